@@ -1,0 +1,184 @@
+/**
+ * The only frontmatter parser and renderer. The memory tool, the pre-commit hook, the prompt compiler and
+ * the patch applier all read memory files through here, so they cannot disagree about what a file means.
+ *
+ * Parsing is real YAML (the `yaml` package). Because loading that package costs ~50 ms and most
+ * frontmatter is a handful of `key: plain value` lines, a strict fast path handles exactly that subset
+ * and everything else is handed to YAML (loaded synchronously, on first need). A property test pins the
+ * fast path to YAML's own answer.
+ */
+import { createRequire } from 'node:module';
+import { MemoryError } from '../errors.js';
+
+export type FrontmatterData = Record<string, unknown>;
+
+/** Structural split of a memory file into its frontmatter text and body. */
+export type SplitResult =
+  | { kind: 'none'; body: string }
+  | { kind: 'unclosed' }
+  | { kind: 'ok'; yamlText: string; body: string };
+
+export interface ParsedMemoryFile {
+  data: FrontmatterData;
+  body: string;
+}
+
+/** Keys a memory markdown file may carry (SKILL.md has its own set). */
+export const ALLOWED_KEYS = ['description', 'read_only', 'limit'] as const;
+/** Keys a skills/<name>/SKILL.md may carry (Agent Skills format). */
+export const SKILL_KEYS = ['name', 'description', 'license', 'allowed-tools', 'metadata', 'compatibility'] as const;
+
+/** Strips a UTF-8 BOM and turns CRLF / lone CR into LF. */
+export function normalizeText(text: string): string {
+  const noBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return noBom.includes('\r') ? noBom.replace(/\r\n?/g, '\n') : noBom;
+}
+
+/**
+ * Splits `---` frontmatter from the body (after normalising BOM/CRLF).
+ * @example splitFrontmatter('---\ndescription: x\n---\nhello').kind === 'ok'
+ */
+export function splitFrontmatter(raw: string): SplitResult {
+  const text = normalizeText(raw);
+  if (!(text === '---' || text.startsWith('---\n'))) return { kind: 'none', body: text };
+  const start = text.indexOf('\n') + 1;
+  if (start === 0) return { kind: 'unclosed' };
+  let pos = start;
+  while (pos <= text.length) {
+    const end = text.indexOf('\n', pos);
+    const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
+    if (line.trimEnd() === '---') {
+      const body = end === -1 ? '' : text.slice(end + 1);
+      return { kind: 'ok', yamlText: text.slice(start, pos), body };
+    }
+    if (end === -1) break;
+    pos = end + 1;
+  }
+  return { kind: 'unclosed' };
+}
+
+const FAST_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
+// A plain scalar YAML reads as the same string: no indicator first, no ": " or " #" inside, no trailing ':'.
+const FAST_PLAIN = /^[^\s\-?:,[\]{}#&*!|>'"%@`](?:[^:#]|:(?=\S)|(?<=\S)#)*$/;
+const FAST_RESERVED = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9].*|\.[0-9].*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|<<)$/;
+
+function fastParse(yamlText: string): FrontmatterData | undefined {
+  const data: FrontmatterData = {};
+  for (const line of yamlText.split('\n')) {
+    if (line.trim() === '') continue;
+    const m = FAST_KEY.exec(line);
+    if (!m) return undefined;
+    const key = m[1] as string;
+    const value = (m[2] ?? '').replace(/[ \t]+$/, '');
+    if (Object.hasOwn(data, key)) return undefined; // let YAML report the duplicate
+    if (value === '') data[key] = null;
+    else if (value === 'true' || value === 'false') data[key] = value === 'true';
+    else if (/^(?:0|[1-9][0-9]{0,14})$/.test(value)) data[key] = Number(value);
+    else if (FAST_RESERVED.test(value) || !FAST_PLAIN.test(value)) return undefined;
+    else data[key] = value;
+  }
+  return data;
+}
+
+let yamlModule: { parse: (text: string, options?: object) => unknown } | undefined;
+function loadYaml(): NonNullable<typeof yamlModule> {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as NonNullable<typeof yamlModule>;
+  return yamlModule;
+}
+
+/**
+ * Parses frontmatter YAML text into a mapping. Throws FRONTMATTER_INVALID for YAML errors or non-mappings.
+ * @example parseFrontmatterYaml('description: notes\nlimit: 10') // { description: 'notes', limit: 10 }
+ */
+export function parseFrontmatterYaml(yamlText: string): FrontmatterData {
+  const fast = fastParse(yamlText);
+  if (fast) return fast;
+  if (yamlText.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = loadYaml().parse(yamlText, { prettyErrors: false, uniqueKeys: true });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new MemoryError('FRONTMATTER_INVALID', `frontmatter is not valid YAML: ${reason}`, { cause: err });
+  }
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new MemoryError('FRONTMATTER_INVALID', 'frontmatter must be a YAML mapping of key: value');
+  }
+  return value as FrontmatterData;
+}
+
+/**
+ * Parses a memory file; throws FRONTMATTER_INVALID when it has no (closed) frontmatter.
+ * @example parseMemoryFile('---\ndescription: x\n---\nbody').data.description === 'x'
+ */
+export function parseMemoryFile(raw: string): ParsedMemoryFile {
+  const split = splitFrontmatter(raw);
+  if (split.kind === 'none') throw new MemoryError('FRONTMATTER_INVALID', 'missing frontmatter (must start with ---)');
+  if (split.kind === 'unclosed') {
+    throw new MemoryError('FRONTMATTER_INVALID', 'frontmatter opened but never closed (missing closing ---)');
+  }
+  return { data: parseFrontmatterYaml(split.yamlText), body: split.body };
+}
+
+/** Parses without throwing: `null` when the text has no valid frontmatter. */
+export function tryParseMemoryFile(raw: string): ParsedMemoryFile | null {
+  try {
+    return parseMemoryFile(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** True when a parsed `read_only` value means "protected" (`true`, or the string "true" in any case). */
+export function isReadOnlyValue(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
+}
+
+/** The description as a trimmed string, or '' when absent / not a scalar. */
+export function descriptionOf(data: FrontmatterData): string {
+  const d = data['description'];
+  if (typeof d === 'string') return d.trim();
+  if (typeof d === 'number' || typeof d === 'boolean') return String(d);
+  return '';
+}
+
+/** Collapses a description to one line (newlines and runs of whitespace become one space). */
+export function singleLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+function renderScalar(value: unknown): string {
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  const s = String(value);
+  if (fastParse(`k: ${s}`)?.['k'] === s) return s;
+  return JSON.stringify(s); // JSON strings are valid YAML double-quoted scalars
+}
+
+/**
+ * Renders a memory file: the allowed keys in a fixed order (description, limit, read_only), the
+ * description on one line, then the body verbatim.
+ * @example renderMemoryFile({ description: 'Notes' }, 'hi\n') === '---\ndescription: Notes\n---\nhi\n'
+ */
+export function renderMemoryFile(data: FrontmatterData, body: string): string {
+  const description = singleLine(descriptionOf(data));
+  if (description === '') throw new MemoryError('INVALID_ARGUMENT', "'description' must not be empty");
+  const lines = ['---', `description: ${renderScalar(description)}`];
+  if (data['limit'] !== undefined && data['limit'] !== null) lines.push(`limit: ${renderScalar(data['limit'])}`);
+  if (data['read_only'] !== undefined && data['read_only'] !== null) {
+    lines.push(`read_only: ${renderScalar(data['read_only'])}`);
+  }
+  lines.push('---');
+  return `${lines.join('\n')}\n${body}`;
+}
+
+/** Renders arbitrary frontmatter keys in the given order (used for SKILL.md and personality files). */
+export function renderFrontmatter(data: FrontmatterData, body: string): string {
+  const lines = ['---'];
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    lines.push(`${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : renderScalar(value)}`);
+  }
+  lines.push('---');
+  return `${lines.join('\n')}\n${body}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * One error type for the whole library. Callers branch on `code`, never on message text.
+ * Every code is documented here; add new ones here (and in README's table) rather than inventing strings.
+ */
+export type MemoryErrorCode =
+  // --- input ---
+  | 'INVALID_ARGUMENT' // a parameter is missing, blank or of the wrong type
+  | 'UNKNOWN_COMMAND' // a memory-tool command, CLI sub-command or patch directive we do not know
+  | 'INVALID_PATH' // a path argument is malformed (traversal, NUL, home-relative, empty label)
+  | 'PATH_ESCAPE' // a path resolves outside the memory repository (absolute outside, symlink escape)
+  | 'INVALID_AGENT_ID' // an agent id with path characters or other forbidden content
+  | 'UNKNOWN_PRESET' // prompt preset id not in the table
+  | 'UNKNOWN_MODE' // memory prompt mode not standard|memfs|local-memfs
+  | 'UNKNOWN_PERSONALITY' // personality preset id not in the table
+  // --- repository state ---
+  | 'NO_MEMORY_DIR' // no agent id / memory dir could be resolved
+  | 'MEMORY_DIR_MISSING' // the resolved memory directory does not exist
+  | 'NOT_A_GIT_REPO' // the memory directory has no .git
+  | 'AGENT_EXISTS' // init/clone into an agent that already has a repo (where that is refused)
+  | 'REPO_DIRTY' // uncommitted changes block an automated write
+  | 'REPO_CONFLICT' // a merge or rebase is in progress / unmerged paths
+  // --- file content ---
+  | 'FILE_NOT_FOUND' // target memory file or directory does not exist
+  | 'FILE_EXISTS' // create/rename/add onto an existing file
+  | 'FRONTMATTER_INVALID' // missing/unclosed frontmatter, unknown key, empty description, bad YAML
+  | 'READ_ONLY' // the file is read_only, or a write would add/change/remove read_only
+  | 'NOT_UTF8' // file is not valid UTF-8 (UTF-16 BOM, NUL bytes, bad bytes)
+  | 'NO_MATCH' // str_replace old_string not found
+  | 'AMBIGUOUS_MATCH' // str_replace old_string found more than once without replace_all
+  | 'NO_CHANGES' // the operation produced no effective change; nothing committed
+  | 'PATCH_INVALID' // memory_apply_patch grammar error
+  | 'PATCH_MISMATCH' // a hunk's context was not found in the current file
+  | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)
+  // --- git / processes ---
+  | 'GIT_FAILED' // git exited non-zero (GitCommandError carries redacted argv/stderr)
+  | 'GIT_TIMEOUT' // git exceeded its timeout and was killed
+  | 'GIT_TRANSIENT' // a retryable network failure (HTTP 5xx, reset, timed out) that survived retries
+  | 'GIT_AUTH' // authentication failed (never retried)
+  | 'ABORTED' // the caller's AbortSignal fired
+  | 'LOCK_TIMEOUT' // the memory operation lease could not be acquired in time (data.holder)
+  // --- sync ---
+  | 'NO_REMOTE' // no remote configured for an operation that needs one
+  | 'SYNC_CONFLICT' // pull/rebase hit a true conflict (SyncConflictError carries paths)
+  | 'PUSH_FAILED' // push rejected for a reason other than non-fast-forward
+  | 'MIRROR_ERROR' // mirror push preconditions (no URL, no commits, detached HEAD)
+  // --- background writers ---
+  | 'WORKTREE_ERROR' // a worktree could not be created or finalized
+  | 'SANDBOX_UNAVAILABLE' // no kernel sandbox backend; fail-closed refusal
+  | 'SANDBOX_NESTED' // asked to sandbox from inside a sandbox
+  // --- reflection / models ---
+  | 'MODEL_NOT_CONFIGURED' // no model given and none configured
+  | 'MODEL_ERROR' // provider call failed
+  | 'TIMEOUT' // a wall-clock limit fired (dream --timeout, sub-agent limits)
+  | 'INTERNAL'; // a bug: an invariant did not hold
+
+/** Options for {@link MemoryError}. */
+export interface MemoryErrorOptions {
+  data?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * The library's only error class (subclasses add typed fields where callers need them).
+ * @example
+ *   try { await memory.tool(call) } catch (e) { if (isMemoryError(e, 'REPO_DIRTY')) ... }
+ */
+export class MemoryError extends Error {
+  readonly code: MemoryErrorCode;
+  readonly data: Record<string, unknown>;
+
+  constructor(code: MemoryErrorCode, message: string, options: MemoryErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MemoryError';
+    this.code = code;
+    this.data = options.data ?? {};
+  }
+
+  toJSON(): { code: MemoryErrorCode; message: string; data: Record<string, unknown> } {
+    return { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** True when `err` is a MemoryError (optionally with the given code). */
+export function isMemoryError(err: unknown, code?: MemoryErrorCode): err is MemoryError {
+  return err instanceof MemoryError && (code === undefined || err.code === code);
+}
+
+/** Wraps anything thrown into a MemoryError, keeping MemoryErrors as they are. */
+export function toMemoryError(err: unknown, code: MemoryErrorCode = 'INTERNAL'): MemoryError {
+  if (err instanceof MemoryError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new MemoryError(code, message, { cause: err });
+}

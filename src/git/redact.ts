@@ -1,0 +1,53 @@
+/**
+ * Redaction of credentials from anything git prints or we log. Pure; applied by the runner to every
+ * error field (message, argv, stdout, stderr, stack) so no caller has to remember it.
+ */
+
+const REDACTED = '<redacted>';
+
+const RULES: Array<[RegExp, string]> = [
+  // -c http.extraHeader=Authorization: Bearer <tok>   (and any other Authorization header)
+  [/(authorization:\s*(?:basic|bearer|token)\s+)[^\s"'`]+/gi, `$1${REDACTED}`],
+  [/(http\.extraheader=authorization:\s*)[^\s"'`]+/gi, `$1${REDACTED}`],
+  // password=… in credential-helper output or URLs' query strings
+  [/(password=)[^\s"'`;&]+/gi, `$1${REDACTED}`],
+  // URL user-info: scheme://user:secret@host → scheme://user:***@host ; scheme://token@host → scheme://***@host
+  [/([a-z][a-z0-9+.-]*:\/\/)([^/\s:@"'`]+):([^@\s/"'`]+)@/gi, '$1$2:***@'],
+  [/(https?:\/\/)([^/\s:@"'`]{16,})@/gi, '$1***@'],
+  // Well-known token shapes (GitHub, GitLab, Slack, OpenAI/Anthropic-style keys, JWT-ish bearer blobs).
+  [/\b(gh[pousr]_)[A-Za-z0-9]{16,}/g, `$1${REDACTED}`],
+  [/\b(github_pat_)[A-Za-z0-9_]{16,}/g, `$1${REDACTED}`],
+  [/\b(glpat-)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
+  [/\b(xox[abprs]-)[A-Za-z0-9-]{8,}/g, `$1${REDACTED}`],
+  [/\b(sk-(?:ant-|proj-|let-)?)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
+];
+
+/**
+ * Removes credentials from `text`. `secrets` are exact values known to be sensitive (the configured
+ * token); they are removed wherever they appear, including in their base64 `user:token` forms.
+ * @example redactText('Authorization: Bearer abc') === 'Authorization: Bearer <redacted>'
+ */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of expandSecrets(secrets)) out = out.split(secret).join(REDACTED);
+  for (const [re, replacement] of RULES) out = out.replace(re, replacement);
+  return out;
+}
+
+function expandSecrets(secrets: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const s of secrets) {
+    if (s.length < 4) continue; // too short to be a credential; replacing would shred normal text
+    all.add(s);
+    for (const user of ['x-access-token', 'gitmem', 'oauth2', 'git']) {
+      all.add(Buffer.from(`${user}:${s}`).toString('base64'));
+    }
+  }
+  // Longest first so a secret that contains another is removed whole.
+  return [...all].sort((a, b) => b.length - a.length);
+}
+
+/** Redacts every element of an argv (used for error reports and debug logs). */
+export function redactArgv(argv: readonly string[], secrets: readonly string[] = []): string[] {
+  return argv.map((a) => redactText(a, secrets));
+}

@@ -1,0 +1,266 @@
+/**
+ * The one place that spawns git. Everything else describes a git operation (argv + parser) and hands
+ * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { MemoryError, type MemoryErrorCode } from '../errors.js';
+import { classifyGitFailure, type GitFailureKind } from './classify.js';
+import { redactArgv, redactText } from './redact.js';
+
+/** A git operation as a value: pure argv building and output parsing, testable without git. */
+export interface GitOp<T> {
+  args: string[];
+  input?: string | Buffer;
+  /** Exit codes that are not failures for this op (e.g. 1 for `diff --quiet`). */
+  okExitCodes?: number[];
+  parse: (result: GitResult) => T;
+}
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Credentials for one invocation; never written to config. */
+export interface GitAuth {
+  /** Full header value, e.g. `Bearer abc` or `Basic base64(user:token)`. */
+  authorization: string;
+  /** Raw secret values to scrub from every output. */
+  secrets: string[];
+}
+
+export interface GitRetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+}
+
+export interface GitRunOptions {
+  cwd: string;
+  input?: string | Buffer;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  env?: Record<string, string>;
+  okExitCodes?: number[];
+  auth?: GitAuth;
+  /** Extra `-c key=value` pairs placed before the command. */
+  config?: string[];
+  retry?: GitRetryPolicy;
+  /** Recreate cwd if it vanished (worktrees cleaned under us). */
+  ensureCwd?: boolean;
+}
+
+export interface GitRunner {
+  run(args: string[], options: GitRunOptions): Promise<GitResult>;
+  exec<T>(op: GitOp<T>, options: GitRunOptions): Promise<T>;
+  /** Secrets this runner always scrubs (e.g. the configured token). */
+  readonly secrets: readonly string[];
+}
+
+export interface GitRunnerDeps {
+  gitBinary?: string;
+  /** Base environment (the composition root passes an allow-listed copy of process.env). */
+  env?: Record<string, string | undefined>;
+  defaultTimeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  secrets?: string[];
+  /** Called for each retry with a redacted message (logging is the caller's choice). */
+  onRetry?: (message: string) => void;
+}
+
+/** Error from a git invocation; every field is already redacted. */
+export class GitCommandError extends MemoryError {
+  readonly argv: string[];
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly kind: GitFailureKind;
+
+  constructor(
+    code: MemoryErrorCode,
+    message: string,
+    fields: { argv: string[]; stdout: string; stderr: string; exitCode: number | null; kind: GitFailureKind },
+  ) {
+    super(code, message, { data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind } });
+    this.name = 'GitCommandError';
+    this.argv = fields.argv;
+    this.stdout = fields.stdout;
+    this.stderr = fields.stderr;
+    this.exitCode = fields.exitCode;
+    this.kind = fields.kind;
+  }
+}
+
+const NON_INTERACTIVE: Record<string, string> = {
+  GIT_TERMINAL_PROMPT: '0',
+  GCM_INTERACTIVE: 'never',
+  GIT_ASKPASS: '',
+  SSH_ASKPASS: '',
+  GIT_EDITOR: 'true',
+  GIT_PAGER: 'cat',
+  LC_ALL: 'C',
+};
+
+const MAX_BUFFER = 64 * 1024 * 1024;
+const KILL_GRACE_MS = 2_000;
+
+/** Builds the full argv: signing off first, then auth, then caller config, then the command. */
+export function buildGitArgv(args: readonly string[], options: Pick<GitRunOptions, 'auth' | 'config'>): string[] {
+  const argv = ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false'];
+  if (options.auth) {
+    argv.push('-c', 'credential.helper=', '-c', 'core.askPass=');
+    argv.push('-c', `http.extraHeader=Authorization: ${options.auth.authorization}`);
+  }
+  for (const c of options.config ?? []) argv.push('-c', c);
+  argv.push(...args);
+  return argv;
+}
+
+/**
+ * Creates the git runner.
+ * @example const git = createGitRunner({ env: process.env }); await git.run(['status'], { cwd });
+ */
+export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
+  const gitBinary = deps.gitBinary ?? 'git';
+  const baseEnv = cleanEnv(deps.env ?? {});
+  const defaultTimeout = deps.defaultTimeoutMs ?? 60_000;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const secrets = [...(deps.secrets ?? [])];
+
+  async function runOnce(args: string[], options: GitRunOptions): Promise<GitResult> {
+    const argv = buildGitArgv(args, options);
+    const allSecrets = [...secrets, ...(options.auth?.secrets ?? [])];
+    if (options.ensureCwd) mkdirSync(options.cwd, { recursive: true });
+    const env = { ...baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
+    const result = await spawnGit(gitBinary, argv, {
+      cwd: options.cwd,
+      env,
+      input: options.input,
+      timeoutMs: options.timeoutMs ?? defaultTimeout,
+      signal: options.signal,
+    });
+    const ok = result.exitCode === 0 || (options.okExitCodes ?? []).includes(result.exitCode ?? -1);
+    if (ok && !result.timedOut && !result.aborted) {
+      return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode ?? 0 };
+    }
+    throw toGitError(argv, result, allSecrets);
+  }
+
+  async function run(args: string[], options: GitRunOptions): Promise<GitResult> {
+    const attempts = Math.max(1, options.retry?.attempts ?? 1);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await runOnce(args, { ...options, ensureCwd: options.ensureCwd || attempt > 1 });
+      } catch (err) {
+        if (!(err instanceof GitCommandError)) throw err;
+        const retryable = err.kind === 'transient' || err.kind === 'missing_cwd';
+        if (!retryable || attempt >= attempts || options.signal?.aborted) throw err;
+        const delay = (options.retry?.baseDelayMs ?? 500) * 2 ** (attempt - 1);
+        deps.onRetry?.(`git ${args[0] ?? ''} failed (attempt ${attempt}/${attempts}), retrying in ${delay} ms: ${err.message}`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  return {
+    run,
+    secrets,
+    async exec<T>(op: GitOp<T>, options: GitRunOptions): Promise<T> {
+      const okExitCodes = [...(op.okExitCodes ?? []), ...(options.okExitCodes ?? [])];
+      const input = op.input ?? options.input;
+      const result = await run(op.args, { ...options, okExitCodes, ...(input === undefined ? {} : { input }) });
+      return op.parse(result);
+    },
+  };
+}
+
+function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+interface SpawnResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  aborted: boolean;
+  spawnError?: Error;
+}
+
+interface SpawnOptions {
+  cwd: string;
+  env: Record<string, string>;
+  input: string | Buffer | undefined;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnResult> {
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    const child = spawn(bin, argv, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const kill = (): void => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => ((timedOut = true), kill()), o.timeoutMs);
+    const onAbort = (): void => ((aborted = true), kill());
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    const collect = (bucket: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BUFFER) bucket.push(chunk);
+    };
+    child.stdout.on('data', collect(out));
+    child.stderr.on('data', collect(err));
+    const finish = (exitCode: number | null, spawnError?: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      const base = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+      resolve({ ...base, exitCode, timedOut, aborted, ...(spawnError ? { spawnError } : {}) });
+    };
+    child.on('error', (e) => finish(null, e));
+    child.on('close', (code) => finish(code));
+    child.stdin.on('error', () => undefined); // git may exit before reading stdin; that is its answer
+    child.stdin.end(o.input ?? '');
+  });
+}
+
+function toGitError(argv: string[], r: SpawnResult, secrets: string[]): GitCommandError {
+  const cleanArgv = redactArgv(argv, secrets);
+  const stderr = redactText(r.stderr, secrets);
+  const stdout = redactText(r.stdout, secrets);
+  const command = cleanArgv.filter((a, i) => !(a === '-c' || cleanArgv[i - 1] === '-c')).join(' ');
+  const detail = stderr.trim() || stdout.trim() || (r.spawnError ? r.spawnError.message : '');
+  const kind = r.timedOut ? 'transient' : classifyGitFailure(`${stderr}\n${stdout}`);
+  let code: MemoryErrorCode = 'GIT_FAILED';
+  let message = `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`;
+  if (r.aborted) [code, message] = ['ABORTED', `git ${command} was aborted`];
+  else if (r.timedOut) [code, message] = ['GIT_TIMEOUT', `git ${command} timed out`];
+  else if (kind === 'auth') code = 'GIT_AUTH';
+  else if (kind === 'transient') code = 'GIT_TRANSIENT';
+  const error = new GitCommandError(code, redactText(message, secrets), {
+    argv: cleanArgv,
+    stdout,
+    stderr,
+    exitCode: r.exitCode,
+    kind,
+  });
+  error.stack = redactText(error.stack ?? '', secrets);
+  return error;
+}
+
+function firstLines(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return lines.slice(0, 4).join(' | ') || 'no output';
+}

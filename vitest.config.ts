@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Integration tests spawn real git; two cores means a small pool and generous timeouts.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
