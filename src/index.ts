@@ -15,3 +15,5 @@ export {
 export { validateChanges, type FileChange } from './blocks/validate.js';
 export { agentPaths, assertAgentId, type AgentPaths } from './memfs/layout.js';
 export { normalizeMemoryPath } from './memfs/paths.js';
+export { parsePatch, type PatchOp, type Hunk, type HunkLine } from './memfs/apply-patch/parse.js';
+export { planPatch, type PatchFs, type PatchPlan } from './memfs/apply-patch/plan.js';

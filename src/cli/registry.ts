@@ -6,4 +6,13 @@ import type { CliCommand } from './types.js';
 type Loader = () => Promise<{ command: CliCommand }>;
 
 export const COMMANDS: Record<string, Loader> = {
+  init: () => import('./commands/init.js'),
+  agents: () => import('./commands/agents.js'),
+  prompt: () => import('./commands/prompt.js'),
+  tree: () => import('./commands/tree.js'),
+  status: () => import('./commands/status.js'),
+  log: () => import('./commands/log.js'),
+  memory: () => import('./commands/memory.js'),
+  hook: () => import('./commands/hook.js'),
+  personality: () => import('./commands/personality.js'),
 };

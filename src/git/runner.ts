@@ -3,9 +3,9 @@
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { MemoryError, type MemoryErrorCode } from '../errors.js';
-import { classifyGitFailure, type GitFailureKind } from './classify.js';
+import { classifyGitFailure, isRetryableKind, type GitFailureKind } from './classify.js';
 import { redactArgv, redactText } from './redact.js';
 
 /** A git operation as a value: pure argv building and output parsing, testable without git. */
@@ -21,6 +21,8 @@ export interface GitResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** Raw stdout bytes, for byte-exact parsers (e.g. `cat-file --batch`). */
+  stdoutBuffer: Buffer;
 }
 
 /** Credentials for one invocation; never written to config. */
@@ -29,12 +31,25 @@ export interface GitAuth {
   authorization: string;
   /** Raw secret values to scrub from every output. */
   secrets: string[];
+  /**
+   * When set (e.g. `https://github.com/`), the header is sent only to URLs under this prefix
+   * (`http.<prefix>.extraHeader`), so a token never travels to another host.
+   */
+  urlPrefix?: string;
 }
 
+/** Bounded exponential backoff: delays base, 2·base, 4·base… capped at maxDelayMs; `attempts` in total. */
 export interface GitRetryPolicy {
   attempts: number;
   baseDelayMs: number;
+  maxDelayMs?: number;
 }
+
+/** Timeouts of the runner's policy (SPEC B6.10). */
+export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
+export const CLONE_GIT_TIMEOUT_MS = 180_000;
+/** The retry policy used for network commands (SPEC B6.17). */
+export const NETWORK_RETRY: GitRetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 export interface GitRunOptions {
   cwd: string;
@@ -72,6 +87,8 @@ export interface GitRunnerDeps {
 /** Error from a git invocation; every field is already redacted. */
 export class GitCommandError extends MemoryError {
   readonly argv: string[];
+  /** The git command without `-c` pairs, e.g. `push origin main` (redacted). */
+  readonly command: string;
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number | null;
@@ -80,11 +97,19 @@ export class GitCommandError extends MemoryError {
   constructor(
     code: MemoryErrorCode,
     message: string,
-    fields: { argv: string[]; stdout: string; stderr: string; exitCode: number | null; kind: GitFailureKind },
+    fields: {
+      argv: string[];
+      command?: string;
+      stdout: string;
+      stderr: string;
+      exitCode: number | null;
+      kind: GitFailureKind;
+    },
   ) {
     super(code, message, { data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind } });
     this.name = 'GitCommandError';
     this.argv = fields.argv;
+    this.command = fields.command ?? fields.argv.join(' ');
     this.stdout = fields.stdout;
     this.stderr = fields.stderr;
     this.exitCode = fields.exitCode;
@@ -110,7 +135,8 @@ export function buildGitArgv(args: readonly string[], options: Pick<GitRunOption
   const argv = ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false'];
   if (options.auth) {
     argv.push('-c', 'credential.helper=', '-c', 'core.askPass=');
-    argv.push('-c', `http.extraHeader=Authorization: ${options.auth.authorization}`);
+    const key = options.auth.urlPrefix ? `http.${options.auth.urlPrefix}.extraHeader` : 'http.extraHeader';
+    argv.push('-c', `${key}=Authorization: ${options.auth.authorization}`);
   }
   for (const c of options.config ?? []) argv.push('-c', c);
   argv.push(...args);
@@ -124,7 +150,7 @@ export function buildGitArgv(args: readonly string[], options: Pick<GitRunOption
 export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
   const gitBinary = deps.gitBinary ?? 'git';
   const baseEnv = cleanEnv(deps.env ?? {});
-  const defaultTimeout = deps.defaultTimeoutMs ?? 60_000;
+  const defaultTimeout = deps.defaultTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const secrets = [...(deps.secrets ?? [])];
 
@@ -137,14 +163,15 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
       cwd: options.cwd,
       env,
       input: options.input,
-      timeoutMs: options.timeoutMs ?? defaultTimeout,
+      timeoutMs: options.timeoutMs ?? (args[0] === 'clone' ? Math.max(defaultTimeout, CLONE_GIT_TIMEOUT_MS) : defaultTimeout),
       signal: options.signal,
     });
     const ok = result.exitCode === 0 || (options.okExitCodes ?? []).includes(result.exitCode ?? -1);
     if (ok && !result.timedOut && !result.aborted) {
-      return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode ?? 0 };
+      const { stdout, stderr, stdoutBuffer } = result;
+      return { stdout, stderr, stdoutBuffer, exitCode: result.exitCode ?? 0 };
     }
-    throw toGitError(argv, result, allSecrets);
+    throw toGitError(argv, result, allSecrets, options.cwd);
   }
 
   async function run(args: string[], options: GitRunOptions): Promise<GitResult> {
@@ -154,10 +181,10 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
         return await runOnce(args, { ...options, ensureCwd: options.ensureCwd || attempt > 1 });
       } catch (err) {
         if (!(err instanceof GitCommandError)) throw err;
-        const retryable = err.kind === 'transient' || err.kind === 'missing_cwd';
-        if (!retryable || attempt >= attempts || options.signal?.aborted) throw err;
-        const delay = (options.retry?.baseDelayMs ?? 500) * 2 ** (attempt - 1);
-        deps.onRetry?.(`git ${args[0] ?? ''} failed (attempt ${attempt}/${attempts}), retrying in ${delay} ms: ${err.message}`);
+        if (!isRetryableKind(err.kind) || attempt >= attempts || options.signal?.aborted) throw err;
+        const delay = backoffDelay(options.retry, attempt);
+        const line = `git ${args[0] ?? ''} failed (attempt ${attempt}/${attempts}), retrying in ${delay} ms: ${err.message}`;
+        deps.onRetry?.(redactText(line, [...secrets, ...(options.auth?.secrets ?? [])]));
         await sleep(delay);
       }
     }
@@ -175,6 +202,16 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
   };
 }
 
+/**
+ * Delay before retry number `attempt` (1-based): base·2^(attempt-1), capped.
+ * @example backoffDelay({ attempts: 3, baseDelayMs: 500 }, 2) === 1000
+ */
+export function backoffDelay(policy: GitRetryPolicy | undefined, attempt: number): number {
+  const base = policy?.baseDelayMs ?? NETWORK_RETRY.baseDelayMs;
+  const cap = policy?.maxDelayMs ?? NETWORK_RETRY.maxDelayMs ?? Number.POSITIVE_INFINITY;
+  return Math.min(cap, base * 2 ** (attempt - 1));
+}
+
 function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
@@ -182,6 +219,7 @@ function cleanEnv(env: Record<string, string | undefined>): Record<string, strin
 }
 
 interface SpawnResult {
+  stdoutBuffer: Buffer;
   stdout: string;
   stderr: string;
   exitCode: number | null;
@@ -226,7 +264,8 @@ function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnRe
       settled = true;
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
-      const base = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+      const stdoutBuffer = Buffer.concat(out);
+      const base = { stdoutBuffer, stdout: stdoutBuffer.toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
       resolve({ ...base, exitCode, timedOut, aborted, ...(spawnError ? { spawnError } : {}) });
     };
     child.on('error', (e) => finish(null, e));
@@ -236,13 +275,14 @@ function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnRe
   });
 }
 
-function toGitError(argv: string[], r: SpawnResult, secrets: string[]): GitCommandError {
+function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: string): GitCommandError {
   const cleanArgv = redactArgv(argv, secrets);
   const stderr = redactText(r.stderr, secrets);
   const stdout = redactText(r.stdout, secrets);
   const command = cleanArgv.filter((a, i) => !(a === '-c' || cleanArgv[i - 1] === '-c')).join(' ');
   const detail = stderr.trim() || stdout.trim() || (r.spawnError ? r.spawnError.message : '');
-  const kind = r.timedOut ? 'transient' : classifyGitFailure(`${stderr}\n${stdout}`);
+  const spawnText = r.spawnError ? `${r.spawnError.message}${existsSync(cwd) ? '' : ' (cwd ENOENT)'}` : '';
+  const kind = r.timedOut ? 'transient' : classifyGitFailure(`${stderr}\n${stdout}\n${spawnText}`);
   let code: MemoryErrorCode = 'GIT_FAILED';
   let message = `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`;
   if (r.aborted) [code, message] = ['ABORTED', `git ${command} was aborted`];
@@ -251,6 +291,7 @@ function toGitError(argv: string[], r: SpawnResult, secrets: string[]): GitComma
   else if (kind === 'transient') code = 'GIT_TRANSIENT';
   const error = new GitCommandError(code, redactText(message, secrets), {
     argv: cleanArgv,
+    command: `git ${command}`,
     stdout,
     stderr,
     exitCode: r.exitCode,

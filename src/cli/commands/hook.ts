@@ -1,0 +1,17 @@
+/** `gitmem hook pre-commit`: run the pre-commit rule set on the staged snapshot of the current repo. */
+import { MemoryError } from '../../errors.js';
+import { runPreCommitCheck } from '../../memory.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'hook',
+  summary: 'run a gitmem hook by hand (pre-commit)',
+  usage: 'Usage: gitmem hook pre-commit   (checks the staged changes of the repository in the current directory)',
+  async run(ctx) {
+    if (ctx.args[0] !== 'pre-commit') throw new MemoryError('UNKNOWN_COMMAND', `unknown hook '${ctx.args[0] ?? ''}' (expected pre-commit)`);
+    const problems = await runPreCommitCheck(process.cwd(), ctx.env);
+    if (problems.length === 0) return ctx.print({ ok: true, problems }, 'pre-commit: ok'), 0;
+    ctx.print({ ok: false, problems }, `Frontmatter validation failed:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    return 1;
+  },
+};

@@ -1,0 +1,18 @@
+/** `gitmem status`: HEAD, branch, uncommitted changes and upstream distance. */
+import { createMemory } from '../../memory.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'status',
+  summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)',
+  usage: 'Usage: gitmem status [--agent ID] [--json]',
+  async run(ctx) {
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const s = await memory.status();
+    const lines = [`memory: ${s.memoryDir}`, `branch: ${s.branch ?? '(detached)'}  head: ${s.head?.slice(0, 7) ?? '(none)'}`];
+    if (s.upstream) lines.push(`upstream: ${s.upstream}  ahead ${s.ahead}, behind ${s.behind}`);
+    lines.push(s.dirty ? `${s.changes.length} uncommitted change(s):` : 'clean');
+    for (const c of s.changes) lines.push(`  ${c.code} ${c.path}`);
+    ctx.print(s, lines.join('\n'));
+  },
+};

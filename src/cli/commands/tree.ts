@@ -1,0 +1,14 @@
+/** `gitmem tree`: the memory tree (paths + descriptions) at HEAD. */
+import { createMemory } from '../../memory.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'tree',
+  summary: 'show the committed memory tree with descriptions',
+  usage: 'Usage: gitmem tree [--agent ID] [--json]',
+  async run(ctx) {
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const tree = await memory.tree();
+    ctx.print({ tree }, tree);
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * `git status --porcelain=v2 --branch -z` as a value: the clean-for-write check and HEAD in one spawn.
+ */
+import type { GitOp } from '../runner.js';
+
+export interface StatusEntry {
+  /** Two-letter XY code ('??' for untracked, 'UU' etc. for unmerged). */
+  code: string;
+  path: string;
+  origPath?: string;
+}
+
+export interface RepoStatus {
+  /** HEAD commit, or null before the first commit. */
+  head: string | null;
+  /** Current branch, or null when detached. */
+  branch: string | null;
+  upstream: string | null;
+  ahead: number;
+  behind: number;
+  entries: StatusEntry[];
+}
+
+/** Parses porcelain v2 (-z) output. Pure. */
+export function parseStatusV2(stdout: string): RepoStatus {
+  const status: RepoStatus = { head: null, branch: null, upstream: null, ahead: 0, behind: 0, entries: [] };
+  const records = stdout.split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i] as string;
+    if (rec === '') continue;
+    if (rec.startsWith('# ')) {
+      parseHeader(rec, status);
+    } else if (rec.startsWith('1 ')) {
+      status.entries.push({ code: rec.slice(2, 4), path: fieldsFrom(rec, 8) });
+    } else if (rec.startsWith('2 ')) {
+      status.entries.push({ code: rec.slice(2, 4), path: fieldsFrom(rec, 9), origPath: records[++i] ?? '' });
+    } else if (rec.startsWith('u ')) {
+      status.entries.push({ code: rec.slice(2, 4), path: fieldsFrom(rec, 10) });
+    } else if (rec.startsWith('? ')) {
+      status.entries.push({ code: '??', path: rec.slice(2) });
+    }
+  }
+  return status;
+}
+
+function fieldsFrom(rec: string, skip: number): string {
+  let idx = 0;
+  for (let n = 0; n < skip; n++) idx = rec.indexOf(' ', idx) + 1;
+  return rec.slice(idx);
+}
+
+function parseHeader(rec: string, s: RepoStatus): void {
+  const [, key, ...rest] = rec.split(' ');
+  const value = rest.join(' ');
+  if (key === 'branch.oid') s.head = value === '(initial)' ? null : value;
+  else if (key === 'branch.head') s.branch = value === '(detached)' ? null : value;
+  else if (key === 'branch.upstream') s.upstream = value;
+  else if (key === 'branch.ab') {
+    const m = /^\+(\d+) -(\d+)$/.exec(value);
+    if (m) [s.ahead, s.behind] = [Number(m[1]), Number(m[2])];
+  }
+}
+
+/** The status op. `untracked: 'all'` lists files inside untracked directories too. */
+export function statusOp(): GitOp<RepoStatus> {
+  return {
+    args: ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignore-submodules'],
+    parse: (r) => parseStatusV2(r.stdout),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Installs gitmem's hooks into a memory repository and repairs them when missing or stale. Hooks live in
+ * the common git dir, so worktrees of background writers run the same checks.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GitRunner } from '../git/runner.js';
+import { postCommitScript } from './post-commit.js';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Absolute path of the hook entry in the built package. */
+export function preCommitEntry(): string {
+  return join(PACKAGE_ROOT, 'dist', 'hooks', 'pre-commit-main.js');
+}
+
+/** Shell text of the pre-commit hook for this installation of gitmem. */
+export function preCommitScript(nodePath: string = process.execPath, entry: string = preCommitEntry()): string {
+  const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+  return [
+    '#!/bin/sh',
+    '# gitmem pre-commit hook: enforces the memory format and read_only protection on every commit.',
+    '# Managed by gitmem; rewritten when stale, so local edits are lost.',
+    `NODE=${q(nodePath)}`,
+    '[ -x "$NODE" ] || NODE=node',
+    `exec "$NODE" ${q(entry)} "$@"`,
+    '',
+  ].join('\n');
+}
+
+export interface HookState {
+  /** Hooks that were (re)written. */
+  repaired: string[];
+}
+
+function writeIfStale(dir: string, name: string, text: string, repaired: string[]): void {
+  const file = join(dir, name);
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  if (current === text) return;
+  writeFileSync(file, text, { mode: 0o755 });
+  chmodSync(file, 0o755);
+  repaired.push(name);
+}
+
+/** The common git dir of a repository or worktree (reads `.git` / gitdir files; no spawn). */
+export function commonGitDir(repoDir: string): string {
+  const dotGit = join(repoDir, '.git');
+  let gitDir = dotGit;
+  try {
+    const text = readFileSync(dotGit, 'utf8'); // a worktree: ".git" is a file "gitdir: <path>"
+    const m = /^gitdir:\s*(.+)$/m.exec(text);
+    if (m) gitDir = resolve(repoDir, (m[1] as string).trim());
+  } catch {
+    // a directory: the usual case
+  }
+  const commondirFile = join(gitDir, 'commondir');
+  if (existsSync(commondirFile)) {
+    const rel = readFileSync(commondirFile, 'utf8').trim();
+    return isAbsolute(rel) ? rel : resolve(gitDir, rel);
+  }
+  return gitDir;
+}
+
+/**
+ * Writes the pre-commit and post-commit hooks when missing or different, and pins `core.hooksPath` so a
+ * global hooks path cannot switch them off. Cheap when everything is current (two reads, no spawn).
+ * @example const { repaired } = await ensureHooks(git, '/home/me/.gitmem/agents/a/memory')
+ */
+export async function ensureHooks(git: GitRunner, repoDir: string): Promise<HookState> {
+  const gitDir = commonGitDir(repoDir);
+  const hooksDir = join(gitDir, 'hooks');
+  mkdirSync(hooksDir, { recursive: true });
+  const repaired: string[] = [];
+  writeIfStale(hooksDir, 'pre-commit', preCommitScript(), repaired);
+  writeIfStale(hooksDir, 'post-commit', postCommitScript(), repaired);
+  const config = readFileSync(join(gitDir, 'config'), 'utf8');
+  const pinned = config.split('\n').some((l) => l.trim() === `hooksPath = ${hooksDir}`);
+  if (!pinned) {
+    await git.run(['config', 'core.hooksPath', hooksDir], { cwd: repoDir });
+    repaired.push('core.hooksPath');
+  }
+  return { repaired };
+}

@@ -1,0 +1,17 @@
+/**
+ * Process entry of the installed pre-commit hook. Imports only what the check needs so a raw
+ * `git commit` pays one small Node start-up.
+ */
+import { createGitRunner } from '../git/runner.js';
+import { formatPreCommitFailure, runPreCommit } from './pre-commit.js';
+
+try {
+  const problems = await runPreCommit(createGitRunner({ env: process.env }), process.cwd());
+  if (problems.length > 0) {
+    process.stderr.write(formatPreCommitFailure(problems));
+    process.exitCode = 1;
+  }
+} catch (err) {
+  process.stderr.write(`gitmem pre-commit hook failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}

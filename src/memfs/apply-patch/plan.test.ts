@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryError } from '../../errors.js';
+import { planPatch, type PatchFs } from './plan.js';
+
+const DIR = '/srv/agents/a1/memory';
+const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+const memo = (description: string, body: string, extra = '') => `---\ndescription: ${description}\n${extra}---\n${body}`;
+
+/** An in-memory repository; `NOT_UTF8` content makes the reader throw like the real one does. */
+function repo(files: Record<string, string>): PatchFs & { reads: string[] } {
+  const reads: string[] = [];
+  return {
+    reads,
+    read(file) {
+      reads.push(file);
+      const content = files[file];
+      if (content === 'NOT_UTF8') throw new MemoryError('NOT_UTF8', `failed to read ${file}: not UTF-8`);
+      return content ?? null;
+    },
+  };
+}
+
+function plan(files: Record<string, string>, ...lines: string[]) {
+  return planPatch(patch(...lines), repo(files), { memoryDir: DIR });
+}
+
+function failure(files: Record<string, string>, ...lines: string[]): MemoryError {
+  try {
+    plan(files, ...lines);
+  } catch (err) {
+    expect(err).toBeInstanceOf(MemoryError);
+    return err as MemoryError;
+  }
+  throw new Error('expected planPatch to throw');
+}
+
+describe('planPatch: Add File', () => {
+  it('wraps plain content in a header named after the label, without a trailing newline', () => {
+    expect(plan({}, '*** Add File: notes/new', '+hello', '+world')).toEqual({
+      writes: [{ file: 'notes/new.md', content: '---\ndescription: Memory block notes/new\n---\nhello\nworld' }],
+      deletes: [],
+      paths: ['notes/new.md'],
+    });
+  });
+
+  it('re-renders content that is already a memory file, keeping only the allowed keys', () => {
+    const out = plan({}, '*** Add File: memory/system/x.md', '+---', '+label: x', '+description: My notes', '+limit: 500', '+---', '+body');
+    expect(out.writes).toEqual([{ file: 'system/x.md', content: '---\ndescription: My notes\nlimit: 500\n---\nbody' }]);
+  });
+
+  it('refuses read_only: true and drops any other read_only value', () => {
+    const err = failure({}, '*** Add File: a.md', '+---', '+description: d', '+read_only: true', '+---', '+x');
+    expect(err.code).toBe('READ_ONLY');
+    expect(err.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true');
+    const out = plan({}, '*** Add File: a.md', '+---', '+description: d', '+read_only: false', '+---', '+x');
+    expect(out.writes[0]?.content).toBe('---\ndescription: d\n---\nx');
+  });
+
+  it('refuses adding onto an existing file, and the same target twice', () => {
+    const exists = failure({ 'a.md': memo('d', 'x\n') }, '*** Add File: a.md', '+x');
+    expect(exists.code).toBe('FILE_EXISTS');
+    expect(exists.message).toBe('memory_apply_patch: cannot add existing memory file: a.md');
+    const twice = failure({}, '*** Add File: a.md', '+x', '*** Add File: a', '+y');
+    expect(twice.code).toBe('PATCH_INVALID');
+    expect(twice.message).toBe('memory_apply_patch: duplicate add/update target in patch: a.md');
+  });
+
+  it('allows re-adding a file deleted earlier in the same patch', () => {
+    const out = plan({ 'a.md': memo('d', 'old\n') }, '*** Delete File: a.md', '*** Add File: a.md', '+new');
+    expect(out).toEqual({ writes: [{ file: 'a.md', content: '---\ndescription: Memory block a\n---\nnew' }], deletes: [], paths: ['a.md'] });
+  });
+});
+
+describe('planPatch: Update File', () => {
+  const human = memo('About the user', 'Name: Ada\nLikes: tea\n');
+
+  it('edits the whole text including the frontmatter and writes the result verbatim', () => {
+    const out = plan(
+      { 'system/human.md': human },
+      '*** Update File: system/human.md',
+      '@@',
+      '-description: About the user',
+      '+description: Who the user is',
+      '@@',
+      ' Name: Ada',
+      '-Likes: tea',
+      '+Likes: coffee',
+    );
+    expect(out).toEqual({
+      writes: [{ file: 'system/human.md', content: '---\ndescription: Who the user is\n---\nName: Ada\nLikes: coffee\n' }],
+      deletes: [],
+      paths: ['system/human.md'],
+    });
+  });
+
+  it('normalises a CRLF file to LF before matching', () => {
+    const out = plan({ 'a.md': '---\r\ndescription: d\r\n---\r\none\r\ntwo\r\n' }, '*** Update File: a.md', '@@', ' one', '-two', '+three');
+    expect(out.writes[0]?.content).toBe('---\ndescription: d\n---\none\nthree\n');
+  });
+
+  it('appends at the end with an End of File hunk', () => {
+    const out = plan({ 'a.md': human }, '*** Update File: a.md', '@@', '+Lives: London', '*** End of File');
+    expect(out.writes[0]?.content).toBe(`${human}Lives: London\n`);
+  });
+
+  it('refuses to modify a read_only file', () => {
+    const err = failure({ 'system/rules.md': memo('r', 'x\n', 'read_only: true\n') }, '*** Update File: system/rules.md', '@@', '-x', '+y');
+    expect(err.code).toBe('READ_ONLY');
+    expect(err.message).toBe('memory_apply_patch: system/rules.md is read_only and cannot be modified');
+  });
+
+  it('refuses a patch that sets, adds or removes read_only', () => {
+    const setTrue = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '+read_only: true');
+    expect(setTrue.code).toBe('READ_ONLY');
+    expect(setTrue.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true');
+    const addFalse = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '+read_only: false');
+    expect(addFalse.code).toBe('READ_ONLY');
+    const withFalse = memo('d', 'x\n', 'read_only: false\n');
+    expect(failure({ 'b.md': withFalse }, '*** Update File: b.md', '@@', '-read_only: false').code).toBe('READ_ONLY');
+  });
+
+  it('refuses a result without frontmatter or description', () => {
+    const noDescription = failure({ 'a.md': human }, '*** Update File: a.md', '@@', '-description: About the user');
+    expect(noDescription.code).toBe('FRONTMATTER_INVALID');
+    expect(noDescription.message).toBe("memory_apply_patch: patched a.md frontmatter is missing 'description'");
+    const unclosed = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '----');
+    expect(unclosed.code).toBe('FRONTMATTER_INVALID');
+  });
+
+  it('refuses a missing file, a file deleted earlier in the patch, and a file without frontmatter', () => {
+    const missing = failure({}, '*** Update File: a.md', '@@', '-x');
+    expect(missing.code).toBe('FILE_NOT_FOUND');
+    expect(missing.message).toBe('memory_apply_patch: file not found for update: a.md');
+    expect(failure({ 'a.md': human }, '*** Delete File: a.md', '*** Update File: a.md', '@@', '-x').code).toBe('FILE_NOT_FOUND');
+    expect(failure({ 'a.md': 'no header\n' }, '*** Update File: a.md', '@@', '-no header').code).toBe('FRONTMATTER_INVALID');
+  });
+
+  it('updates a file added earlier in the same patch from its staged content', () => {
+    const out = plan({}, '*** Add File: n.md', '+one', '*** Update File: n.md', '@@', '-one', '+two', '*** End of File');
+    expect(out.writes).toEqual([{ file: 'n.md', content: '---\ndescription: Memory block n\n---\ntwo' }]);
+  });
+
+  it('passes the reader NOT_UTF8 error through unchanged', () => {
+    expect(failure({ 'a.md': 'NOT_UTF8' }, '*** Update File: a.md', '@@', '-x').code).toBe('NOT_UTF8');
+  });
+
+  it('reports a mismatch with the hunk and the current file inside a fence longer than their backticks', () => {
+    const file = memo('d', 'Example:\n```sh\nls\n```\n');
+    const err = failure({ 'a.md': file }, '*** Update File: a.md', '@@', ' Example:', '-```bash', '+```zsh');
+    expect(err.code).toBe('PATCH_MISMATCH');
+    expect(err.data).toEqual({ file: 'a.md', hunk: 1 });
+    expect(err.message.match(/````/g)).toHaveLength(4);
+    expect(err.message.startsWith('memory_apply_patch: failed to apply hunk to a.md: context not found\n')).toBe(true);
+  });
+});
+
+describe('planPatch: Delete File and Move to', () => {
+  const note = memo('note', 'text\n');
+
+  it('deletes an editable file and refuses missing, read_only and header-less files', () => {
+    expect(plan({ 'a.md': note }, '*** Delete File: a')).toEqual({ writes: [], deletes: ['a.md'], paths: ['a.md'] });
+    expect(failure({}, '*** Delete File: a.md').message).toBe('memory_apply_patch: file not found for delete: a.md');
+    const ro = failure({ 'a.md': memo('d', 'x\n', 'read_only: true\n') }, '*** Delete File: a.md');
+    expect(ro.code).toBe('READ_ONLY');
+    expect(ro.message).toBe('memory_apply_patch: a.md is read_only and cannot be deleted');
+    expect(failure({ 'a.md': 'plain\n' }, '*** Delete File: a.md').code).toBe('FRONTMATTER_INVALID');
+  });
+
+  it('cancels an add when the same patch deletes the file again', () => {
+    expect(plan({}, '*** Add File: n.md', '+x', '*** Delete File: n.md')).toEqual({ writes: [], deletes: [], paths: ['n.md'] });
+  });
+
+  it('moves a file with its edit: writes the target, deletes the source, reports both', () => {
+    const out = plan({ 'notes/a.md': note }, '*** Update File: notes/a.md', '*** Move to: archive/a.md', '@@', '-text', '+moved');
+    expect(out).toEqual({
+      writes: [{ file: 'archive/a.md', content: memo('note', 'moved\n') }],
+      deletes: ['notes/a.md'],
+      paths: ['notes/a.md', 'archive/a.md'],
+    });
+  });
+
+  it('refuses a move onto an existing file unless the patch deleted it earlier', () => {
+    const files = { 'a.md': note, 'b.md': memo('other', 'b\n') };
+    const lines = ['*** Update File: a.md', '*** Move to: b.md', '@@', ' text'];
+    const err = failure(files, ...lines);
+    expect(err.code).toBe('FILE_EXISTS');
+    expect(err.message).toBe('memory_apply_patch: cannot move to existing memory file: b.md');
+    expect(failure({ ...files, 'b.md': 'NOT_UTF8' }, ...lines).code).toBe('FILE_EXISTS');
+    const out = plan(files, '*** Delete File: b.md', ...lines);
+    expect(out).toEqual({ writes: [{ file: 'b.md', content: note }], deletes: ['a.md'], paths: ['b.md', 'a.md'] });
+  });
+
+  it('refuses a move onto a target the patch already writes', () => {
+    const err = failure({ 'a.md': note }, '*** Add File: b.md', '+x', '*** Update File: a.md', '*** Move to: b.md', '@@', ' text');
+    expect(err.code).toBe('PATCH_INVALID');
+  });
+});
+
+describe('planPatch: whole patches and paths', () => {
+  it('plans a multi-file patch, reading each file once and de-duplicating paths in order', () => {
+    const fs = repo({
+      'system/human.md': memo('human', 'Ada\n'),
+      'notes/old.md': memo('old', 'bye\n'),
+      'notes/todo.md': memo('todo', '- a\n'),
+    });
+    const input = patch(
+      '*** Update File: system/human.md',
+      '@@',
+      '-Ada',
+      '+Ada Lovelace',
+      '*** Add File: notes/new.md',
+      '+fresh',
+      '*** Delete File: notes/old.md',
+      '*** Update File: notes/todo.md',
+      '*** Move to: notes/done.md',
+      '@@',
+      ' - a',
+      '+- b',
+      '*** Update File: system/human.md',
+      '@@',
+      ' Ada Lovelace',
+      '+Mathematician',
+    );
+    expect(planPatch(input, fs, { memoryDir: DIR })).toEqual({
+      writes: [
+        { file: 'system/human.md', content: memo('human', 'Ada Lovelace\nMathematician\n') },
+        { file: 'notes/new.md', content: '---\ndescription: Memory block notes/new\n---\nfresh' },
+        { file: 'notes/done.md', content: memo('todo', '- a\n- b\n') },
+      ],
+      deletes: ['notes/old.md', 'notes/todo.md'],
+      paths: ['system/human.md', 'notes/new.md', 'notes/old.md', 'notes/todo.md', 'notes/done.md'],
+    });
+    expect(new Set(fs.reads).size).toBe(fs.reads.length);
+  });
+
+  it('accepts an absolute path inside the memory dir and refuses escapes', () => {
+    const out = plan({ 'system/x.md': memo('x', 'a\n') }, `*** Delete File: ${DIR}/system/x.md`);
+    expect(out.paths).toEqual(['system/x.md']);
+    const outside = failure({}, '*** Add File: /tmp/outside.md', '+x');
+    expect(outside.code).toBe('PATH_ESCAPE');
+    expect(outside.message).toMatch(/^memory_apply_patch: 'Add File path' is outside the memory directory/);
+    const dotdot = failure({}, '*** Update File: ../x.md', '@@', '-a');
+    expect(dotdot.code).toBe('INVALID_PATH');
+    expect(dotdot.message).toBe("memory_apply_patch: 'Update File path' contains invalid path traversal segment");
+    expect(failure({ 'a.md': memo('a', 'x\n') }, '*** Update File: a.md', '*** Move to: notes/../../x', '@@', ' x').data).toMatchObject({
+      field: 'Move to path',
+    });
+    expect(failure({}, '*** Delete File: ~/notes.md').data).toMatchObject({ field: 'Delete File path' });
+  });
+
+  it('leaves the reader untouched for a patch that fails to parse', () => {
+    const fs = repo({ 'a.md': memo('a', 'x\n') });
+    expect(() => planPatch('*** Begin Patch\n*** Delete File: a.md', fs, { memoryDir: DIR })).toThrow(/must end with/);
+    expect(fs.reads).toEqual([]);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * Turns a `memory_apply_patch` input into a plan of writes and deletes (SPEC §5.3) without touching disk:
+ * file access is injected, so every rule here is tested as a pure function and the caller applies the
+ * plan under its own lock, commit and rollback.
+ *
+ * Decisions beyond the SPEC (documented for the tool description):
+ * - Add onto a path deleted earlier in the same patch is allowed (as for Move), since the net effect is a
+ *   rewrite; otherwise adding onto an existing file is FILE_EXISTS.
+ * - Add content that carries `read_only: true` is refused; any other `read_only` value is dropped, since
+ *   the agent may not set that key at all (the pre-commit hook would reject it).
+ * - Update may not add, change or remove `read_only` (true is refused with the SPEC's message).
+ * - Delete of a file added earlier in the same patch just cancels the add.
+ */
+import {
+  descriptionOf,
+  isReadOnlyValue,
+  normalizeText,
+  parseMemoryFile,
+  renderMemoryFile,
+  tryParseMemoryFile,
+  type FrontmatterData,
+} from '../../blocks/frontmatter.js';
+import { isMemoryError, MemoryError } from '../../errors.js';
+import { normalizeMemoryPath, type MemoryPath } from '../paths.js';
+import { applyHunks } from './apply-hunks.js';
+import { parsePatch, type PatchOp } from './parse.js';
+
+/** Read access to the memory repository, injected by the caller. */
+export interface PatchFs {
+  /** Current content of a repo-relative file, or null if absent. Throws MemoryError('NOT_UTF8', …) for
+   *  non-UTF-8 files. */
+  read(file: string): string | null;
+}
+
+/** What to do on disk: write each file (creating directories), then delete each listed file. */
+export interface PatchPlan {
+  writes: Array<{ file: string; content: string }>;
+  deletes: string[];
+  /** Every affected repo-relative path, de-duplicated, in the order the patch touched them. */
+  paths: string[];
+}
+
+interface Staging {
+  fs: PatchFs;
+  memoryDir: string;
+  disk: Map<string, string | null>;
+  writes: Map<string, string>;
+  deletes: Set<string>;
+  paths: string[];
+}
+
+const TOOL = 'memory_apply_patch';
+
+type PathField = 'Add File path' | 'Update File path' | 'Move to path' | 'Delete File path';
+
+function target(s: Staging, path: string, field: PathField): MemoryPath {
+  return normalizeMemoryPath(path, { memoryDir: s.memoryDir, field, tool: TOOL });
+}
+
+function readDisk(s: Staging, file: string): string | null {
+  if (!s.disk.has(file)) s.disk.set(file, s.fs.read(file));
+  return s.disk.get(file) ?? null;
+}
+
+/** Whether the file is on disk and not already scheduled for deletion (an unreadable file exists too). */
+function occupied(s: Staging, file: string): boolean {
+  if (s.deletes.has(file)) return false;
+  try {
+    return readDisk(s, file) !== null;
+  } catch (err) {
+    if (isMemoryError(err, 'NOT_UTF8')) return true;
+    throw err;
+  }
+}
+
+/** The file's content as this patch currently sees it (staged write, else disk), LF-normalised. */
+function currentText(s: Staging, file: string, verb: 'update' | 'delete'): string {
+  const staged = s.writes.get(file);
+  if (staged !== undefined) return staged;
+  const disk = s.deletes.has(file) ? null : readDisk(s, file);
+  if (disk === null) {
+    throw new MemoryError('FILE_NOT_FOUND', `${TOOL}: file not found for ${verb}: ${file}`, { data: { file } });
+  }
+  return normalizeText(disk);
+}
+
+function parseOrThrow(file: string, text: string, what: string): FrontmatterData {
+  let data: FrontmatterData;
+  try {
+    data = parseMemoryFile(text).data;
+  } catch (err) {
+    if (!isMemoryError(err)) throw err;
+    throw new MemoryError(err.code, `${TOOL}: ${what} ${file}: ${err.message}`, { data: { file }, cause: err });
+  }
+  if (descriptionOf(data) === '') {
+    throw new MemoryError('FRONTMATTER_INVALID', `${TOOL}: ${what} ${file} frontmatter is missing 'description'`, {
+      data: { file },
+    });
+  }
+  return data;
+}
+
+/** Loads an editable memory file: valid frontmatter, a description, not read_only. */
+function editable(file: string, text: string, verb: 'modified' | 'deleted'): FrontmatterData {
+  const data = parseOrThrow(file, text, 'target');
+  if (isReadOnlyValue(data['read_only'])) {
+    throw new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}`, { data: { file } });
+  }
+  return data;
+}
+
+function refuseReadOnlyTrue(file: string, data: FrontmatterData): void {
+  if (isReadOnlyValue(data['read_only'])) {
+    throw new MemoryError('READ_ONLY', `${TOOL}: ${file} cannot be written with read_only=true`, { data: { file } });
+  }
+}
+
+/** The patched text must still be a memory file, and its read_only key must be exactly as before. */
+function checkPatched(file: string, text: string, before: FrontmatterData): void {
+  const after = parseOrThrow(file, text, 'patched');
+  refuseReadOnlyTrue(file, after);
+  const had = Object.hasOwn(before, 'read_only');
+  const has = Object.hasOwn(after, 'read_only');
+  if (had !== has || JSON.stringify(before['read_only']) !== JSON.stringify(after['read_only'])) {
+    throw new MemoryError('READ_ONLY', `${TOOL}: ${file}: 'read_only' is a protected field and cannot be changed by a patch`, {
+      data: { file },
+    });
+  }
+}
+
+function refuseDuplicate(s: Staging, file: string): void {
+  if (s.writes.has(file)) {
+    throw new MemoryError('PATCH_INVALID', `${TOOL}: duplicate add/update target in patch: ${file}`, { data: { file } });
+  }
+}
+
+/** Content for an Add: a memory file is re-rendered (allowed keys only); anything else gets a header. */
+function addContent(file: string, label: string, lines: string[]): string {
+  const raw = lines.join('\n');
+  const parsed = tryParseMemoryFile(raw);
+  if (parsed === null || descriptionOf(parsed.data) === '') {
+    return renderMemoryFile({ description: `Memory block ${label}` }, raw);
+  }
+  refuseReadOnlyTrue(file, parsed.data);
+  const { read_only: _dropped, ...data } = parsed.data;
+  return renderMemoryFile(data, parsed.body);
+}
+
+function stageWrite(s: Staging, file: string, content: string): void {
+  s.writes.set(file, content);
+  s.deletes.delete(file);
+}
+
+function stageDelete(s: Staging, file: string): void {
+  s.writes.delete(file);
+  s.deletes.add(file);
+}
+
+function planAdd(s: Staging, op: Extract<PatchOp, { type: 'add' }>): void {
+  const { label, file } = target(s, op.path, 'Add File path');
+  refuseDuplicate(s, file);
+  if (occupied(s, file)) {
+    throw new MemoryError('FILE_EXISTS', `${TOOL}: cannot add existing memory file: ${file}`, { data: { file } });
+  }
+  stageWrite(s, file, addContent(file, label, op.lines));
+  s.paths.push(file);
+}
+
+function planUpdate(s: Staging, op: Extract<PatchOp, { type: 'update' }>): void {
+  const source = target(s, op.path, 'Update File path').file;
+  const dest = op.moveTo === undefined ? source : target(s, op.moveTo, 'Move to path').file;
+  const before = currentText(s, source, 'update');
+  const beforeData = editable(source, before, 'modified');
+  if (dest !== source) {
+    refuseDuplicate(s, dest);
+    if (occupied(s, dest)) {
+      throw new MemoryError('FILE_EXISTS', `${TOOL}: cannot move to existing memory file: ${dest}`, {
+        data: { file: dest },
+      });
+    }
+  }
+  const after = applyHunks(source, before, op.hunks);
+  checkPatched(dest, after, beforeData);
+  if (dest !== source) stageDelete(s, source);
+  stageWrite(s, dest, after);
+  s.paths.push(source, dest);
+}
+
+function planDelete(s: Staging, op: Extract<PatchOp, { type: 'delete' }>): void {
+  const { file } = target(s, op.path, 'Delete File path');
+  editable(file, currentText(s, file, 'delete'), 'deleted');
+  stageDelete(s, file);
+  s.paths.push(file);
+}
+
+/**
+ * Parses and validates a patch against the current files and returns what to write and delete.
+ * Nothing is written; any failure throws a MemoryError (PATCH_INVALID, PATCH_MISMATCH, FILE_NOT_FOUND,
+ * FILE_EXISTS, READ_ONLY, FRONTMATTER_INVALID, INVALID_PATH, PATH_ESCAPE, or the reader's NOT_UTF8).
+ * @example
+ *   const plan = planPatch(input, { read: (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null) },
+ *     { memoryDir: dir });
+ *   // plan.writes → write files; plan.deletes → unlink; plan.paths → stage and commit
+ */
+export function planPatch(input: string, fs: PatchFs, options: { memoryDir: string }): PatchPlan {
+  const ops = parsePatch(input);
+  const s: Staging = { fs, memoryDir: options.memoryDir, disk: new Map(), writes: new Map(), deletes: new Set(), paths: [] };
+  for (const op of ops) {
+    if (op.type === 'add') planAdd(s, op);
+    else if (op.type === 'update') planUpdate(s, op);
+    else planDelete(s, op);
+  }
+  return {
+    writes: [...s.writes].map(([file, content]) => ({ file, content })),
+    deletes: [...s.deletes].filter((file) => readDisk(s, file) !== null),
+    paths: [...new Set(s.paths)],
+  };
+}

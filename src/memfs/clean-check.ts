@@ -1,0 +1,38 @@
+/**
+ * The clean-for-write check: an automated write refuses to mix its commit with someone's uncommitted
+ * work. Also yields HEAD and the branch, so the write path needs no extra git call for them.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryError } from '../errors.js';
+import { statusOp, type RepoStatus } from '../git/commands/status.js';
+import type { GitRunner } from '../git/runner.js';
+import { diagnoseEncoding } from './read-text.js';
+
+/** Encoding problems among dirty markdown files, e.g. `system/x.md has a UTF-16LE BOM`. */
+export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
+  const issues: string[] = [];
+  for (const e of status.entries) {
+    if (e.code.includes('D') || !e.path.endsWith('.md')) continue;
+    const abs = join(memoryDir, e.path);
+    if (!existsSync(abs)) continue;
+    const problem = diagnoseEncoding(readFileSync(abs));
+    if (problem) issues.push(`${e.path} ${problem}`);
+  }
+  return issues;
+}
+
+/**
+ * Returns the repo status when clean; throws REPO_DIRTY (naming paths and encoding issues) otherwise.
+ * @example const { head } = await assertCleanForWrite(git, '/m')
+ */
+export async function assertCleanForWrite(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
+  const status = await git.exec(statusOp(), { cwd: memoryDir });
+  if (status.entries.length === 0) return status;
+  const paths = status.entries.map((e) => e.path);
+  const issues = diagnoseDirty(memoryDir, status);
+  const shown = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, and ${paths.length - 10} more` : '');
+  let message = `Memory repo has uncommitted changes (${shown}). Commit, discard, or sync them before using memory tools.`;
+  if (issues.length > 0) message += ` Dirty markdown encoding issue(s): ${issues.join('; ')}.`;
+  throw new MemoryError('REPO_DIRTY', message, { data: { paths, encodingIssues: issues } });
+}

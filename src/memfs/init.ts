@@ -1,0 +1,68 @@
+/**
+ * Creates an agent's memory repository (branch main, identity, hooks, first commit with the starter
+ * blocks) or, when it exists, repairs its hooks and says so.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateChanges } from '../blocks/validate.js';
+import { MemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
+import { ensureHooks } from '../hooks/install.js';
+import { commitEdits } from './edits.js';
+import type { Identity } from './commit.js';
+import { agentPaths, type AgentPaths } from './layout.js';
+
+export interface InitRequest {
+  home: string;
+  agentId: string;
+  author: Identity;
+  /** Starter files (repo-relative path → content). */
+  files: Array<{ path: string; content: string }>;
+  date?: Date;
+}
+
+export interface InitResult extends AgentPaths {
+  created: boolean;
+  commit: string | null;
+  /** Hooks (re)written on this call. */
+  repairedHooks: string[];
+}
+
+/**
+ * Initialises (or repairs) the memory repo of `agentId` under `home`.
+ * @example await initMemoryRepo(git, { home, agentId: 'a1', author, files: defaultMemoryFiles() })
+ */
+export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<InitResult> {
+  const paths = agentPaths(req.home, req.agentId);
+  const cwd = paths.memoryDir;
+  if (existsSync(join(cwd, '.git'))) {
+    const { repaired } = await ensureHooks(git, cwd);
+    return { ...paths, created: false, commit: null, repairedHooks: repaired };
+  }
+  const problems = validateChanges(req.files.map((f) => ({ status: 'added', path: f.path, content: f.content, headContent: null })));
+  if (problems.length > 0) {
+    throw new MemoryError('VALIDATION_FAILED', `starter files are invalid:\n  ${problems.join('\n  ')}`, { data: { errors: problems } });
+  }
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(paths.worktreesDir, { recursive: true });
+  await git.run(['init', '-q', '-b', 'main'], { cwd });
+  const settings: Array<[string, string]> = [
+    ['user.name', req.author.name],
+    ['user.email', req.author.email],
+    ['gitmem.agentId', req.agentId],
+    ['commit.gpgsign', 'false'],
+    ['core.untrackedCache', 'true'],
+  ];
+  for (const [key, value] of settings) await git.run(['config', key, value], { cwd });
+  const { repaired } = await ensureHooks(git, cwd);
+  const commit = await commitEdits(git, {
+    memoryDir: cwd,
+    edits: req.files.map((f) => ({ file: f.path, before: null, after: f.content })),
+    message: 'chore: initialize memory',
+    author: req.author,
+    parent: null,
+    operation: 'init',
+    ...(req.date ? { date: req.date } : {}),
+  });
+  return { ...paths, created: true, commit, repairedHooks: repaired };
+}

@@ -1,0 +1,115 @@
+/**
+ * The memory tool: one tool call → one commit whose message is the agent's `reason` (SPEC §4.2 flow:
+ * validate the call → clean check → plan → validate format → write → commit; no residue on failure).
+ */
+import { MemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
+import { assertCleanForWrite } from './clean-check.js';
+import type { CommandContext } from './commands/context.js';
+import { planCreate } from './commands/create.js';
+import { planDelete } from './commands/delete.js';
+import { planInsert } from './commands/insert.js';
+import { planRename } from './commands/rename.js';
+import { planStrReplace } from './commands/str-replace.js';
+import { planUpdateDescription } from './commands/update-description.js';
+import { commitEdits, type FileEdit } from './edits.js';
+import type { Identity } from './commit.js';
+import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand } from './tool-schema.js';
+
+/** Result of a committed write. */
+export interface WriteResult {
+  commit: string;
+  paths: string[];
+  message: string;
+}
+
+/** Everything a write needs, supplied by the composition root. */
+export interface WriteDeps {
+  git: GitRunner;
+  memoryDir: string;
+  author: Identity;
+  /** Serialises git-mutating operations on this repo (the operation lease). */
+  lease: <T>(fn: () => Promise<T>) => Promise<T>;
+  clock?: () => Date;
+  /** Called after a successful commit (e.g. to fire the post-commit hook). */
+  afterCommit?: (commit: string) => void;
+}
+
+const PLANNERS: Record<MemoryCommand, (ctx: CommandContext, call: Record<string, unknown>) => FileEdit[]> = {
+  create: planCreate,
+  str_replace: planStrReplace,
+  insert: planInsert,
+  delete: planDelete,
+  rename: planRename,
+  update_description: planUpdateDescription,
+};
+
+const KNOWN_KEYS = new Set(Object.keys(memoryToolSchema.properties));
+
+/** Checks the call's shape; returns the command and trimmed reason. */
+export function validateToolCall(call: unknown): { command: MemoryCommand; reason: string; args: Record<string, unknown> } {
+  if (typeof call !== 'object' || call === null || Array.isArray(call)) {
+    throw new MemoryError('INVALID_ARGUMENT', 'memory: the tool call must be a JSON object');
+  }
+  const args = call as Record<string, unknown>;
+  const missing = ['command', 'reason'].filter((k) => !(k in args));
+  if (missing.length > 0) {
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `memory tool missing required parameter(s): ${missing.join(', ')}. Received parameters: ${Object.keys(args).join(', ') || '(none)'}`,
+      { data: { missing } },
+    );
+  }
+  const unknown = Object.keys(args).filter((k) => !KNOWN_KEYS.has(k));
+  if (unknown.length > 0) {
+    throw new MemoryError('INVALID_ARGUMENT', `memory: unknown parameter(s): ${unknown.join(', ')}`, { data: { unknown } });
+  }
+  const command = args['command'];
+  if (typeof command !== 'string' || !(MEMORY_COMMANDS as readonly string[]).includes(command)) {
+    throw new MemoryError('UNKNOWN_COMMAND', `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`);
+  }
+  const reason = args['reason'];
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    throw new MemoryError('INVALID_ARGUMENT', "memory: 'reason' must be a non-empty string", { data: { field: 'reason' } });
+  }
+  return { command: command as MemoryCommand, reason: reason.trim(), args };
+}
+
+/**
+ * Plans edits under the lease after the clean check, then commits them as one commit.
+ * Shared by the memory tool and memory_apply_patch.
+ */
+export async function writeUnderLease(
+  deps: WriteDeps,
+  operation: string,
+  reason: string,
+  plan: () => FileEdit[],
+): Promise<WriteResult> {
+  return deps.lease(async () => {
+    const status = await assertCleanForWrite(deps.git, deps.memoryDir);
+    const edits = plan();
+    const date = deps.clock?.();
+    const commit = await commitEdits(deps.git, {
+      memoryDir: deps.memoryDir,
+      edits,
+      message: reason,
+      author: deps.author,
+      parent: status.head,
+      operation,
+      ...(date ? { date } : {}),
+    });
+    deps.afterCommit?.(commit);
+    const paths = [...new Set(edits.filter((e) => e.before !== e.after).map((e) => e.file))];
+    return { commit, paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
+  });
+}
+
+/**
+ * Runs one memory-tool call.
+ * @example await runMemoryTool(deps, { command: 'create', reason: 'met Ana', file_path: 'people/ana.md', description: 'Ana' })
+ */
+export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<WriteResult> {
+  const { command, reason, args } = validateToolCall(call);
+  const ctx: CommandContext = { memoryDir: deps.memoryDir, tool: 'memory' };
+  return writeUnderLease(deps, `Memory ${command}`, reason, () => PLANNERS[command](ctx, args));
+}

@@ -1,0 +1,215 @@
+/**
+ * The composition root: the one place that reads the environment and wires the layers into the API a
+ * harness uses — `createMemory()` for an existing agent, `initMemory()` to create one.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compilePrompt, type CommittedFile } from './blocks/compile-prompt.js';
+import { defaultMemoryFiles } from './blocks/defaults.js';
+import { getPersonality } from './blocks/personalities.js';
+import { composeMemoryFile } from './blocks/replace-body.js';
+import type { MemoryMode } from './blocks/presets.js';
+import { renderTree } from './blocks/tree.js';
+import { resolveTreeLimits } from './blocks/tree-limits.js';
+import { descriptionOf, tryParseMemoryFile } from './blocks/frontmatter.js';
+import { MemoryError } from './errors.js';
+import { statusOp, type RepoStatus } from './git/commands/status.js';
+import { createGitRunner, type GitRunner } from './git/runner.js';
+import { ensureHooks } from './hooks/install.js';
+import { runPreCommit } from './hooks/pre-commit.js';
+import { runApplyPatch } from './memfs/apply-patch/run.js';
+import { firePostCommitHook, type Identity } from './memfs/commit.js';
+import { initMemoryRepo, type InitResult } from './memfs/init.js';
+import { logOp, type LogEntry } from './memfs/log.js';
+import { applyPersonality } from './memfs/personality.js';
+import { readCommittedSnapshot } from './memfs/read-revision.js';
+import { resolveScope } from './memfs/scope.js';
+import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
+import { createLease } from './memory-lease.js';
+
+export interface MemoryOptions {
+  /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
+  home?: string;
+  /** Agent id; default from the in-process context or the environment (SPEC §3.2). */
+  agentId?: string;
+  /** Environment to read (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  git?: GitRunner;
+  clock?: () => Date;
+  /** Commit author; default `<agent name> <agentId@gitmem.local>`. */
+  author?: Partial<Identity>;
+}
+
+export interface MemoryStatus {
+  memoryDir: string;
+  head: string | null;
+  branch: string | null;
+  dirty: boolean;
+  changes: Array<{ code: string; path: string }>;
+  upstream: string | null;
+  ahead: number;
+  behind: number;
+}
+
+/** A handle on one agent's memory repository. */
+export interface Memory {
+  readonly agentId: string | undefined;
+  readonly home: string;
+  readonly memoryDir: string;
+  readonly git: GitRunner;
+  /** Runs one memory-tool call (SPEC §4) → one commit. */
+  tool(call: unknown): Promise<WriteResult>;
+  /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
+  applyPatch(call: { patch?: string; input?: string; reason: string }): Promise<WriteResult>;
+  /** Compiles the system prompt from the committed HEAD (never the working tree). */
+  compilePrompt(options?: { mode?: MemoryMode; preset?: string }): Promise<string>;
+  /** The memory tree (paths + descriptions) at HEAD. */
+  tree(): Promise<string>;
+  log(options?: { limit?: number }): Promise<LogEntry[]>;
+  status(): Promise<MemoryStatus>;
+  applyPersonality(id: string, options?: { reason?: string }): Promise<WriteResult>;
+}
+
+/** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem`. */
+export function resolveHome(home: string | undefined, env: Record<string, string | undefined>): string {
+  return resolve(home ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
+}
+
+function agentIdFromConfig(memoryDir: string): string | undefined {
+  try {
+    const config = readFileSync(join(memoryDir, '.git', 'config'), 'utf8');
+    return /\[gitmem\][^[]*?agentId\s*=\s*(\S+)/i.exec(config)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+function mirrorConfigured(memoryDir: string): boolean {
+  try {
+    return /\[gitmem "mirror"\]/i.test(readFileSync(join(memoryDir, '.git', 'config'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+function authorFor(agentId: string | undefined, env: Record<string, string | undefined>, given?: Partial<Identity>): Identity {
+  const id = agentId ?? 'agent';
+  const name = given?.name ?? (env['GITMEM_AGENT_NAME']?.trim() || env['AGENT_NAME']?.trim() || id);
+  return { name, email: given?.email ?? `${id}@gitmem.local` };
+}
+
+/**
+ * Opens an agent's memory. Throws MEMORY_DIR_MISSING / NOT_A_GIT_REPO when there is none (use initMemory);
+ * installs or repairs the hooks on open.
+ * @example const memory = await createMemory({ home: '/tmp/gm', agentId: 'a1' }); await memory.tool(call)
+ */
+export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
+  const env = options.env ?? process.env;
+  const home = resolveHome(options.home, env);
+  const scope = resolveScope({ home, agentId: options.agentId, env });
+  const memoryDir = scope.memoryDir;
+  if (!existsSync(memoryDir)) {
+    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+  }
+  if (!existsSync(join(memoryDir, '.git'))) {
+    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
+  }
+  const git = options.git ?? createGitRunner({ env });
+  await ensureHooks(git, memoryDir);
+  const agentId = scope.agentId ?? agentIdFromConfig(memoryDir);
+  const deps: WriteDeps = {
+    git,
+    memoryDir,
+    author: authorFor(agentId, env, options.author),
+    lease: createLease(memoryDir),
+    ...(options.clock ? { clock: options.clock } : {}),
+    afterCommit: () => (mirrorConfigured(memoryDir) ? firePostCommitHook(memoryDir, env) : undefined),
+  };
+  return buildMemory({ deps, home, agentId, env });
+}
+
+function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undefined; env: Record<string, string | undefined> }): Memory {
+  const { deps } = o;
+  const { git, memoryDir } = deps;
+  return {
+    agentId: o.agentId,
+    home: o.home,
+    memoryDir,
+    git,
+    tool: (call) => runMemoryTool(deps, call),
+    applyPatch: (call) => runApplyPatch(deps, call),
+    compilePrompt: async (opts = {}) => {
+      const files = await committedFiles(git, memoryDir);
+      return compilePrompt(files.files, { ...opts, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
+    },
+    tree: async () => {
+      const { files } = await committedFiles(git, memoryDir);
+      const entries = files.map((f) => {
+        const d = f.path.endsWith('.md') ? descriptionOf(tryParseMemoryFile(f.content)?.data ?? {}) : '';
+        return d ? { path: f.path, description: d } : { path: f.path };
+      });
+      return renderTree(entries, resolveTreeLimits(o.env), { alwaysShow: ['system'] });
+    },
+    log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
+      if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
+      throw err;
+    }),
+    status: async () => toStatus(memoryDir, await git.exec(statusOp(), { cwd: memoryDir })),
+    applyPersonality: (id, opts = {}) => applyPersonality(deps, id, opts.reason),
+  };
+}
+
+async function committedFiles(git: GitRunner, memoryDir: string): Promise<{ revision: string | null; files: CommittedFile[] }> {
+  const snap = await readCommittedSnapshot(git, memoryDir);
+  return { revision: snap.revision, files: snap.paths.map((path) => ({ path, content: snap.markdown.get(path) ?? '' })) };
+}
+
+function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {
+  const changes = s.entries.map((e) => ({ code: e.code, path: e.path }));
+  return { memoryDir, head: s.head, branch: s.branch, dirty: changes.length > 0, changes, upstream: s.upstream, ahead: s.ahead, behind: s.behind };
+}
+
+export interface InitOptions extends Omit<MemoryOptions, 'agentId'> {
+  agentId: string;
+  /** Display name used as commit author. */
+  name?: string;
+  /** Personality preset for the starter persona/human texts. */
+  personality?: string;
+}
+
+/**
+ * Creates an agent's memory repository (or repairs the hooks of an existing one).
+ * @example const r = await initMemory({ home: '/tmp/gm', agentId: 'a1' }); r.created === true
+ */
+export async function initMemory(options: InitOptions): Promise<InitResult> {
+  const env = options.env ?? process.env;
+  const home = resolveHome(options.home, env);
+  const git = options.git ?? createGitRunner({ env });
+  const author = authorFor(options.agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
+  let files = defaultMemoryFiles();
+  if (options.personality) {
+    const p = getPersonality(options.personality);
+    files = (['persona', 'human'] as const).map((n) => ({ path: `system/${n}.md`, content: composeMemoryFile({ description: p[n].description }, p[n].body) }));
+  }
+  const date = options.clock?.();
+  return initMemoryRepo(git, { home, agentId: options.agentId, author, files, ...(date ? { date } : {}) });
+}
+
+export type { MemoryMode } from './blocks/presets.js';
+export { listPersonalities } from './blocks/personalities.js';
+
+/** Agents that have a memory repository under `home`. */
+export function listAgents(home: string): Array<{ agentId: string; memoryDir: string }> {
+  const dir = join(home, 'agents');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'memory', '.git')))
+    .map((d) => ({ agentId: d.name, memoryDir: join(dir, d.name, 'memory') }))
+    .sort((a, b) => a.agentId.localeCompare(b.agentId));
+}
+
+/** Runs the pre-commit rules on the staged snapshot of the repo at `cwd` (what the hook does). */
+export async function runPreCommitCheck(cwd: string, env: Record<string, string | undefined> = process.env): Promise<string[]> {
+  return runPreCommit(createGitRunner({ env }), cwd);
+}
