@@ -17,3 +17,105 @@ export { agentPaths, assertAgentId, type AgentPaths } from './memfs/layout.js';
 export { normalizeMemoryPath } from './memfs/paths.js';
 export { parsePatch, type PatchOp, type Hunk, type HunkLine } from './memfs/apply-patch/parse.js';
 export { planPatch, type PatchFs, type PatchPlan } from './memfs/apply-patch/plan.js';
+export { compilePrompt, type CommittedFile, type CompileOptions } from './blocks/compile-prompt.js';
+export { renderTree, type TreeEntry } from './blocks/tree.js';
+export { resolveTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
+export { listPresets, buildPresetPrompt, isPresetId, DEFAULT_PRESET_ID, MEMORY_MODES, type MemoryMode, type PromptPreset } from './blocks/presets.js';
+export { defaultMemoryFiles } from './blocks/defaults.js';
+export { listPersonalities, getPersonality, detectPersonality, type Personality } from './blocks/personalities.js';
+export { replaceBodyPreservingFrontmatter, composeMemoryFile } from './blocks/replace-body.js';
+export { parseModelSpec, formatModelSpec, MODEL_SPEC_FORMS, type ModelSpec } from './llm/model-spec.js';
+export { readGitmemConfig, configPath, type GitmemConfig, type ProviderConfig } from './llm/config.js';
+export { resolveModel, pickModelSpec, describeModel, type ResolveModelOptions } from './llm/provider.js';
+export { runSubAgent, type SubAgentLimits, type SubAgentRun, type SubAgentOptions, type SubAgentStepInfo } from './llm/sub-agent.js';
+export { type ShellRunner } from './llm/tool-set.js';
+export { appendRunLog, readRunLog, runLogPath, type RunLogEntry } from './llm/run-log.js';
+export {
+  appendTranscript,
+  readTranscript,
+  readNumberedTranscript,
+  listConversations,
+  hasTranscript,
+  transcriptPath,
+  conversationKey,
+  type TranscriptRow,
+  type TranscriptRowInput,
+  type TranscriptTextRow,
+  type TranscriptToolRow,
+} from './reflection/transcripts.js';
+export { readCursor, unreflectedSlice, advanceCursor, markReflectionStarted, cursorPath, type ReflectionCursor, type UnreflectedSlice } from './reflection/cursor.js';
+export { loadSource, stageSource, parseFromSpec, syntheticConversationId, SOURCE_TYPES, type FromSpec, type SourceType, type StageResult } from './reflection/sources/index.js';
+export {
+  buildMemoryWriterPolicy,
+  normalizePolicy,
+  type SandboxPolicy,
+  type MemoryWriterPolicyOptions,
+} from './sandbox/policy.js';
+export { renderBwrapArgv, type BwrapRenderOptions } from './sandbox/bwrap.js';
+export { renderSeatbeltProfile, renderSeatbeltArgv, type SeatbeltProfile } from './sandbox/seatbelt.js';
+export { detectSandboxBackend, resetSandboxDetection, type SandboxBackend } from './sandbox/detect.js';
+export { buildConfinedEnv, SANDBOX_SENTINEL, type ConfinedEnvOptions } from './sandbox/env.js';
+export { confineCommand, fsSandboxSwitch, FS_SANDBOX_SWITCH, type ConfinedCommand, type ConfineOptions } from './sandbox/launch.js';
+export { runConfined, type RunConfinedOptions, type RunConfinedResult } from './sandbox/run.js';
+// --- sync (issue 3): remotes, credentials, clone, sync, post-turn sync, kept branches, mirror ---
+export { resolveCredentials, authForRemote, parseCredentialsFile, type GitCredentials, type AuthScheme } from './sync/credentials.js';
+export { setRemote, showRemote, removeRemote, normalizeRemoteUrl, type RemoteInfo } from './sync/remote.js';
+export { cloneMemory, agentIdFromUrl, type CloneOptions, type CloneResult } from './sync/clone.js';
+export { syncMemory } from './sync/sync.js';
+export { syncAfterTurn } from './sync/after-turn.js';
+export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
+export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
+export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult } from './sync/mirror.js';
+export { NETWORK_RETRY, backoffDelay, type GitRetryPolicy, type GitRunOptions } from './git/runner.js';
+export { withMemoryOperation, readMemoryOperationHolder, LEASE_FILE, type MemoryOperationOptions, type LeaseHolder } from './git/lease.js';
+export { resolveGitCommonDir } from './git/common-dir.js';
+export { createMemoryWorktree, worktreeId, type MemoryWorktree, type CreateWorktreeOptions } from './worktree/create.js';
+export { materializePaths } from './worktree/materialize.js';
+export { removeWorktreeDir, deleteBranch, discardWorktree } from './worktree/cleanup.js';
+export { mergeIntoCheckout, DEFAULT_IDENTITY, type CheckoutMergeResult, type GitIdentity } from './worktree/merge.js';
+export { runMemoryWorker, startMemoryWorker, type MemoryWorkerHandle } from './worktree/worker.js';
+export { integrateWorkerWorktree, workerMergeMessage } from './worktree/integrate.js';
+export type {
+  MemoryWorkerTask,
+  MemoryWorkerBody,
+  MemoryWorkerContext,
+  MemoryWorkerOutcome,
+  MemoryWorkerStatus,
+  MemoryWorkerType,
+  MemoryWorkerDeps,
+} from './worktree/worker-types.js';
+export {
+  finalizeReflectionWorktree,
+  consumesTranscript,
+  shouldRecompile,
+  reflectionMergeSummary,
+  type ReflectionFinalizeResult,
+  type ReflectionFinalizeStatus,
+  type FinalizeReflectionOptions,
+  type FinalizeDeps,
+} from './worktree/finalize.js';
+export { createCommandBody, runWorkerCommand, commandBodyPolicy, type CommandBodyOptions, type RunWorkerCommandOptions } from './worktree/command-body.js';
+// --- core: the memory API (composition root) ---
+export {
+  createMemory,
+  initMemory,
+  resolveHome,
+  listAgents,
+  runPreCommitCheck,
+  type Memory,
+  type MemoryOptions,
+  type MemoryStatus,
+  type InitOptions,
+} from './memory.js';
+export { resolveMemoryDir, resolveScope, runWithAgent, currentAgentId } from './memfs/scope.js';
+export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } from './memfs/tool.js';
+export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, type MemoryCommand } from './memfs/tool-schema.js';
+export { runApplyPatch } from './memfs/apply-patch/run.js';
+export { initMemoryRepo, type InitResult } from './memfs/init.js';
+export { commitPaths, type Identity } from './memfs/commit.js';
+export { assertCleanForWrite } from './memfs/clean-check.js';
+export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revision.js';
+export { ensureHooks, commonGitDir } from './hooks/install.js';
+export { runPreCommit } from './hooks/pre-commit.js';
+export { type LogEntry } from './memfs/log.js';
+export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';

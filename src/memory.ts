@@ -5,12 +5,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compilePrompt, type CommittedFile } from './blocks/compile-prompt.js';
-import { defaultMemoryFiles } from './blocks/defaults.js';
-import { getPersonality } from './blocks/personalities.js';
-import { composeMemoryFile } from './blocks/replace-body.js';
+import type { CommittedFile } from './blocks/compile-prompt.js';
 import type { MemoryMode } from './blocks/presets.js';
-import { renderTree } from './blocks/tree.js';
 import { resolveTreeLimits } from './blocks/tree-limits.js';
 import { descriptionOf, tryParseMemoryFile } from './blocks/frontmatter.js';
 import { MemoryError } from './errors.js';
@@ -18,11 +14,9 @@ import { statusOp, type RepoStatus } from './git/commands/status.js';
 import { createGitRunner, type GitRunner } from './git/runner.js';
 import { ensureHooks } from './hooks/install.js';
 import { runPreCommit } from './hooks/pre-commit.js';
-import { runApplyPatch } from './memfs/apply-patch/run.js';
 import { firePostCommitHook, type Identity } from './memfs/commit.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
 import { logOp, type LogEntry } from './memfs/log.js';
-import { applyPersonality } from './memfs/personality.js';
 import { readCommittedSnapshot } from './memfs/read-revision.js';
 import { resolveScope } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
@@ -138,12 +132,15 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
     memoryDir,
     git,
     tool: (call) => runMemoryTool(deps, call),
-    applyPatch: (call) => runApplyPatch(deps, call),
+    applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
     compilePrompt: async (opts = {}) => {
+      // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast).
+      const { compilePrompt } = await import('./blocks/compile-prompt.js');
       const files = await committedFiles(git, memoryDir);
       return compilePrompt(files.files, { ...opts, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
     },
     tree: async () => {
+      const { renderTree } = await import('./blocks/tree.js');
       const { files } = await committedFiles(git, memoryDir);
       const entries = files.map((f) => {
         const d = f.path.endsWith('.md') ? descriptionOf(tryParseMemoryFile(f.content)?.data ?? {}) : '';
@@ -156,7 +153,7 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       throw err;
     }),
     status: async () => toStatus(memoryDir, await git.exec(statusOp(), { cwd: memoryDir })),
-    applyPersonality: (id, opts = {}) => applyPersonality(deps, id, opts.reason),
+    applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts.reason),
   };
 }
 
@@ -187,8 +184,11 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
   const home = resolveHome(options.home, env);
   const git = options.git ?? createGitRunner({ env });
   const author = authorFor(options.agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
+  const { defaultMemoryFiles } = await import('./blocks/defaults.js');
   let files = defaultMemoryFiles();
   if (options.personality) {
+    const { getPersonality } = await import('./blocks/personalities.js');
+    const { composeMemoryFile } = await import('./blocks/replace-body.js');
     const p = getPersonality(options.personality);
     files = (['persona', 'human'] as const).map((n) => ({ path: `system/${n}.md`, content: composeMemoryFile({ description: p[n].description }, p[n].body) }));
   }
@@ -197,7 +197,11 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
 }
 
 export type { MemoryMode } from './blocks/presets.js';
-export { listPersonalities } from './blocks/personalities.js';
+
+/** The personality presets (loaded on demand). */
+export async function listPersonalities(): Promise<Array<{ id: string; label: string; summary: string }>> {
+  return (await import('./blocks/personalities.js')).listPersonalities();
+}
 
 /** Agents that have a memory repository under `home`. */
 export function listAgents(home: string): Array<{ agentId: string; memoryDir: string }> {

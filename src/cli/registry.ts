@@ -6,6 +6,11 @@ import type { CliCommand } from './types.js';
 type Loader = () => Promise<{ command: CliCommand }>;
 
 export const COMMANDS: Record<string, Loader> = {
+  remote: () => import('./commands/remote.js'),
+  clone: () => import('./commands/clone.js'),
+  sync: () => import('./commands/sync.js'),
+  mirror: () => import('./commands/mirror.js'),
+  conflicts: () => import('./commands/conflicts.js'),
   init: () => import('./commands/init.js'),
   agents: () => import('./commands/agents.js'),
   prompt: () => import('./commands/prompt.js'),
@@ -15,4 +20,5 @@ export const COMMANDS: Record<string, Loader> = {
   memory: () => import('./commands/memory.js'),
   hook: () => import('./commands/hook.js'),
   personality: () => import('./commands/personality.js'),
+  worker: () => import('./commands/worker.js'),
 };

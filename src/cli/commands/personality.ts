@@ -11,7 +11,7 @@ export const command: CliCommand = {
   async run(ctx) {
     const [sub, id] = ctx.args;
     if (sub === 'list' || sub === undefined) {
-      const list = listPersonalities().map((p) => ({ id: p.id, label: p.label, summary: p.summary }));
+      const list = (await listPersonalities()).map((p) => ({ id: p.id, label: p.label, summary: p.summary }));
       return ctx.print(list, list.map((p) => `${p.id.padEnd(10)} ${p.label} — ${p.summary}`).join('\n'));
     }
     if (sub !== 'apply') throw new MemoryError('UNKNOWN_COMMAND', `unknown personality sub-command '${sub}' (list, apply)`);

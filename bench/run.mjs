@@ -1,0 +1,33 @@
+// `npm run bench`: runs every section in bench/sections, prints one table, writes bench/results.json.
+// Ratios are against a floor measured in the same run, since this machine is noisy.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+
+const only = process.argv.slice(2);
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
+const sections = readdirSync(new URL('./sections/', import.meta.url))
+  .filter((f) => f.endsWith('.mjs'))
+  .filter((f) => only.length === 0 || only.includes(f.replace(/\.mjs$/, '')))
+  .sort();
+const rows = [];
+for (const file of sections) {
+  const t0 = Date.now();
+  process.stderr.write(`bench: ${file} …\n`);
+  const mod = await import(new URL(`./sections/${file}`, import.meta.url));
+  try {
+    rows.push(...(await mod.bench({ iterations })));
+  } catch (err) {
+    process.stderr.write(`bench: ${file} failed: ${err instanceof Error ? err.stack : err}\n`);
+    process.exitCode = 1;
+  }
+  process.stderr.write(`bench: ${file} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+const header = ['section', 'name', 'median_ms', 'p95_ms', 'floor_name', 'floor_median_ms', 'ratio', 'target'];
+const table = [header, ...rows.map((r) => header.map((h) => String(r[h] ?? '')))];
+const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
+const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(line(table[0]));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const r of table.slice(1)) console.log(line(r));
+const result = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, iterations, rows };
+writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);

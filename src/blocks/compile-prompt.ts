@@ -1,0 +1,265 @@
+/**
+ * Compiles the agent's system prompt from the files of ONE committed revision (SPEC §1.5): base preset text,
+ * `<self>`, nested `<memory>` blocks, the read-only `memory_filesystem` tree and the skills list. Pure and
+ * deterministic — no clock, no counters — so the same commit always yields byte-identical text.
+ */
+import { MemoryError } from '../errors.js';
+import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
+import { assertMemoryMode, buildPresetPrompt, DEFAULT_PRESET_ID, type MemoryMode } from './presets.js';
+import { clipDescription, renderTree, type TreeEntry } from './tree.js';
+import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
+
+/** One committed file (repo-relative path, UTF-8 text) at the revision being compiled. */
+export interface CommittedFile {
+  path: string;
+  content: string;
+}
+
+export interface CompileOptions {
+  /** Default `local-memfs`. `standard` renders the blocks without filesystem/git material. */
+  mode?: MemoryMode;
+  /** Default `default`. */
+  preset?: string;
+  /** How the memory directory is written in projections and the tree root; default `$MEMORY_DIR`. */
+  memoryDirLabel?: string;
+  treeLimits?: TreeLimits;
+  agentId?: string;
+  /** The commit the files come from, shown so the agent knows which state it sees. */
+  revision?: string;
+}
+
+/** A parsed memory file; `error` is set (and `body` is the raw text) when its frontmatter is broken. */
+interface Block {
+  path: string;
+  description: string;
+  body: string;
+  readOnly: boolean;
+  error?: string;
+}
+
+interface Skill {
+  folder: string;
+  name: string;
+  description: string;
+}
+
+interface Classified {
+  persona?: Block;
+  blocks: Block[];
+  tree: TreeEntry[];
+  skills: Skill[];
+}
+
+interface Context {
+  dir: string;
+  filesystem: boolean;
+}
+
+const PERSONA_PATH = 'system/persona.md';
+const BYTE_ORDER = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function cleanPath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^(?:\.\/|\/)+/, '');
+}
+
+function tidyBody(body: string): string {
+  return body.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+function parseBlock(path: string, content: string): Block {
+  try {
+    const parsed = parseMemoryFile(content);
+    return {
+      path,
+      description: singleLine(descriptionOf(parsed.data)),
+      body: tidyBody(parsed.body),
+      readOnly: isReadOnlyValue(parsed.data['read_only']),
+    };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { path, description: '', body: tidyBody(normalizeText(content)), readOnly: false, error: reason };
+  }
+}
+
+function parseSkill(folder: string, content: string): Skill {
+  try {
+    const { data } = parseMemoryFile(content);
+    const rawName = data['name'];
+    const name = typeof rawName === 'string' && rawName.trim() !== '' ? singleLine(rawName) : folder;
+    const description = singleLine(descriptionOf(data));
+    return { folder, name, description: description === '' ? '(no description)' : clipDescription(description) };
+  } catch (err) {
+    const reason = singleLine(err instanceof Error ? err.message : String(err));
+    return { folder, name: folder, description: `(SKILL.md frontmatter is broken: ${reason})` };
+  }
+}
+
+function sortedUnique(files: readonly CommittedFile[]): CommittedFile[] {
+  const byPath = new Map<string, CommittedFile>();
+  for (const f of files) {
+    const path = cleanPath(f.path);
+    if (path === '' || path.split('/').some((s) => s.startsWith('.'))) continue; // .git*, dot-dirs: not memory
+    if (byPath.has(path)) {
+      throw new MemoryError('INVALID_ARGUMENT', `compilePrompt: duplicate file path ${JSON.stringify(path)}`, { data: { path } });
+    }
+    byPath.set(path, { path, content: f.content });
+  }
+  return [...byPath.values()].sort((a, b) => BYTE_ORDER(a.path, b.path));
+}
+
+function treeEntry(file: CommittedFile): TreeEntry {
+  if (file.path.startsWith('system/') || !file.path.endsWith('.md')) return { path: file.path };
+  const block = parseBlock(file.path, file.content);
+  if (block.error !== undefined) return { path: file.path, description: '(frontmatter invalid)' };
+  return block.description === '' ? { path: file.path } : { path: file.path, description: block.description };
+}
+
+function classify(files: readonly CommittedFile[]): Classified {
+  const sorted = sortedUnique(files);
+  const skillFolders = new Set(
+    sorted.map((f) => /^skills\/([^/]+)\/SKILL\.md$/.exec(f.path)?.[1]).filter((f): f is string => f !== undefined),
+  );
+  const out: Classified = { blocks: [], tree: [], skills: [] };
+  for (const file of sorted) {
+    const skillFolder = /^skills\/([^/]+)\//.exec(file.path)?.[1];
+    if (skillFolder !== undefined && skillFolders.has(skillFolder)) {
+      if (file.path === `skills/${skillFolder}/SKILL.md`) out.skills.push(parseSkill(skillFolder, file.content));
+      continue; // a skill's files are reached through its SKILL.md
+    }
+    out.tree.push(treeEntry(file));
+    if (!file.path.startsWith('system/') || !file.path.endsWith('.md')) continue;
+    if (file.path === PERSONA_PATH) out.persona = parseBlock(file.path, file.content);
+    else out.blocks.push(parseBlock(file.path, file.content));
+  }
+  return out;
+}
+
+/**
+ * A safe XML-ish tag for a path segment: letters, digits, `_`, `.`, `-`; starts with a letter or `_`.
+ * @example tagName('my notes') === 'my_notes'; tagName('2024') === '_2024'
+ */
+export function tagName(segment: string): string {
+  const safe = segment.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return /^[A-Za-z_]/.test(safe) ? safe : `_${safe}`;
+}
+
+/** Lines describing one block, each prefixed with `indent`; the body follows verbatim (see renderBlockNode). */
+function blockHeader(block: Block, indent: string, ctx: Context): string[] {
+  const lines: string[] = [];
+  if (ctx.filesystem) lines.push(`${indent}<projection>${ctx.dir}/${block.path}</projection>`);
+  if (block.description !== '') lines.push(`${indent}<description>${block.description}</description>`);
+  if (block.readOnly) lines.push(`${indent}<read_only>true — do not edit this block</read_only>`);
+  if (block.error !== undefined) {
+    lines.push(`${indent}<error>This file's frontmatter is broken (${singleLine(block.error)}); its raw text follows. Fix it.</error>`);
+  }
+  return lines;
+}
+
+interface BlockNode {
+  block?: Block;
+  children: Map<string, BlockNode>;
+}
+
+function buildBlockTree(blocks: readonly Block[]): BlockNode {
+  const root: BlockNode = { children: new Map() };
+  for (const block of blocks) {
+    const segments = block.path.slice('system/'.length, -'.md'.length).split('/');
+    let node = root;
+    for (const segment of segments) {
+      let next = node.children.get(segment);
+      if (next === undefined) node.children.set(segment, (next = { children: new Map() }));
+      node = next;
+    }
+    node.block = block;
+  }
+  return root;
+}
+
+// Bodies are NOT indented: the agent copies text from here into str_replace, so it must match the file.
+function renderBlockNode(name: string, node: BlockNode, depth: number, ctx: Context): string[] {
+  const indent = '  '.repeat(depth);
+  const lines = [`${indent}<${tagName(name)}>`];
+  if (node.block !== undefined) {
+    lines.push(...blockHeader(node.block, `${indent}  `, ctx));
+    if (node.block.body !== '') lines.push(node.block.body);
+  }
+  for (const key of [...node.children.keys()].sort(BYTE_ORDER)) {
+    lines.push(...renderBlockNode(key, node.children.get(key) as BlockNode, depth + 1, ctx));
+  }
+  lines.push(`${indent}</${tagName(name)}>`);
+  return lines;
+}
+
+function selfSection(persona: Block | undefined, ctx: Context): string | undefined {
+  if (persona === undefined) return undefined;
+  const lines = ['<self>', ...blockHeader(persona, '', ctx)];
+  if (persona.body !== '') lines.push(persona.body);
+  lines.push('</self>');
+  return lines.join('\n');
+}
+
+function memorySection(blocks: readonly Block[], ctx: Context): string {
+  const root = buildBlockTree(blocks);
+  const keys = [...root.children.keys()].sort(BYTE_ORDER);
+  if (keys.length === 0) return '<memory>\n(no other memory blocks yet: files you add under system/ appear here)\n</memory>';
+  const inner = keys.flatMap((key) => renderBlockNode(key, root.children.get(key) as BlockNode, 1, ctx));
+  return ['<memory>', ...inner, '</memory>'].join('\n');
+}
+
+function filesystemSection(tree: TreeEntry[], limits: TreeLimits, ctx: Context): string {
+  const rendered = renderTree(tree, limits, { root: `${ctx.dir}/`, alwaysShow: ['system'] });
+  return [
+    '<memory_filesystem read_only="true">',
+    'Generated from the same commit; read-only (change the files, never this listing). Files outside system/',
+    'are not loaded into context: open one when its description says it is relevant.',
+    rendered,
+    '</memory_filesystem>',
+  ].join('\n');
+}
+
+function skillsSection(skills: readonly Skill[], ctx: Context): string | undefined {
+  if (skills.length === 0) return undefined;
+  const lines = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.dir}/skills/${s.folder}/SKILL.md)`);
+  return ['<available_skills>', 'Read a skill\'s SKILL.md before doing the task it covers.', ...lines, '</available_skills>'].join('\n');
+}
+
+function introSection(options: CompileOptions, ctx: Context): string {
+  if (!ctx.filesystem) {
+    const at = options.revision === undefined ? '' : ` (revision ${options.revision})`;
+    return `# Memory\n\nThe blocks below are your memory${at}, as last saved.`;
+  }
+  const from = options.revision === undefined ? 'the last commit' : `commit ${options.revision}`;
+  return (
+    `# Memory\n\nThe blocks below are compiled from ${from} of your memory repository. Each <projection> line ` +
+    `gives the file a block comes from; ${ctx.dir} is your memory directory.`
+  );
+}
+
+function metadataSection(options: CompileOptions): string | undefined {
+  const lines: string[] = [];
+  if (options.agentId !== undefined) lines.push(`agent_id: ${singleLine(options.agentId)}`);
+  if (options.revision !== undefined) lines.push(`memory_revision: ${singleLine(options.revision)}`);
+  return lines.length === 0 ? undefined : ['<memory_metadata>', ...lines, '</memory_metadata>'].join('\n');
+}
+
+/**
+ * Compiles the system prompt from every file of one committed revision. Deterministic: the same files and
+ * options give byte-identical output whatever the input order (duplicate paths ⇒ INVALID_ARGUMENT). Files
+ * whose frontmatter is broken are shown with a visible note, never dropped. Unknown preset ⇒ UNKNOWN_PRESET.
+ * @example compilePrompt([{ path: 'system/persona.md', content: '---\ndescription: me\n---\nI help.\n' }], { revision: 'abc123' })
+ *   // '<preset text>\n\n# Memory\n…\n\n<self>\n<projection>$MEMORY_DIR/system/persona.md</projection>…'
+ */
+export function compilePrompt(files: CommittedFile[], options: CompileOptions = {}): string {
+  const mode = options.mode ?? 'local-memfs';
+  assertMemoryMode(mode);
+  const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode);
+  const ctx: Context = { dir: options.memoryDirLabel ?? '$MEMORY_DIR', filesystem: mode !== 'standard' };
+  const parts = classify(files);
+  const sections = [base, introSection(options, ctx), selfSection(parts.persona, ctx), memorySection(parts.blocks, ctx)];
+  if (ctx.filesystem) {
+    sections.push(filesystemSection(parts.tree, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));
+    sections.push(skillsSection(parts.skills, ctx));
+  }
+  sections.push(metadataSection(options));
+  return sections.filter((s): s is string => s !== undefined).join('\n\n');
+}

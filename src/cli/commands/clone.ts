@@ -1,0 +1,24 @@
+/** `gitmem clone <url> [--agent ID]`: brings an existing agent's memory to this machine, ready to use. */
+import { cloneMemory, createGitRunner, MemoryError, resolveCredentials } from '../../index.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'clone',
+  summary: "clone an agent's memory from a git remote into $GITMEM_HOME/agents/<id>/memory",
+  usage: 'Usage: gitmem clone <url> [--agent ID] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git.',
+  async run(ctx) {
+    const url = ctx.args.join(' ').trim();
+    if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem clone <url> [--agent ID]');
+    const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
+    const r = await cloneMemory({
+      git: createGitRunner({ env: ctx.env }),
+      home: ctx.home,
+      url,
+      baseDir: process.cwd(),
+      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+      ...(credentials ? { credentials } : {}),
+    });
+    const what = r.commits > 0 ? `${r.commits} commit(s), head ${r.head?.slice(0, 7)}` : 'an empty remote';
+    ctx.print(r, `Cloned ${r.url} as agent ${r.agentId} (${what})\nmemory: ${r.memoryDir}`);
+  },
+};

@@ -1,0 +1,35 @@
+/** `gitmem conflicts [list] | show <branch> | drop <branch>`: local commits kept aside after a conflict. */
+import { createGitRunner, dropKeptBranch, listKeptBranches, MemoryError, resolveMemoryDir, showKeptBranch } from '../../index.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'conflicts',
+  summary: 'list, show or drop branches that keep local commits after a conflict',
+  usage: 'Usage: gitmem conflicts [list] | show <branch> | drop <branch> [--agent ID] [--json]',
+  async run(ctx) {
+    const [sub = 'list', branch] = ctx.args;
+    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const git = createGitRunner({ env: ctx.env });
+    if (sub === 'list') {
+      const kept = await listKeptBranches({ git, memoryDir });
+      const text = kept
+        .map((b) => `${b.branch}  (${b.commits} commit(s), ${b.date})\n  ${b.files.join('\n  ') || '(no file changes)'}`)
+        .join('\n');
+      ctx.print(kept, text || 'No kept branches: nothing is waiting to be reconciled.');
+      return 0;
+    }
+    if (!branch) throw new MemoryError('INVALID_ARGUMENT', `usage: gitmem conflicts ${sub} <branch>`);
+    if (sub === 'show') {
+      const d = await showKeptBranch({ git, memoryDir, branch });
+      const log = d.log.map((c) => `  ${c.sha.slice(0, 7)} ${c.subject}`).join('\n');
+      ctx.print(d, `${d.branch} (${d.kind}) head ${d.head.slice(0, 7)}\ncommits not on main:\n${log}\nchanges:\n  ${d.changes.join('\n  ')}`);
+      return 0;
+    }
+    if (sub === 'drop') {
+      const r = await dropKeptBranch({ git, memoryDir, branch });
+      ctx.print(r, `Dropped ${r.branch}; its commits stay reachable at ${r.backupRef}.`);
+      return 0;
+    }
+    throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, show or drop)`);
+  },
+};

@@ -1,0 +1,31 @@
+/** `gitmem remote set <url> | show | remove`: the memory repo's sync remote (origin; never a token in it). */
+import { createGitRunner, MemoryError, removeRemote, resolveMemoryDir, setRemote, showRemote } from '../../index.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'remote',
+  summary: 'set, show or remove the git remote the memory syncs with',
+  usage: 'Usage: gitmem remote set <url> | show | remove [--agent ID] [--json]',
+  async run(ctx) {
+    const [sub = 'show', ...rest] = ctx.args;
+    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const git = createGitRunner({ env: ctx.env });
+    if (sub === 'set') {
+      const url = rest.join(' ').trim();
+      if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem remote set <url>');
+      const info = await setRemote({ git, memoryDir, url, baseDir: process.cwd() });
+      ctx.print(info, `origin set to ${info.url}`);
+    } else if (sub === 'show') {
+      const info = await showRemote({ git, memoryDir });
+      const lines = [info.url === null ? 'No remote configured. Use `gitmem remote set <url>`.' : `origin: ${info.url}`];
+      if (info.upstream) lines.push(`upstream: ${info.upstream}  ahead ${info.ahead ?? '?'}, behind ${info.behind ?? '?'} (as of the last fetch)`);
+      else if (info.url !== null) lines.push('not synced yet: run `gitmem sync`');
+      ctx.print(info, lines.join('\n'));
+    } else if (sub === 'remove' || sub === 'rm') {
+      const r = await removeRemote({ git, memoryDir });
+      ctx.print(r, r.removed === null ? 'No remote was configured.' : `Removed origin (was ${r.removed}).`);
+    } else {
+      throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use set, show or remove)`);
+    }
+  },
+};

@@ -1,0 +1,102 @@
+/**
+ * `gitmem worker run --command '<cmd>'`: runs any command as a confined memory worker in a private worktree
+ * and prints the outcome. Thin: validation and printing only; the work is runWorkerCommand.
+ */
+import { createGitRunner, MemoryError, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome } from '../../index.js';
+import type { CliCommand, CliContext } from '../types.js';
+
+const USAGE = `
+Usage: gitmem worker run --command '<shell command>' [--task <text>] [--paths p1,p2] [--repair]
+                         [--timeout <seconds>] [--agent <id>] [--json]
+
+Runs the command (sh -c) confined by the filesystem sandbox, in a private sparse worktree of the agent's
+memory (cwd = the worktree, MEMORY_DIR = the worktree). The command must COMMIT its own work; uncommitted
+leftovers are reported and discarded. Commits are merged back as "merge(memory): <branch>".
+  --paths    extra files/directories to check out besides system/ and top-level files
+  --repair   run on the memory checkout itself (under the operation lease) instead of a worktree
+Outcomes (exit code): merged / no_changes (0), merge_conflict — branch kept, see \`gitmem conflicts\` (3),
+discarded — the command failed or was cancelled (4).
+`;
+
+function describe(o: MemoryWorkerOutcome): string {
+  switch (o.status) {
+    case 'merged':
+      return `merged: ${o.commitCount} commit(s) from ${o.branchName} → ${o.head.slice(0, 12)}`;
+    case 'no_changes':
+      return 'no_changes: the worker committed nothing';
+    case 'merge_conflict':
+      return [
+        `merge_conflict: ${o.branchName} (${o.commitCount} commit(s)) was kept; ${o.conflictReason === 'uncommitted' ? 'uncommitted edits in the checkout are in the way' : 'it conflicts with the checkout'}:`,
+        ...o.conflictingPaths.map((p) => `  ${p}`),
+        `inspect: gitmem conflicts show ${o.branchName}`,
+      ].join('\n');
+    case 'discarded':
+      return `discarded (${o.reason})${o.error ? `: ${o.error}` : ''}`;
+  }
+}
+
+function exitCode(o: MemoryWorkerOutcome): number {
+  if (o.status === 'merge_conflict') return 3;
+  return o.status === 'discarded' ? 4 : 0;
+}
+
+function parseTimeout(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `--timeout must be a positive number of seconds, got ${String(v)}`);
+  return Math.round(n * 1000);
+}
+
+async function run(ctx: CliContext): Promise<number> {
+  const [sub] = ctx.args;
+  if (sub !== 'run') throw new MemoryError('UNKNOWN_COMMAND', `unknown worker sub-command ${JSON.stringify(sub ?? '')} (use: gitmem worker run --command '<cmd>')`);
+  const command = ctx.values['command'];
+  if (typeof command !== 'string' || command.trim() === '') throw new MemoryError('INVALID_ARGUMENT', "--command '<shell command>' is required");
+  const paths = typeof ctx.values['paths'] === 'string' ? ctx.values['paths'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
+  const task = typeof ctx.values['task'] === 'string' ? ctx.values['task'] : undefined;
+  const timeoutMs = parseTimeout(ctx.values['timeout']);
+  const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const outcome = await runWorkerCommand({
+      memoryDir,
+      gitmemHome: ctx.home,
+      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+      command,
+      env: ctx.env,
+      git: createGitRunner({ env: ctx.env }),
+      type: ctx.values['repair'] === true ? 'repair' : 'update',
+      signal: controller.signal,
+      onWarning: ctx.stderr,
+      onOutput: (r) => {
+        if (r.stdout) ctx.stderr(r.stdout);
+        if (r.stderr) ctx.stderr(r.stderr);
+      },
+      ...(task ? { description: task } : {}),
+      ...(paths ? { paths } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+    ctx.print(outcome, describe(outcome));
+    return exitCode(outcome);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export const command: CliCommand = {
+  name: 'worker',
+  summary: 'run a command as a confined background memory worker',
+  usage: USAGE,
+  options: {
+    command: { type: 'string' },
+    task: { type: 'string' },
+    paths: { type: 'string' },
+    timeout: { type: 'string' },
+    repair: { type: 'boolean', default: false },
+  },
+  run,
+};

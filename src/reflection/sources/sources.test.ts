@@ -1,0 +1,148 @@
+import { copyFileSync, cpSync, utimesSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTmp, makeTmpDir } from '../../../test/helpers/tmp.js';
+import { isMemoryError, type MemoryErrorCode } from '../../errors.js';
+import { appendTranscript, readTranscript } from '../transcripts.js';
+import { loadSource, parseFromSpec, stageSource, syntheticConversationId } from './index.js';
+
+afterAll(cleanupTmp);
+const FIX = resolve(import.meta.dirname, '../../../test/fixtures/sources');
+const clock = () => new Date('2025-09-09T09:09:09.000Z');
+
+function codeOf(fn: () => unknown): MemoryErrorCode | undefined {
+  try {
+    fn();
+  } catch (err) {
+    if (isMemoryError(err)) return err.code;
+    throw err;
+  }
+  return undefined;
+}
+
+describe('--from parsing', () => {
+  it('splits type and locator, treats a bare value as a conversation id, rejects unknown types and empty paths', () => {
+    expect(parseFromSpec('conv-123')).toEqual({ type: 'conversation', conversationId: 'conv-123' });
+    expect(parseFromSpec('openhands:./a:b')).toEqual({ type: 'openhands', locator: './a:b' });
+    expect(() => parseFromSpec('slack:x')).toThrow('Unknown source type "slack". Supported: openhands, transcript, claude-code');
+    expect(() => parseFromSpec('transcript:')).toThrow('Invalid --from "transcript:": missing path after "transcript:"');
+    expect(syntheticConversationId('transcript', '/a')).toMatch(/^from-transcript-[0-9a-f]{12}$/);
+    expect(syntheticConversationId('transcript', '/a')).toBe(syntheticConversationId('transcript', '/a'));
+    expect(syntheticConversationId('transcript', '/b')).not.toBe(syntheticConversationId('transcript', '/a'));
+  });
+});
+
+describe('transcript: source', () => {
+  it('parses rows, skips empty text rows, gives id-less rows a line id and treats zone-less times as UTC', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const { conversationId, rows } = loadSource(`transcript:${FIX}/transcript/session.jsonl`, { agentDir, clock });
+    expect(conversationId).toBe(syntheticConversationId('transcript', join(FIX, 'transcript/session.jsonl')));
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'assistant', 'tool_call', 'reasoning', 'assistant']);
+    expect(rows[2]).toMatchObject({ name: 'bash', resultOk: true, source_message_id: 'L4' });
+    expect(rows[3]?.captured_at).toBe('2025-05-01T09:00:10.000Z');
+    expect(rows[4]?.captured_at).toBe('2025-09-09T09:09:09.000Z');
+    expect(codeOf(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir }))).toBe('INVALID_ARGUMENT');
+    expect(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir })).toThrow(/Could not parse a JSONL transcript row in .*bad\.jsonl \(line 2\)/);
+    expect(codeOf(() => loadSource('transcript:/nope.jsonl', { agentDir }))).toBe('FILE_NOT_FOUND');
+  });
+
+  it('stages idempotently: a second run appends nothing; relative paths resolve against cwd', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const first = stageSource('transcript:transcript/session.jsonl', { agentDir, cwd: FIX, clock });
+    expect(first).toMatchObject({ staged: 5, skipped: 0, stored: false });
+    expect(stageSource(`transcript:${FIX}/transcript/session.jsonl`, { agentDir, clock })).toMatchObject({ conversationId: first.conversationId, staged: 0, skipped: 5 });
+    expect(readTranscript(agentDir, first.conversationId)).toHaveLength(5);
+  });
+});
+
+describe('openhands: source', () => {
+  it('converts an event directory: messages, thoughts, tool calls with results, errors and rejections', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const { rows } = loadSource(`openhands:${FIX}/openhands/conv-a`, { agentDir, clock });
+    expect(rows).toEqual([
+      { kind: 'user', text: 'Fix the failing date test; we always use UTC in this repo.', captured_at: '2025-06-01T10:00:01.000Z', source_message_id: 'e1' },
+      { kind: 'assistant', text: 'Let me look at the test first.', captured_at: '2025-06-01T08:00:02.500Z', source_message_id: 'e2:thought' },
+      {
+        kind: 'tool_call',
+        name: 'execute_bash',
+        argsText: '{"command":"npm test -- dates"}',
+        resultText: '1 failing: expected 2025-06-01T00:00:00Z',
+        resultOk: true,
+        captured_at: '2025-06-01T08:00:02.500Z',
+        source_message_id: 'e2',
+      },
+      {
+        kind: 'tool_call',
+        name: 'str_replace_editor',
+        argsText: '{"command":"str_replace","path":"src/date.ts"}',
+        resultText: 'old_str not found in src/date.ts',
+        resultOk: false,
+        captured_at: '2025-06-01T10:00:04.000Z',
+        source_message_id: 'e4',
+      },
+      {
+        kind: 'tool_call',
+        name: 'execute_bash',
+        argsText: '{"command":"rm -rf build"}',
+        resultText: 'Never delete build/ without asking.',
+        resultOk: false,
+        captured_at: '2025-06-01T10:00:06.000Z',
+        source_message_id: 'e6',
+      },
+      { kind: 'assistant', text: 'Fixed the test by pinning the timezone to UTC.', captured_at: '2025-06-01T10:00:10.000Z', source_message_id: 'e10' },
+    ]);
+    // the events/ sub-directory itself works too, and gives the same rows
+    expect(loadSource(`openhands:${FIX}/openhands/conv-a/events`, { agentDir, clock }).rows).toHaveLength(6);
+  });
+
+  it('reads an {"items": [...]} file and refuses other JSON and empty directories', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const { rows } = loadSource(`openhands:${FIX}/openhands/items.json`, { agentDir, clock });
+    expect(rows.map((r) => (r.kind === 'tool_call' ? r.kind : `${r.kind}:${r.text}`))).toEqual(['user:Hello', 'assistant:Hi there']);
+    expect(() => loadSource(`openhands:${FIX}/openhands/not-events.json`, { agentDir })).toThrow('expected a JSON array of events or {"items": [...]}');
+    expect(() => loadSource(`openhands:${makeTmpDir('gitmem-empty-')}`, { agentDir })).toThrow('No OpenHands event files (event-*.json) found');
+  });
+});
+
+describe('claude-code: source', () => {
+  it('converts a session: text, thinking, tool calls with their results; skips meta, side chains and other line types', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const file = `${FIX}/claude-code/project/7f0c2a9e-session.jsonl`;
+    const { rows, conversationId } = loadSource(`claude-code:${file}`, { agentDir, clock });
+    expect(conversationId).toBe(syntheticConversationId('claude-code', file));
+    expect(rows).toEqual([
+      { kind: 'user', text: 'Deploys go through `make ship`, never `npm publish` directly.', captured_at: '2025-07-01T12:00:00.000Z', source_message_id: 'c-1' },
+      { kind: 'reasoning', text: 'The user has a deploy convention.', captured_at: '2025-07-01T12:00:02.000Z', source_message_id: 'c-2:0' },
+      { kind: 'assistant', text: 'Noted. Let me check the Makefile.', captured_at: '2025-07-01T12:00:03.000Z', source_message_id: 'c-3:0' },
+      { kind: 'tool_call', name: 'Read', argsText: '{"file_path":"/work/app/Makefile"}', resultText: 'ship:\n\t./scripts/ship.sh', resultOk: true, captured_at: '2025-07-01T12:00:03.000Z', source_message_id: 'c-3:1' },
+      { kind: 'tool_call', name: 'Bash', argsText: '{"command":"npm publish"}', resultText: "The user doesn't want to proceed with this tool use.", resultOk: false, captured_at: '2025-07-01T12:00:05.000Z', source_message_id: 'c-5:0' },
+      { kind: 'user', text: 'No! I said make ship.', captured_at: '2025-07-01T12:00:06.000Z', source_message_id: 'c-6:1' },
+      { kind: 'assistant', text: 'Sorry, running make ship instead.', captured_at: '2025-07-01T12:00:07.000Z', source_message_id: 'c-7:0' },
+    ]);
+  });
+
+  it('a project directory means its most recent session; staging is idempotent', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const project = makeTmpDir('gitmem-cc-');
+    cpSync(`${FIX}/claude-code/project`, project, { recursive: true });
+    utimesSync(join(project, 'older-session.jsonl'), new Date('2025-01-01'), new Date('2025-01-01'));
+    utimesSync(join(project, '7f0c2a9e-session.jsonl'), new Date('2025-08-01'), new Date('2025-08-01'));
+    const staged = stageSource(`claude-code:${project}`, { agentDir, clock });
+    expect(staged).toMatchObject({ staged: 7, skipped: 0 });
+    expect(staged.conversationId).toBe(syntheticConversationId('claude-code', join(project, '7f0c2a9e-session.jsonl')));
+    expect(stageSource(`claude-code:${project}`, { agentDir, clock }).staged).toBe(0);
+    copyFileSync(join(project, 'older-session.jsonl'), join(project, 'newest.jsonl'));
+    expect(loadSource(`claude-code:${project}`, { agentDir }).rows.map((r) => r.source_message_id)).toEqual(['old-1']);
+    expect(codeOf(() => loadSource(`claude-code:${makeTmpDir('gitmem-cc-empty-')}`, { agentDir }))).toBe('FILE_NOT_FOUND');
+  });
+});
+
+describe('stored conversation source', () => {
+  it('loads the agent transcript and refuses an unknown conversation', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    appendTranscript(agentDir, 'default', [{ kind: 'user', text: 'hi' }]);
+    expect(loadSource('default', { agentDir }).rows).toHaveLength(1);
+    expect(stageSource('default', { agentDir })).toEqual({ conversationId: 'default', staged: 0, skipped: 0, stored: true });
+    expect(codeOf(() => loadSource('conv-x', { agentDir }))).toBe('FILE_NOT_FOUND');
+  });
+});

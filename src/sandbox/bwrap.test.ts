@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { buildMemoryWriterPolicy, type SandboxPolicy } from './policy.js';
+import { renderBwrapArgv } from './bwrap.js';
+
+const writer = buildMemoryWriterPolicy({
+  gitmemHome: '/h',
+  agentId: 'a1',
+  memoryDir: '/h/agents/a1/memory',
+  worktreesDir: '/h/agents/a1/memory-worktrees',
+  stateDirs: ['/h/state'],
+});
+
+/** Pairs/triples of flags as strings, for readable assertions. */
+function flags(argv: string[]): string {
+  return argv.join(' ');
+}
+
+describe('renderBwrapArgv', () => {
+  it('renders the memory-writer policy in full', () => {
+    expect(renderBwrapArgv(writer, ['git', 'commit', '-m', 'x y'], { bwrapPath: '/usr/bin/bwrap' })).toEqual([
+      '/usr/bin/bwrap',
+      ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
+      ...['--bind', '/h/state', '/h/state'],
+      ...['--tmpfs', '/h/agents'],
+      ...['--bind', '/h/agents/a1/memory-worktrees', '/h/agents/a1/memory-worktrees'],
+      ...['--ro-bind', '/h/agents/a1/memory', '/h/agents/a1/memory'],
+      ...['--bind', '/h/agents/a1/memory/.git', '/h/agents/a1/memory/.git'],
+      ...['--ro-bind', '/h/agents/a1/memory/.git/hooks', '/h/agents/a1/memory/.git/hooks'],
+      ...['--ro-bind', '/h/agents/a1/memory/.git/config', '/h/agents/a1/memory/.git/config'],
+      ...['--remount-ro', '/h/agents'],
+      ...['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session'],
+      ...['--cap-drop', 'ALL', '--', 'git', 'commit', '-m', 'x y'],
+    ]);
+  });
+
+  it('always drops every capability and locks user namespaces, whatever the policy', () => {
+    const open: SandboxPolicy = { readonlyRoots: [], writableRoots: ['/'], deniedRoots: [], reopenedRoots: [], allowNetwork: true };
+    const s = flags(renderBwrapArgv(open, ['true']));
+    expect(s).toContain('--cap-drop ALL');
+    expect(s).toContain('--unshare-all --unshare-user --disable-userns');
+    expect(s.startsWith('bwrap --ro-bind / / --dev /dev --proc /proc')).toBe(true);
+  });
+
+  it('keeps the network namespace only when the policy allows network', () => {
+    expect(renderBwrapArgv(writer, ['true'])).not.toContain('--share-net');
+    expect(renderBwrapArgv({ ...writer, allowNetwork: true }, ['true'])).toContain('--share-net');
+  });
+
+  it('binds plain roots ancestors first so a read-only dir inside a writable one stays read-only', () => {
+    const p: SandboxPolicy = { readonlyRoots: ['/w/ro'], writableRoots: ['/w'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
+    expect(flags(renderBwrapArgv(p, ['true']))).toContain('--bind /w /w --ro-bind-try /w/ro /w/ro --unshare-all');
+  });
+
+  it('pins a missing read-only carve-out as an empty read-only directory', () => {
+    const s = flags(renderBwrapArgv(writer, ['true'], { absentReadonly: ['/h/agents/a1/memory/.git/hooks'] }));
+    expect(s).toContain('--tmpfs /h/agents/a1/memory/.git/hooks --remount-ro /h/agents/a1/memory/.git/hooks');
+    expect(s).not.toContain('--ro-bind /h/agents/a1/memory/.git/hooks');
+  });
+
+  it('seals denied tmpfs read-only only after every carve-out is mounted', () => {
+    const argv = renderBwrapArgv(writer, ['true']);
+    expect(argv.indexOf('--remount-ro')).toBeGreaterThan(argv.lastIndexOf('/h/agents/a1/memory/.git/config'));
+  });
+
+  it('omits the private /tmp when the policy does not ask for it and honours cwd', () => {
+    const s = flags(renderBwrapArgv({ ...writer, privateTmp: false }, ['pwd'], { cwd: '/h/agents/a1/memory-worktrees/w' }));
+    expect(s).not.toContain('--tmpfs /tmp');
+    expect(s).toContain('--chdir /h/agents/a1/memory-worktrees/w -- pwd');
+  });
+});

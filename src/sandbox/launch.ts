@@ -1,0 +1,122 @@
+/**
+ * The fail-closed launcher: turns a command and a policy into the argv and environment that run it
+ * confined. No backend ⇒ an error, never an unconfined run; only an explicit GITMEM_FS_SANDBOX=0 turns the
+ * sandbox off, and then loudly. A sentinel in the confined environment refuses nesting.
+ */
+import { isAbsolute } from 'node:path';
+import { MemoryError } from '../errors.js';
+import { isWithin, type SandboxPolicy } from './policy.js';
+import { renderBwrapArgv } from './bwrap.js';
+import { renderSeatbeltArgv } from './seatbelt.js';
+import { detectSandboxBackend, type SandboxBackend } from './detect.js';
+import { buildConfinedEnv, SANDBOX_SENTINEL } from './env.js';
+import { canonicalPath, preparePolicy } from './prepare.js';
+
+/** A command ready to spawn: run `argv` with exactly `env`. */
+export interface ConfinedCommand {
+  argv: string[];
+  env: Record<string, string>;
+  backend: 'bwrap' | 'seatbelt' | 'none';
+}
+
+/** Inputs of {@link confineCommand}. */
+export interface ConfineOptions {
+  command: string[];
+  policy: SandboxPolicy;
+  /** The caller's environment: source of the allow-listed variables and of the switches below. */
+  env: Record<string, string | undefined>;
+  platform?: NodeJS.Platform;
+  /** Where the disabled-sandbox warning goes (default: stderr). */
+  onWarning?: (message: string) => void;
+  /** Extra variable names to copy from `env` (e.g. the model's API key). */
+  passEnv?: string[];
+  /** Variables set verbatim in the confined environment. */
+  extraEnv?: Record<string, string>;
+  /** Working directory inside the sandbox (bwrap `--chdir`, which fails loudly if it is not there); must be visible. */
+  cwd?: string;
+  /** Skip detection and use this backend (tests, or a caller that already detected). */
+  backend?: SandboxBackend;
+}
+
+/** The switch that disables confinement. */
+export const FS_SANDBOX_SWITCH = 'GITMEM_FS_SANDBOX';
+
+/**
+ * Reads GITMEM_FS_SANDBOX: `0`/`false` (any case) turn confinement off; unset, empty, `1`, `true` keep it on;
+ * anything else keeps it on too (fail-closed) and says so.
+ * @example fsSandboxSwitch('FALSE') // { enabled: false }
+ */
+export function fsSandboxSwitch(value: string | undefined): { enabled: boolean; note?: string } {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '0' || v === 'false') return { enabled: false };
+  if (v === '' || v === '1' || v === 'true') return { enabled: true };
+  return { enabled: true, note: `[gitmem] ${FS_SANDBOX_SWITCH}=${JSON.stringify(value)} is not 0/false/1/true; the sandbox stays ON.` };
+}
+
+const DISABLED_WARNING =
+  `[gitmem] WARNING: ${FS_SANDBOX_SWITCH}=0 — the background memory writer runs WITHOUT a filesystem sandbox. ` +
+  "It can read every agent's memory and write anywhere this user can. Unset the variable to restore confinement.";
+
+function defaultWarn(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+function refuseNesting(env: Record<string, string | undefined>): void {
+  const outer = env[SANDBOX_SENTINEL];
+  if (outer !== undefined && outer !== '') {
+    throw new MemoryError('SANDBOX_NESTED', `refusing to start a sandboxed writer from inside a sandbox (${SANDBOX_SENTINEL}=${outer})`, {
+      data: { outer },
+    });
+  }
+}
+
+/** bwrap silently falls back to $HOME when the cwd is hidden; refuse instead. */
+function checkCwd(input: string | undefined, policy: SandboxPolicy): string | undefined {
+  if (input === undefined) return undefined;
+  const cwd = isAbsolute(input) ? canonicalPath(input) : input;
+  const hidden = policy.deniedRoots.some((d) => isWithin(d, cwd)) && !policy.reopenedRoots.some((r) => isWithin(r.path, cwd));
+  if (!isAbsolute(cwd) || hidden) {
+    throw new MemoryError('INVALID_ARGUMENT', `working directory ${input} is not visible inside the sandbox`, { data: { cwd: input } });
+  }
+  return cwd;
+}
+
+function render(backend: SandboxBackend, o: ConfineOptions, policy: SandboxPolicy, absentReadonly: string[], cwd?: string): string[] {
+  if (backend.name === 'bwrap') {
+    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, ...(cwd ? { cwd } : {}) });
+  }
+  if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
+  throw new MemoryError('SANDBOX_UNAVAILABLE', `no kernel sandbox is available, refusing to run unconfined: ${backend.reason}`, {
+    data: { reason: backend.reason, hint: `install bubblewrap, or set ${FS_SANDBOX_SWITCH}=0 to run without confinement` },
+  });
+}
+
+/**
+ * Wraps `command` for the best backend on this machine, or throws.
+ * Errors: SANDBOX_NESTED (sentinel set), INVALID_ARGUMENT (empty command / bad policy), MEMORY_DIR_MISSING
+ * (a re-opened root is absent), SANDBOX_UNAVAILABLE (no backend; never falls back to an unconfined run).
+ * @example
+ *   const c = confineCommand({ command: ['git', 'commit', '-m', 'x'], policy, env: process.env });
+ *   spawn(c.argv[0], c.argv.slice(1), { env: c.env });
+ */
+export function confineCommand(o: ConfineOptions): ConfinedCommand {
+  refuseNesting(o.env);
+  if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== 'string')) {
+    throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', { data: {} });
+  }
+  const { policy, absentReadonly } = preparePolicy(o.policy);
+  const cwd = checkCwd(o.cwd, policy);
+  const warn = o.onWarning ?? defaultWarn;
+  const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
+  if (sw.note) warn(sw.note);
+  const env = buildConfinedEnv(o.env, { passEnv: o.passEnv ?? [], extraEnv: o.extraEnv ?? {} });
+  if (!sw.enabled) {
+    warn(DISABLED_WARNING);
+    return { argv: [...o.command], env: { ...env, [SANDBOX_SENTINEL]: 'none' }, backend: 'none' };
+  }
+  const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
+  const argv = render(backend, o, policy, absentReadonly, cwd);
+  const name = backend.name as 'bwrap' | 'seatbelt';
+  const tmp: Record<string, string> = name === 'bwrap' && policy.privateTmp === true ? { TMPDIR: '/tmp' } : {};
+  return { argv, env: { ...env, ...tmp, [SANDBOX_SENTINEL]: name }, backend: name };
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { isMemoryError } from '../errors.js';
+import { buildMemoryWriterPolicy, normalizePolicy, type SandboxPolicy } from './policy.js';
+import { planLayers } from './layers.js';
+
+const H = '/h';
+const base = { gitmemHome: H, agentId: 'a1', memoryDir: '/h/agents/a1/memory', worktreesDir: '/h/agents/a1/memory-worktrees' };
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return isMemoryError(e) ? e.code : 'not-a-memory-error';
+  }
+  return undefined;
+}
+
+describe('buildMemoryWriterPolicy', () => {
+  it('hides every agent tree and re-opens only the own checkout, its .git and worktrees', () => {
+    const p = buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/state'], extraWritable: ['/work/out/'] });
+    expect(p.deniedRoots).toEqual(['/h/agents']);
+    expect(p.reopenedRoots).toEqual([
+      { path: '/h/agents/a1/memory', writable: false },
+      { path: '/h/agents/a1/memory/.git', writable: true },
+      { path: '/h/agents/a1/memory/.git/hooks', writable: false },
+      { path: '/h/agents/a1/memory/.git/config', writable: false },
+      { path: '/h/agents/a1/memory-worktrees', writable: true },
+    ]);
+    expect(p.writableRoots).toEqual(['/h/state', '/work/out']);
+    expect(p.readonlyRoots).toEqual([]);
+    expect(p.allowNetwork).toBe(false);
+    expect(p.privateTmp).toBe(true);
+  });
+
+  it('turns the network on only when asked', () => {
+    expect(buildMemoryWriterPolicy({ ...base, allowNetwork: true }).allowNetwork).toBe(true);
+  });
+
+  it('pins the worker worktree .git link read-only when the worktree is named', () => {
+    const p = buildMemoryWriterPolicy({ ...base, worktreeDir: '/h/agents/a1/memory-worktrees/w1' });
+    expect(p.reopenedRoots).toContainEqual({ path: '/h/agents/a1/memory-worktrees/w1/.git', writable: false });
+    expect(code(() => buildMemoryWriterPolicy({ ...base, worktreeDir: '/elsewhere/w1' }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('refuses relative paths instead of anchoring them at the cwd', () => {
+    expect(code(() => buildMemoryWriterPolicy({ ...base, memoryDir: 'agents/a1/memory' }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => buildMemoryWriterPolicy({ ...base, gitmemHome: '' }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it("refuses a memory dir that belongs to another agent and ids with path characters", () => {
+    expect(code(() => buildMemoryWriterPolicy({ ...base, agentId: 'b2' }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => buildMemoryWriterPolicy({ ...base, agentId: '../a1' }))).toBe('INVALID_AGENT_ID');
+    expect(code(() => buildMemoryWriterPolicy({ ...base, agentId: '..' }))).toBe('INVALID_AGENT_ID');
+  });
+
+  it('refuses a state dir inside the hidden agents tree (it would silently vanish)', () => {
+    expect(code(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/agents/b2/state'] }))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('normalizePolicy', () => {
+  const empty: SandboxPolicy = { readonlyRoots: [], writableRoots: [], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
+
+  it('strips trailing slashes, removes duplicates and drops "/" from read-only roots', () => {
+    const p = normalizePolicy({ ...empty, writableRoots: ['/a/b/', '/a/b', '/a//c'], readonlyRoots: ['/'] });
+    expect(p.writableRoots).toEqual(['/a/b', '/a/c']);
+    expect(p.readonlyRoots).toEqual([]);
+  });
+
+  it('refuses a re-opened root that contains a denied root', () => {
+    const p = { ...empty, deniedRoots: ['/h/agents'], reopenedRoots: [{ path: '/h', writable: true }] };
+    expect(code(() => normalizePolicy(p))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('accepts a plain root that is an ancestor of a denied root (the denial is layered on top)', () => {
+    const p = normalizePolicy({ ...empty, writableRoots: ['/h'], deniedRoots: ['/h/agents'] });
+    expect(planLayers(p).map((l) => `${l.kind}:${l.path}`)).toEqual(['plain:/h', 'denied:/h/agents']);
+  });
+});
+
+describe('planLayers', () => {
+  it('orders plain, then denied, then re-opened roots, each ancestors first', () => {
+    const p = normalizePolicy({
+      readonlyRoots: ['/w/inner'],
+      writableRoots: ['/w/inner/deeper', '/w'],
+      deniedRoots: ['/d'],
+      reopenedRoots: [
+        { path: '/d/a/memory/.git', writable: true },
+        { path: '/d/a/memory', writable: false },
+      ],
+      allowNetwork: false,
+    });
+    expect(planLayers(p).map((l) => `${l.kind}:${l.path}:${'writable' in l ? l.writable : '-'}`)).toEqual([
+      'plain:/w:true',
+      'plain:/w/inner:false',
+      'plain:/w/inner/deeper:true',
+      'denied:/d:-',
+      'reopened:/d/a/memory:false',
+      'reopened:/d/a/memory/.git:true',
+    ]);
+  });
+
+  it('applies read-only last when the same path is listed both ways', () => {
+    const p = normalizePolicy({ readonlyRoots: ['/x'], writableRoots: ['/x'], deniedRoots: [], reopenedRoots: [], allowNetwork: false });
+    expect(planLayers(p).map((l) => ('writable' in l ? l.writable : null))).toEqual([true, false]);
+  });
+});

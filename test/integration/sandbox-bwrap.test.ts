@@ -1,0 +1,256 @@
+/**
+ * Real bubblewrap, run as whatever user the suite runs as (root in CI): a fake $GITMEM_HOME with two agents
+ * on /dev/shm, and confined shell commands that try to read, write and escape.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isMemoryError } from '../../src/errors.js';
+import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
+import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';
+import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
+import { findOnPath } from '../../src/sandbox/detect.js';
+import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+
+const hasBwrap = process.platform === 'linux' && findOnPath('bwrap', process.env['PATH']) !== undefined;
+
+let home: string;
+let memA: string;
+let worktrees: string;
+let wt: string;
+let state: string;
+let policy: SandboxPolicy;
+let parentEnv: Record<string, string | undefined>;
+
+function setup(): void {
+  home = makeTmpDir('gitmem-sbx-');
+  for (const id of ['a1', 'b2']) {
+    const mem = join(home, 'agents', id, 'memory');
+    mkdirSync(join(mem, 'system'), { recursive: true });
+    writeFileSync(join(mem, 'system', 'secret.md'), `---\ndescription: x\n---\n${id} private fact\n`);
+    git(mem, ['init', '-q']);
+    git(mem, ['add', '-A']);
+    git(mem, ['commit', '-q', '-m', 'init']);
+  }
+  memA = join(home, 'agents', 'a1', 'memory');
+  worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
+  wt = join(worktrees, 'w1');
+  mkdirSync(worktrees);
+  git(memA, ['worktree', 'add', '-q', '-b', 'worker/w1', wt]);
+  state = join(home, 'state');
+  writeFileSync(join(home, 'public.md'), 'visible\n');
+  // /dev/shm is replaced by bwrap's fresh /dev: re-expose the home read-only so hiding the agents tree is
+  // what the test actually proves, not a side effect of where the fixture lives.
+  policy = { ...buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'a1', memoryDir: memA, worktreesDir: worktrees, stateDirs: [state], worktreeDir: wt }), readonlyRoots: [home] };
+  parentEnv = { ...hermeticGitEnv(home), GIT_CONFIG_GLOBAL: '/nonexistent/gitconfig', SECRET_TOKEN: 'tok-123', LANG: 'C' };
+}
+
+async function sh(script: string, o: Partial<ConfineOptions> = {}, cwd = wt): Promise<RunConfinedResult> {
+  const confined = confineCommand({ command: ['sh', '-c', script], policy, env: parentEnv, ...o });
+  expect(confined.backend).toBe(o.env?.['GITMEM_FS_SANDBOX'] === '0' ? 'none' : 'bwrap');
+  return runConfined(confined, { cwd, timeoutMs: 20_000 });
+}
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return isMemoryError(e) ? e.code : String(e);
+  }
+  return undefined;
+}
+
+describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
+  beforeAll(setup);
+  afterAll(cleanupTmp);
+
+  it("cannot see another agent's memory, while its own memory and the rest of the home stay readable", async () => {
+    const r = await sh(
+      `cat ${home}/public.md; cat ${memA}/system/secret.md; ls ${home}/agents; ` +
+        `cat ${home}/agents/b2/memory/system/secret.md || echo HIDDEN; ls ${home}/agents/b2 || echo GONE`,
+    );
+    expect(r.stdout).toContain('visible');
+    expect(r.stdout).toContain('a1 private fact');
+    expect(r.stdout).not.toContain('b2 private fact');
+    expect(r.stdout).toMatch(/^a1$/m);
+    expect(r.stdout).not.toMatch(/^b2$/m);
+    expect(r.stdout).toContain('HIDDEN');
+    expect(r.stdout).toContain('GONE');
+  });
+
+  it('can commit in its worktree (writing the common .git) but not edit its own memory checkout', async () => {
+    const r = await sh(
+      `echo new > ${wt}/note.md && git add note.md && git commit -q -m 'worker note' && echo COMMITTED; ` +
+        `echo x > ${memA}/system/secret.md || echo RO-CHECKOUT; touch ${memA}/new.md || echo RO-NEW`,
+    );
+    expect(r.stdout).toContain('COMMITTED');
+    expect(r.stdout).toContain('RO-CHECKOUT');
+    expect(r.stdout).toContain('RO-NEW');
+    expect(git(memA, ['log', '-1', '--format=%s', 'worker/w1'])).toBe('worker note');
+    expect(readFileSync(join(memA, 'system', 'secret.md'), 'utf8')).toContain('a1 private fact');
+    expect(existsSync(join(memA, 'new.md'))).toBe(false);
+  });
+
+  it('cannot plant hooks, rewrite git config or redirect its worktree link', async () => {
+    const r = await sh(
+      `echo evil > ${memA}/.git/hooks/pre-commit || echo NO-HOOK; echo evil >> ${memA}/.git/config || echo NO-CONFIG; ` +
+        `echo 'gitdir: /tmp/x' > ${wt}/.git || echo NO-LINK; rm -f ${wt}/.git || echo NO-RM`,
+    );
+    expect(r.stdout).toContain('NO-HOOK');
+    expect(r.stdout).toContain('NO-CONFIG');
+    expect(r.stdout).toContain('NO-LINK');
+    expect(r.stdout).toContain('NO-RM');
+    expect(existsSync(join(memA, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(memA, '.git', 'config'), 'utf8')).not.toContain('evil');
+  });
+
+  it('cannot write outside its roots: /etc, $HOME, the home, the agents tree; /tmp is private', async () => {
+    const r = await sh(
+      `touch /etc/gitmem-x || echo NO-ETC; touch ${home}/x || echo NO-HOME; touch ${home}/agents/x || echo NO-AGENTS; ` +
+        `touch /root/gitmem-x || echo NO-ROOT; echo s > ${state}/cursor && echo STATE-OK; ` +
+        'echo t > /tmp/gitmem-private-probe && echo TMP-OK',
+    );
+    for (const marker of ['NO-ETC', 'NO-HOME', 'NO-AGENTS', 'NO-ROOT', 'STATE-OK', 'TMP-OK']) expect(r.stdout).toContain(marker);
+    expect(existsSync('/etc/gitmem-x')).toBe(false);
+    expect(existsSync(join(home, 'x'))).toBe(false);
+    expect(readFileSync(join(state, 'cursor'), 'utf8')).toBe('s\n');
+    expect(existsSync('/tmp/gitmem-private-probe')).toBe(false);
+  });
+
+  it('cannot unmount, remount or re-namespace its way out, even as root', async () => {
+    const r = await sh(
+      `grep CapEff /proc/self/status; umount ${home}/agents || echo NO-UMOUNT; umount -l ${home}/agents || echo NO-UMOUNT-L; ` +
+        'mount -o remount,rw / || echo NO-REMOUNT; ' +
+        `unshare -Urm sh -c 'umount -l ${home}/agents; cat ${home}/agents/b2/memory/system/secret.md' || echo NO-USERNS; ` +
+        `cat ${home}/agents/b2/memory/system/secret.md || echo STILL-HIDDEN; touch /escape-probe || echo STILL-RO`,
+    );
+    expect(r.stdout).toMatch(/CapEff:\s+0+$/m);
+    for (const marker of ['NO-UMOUNT', 'NO-UMOUNT-L', 'NO-REMOUNT', 'NO-USERNS', 'STILL-HIDDEN', 'STILL-RO']) {
+      expect(r.stdout).toContain(marker);
+    }
+    expect(r.stdout).not.toContain('b2 private fact');
+  });
+
+  describe('network', () => {
+    let server: Server;
+    let port = 0;
+    beforeAll(async () => {
+      server = createServer((s) => s.end('hello\n'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    const probe = (p: number) =>
+      `${process.execPath} -e "require('net').connect(${p},'127.0.0.1').on('data',d=>{console.log('GOT',String(d).trim());process.exit(0)}).on('error',e=>{console.log('NET',e.code);process.exit(0)})"`;
+
+    it('is off by default and on only when the policy allows it', async () => {
+      const off = await sh(probe(port));
+      expect(off.stdout).toMatch(/NET (ECONNREFUSED|ENETUNREACH)/);
+      const saved = policy;
+      policy = { ...policy, allowNetwork: true };
+      try {
+        expect((await sh(probe(port))).stdout).toContain('GOT hello');
+      } finally {
+        policy = saved;
+      }
+    });
+  });
+
+  it('passes only the allow-listed environment plus the sentinel and what the caller adds', async () => {
+    const r = await sh('env', { passEnv: ['LANG'], extraEnv: { GITMEM_AGENT_ID: 'a1' } });
+    expect(r.stdout).toMatch(/^GITMEM_SANDBOX=bwrap$/m);
+    expect(r.stdout).toMatch(/^GITMEM_AGENT_ID=a1$/m);
+    expect(r.stdout).toMatch(/^GIT_AUTHOR_NAME=Test User$/m);
+    expect(r.stdout).not.toContain('SECRET_TOKEN');
+    expect(r.stdout).not.toContain('tok-123');
+  });
+
+  it('refuses to nest: the confined environment carries the sentinel', () => {
+    const inner = confineCommand({ command: ['true'], policy, env: parentEnv });
+    expect(code(() => confineCommand({ command: ['true'], policy, env: inner.env }))).toBe('SANDBOX_NESTED');
+    expect(code(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_SANDBOX: 'none' } }))).toBe('SANDBOX_NESTED');
+  });
+
+  it('GITMEM_FS_SANDBOX=0 runs unconfined, but only after a loud warning', async () => {
+    const warnings: string[] = [];
+    const env = { ...parentEnv, GITMEM_FS_SANDBOX: '0' };
+    const c = confineCommand({ command: ['cat', join(home, 'agents/b2/memory/system/secret.md')], policy, env, onWarning: (m) => warnings.push(m) });
+    expect(c.backend).toBe('none');
+    expect(c.env['GITMEM_SANDBOX']).toBe('none');
+    expect(warnings.join('\n')).toMatch(/WARNING: GITMEM_FS_SANDBOX=0 .*WITHOUT a filesystem sandbox/);
+    expect((await runConfined(c, { cwd: wt })).stdout).toContain('b2 private fact');
+  });
+
+  it('fails closed without a backend: SANDBOX_UNAVAILABLE, never an unconfined run', () => {
+    expect(code(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, PATH: '/nonexistent' } }))).toBe('SANDBOX_UNAVAILABLE');
+    expect(code(() => confineCommand({ command: ['true'], policy, env: parentEnv, platform: 'win32' }))).toBe('SANDBOX_UNAVAILABLE');
+    expect(code(() => confineCommand({ command: ['true'], policy, env: parentEnv, backend: { name: 'none', reason: 'test' } }))).toBe(
+      'SANDBOX_UNAVAILABLE',
+    );
+  });
+
+  it('refuses a missing memory dir with a clear error and pins a missing hooks dir read-only', async () => {
+    const ghost = buildMemoryWriterPolicy({
+      gitmemHome: home,
+      agentId: 'zz',
+      memoryDir: join(home, 'agents/zz/memory'),
+      worktreesDir: join(home, 'agents/zz/memory-worktrees'),
+    });
+    let err: unknown;
+    try {
+      confineCommand({ command: ['true'], policy: ghost, env: parentEnv });
+    } catch (e) {
+      err = e;
+    }
+    expect(isMemoryError(err, 'MEMORY_DIR_MISSING')).toBe(true);
+    expect((err as Error).message).toContain(join(home, 'agents/zz/memory'));
+
+    const memB = join(home, 'agents/b2/memory');
+    mkdirSync(join(home, 'agents/b2/memory-worktrees'));
+    const hooksGone = join(memB, '.git', 'hooks');
+    rmSync(hooksGone, { recursive: true, force: true });
+    const bPolicy = buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'b2', memoryDir: memB, worktreesDir: join(home, 'agents/b2/memory-worktrees') });
+    const c = confineCommand({ command: ['sh', '-c', `mkdir -p ${hooksGone}; echo evil > ${hooksGone}/pre-commit || echo PINNED`], policy: bPolicy, env: parentEnv });
+    const r = await runConfined(c, { cwd: memB });
+    expect(r.stdout).toContain('PINNED');
+    expect(existsSync(join(hooksGone, 'pre-commit'))).toBe(false);
+  });
+
+  it('resolves symbolic links in the policy, so a linked home still hides the agents tree', async () => {
+    const link = join(makeTmpDir('gitmem-sbx-link-'), 'home');
+    symlinkSync(home, link);
+    const linked = {
+      ...buildMemoryWriterPolicy({ gitmemHome: link, agentId: 'a1', memoryDir: join(link, 'agents/a1/memory'), worktreesDir: join(link, 'agents/a1/memory-worktrees') }),
+      readonlyRoots: [home],
+    };
+    const c = confineCommand({ command: ['sh', '-c', `cat ${home}/agents/b2/memory/system/secret.md || echo HIDDEN`], policy: linked, env: parentEnv });
+    expect(c.argv).toContain(join(home, 'agents'));
+    const r = await runConfined(c, { cwd: wt });
+    expect(r.stdout).toContain('HIDDEN');
+    expect(r.stdout).not.toContain('b2 private fact');
+  });
+
+  it('runs in the given cwd via --chdir and refuses a cwd the policy hides', async () => {
+    const c = confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: wt });
+    expect((await runConfined(c, { cwd: '/' })).stdout.trim()).toBe(wt);
+    const hiddenCwd = join(home, 'agents/b2/memory');
+    expect(code(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: hiddenCwd }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: 'relative/dir' }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('stops a runaway command at its timeout and on abort (SIGTERM, then SIGKILL)', async () => {
+    const slow = confineCommand({ command: ['sh', '-c', "trap '' TERM; sleep 30"], policy, env: parentEnv });
+    const t0 = Date.now();
+    const timed = await runConfined(slow, { cwd: wt, timeoutMs: 200, graceMs: 300 });
+    expect(timed.timedOut).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    const ac = new AbortController();
+    const pending = runConfined(confineCommand({ command: ['sleep', '30'], policy, env: parentEnv }), { cwd: wt, signal: ac.signal });
+    setTimeout(() => ac.abort(), 100);
+    const aborted = await pending;
+    expect(aborted.aborted).toBe(true);
+    expect(aborted.exitCode).not.toBe(0);
+  });
+});
