@@ -20,5 +20,6 @@ export const COMMANDS: Record<string, Loader> = {
   memory: () => import('./commands/memory.js'),
   hook: () => import('./commands/hook.js'),
   personality: () => import('./commands/personality.js'),
+  mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),
 };
