@@ -25,7 +25,11 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'Buffer', 'URL', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'TextDecoder', 'AbortController', 'fetch'].map((g) => [g, 'readonly']),
+      ),
+    },
     rules: {
       'max-lines': ['error', { max: 320, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
@@ -45,7 +49,7 @@ export default tseslint.config(
   layer('sync', except('sync', 'git', 'hooks', 'memfs', 'blocks')),
   layer('worktree', except('worktree', 'git', 'hooks', 'memfs', 'blocks', 'sandbox')),
   layer('llm', except('llm', 'sandbox')),
-  layer('reflection', except('reflection', 'cli', 'mcp')),
+  layer('reflection', ['cli', 'mcp']),
   layer('cli', except()),
   layer('mcp', except()),
 );
