@@ -43,10 +43,12 @@ export type MemoryErrorCode =
   | 'SYNC_CONFLICT' // pull/rebase hit a true conflict (SyncConflictError carries paths)
   | 'PUSH_FAILED' // push rejected for a reason other than non-fast-forward
   | 'MIRROR_ERROR' // mirror push preconditions (no URL, no commits, detached HEAD)
+  | 'CREDENTIALS_INSECURE' // the credentials file is readable by group/others (must be 0600)
   // --- background writers ---
   | 'WORKTREE_ERROR' // a worktree could not be created or finalized
   | 'SANDBOX_UNAVAILABLE' // no kernel sandbox backend; fail-closed refusal
   | 'SANDBOX_NESTED' // asked to sandbox from inside a sandbox
+  | 'WORKER_FAILED' // a memory worker's command body exited non-zero or was killed (data.exitCode, data.stderr)
   // --- reflection / models ---
   | 'MODEL_NOT_CONFIGURED' // no model given and none configured
   | 'MODEL_ERROR' // provider call failed

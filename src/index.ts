@@ -115,7 +115,7 @@ export { initMemoryRepo, type InitResult } from './memfs/init.js';
 export { commitPaths, type Identity } from './memfs/commit.js';
 export { assertCleanForWrite } from './memfs/clean-check.js';
 export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revision.js';
-export { ensureHooks, commonGitDir } from './hooks/install.js';
+export { ensureHooks } from './hooks/install.js';
 export { runPreCommit } from './hooks/pre-commit.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';

@@ -20,7 +20,7 @@ import { logOp, type LogEntry } from './memfs/log.js';
 import { readCommittedSnapshot } from './memfs/read-revision.js';
 import { resolveScope } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
-import { createLease } from './memory-lease.js';
+import { withMemoryOperation } from './git/lease.js';
 
 export interface MemoryOptions {
   /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
@@ -116,7 +116,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     git,
     memoryDir,
     author: authorFor(agentId, env, options.author),
-    lease: createLease(memoryDir),
+    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     ...(options.clock ? { clock: options.clock } : {}),
     afterCommit: () => (mirrorConfigured(memoryDir) ? firePostCommitHook(memoryDir, env) : undefined),
   };

@@ -3,8 +3,9 @@
  * the common git dir, so worktrees of background writers run the same checks.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { postCommitScript } from './post-commit.js';
 
@@ -43,32 +44,13 @@ function writeIfStale(dir: string, name: string, text: string, repaired: string[
   repaired.push(name);
 }
 
-/** The common git dir of a repository or worktree (reads `.git` / gitdir files; no spawn). */
-export function commonGitDir(repoDir: string): string {
-  const dotGit = join(repoDir, '.git');
-  let gitDir = dotGit;
-  try {
-    const text = readFileSync(dotGit, 'utf8'); // a worktree: ".git" is a file "gitdir: <path>"
-    const m = /^gitdir:\s*(.+)$/m.exec(text);
-    if (m) gitDir = resolve(repoDir, (m[1] as string).trim());
-  } catch {
-    // a directory: the usual case
-  }
-  const commondirFile = join(gitDir, 'commondir');
-  if (existsSync(commondirFile)) {
-    const rel = readFileSync(commondirFile, 'utf8').trim();
-    return isAbsolute(rel) ? rel : resolve(gitDir, rel);
-  }
-  return gitDir;
-}
-
 /**
  * Writes the pre-commit and post-commit hooks when missing or different, and pins `core.hooksPath` so a
  * global hooks path cannot switch them off. Cheap when everything is current (two reads, no spawn).
  * @example const { repaired } = await ensureHooks(git, '/home/me/.gitmem/agents/a/memory')
  */
 export async function ensureHooks(git: GitRunner, repoDir: string): Promise<HookState> {
-  const gitDir = commonGitDir(repoDir);
+  const gitDir = resolveGitCommonDir(repoDir);
   const hooksDir = join(gitDir, 'hooks');
   mkdirSync(hooksDir, { recursive: true });
   const repaired: string[] = [];

@@ -1,0 +1,48 @@
+// Background writer cycle: create a private worktree → one commit → merge back → cleanup, in repos of
+// 1,000 and 10,000 files, against one raw `git add && git commit` write measured in the same run and repo.
+// Also the operation lease alone (acquire + release, uncontended). Target: cycle <= 5x one write at 10,000.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createGitRunner, runMemoryWorker, withMemoryOperation } from '../../dist/index.js';
+import { benchEnv, execFileP, gitSync, populate, round, timeIt, tmpDir } from '../lib.mjs';
+
+function rawWrite(dir, env, file, content) {
+  writeFileSync(join(dir, file), content);
+  return execFileP('git', ['-c', 'commit.gpgsign=false', 'add', '--', file], { cwd: dir, env }).then(() =>
+    execFileP('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'raw write'], { cwd: dir, env }),
+  );
+}
+
+async function sizeRows(size, iterations) {
+  const home = tmpDir('gitmem-bench-worker-');
+  const env = benchEnv(home);
+  const repo = join(home, 'agents', 'bench', 'memory');
+  gitSync(home, ['init', '-q', '-b', 'main', repo], env);
+  writeFileSync(join(repo, 'README.md'), 'bench\n');
+  populate(repo, size, env);
+  const git = createGitRunner({ env });
+  const floor = await timeIt(iterations, (i) => rawWrite(repo, env, `raw-${i + 10}.md`, `raw ${i}\n`));
+  const cycle = await timeIt(iterations, async (i) => {
+    const out = await runMemoryWorker({ memoryDir: repo }, async (ctx) => {
+      writeFileSync(join(ctx.worktreeDir, `worker-${i + 10}.md`), `worker ${i}\n`);
+      await execFileP('git', ['-c', 'commit.gpgsign=false', 'add', '--', `worker-${i + 10}.md`], { cwd: ctx.worktreeDir, env });
+      await execFileP('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'worker write'], { cwd: ctx.worktreeDir, env });
+    }, { git });
+    if (out.status !== 'merged') throw new Error(`worker cycle ended ${out.status}`);
+  });
+  const row = (name, m, target) => ({
+    section: 'worker', name: `${name} @ ${size} files`, median_ms: round(m.median), p95_ms: round(m.p95),
+    floor_name: 'git add+commit (one write)', floor_median_ms: round(floor.median), ratio: round(m.median / floor.median), target,
+  });
+  const rows = [row('worker cycle (create→commit→merge→cleanup)', cycle, size >= 10000 ? '<= 5x' : '')];
+  if (size === 1000) {
+    const lease = await timeIt(Math.max(iterations, 200), () => withMemoryOperation(repo, () => undefined));
+    rows.push({ ...row('lease acquire+release (uncontended)', lease, '~1 ms'), name: 'lease acquire+release (uncontended)' });
+  }
+  return rows;
+}
+
+export async function bench({ iterations }) {
+  const n = Math.min(iterations, 20);
+  return [...(await sizeRows(1000, n)), ...(await sizeRows(10000, n))];
+}

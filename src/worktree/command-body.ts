@@ -1,0 +1,118 @@
+/**
+ * A worker body that is any shell command, run confined by the sandbox in the worker's private worktree
+ * (cwd = worktree, MEMORY_DIR = worktree). This is what `gitmem worker run --command` uses; the LLM
+ * sub-agent of the reflection issue plugs in as another body.
+ */
+import { mkdirSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { MemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
+import { confineCommand } from '../sandbox/launch.js';
+import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
+import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
+import { runMemoryWorker } from './worker.js';
+import type { MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
+
+export interface CommandBodyOptions {
+  /** Shell text, run as `sh -c <command>`. */
+  command: string;
+  gitmemHome: string;
+  agentId: string;
+  /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX / GITMEM_SANDBOX read here). */
+  env: Record<string, string | undefined>;
+  /** gitmem state dirs the command may write. */
+  stateDirs?: string[];
+  timeoutMs?: number;
+  onWarning?: (message: string) => void;
+  /** Receives the command's captured output when it ends. */
+  onOutput?: (result: RunConfinedResult) => void;
+}
+
+/**
+ * The policy a command body runs under: every agent's memory hidden, its own memory read-only with the
+ * common `.git` and the worktrees dir writable (repair workers get their checkout writable instead).
+ * @example commandBodyPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir, type: 'update' })
+ */
+export function commandBodyPolicy(o: {
+  gitmemHome: string;
+  agentId: string;
+  memoryDir: string;
+  worktreeDir?: string;
+  type: MemoryWorkerType;
+  stateDirs?: string[];
+}): SandboxPolicy {
+  const memoryDir = resolve(o.memoryDir);
+  const policy = buildMemoryWriterPolicy({
+    gitmemHome: resolve(o.gitmemHome),
+    agentId: o.agentId,
+    memoryDir,
+    worktreesDir: join(dirname(memoryDir), 'memory-worktrees'),
+    ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
+    ...(o.type === 'update' && o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
+  });
+  if (o.type === 'update') return policy;
+  return { ...policy, reopenedRoots: policy.reopenedRoots.map((r) => (r.path === memoryDir ? { ...r, writable: true } : r)) };
+}
+
+/**
+ * Builds the body: confine `sh -c <command>`, run it in the worktree, fail (WORKER_FAILED) on a non-zero exit.
+ * @example await runMemoryWorker({ memoryDir }, createCommandBody({ command: './tidy.sh', gitmemHome, agentId, env }), { git })
+ */
+export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
+  return async (ctx: MemoryWorkerContext): Promise<void> => {
+    const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
+    const confined = confineCommand({
+      command: ['sh', '-c', o.command],
+      policy,
+      env: o.env,
+      cwd: ctx.worktreeDir,
+      ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+      extraEnv: { MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
+    });
+    const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+    o.onOutput?.(result);
+    if (result.exitCode !== 0) {
+      const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : `exited ${result.exitCode ?? result.signal}`;
+      throw new MemoryError('WORKER_FAILED', `worker command ${why}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, {
+        data: { exitCode: result.exitCode, signal: result.signal, stderr: result.stderr.slice(-4000) },
+      });
+    }
+  };
+}
+
+export interface RunWorkerCommandOptions extends Omit<CommandBodyOptions, 'agentId'> {
+  memoryDir: string;
+  /** Default: the `<id>` of `<home>/agents/<id>/memory`. */
+  agentId?: string;
+  git: GitRunner;
+  type?: MemoryWorkerType;
+  description?: string;
+  paths?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs a shell command as a confined memory worker and returns the outcome. Refuses up front (before any
+ * worktree exists) when confinement is impossible: SANDBOX_UNAVAILABLE, SANDBOX_NESTED, MEMORY_DIR_MISSING.
+ * @example await runWorkerCommand({ memoryDir, gitmemHome, command: 'echo hi >> system/x.md && git commit -qam x', env, git })
+ */
+export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<MemoryWorkerOutcome> {
+  const memoryDir = resolve(o.memoryDir);
+  const agentId = o.agentId ?? basename(dirname(memoryDir));
+  const type = o.type ?? 'update';
+  mkdirSync(join(dirname(memoryDir), 'memory-worktrees'), { recursive: true });
+  const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId, memoryDir, type, ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}) });
+  confineCommand({ command: ['true'], policy, env: o.env, onWarning: () => undefined }); // fail-closed preflight
+  const body = createCommandBody({ ...o, agentId });
+  return runMemoryWorker(
+    {
+      memoryDir,
+      type,
+      ...(o.description ? { description: o.description } : {}),
+      ...(o.paths ? { paths: o.paths } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+    },
+    body,
+    { git: o.git },
+  );
+}

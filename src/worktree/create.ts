@@ -1,0 +1,123 @@
+/**
+ * Creates a background writer's private worktree without a full checkout: `worktree add --no-checkout` on a
+ * new `gitmem/<kind>/<id>` branch, then a cone-mode sparse checkout of `system/`, top-level files and the
+ * paths asked for. Everything else stays skip-worktree, so the cost does not grow with the repository.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { MemoryError, toMemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.js';
+import type { GitRunner } from '../git/runner.js';
+import { discardWorktree } from './cleanup.js';
+import { resolveCommit } from './inspect.js';
+import { DEFAULT_SPARSE_DIRS, normalizeSparseDirs, renderConePatterns } from './sparse.js';
+
+/** A private worktree (SPEC A.6 handle, plus the kind, its own git dir and the materialised directories). */
+export interface MemoryWorktree {
+  id: string;
+  kind: string;
+  parentMemoryDir: string;
+  worktreeBaseDir: string;
+  worktreeDir: string;
+  branchName: string;
+  baseHead: string;
+  gitCommonDir: string;
+  /** The worktree's private git dir (`<common>/worktrees/<name>`), where its index and sparse patterns live. */
+  gitDir: string;
+  sparseDirs: string[];
+}
+
+export interface CreateWorktreeOptions {
+  memoryDir: string;
+  /** Branch namespace and directory prefix: `worker`, `reflection`, … */
+  kind: string;
+  /** Extra files or directories to materialise besides `system/` and top-level files. */
+  paths?: readonly string[];
+  git: GitRunner;
+  now?: () => Date;
+  randomHex?: () => string;
+  lease?: MemoryOperationOptions;
+}
+
+/** Config that makes git apply (and keep) cone-mode sparse patterns in a worktree, per invocation. */
+export const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
+
+/**
+ * `YYYYMMDDhhmmss-<8 hex>` in UTC.
+ * @example worktreeId(new Date('2025-01-02T03:04:05Z'), () => 'abcdef12') === '20250102030405-abcdef12'
+ */
+export function worktreeId(now: Date, randomHex: () => string): string {
+  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `${stamp}-${randomHex().slice(0, 8)}`;
+}
+
+/**
+ * Creates the worktree under the operation lease and records its base head.
+ * @example const wt = await createMemoryWorktree({ memoryDir, kind: 'worker', git, paths: ['reference/'] })
+ */
+export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<MemoryWorktree> {
+  if (!/^[a-z][a-z0-9-]{0,31}$/.test(o.kind)) {
+    throw new MemoryError('INVALID_ARGUMENT', `invalid worktree kind ${JSON.stringify(o.kind)}`, { data: { kind: o.kind } });
+  }
+  const parent = resolve(o.memoryDir);
+  const id = worktreeId((o.now ?? (() => new Date()))(), o.randomHex ?? (() => randomBytes(4).toString('hex')));
+  const base = join(dirname(parent), 'memory-worktrees');
+  const wt: MemoryWorktree = {
+    id,
+    kind: o.kind,
+    parentMemoryDir: parent,
+    worktreeBaseDir: base,
+    worktreeDir: join(base, `${o.kind}-${id}`),
+    branchName: `gitmem/${o.kind}/${id}`,
+    baseHead: '',
+    gitCommonDir: resolveGitCommonDir(parent),
+    gitDir: '',
+    sparseDirs: normalizeSparseDirs([...DEFAULT_SPARSE_DIRS, ...(o.paths ?? [])]),
+  };
+  return withMemoryOperation(parent, () => addWorktree(wt, o.git), { purpose: `create ${o.kind} worktree`, ...o.lease });
+}
+
+async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWorktree> {
+  const head = await resolveCommit(git, wt.parentMemoryDir, 'HEAD');
+  if (head === null) {
+    throw new MemoryError('WORKTREE_ERROR', `cannot create a worktree: ${wt.parentMemoryDir} has no HEAD commit`, { data: { memoryDir: wt.parentMemoryDir } });
+  }
+  wt.baseHead = head;
+  mkdirSync(wt.worktreeBaseDir, { recursive: true });
+  await git.run(['worktree', 'add', '--no-checkout', '-b', wt.branchName, wt.worktreeDir, head], { cwd: wt.parentMemoryDir });
+  try {
+    wt.gitDir = privateGitDir(wt.worktreeDir);
+    await applySparse(wt, git);
+    return wt;
+  } catch (err) {
+    await discardWorktree(wt, git).catch(() => undefined);
+    const e = toMemoryError(err, 'WORKTREE_ERROR');
+    throw new MemoryError('WORKTREE_ERROR', `could not prepare worktree ${wt.worktreeDir}: ${e.message}`, { cause: err, data: { worktreeDir: wt.worktreeDir } });
+  }
+}
+
+/** The private git dir a linked worktree's `.git` file points at. */
+export function privateGitDir(worktreeDir: string): string {
+  const text = readFileSync(join(worktreeDir, '.git'), 'utf8');
+  const match = /^gitdir:\s*(.+)$/m.exec(text);
+  if (!match?.[1]) throw new MemoryError('WORKTREE_ERROR', `${worktreeDir}/.git does not name a git dir`);
+  return resolve(worktreeDir, match[1].trim());
+}
+
+/**
+ * Writes the cone patterns for `wt.sparseDirs` and brings index and files in line with HEAD (files outside
+ * the cone become skip-worktree entries; unstaged edits inside it are kept).
+ */
+export async function applySparse(wt: MemoryWorktree, git: GitRunner): Promise<void> {
+  const info = join(wt.gitDir, 'info');
+  mkdirSync(info, { recursive: true });
+  writeFileSync(join(info, 'sparse-checkout'), renderConePatterns(wt.sparseDirs));
+  await git.run(['read-tree', '-mu', 'HEAD'], { cwd: wt.worktreeDir, config: [...SPARSE_CONFIG] });
+}
+
+/** Short description for logs: `worker-20250102030405-abcdef12`. */
+export function worktreeName(wt: Pick<MemoryWorktree, 'worktreeDir'>): string {
+  return basename(wt.worktreeDir);
+}

@@ -1,0 +1,171 @@
+/**
+ * Reflection finalize (SPEC §8.3): decides, under the operation lease, what a finished reflection worktree
+ * becomes — one of six outcomes — and cleans up. Anything but success or "genuinely nothing to write" rolls
+ * back so the transcript can be retried. gitmem keeps a conflicting branch by default (never lose work).
+ */
+import { existsSync } from 'node:fs';
+import { MemoryError, toMemoryError } from '../errors.js';
+import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.js';
+import type { GitRunner } from '../git/runner.js';
+import { deleteBranch, removeWorktreeDir } from './cleanup.js';
+import type { MemoryWorktree } from './create.js';
+import { commitSubject, countCommits, dirtyPaths, isAncestor, resolveCommit } from './inspect.js';
+import { mergeIntoCheckout, type GitIdentity } from './merge.js';
+
+export type ReflectionFinalizeStatus = 'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'merged';
+
+/** SPEC A.6 finalize result, plus the conflicting paths and whether the branch was kept. */
+export interface ReflectionFinalizeResult {
+  status: ReflectionFinalizeStatus;
+  parentMemoryDir: string;
+  reflectionWorktreeDir: string;
+  reflectionBranch: string;
+  commitCount: number;
+  head?: string;
+  summary: string;
+  error?: string;
+  failurePhase?: 'reflection' | 'integration';
+  conflictingPaths?: string[];
+  branchKept?: boolean;
+}
+
+export interface FinalizeReflectionOptions {
+  /** False when the reflection sub-agent did not complete successfully. */
+  shouldMerge: boolean;
+  /** The caller knows nothing was written (allows finalizing a worktree whose directory is gone). */
+  knownNoChanges?: boolean;
+  /** `auto`: merge here. `explicit`: the primary merged it in a conversation; only verify ancestry. */
+  mergeMode?: 'auto' | 'explicit';
+  /** Summary to use when explicit mode finds the branch unmerged. */
+  failureSummary?: string;
+  /** Keep the branch on a merge conflict (default true; SPEC's reference deletes it). */
+  keepBranchOnConflict?: boolean;
+  /** Optional "refresh the parent from its remote" step run before an auto merge; a throw ⇒ `failed`. */
+  refreshParent?: () => Promise<void>;
+}
+
+export interface FinalizeDeps {
+  git: GitRunner;
+  identity?: GitIdentity;
+  lease?: MemoryOperationOptions;
+}
+
+type Handle = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName' | 'baseHead'>;
+
+/**
+ * True when the transcript behind this result is done with (merged, or nothing worth writing).
+ * @example consumesTranscript({ status: 'no_changes', ... }) === true
+ */
+export function consumesTranscript(r: Pick<ReflectionFinalizeResult, 'status'>): boolean {
+  return r.status === 'merged' || r.status === 'no_changes';
+}
+
+/**
+ * True when memory changed and the system prompt must be recompiled.
+ * @example shouldRecompile({ status: 'merged', ... }) === true
+ */
+export function shouldRecompile(r: Pick<ReflectionFinalizeResult, 'status'>): boolean {
+  return r.status === 'merged';
+}
+
+/**
+ * The merge summary: the branch tip's subject without a conventional-commit prefix.
+ * @example reflectionMergeSummary('feat(memory)!: note office days') === 'note office days'
+ */
+export function reflectionMergeSummary(subject: string): string {
+  const s = subject.replace(/^[a-z]+(?:\([^)]*\))?!?:\s*/i, '').trim();
+  return s === '' ? 'reflection memory updates' : s;
+}
+
+/**
+ * Finalizes a reflection worktree into one of six outcomes (see the status type), under the lease.
+ * @example const r = await finalizeReflectionWorktree(wt, { shouldMerge: true }, { git }); if (shouldRecompile(r)) ...
+ */
+export async function finalizeReflectionWorktree(wt: Handle, o: FinalizeReflectionOptions, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
+  return withMemoryOperation(wt.parentMemoryDir, () => finalizeLocked(wt, o, deps), { purpose: `finalize ${wt.branchName}`, ...deps.lease });
+}
+
+async function finalizeLocked(wt: Handle, o: FinalizeReflectionOptions, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
+  const { git } = deps;
+  const parent = wt.parentMemoryDir;
+  const base = { parentMemoryDir: parent, reflectionWorktreeDir: wt.worktreeDir, reflectionBranch: wt.branchName };
+  const tip = await resolveCommit(git, parent, `refs/heads/${wt.branchName}`);
+  if (!existsSync(wt.worktreeDir)) return finalizeMissing(wt, tip, deps);
+  const commitCount = tip === null ? 0 : await countCommits(git, parent, wt.baseHead, tip);
+  const drop = async (): Promise<void> => {
+    await removeWorktreeDir(wt, git);
+    await deleteBranch(git, parent, wt.branchName);
+  };
+  const end = async (r: Omit<ReflectionFinalizeResult, keyof typeof base | 'commitCount'>): Promise<ReflectionFinalizeResult> => {
+    await drop();
+    return { ...base, commitCount, ...r };
+  };
+  if ((await dirtyPaths(git, wt.worktreeDir)).length > 0) {
+    return end({ status: 'dirty_uncommitted', summary: 'Reflection left uncommitted changes in its worktree; it was cleaned up so the transcript can be retried.' });
+  }
+  if (!o.shouldMerge) {
+    return end({ status: 'failed', failurePhase: 'reflection', summary: 'The reflection sub-agent did not finish successfully; its worktree was cleaned up so the transcript can be retried.' });
+  }
+  if (commitCount === 0 || tip === null) return end({ status: 'no_changes', head: wt.baseHead, summary: 'Reflection made no memory commits.' });
+  if ((await dirtyPaths(git, parent)).length > 0) {
+    return end({ status: 'parent_dirty', summary: 'Reflection produced memory updates, but the parent memory repository has uncommitted changes; they were left untouched and the transcript can be retried.' });
+  }
+  if (o.mergeMode === 'explicit') return finalizeExplicit(tip, commitCount, o, deps, { base, end });
+  if (o.refreshParent) {
+    const failed = await o.refreshParent().then(() => null, (err: unknown) => toMemoryError(err));
+    if (failed) {
+      return end({ status: 'failed', failurePhase: 'integration', error: failed.message, summary: 'Reflection produced memory updates, but the parent memory repository could not be refreshed; the transcript can be retried.' });
+    }
+  }
+  return finalizeAuto(wt, tip, commitCount, o, deps, { base, end });
+}
+
+type Finish = {
+  base: Pick<ReflectionFinalizeResult, 'parentMemoryDir' | 'reflectionWorktreeDir' | 'reflectionBranch'>;
+  end: (r: Omit<ReflectionFinalizeResult, 'parentMemoryDir' | 'reflectionWorktreeDir' | 'reflectionBranch' | 'commitCount'>) => Promise<ReflectionFinalizeResult>;
+};
+
+async function finalizeExplicit(tip: string, n: number, o: FinalizeReflectionOptions, deps: FinalizeDeps, f: Finish): Promise<ReflectionFinalizeResult> {
+  const parent = f.base.parentMemoryDir;
+  const head = (await resolveCommit(deps.git, parent, 'HEAD')) ?? undefined;
+  if (!(await isAncestor(deps.git, parent, tip, 'HEAD'))) {
+    const summary = o.failureSummary ?? 'The primary agent did not merge the reflection branch; the transcript can be retried.';
+    return f.end({ status: 'failed', failurePhase: 'integration', summary, ...(head ? { head } : {}) });
+  }
+  return f.end({ status: 'merged', summary: `The primary agent integrated ${n} reflection memory commit(s).`, ...(head ? { head } : {}) });
+}
+
+async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeReflectionOptions, deps: FinalizeDeps, f: Finish): Promise<ReflectionFinalizeResult> {
+  const { git } = deps;
+  const message = `merge(reflection): ${reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip))}`;
+  const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, ...(deps.identity ? { identity: deps.identity } : {}) });
+  if (r.status === 'conflict') {
+    const keep = o.keepBranchOnConflict ?? true;
+    await removeWorktreeDir(wt, git);
+    if (!keep) await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
+    const summary = `Reflection produced ${n} memory commit(s), but merging them into the parent memory repository conflicted${keep ? `; branch ${wt.branchName} was kept` : ''}. The transcript can be retried.`;
+    return { ...f.base, commitCount: n, status: 'merge_conflict', summary, conflictingPaths: r.conflictingPaths, branchKept: keep, head: r.head };
+  }
+  return f.end({ status: 'merged', head: r.head, summary: `Merged ${n} reflection memory commit(s) into the parent memory repository.` });
+}
+
+async function finalizeMissing(wt: Handle, tip: string | null, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
+  if (tip !== null && tip !== wt.baseHead) {
+    throw new MemoryError(
+      'WORKTREE_ERROR',
+      `cannot finalize missing reflection worktree ${wt.worktreeDir} as a no-op: ${wt.branchName} advanced from ${wt.baseHead} to ${tip}`,
+      { data: { worktreeDir: wt.worktreeDir, branch: wt.branchName, baseHead: wt.baseHead, tip } },
+    );
+  }
+  await removeWorktreeDir(wt, deps.git);
+  await deleteBranch(deps.git, wt.parentMemoryDir, wt.branchName);
+  return {
+    status: 'no_changes',
+    parentMemoryDir: wt.parentMemoryDir,
+    reflectionWorktreeDir: wt.worktreeDir,
+    reflectionBranch: wt.branchName,
+    commitCount: 0,
+    head: wt.baseHead,
+    summary: 'Reflection made no memory commits.',
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Small read-only git questions the worktree layer asks (commit counts, dirty paths, branch tips,
+ * ancestry). Each is one git call through the runner.
+ */
+import type { GitRunner } from '../git/runner.js';
+
+/**
+ * Splits NUL-separated git output into non-empty fields.
+ * @example splitNul('a\0b\0') // ['a', 'b']
+ */
+export function splitNul(text: string): string[] {
+  return text.split('\0').filter((s) => s !== '');
+}
+
+/**
+ * Paths named by `git status --porcelain -z` output (renames contribute both names). Pure.
+ * @example parsePorcelainZ(' M a.md\0?? b.md\0') // ['a.md', 'b.md']
+ */
+export function parsePorcelainZ(text: string): string[] {
+  const fields = text.split('\0');
+  const out: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] ?? '';
+    if (f.length < 4) continue;
+    out.push(f.slice(3));
+    if (f[0] === 'R' || f[0] === 'C') {
+      const from = fields[++i];
+      if (from) out.push(from);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * Uncommitted paths of the checkout at `cwd` (optionally limited to `paths`), untracked files included.
+ * @example await dirtyPaths(git, memoryDir) // [] when clean
+ */
+export async function dirtyPaths(git: GitRunner, cwd: string, paths?: readonly string[]): Promise<string[]> {
+  const args = ['--literal-pathspecs', 'status', '--porcelain', '-z', '--untracked-files=all'];
+  if (paths !== undefined && paths.length === 0) return [];
+  const narrow = paths !== undefined && paths.length <= 500; // keep argv small; filter afterwards instead
+  if (narrow) args.push('--', ...paths);
+  const all = parsePorcelainZ((await git.run(args, { cwd })).stdout);
+  if (paths === undefined || narrow) return all;
+  const wanted = new Set(paths);
+  return all.filter((p) => wanted.has(p));
+}
+
+/**
+ * Commit id `rev` points at in `cwd`, or null when it does not exist.
+ * @example await resolveCommit(git, dir, 'refs/heads/gitmem/worker/x')
+ */
+export async function resolveCommit(git: GitRunner, cwd: string, rev: string): Promise<string | null> {
+  const r = await git.run(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd, okExitCodes: [1, 128] });
+  const sha = r.stdout.trim();
+  return r.exitCode === 0 && sha !== '' ? sha : null;
+}
+
+/**
+ * Number of commits reachable from `tip` but not from `base`.
+ * @example await countCommits(git, dir, baseHead, 'HEAD') // 2
+ */
+export async function countCommits(git: GitRunner, cwd: string, base: string, tip: string): Promise<number> {
+  const r = await git.run(['rev-list', '--count', `${base}..${tip}`], { cwd });
+  return Number.parseInt(r.stdout.trim(), 10) || 0;
+}
+
+/**
+ * True when `ancestor` is reachable from `descendant` (a branch already merged into HEAD, for example).
+ * @example await isAncestor(git, memoryDir, branchTip, 'HEAD')
+ */
+export async function isAncestor(git: GitRunner, cwd: string, ancestor: string, descendant: string): Promise<boolean> {
+  const r = await git.run(['merge-base', '--is-ancestor', ancestor, descendant], { cwd, okExitCodes: [1] });
+  return r.exitCode === 0;
+}
+
+/**
+ * Subject line of a commit.
+ * @example await commitSubject(git, dir, 'HEAD') // 'feat: remember the office days'
+ */
+export async function commitSubject(git: GitRunner, cwd: string, rev: string): Promise<string> {
+  const r = await git.run(['log', '-1', '--format=%s', rev], { cwd });
+  return r.stdout.trim();
+}

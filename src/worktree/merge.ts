@@ -1,0 +1,91 @@
+/**
+ * Merges a background writer's branch into the primary checkout without ever leaving it half-merged: the
+ * merge is computed in the object store (`merge-tree --write-tree`), committed with two parents, and only
+ * then are the changed files of the checkout updated. On a conflict the checkout is not touched at all.
+ * The caller holds the operation lease.
+ */
+import type { GitRunner } from '../git/runner.js';
+import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
+import { MemoryError } from '../errors.js';
+
+/** Author/committer of commits gitmem makes itself (merge commits). */
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+export const DEFAULT_IDENTITY: GitIdentity = { name: 'gitmem', email: 'gitmem@gitmem.local' };
+
+export type CheckoutMergeResult =
+  | { status: 'merged'; head: string; changedPaths: string[] }
+  | { status: 'already_merged'; head: string }
+  /** `content`: both sides changed the same lines; `uncommitted`: the checkout has local edits in the way. */
+  | { status: 'conflict'; reason: 'content' | 'uncommitted'; conflictingPaths: string[]; head: string };
+
+export interface MergeIntoCheckoutOptions {
+  memoryDir: string;
+  /** Branch name (without refs/heads/) or commit to merge. */
+  branch: string;
+  message: string;
+  git: GitRunner;
+  identity?: GitIdentity;
+}
+
+/**
+ * Parses `merge-tree --write-tree --name-only --no-messages -z` output: the tree, then conflicted paths.
+ * @example parseMergeTree('abc\0a.md\0a.md\0') // { tree: 'abc', conflicts: ['a.md'] }
+ */
+export function parseMergeTree(stdout: string): { tree: string; conflicts: string[] } {
+  const [tree = '', ...paths] = splitNul(stdout);
+  return { tree: tree.trim(), conflicts: [...new Set(paths)] };
+}
+
+function identityEnv(id: GitIdentity): Record<string, string> {
+  return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: id.name, GIT_COMMITTER_EMAIL: id.email };
+}
+
+/**
+ * Merges `branch` into the checkout at `memoryDir` (always a merge commit, so worker output is visible in
+ * history). Never guesses: conflicts come back as paths with the checkout unchanged.
+ * @example await mergeIntoCheckout({ memoryDir, branch: wt.branchName, message: `merge(memory): ${wt.branchName}`, git })
+ */
+export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<CheckoutMergeResult> {
+  const { git, memoryDir: cwd } = o;
+  const head = await resolveCommit(git, cwd, 'HEAD');
+  const tip = await resolveCommit(git, cwd, o.branch);
+  if (head === null || tip === null) {
+    throw new MemoryError('WORKTREE_ERROR', `cannot merge ${o.branch}: ${head === null ? 'the checkout has no HEAD' : 'no such branch'}`, { data: { branch: o.branch } });
+  }
+  if (await isAncestor(git, cwd, tip, head)) return { status: 'already_merged', head };
+  const mt = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', head, tip], { cwd, okExitCodes: [1] });
+  const { tree, conflicts } = parseMergeTree(mt.stdout);
+  if (mt.exitCode === 1) return { status: 'conflict', reason: 'content', conflictingPaths: conflicts, head };
+  const env = identityEnv(o.identity ?? DEFAULT_IDENTITY);
+  const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
+  const changed = splitNul((await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout);
+  const blocked = await updateCheckout(git, cwd, head, commit, changed);
+  if (blocked.length > 0) return { status: 'conflict', reason: 'uncommitted', conflictingPaths: blocked, head };
+  try {
+    await git.run(['update-ref', '-m', o.message.split('\n')[0] ?? o.message, 'HEAD', commit, head], { cwd });
+  } catch (err) {
+    await git.run(['read-tree', '-m', '-u', commit, head], { cwd }).catch(() => undefined);
+    throw err;
+  }
+  return { status: 'merged', head: commit, changedPaths: changed };
+}
+
+/**
+ * Moves the checkout's index and files from `head` to `commit` (two-tree read-tree: only changed paths are
+ * written, local edits elsewhere survive). git checks everything before touching a file, so a refusal leaves
+ * the checkout as it was; then the real obstacles are the uncommitted `changed` paths. A refusal with no such
+ * path is stale stat data: refresh the index once and retry. Returns the blocking paths ([] when done).
+ */
+async function updateCheckout(git: GitRunner, cwd: string, head: string, commit: string, changed: string[]): Promise<string[]> {
+  const first = await git.run(['read-tree', '-m', '-u', head, commit], { cwd, okExitCodes: [128] });
+  if (first.exitCode === 0) return [];
+  const inTheWay = await dirtyPaths(git, cwd, changed);
+  if (inTheWay.length > 0) return inTheWay;
+  await git.run(['update-index', '-q', '--refresh'], { cwd, okExitCodes: [1] });
+  await git.run(['read-tree', '-m', '-u', head, commit], { cwd });
+  return [];
+}

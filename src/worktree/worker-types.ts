@@ -1,0 +1,75 @@
+/**
+ * The memory worker's contract as types (SPEC §8.4, seed 003): what a task names, what a body receives,
+ * and the exact outcomes a worker can end with.
+ */
+import type { MemoryOperationOptions } from '../git/lease.js';
+import type { GitRunner } from '../git/runner.js';
+import type { GitIdentity } from './merge.js';
+
+/** `update`: edits a private worktree, merged back later. `repair`: works on the checkout itself, under the lease. */
+export type MemoryWorkerType = 'update' | 'repair';
+
+export interface MemoryWorkerTask {
+  /** The primary memory repository (the checkout). */
+  memoryDir: string;
+  type?: MemoryWorkerType;
+  /** Branch namespace / directory prefix (default `worker`): branch `gitmem/<kind>/<id>`. */
+  kind?: string;
+  /** Free text; recorded in the merge commit's body. */
+  description?: string;
+  /** Files or directories the body needs besides `system/` and top-level files (materialised up front). */
+  paths?: readonly string[];
+  /** Cancels the worker: its worktree and branch are discarded. */
+  signal?: AbortSignal;
+}
+
+export interface MemoryWorkerContext {
+  type: MemoryWorkerType;
+  task: MemoryWorkerTask;
+  /** Where the body edits: the private worktree (update) or the checkout (repair). */
+  worktreeDir: string;
+  /** `gitmem/<kind>/<id>` (update) or the checkout's current branch (repair). */
+  branch: string;
+  baseHead: string;
+  signal: AbortSignal;
+  /** Checks more paths out into a sparse worktree (no-op for repair). */
+  materialize: (paths: readonly string[]) => Promise<string[]>;
+}
+
+/**
+ * A worker body: does its work and COMMITS it in `ctx.worktreeDir`. Uncommitted leftovers are reported in
+ * the outcome and discarded with the worktree (update workers); they are never committed on the body's behalf.
+ */
+export type MemoryWorkerBody = (ctx: MemoryWorkerContext) => Promise<void>;
+
+interface OutcomeBase {
+  type: MemoryWorkerType;
+  branchName: string;
+  commitCount: number;
+  /** Paths the body left uncommitted (discarded for update workers, left in place for repair). */
+  uncommittedPaths: string[];
+}
+
+export type MemoryWorkerOutcome =
+  /** Nothing committed; worktree and branch cleaned up. */
+  | (OutcomeBase & { status: 'no_changes' })
+  /** Commits merged into the checkout with `merge(memory): <branch>`; branch deleted. */
+  | (OutcomeBase & { status: 'merged'; head: string })
+  /** Merge refused; checkout untouched; the branch is KEPT (see `gitmem conflicts`). */
+  | (OutcomeBase & { status: 'merge_conflict'; conflictingPaths: string[]; conflictReason: 'content' | 'uncommitted'; branchTip: string })
+  /** Cancelled, or the body failed: worktree and branch removed, nothing merged. */
+  | (OutcomeBase & { status: 'discarded'; reason: 'cancelled' | 'body_failed'; error?: string });
+
+export type MemoryWorkerStatus = MemoryWorkerOutcome['status'];
+
+export interface MemoryWorkerDeps {
+  git: GitRunner;
+  now?: () => Date;
+  randomHex?: () => string;
+  /** Author of the merge commit (default `gitmem <gitmem@gitmem.local>`). */
+  identity?: GitIdentity;
+  /** Lease options (timeouts) for the worker's git-mutating steps. */
+  lease?: MemoryOperationOptions;
+  /** How long a cancelled body may take to stop before its worktree is removed anyway (default 5 s). */
+  cancelGraceMs?: number;
+}

@@ -1,0 +1,145 @@
+/**
+ * The memory worker (seed 003): a background writer the primary never waits for. An update worker edits a
+ * private worktree and is merged back under the lease (or discarded when cancelled); a repair worker works
+ * on the checkout itself, holding the lease throughout.
+ */
+import { withMemoryOperation } from '../git/lease.js';
+import { toMemoryError } from '../errors.js';
+import { createMemoryWorktree, type MemoryWorktree } from './create.js';
+import { discardWorktree } from './cleanup.js';
+import { countCommits, dirtyPaths, resolveCommit } from './inspect.js';
+import { integrateWorkerWorktree } from './integrate.js';
+import { materializePaths } from './materialize.js';
+import type { MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask } from './worker-types.js';
+
+/** A started worker: its eventual outcome and a way to cancel it. */
+export interface MemoryWorkerHandle {
+  outcome: Promise<MemoryWorkerOutcome>;
+  cancel: () => void;
+}
+
+/**
+ * Starts a worker and returns at once (the primary does not await it); `cancel()` discards it.
+ * @example const w = startMemoryWorker({ memoryDir }, body, { git }); ...; w.cancel();
+ */
+export function startMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): MemoryWorkerHandle {
+  const controller = new AbortController();
+  const signal = task.signal ? AbortSignal.any([task.signal, controller.signal]) : controller.signal;
+  const outcome = runMemoryWorker({ ...task, signal }, body, deps);
+  outcome.catch(() => undefined); // the caller may never look; the rejection is still delivered to it when it does
+  return { outcome, cancel: () => controller.abort() };
+}
+
+/**
+ * Runs one worker to its outcome: `no_changes`, `merged`, `merge_conflict` (branch kept) or `discarded`.
+ * Throws only for infrastructure failures (git broken, lease timeout), never for a body's own failure.
+ * @example const out = await runMemoryWorker({ memoryDir, description: 'merge office days' }, async (ctx) => { ... }, { git });
+ */
+export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
+  if ((task.type ?? 'update') === 'repair') return runRepairWorker(task, body, deps);
+  const signal = task.signal ?? new AbortController().signal;
+  const type = 'update' as const;
+  if (signal.aborted) return { type, status: 'discarded', reason: 'cancelled', branchName: '', commitCount: 0, uncommittedPaths: [] };
+  const wt = await createMemoryWorktree({
+    memoryDir: task.memoryDir,
+    kind: task.kind ?? 'worker',
+    git: deps.git,
+    ...(task.paths ? { paths: task.paths } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.randomHex ? { randomHex: deps.randomHex } : {}),
+    ...(deps.lease ? { lease: deps.lease } : {}),
+  });
+  const failure = await runBody(wt, task, body, signal, deps);
+  if (failure !== null && !signal.aborted) {
+    return discardUnderLease(wt, deps, 'body_failed', failure.message);
+  }
+  if (signal.aborted) return discardUnderLease(wt, deps, 'cancelled');
+  return integrateWorkerWorktree(wt, { ...(task.description ? { description: task.description } : {}), signal }, deps);
+}
+
+/** Runs the body; resolves to its error (null on success). On cancellation, waits a grace period at most. */
+async function runBody(
+  wt: MemoryWorktree,
+  task: MemoryWorkerTask,
+  body: MemoryWorkerBody,
+  signal: AbortSignal,
+  deps: MemoryWorkerDeps,
+): Promise<Error | null> {
+  const settled = Promise.resolve()
+    .then(() =>
+      body({
+        type: 'update',
+        task,
+        worktreeDir: wt.worktreeDir,
+        branch: wt.branchName,
+        baseHead: wt.baseHead,
+        signal,
+        materialize: (paths) => materializePaths(wt, paths, deps.git),
+      }),
+    )
+    .then(
+      () => null,
+      (err: unknown) => toMemoryError(err) as Error,
+    );
+  const cancelled = new Promise<'cancelled'>((resolve) => {
+    if (signal.aborted) resolve('cancelled');
+    else signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
+  });
+  const first = await Promise.race([settled, cancelled]);
+  if (first !== 'cancelled') return first;
+  const grace = new Promise<null>((r) => setTimeout(() => r(null), deps.cancelGraceMs ?? 5_000).unref());
+  return Promise.race([settled, grace]);
+}
+
+async function discardUnderLease(
+  wt: MemoryWorktree,
+  deps: MemoryWorkerDeps,
+  reason: 'cancelled' | 'body_failed',
+  error?: string,
+): Promise<MemoryWorkerOutcome> {
+  return withMemoryOperation(
+    wt.parentMemoryDir,
+    async (): Promise<MemoryWorkerOutcome> => {
+      const uncommittedPaths = await dirtyPaths(deps.git, wt.worktreeDir).catch(() => []);
+      const tip = (await resolveCommit(deps.git, wt.parentMemoryDir, `refs/heads/${wt.branchName}`)) ?? wt.baseHead;
+      const commitCount = await countCommits(deps.git, wt.parentMemoryDir, wt.baseHead, tip);
+      await discardWorktree(wt, deps.git);
+      const out: MemoryWorkerOutcome = { type: 'update', status: 'discarded', reason, branchName: wt.branchName, commitCount, uncommittedPaths };
+      return error === undefined ? out : { ...out, error };
+    },
+    { purpose: `discard ${wt.branchName}`, ...deps.lease },
+  );
+}
+
+/**
+ * Repair worker: runs the body on the checkout itself while holding the lease. Its commits land directly
+ * (reported as `merged`); nothing is discarded, uncommitted paths are only reported.
+ */
+async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
+  const { git } = deps;
+  const signal = task.signal ?? new AbortController().signal;
+  const dir = task.memoryDir;
+  return withMemoryOperation(
+    dir,
+    async (): Promise<MemoryWorkerOutcome> => {
+      const baseHead = (await resolveCommit(git, dir, 'HEAD')) ?? '';
+      const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: dir, okExitCodes: [1] })).stdout.trim() || 'HEAD';
+      let error: string | undefined;
+      if (!signal.aborted) {
+        await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, materialize: async () => [] })).catch((err: unknown) => {
+          error = toMemoryError(err).message;
+        });
+      }
+      const head = (await resolveCommit(git, dir, 'HEAD')) ?? baseHead;
+      const commitCount = baseHead && head !== baseHead ? await countCommits(git, dir, baseHead, head) : 0;
+      const uncommittedPaths = await dirtyPaths(git, dir);
+      const base = { type: 'repair' as const, branchName: branch, commitCount, uncommittedPaths };
+      if (commitCount > 0) return { ...base, status: 'merged', head };
+      if (signal.aborted || error !== undefined) {
+        return { ...base, status: 'discarded', reason: signal.aborted ? 'cancelled' : 'body_failed', ...(error ? { error } : {}) };
+      }
+      return { ...base, status: 'no_changes' };
+    },
+    { purpose: 'repair worker', timeoutMs: 60_000, ...deps.lease },
+  );
+}

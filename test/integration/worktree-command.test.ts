@@ -1,0 +1,117 @@
+// `gitmem worker run --command`: a shell command as a worker body, confined by real bubblewrap in its
+// private worktree. It can commit there; it cannot read another agent's memory, write the primary checkout
+// or anything outside its worktree, or unmount its way out (we run as root in CI).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isMemoryError } from '../../src/errors.js';
+import { createGitRunner } from '../../src/git/runner.js';
+import { runWorkerCommand } from '../../src/worktree/command-body.js';
+import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+
+const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
+let root: string;
+let home: string;
+let memoryDir: string;
+let otherSecret: string;
+let env: Record<string, string>;
+
+function initRepo(dir: string, files: Record<string, string>): void {
+  mkdirSync(dir, { recursive: true });
+  git(dir, ['init', '-q', '-b', 'main'], env);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  git(dir, ['add', '-A'], env);
+  git(dir, ['commit', '-q', '-m', 'init'], env);
+}
+
+async function run(command: string, extraEnv: Record<string, string> = {}) {
+  let output = '';
+  const outcome = await runWorkerCommand({
+    memoryDir,
+    gitmemHome: home,
+    command,
+    env: { ...env, ...extraEnv },
+    git: createGitRunner({ env }),
+    onWarning: () => undefined,
+    onOutput: (r) => (output += r.stdout + r.stderr),
+  });
+  return { outcome, output };
+}
+
+const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
+
+beforeAll(() => {
+  root = makeTmpDir();
+  env = { ...hermeticGitEnv(root), GITMEM_HOME: join(root, 'home') };
+  home = join(root, 'home');
+  memoryDir = join(home, 'agents', 'a1', 'memory');
+  initRepo(memoryDir, { 'system/persona.md': 'persona\n', 'reference/r.md': 'r\n' });
+  initRepo(join(home, 'agents', 'a2', 'memory'), { 'system/secret.md': 'the other agent’s secret\n' });
+  otherSecret = join(home, 'agents', 'a2', 'memory', 'system', 'secret.md');
+});
+
+afterAll(() => cleanupTmp());
+
+describe.runIf(sandboxed)('confined command worker', () => {
+  it('commits inside its worktree with MEMORY_DIR pointing there, and is merged back', async () => {
+    const { outcome, output } = await run('test "$MEMORY_DIR" = "$PWD" && echo hi > system/hello.md && git add -A && git commit -qm "feat: hello" && echo "sandbox=$GITMEM_SANDBOX"');
+    expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
+    expect(output).toContain('sandbox=bwrap');
+    expect(readFileSync(join(memoryDir, 'system', 'hello.md'), 'utf8')).toBe('hi\n');
+  });
+
+  it("cannot read another agent's memory, even as root after trying to unmount the mask", async () => {
+    const { outcome, output } = await run(`umount ${join(home, 'agents')} 2>/dev/null; mount -o remount,rw / 2>/dev/null; cat ${otherSecret}`);
+    expect(outcome).toMatchObject({ status: 'discarded', reason: 'body_failed' });
+    expect(output).not.toContain('other agent');
+    expect(output).toMatch(/No such file/);
+  });
+
+  it('cannot write the primary checkout or outside its worktree', async () => {
+    const primary = await run(`echo evil > ${join(memoryDir, 'system', 'evil.md')}`);
+    expect(primary.outcome.status).toBe('discarded');
+    expect(existsSync(join(memoryDir, 'system', 'evil.md'))).toBe(false);
+    // /var/tmp is writable on the host and lies outside every carve-out (the test tree on /dev/shm is
+    // shadowed by the sandbox's own /dev, so it would not prove anything)
+    const outsidePath = join('/var/tmp', `gitmem-escape-${process.pid}.txt`);
+    const outside = await run(`echo evil > ${outsidePath}`);
+    expect(outside.outcome.status).toBe('discarded');
+    expect(outside.output).toMatch(/Read-only file system/);
+    expect(existsSync(outsidePath)).toBe(false);
+    expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
+  });
+
+  it('refuses to nest inside another sandbox before creating anything', async () => {
+    const err = await run('true', { GITMEM_SANDBOX: 'bwrap' }).catch((e: unknown) => e);
+    expect(isMemoryError(err, 'SANDBOX_NESTED')).toBe(true);
+    expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
+  });
+
+  it('prints the outcome through the CLI: --json when merged; exit 3 and the kept branch on a conflict', async () => {
+    const cliEnv = { ...env, NODE_OPTIONS: '' };
+    const ok = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--task', 'say hi', '--command', 'echo cli > system/cli.md && git add -A && git commit -qm cli', '--json'], { env: cliEnv, encoding: 'utf8' });
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'merged', commitCount: 1, type: 'update' });
+    expect(git(memoryDir, ['log', '-1', '--format=%B'], env)).toContain('Task: say hi');
+    // the worker edits persona.md, then waits until the primary has committed its own edit of the same line
+    const flags = join(home, 'agents', 'a1', 'memory-worktrees');
+    const body = 'echo worker > system/persona.md && git commit -qam worker && touch ../ready.flag && while [ ! -f ../go.flag ]; do sleep 0.05; done';
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], { env: cliEnv });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    while (!existsSync(join(flags, 'ready.flag'))) await new Promise((r) => setTimeout(r, 50));
+    writeFileSync(join(memoryDir, 'system', 'persona.md'), 'primary\n');
+    git(memoryDir, ['commit', '-qam', 'primary'], env);
+    writeFileSync(join(flags, 'go.flag'), '');
+    expect(await exited).toBe(3);
+    const branch = /merge_conflict: (gitmem\/worker\/\S+)/.exec(stdout)?.[1] ?? '';
+    expect(stdout).toContain('system/persona.md');
+    expect(git(memoryDir, ['branch', '--list', branch], env)).toContain(branch);
+    expect(readFileSync(join(memoryDir, 'system', 'persona.md'), 'utf8')).toBe('primary\n');
+  });
+});
