@@ -3,6 +3,7 @@
  * the texts stay editable as plain files while the code that uses them stays pure.
  */
 import { readFileSync } from 'node:fs';
+import { assetPath } from '../assets.js';
 import { MemoryError } from '../errors.js';
 
 const cache = new Map<string, string>();
@@ -22,7 +23,7 @@ export function loadPromptAsset(name: string): string {
   }
   let text: string;
   try {
-    text = readFileSync(new URL(`./prompts/${name}`, import.meta.url), 'utf8');
+    text = readFileSync(assetPath(`blocks/prompts/${name}`), 'utf8');
   } catch (err) {
     throw new MemoryError('INTERNAL', `prompt asset ${name} is missing from the package`, {
       cause: err,

@@ -4,16 +4,17 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../assets.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { postCommitScript } from './post-commit.js';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Absolute path of the hook entry in the built package. */
 export function preCommitEntry(): string {
-  return join(PACKAGE_ROOT, 'dist', 'hooks', 'pre-commit-main.js');
+  // Prefer the bundled entry (one file to load: the hook runs on every raw commit).
+  const bundled = join(packageRoot(), 'dist', 'bin', 'hooks', 'pre-commit-main.js');
+  return existsSync(bundled) ? bundled : join(packageRoot(), 'dist', 'hooks', 'pre-commit-main.js');
 }
 
 /** Shell text of the pre-commit hook for this installation of gitmem. */
