@@ -119,3 +119,39 @@ export { ensureHooks } from './hooks/install.js';
 export { runPreCommit } from './hooks/pre-commit.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';
+// --- reflection (issue 5): settings, triggers, snapshot, runs, harness entry points, dream ---
+export {
+  resolveReflectionSettings,
+  applyReflectionLayer,
+  describeReflectionSettings,
+  DEFAULT_REFLECTION_SETTINGS,
+  type ReflectionSettings,
+  type ReflectionTrigger,
+  type ReflectionMergeMode,
+  type ReflectionSettingsSources,
+} from './reflection/settings.js';
+export { decideReflection, type ReflectionEvent, type ReflectionTriggerSource } from './reflection/triggers.js';
+export { createReservationTable, type ReservationTable } from './reflection/reservation.js';
+export { buildParentSnapshot, shrinkSnapshot, previewNotice, SNAPSHOT_BUDGET, type ParentSnapshot, type SnapshotFile } from './reflection/snapshot.js';
+export { loadReflectionPrompt, systemPromptFor, buildTaskPrompt, type ReflectionPromptName } from './reflection/prompts.js';
+export { runReflection, DEFAULT_REFLECTION_LIMITS } from './reflection/run.js';
+export type {
+  ReflectionRunOptions,
+  ReflectionResult,
+  ReflectionCompleted,
+  ReflectionSkipped,
+  ReflectionStatus,
+  ReflectionProgress,
+  PendingIntegration,
+} from './reflection/run-types.js';
+export { createReflectionShell, type ReflectionShellOptions } from './reflection/shell.js';
+export {
+  createReflectionHarness,
+  type ReflectionHarness,
+  type ReflectionHarnessOptions,
+  type ReflectionLaunch,
+  type HarnessOutcome,
+} from './reflection/harness.js';
+export { runDream } from './reflection/dream.js';
+export { dreamExitCode, DREAM_TIMEOUT_SECONDS, type DreamOptions, type DreamResult } from './reflection/dream-types.js';
+export { parseDreamTarget, syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './reflection/dream-target.js';

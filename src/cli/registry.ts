@@ -22,4 +22,5 @@ export const COMMANDS: Record<string, Loader> = {
   personality: () => import('./commands/personality.js'),
   mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),
+  dream: () => import('./commands/dream.js'),
 };

@@ -2,28 +2,52 @@
  * Classifies git failures once, so no caller matches messages. Pure.
  */
 
-export type GitFailureKind = 'transient' | 'auth' | 'non_fast_forward' | 'missing_cwd' | 'other';
+export type GitFailureKind =
+  | 'transient' // retryable network failure: HTTP 5xx/52x, reset, hung up, timed out, refused
+  | 'auth' // credentials missing or rejected (never retried)
+  | 'non_fast_forward' // push rejected because the remote has (or just got) commits we do not
+  | 'conflict' // a merge/rebase stopped on conflicting changes
+  | 'unrelated_histories' // local and remote share no commit
+  | 'missing_remote_ref' // the remote has no such branch (e.g. an empty repository)
+  | 'missing_cwd' // the working directory vanished
+  | 'identity' // git knows no committer name/e-mail
+  | 'other';
 
-const TRANSIENT_HTTP = /\b(?:HTTP|error:?)\s*5(?:0[0-4]|2[0-4])\b|returned error:\s*5\d\d\b/i;
+// "HTTP 502", "HTTP 520" (git's "RPC failed; HTTP 520 curl 22 …" form), "returned error: 503".
+const TRANSIENT_HTTP = /\bHTTP[/ ]?(?:1\.1 |2 )?5(?:0[0-4]|2[0-4])\b|returned error:\s*5(?:0[0-4]|2[0-4])\b/i;
 const RPC_FAILED = /RPC failed/i;
 const TRANSIENT_TRANSPORT =
-  /remote end hung up unexpectedly|connection reset by peer|operation timed out|timed out|SIGTERM|ETIMEDOUT|ECONNRESET|early EOF|Empty reply from server|Recv failure|Failed to connect to 127\.0\.0\.1|Could not resolve host|connection refused/i;
+  /remote end hung up unexpectedly|connection reset by peer|operation timed out|timed out|SIGTERM|ETIMEDOUT|ECONNRESET|early EOF|Empty reply from server|Recv failure|unexpected disconnect|Failed to connect to|Connection refused|Could not resolve host|Couldn't connect to server/i;
 const AUTH =
-  /could not read Username|could not read Password|Authentication failed|returned error: 40[13]\b|HTTP 40[13]\b|Permission denied \(publickey|invalid credentials|terminal prompts disabled/i;
+  /could not read Username|could not read Password|Authentication failed|returned error: 40[13]\b|HTTP 40[13]\b|Permission denied \(publickey|invalid credentials|terminal prompts disabled|Invalid username or (?:password|token)/i;
 const NON_FAST_FORWARD =
-  /non-fast-forward|fetch first|failed to push some refs|updates were rejected|remote contains work that you do not have locally|tip of your current branch is behind/i;
+  /\(non-fast-forward\)|\(fetch first\)|updates were rejected|remote contains work that you do not have locally|tip of your current branch is behind|cannot lock ref '[^']+': is at [0-9a-f]+ but expected|incorrect old value provided/i;
+const CONFLICT = /^CONFLICT \(|could not apply [0-9a-f]+|Resolve all conflicts manually|Merge conflict in /im;
+const UNRELATED = /refusing to merge unrelated histories|no common commits|no merge base/i;
+const MISSING_REF = /couldn't find remote ref|invalid upstream 'origin\/|unknown revision or path not in the working tree.*origin\//i;
+const IDENTITY = /Please tell me who you are|unable to auto-detect email address|empty ident name/i;
 const MISSING_CWD = /Unable to read current working directory: No such file or directory|uv_cwd|cwd.*ENOENT/i;
 
 /**
- * Decides what kind of failure a git error text describes.
+ * Decides what kind of failure a git error text describes. Order matters: a rejected credential is
+ * never "transient", and a rejected push is never retried blindly.
  * @example classifyGitFailure('fatal: unable to access ...: The requested URL returned error: 520') === 'transient'
  */
 export function classifyGitFailure(text: string): GitFailureKind {
   if (MISSING_CWD.test(text)) return 'missing_cwd';
   if (AUTH.test(text)) return 'auth';
+  if (IDENTITY.test(text)) return 'identity';
   if (NON_FAST_FORWARD.test(text)) return 'non_fast_forward';
+  if (CONFLICT.test(text)) return 'conflict';
+  if (UNRELATED.test(text)) return 'unrelated_histories';
+  if (MISSING_REF.test(text)) return 'missing_remote_ref';
   if (TRANSIENT_HTTP.test(text)) return 'transient';
   if (RPC_FAILED.test(text) && TRANSIENT_TRANSPORT.test(text)) return 'transient';
   if (TRANSIENT_TRANSPORT.test(text)) return 'transient';
   return 'other';
+}
+
+/** True for failures worth retrying with backoff. */
+export function isRetryableKind(kind: GitFailureKind): boolean {
+  return kind === 'transient' || kind === 'missing_cwd';
 }

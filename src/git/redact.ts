@@ -6,21 +6,22 @@
 const REDACTED = '<redacted>';
 
 const RULES: Array<[RegExp, string]> = [
-  // -c http.extraHeader=Authorization: Bearer <tok>   (and any other Authorization header)
-  [/(authorization:\s*(?:basic|bearer|token)\s+)[^\s"'`]+/gi, `$1${REDACTED}`],
-  [/(http\.extraheader=authorization:\s*)[^\s"'`]+/gi, `$1${REDACTED}`],
+  // Any Authorization header value, with or without a scheme word (also inside -c http[.<url>].extraHeader=…).
+  [/(authorization:\s*(?:(?:basic|bearer|token)\s+)?)(?!<redacted>|(?:basic|bearer|token)\s)[^\s"'`]+/gi, `$1${REDACTED}`],
   // password=… in credential-helper output or URLs' query strings
   [/(password=)[^\s"'`;&]+/gi, `$1${REDACTED}`],
   // URL user-info: scheme://user:secret@host → scheme://user:***@host ; scheme://token@host → scheme://***@host
-  [/([a-z][a-z0-9+.-]*:\/\/)([^/\s:@"'`]+):([^@\s/"'`]+)@/gi, '$1$2:***@'],
-  [/(https?:\/\/)([^/\s:@"'`]{16,})@/gi, '$1***@'],
+  [/([a-z][a-z0-9+.-]*:\/\/)([^/\s:@"'`]+):([^\s/"'`]+)@/gi, '$1$2:***@'],
+  [/(https?:\/\/)([^/\s:@"'`]{12,})@/gi, '$1***@'],
   // Well-known token shapes (GitHub, GitLab, Slack, OpenAI/Anthropic-style keys, JWT-ish bearer blobs).
   [/\b(gh[pousr]_)[A-Za-z0-9]{16,}/g, `$1${REDACTED}`],
   [/\b(github_pat_)[A-Za-z0-9_]{16,}/g, `$1${REDACTED}`],
   [/\b(glpat-)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
   [/\b(xox[abprs]-)[A-Za-z0-9-]{8,}/g, `$1${REDACTED}`],
   [/\b(sk-(?:ant-|proj-|let-)?)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
-];
+  [/\b(gitmem_)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, REDACTED],
+]
 
 /**
  * Removes credentials from `text`. `secrets` are exact values known to be sensitive (the configured
@@ -39,7 +40,9 @@ function expandSecrets(secrets: readonly string[]): string[] {
   for (const s of secrets) {
     if (s.length < 4) continue; // too short to be a credential; replacing would shred normal text
     all.add(s);
-    for (const user of ['x-access-token', 'gitmem', 'oauth2', 'git']) {
+    all.add(encodeURIComponent(s));
+    all.add(Buffer.from(s).toString('base64'));
+    for (const user of ['x-access-token', 'gitmem', 'oauth2', 'git', 'token']) {
       all.add(Buffer.from(`${user}:${s}`).toString('base64'));
     }
   }

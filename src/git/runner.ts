@@ -244,10 +244,23 @@ function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnRe
     let timedOut = false;
     let aborted = false;
     let settled = false;
-    const child = spawn(bin, argv, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Own process group: git's helpers (git-remote-http, ssh) hold our pipes too, so a timeout or abort
+    // must signal the whole group or 'close' would wait for a helper stuck on a silent server.
+    const child = spawn(bin, argv, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const signalGroup = (sig: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
     const kill = (): void => {
-      child.kill('SIGTERM');
-      setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+      signalGroup('SIGTERM');
+      setTimeout(() => {
+        signalGroup('SIGKILL');
+        // Helpers that escaped the group may still hold the pipes: answer anyway.
+        setTimeout(() => finish(child.exitCode ?? null), 200).unref();
+      }, KILL_GRACE_MS).unref();
     };
     const timer = setTimeout(() => ((timedOut = true), kill()), o.timeoutMs);
     const onAbort = (): void => ((aborted = true), kill());

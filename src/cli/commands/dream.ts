@@ -1,0 +1,112 @@
+/**
+ * `gitmem dream`: run one reflection by hand or from a script, over a stored conversation or an external
+ * transcript, optionally maintaining a document such as AGENTS.md through memory. Thin: validation and
+ * printing; the work is runDream. Progress goes to stderr (a spinner only on a TTY).
+ */
+import { dreamExitCode, MemoryError, runDream, type DreamResult } from '../../index.js';
+import type { CliCommand, CliContext } from '../types.js';
+
+const USAGE = `
+Usage: gitmem dream [--memory <agent-id>] [--from <source>] [--to <path>] [-i <text>] [-m <provider:model>]
+                    [--timeout <seconds>] [--dry-run] [--merge auto|explicit] [--json]
+
+Reviews what happened in a conversation and rewrites the agent's memory in a private worktree, then merges
+the sub-agent's commits (each message is its reason, with a Reviewed-Transcript trailer).
+  --memory <id>     agent whose memory to refine (default: --agent, GITMEM_AGENT_ID, AGENT_ID)
+  --from <source>   a conversation id (default "default"), or transcript:<file.jsonl>, openhands:<dir|file>,
+                    claude-code:<session.jsonl | project dir>
+  --to <path>       maintain a document (e.g. ./AGENTS.md) through memory at system/<basename>; it is written
+                    back only from the committed, merged result
+  -i, --instruction extra instruction for this run
+  -m, --model       provider:model (openai:…, anthropic:…, openai-compatible:<name>:<model>); else GITMEM_MODEL
+                    or "model" in $GITMEM_HOME/config
+  --timeout <s>     give up after this many seconds (default 1500); the run is stopped and cleaned up
+  --dry-run         print the diff the dream would merge; merge nothing, keep the transcript unreflected
+  --merge <mode>    auto (merge here) or explicit (keep the branch for review; see gitmem conflicts)
+  --prompt, --system  replace the task message / the system prompt
+Exit codes: 0 merged, no changes needed, nothing new since the last reflection, or dry run done;
+1 anything else (bad arguments, no model, source error, parent dirty, conflict, failure, timeout, --to write
+error); 2 internal error. --json prints one line (see README "gitmem dream --json").
+`;
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+function progress(ctx: CliContext): { line: (text: string) => void; stop: () => void } {
+  const tty = process.stderr.isTTY === true && !ctx.json;
+  let current = '';
+  let frame = 0;
+  const timer = tty ? setInterval(() => process.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} ${current}\u001b[K`), 100) : undefined;
+  timer?.unref();
+  return {
+    line: (text) => {
+      if (tty) process.stderr.write(`\r\u001b[K`);
+      ctx.stderr(text);
+      current = text;
+    },
+    stop: () => {
+      if (timer) clearInterval(timer);
+      if (tty) process.stderr.write('\r\u001b[K');
+    },
+  };
+}
+
+function str(ctx: CliContext, key: string): string | undefined {
+  const v = ctx.values[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function printText(ctx: CliContext, r: DreamResult): void {
+  if (r.diff !== undefined) ctx.stdout(r.diff.trim() === '' ? '(no changes)' : r.diff);
+  const ok = dreamExitCode(r) === 0;
+  (ok ? ctx.stdout : ctx.stderr)(r.message);
+  if (r.targetWritten) ctx.stdout(`Wrote ${r.targetPath}`);
+  if (r.targetError) ctx.stderr(`Failed to write --to target: ${r.targetError}`);
+}
+
+async function run(ctx: CliContext): Promise<number> {
+  const [extra] = ctx.args;
+  if (extra === 'help') return void ctx.stdout(USAGE.trim()), 0;
+  if (extra !== undefined) throw new MemoryError('INVALID_ARGUMENT', `Unknown argument: ${extra}`);
+  const merge = str(ctx, 'merge');
+  if (merge !== undefined && merge !== 'auto' && merge !== 'explicit') throw new MemoryError('INVALID_ARGUMENT', `--merge must be auto or explicit, got ${merge}`);
+  const p = progress(ctx);
+  try {
+    const r = await runDream({
+      home: ctx.home, env: ctx.env, cwd: process.cwd(), onProgress: p.line, onWarning: ctx.stderr,
+      ...optional({ agentId: str(ctx, 'memory') ?? ctx.agent, from: str(ctx, 'from'), to: str(ctx, 'to'), instruction: str(ctx, 'instruction'), model: str(ctx, 'model'), timeoutSeconds: str(ctx, 'timeout'), prompt: str(ctx, 'prompt'), system: str(ctx, 'system'), merge: merge as 'auto' | 'explicit' | undefined }),
+      ...(ctx.values['dry-run'] === true ? { dryRun: true } : {}),
+    });
+    p.stop();
+    if (ctx.json) ctx.stdout(JSON.stringify(r));
+    else printText(ctx, r);
+    const code = dreamExitCode(r);
+    // A timed-out run was told to stop; if something still holds the event loop, do not hang the caller.
+    if (r.timedOut) setTimeout(() => process.exit(code), 10_000).unref();
+    return code;
+  } finally {
+    p.stop();
+  }
+}
+
+function optional<T extends Record<string, unknown>>(o: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
+}
+
+export const command: CliCommand = {
+  name: 'dream',
+  summary: 'reflect on a conversation and consolidate memory (LLM sub-agent)',
+  usage: USAGE,
+  options: {
+    memory: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    instruction: { type: 'string', short: 'i' },
+    model: { type: 'string', short: 'm' },
+    timeout: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+    merge: { type: 'string' },
+    prompt: { type: 'string' },
+    system: { type: 'string' },
+  },
+  run,
+};

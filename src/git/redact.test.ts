@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { redactArgv, redactText } from './redact.js';
+
+/** Small seeded PRNG so a failing case can be replayed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=';
+const PREFIXES = ['', '', '', 'ghp_', 'github_pat_', 'glpat-', 'sk-', 'sk-ant-', 'xoxb-', 'gitmem_'];
+
+function randomToken(r: () => number): string {
+  const prefix = PREFIXES[Math.floor(r() * PREFIXES.length)] ?? '';
+  const len = 12 + Math.floor(r() * 40);
+  let body = '';
+  for (let i = 0; i < len; i++) body += ALPHABET[Math.floor(r() * ALPHABET.length)];
+  return prefix + body;
+}
+
+/** Every way a token shows up in git argv, errors and logs. */
+function contexts(tok: string): string[] {
+  const basic = Buffer.from(`x-access-token:${tok}`).toString('base64');
+  const enc = encodeURIComponent(tok);
+  return [
+    `http.extraHeader=Authorization: Bearer ${tok}`,
+    `http.https://github.com/.extraHeader=Authorization: Basic ${basic}`,
+    `> Authorization: Bearer ${tok}\r\n`,
+    `authorization: token ${tok}`,
+    `password=${tok}\nusername=git`,
+    `fatal: unable to access 'https://user:${enc}@example.com/r.git/': 403`,
+    `error: failed to push some refs to "https://oauth2:${enc}@gitlab.example.com/x.git"`,
+    `cloning from https://${enc}@github.com/me/mem.git`,
+    `git -c http.extraHeader=Authorization: Bearer ${tok} push origin main`,
+  ];
+}
+
+describe('redactText', () => {
+  it('removes the exact header, password, URL and prefix forms', () => {
+    expect(redactText('Authorization: Bearer abc.def')).toBe('Authorization: Bearer <redacted>');
+    expect(redactText('-c http.extraHeader=Authorization: Basic Zm9vOmJhcg==')).toBe('-c http.extraHeader=Authorization: Basic <redacted>');
+    expect(redactText('password=hunter2; user=x')).toBe('password=<redacted>; user=x');
+    expect(redactText('https://me:s3cret@host/x.git')).toBe('https://me:***@host/x.git');
+    expect(redactText('token ghp_abcdefghijklmnopqrstuvwxyz0123')).toBe('token ghp_<redacted>');
+  });
+
+  it('leaves ordinary text, SSH URLs and URLs without secrets alone', () => {
+    for (const t of ['git@github.com:me/mem.git', 'https://github.com/me/mem.git', 'Already up to date.', 'https://me@host/x']) {
+      expect(redactText(t)).toBe(t);
+    }
+  });
+
+  it('does not mangle an already redacted header', () => {
+    const once = redactText('Authorization: Bearer tok-123456789', ['tok-123456789']);
+    expect(once).toBe('Authorization: Bearer <redacted>');
+    expect(redactText(once)).toBe(once);
+  });
+
+  it('removes 500 random tokens from every context when the token is known', () => {
+    const r = rng(20240601);
+    for (let i = 0; i < 500; i++) {
+      const tok = randomToken(r);
+      for (const text of contexts(tok)) {
+        const out = redactText(text, [tok]);
+        expect(out, `seed case ${i}: ${text}`).not.toContain(tok);
+        expect(out).not.toContain(encodeURIComponent(tok));
+        expect(out).not.toContain(Buffer.from(`x-access-token:${tok}`).toString('base64'));
+      }
+    }
+  });
+
+  it('removes 500 random tokens from header, password and URL contexts by pattern alone', () => {
+    const r = rng(7);
+    for (let i = 0; i < 500; i++) {
+      const tok = randomToken(r).replace(/[/+=.~]/g, 'x'); // URL-safe, as tokens in URLs are
+      for (const text of contexts(tok)) {
+        expect(redactText(text), `seed case ${i}: ${text}`).not.toContain(tok);
+      }
+    }
+  });
+
+  it('redacts every argv element', () => {
+    const argv = redactArgv(['-c', 'http.extraHeader=Authorization: Bearer zzz-secret-1', 'push', 'https://u:p4ss@h/x'], ['zzz-secret-1']);
+    expect(argv.join(' ')).not.toMatch(/zzz-secret-1|p4ss/);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The shapes of `gitmem dream` as a library call: its options and its one-line JSON result (documented in
+ * the README), plus the exit-code rule of SPEC §11.2–11.3.
+ */
+import type { LanguageModel } from 'ai';
+import type { GitRunner } from '../git/runner.js';
+import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { ReflectionCompleted, ReflectionStatus } from './run-types.js';
+import type { ReflectionMergeMode } from './settings.js';
+
+/** Default wall-clock limit of a dream, in seconds. */
+export const DREAM_TIMEOUT_SECONDS = 1_500;
+
+export interface DreamOptions {
+  home: string;
+  /** `--memory` (else GITMEM_AGENT_ID / AGENT_ID from `env`). */
+  agentId?: string;
+  env: Record<string, string | undefined>;
+  /** Base for relative `--from` / `--to` paths. */
+  cwd: string;
+  /** Conversation id or `<type>:<path>`; default `default`. */
+  from?: string;
+  to?: string;
+  instruction?: string;
+  /** A `provider:model` spec (else GITMEM_MODEL / config), or a model instance (tests, embedding). */
+  model?: string | LanguageModel;
+  /** Seconds; a string is parsed like the CLI flag (integer prefix). */
+  timeoutSeconds?: number | string;
+  dryRun?: boolean;
+  /** Default: the resolved reflection settings' merge mode. */
+  merge?: ReflectionMergeMode;
+  /** Replace the task message / the system prompt. */
+  prompt?: string;
+  system?: string;
+  git?: GitRunner;
+  /** Stream model output (default true). */
+  stream?: boolean;
+  maxRetries?: number;
+  limits?: Partial<SubAgentLimits>;
+  onProgress?: (line: string) => void;
+  onWarning?: (message: string) => void;
+}
+
+export interface DreamResult {
+  launched: boolean;
+  /** The outcome consumed the transcript (or a dry run finished) and any `--to` write succeeded. */
+  success: boolean;
+  message: string;
+  agentId: string;
+  conversationId?: string;
+  /** Why nothing ran: `no_payload`, `parent_dirty`, `source_error`. */
+  reason?: string;
+  status?: ReflectionStatus;
+  error?: string;
+  timedOut?: true;
+  transcriptPath?: string;
+  stagedEntries?: number;
+  skippedEntries?: number;
+  targetPath?: string;
+  targetWritten?: boolean;
+  targetError?: string;
+  commitCount?: number;
+  branchName?: string;
+  branchKept?: boolean;
+  conflictingPaths?: string[];
+  lines?: { from: number; to: number };
+  usage?: ReflectionCompleted['usage'];
+  steps?: number;
+  durationMs?: number;
+  model?: string;
+  diff?: string;
+  snapshot?: ReflectionCompleted['snapshot'];
+}
+
+/**
+ * Exit status of a dream: 0 when it succeeded or there was nothing new to reflect on, else 1.
+ * @example dreamExitCode({ launched: false, reason: 'no_payload', success: false, message: '', agentId: 'a' }) === 0
+ */
+export function dreamExitCode(r: DreamResult): 0 | 1 {
+  if (!r.launched) return r.reason === 'no_payload' ? 0 : 1;
+  return r.success && r.targetError === undefined ? 0 : 1;
+}

@@ -1,0 +1,116 @@
+/**
+ * The completion half of a reflection run (SPEC §10.9): turn the worktree into an outcome (finalize, or a
+ * dry run's diff, or a branch kept for review), move the cursor only when the outcome consumed the
+ * transcript, signal a recompile only after a merge, and record the run in the agent's run log.
+ */
+import { rmSync } from 'node:fs';
+import { withMemoryOperation } from '../git/lease.js';
+import { appendRunLog } from '../llm/run-log.js';
+import type { SubAgentRun } from '../llm/sub-agent.js';
+import { discardWorktree, removeWorktreeDir } from '../worktree/cleanup.js';
+import { consumesTranscript, finalizeReflectionWorktree, shouldRecompile } from '../worktree/finalize.js';
+import { countCommits, dirtyPaths, resolveCommit } from '../worktree/inspect.js';
+import { advanceCursor } from './cursor.js';
+import { outcomeMessage } from './messages.js';
+import type { PreparedReflection } from './prepare.js';
+import type { ReflectionCompleted, ReflectionRunOptions, ReflectionStatus } from './run-types.js';
+
+/** How the sub-agent ended. */
+export interface AgentEnd {
+  run?: SubAgentRun;
+  error?: string;
+  model: string;
+  startedAt: Date;
+  /** Date.now() when the run started (durations use the real clock). */
+  t0: number;
+}
+
+type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error'> & { summary: string };
+
+async function commitsOnBranch(o: ReflectionRunOptions, p: PreparedReflection): Promise<number> {
+  const tip = await resolveCommit(o.git, p.wt.parentMemoryDir, `refs/heads/${p.wt.branchName}`);
+  return tip === null ? 0 : countCommits(o.git, p.wt.parentMemoryDir, p.wt.baseHead, tip);
+}
+
+/** Dry run: the diff the branch would bring in; then everything is thrown away. */
+async function dryRun(o: ReflectionRunOptions, p: PreparedReflection): Promise<Outcome> {
+  const commitCount = await commitsOnBranch(o, p);
+  const diff = (await o.git.run(['diff', '--stat', '--patch', p.wt.baseHead, `refs/heads/${p.wt.branchName}`], { cwd: p.wt.parentMemoryDir })).stdout;
+  await withMemoryOperation(p.wt.parentMemoryDir, () => discardWorktree(p.wt, o.git), { purpose: 'discard dry-run reflection' });
+  return { status: 'dry_run', commitCount, diff, summary: `Dry run: ${commitCount} commit(s) would be merged; nothing was changed.` };
+}
+
+/** Explicit mode without an integrator: keep the branch for review (see `gitmem conflicts`). */
+async function keepForReview(o: ReflectionRunOptions, p: PreparedReflection, commitCount: number): Promise<Outcome> {
+  await withMemoryOperation(p.wt.parentMemoryDir, () => removeWorktreeDir(p.wt, o.git), { purpose: 'keep reflection branch' });
+  return { status: 'pending_review', commitCount, branchKept: true, summary: `Reflection made ${commitCount} commit(s) on ${p.wt.branchName}; kept for review before merging.` };
+}
+
+async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolean): Promise<Outcome> {
+  if (o.dryRun) return dryRun(o, p);
+  if (ok && o.merge === 'explicit') {
+    const commitCount = await commitsOnBranch(o, p);
+    const dirty = (await dirtyPaths(o.git, p.wt.worktreeDir)).length > 0;
+    if (commitCount > 0 && !dirty && !o.integrate) return keepForReview(o, p, commitCount);
+    if (commitCount > 0 && !dirty && o.integrate) {
+      const { wt } = p;
+      await o.integrate({ parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' });
+    }
+  }
+  const r = await finalizeReflectionWorktree(p.wt, { shouldMerge: ok, mergeMode: o.merge ?? 'auto' }, { git: o.git });
+  return {
+    status: r.status,
+    commitCount: r.commitCount,
+    summary: r.summary,
+    ...(r.head ? { head: r.head } : {}),
+    ...(r.branchKept ? { branchKept: true } : {}),
+    ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
+  };
+}
+
+async function recompile(o: ReflectionRunOptions, status: ReflectionStatus): Promise<{ recompiled: boolean; recompileError?: string }> {
+  if (status === 'dry_run' || status === 'pending_review' || !shouldRecompile({ status }) || !o.onRecompile) return { recompiled: false };
+  try {
+    await o.onRecompile();
+    return { recompiled: true };
+  } catch (err) {
+    return { recompiled: false, recompileError: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function consumed(status: ReflectionStatus): boolean {
+  return status !== 'dry_run' && status !== 'pending_review' && consumesTranscript({ status });
+}
+
+/**
+ * Finishes a run whose sub-agent has ended (successfully or not) and returns its result.
+ * @example return finishReflection(o, prepared, { run, model: 'mock:m', startedAt })
+ */
+export async function finishReflection(o: ReflectionRunOptions, p: PreparedReflection, end: AgentEnd): Promise<ReflectionCompleted> {
+  o.onProgress?.({ phase: 'finalizing', message: o.dryRun ? 'Collecting the diff (dry run)…' : 'Merging the reflection into memory…' });
+  const ok = end.run !== undefined && end.error === undefined && end.run.stoppedBy === undefined;
+  let outcome: Outcome;
+  try {
+    outcome = await settle(o, p, ok);
+  } finally {
+    rmSync(p.payloadPath, { force: true });
+  }
+  const success = consumed(outcome.status);
+  if (success) advanceCursor(p.agentDir, o.conversationId, p.lines.to, o.clock);
+  const rc = await recompile(o, outcome.status);
+  const run = end.run;
+  const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const durationMs = Date.now() - end.t0;
+  const error = end.error ?? (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined);
+  appendRunLog(p.agentDir, {
+    kind: 'reflection', startedAt: end.startedAt.toISOString(), durationMs, steps: run?.steps ?? 0, inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens, outcome: outcome.status, model: end.model, trigger: o.trigger ?? 'manual',
+    conversationId: o.conversationId, lines: p.lines, commitCount: outcome.commitCount, ...(error ? { error } : {}),
+  });
+  return {
+    launched: true, ...outcome, success, message: outcomeMessage(outcome.status, outcome.summary, rc.recompileError),
+    conversationId: o.conversationId, lines: p.lines, branchName: p.wt.branchName, ...rc, usage, steps: run?.steps ?? 0, durationMs,
+    model: end.model, report: run?.text ?? '', ...(run?.stoppedBy ? { stoppedBy: run.stoppedBy } : {}), ...(error ? { error } : {}),
+    ...(p.snapshot ? { snapshot: p.snapshot } : {}), payloadChars: p.payloadChars,
+  };
+}

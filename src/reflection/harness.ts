@@ -1,0 +1,176 @@
+/**
+ * The library entry points a harness calls — `onTurnEnd()`, `onCompaction()`, `reflectNow()` — which decide
+ * from the settings whether a reflection fires and start it in the background. They never block the caller:
+ * each returns at once with a handle whose `done` promise (never rejecting) settles when the run ends.
+ * One reflection per agent per process; a launch while one runs is queued and runs once afterwards.
+ */
+import type { LanguageModel } from 'ai';
+import { toMemoryError, type MemoryError } from '../errors.js';
+import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { readGitmemConfig } from '../llm/config.js';
+import { agentPaths } from '../memfs/layout.js';
+import { readCursor } from './cursor.js';
+import { createReservationTable } from './reservation.js';
+import { runReflection } from './run.js';
+import type { ReflectionResult, ReflectionRunOptions } from './run-types.js';
+import { resolveReflectionSettings, type ReflectionSettings } from './settings.js';
+import { appendTranscript, type TranscriptRowInput } from './transcripts.js';
+import { decideReflection, type ReflectionEvent, type ReflectionTriggerSource } from './triggers.js';
+
+/** How a launch ended when no reflection result exists. */
+export interface HarnessNoRun {
+  launched: false;
+  reason: 'not_triggered' | 'dropped' | 'error';
+  conversationId: string;
+  message: string;
+  error?: MemoryError;
+}
+
+export type HarnessOutcome = ReflectionResult | HarnessNoRun;
+
+/** Returned at once by every entry point. */
+export interface ReflectionLaunch {
+  /** `started` now, `queued` behind a running reflection, or `skipped` (the trigger did not fire). */
+  state: 'started' | 'queued' | 'skipped';
+  trigger: ReflectionTriggerSource | null;
+  done: Promise<HarnessOutcome>;
+}
+
+type RunExtras = Partial<Omit<ReflectionRunOptions, 'home' | 'agentId' | 'conversationId' | 'model' | 'env' | 'git' | 'trigger'>>;
+
+/** Options of {@link createReflectionHarness}. */
+export interface ReflectionHarnessOptions {
+  home: string;
+  agentId: string;
+  env?: Record<string, string | undefined>;
+  git?: GitRunner;
+  /** A model, or a function resolving one at launch (default: the configured model, see resolveModel). */
+  model?: LanguageModel | (() => Promise<LanguageModel>);
+  projectDir?: string;
+  /** Overrides applied on top of the resolved settings. */
+  settings?: Partial<ReflectionSettings>;
+  /** Extra run options (limits, stream, integrate, onProgress, onRecompile…). */
+  run?: RunExtras;
+  onComplete?: (outcome: HarnessOutcome) => void;
+}
+
+export interface ReflectionHarness {
+  /** Appends a turn's rows to the conversation's transcript (call before onTurnEnd). */
+  recordTurn(conversationId: string, rows: TranscriptRowInput[]): void;
+  onTurnEnd(conversationId: string): ReflectionLaunch;
+  onCompaction(conversationId: string): ReflectionLaunch;
+  reflectNow(conversationId: string, options?: { instruction?: string }): ReflectionLaunch;
+  settings(): ReflectionSettings;
+  /** Resolves when nothing is running or queued for this agent. */
+  idle(): Promise<void>;
+}
+
+interface Request {
+  conversationId: string;
+  trigger: ReflectionTriggerSource;
+  instruction?: string;
+  waiters: Array<(o: HarnessOutcome) => void>;
+}
+
+// One table per process: two harnesses for the same agent still share one reservation.
+const table = createReservationTable<Request>((previous, next) => ({ ...next, waiters: [...previous.waiters, ...next.waiters] }));
+const running = new Map<string, Promise<void>>();
+
+async function resolveModelFor(o: ReflectionHarnessOptions, env: Record<string, string | undefined>): Promise<LanguageModel> {
+  if (typeof o.model === 'function') return o.model();
+  if (o.model !== undefined) return o.model;
+  const { resolveModel } = await import('../llm/provider.js');
+  return resolveModel({ env, config: readGitmemConfig(o.home) });
+}
+
+interface Ctx {
+  o: ReflectionHarnessOptions;
+  env: Record<string, string | undefined>;
+  git: GitRunner;
+  agentDir: string;
+  memoryDir: string;
+  settings: () => ReflectionSettings;
+}
+
+async function execute(c: Ctx, req: Request): Promise<HarnessOutcome> {
+  try {
+    const s = c.settings();
+    const model = await resolveModelFor(c.o, c.env);
+    return await runReflection({
+      merge: s.merge, mergeInstructions: s.mergeInstructions, ...c.o.run,
+      home: c.o.home, agentId: c.o.agentId, conversationId: req.conversationId, model, env: c.env, git: c.git, trigger: req.trigger,
+      ...(req.instruction ? { instruction: req.instruction } : {}),
+    });
+  } catch (err) {
+    const error = toMemoryError(err);
+    return { launched: false, reason: 'error', conversationId: req.conversationId, message: error.message, error };
+  }
+}
+
+function start(c: Ctx, req: Request): void {
+  const job = (async () => {
+    try {
+      const outcome = await execute(c, req);
+      req.waiters.forEach((w) => w(outcome));
+      c.o.onComplete?.(outcome);
+    } finally {
+      const next = table.release(c.memoryDir);
+      if (next) dequeue(c, next);
+      else running.delete(c.memoryDir);
+    }
+  })();
+  running.set(c.memoryDir, job);
+}
+
+/** A queued step-count launch re-checks its threshold; other queued launches run unconditionally. */
+function dequeue(c: Ctx, req: Request): void {
+  const steps = readCursor(c.agentDir, req.conversationId).stepsSinceLastReflection;
+  if (req.trigger === 'step-count' && decideReflection(c.settings(), 'turn-end', steps) === null) {
+    const dropped: HarnessNoRun = { launched: false, reason: 'dropped', conversationId: req.conversationId, message: 'The queued step-count reflection is no longer due.' };
+    req.waiters.forEach((w) => w(dropped));
+    running.delete(c.memoryDir);
+    return;
+  }
+  table.tryReserve(c.memoryDir, req);
+  start(c, req);
+}
+
+function launch(c: Ctx, conversationId: string, event: ReflectionEvent, instruction?: string): ReflectionLaunch {
+  const steps = event === 'turn-end' ? readCursor(c.agentDir, conversationId).stepsSinceLastReflection : 0;
+  const trigger = decideReflection(c.settings(), event, steps);
+  if (trigger === null) {
+    return { state: 'skipped', trigger, done: Promise.resolve({ launched: false, reason: 'not_triggered', conversationId, message: 'No reflection due.' }) };
+  }
+  let resolveDone: (v: HarnessOutcome) => void = () => undefined;
+  const done = new Promise<HarnessOutcome>((r) => (resolveDone = r));
+  const req: Request = { conversationId, trigger, waiters: [resolveDone], ...(instruction ? { instruction } : {}) };
+  if (!table.tryReserve(c.memoryDir, req)) return { state: 'queued', trigger, done };
+  start(c, req);
+  return { state: 'started', trigger, done };
+}
+
+/**
+ * Creates the entry points for one agent.
+ * @example
+ *   const h = createReflectionHarness({ home, agentId: 'a1', model });
+ *   h.recordTurn('conv-1', rows); h.onTurnEnd('conv-1'); // returns at once
+ */
+export function createReflectionHarness(o: ReflectionHarnessOptions): ReflectionHarness {
+  const env = o.env ?? process.env;
+  const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
+  const settings = (): ReflectionSettings => ({
+    ...resolveReflectionSettings({ home: o.home, agentDir, ...(o.projectDir ? { projectDir: o.projectDir } : {}) }),
+    ...o.settings,
+  });
+  const c: Ctx = { o, env, git: o.git ?? createGitRunner({ env }), agentDir, memoryDir, settings };
+  return {
+    recordTurn: (conversationId, rows) => appendTranscript(agentDir, conversationId, rows),
+    onTurnEnd: (conversationId) => launch(c, conversationId, 'turn-end'),
+    onCompaction: (conversationId) => launch(c, conversationId, 'compaction'),
+    reflectNow: (conversationId, opts = {}) => launch(c, conversationId, 'manual', opts.instruction),
+    settings,
+    idle: async () => {
+      while (running.has(memoryDir)) await running.get(memoryDir);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The shapes of one reflection run: its options (everything injected: model, git, environment, clock) and
+ * its result — skipped before anything was created, or completed with an outcome.
+ */
+import type { LanguageModel } from 'ai';
+import type { GitRunner } from '../git/runner.js';
+import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
+import type { ReflectionMergeMode } from './settings.js';
+import type { ParentSnapshot } from './snapshot.js';
+import type { ReflectionTriggerSource } from './triggers.js';
+
+/** What an explicit-merge integrator receives (it merges the branch into the parent itself). */
+export interface PendingIntegration {
+  parentMemoryDir: string;
+  worktreeDir: string;
+  branchName: string;
+  baseHead: string;
+  commitCount: number;
+  mergeInstructions: string;
+}
+
+/** Phases reported while a run progresses (for progress lines). */
+export type ReflectionPhase = 'preparing' | 'reflecting' | 'step' | 'finalizing' | 'done';
+
+export interface ReflectionProgress {
+  phase: ReflectionPhase;
+  message: string;
+}
+
+/** Options of {@link runReflection}. */
+export interface ReflectionRunOptions {
+  home: string;
+  agentId: string;
+  conversationId: string;
+  model: LanguageModel;
+  env: Record<string, string | undefined>;
+  git: GitRunner;
+  trigger?: ReflectionTriggerSource;
+  /** `auto` merges here; `explicit` hands the branch to `integrate` or keeps it for review. */
+  merge?: ReflectionMergeMode;
+  mergeInstructions?: string;
+  integrate?: (pending: PendingIntegration) => Promise<void>;
+  instruction?: string;
+  /** Replaces the system prompt (default: reflection + memory-worker rules). */
+  systemPrompt?: string;
+  /** Replaces the task message entirely (no snapshot is built). */
+  taskPrompt?: string;
+  limits?: Partial<SubAgentLimits>;
+  stream?: boolean;
+  maxRetries?: number;
+  /** Print-only: compute the diff the run would merge, then discard everything. */
+  dryRun?: boolean;
+  snapshotBudget?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ReflectionProgress) => void;
+  /** Called after a merge changed memory (recompile the system prompt). */
+  onRecompile?: () => void | Promise<void>;
+  onWarning?: (message: string) => void;
+  clock?: () => Date;
+}
+
+export type ReflectionSkipReason = 'parent_dirty' | 'no_payload';
+
+export interface ReflectionSkipped {
+  launched: false;
+  reason: ReflectionSkipReason;
+  conversationId: string;
+  message: string;
+}
+
+/** Outcomes: finalize's six, plus a dry run and an explicit merge left for review. */
+export type ReflectionStatus = ReflectionFinalizeStatus | 'dry_run' | 'pending_review';
+
+export interface ReflectionCompleted {
+  launched: true;
+  status: ReflectionStatus;
+  /** The transcript was consumed (merged or nothing to change) and the cursor moved. */
+  success: boolean;
+  message: string;
+  conversationId: string;
+  /** Transcript lines reviewed. */
+  lines: { from: number; to: number };
+  branchName: string;
+  commitCount: number;
+  head?: string;
+  branchKept?: boolean;
+  conflictingPaths?: string[];
+  recompiled: boolean;
+  recompileError?: string;
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  steps: number;
+  durationMs: number;
+  model: string;
+  /** The sub-agent's final report. */
+  report: string;
+  stoppedBy?: string;
+  error?: string;
+  /** Dry run: the diff that would have been merged. */
+  diff?: string;
+  snapshot?: ParentSnapshot['stats'];
+  payloadChars: number;
+}
+
+export type ReflectionResult = ReflectionSkipped | ReflectionCompleted;

@@ -1,0 +1,69 @@
+/**
+ * One reflection run end to end (SPEC §10.4, §10.9): gate (parent clean, payload present) → private
+ * worktree → sub-agent (confined file tools + sandboxed shell) → finalize → cursor, recompile, run log.
+ * It is the body of a background memory writer; callers that must not block start it and do not await it.
+ */
+import { rmSync } from 'node:fs';
+import { describeModel } from '../llm/provider.js';
+import { runSubAgent, type SubAgentLimits, type SubAgentRun } from '../llm/sub-agent.js';
+import { discardWorktree } from '../worktree/cleanup.js';
+import { finishReflection } from './finish.js';
+import { prepareReflection, type PreparedReflection } from './prepare.js';
+import type { ReflectionResult, ReflectionRunOptions } from './run-types.js';
+import { createReflectionShell } from './shell.js';
+
+/** Limits of a reflection sub-agent unless the caller overrides them. */
+export const DEFAULT_REFLECTION_LIMITS: Readonly<SubAgentLimits> = Object.freeze({ maxSteps: 40, timeoutMs: 20 * 60_000 });
+
+function identity(agentId: string): { name: string; email: string } {
+  return { name: 'gitmem reflection', email: `${agentId}+reflection@gitmem.local` };
+}
+
+async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise<{ run?: SubAgentRun; error?: string }> {
+  const shell = createReflectionShell({
+    gitmemHome: o.home, agentId: o.agentId, memoryDir: p.wt.parentMemoryDir, worktreeDir: p.wt.worktreeDir, branchName: p.wt.branchName,
+    transcriptPath: p.payloadPath, env: o.env, identity: identity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+  });
+  o.onProgress?.({ phase: 'reflecting', message: `Reflecting on ${o.conversationId} lines ${p.lines.from}-${p.lines.to} with ${describeModel(o.model)}…` });
+  try {
+    const run = await runSubAgent({
+      model: o.model, system: p.system, prompt: p.prompt, root: p.wt.worktreeDir, shell,
+      limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.stream !== undefined ? { stream: o.stream } : {}),
+      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+      onStep: (s) => o.onProgress?.({ phase: 'step', message: `step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}` }),
+    });
+    return { run };
+  } catch (err) {
+    const partial = (err as { data?: { partial?: SubAgentRun } }).data?.partial;
+    return { ...(partial ? { run: partial } : {}), error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Runs one reflection over the unreflected part of a conversation and resolves to its result. Skips (no
+ * throw) on `parent_dirty` and `no_payload`; throws for infrastructure failures (no sandbox, git broken),
+ * after cleaning up what it created.
+ * @example
+ *   const r = await runReflection({ home, agentId: 'a1', conversationId: 'default', model, env: process.env, git });
+ *   if (r.launched) console.log(r.status, r.usage.totalTokens);
+ */
+export async function runReflection(o: ReflectionRunOptions): Promise<ReflectionResult> {
+  const startedAt = (o.clock ?? (() => new Date()))();
+  const t0 = Date.now();
+  o.onProgress?.({ phase: 'preparing', message: `Preparing reflection for ${o.agentId} (${o.conversationId})…` });
+  const prepared = await prepareReflection(o);
+  if ('skip' in prepared) return prepared.skip;
+  let end: { run?: SubAgentRun; error?: string };
+  try {
+    end = await runAgent(o, prepared);
+  } catch (err) {
+    await discardWorktree(prepared.wt, o.git).catch(() => undefined);
+    rmSync(prepared.payloadPath, { force: true });
+    throw err;
+  }
+  const result = await finishReflection(o, prepared, { ...end, model: describeModel(o.model), startedAt, t0 });
+  o.onProgress?.({ phase: 'done', message: result.message });
+  return result;
+}

@@ -1,0 +1,89 @@
+/**
+ * The reflection sub-agent's shell: every command runs confined by the filesystem sandbox (fail-closed) in
+ * the private worktree, with `MEMORY_DIR` and `TRANSCRIPT_PATH` set and a fixed commit identity, under the
+ * same policy as any background memory writer (own memory read-only, its worktree writable).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ShellRunner } from '../llm/tool-set.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
+import { confineCommand } from '../sandbox/launch.js';
+import { runConfined } from '../sandbox/run.js';
+import { commandBodyPolicy } from '../worktree/command-body.js';
+
+/** Inputs of {@link createReflectionShell}. */
+export interface ReflectionShellOptions {
+  gitmemHome: string;
+  agentId: string;
+  memoryDir: string;
+  worktreeDir: string;
+  /** The worktree's branch (`gitmem/reflection/<id>`); only its folder of refs stays writable. */
+  branchName: string;
+  transcriptPath: string;
+  /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX read here). */
+  env: Record<string, string | undefined>;
+  identity: { name: string; email: string };
+  onWarning?: (message: string) => void;
+}
+
+function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
+  return {
+    MEMORY_DIR: o.worktreeDir,
+    GITMEM_MEMORY_DIR: o.worktreeDir,
+    TRANSCRIPT_PATH: o.transcriptPath,
+    GIT_AUTHOR_NAME: o.identity.name,
+    GIT_AUTHOR_EMAIL: o.identity.email,
+    GIT_COMMITTER_NAME: o.identity.name,
+    GIT_COMMITTER_EMAIL: o.identity.email,
+    // A user's global commit signing would need keys the sandbox hides; memory commits are never signed.
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'commit.gpgsign',
+    GIT_CONFIG_VALUE_0: 'false',
+  };
+}
+
+/**
+ * The writer policy, narrowed: inside the common `.git` the refs, the parent's HEAD, index and packed refs
+ * are read-only, and only this kind's branch folder stays writable — so the shell can commit on its own
+ * branch but cannot move the parent's `main` (or any other ref) behind the harness's back.
+ * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir, branchName: 'gitmem/reflection/x' })
+ */
+export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName: string }): SandboxPolicy {
+  const base = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId: o.agentId, memoryDir: o.memoryDir, worktreeDir: o.worktreeDir, type: 'update' });
+  const gitDir = join(resolve(o.memoryDir), '.git');
+  const branchDir = join(gitDir, 'refs', 'heads', ...o.branchName.split('/').slice(0, -1));
+  const pinned = ['refs', 'HEAD', 'index', 'packed-refs', 'ORIG_HEAD', 'FETCH_HEAD'].map((n) => join(gitDir, n)).filter((p) => existsSync(p));
+  const extra = [...pinned.map((path) => ({ path, writable: false })), ...(existsSync(branchDir) ? [{ path: branchDir, writable: true }] : [])];
+  return { ...base, reopenedRoots: [...base.reopenedRoots, ...extra] };
+}
+
+/**
+ * Checks that confinement is possible, then returns the runner. Throws SANDBOX_UNAVAILABLE /
+ * SANDBOX_NESTED up front (call it before creating anything you would have to clean up).
+ * @example const shell = createReflectionShell({ gitmemHome, agentId, memoryDir, worktreeDir, transcriptPath, env, identity })
+ */
+export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
+  const policy = reflectionPolicy(o);
+  const extraEnv = confinedEnv(o);
+  let warned = false;
+  const onWarning = (m: string): void => {
+    if (!warned) o.onWarning?.(m);
+    warned = true;
+  };
+  const confine = (command: string, cwd: string) =>
+    confineCommand({ command: ['/bin/sh', '-c', command], policy, env: o.env, cwd, extraEnv, onWarning });
+  confine('true', o.worktreeDir); // fail-closed preflight
+  return async (command, opts) => {
+    const r = await runConfined(confine(command, opts.cwd), { cwd: opts.cwd, signal: opts.signal, timeoutMs: opts.timeoutMs });
+    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr + (r.timedOut ? '\n[command timed out]' : '') };
+  };
+}
+
+/**
+ * The same preflight without a worktree (the worktree dir only has to lie in the worktrees directory).
+ * @example assertReflectionSandbox({ gitmemHome, agentId, memoryDir, env })
+ */
+export function assertReflectionSandbox(o: Pick<ReflectionShellOptions, 'gitmemHome' | 'agentId' | 'memoryDir' | 'env' | 'onWarning'>): void {
+  const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId: o.agentId, memoryDir: o.memoryDir, type: 'update' });
+  confineCommand({ command: ['true'], policy, env: o.env, onWarning: o.onWarning ?? (() => undefined) });
+}

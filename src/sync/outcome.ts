@@ -1,0 +1,128 @@
+/**
+ * The steps `gitmem sync` and the post-turn sync share: the pre-checks of SPEC §6.10 rows 1–4, the push
+ * of main, and the result builders (every message redacted, every failure carrying its stable code).
+ */
+import { isMemoryError } from '../errors.js';
+import { GitCommandError, type GitAuth } from '../git/runner.js';
+import { redactText } from '../git/redact.js';
+import { authForRemote } from './credentials.js';
+import { fetchMain, runOpts, type IntegrateInput, type IntegrateResult } from './integrate.js';
+import { getOriginUrl } from './remote.js';
+import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
+import type { ConflictPolicy, SyncOptions, SyncResult } from './types.js';
+
+export interface Prepared {
+  ctx: IntegrateInput;
+  state: RepoState;
+  url: string;
+  /** With `prefetch`: whether origin has a main (the fetch already ran, concurrently with status). */
+  fetched?: boolean;
+}
+
+/**
+ * Rows 1–4 of the state machine: not a repo ⇒ skipped, merge/rebase/unmerged ⇒ conflict,
+ * uncommitted changes ⇒ dirty, no origin ⇒ no_remote. Otherwise the context for the network steps.
+ * With `prefetch`, origin's main is fetched while the work tree is being checked (a fetch only moves
+ * refs/remotes/origin/main, so it is harmless even when the checks then stop the sync).
+ * @example const p = await prepareSync(opts); if ('done' in p) return p.done;
+ */
+export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<{ done: SyncResult } | Prepared> {
+  const base = baseResult(opts.memoryDir);
+  if (!gitDirOf(opts.memoryDir)) return { done: { ...base, status: 'skipped', summary: 'Memory repo is not initialized.' } };
+  const url = await getOriginUrl(opts.git, opts.memoryDir);
+  const ctx = url === null ? undefined : contextFor(opts, url);
+  const fetching = prefetch && ctx ? settle(fetchMain(ctx)) : undefined;
+  const state = await readRepoState(opts.git, opts.memoryDir, opts.signal);
+  const fetched = await fetching;
+  if (!state) return { done: { ...base, status: 'skipped', summary: 'Memory repo is not initialized.' } };
+  const conflict = conflictSummary(state);
+  if (conflict) return { done: { ...base, status: 'conflict', summary: conflict, conflictPaths: state.unmerged } };
+  if (state.changed.length > 0) {
+    return { done: { ...base, status: 'dirty', summary: `${state.changed.length} uncommitted memory change(s).` } };
+  }
+  if (url === null || !ctx) {
+    const summary = 'No remote is configured; set one with `gitmem remote set <url>`.';
+    return { done: { ...base, status: 'no_remote', summary, localOnly: true } };
+  }
+  if (state.branch !== 'main') {
+    const where = state.branch === null ? 'a detached HEAD' : `branch '${state.branch}'`;
+    const summary = `Memory repo is on ${where}, not main; check out main to sync.`;
+    return { done: { ...base, status: 'push_failed', summary, error: { code: 'PUSH_FAILED', message: summary } } };
+  }
+  if (fetched && 'error' in fetched) return { done: failedResult(opts.memoryDir, fetched.error) };
+  return { ctx, state, url, ...(fetched ? { fetched: fetched.value } : {}) };
+}
+
+function contextFor(opts: SyncOptions, url: string): IntegrateInput {
+  const auth: GitAuth | undefined = opts.auth ?? authForRemote(opts.credentials, url);
+  return {
+    git: opts.git,
+    memoryDir: opts.memoryDir,
+    auth,
+    onConflict: opts.onConflict ?? 'fail',
+    clock: opts.clock ?? (() => new Date()),
+    signal: opts.signal,
+    retry: opts.retry,
+  };
+}
+
+function settle<T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/**
+ * Pushes main to origin (with retry). Returns the failure instead of throwing, so callers can branch on
+ * non-fast-forward.
+ * @example const failure = await pushMain(ctx, true); if (!failure) ...pushed
+ */
+export async function pushMain(ctx: IntegrateInput, setUpstream: boolean): Promise<GitCommandError | undefined> {
+  const args = ['push', '--quiet', ...(setUpstream ? ['-u'] : []), 'origin', 'refs/heads/main:refs/heads/main'];
+  try {
+    await ctx.git.run(args, runOpts(ctx, true));
+    return undefined;
+  } catch (err) {
+    if (err instanceof GitCommandError) return err;
+    throw err;
+  }
+}
+
+/** A result with the fields every outcome has. */
+export function baseResult(memoryDir: string): Omit<SyncResult, 'status' | 'summary'> {
+  return { memoryDir, localOnly: false, pushed: 0, pulled: 0 };
+}
+
+/**
+ * `push_failed` from any thrown value, redacted, keeping the error's code.
+ * @example return failedResult(dir, err, { pulled })
+ */
+export function failedResult(memoryDir: string, err: unknown, extra: Partial<SyncResult> = {}): SyncResult {
+  const code = isMemoryError(err) ? err.code : 'PUSH_FAILED';
+  const message = isMemoryError(err) ? err.message : redactText(err instanceof Error ? err.message : String(err));
+  return { ...baseResult(memoryDir), ...extra, status: 'push_failed', summary: message, error: { code, message } };
+}
+
+/**
+ * `conflict` from an integration that stopped on conflicting changes.
+ * @example if (r.outcome === 'conflict') return conflictResult(dir, r)
+ */
+export function conflictResult(memoryDir: string, r: IntegrateResult, policy: ConflictPolicy, pulledBefore = 0): SyncResult {
+  const paths = r.conflictPaths ?? [];
+  const what = `conflicted file(s): ${listPaths(paths)}`;
+  const summaries: Record<ConflictPolicy, string> = {
+    'keep-branch': `Local commits kept on ${r.keptBranch ?? '?'}; main now follows the remote. ${what}`,
+    fail: `Sync stopped on a conflict; main is unchanged with ${r.ahead} local commit(s) not pushed. ${what}`,
+    leave: `rebase in progress; ${what}`,
+  };
+  return {
+    ...baseResult(memoryDir),
+    status: 'conflict',
+    summary: summaries[policy],
+    pulled: pulledBefore + r.pulled,
+    conflictPaths: paths,
+    ...(r.keptBranch ? { keptBranch: r.keptBranch } : {}),
+    ...(r.backupRef ? { backupRef: r.backupRef } : {}),
+  };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelay, buildGitArgv } from '../git/runner.js';
+import { agentIdFromUrl } from './clone.js';
+import { timeStamp } from './refs.js';
+import { normalizeRemoteUrl } from './remote.js';
+import { conflictSummary, parseStatusV2 } from './repo-state.js';
+
+describe('sync pure helpers', () => {
+  it('parses porcelain v2 status: head, upstream, ahead/behind, changes, unmerged, renames', () => {
+    const out = [
+      '# branch.oid 1111111111111111111111111111111111111111',
+      '# branch.head main',
+      '# branch.upstream origin/main',
+      '# branch.ab +2 -3',
+      '1 .M N... 100644 100644 100644 aaa bbb system/a b.md',
+      '2 R. N... 100644 100644 100644 aaa bbb R100 new.md',
+      'old.md',
+      'u UU N... 100644 100644 100644 100644 aaa bbb ccc system/c.md',
+      '? notes.txt',
+      '',
+    ].join('\0');
+    expect(parseStatusV2(out)).toEqual({
+      oid: '1111111111111111111111111111111111111111',
+      branch: 'main',
+      upstream: 'origin/main',
+      ahead: 2,
+      behind: 3,
+      changed: ['system/a b.md', 'new.md', 'notes.txt'],
+      unmerged: ['system/c.md'],
+    });
+    expect(parseStatusV2('# branch.oid (initial)\0# branch.head (detached)\0')).toMatchObject({ oid: null, branch: null, upstream: null, ahead: null });
+  });
+
+  it('summarises conflict state like SPEC §6.10 row 2, listing ten files then a count', () => {
+    const paths = Array.from({ length: 12 }, (_, i) => `f${i}.md`);
+    expect(conflictSummary({ mergeInProgress: false, rebaseInProgress: true, unmerged: paths })).toBe(
+      `rebase in progress; conflicted file(s): ${paths.slice(0, 10).join(', ')}, and 2 more`,
+    );
+    expect(conflictSummary({ mergeInProgress: false, rebaseInProgress: false, unmerged: [] })).toBeUndefined();
+  });
+
+  it('normalizes remote URLs and refuses embedded credentials', () => {
+    expect(normalizeRemoteUrl(' https://github.com/me/mem.git/ ', '/x')).toBe('https://github.com/me/mem.git');
+    expect(normalizeRemoteUrl('git@github.com:me/mem.git', '/x')).toBe('git@github.com:me/mem.git');
+    expect(normalizeRemoteUrl('../remote.git', '/srv/a')).toBe('/srv/remote.git');
+    expect(() => normalizeRemoteUrl('https://me:tok@github.com/me/mem.git', '/')).toThrow(/embedded credentials/);
+    expect(() => normalizeRemoteUrl('https://ghp_abcdefghijklmnop@github.com/x.git', '/')).toThrow(/embedded credentials/);
+    try {
+      normalizeRemoteUrl('https://me:tok-SECRET-1@github.com/x.git', '/');
+    } catch (err) {
+      expect((err as Error).message).not.toContain('tok-SECRET-1');
+    }
+    expect(() => normalizeRemoteUrl('  ', '/')).toThrow(/empty/);
+  });
+
+  it('derives agent ids from clone URLs and makes ref-safe timestamps', () => {
+    expect(agentIdFromUrl('https://github.com/me/agent-7-memory.git')).toBe('agent-7');
+    expect(agentIdFromUrl('git@github.com:me/helper.git')).toBe('helper');
+    expect(agentIdFromUrl('/srv/git/bot/')).toBe('bot');
+    expect(timeStamp(new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)))).toBe('20250102T030405.006Z');
+  });
+
+  it('puts signing off first and scopes auth headers; backoff doubles and is capped', () => {
+    const argv = buildGitArgv(['push'], { auth: { authorization: 'Bearer t', secrets: ['t'], urlPrefix: 'https://h/' } });
+    expect(argv.slice(0, 2)).toEqual(['-c', 'commit.gpgsign=false']);
+    expect(argv).toContain('credential.helper=');
+    expect(argv).toContain('core.askPass=');
+    expect(argv).toContain('http.https://h/.extraHeader=Authorization: Bearer t');
+    expect(argv[argv.length - 1]).toBe('push');
+    const policy = { attempts: 6, baseDelayMs: 500, maxDelayMs: 3000 };
+    expect([1, 2, 3, 4, 5].map((a) => backoffDelay(policy, a))).toEqual([500, 1000, 2000, 3000, 3000]);
+  });
+});
+
+describe('readOriginFromConfigFile', () => {
+  it('reads origin from a plain config, says null when absent and undefined when unsure', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { makeTmpDir } = await import('../../test/helpers/tmp.js');
+    const { readOriginFromConfigFile } = await import('./remote.js');
+    const dir = makeTmpDir();
+    mkdirSync(join(dir, '.git'));
+    const write = (text: string): void => writeFileSync(join(dir, '.git', 'config'), text);
+    write('[core]\n\tbare = false\n[remote "upstream"]\n\turl = /x\n[remote "origin"]\n\turl = https://h/mem.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n');
+    expect(readOriginFromConfigFile(dir)).toBe('https://h/mem.git');
+    write('[core]\n\tbare = false\n[remote "upstream"]\n\turl = /x\n');
+    expect(readOriginFromConfigFile(dir)).toBeNull();
+    write('[include]\n\tpath = other\n');
+    expect(readOriginFromConfigFile(dir)).toBeUndefined();
+    write('[remote "origin"]\n\turl = /a ; comment\n');
+    expect(readOriginFromConfigFile(dir)).toBeUndefined();
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The memory repo's sync remote: a normal `origin` in the repo's git config (never with a token in it).
+ * `gitmem remote set|show|remove`.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { MemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
+import { redactText } from '../git/redact.js';
+import { gitDirOf, readRepoState } from './repo-state.js';
+
+export interface RemoteInfo {
+  name: 'origin';
+  /** The configured URL (redacted for display), or null. */
+  url: string | null;
+  /** Upstream of main, e.g. `origin/main`, or null before the first push/pull. */
+  upstream: string | null;
+  /** Commits on main not on the last-fetched remote main (null when unknown). */
+  ahead: number | null;
+  behind: number | null;
+}
+
+/**
+ * Cleans and checks a remote URL: trims, strips trailing slashes, resolves a local path against `baseDir`,
+ * and refuses credentials embedded in the URL (they would be stored in .git/config).
+ * @example normalizeRemoteUrl('https://github.com/me/mem.git/', '/') === 'https://github.com/me/mem.git'
+ */
+export function normalizeRemoteUrl(raw: string, baseDir: string): string {
+  const url = raw.trim().replace(/\/+$/, '');
+  if (url === '') throw new MemoryError('INVALID_ARGUMENT', 'remote URL is empty');
+  if (/[\s\0]/.test(url) && /:\/\//.test(url)) throw new MemoryError('INVALID_ARGUMENT', 'remote URL contains whitespace');
+  const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@]*)@/i.exec(url)?.[1];
+  if (userInfo !== undefined && (userInfo.includes(':') || userInfo.length >= 12)) {
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `refusing a remote URL with embedded credentials (${redactText(url)}): put the token in GITMEM_GIT_TOKEN or $GITMEM_HOME/credentials`,
+    );
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return url;
+  return isAbsolute(url) ? url : resolve(baseDir, url);
+}
+
+/**
+ * The raw origin URL from the repo config, or null. Reads `.git/config` directly when it plainly holds
+ * the answer (this runs after every agent turn); asks git whenever the file uses includes or escapes.
+ * @example await getOriginUrl(git, dir) // 'https://github.com/me/mem.git'
+ */
+export async function getOriginUrl(git: GitRunner, memoryDir: string): Promise<string | null> {
+  const quick = readOriginFromConfigFile(memoryDir);
+  if (quick !== undefined) return quick;
+  const r = await git.run(['config', '--get', 'remote.origin.url'], { cwd: memoryDir, okExitCodes: [1] });
+  const url = r.stdout.trim();
+  return r.exitCode === 0 && url !== '' ? url : null;
+}
+
+/**
+ * `remote.origin.url` from the repo's own config file: the URL, null when certainly absent, undefined
+ * when unsure (includes, escapes, several values, unreadable file).
+ * @example readOriginFromConfigFile('/mem') // 'git@github.com:me/mem.git'
+ */
+export function readOriginFromConfigFile(memoryDir: string): string | null | undefined {
+  const gitDir = gitDirOf(memoryDir);
+  let text: string;
+  try {
+    text = readFileSync(join(gitDir ?? join(memoryDir, '.git'), 'config'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (/^\s*\[include|\\/im.test(text)) return undefined;
+  let inOrigin = false;
+  const urls: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
+    if (section) inOrigin = section[1]?.toLowerCase() === 'remote' && section[2] === 'origin';
+    else if (inOrigin) {
+      const kv = /^url\s*=\s*(.*)$/i.exec(line);
+      if (kv) urls.push((kv[1] ?? '').replace(/^"(.*)"$/, '$1').trim());
+    }
+  }
+  if (urls.length > 1 || urls.some((u) => /[#;"]/.test(u))) return undefined;
+  return urls[0] ? urls[0] : null;
+}
+
+/**
+ * Points `origin` at `url` (adding it when missing). Returns the stored URL.
+ * @example await setRemote({ git, memoryDir, url: 'https://github.com/me/mem.git' })
+ */
+export async function setRemote(input: { git: GitRunner; memoryDir: string; url: string; baseDir?: string }): Promise<RemoteInfo> {
+  const url = normalizeRemoteUrl(input.url, input.baseDir ?? process.cwd());
+  const existing = await getOriginUrl(input.git, input.memoryDir);
+  const args = existing === null ? ['remote', 'add', 'origin', url] : ['remote', 'set-url', 'origin', url];
+  await input.git.run(args, { cwd: input.memoryDir });
+  return showRemote(input);
+}
+
+/**
+ * Describes `origin` without touching the network.
+ * @example (await showRemote({ git, memoryDir })).url
+ */
+export async function showRemote(input: { git: GitRunner; memoryDir: string }): Promise<RemoteInfo> {
+  const url = await getOriginUrl(input.git, input.memoryDir);
+  const state = await readRepoState(input.git, input.memoryDir);
+  if (!state) throw new MemoryError('NOT_A_GIT_REPO', `${input.memoryDir} is not a git repository`);
+  return {
+    name: 'origin',
+    url: url === null ? null : redactText(url),
+    upstream: state.upstream,
+    ahead: state.ahead,
+    behind: state.behind,
+  };
+}
+
+/**
+ * Removes `origin` (and its remote-tracking refs). Returns the URL it had, or null when none was set.
+ * @example await removeRemote({ git, memoryDir })
+ */
+export async function removeRemote(input: { git: GitRunner; memoryDir: string }): Promise<{ removed: string | null }> {
+  const existing = await getOriginUrl(input.git, input.memoryDir);
+  if (existing === null) return { removed: null };
+  await input.git.run(['remote', 'remove', 'origin'], { cwd: input.memoryDir });
+  return { removed: redactText(existing) };
+}

@@ -1,0 +1,183 @@
+/**
+ * A real git smart-HTTP server for tests: `git http-backend` run as CGI behind node:http on 127.0.0.1,
+ * requiring a bearer token (or Basic with the token as password), plus a fault-injecting proxy that
+ * answers 520 or drops the connection for the first K matching requests.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { hermeticGitEnv } from './tmp.js';
+
+export interface GitHttpServer {
+  port: number;
+  /** Base URL, e.g. `http://127.0.0.1:40123`; a repo is `${url}/<name>.git`. */
+  url: string;
+  /** Every request seen: method, path and whether it authenticated. */
+  requests: Array<{ method: string; path: string; authorized: boolean }>;
+  close(): Promise<void>;
+}
+
+/** Creates `<root>/<name>.git` as a bare repo on branch main that accepts pushes over HTTP. */
+export function createBareRepo(root: string, name: string): string {
+  const dir = join(root, `${name}.git`);
+  const env = hermeticGitEnv(root);
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', dir], { env });
+  execFileSync('git', ['config', 'http.receivepack', 'true'], { cwd: dir, env });
+  return dir;
+}
+
+function authorized(header: string | undefined, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  if (!header) return false;
+  if (header === `Bearer ${token}`) return true;
+  const m = /^Basic (.+)$/.exec(header);
+  if (!m?.[1]) return false;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  return decoded.slice(decoded.indexOf(':') + 1) === token;
+}
+
+function cgiEnv(req: IncomingMessage, root: string, url: URL): Record<string, string> {
+  const env: Record<string, string> = {
+    ...hermeticGitEnv(root),
+    GIT_PROJECT_ROOT: root,
+    GIT_HTTP_EXPORT_ALL: '1',
+    REQUEST_METHOD: req.method ?? 'GET',
+    PATH_INFO: decodeURIComponent(url.pathname),
+    QUERY_STRING: url.search.replace(/^\?/, ''),
+    REMOTE_USER: 'tester',
+    REMOTE_ADDR: '127.0.0.1',
+  };
+  const h = req.headers;
+  if (h['content-type']) env['CONTENT_TYPE'] = h['content-type'];
+  if (h['content-length']) env['CONTENT_LENGTH'] = h['content-length'];
+  if (h['content-encoding']) env['HTTP_CONTENT_ENCODING'] = String(h['content-encoding']);
+  if (h['git-protocol']) env['GIT_PROTOCOL'] = String(h['git-protocol']);
+  return env;
+}
+
+function runBackend(req: IncomingMessage, res: ServerResponse, root: string): void {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const child = spawn('git', ['http-backend'], { env: cgiEnv(req, root, url), stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', () => undefined);
+  child.stdin.on('error', () => undefined);
+  req.pipe(child.stdin);
+  child.on('close', () => {
+    const buf = Buffer.concat(out);
+    let sep = buf.indexOf('\r\n\r\n');
+    let sepLen = 4;
+    if (sep < 0) [sep, sepLen] = [buf.indexOf('\n\n'), 2];
+    const head = sep < 0 ? '' : buf.subarray(0, sep).toString('utf8');
+    const body = sep < 0 ? buf : buf.subarray(sep + sepLen);
+    let status = 200;
+    const headers: Record<string, string> = {};
+    for (const line of head.split(/\r?\n/)) {
+      const i = line.indexOf(':');
+      if (i <= 0) continue;
+      const [k, v] = [line.slice(0, i).trim(), line.slice(i + 1).trim()];
+      if (k.toLowerCase() === 'status') status = Number.parseInt(v, 10) || 200;
+      else headers[k] = v;
+    }
+    res.writeHead(status, headers);
+    res.end(body);
+  });
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+function closer(server: Server): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+}
+
+/**
+ * Serves every bare repo under `root`. With `token`, requests without the right credentials get 401.
+ * @example const srv = await startGitHttpServer({ root, token: 's3cret' }); createBareRepo(root, 'mem')
+ */
+export async function startGitHttpServer(opts: { root: string; token?: string }): Promise<GitHttpServer> {
+  const requests: GitHttpServer['requests'] = [];
+  const server = createServer((req, res) => {
+    const ok = authorized(req.headers.authorization, opts.token);
+    requests.push({ method: req.method ?? '', path: req.url ?? '', authorized: ok });
+    if (!ok) {
+      req.resume();
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="gitmem-test"', 'Content-Type': 'text/plain' });
+      res.end('unauthorized\n');
+      return;
+    }
+    runBackend(req, res, opts.root);
+  });
+  const port = await listen(server);
+  return { port, url: `http://127.0.0.1:${port}`, requests, close: closer(server) };
+}
+
+export type Fault = '520' | '502' | 'drop' | 'drop-after-forward';
+
+export interface FaultProxy {
+  url: string;
+  /** Faults still to inject, in order, one per matching request. */
+  faults: Fault[];
+  /** How many requests were faulted so far. */
+  injected: number;
+  requests: Array<{ method: string; path: string; fault: Fault | null }>;
+  close(): Promise<void>;
+}
+
+function forward(req: IncomingMessage, body: Buffer, targetPort: number, onResponse: (r: IncomingMessage) => void): void {
+  const upstream = httpRequest(
+    { host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers },
+    onResponse,
+  );
+  upstream.on('error', () => undefined);
+  upstream.end(body);
+}
+
+/**
+ * A proxy in front of `targetPort` that injects `faults` into the first matching requests
+ * (default: every request matches), then forwards faithfully.
+ * @example const proxy = await startFaultProxy({ targetPort: srv.port, faults: ['520', 'drop'] })
+ */
+export async function startFaultProxy(opts: {
+  targetPort: number;
+  faults: Fault[];
+  match?: (method: string, path: string) => boolean;
+}): Promise<FaultProxy> {
+  const proxy: Omit<FaultProxy, 'url' | 'close'> = { faults: [...opts.faults], injected: 0, requests: [] };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const matches = (opts.match ?? (() => true))(req.method ?? '', req.url ?? '');
+      const fault = matches ? (proxy.faults.shift() ?? null) : null;
+      proxy.requests.push({ method: req.method ?? '', path: req.url ?? '', fault });
+      if (fault) proxy.injected++;
+      if (fault === '520' || fault === '502') {
+        res.writeHead(Number(fault), { 'Content-Type': 'text/plain' });
+        res.end('injected failure\n');
+      } else if (fault === 'drop') {
+        req.socket.destroy();
+      } else if (fault === 'drop-after-forward') {
+        // The server applies the request; the client never hears back.
+        forward(req, body, opts.targetPort, (r) => {
+          r.resume();
+          r.on('end', () => req.socket.destroy());
+        });
+      } else {
+        forward(req, body, opts.targetPort, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        });
+      }
+    });
+  });
+  const port = await listen(server);
+  return Object.assign(proxy, { url: `http://127.0.0.1:${port}`, close: closer(server) }) as FaultProxy;
+}
