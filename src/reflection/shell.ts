@@ -3,8 +3,6 @@
  * the private worktree, with `MEMORY_DIR` and `TRANSCRIPT_PATH` set and a fixed commit identity, under the
  * same policy as any background memory writer (own memory read-only, its worktree writable).
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { ShellRunner } from '../llm/tool-set.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { confineCommand } from '../sandbox/launch.js';
@@ -43,18 +41,12 @@ function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
 }
 
 /**
- * The writer policy, narrowed: inside the common `.git` the refs, the parent's HEAD, index and packed refs
- * are read-only, and only this kind's branch folder stays writable — so the shell can commit on its own
- * branch but cannot move the parent's `main` (or any other ref) behind the harness's back.
+ * The background-writer policy for this worktree, with the common refs pinned so only the reflection's own
+ * branch folder is writable (see commandBodyPolicy).
  * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir, branchName: 'gitmem/reflection/x' })
  */
 export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName: string }): SandboxPolicy {
-  const base = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId: o.agentId, memoryDir: o.memoryDir, worktreeDir: o.worktreeDir, type: 'update' });
-  const gitDir = join(resolve(o.memoryDir), '.git');
-  const branchDir = join(gitDir, 'refs', 'heads', ...o.branchName.split('/').slice(0, -1));
-  const pinned = ['refs', 'HEAD', 'index', 'packed-refs', 'ORIG_HEAD', 'FETCH_HEAD'].map((n) => join(gitDir, n)).filter((p) => existsSync(p));
-  const extra = [...pinned.map((path) => ({ path, writable: false })), ...(existsSync(branchDir) ? [{ path: branchDir, writable: true }] : [])];
-  return { ...base, reopenedRoots: [...base.reopenedRoots, ...extra] };
+  return commandBodyPolicy({ ...o, type: 'update' });
 }
 
 /**

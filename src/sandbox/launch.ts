@@ -3,9 +3,10 @@
  * confined. No backend ⇒ an error, never an unconfined run; only an explicit GITMEM_FS_SANDBOX=0 turns the
  * sandbox off, and then loudly. A sentinel in the confined environment refuses nesting.
  */
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute, sep } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { isWithin, type SandboxPolicy } from './policy.js';
+import { packageRoot } from '../assets.js';
 import { renderBwrapArgv } from './bwrap.js';
 import { renderSeatbeltArgv } from './seatbelt.js';
 import { detectSandboxBackend, type SandboxBackend } from './detect.js';
@@ -92,6 +93,17 @@ function render(backend: SandboxBackend, o: ConfineOptions, policy: SandboxPolic
 }
 
 /**
+ * Keeps gitmem itself and the Node runtime visible even when they live under the private /tmp (a fresh clone
+ * in /tmp, say): the pre-commit hook a confined `git commit` runs is `node <gitmem>/dist/bin/hooks/…`.
+ */
+function withRuntimeRoots(policy: SandboxPolicy): SandboxPolicy {
+  const runtime = [packageRoot(), dirname(dirname(process.execPath))].filter(
+    (p) => p !== sep && !policy.deniedRoots.some((d) => isWithin(d, p)),
+  );
+  return { ...policy, readonlyRoots: [...policy.readonlyRoots, ...runtime] };
+}
+
+/**
  * Wraps `command` for the best backend on this machine, or throws.
  * Errors: SANDBOX_NESTED (sentinel set), INVALID_ARGUMENT (empty command / bad policy), MEMORY_DIR_MISSING
  * (a re-opened root is absent), SANDBOX_UNAVAILABLE (no backend; never falls back to an unconfined run).
@@ -104,7 +116,7 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
   if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== 'string')) {
     throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', { data: {} });
   }
-  const { policy, absentReadonly } = preparePolicy(o.policy);
+  const { policy, absentReadonly } = preparePolicy(withRuntimeRoots(o.policy));
   const cwd = checkCwd(o.cwd, policy);
   const warn = o.onWarning ?? defaultWarn;
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);

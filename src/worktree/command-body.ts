@@ -3,7 +3,7 @@
  * (cwd = worktree, MEMORY_DIR = worktree). This is what `gitmem worker run --command` uses; the LLM
  * sub-agent of the reflection issue plugs in as another body.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
@@ -40,6 +40,8 @@ export function commandBodyPolicy(o: {
   worktreeDir?: string;
   type: MemoryWorkerType;
   stateDirs?: string[];
+  /** The worker's branch: when given, only its ref folder stays writable among the common refs. */
+  branchName?: string;
 }): SandboxPolicy {
   const memoryDir = resolve(o.memoryDir);
   const policy = buildMemoryWriterPolicy({
@@ -50,8 +52,21 @@ export function commandBodyPolicy(o: {
     ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
     ...(o.type === 'update' && o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
   });
-  if (o.type === 'update') return policy;
+  if (o.type === 'update') return o.branchName ? pinCommonRefs(policy, memoryDir, o.branchName) : policy;
   return { ...policy, reopenedRoots: policy.reopenedRoots.map((r) => (r.path === memoryDir ? { ...r, writable: true } : r)) };
+}
+
+/**
+ * Narrows the writable common `.git`: the refs, the parent's HEAD, index and packed refs become read-only and
+ * only the worker's own branch folder stays writable — it can commit on its branch but cannot move `main`
+ * (or any other ref) behind the harness's back.
+ */
+function pinCommonRefs(policy: SandboxPolicy, memoryDir: string, branchName: string): SandboxPolicy {
+  const gitDir = join(memoryDir, '.git');
+  const branchDir = join(gitDir, 'refs', 'heads', ...branchName.split('/').slice(0, -1));
+  const pinned = ['refs', 'HEAD', 'index', 'packed-refs', 'ORIG_HEAD', 'FETCH_HEAD'].map((n) => join(gitDir, n)).filter((p) => existsSync(p));
+  const extra = [...pinned.map((path) => ({ path, writable: false })), ...(existsSync(branchDir) ? [{ path: branchDir, writable: true }] : [])];
+  return { ...policy, reopenedRoots: [...policy.reopenedRoots, ...extra] };
 }
 
 /**
@@ -60,7 +75,7 @@ export function commandBodyPolicy(o: {
  */
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
   return async (ctx: MemoryWorkerContext): Promise<void> => {
-    const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
+    const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type, branchName: ctx.branch });
     const confined = confineCommand({
       command: ['sh', '-c', o.command],
       policy,
