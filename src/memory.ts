@@ -65,6 +65,8 @@ export interface Memory {
   applyPersonality(id: string, options?: { reason?: string }): Promise<WriteResult>;
 }
 
+const GC_EVERY_WRITES = 200;
+
 /** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem`. */
 export function resolveHome(home: string | undefined, env: Record<string, string | undefined>): string {
   return resolve(home ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
@@ -112,13 +114,18 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const git = options.git ?? createGitRunner({ env });
   await ensureHooks(git, memoryDir);
   const agentId = scope.agentId ?? agentIdFromConfig(memoryDir);
+  let writes = 0;
   const deps: WriteDeps = {
     git,
     memoryDir,
     author: authorFor(agentId, env, options.author),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     ...(options.clock ? { clock: options.clock } : {}),
-    afterCommit: () => (mirrorConfigured(memoryDir) ? firePostCommitHook(memoryDir, env) : undefined),
+    afterCommit: () => {
+      if (mirrorConfigured(memoryDir)) firePostCommitHook(memoryDir, env);
+      // Plumbing commits never trigger git's own `gc --auto`; ask for it now and then, in the background.
+      if (++writes % GC_EVERY_WRITES === 0) git.detach(['gc', '--auto', '--quiet'], { cwd: memoryDir });
+    },
   };
   return buildMemory({ deps, home, agentId, env });
 }
@@ -152,7 +159,7 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
       throw err;
     }),
-    status: async () => toStatus(memoryDir, await git.exec(statusOp(), { cwd: memoryDir })),
+    status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir })),
     applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts.reason),
   };
 }

@@ -71,6 +71,8 @@ export interface GitRunner {
   exec<T>(op: GitOp<T>, options: GitRunOptions): Promise<T>;
   /** Secrets this runner always scrubs (e.g. the configured token). */
   readonly secrets: readonly string[];
+  /** Starts git in the background, detached and unwaited (housekeeping such as `gc --auto`). */
+  detach(args: string[], options: { cwd: string }): void;
 }
 
 export interface GitRunnerDeps {
@@ -193,6 +195,12 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
   return {
     run,
     secrets,
+    detach(args: string[], options: { cwd: string }): void {
+      const env = { ...baseEnv, ...NON_INTERACTIVE };
+      const child = spawn(gitBinary, buildGitArgv(args, {}), { cwd: options.cwd, env, detached: true, stdio: 'ignore' });
+      child.on('error', () => undefined);
+      child.unref();
+    },
     async exec<T>(op: GitOp<T>, options: GitRunOptions): Promise<T> {
       const okExitCodes = [...(op.okExitCodes ?? []), ...(options.okExitCodes ?? [])];
       const input = op.input ?? options.input;

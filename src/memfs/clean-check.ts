@@ -27,8 +27,10 @@ export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
  * @example const { head } = await assertCleanForWrite(git, '/m')
  */
 export async function assertCleanForWrite(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
-  const status = await git.exec(statusOp(), { cwd: memoryDir });
-  if (status.entries.length === 0) return status;
+  const quick = await git.exec(statusOp('normal'), { cwd: memoryDir });
+  if (quick.entries.length === 0) return quick;
+  // Dirty: the error path may spend a second call to name every file (untracked directories expanded).
+  const status = await git.exec(statusOp('all'), { cwd: memoryDir });
   const paths = status.entries.map((e) => e.path);
   const issues = diagnoseDirty(memoryDir, status);
   const shown = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, and ${paths.length - 10} more` : '');

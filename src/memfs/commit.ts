@@ -1,13 +1,18 @@
 /**
- * The fast commit: stage exactly the touched paths and build the commit with plumbing, so a write does
- * not pay for git re-scanning the whole work tree (what `git commit` does). The format rules the
- * pre-commit hook would apply have already been checked in-process with the same validator.
+ * The fast commit. The blobs, the changed trees and the commit object are written straight into the
+ * object store (git/objects.ts) from the trees HEAD already has along the changed paths; git then only
+ * re-stages exactly those paths (`update-index`) and moves the branch (`update-ref`, compare-and-swap).
+ * Nothing rescans the work tree and no hook process starts: the format rules the pre-commit hook applies
+ * were already checked in-process with the same validator.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { commitTreeOp, updateIndexOp, updateRefOp, writeTreeOp } from '../git/commands/plumbing.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { updateIndexOp, updateRefOp } from '../git/commands/plumbing.js';
+import { commitText, writeObject } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
+import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
 
 export interface Identity {
   name: string;
@@ -16,44 +21,32 @@ export interface Identity {
 
 export interface CommitRequest {
   memoryDir: string;
-  /** Repo-relative paths that changed (files, not directories). */
-  paths: readonly string[];
+  /** The files to change (content null = delete). */
+  changes: readonly TreeChange[];
   message: string;
   author: Identity;
-  /** HEAD before the change (from the clean check); null for the first commit. */
-  parent: string | null;
+  /** HEAD and its trees along the changed paths (see readBaseTrees); `base.head` is the parent. */
+  base: BaseTrees;
   /** Fixed time for reproducible commits (tests); default: now. */
   date?: Date;
 }
 
-function identityEnv(author: Identity, date?: Date): Record<string, string> {
-  const env: Record<string, string> = {
-    GIT_AUTHOR_NAME: author.name,
-    GIT_AUTHOR_EMAIL: author.email,
-    GIT_COMMITTER_NAME: author.name,
-    GIT_COMMITTER_EMAIL: author.email,
-  };
-  if (date) {
-    const stamp = `${Math.floor(date.getTime() / 1000)} +0000`;
-    env['GIT_AUTHOR_DATE'] = stamp;
-    env['GIT_COMMITTER_DATE'] = stamp;
-  }
-  return env;
-}
-
 /**
- * Stages `paths` and commits them on top of `parent`; returns the new commit id. Moves HEAD's branch only
- * if it still points at `parent` (a concurrent writer makes this fail instead of losing its commit).
- * @example await commitPaths(git, { memoryDir, paths: ['system/human.md'], message: 'learned X', author, parent })
+ * Commits `changes` on top of `base.head`; returns the new commit id. The work tree must already hold the
+ * new contents. Moves HEAD's branch only if it still points at the parent, so a concurrent writer makes
+ * this fail instead of losing its commit.
+ * @example await commitChanges(git, { memoryDir, changes, message: 'learned X', author, base })
  */
-export async function commitPaths(git: GitRunner, req: CommitRequest): Promise<string> {
+export async function commitChanges(git: GitRunner, req: CommitRequest): Promise<string> {
   const cwd = req.memoryDir;
-  await git.exec(updateIndexOp(req.paths), { cwd });
-  const tree = await git.exec(writeTreeOp(), { cwd });
-  const env = identityEnv(req.author, req.date);
-  const commit = await git.exec(commitTreeOp(tree, req.parent ? [req.parent] : [], req.message), { cwd, env });
+  const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
+  const tree = buildTree(objectsDir, req.base, req.changes);
+  const parents = req.base.head ? [req.base.head] : [];
+  const time = (req.date ?? new Date()).getTime() / 1000;
+  const commit = writeObject(objectsDir, 'commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
+  await git.exec(updateIndexOp(req.changes.map((c) => c.file)), { cwd });
   const subject = req.message.split('\n')[0] ?? '';
-  await git.exec(updateRefOp('HEAD', commit, req.parent, `commit: ${subject}`), { cwd });
+  await git.exec(updateRefOp('HEAD', commit, req.base.head, `commit: ${subject}`), { cwd });
   return commit;
 }
 
@@ -72,7 +65,7 @@ export async function resetIndexPaths(git: GitRunner, memoryDir: string, paths: 
  * delays the write.
  */
 export function firePostCommitHook(memoryDir: string, env: Record<string, string | undefined>): void {
-  const hook = join(memoryDir, '.git', 'hooks', 'post-commit');
+  const hook = join(resolveGitCommonDir(memoryDir), 'hooks', 'post-commit');
   if (!existsSync(hook)) return;
   const child = spawn(hook, [], { cwd: memoryDir, env, detached: true, stdio: 'ignore' });
   child.on('error', () => undefined);

@@ -2,12 +2,13 @@
  * Applies a planned set of file edits as exactly one commit, or not at all: validate with the hook's
  * rules, write, commit; on any failure put every file and the index back as they were.
  */
-import { mkdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { validateChanges, type FileChange } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { commitPaths, resetIndexPaths, type Identity } from './commit.js';
+import { commitChanges, resetIndexPaths, type Identity } from './commit.js';
+import type { BaseTrees } from './tree-edit.js';
 
 /** One file's change. `before`/`after` null = absent. `renamedFrom` marks the destination of a move. */
 export interface FileEdit {
@@ -71,10 +72,24 @@ export interface CommitEditsRequest {
   edits: readonly FileEdit[];
   message: string;
   author: Identity;
-  parent: string | null;
+  /** HEAD (the parent) and its trees along the edited paths. */
+  base: BaseTrees;
   date?: Date;
   /** Label for messages, e.g. `memory str_replace`. */
   operation: string;
+}
+
+function refuseSymlinkTargets(memoryDir: string, edits: readonly FileEdit[]): void {
+  for (const e of edits) {
+    if (e.after === null) continue;
+    try {
+      if (lstatSync(join(memoryDir, e.file)).isSymbolicLink()) {
+        throw new MemoryError('INVALID_PATH', `${e.file} is a symbolic link; memory files must be regular files`, { data: { path: e.file } });
+      }
+    } catch (err) {
+      if (err instanceof MemoryError) throw err;
+    }
+  }
 }
 
 /**
@@ -95,13 +110,15 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
       data: { errors: problems },
     });
   }
+  refuseSymlinkTargets(req.memoryDir, effective);
   const paths = [...new Set(effective.map((e) => e.file))];
+  const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
   let indexTouched = false;
   try {
     for (const e of effective) writeState(req.memoryDir, e.file, e.after);
     indexTouched = true;
-    const { memoryDir, message, author, parent } = req;
-    return await commitPaths(git, { memoryDir, paths, message, author, parent, ...(req.date ? { date: req.date } : {}) });
+    const { memoryDir, message, author, base } = req;
+    return await commitChanges(git, { memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
   } catch (err) {
     for (const e of [...effective].reverse()) writeState(req.memoryDir, e.file, e.before);
     if (indexTouched) await resetIndexPaths(git, req.memoryDir, paths);

@@ -51,7 +51,10 @@ export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<
     ['user.email', req.author.email],
     ['gitmem.agentId', req.agentId],
     ['commit.gpgsign', 'false'],
+    // Large-repo settings: cached untracked scans, and a split index so re-staging one path rewrites a
+    // small file instead of the whole index.
     ['core.untrackedCache', 'true'],
+    ['core.splitIndex', 'true'],
   ];
   for (const [key, value] of settings) await git.run(['config', key, value], { cwd });
   const { repaired } = await ensureHooks(git, cwd);
@@ -60,7 +63,7 @@ export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<
     edits: req.files.map((f) => ({ file: f.path, before: null, after: f.content })),
     message: 'chore: initialize memory',
     author: req.author,
-    parent: null,
+    base: { head: null, trees: new Map() },
     operation: 'init',
     ...(req.date ? { date: req.date } : {}),
   });

@@ -14,6 +14,7 @@ import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
 import { commitEdits, type FileEdit } from './edits.js';
 import type { Identity } from './commit.js';
+import { readBaseTrees, type BaseTrees } from './tree-edit.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand } from './tool-schema.js';
 
 /** Result of a committed write. */
@@ -76,8 +77,9 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
 }
 
 /**
- * Plans edits under the lease after the clean check, then commits them as one commit.
- * Shared by the memory tool and memory_apply_patch.
+ * Plans edits under the lease and commits them as one commit. The plan (pure reads of the work tree), the
+ * clean check and the read of HEAD's trees along the planned paths run side by side; a dirty repo wins
+ * over any planning error, as in SPEC §4.2. Shared by the memory tool, apply-patch and personalities.
  */
 export async function writeUnderLease(
   deps: WriteDeps,
@@ -86,15 +88,28 @@ export async function writeUnderLease(
   plan: () => FileEdit[],
 ): Promise<WriteResult> {
   return deps.lease(async () => {
-    const status = await assertCleanForWrite(deps.git, deps.memoryDir);
-    const edits = plan();
+    const { git, memoryDir } = deps;
+    let edits: FileEdit[] | undefined;
+    let planError: unknown;
+    try {
+      edits = plan();
+    } catch (err) {
+      planError = err;
+    }
+    const files = (edits ?? []).map((e) => e.file);
+    const baseP = edits ? readBaseTrees(git, memoryDir, files).catch((err: unknown) => err) : undefined;
+    const status = await assertCleanForWrite(git, memoryDir);
+    if (edits === undefined) throw planError;
+    let base = await baseP;
+    if (base instanceof Error) throw base;
+    if (!base || (base as BaseTrees).head !== status.head) base = await readBaseTrees(git, memoryDir, files);
     const date = deps.clock?.();
-    const commit = await commitEdits(deps.git, {
-      memoryDir: deps.memoryDir,
+    const commit = await commitEdits(git, {
+      memoryDir,
       edits,
       message: reason,
       author: deps.author,
-      parent: status.head,
+      base: base as BaseTrees,
       operation,
       ...(date ? { date } : {}),
     });

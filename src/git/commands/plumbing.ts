@@ -89,3 +89,36 @@ export function revParseOp(rev: string): GitOp<string | null> {
     parse: (r) => (r.exitCode === 0 ? r.stdout.trim() : null),
   };
 }
+
+export interface RawObject {
+  id: string;
+  type: string;
+  data: Buffer;
+}
+
+/** Like {@link catFileBatchOp} but keeps raw bytes and object types (trees are binary). */
+export function catFileBatchRawOp(specs: readonly string[]): GitOp<Array<RawObject | null>> {
+  return {
+    args: ['cat-file', '--batch'],
+    input: specs.map((s) => `${s}\n`).join(''),
+    parse: (r) => {
+      const buf = r.stdoutBuffer;
+      const out: Array<RawObject | null> = [];
+      let pos = 0;
+      for (let i = 0; i < specs.length && pos < buf.length; i++) {
+        const nl = buf.indexOf(10, pos);
+        const header = buf.subarray(pos, nl).toString('utf8');
+        pos = nl + 1;
+        const [id = '', type = '', size = ''] = header.split(' ');
+        if (type === 'missing' || header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+          out.push(null);
+          continue;
+        }
+        const n = Number(size);
+        out.push({ id, type, data: buf.subarray(pos, pos + n) });
+        pos += n + 1;
+      }
+      return out;
+    },
+  };
+}

@@ -61,10 +61,13 @@ function parseHeader(rec: string, s: RepoStatus): void {
   }
 }
 
-/** The status op. `untracked: 'all'` lists files inside untracked directories too. */
-export function statusOp(): GitOp<RepoStatus> {
+/**
+ * The status op. `untracked: 'normal'` (the fast default, which git's untracked cache serves) reports an
+ * untracked directory as `dir/`; `'all'` lists every file inside (used to explain a dirty repo).
+ */
+export function statusOp(untracked: 'normal' | 'all' = 'normal'): GitOp<RepoStatus> {
   return {
-    args: ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignore-submodules'],
+    args: ['status', '--porcelain=v2', '--branch', '-z', `--untracked-files=${untracked}`, '--ignore-submodules'],
     parse: (r) => parseStatusV2(r.stdout),
   };
 }

@@ -1,0 +1,123 @@
+/**
+ * Writes git objects (blobs, trees, commits) straight into the object store, in git's own loose-object
+ * format (zlib-deflated `<type> <size>\0<content>`, named by its SHA-1). The write path uses it so a commit
+ * costs no git process for hashing and tree building; git remains the reader of everything written here.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Crypto from 'node:crypto';
+import type * as Zlib from 'node:zlib';
+
+// Loaded on first write: zlib and crypto cost start-up time that read-only CLI calls should not pay.
+const builtin = <T>(id: string): T => process.getBuiltinModule(id) as T;
+
+export type ObjectType = 'blob' | 'tree' | 'commit';
+
+/** One tree entry: `mode` as git writes it (`100644`, `100755`, `120000`, `40000`, `160000`). */
+export interface TreeItem {
+  mode: string;
+  name: string;
+  /** 40-hex object id. */
+  id: string;
+}
+
+/** The id git gives `content` as an object of `type`. Pure. */
+export function objectId(type: ObjectType, content: Buffer): string {
+  const { createHash } = builtin<typeof Crypto>('node:crypto');
+  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
+}
+
+/**
+ * Stores an object as a loose object under `objectsDir` (no-op when it already exists); returns its id.
+ * @example writeObject('/m/.git/objects', 'blob', Buffer.from('hi\n')) // '45b983be36b73c0788dc9cbcb76cbb80fc7bb057'
+ */
+export function writeObject(objectsDir: string, type: ObjectType, content: Buffer): string {
+  const id = objectId(type, content);
+  const dir = join(objectsDir, id.slice(0, 2));
+  const file = join(dir, id.slice(2));
+  if (existsSync(file)) return id;
+  const { deflateSync } = builtin<typeof Zlib>('node:zlib');
+  const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
+  // A concurrent `git gc` may remove an emptied fan-out directory between our mkdir and open: retry.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      storeAtomically(dir, file, data);
+      return id;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
+    }
+  }
+}
+
+function storeAtomically(dir: string, file: string, data: Buffer): void {
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `tmp_obj_${process.pid}_${Math.random().toString(16).slice(2)}`);
+  const fd = openSync(tmp, 'wx', 0o444);
+  try {
+    writeSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file); // atomic: readers see the whole object or none
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone with its directory
+    }
+    if (!existsSync(file)) throw err;
+  }
+}
+
+/** Parses a raw tree object. Pure. */
+export function parseTree(raw: Buffer): TreeItem[] {
+  const items: TreeItem[] = [];
+  let pos = 0;
+  while (pos < raw.length) {
+    const space = raw.indexOf(0x20, pos);
+    const nul = raw.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > raw.length) throw new Error('corrupt tree object');
+    items.push({
+      mode: raw.subarray(pos, space).toString('latin1'),
+      name: raw.subarray(space + 1, nul).toString('utf8'),
+      id: raw.subarray(nul + 1, nul + 21).toString('hex'),
+    });
+    pos = nul + 21;
+  }
+  return items;
+}
+
+function sortKey(item: TreeItem): Buffer {
+  return Buffer.from(item.mode === '40000' ? `${item.name}/` : item.name, 'utf8');
+}
+
+/** Serialises tree entries in git's order (names compared as bytes, directories as if ending in '/'). Pure. */
+export function serializeTree(items: readonly TreeItem[]): Buffer {
+  const sorted = [...items].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
+  return Buffer.concat(
+    sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.id, 'hex')]),
+  );
+}
+
+export interface CommitFields {
+  tree: string;
+  parents: readonly string[];
+  author: { name: string; email: string };
+  /** Seconds since the epoch. */
+  time: number;
+  message: string;
+}
+
+// git refuses identities containing these; strip them as `git commit` would.
+const identityPart = (s: string): string => s.replace(/[<>\n\r\0]/g, '').trim();
+
+/** The raw text of a commit object (UTC timestamps, message ending in one newline). Pure. */
+export function commitText(c: CommitFields): Buffer {
+  const name = identityPart(c.author.name) || 'gitmem';
+  const email = identityPart(c.author.email);
+  const who = `${name} <${email}> ${Math.floor(c.time)} +0000`;
+  const lines = [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`];
+  const message = c.message.endsWith('\n') ? c.message : `${c.message}\n`;
+  return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');
+}

@@ -1,0 +1,84 @@
+/**
+ * Builds the next commit's tree without the index: read only the trees along the changed paths from HEAD
+ * (one `cat-file --batch`), swap in the new blobs, and write the changed trees bottom-up. Cost grows with the
+ * number of changed paths, not with the size of the repository.
+ */
+import { catFileBatchRawOp } from '../git/commands/plumbing.js';
+import { parseTree, serializeTree, writeObject, type TreeItem } from '../git/objects.js';
+import type { GitRunner } from '../git/runner.js';
+
+/** HEAD and the trees (by directory, '' = root) that the changed paths pass through. */
+export interface BaseTrees {
+  head: string | null;
+  trees: Map<string, TreeItem[]>;
+}
+
+/** A file's next content (null = delete). */
+export interface TreeChange {
+  file: string;
+  content: Buffer | null;
+}
+
+const parentOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** Every directory (root included, as '') that contains one of `files`. Pure. */
+export function ancestorDirs(files: readonly string[]): string[] {
+  const dirs = new Set<string>(['']);
+  for (const f of files) for (let d = parentOf(f); d !== ''; d = parentOf(d)) dirs.add(d);
+  return [...dirs];
+}
+
+/**
+ * Reads HEAD and the trees along `files` in one git call.
+ * @example const base = await readBaseTrees(git, memoryDir, ['notes/a.md'])
+ */
+export async function readBaseTrees(git: GitRunner, memoryDir: string, files: readonly string[]): Promise<BaseTrees> {
+  const dirs = ancestorDirs(files);
+  const specs = ['HEAD', ...dirs.map((d) => (d === '' ? 'HEAD^{tree}' : `HEAD:${d}`))];
+  const objects = await git.exec(catFileBatchRawOp(specs), { cwd: memoryDir });
+  const head = objects[0];
+  const trees = new Map<string, TreeItem[]>();
+  if (!head || head.type !== 'commit') return { head: null, trees };
+  dirs.forEach((dir, i) => {
+    const obj = objects[i + 1];
+    if (obj && obj.type === 'tree') trees.set(dir, parseTree(obj.data));
+  });
+  return { head: head.id, trees };
+}
+
+/**
+ * Writes the blobs and the changed trees for `changes` on top of `base`; returns the new root tree id.
+ * A directory left empty disappears; an existing file keeps its mode (e.g. executable).
+ */
+export function buildTree(objectsDir: string, base: BaseTrees, changes: readonly TreeChange[]): string {
+  const working = new Map<string, Map<string, TreeItem>>();
+  const dirOf = (dir: string): Map<string, TreeItem> => {
+    let entries = working.get(dir);
+    if (!entries) {
+      entries = new Map((base.trees.get(dir) ?? []).map((e) => [e.name, e]));
+      working.set(dir, entries);
+    }
+    return entries;
+  };
+  for (const c of changes) {
+    const entries = dirOf(parentOf(c.file));
+    const name = nameOf(c.file);
+    if (c.content === null) {
+      entries.delete(name);
+      continue;
+    }
+    const previous = entries.get(name);
+    const mode = previous && previous.mode !== '40000' && previous.mode !== '120000' ? previous.mode : '100644';
+    entries.set(name, { mode, name, id: writeObject(objectsDir, 'blob', c.content) });
+  }
+  const dirs = ancestorDirs(changes.map((c) => c.file)).sort((a, b) => b.split('/').length - a.split('/').length || b.length - a.length);
+  for (const dir of dirs) {
+    if (dir === '') continue;
+    const entries = dirOf(dir);
+    const parent = dirOf(parentOf(dir));
+    if (entries.size === 0) parent.delete(nameOf(dir));
+    else parent.set(nameOf(dir), { mode: '40000', name: nameOf(dir), id: writeObject(objectsDir, 'tree', serializeTree([...entries.values()])) });
+  }
+  return writeObject(objectsDir, 'tree', serializeTree([...dirOf('').values()]));
+}
