@@ -112,7 +112,8 @@ export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } fro
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, type MemoryCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';
 export { initMemoryRepo, type InitResult } from './memfs/init.js';
-export { commitPaths, type Identity } from './memfs/commit.js';
+export { commitChanges, type Identity } from './memfs/commit.js';
+export { objectId, writeObject, parseTree, serializeTree, commitText, type TreeItem } from './git/objects.js';
 export { assertCleanForWrite } from './memfs/clean-check.js';
 export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revision.js';
 export { ensureHooks } from './hooks/install.js';
@@ -155,3 +156,6 @@ export {
 export { runDream } from './reflection/dream.js';
 export { dreamExitCode, DREAM_TIMEOUT_SECONDS, type DreamOptions, type DreamResult } from './reflection/dream-types.js';
 export { parseDreamTarget, syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './reflection/dream-target.js';
+export { pruneOrphanWorktrees, type PruneOrphanOptions, type PruneResult, type PrunedWorktree, type SkippedWorktree } from './worktree/prune.js';
+export { readWorktreeOwner, ownerState, type WorktreeOwner, type OwnerState } from './worktree/owner.js';
+export { pinCommonGitDir, PINNED_COMMON_ENTRIES } from './worktree/pin-common.js';

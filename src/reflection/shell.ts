@@ -40,6 +40,26 @@ function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
   };
 }
 
+type WarningSink = (message: string) => void;
+const delivered = new WeakMap<WarningSink, Set<string>>();
+
+/**
+ * The sink, but each distinct message reaches it once: a reflection run preflights the sandbox before
+ * creating its worktree (assertReflectionSandbox) and again when its shell is made, and the
+ * GITMEM_FS_SANDBOX=0 warning must still be printed once. Keyed by the caller's sink, so a process that
+ * runs several reflections with the same sink (a dream over many conversations) warns once in all.
+ */
+function warnOnce(sink: WarningSink | undefined): WarningSink {
+  if (sink === undefined) return () => undefined;
+  return (message) => {
+    const seen = delivered.get(sink) ?? new Set<string>();
+    delivered.set(sink, seen);
+    if (seen.has(message)) return;
+    seen.add(message);
+    sink(message);
+  };
+}
+
 /**
  * The background-writer policy for this worktree, with the common refs pinned so only the reflection's own
  * branch folder is writable (see commandBodyPolicy).
@@ -57,11 +77,7 @@ export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memor
 export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
   const policy = reflectionPolicy(o);
   const extraEnv = confinedEnv(o);
-  let warned = false;
-  const onWarning = (m: string): void => {
-    if (!warned) o.onWarning?.(m);
-    warned = true;
-  };
+  const onWarning = warnOnce(o.onWarning);
   const confine = (command: string, cwd: string) =>
     confineCommand({ command: ['/bin/sh', '-c', command], policy, env: o.env, cwd, extraEnv, onWarning });
   confine('true', o.worktreeDir); // fail-closed preflight
@@ -77,5 +93,5 @@ export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
  */
 export function assertReflectionSandbox(o: Pick<ReflectionShellOptions, 'gitmemHome' | 'agentId' | 'memoryDir' | 'env' | 'onWarning'>): void {
   const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId: o.agentId, memoryDir: o.memoryDir, type: 'update' });
-  confineCommand({ command: ['true'], policy, env: o.env, onWarning: o.onWarning ?? (() => undefined) });
+  confineCommand({ command: ['true'], policy, env: o.env, onWarning: warnOnce(o.onWarning) });
 }

@@ -3,13 +3,14 @@
  * (cwd = worktree, MEMORY_DIR = worktree). This is what `gitmem worker run --command` uses; the LLM
  * sub-agent of the reflection issue plugs in as another body.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
+import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
 import type { MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
 
@@ -40,7 +41,7 @@ export function commandBodyPolicy(o: {
   worktreeDir?: string;
   type: MemoryWorkerType;
   stateDirs?: string[];
-  /** The worker's branch: when given, only its ref folder stays writable among the common refs. */
+  /** The worker's branch: when given, the common refs are pinned and only its folder stays writable (pin-common.ts). */
   branchName?: string;
 }): SandboxPolicy {
   const memoryDir = resolve(o.memoryDir);
@@ -52,21 +53,10 @@ export function commandBodyPolicy(o: {
     ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
     ...(o.type === 'update' && o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
   });
-  if (o.type === 'update') return o.branchName ? pinCommonRefs(policy, memoryDir, o.branchName) : policy;
+  if (o.type === 'update') {
+    return o.branchName ? pinCommonGitDir(policy, { memoryDir, branchName: o.branchName, ...(o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}) }) : policy;
+  }
   return { ...policy, reopenedRoots: policy.reopenedRoots.map((r) => (r.path === memoryDir ? { ...r, writable: true } : r)) };
-}
-
-/**
- * Narrows the writable common `.git`: the refs, the parent's HEAD, index and packed refs become read-only and
- * only the worker's own branch folder stays writable — it can commit on its branch but cannot move `main`
- * (or any other ref) behind the harness's back.
- */
-function pinCommonRefs(policy: SandboxPolicy, memoryDir: string, branchName: string): SandboxPolicy {
-  const gitDir = join(memoryDir, '.git');
-  const branchDir = join(gitDir, 'refs', 'heads', ...branchName.split('/').slice(0, -1));
-  const pinned = ['refs', 'HEAD', 'index', 'packed-refs', 'ORIG_HEAD', 'FETCH_HEAD'].map((n) => join(gitDir, n)).filter((p) => existsSync(p));
-  const extra = [...pinned.map((path) => ({ path, writable: false })), ...(existsSync(branchDir) ? [{ path: branchDir, writable: true }] : [])];
-  return { ...policy, reopenedRoots: [...policy.reopenedRoots, ...extra] };
 }
 
 /**

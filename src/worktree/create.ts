@@ -12,6 +12,7 @@ import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.j
 import type { GitRunner } from '../git/runner.js';
 import { discardWorktree } from './cleanup.js';
 import { resolveCommit } from './inspect.js';
+import { currentOwner, writeWorktreeOwner } from './owner.js';
 import { DEFAULT_SPARSE_DIRS, normalizeSparseDirs, renderConePatterns } from './sparse.js';
 
 /** A private worktree (SPEC A.6 handle, plus the kind, its own git dir and the materialised directories). */
@@ -89,6 +90,7 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWo
   await git.run(['worktree', 'add', '--no-checkout', '-b', wt.branchName, wt.worktreeDir, head], { cwd: wt.parentMemoryDir });
   try {
     wt.gitDir = privateGitDir(wt.worktreeDir);
+    writeWorktreeOwner(wt.gitDir, currentOwner({ branchName: wt.branchName, baseHead: head })); // for pruneOrphanWorktrees
     await applySparse(wt, git);
     return wt;
   } catch (err) {

@@ -72,4 +72,6 @@ export interface MemoryWorkerDeps {
   lease?: MemoryOperationOptions;
   /** How long a cancelled body may take to stop before its worktree is removed anyway (default 5 s). */
   cancelGraceMs?: number;
+  /** Remove worktrees left by killed workers before starting (default true; see pruneOrphanWorktrees). */
+  pruneOrphans?: boolean;
 }

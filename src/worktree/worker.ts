@@ -10,6 +10,7 @@ import { discardWorktree } from './cleanup.js';
 import { countCommits, dirtyPaths, resolveCommit } from './inspect.js';
 import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
+import { pruneOrphanWorktrees } from './prune.js';
 import type { MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask } from './worker-types.js';
 
 /** A started worker: its eventual outcome and a way to cancel it. */
@@ -36,6 +37,10 @@ export function startMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody
  * @example const out = await runMemoryWorker({ memoryDir, description: 'merge office days' }, async (ctx) => { ... }, { git });
  */
 export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
+  if (deps.pruneOrphans !== false) {
+    // housekeeping only: a failure here must not stop the worker (its own git calls report real trouble)
+    await pruneOrphanWorktrees({ memoryDir: task.memoryDir, git: deps.git, ...(deps.lease ? { lease: deps.lease } : {}) }).catch(() => undefined);
+  }
   if ((task.type ?? 'update') === 'repair') return runRepairWorker(task, body, deps);
   const signal = task.signal ?? new AbortController().signal;
   const type = 'update' as const;

@@ -2,12 +2,13 @@
  * `gitmem worker run --command '<cmd>'`: runs any command as a confined memory worker in a private worktree
  * and prints the outcome. Thin: validation and printing only; the work is runWorkerCommand.
  */
-import { createGitRunner, MemoryError, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome } from '../../index.js';
+import { createGitRunner, MemoryError, pruneOrphanWorktrees, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
 Usage: gitmem worker run --command '<shell command>' [--task <text>] [--paths p1,p2] [--repair]
                          [--timeout <seconds>] [--agent <id>] [--json]
+       gitmem worker prune [--agent <id>] [--json]
 
 Runs the command (sh -c) confined by the filesystem sandbox, in a private sparse worktree of the agent's
 memory (cwd = the worktree, MEMORY_DIR = the worktree). The command must COMMIT its own work; uncommitted
@@ -16,7 +17,19 @@ leftovers are reported and discarded. Commits are merged back as "merge(memory):
   --repair   run on the memory checkout itself (under the operation lease) instead of a worktree
 Outcomes (exit code): merged / no_changes (0), merge_conflict — branch kept, see \`gitmem conflicts\` (3),
 discarded — the command failed or was cancelled (4).
+
+prune: removes the worktrees of workers whose process is gone (killed, crashed). A branch with commits main
+lacks is kept (see \`gitmem conflicts\`); an empty one is deleted. Live workers are never touched.
 `;
+
+function describePrune(r: PruneResult): string {
+  const lines = r.pruned.map((p) => {
+    const branch = p.branch === 'kept' ? `branch ${p.branchName} kept (${p.unmergedCommits} commit(s) not on main)` : `branch ${p.branch}`;
+    return `pruned ${p.name}${p.ownerPid !== null ? ` (pid ${p.ownerPid} gone)` : ''}: ${branch}`;
+  });
+  for (const s of r.skipped) lines.push(`left ${s.name}: ${s.reason.replace('_', ' ')}${s.ownerPid !== null ? ` (pid ${s.ownerPid})` : ''}`);
+  return lines.length > 0 ? lines.join('\n') : 'No worker worktrees: nothing to prune.';
+}
 
 function describe(o: MemoryWorkerOutcome): string {
   switch (o.status) {
@@ -47,9 +60,17 @@ function parseTimeout(v: unknown): number | undefined {
   return Math.round(n * 1000);
 }
 
+async function prune(ctx: CliContext): Promise<number> {
+  const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+  const result = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env: ctx.env }) });
+  ctx.print(result, describePrune(result));
+  return 0;
+}
+
 async function run(ctx: CliContext): Promise<number> {
   const [sub] = ctx.args;
-  if (sub !== 'run') throw new MemoryError('UNKNOWN_COMMAND', `unknown worker sub-command ${JSON.stringify(sub ?? '')} (use: gitmem worker run --command '<cmd>')`);
+  if (sub === 'prune') return prune(ctx);
+  if (sub !== 'run') throw new MemoryError('UNKNOWN_COMMAND', `unknown worker sub-command ${JSON.stringify(sub ?? '')} (use: gitmem worker run --command '<cmd>' | gitmem worker prune)`);
   const command = ctx.values['command'];
   if (typeof command !== 'string' || command.trim() === '') throw new MemoryError('INVALID_ARGUMENT', "--command '<shell command>' is required");
   const paths = typeof ctx.values['paths'] === 'string' ? ctx.values['paths'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
@@ -89,7 +110,7 @@ async function run(ctx: CliContext): Promise<number> {
 
 export const command: CliCommand = {
   name: 'worker',
-  summary: 'run a command as a confined background memory worker',
+  summary: 'run a command as a confined background memory worker; prune the worktrees of dead workers',
   usage: USAGE,
   options: {
     command: { type: 'string' },

@@ -1,0 +1,121 @@
+// Orphans: a `gitmem worker run` process killed with SIGKILL leaves its worktree directory, git's record of
+// it and its branch. pruneOrphanWorktrees (also `gitmem worker prune`, and the start of every worker) removes
+// them, keeps a branch holding commits main lacks (it shows in `gitmem conflicts`), deletes an empty one, and
+// never touches the worktree of a worker that is still running.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitRunner } from '../../src/git/runner.js';
+import { listKeptBranches } from '../../src/sync/conflicts.js';
+import { runWorkerCommand } from '../../src/worktree/command-body.js';
+import { OWNER_MARKER } from '../../src/worktree/owner.js';
+import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
+import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+
+const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
+const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
+let home: string;
+let memoryDir: string;
+let worktrees: string;
+let env: Record<string, string>;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  const root = makeTmpDir();
+  home = join(root, 'home');
+  env = { ...hermeticGitEnv(root), GITMEM_HOME: home, NODE_OPTIONS: '' };
+  memoryDir = join(home, 'agents', 'a1', 'memory');
+  worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
+  mkdirSync(join(memoryDir, 'system'), { recursive: true });
+  git(memoryDir, ['init', '-q', '-b', 'main'], env);
+  writeFileSync(join(memoryDir, 'system', 'persona.md'), 'persona\n');
+  git(memoryDir, ['add', '-A'], env);
+  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+});
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  cleanupTmp();
+});
+
+/** Starts `gitmem worker run` whose command runs `before`, touches `<flag>.ready`, then waits for `<flag>.go`. */
+async function startWorker(flag: string, before = 'true'): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+  const body = `${before} && touch ../${flag}.ready && while [ ! -f ../${flag}.go ]; do sleep 0.05; done`;
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], { env, stdio: 'ignore' });
+  children.push(child);
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(join(worktrees, `${flag}.ready`))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker ${flag} did not start`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, exited };
+}
+
+async function kill9(w: { child: ChildProcess; exited: Promise<number | null> }): Promise<void> {
+  w.child.kill('SIGKILL');
+  await w.exited;
+}
+
+const worktreeDirs = (): string[] => readdirSync(worktrees).filter((n) => /^worker-/.test(n)).sort();
+const records = (): number => (git(memoryDir, ['worktree', 'list', '--porcelain'], env).match(/^worktree /gm) ?? []).length - 1;
+const branches = (): string[] => git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
+
+describe.runIf(sandboxed)('pruning the worktrees of killed workers', () => {
+  it('removes the orphans of SIGKILLed workers, keeps a branch with commits, deletes an empty one, spares a live worker', async () => {
+    const [empty, committed, live] = await Promise.all([
+      startWorker('empty'),
+      startWorker('committed', 'echo kept > system/kept.md && git add -A && git commit -qm "feat: kept"'),
+      startWorker('live'),
+    ]);
+    await kill9(empty);
+    await kill9(committed);
+    expect(worktreeDirs()).toHaveLength(3);
+    expect(records()).toBe(3);
+    expect(branches()).toHaveLength(3);
+
+    const r = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env }) });
+    const byPid = new Map(r.pruned.map((p) => [p.ownerPid, p]));
+    expect(byPid.get(empty.child.pid ?? -1)).toMatchObject({ branch: 'deleted', unmergedCommits: 0 });
+    const kept = byPid.get(committed.child.pid ?? -1);
+    expect(kept).toMatchObject({ branch: 'kept', unmergedCommits: 1 });
+    expect(r.skipped).toEqual([expect.objectContaining({ reason: 'alive', ownerPid: live.child.pid })]);
+    expect(worktreeDirs()).toEqual([r.skipped[0]?.name]);
+    expect(records()).toBe(1);
+    const liveBranch = `gitmem/worker/${(r.skipped[0]?.name ?? '').replace(/^worker-/, '')}`;
+    expect(branches().sort()).toEqual([kept?.branchName, liveBranch].sort());
+    expect((await listKeptBranches({ git: createGitRunner({ env }), memoryDir })).map((b) => b.branch)).toEqual([kept?.branchName]);
+    expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
+
+    writeFileSync(join(worktrees, 'live.go'), '');
+    expect(await live.exited).toBe(0); // the live worker was left alone and finishes normally
+    expect(worktreeDirs()).toEqual([]);
+    expect(await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env }) })).toEqual({ pruned: [], skipped: [] });
+    git(memoryDir, ['branch', '-D', kept?.branchName ?? ''], env);
+  });
+
+  it('the next worker prunes orphans before it starts; `gitmem worker prune --json` handles a stray directory and a record with no owner', async () => {
+    await kill9(await startWorker('orphan'));
+    const [orphan] = worktreeDirs();
+    const next = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined });
+    expect(next.status).toBe('no_changes');
+    expect(orphan && existsSync(join(worktrees, orphan))).toBe(false);
+    expect(records()).toBe(0);
+    expect(branches()).toEqual([]);
+
+    // a directory git has no record of (a creation cut short) and a record whose owner is unknown
+    mkdirSync(join(worktrees, 'worker-20250102030405-abcdef12', 'system'), { recursive: true });
+    git(memoryDir, ['worktree', 'add', '-q', '--no-checkout', '-b', 'gitmem/worker/20250102030405-0000beef', join(worktrees, 'worker-20250102030405-0000beef'), 'HEAD'], env);
+    rmSync(join(memoryDir, '.git', 'worktrees', 'worker-20250102030405-0000beef', OWNER_MARKER), { force: true });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'prune', '--agent', 'a1', '--json'], { env, encoding: 'utf8' });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual({
+      pruned: [expect.objectContaining({ name: 'worker-20250102030405-abcdef12', ownerPid: null, branch: 'absent' })],
+      skipped: [expect.objectContaining({ name: 'worker-20250102030405-0000beef', reason: 'unknown_owner' })],
+    });
+    expect(worktreeDirs()).toEqual(['worker-20250102030405-0000beef']);
+    const text = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'prune', '--agent', 'a1'], { env, encoding: 'utf8' });
+    expect(text.stdout).toContain('left worker-20250102030405-0000beef: unknown owner');
+  });
+});
