@@ -4,7 +4,6 @@
  * (keyed by the real common git dir, so worktrees share it) plus a cross-process O_EXCL lock file there.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
@@ -145,7 +144,8 @@ async function acquireLockFile(commonDir: string, deadline: number, purpose: str
   const host = opts.hostname ?? osHostname();
   const pid = opts.pid ?? process.pid;
   const path = join(commonDir, LEASE_FILE);
-  const token = randomBytes(8).toString('hex');
+  // Identifies this acquisition in the lock file; uniqueness, not secrecy (node:crypto would cost start-up time).
+  const token = `${Date.now().toString(16)}${Math.random().toString(16).slice(2, 10)}`;
   const me = { pid, hostname: host, startedAt: new Date(now()).toISOString(), purpose, token };
   let recovered: { holder: LeaseHolder | null; reason: string } | null = null;
   for (let attempt = 0; ; attempt++) {
