@@ -2,7 +2,11 @@
 // `git pull --rebase && git push`, each iteration with one incoming commit from a peer and one local
 // commit (set up untimed). Also the post-turn push of one commit vs raw `git push`, and the post-turn
 // check when there is nothing to push vs `git status --porcelain` alone. Target: round trip <= 1.2x.
-import { writeFileSync } from 'node:fs';
+//
+// This machine is noisy (2 cores, other jobs), so floor and gitmem run interleaved on the SAME repos:
+// A B, B A, A B, … Each adjacent pair gives one ratio; the row reports the median of those ratios, so
+// drift and bursts of load hit both sides alike instead of landing on whichever ran second.
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGitRunner, syncAfterTurn, syncMemory } from '../../dist/index.js';
 import { benchEnv, execFileP, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
@@ -15,9 +19,12 @@ function commitFile(dir, env, file, text) {
   gitSync(dir, ['commit', '-q', '--no-verify', '-m', text], env);
 }
 
+const made = [];
+
 /** A bare remote seeded with `files` files, a working clone and a peer clone. */
 function setup(env, files) {
   const base = tmpDir('gitmem-bench-sync-');
+  made.push(base);
   const remote = join(base, 'remote.git');
   gitSync(base, ['init', '-q', '--bare', '-b', 'main', remote], env);
   const seed = join(base, 'seed');
@@ -32,19 +39,35 @@ function setup(env, files) {
   return { local: clone('local'), peer: clone('peer') };
 }
 
-/** Times `fn` after an untimed `prepare` each iteration. */
-async function timeWithSetup(iterations, prepare, fn, warmup = 3) {
-  const out = [];
-  for (let i = -warmup; i < iterations; i++) {
-    await prepare(i);
+const median = (xs) => stats(xs).median;
+
+/**
+ * Runs `pairs` pairs of (floor, ours), alternating which goes first, each sample after an untimed
+ * `prepare`. Returns both sides' stats and the median of the per-pair ratios ours/floor.
+ */
+async function interleaved(pairs, prepare, floor, ours, warmupPairs = 4) {
+  const samples = { floor: [], ours: [] };
+  const ratios = [];
+  const once = async (fn) => {
+    await prepare();
     const t0 = performance.now();
-    await fn(i);
-    if (i >= 0) out.push(performance.now() - t0);
+    await fn();
+    return performance.now() - t0;
+  };
+  for (let i = -warmupPairs; i < pairs; i++) {
+    const floorFirst = i % 2 === 0;
+    const a = await once(floorFirst ? floor : ours);
+    const b = await once(floorFirst ? ours : floor);
+    const [f, o] = floorFirst ? [a, b] : [b, a];
+    if (i < 0) continue;
+    samples.floor.push(f);
+    samples.ours.push(o);
+    ratios.push(o / f);
   }
-  return stats(out);
+  return { floor: stats(samples.floor), ours: stats(samples.ours), ratio: median(ratios) };
 }
 
-async function roundTrip(env, git, iterations, useGitmem) {
+function roundTrip(env, git, pairs) {
   const { local, peer } = setup(env, 100);
   let n = 0;
   const prepare = async () => {
@@ -62,10 +85,10 @@ async function roundTrip(env, git, iterations, useGitmem) {
     const r = await syncMemory({ git, memoryDir: local });
     if (r.status !== 'pushed') throw new Error(`sync ended ${r.status}: ${r.summary}`);
   };
-  return timeWithSetup(iterations, prepare, useGitmem ? ours : floor);
+  return interleaved(pairs, prepare, floor, ours);
 }
 
-async function pushOne(env, git, iterations, useGitmem) {
+function pushOne(env, git, pairs) {
   const { local } = setup(env, 100);
   let n = 0;
   const prepare = async () => commitFile(local, env, `p-${++n}.md`, `p ${n}`);
@@ -74,38 +97,43 @@ async function pushOne(env, git, iterations, useGitmem) {
     const r = await syncAfterTurn({ git, memoryDir: local });
     if (r.status !== 'pushed') throw new Error(`post-turn sync ended ${r.status}: ${r.summary}`);
   };
-  return timeWithSetup(iterations, prepare, useGitmem ? ours : floor);
+  return interleaved(pairs, prepare, floor, ours);
 }
 
-async function nothingToPush(env, git, iterations, useGitmem) {
+function nothingToPush(env, git, pairs) {
   const { local } = setup(env, 100);
   const floor = () => execFileP('git', ['status', '--porcelain'], { cwd: local, env });
   const ours = async () => {
     const r = await syncAfterTurn({ git, memoryDir: local });
     if (r.status !== 'clean') throw new Error(`post-turn sync ended ${r.status}`);
   };
-  return timeWithSetup(iterations, async () => undefined, useGitmem ? ours : floor);
+  return interleaved(pairs, async () => undefined, floor, ours);
 }
 
 export async function bench({ iterations }) {
-  const n = Math.min(iterations, 25);
-  const env = benchEnv(tmpDir('gitmem-bench-sync-home-'));
+  const home = tmpDir('gitmem-bench-sync-home-');
+  made.push(home);
+  try {
+    return await measure(iterations, home);
+  } finally {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(iterations, home) {
+  const env = benchEnv(home);
   const git = createGitRunner({ env });
-  const rows = [];
-  const row = (name, m, floorName, floor, target) => ({
-    section: 'sync', name, median_ms: round(m.median), p95_ms: round(m.p95),
-    floor_name: floorName, floor_median_ms: round(floor.median), ratio: round(m.median / floor.median), target,
+  const row = (name, m, floorName, target) => ({
+    section: 'sync', name, median_ms: round(m.ours.median), p95_ms: round(m.ours.p95),
+    floor_name: floorName, floor_median_ms: round(m.floor.median), ratio: round(m.ratio), target,
   });
-  // Interleave floor and ours twice each so drift on this noisy machine hits both alike; keep the better run.
-  const best = (a, b) => (a.median <= b.median ? a : b);
-  const rtFloor = best(await roundTrip(env, git, n, false), await roundTrip(env, git, n, false));
-  const rtOurs = best(await roundTrip(env, git, n, true), await roundTrip(env, git, n, true));
-  rows.push(row('sync round trip (1 in, 1 out; bare by path)', rtOurs, 'git pull --rebase && git push', rtFloor, '<= 1.2x'));
-  const pFloor = await pushOne(env, git, n, false);
-  const pOurs = await pushOne(env, git, n, true);
-  rows.push(row('post-turn sync, 1 commit to push', pOurs, 'git push', pFloor, ''));
-  const cFloor = await nothingToPush(env, git, n, false);
-  const cOurs = await nothingToPush(env, git, n, true);
-  rows.push(row('post-turn sync, nothing to push', cOurs, 'git status --porcelain', cFloor, ''));
-  return rows;
+  // The headline row gets more pairs than the others: it is the one with a target.
+  const rt = await roundTrip(env, git, iterations + 10);
+  const push = await pushOne(env, git, iterations);
+  const idle = await nothingToPush(env, git, iterations);
+  return [
+    row('sync round trip (1 in, 1 out; bare by path)', rt, 'git pull --rebase && git push', '<= 1.2x'),
+    row('post-turn sync, 1 commit to push', push, 'git push', ''),
+    row('post-turn sync, nothing to push', idle, 'git status --porcelain', ''),
+  ];
 }

@@ -4,7 +4,7 @@
  * never reports `clean` while local commits are unpushed, never throws for git failures.
  */
 import { countAhead, integrateRemote } from './integrate.js';
-import { baseResult, conflictResult, failedResult, prepareSync, pushMain } from './outcome.js';
+import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain } from './outcome.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 const MAX_REBASE_ROUNDS = 2;
@@ -34,10 +34,10 @@ async function runAfterTurn(opts: SyncOptions): Promise<SyncResult> {
   const setUpstream = state.upstream === null;
   let failure = await pushMain(ctx, setUpstream);
   if (!failure) return { ...baseResult(dir), status: 'pushed', summary: `Pushed ${ahead} pending memory commit(s).`, pushed: ahead };
-  let head = state.oid;
+  let hint = prepared.hint;
   let pulled = 0;
   for (let round = 1; failure.kind === 'non_fast_forward' && round <= MAX_REBASE_ROUNDS; round++) {
-    const r = await integrateRemote(ctx, head);
+    const r = await integrateRemote(ctx, hint);
     pulled += r.pulled;
     if (r.outcome === 'conflict') return conflictResult(dir, r, ctx.onConflict, pulled - r.pulled);
     const extra = { pulled, ...(r.backupRef ? { backupRef: r.backupRef } : {}) };
@@ -47,7 +47,7 @@ async function runAfterTurn(opts: SyncOptions): Promise<SyncResult> {
       const summary = `Rebased and pushed ${r.ahead} pending memory commit(s).`;
       return { ...baseResult(dir), ...extra, status: 'pushed', summary, pushed: r.ahead };
     }
-    head = (await ctx.git.run(['rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
+    hint = await headOnlyHint(ctx);
   }
   return failedResult(dir, failure, { pulled });
 }

@@ -6,7 +6,10 @@
 import { GitCommandError, type GitAuth, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
 import { NETWORK_RETRY } from '../git/runner.js';
 import { withMemoryOperation } from '../git/lease.js';
+import { parseFetchUpdate, quickRelation, type SyncHint, type TrackingUpdate } from './quick-relation.js';
+import { readBranchHeadQuick, readRefQuick } from './read-ref.js';
 import { BACKUP_REF_PREFIX, CONFLICT_BRANCH_PREFIX, createUniqueRef } from './refs.js';
+import { gitDirOf } from './repo-state.js';
 import type { ConflictPolicy } from './types.js';
 
 export const REMOTE_MAIN = 'refs/remotes/origin/main';
@@ -32,45 +35,69 @@ export interface IntegrateResult {
   backupRef?: string;
 }
 
+/** What a fetch of origin's main found. */
+export interface FetchOutcome {
+  /** False when the remote has no main yet. */
+  found: boolean;
+  /** The fetch's own report of how refs/remotes/origin/main moved. */
+  update: TrackingUpdate;
+}
+
 /**
- * Fetches origin's main into refs/remotes/origin/main. Returns false when the remote has no main yet.
- * @example if (!(await fetchMain(input))) { ... empty remote ... }
+ * Fetches origin's main into refs/remotes/origin/main. Not quiet: its ref-update line says whether the
+ * tracking ref moved by a fast-forward (forced updates are always checked and labelled).
+ * @example if (!(await fetchMain(input)).found) { ... empty remote ... }
  */
-export async function fetchMain(input: IntegrateInput): Promise<boolean> {
+export async function fetchMain(input: IntegrateInput): Promise<FetchOutcome> {
+  const args = ['fetch', '--no-tags', '--show-forced-updates', 'origin', `+refs/heads/main:${REMOTE_MAIN}`];
   try {
-    await input.git.run(['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/main:${REMOTE_MAIN}`], runOpts(input, true));
-    return true;
+    const r = await input.git.run(args, runOpts(input, true));
+    return { found: true, update: parseFetchUpdate(r.stderr) };
   } catch (err) {
-    if (err instanceof GitCommandError && err.kind === 'missing_remote_ref') return false;
+    if (err instanceof GitCommandError && err.kind === 'missing_remote_ref') return { found: false, update: { kind: 'other' } };
     throw err;
   }
 }
 
 /**
  * Fetches, then integrates the remote's main into the checked-out main (clean work tree required).
- * `head` is main's commit as last seen (null when unborn); `fetched` says a fetch just ran (and its answer).
- * @example const r = await integrateRemote({ git, memoryDir, auth, onConflict: 'fail', clock, signal, retry }, head)
+ * `hint` is what the caller saw before (main's commit, null when unborn, and its status); `fetched` is
+ * the answer of a fetch that just ran, if one did.
+ * @example const r = await integrateRemote(ctx, { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined })
  */
-export async function integrateRemote(input: IntegrateInput, head: string | null, fetched?: boolean): Promise<IntegrateResult> {
-  if (!(fetched ?? (await fetchMain(input)))) return { outcome: 'remote_empty', pulled: 0, ahead: head ? await countAhead(input) : 0 };
+export async function integrateRemote(input: IntegrateInput, hint: SyncHint, fetched?: FetchOutcome): Promise<IntegrateResult> {
+  const f = fetched ?? (await fetchMain(input));
+  if (!f.found) return { outcome: 'remote_empty', pulled: 0, ahead: hint.head ? await countAhead(input) : 0 };
   // Moving main: hold the memory operation lease so no tool write or worker merge interleaves.
   const lease = { purpose: 'sync', ...(input.signal ? { signal: input.signal } : {}) };
-  return withMemoryOperation(input.memoryDir, () => integrateLocked(input, head), lease);
+  return withMemoryOperation(input.memoryDir, () => integrateLocked(input, hint, f.update), lease);
 }
 
-async function integrateLocked(input: IntegrateInput, head: string | null): Promise<IntegrateResult> {
-  if (head === null) {
+async function integrateLocked(input: IntegrateInput, hint: SyncHint, update: TrackingUpdate): Promise<IntegrateResult> {
+  if (hint.head === null) {
     // Unborn local main: nothing local to keep; take the remote's history as is.
     await input.git.run(['reset', '--hard', '--quiet', REMOTE_MAIN], runOpts(input));
     return { outcome: 'fast_forward', pulled: await countRange(input, REMOTE_MAIN), ahead: 0 };
   }
+  const gitDir = gitDirOf(input.memoryDir);
+  const quick = gitDir
+    ? quickRelation(hint, readBranchHeadQuick(gitDir, 'main'), readRefQuick(gitDir, REMOTE_MAIN), update)
+    : undefined;
+  // Known to share history: rebase at once (it fast-forwards or does nothing when that is all there
+  // is) and count local and remote commits alongside, instead of counting first.
+  if (quick?.kind === 'related') return rebaseCounting(input, quick.head, quick.onto);
+  const counted = quick?.kind === 'counted' ? quick : undefined;
+  if (counted?.behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead: counted.ahead };
+  if (counted?.ahead === 0) return fastForward(input, counted.behind);
   const rel = await relation(input);
   if (rel.behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead: rel.ahead };
-  if (rel.ahead === 0) {
-    await input.git.run(['merge', '--ff-only', '--quiet', REMOTE_MAIN], runOpts(input));
-    return { outcome: 'fast_forward', pulled: rel.behind, ahead: 0 };
-  }
+  if (rel.ahead === 0) return fastForward(input, rel.behind);
   return rebaseOnto(input, rel);
+}
+
+async function fastForward(input: IntegrateInput, behind: number): Promise<IntegrateResult> {
+  await input.git.run(['merge', '--ff-only', '--quiet', REMOTE_MAIN], runOpts(input));
+  return { outcome: 'fast_forward', pulled: behind, ahead: 0 };
 }
 
 interface Relation {
@@ -92,6 +119,28 @@ async function relation(input: IntegrateInput): Promise<Relation> {
   return rel;
 }
 
+/** Rebases onto `onto` while counting `head...onto` (explicit commits, so the moving HEAD cannot race). */
+async function rebaseCounting(input: IntegrateInput, head: string, onto: string): Promise<IntegrateResult> {
+  const rebasing = rebase(input, onto).then(
+    () => undefined,
+    (err: unknown) => ({ err }),
+  );
+  let counts: string;
+  try {
+    counts = (await input.git.run(['rev-list', '--left-right', '--count', `${head}...${onto}`], runOpts(input))).stdout;
+  } catch (err) {
+    const failed = await rebasing;
+    if (failed) await abortRebase(input);
+    throw err;
+  }
+  const [ahead = 0, behind = 0] = counts.trim().split(/\s+/).map(Number);
+  const rel: Relation = { ahead, behind, related: true };
+  const failed = await rebasing;
+  if (failed) return afterFailedRebase(input, failed.err, rel, undefined);
+  if (behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead };
+  return { outcome: ahead === 0 ? 'fast_forward' : 'rebased', pulled: behind, ahead };
+}
+
 async function currentHead(input: IntegrateInput): Promise<string> {
   return (await input.git.run(['rev-parse', 'HEAD'], runOpts(input))).stdout.trim();
 }
@@ -102,27 +151,31 @@ async function rebaseOnto(input: IntegrateInput, rel: Relation): Promise<Integra
     : await createUniqueRef(input.git, input.memoryDir, BACKUP_REF_PREFIX, input.clock(), await currentHead(input));
   const extra = backupRef ? { backupRef } : {};
   try {
-    await rebase(input);
+    await rebase(input, REMOTE_MAIN);
     return { outcome: 'rebased', pulled: rel.behind, ahead: rel.ahead, ...extra };
   } catch (err) {
-    // A true conflict leaves unmerged paths; anything else is a failure to report, with main restored.
-    const paths = err instanceof GitCommandError ? await unmergedPaths(input) : [];
-    if (paths.length === 0) {
-      await abortRebase(input);
-      throw err;
-    }
-    return onRebaseConflict(input, { ...rel, conflictPaths: paths, backupRef });
+    return afterFailedRebase(input, err, rel, backupRef);
   }
 }
 
-/** Rebases main onto the remote; only when git knows no committer does it retry with a neutral one. */
-async function rebase(input: IntegrateInput): Promise<void> {
+/** A true conflict leaves unmerged paths; anything else is a failure to report, with main restored. */
+async function afterFailedRebase(input: IntegrateInput, err: unknown, rel: Relation, backupRef: string | undefined): Promise<IntegrateResult> {
+  const paths = err instanceof GitCommandError ? await unmergedPaths(input) : [];
+  if (paths.length === 0) {
+    await abortRebase(input);
+    throw err;
+  }
+  return onRebaseConflict(input, { ...rel, conflictPaths: paths, backupRef });
+}
+
+/** Rebases main onto `onto`; only when git knows no committer does it retry with a neutral one. */
+async function rebase(input: IntegrateInput, onto: string): Promise<void> {
   try {
-    await input.git.run(['rebase', '--quiet', REMOTE_MAIN], runOpts(input));
+    await input.git.run(['rebase', '--quiet', onto], runOpts(input));
   } catch (err) {
     if (!(err instanceof GitCommandError) || err.kind !== 'identity') throw err;
     await abortRebase(input);
-    await input.git.run(['rebase', '--quiet', REMOTE_MAIN], { ...runOpts(input), config: FALLBACK_IDENTITY });
+    await input.git.run(['rebase', '--quiet', onto], { ...runOpts(input), config: FALLBACK_IDENTITY });
   }
 }
 

@@ -6,7 +6,9 @@ import { isMemoryError } from '../errors.js';
 import { GitCommandError, type GitAuth } from '../git/runner.js';
 import { redactText } from '../git/redact.js';
 import { authForRemote } from './credentials.js';
-import { fetchMain, runOpts, type IntegrateInput, type IntegrateResult } from './integrate.js';
+import { fetchMain, REMOTE_MAIN, runOpts, type FetchOutcome, type IntegrateInput, type IntegrateResult } from './integrate.js';
+import type { SyncHint } from './quick-relation.js';
+import { readBranchHeadQuick, readRefQuick } from './read-ref.js';
 import { getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
 import type { ConflictPolicy, SyncOptions, SyncResult } from './types.js';
@@ -15,8 +17,10 @@ export interface Prepared {
   ctx: IntegrateInput;
   state: RepoState;
   url: string;
-  /** With `prefetch`: whether origin has a main (the fetch already ran, concurrently with status). */
-  fetched?: boolean;
+  /** What integration may take as known: the status, and origin/main as it was before it ran. */
+  hint: SyncHint;
+  /** With `prefetch`: what the fetch found (it already ran, concurrently with status). */
+  fetched?: FetchOutcome;
 }
 
 /**
@@ -28,9 +32,12 @@ export interface Prepared {
  */
 export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<{ done: SyncResult } | Prepared> {
   const base = baseResult(opts.memoryDir);
-  if (!gitDirOf(opts.memoryDir)) return { done: { ...base, status: 'skipped', summary: 'Memory repo is not initialized.' } };
+  const gitDir = gitDirOf(opts.memoryDir);
+  if (!gitDir) return { done: { ...base, status: 'skipped', summary: 'Memory repo is not initialized.' } };
   const url = await getOriginUrl(opts.git, opts.memoryDir);
   const ctx = url === null ? undefined : contextFor(opts, url);
+  // Read before the status and the fetch start, so "origin/main did not move" can be checked later.
+  const remoteBefore = readRefQuick(gitDir, REMOTE_MAIN);
   const fetching = prefetch && ctx ? settle(fetchMain(ctx)) : undefined;
   const state = await readRepoState(opts.git, opts.memoryDir, opts.signal);
   const fetched = await fetching;
@@ -50,7 +57,19 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
     return { done: { ...base, status: 'push_failed', summary, error: { code: 'PUSH_FAILED', message: summary } } };
   }
   if (fetched && 'error' in fetched) return { done: failedResult(opts.memoryDir, fetched.error) };
-  return { ctx, state, url, ...(fetched ? { fetched: fetched.value } : {}) };
+  const hint: SyncHint = { head: state.oid, upstream: state.upstream, ahead: state.ahead, behind: state.behind, remoteBefore };
+  return { ctx, state, url, hint, ...(fetched ? { fetched: fetched.value } : {}) };
+}
+
+/**
+ * A hint that knows only main's current commit (after a round moved it): integration counts afresh.
+ * @example hint = await headOnlyHint(ctx)
+ */
+export async function headOnlyHint(ctx: IntegrateInput): Promise<SyncHint> {
+  const gitDir = gitDirOf(ctx.memoryDir);
+  const quick = gitDir ? readBranchHeadQuick(gitDir, 'main') : undefined;
+  const head = quick ?? (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
+  return { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined };
 }
 
 function contextFor(opts: SyncOptions, url: string): IntegrateInput {

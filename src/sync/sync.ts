@@ -2,8 +2,8 @@
  * `gitmem sync`: pull (fast-forward, else rebase the local commits on top), then push. Bounded rounds
  * absorb a remote that moves between our fetch and our push. Never commits; never drops a commit.
  */
-import { integrateRemote, type IntegrateResult } from './integrate.js';
-import { baseResult, conflictResult, failedResult, prepareSync, pushMain } from './outcome.js';
+import { integrateRemote, type FetchOutcome, type IntegrateResult } from './integrate.js';
+import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain } from './outcome.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 const MAX_ROUNDS = 3;
@@ -16,14 +16,14 @@ export async function syncMemory(opts: SyncOptions): Promise<SyncResult> {
   const prepared = await prepareSync(opts, true);
   if ('done' in prepared) return prepared.done;
   const { ctx, state } = prepared;
-  let fetched = prepared.fetched;
-  let head = state.oid;
+  let fetched: FetchOutcome | undefined = prepared.fetched;
+  let hint = prepared.hint;
   let pulled = 0;
   let backupRef: string | undefined;
   for (let round = 1; ; round++) {
     let r: IntegrateResult;
     try {
-      r = await integrateRemote(ctx, head, fetched);
+      r = await integrateRemote(ctx, hint, fetched);
       fetched = undefined; // later rounds fetch again
     } catch (err) {
       return failedResult(opts.memoryDir, err, { pulled });
@@ -39,7 +39,7 @@ export async function syncMemory(opts: SyncOptions): Promise<SyncResult> {
       return { ...baseResult(opts.memoryDir), ...keep, status: 'pushed', summary, pushed: r.ahead };
     }
     if (failure.kind !== 'non_fast_forward' || round >= MAX_ROUNDS) return failedResult(opts.memoryDir, failure, keep);
-    head = (await ctx.git.run(['rev-parse', 'HEAD'], { cwd: opts.memoryDir })).stdout.trim();
+    hint = await headOnlyHint(ctx);
   }
 }
 

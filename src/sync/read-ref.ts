@@ -1,0 +1,52 @@
+/**
+ * Reads a ref's commit straight from the git dir (loose file, else packed-refs) so sync can check that
+ * main and origin/main are what it last saw without spawning git. It answers only when the answer is
+ * plain; anything unusual (worktree, symref, reftable, unreadable) is `undefined` and callers ask git.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+function readText(path: string): string | null | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+}
+
+/**
+ * The commit `refname` (e.g. `refs/remotes/origin/main`) points at, or undefined when unsure or absent.
+ * @example readRefQuick('/mem/.git', 'refs/heads/main') // 'e6a8099…'
+ */
+export function readRefQuick(gitDir: string, refname: string): string | undefined {
+  if (!/^refs\/[\w./-]+$/.test(refname) || refname.includes('..')) return undefined;
+  if (existsSync(join(gitDir, 'commondir'))) return undefined; // a linked worktree: refs live elsewhere
+  const loose = readText(join(gitDir, refname));
+  if (loose === undefined) return undefined;
+  if (loose !== null) {
+    const oid = loose.trim();
+    return OID.test(oid) ? oid : undefined;
+  }
+  const packed = readText(join(gitDir, 'packed-refs'));
+  if (typeof packed !== 'string') return undefined;
+  for (const line of packed.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0 && line.slice(space + 1).trimEnd() === refname) {
+      const oid = line.slice(0, space);
+      return OID.test(oid) ? oid : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The commit HEAD points at when HEAD is exactly `ref: refs/heads/<branch>`, else undefined.
+ * @example readBranchHeadQuick('/mem/.git', 'main') // 'e6a8099…'
+ */
+export function readBranchHeadQuick(gitDir: string, branch: string): string | undefined {
+  const head = readText(join(gitDir, 'HEAD'));
+  if (typeof head !== 'string' || head.trim() !== `ref: refs/heads/${branch}`) return undefined;
+  return readRefQuick(gitDir, `refs/heads/${branch}`);
+}
