@@ -31,8 +31,11 @@ function commonOf(gitDir: string): string {
   return resolve(gitDir, readFileSync(pointer, 'utf8').trim());
 }
 
-/** The git dir a worktree root points at, or null when `dir` holds no `.git`. */
-function gitDirAt(dir: string): string | null {
+/**
+ * The git dir a worktree root points at (`.git` itself, the target of a `.git` file, or a bare repo), or null.
+ * @example gitDirAt('/mem') === '/mem/.git'
+ */
+export function gitDirAt(dir: string): string | null {
   const dotGit = join(dir, '.git');
   if (isDir(dotGit)) return dotGit;
   if (isFile(dotGit)) {

@@ -2,8 +2,10 @@
  * One look at a memory repository's state for sync decisions, from a single `git status --porcelain=v2
  * --branch -z` plus a glance at the git dir for merge/rebase markers. Parsing is pure.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitDirAt } from '../git/common-dir.js';
+import { parseStatusV2 as parseStatus } from '../git/commands/status.js';
 import type { GitRunner } from '../git/runner.js';
 
 /** What `git status --porcelain=v2 --branch` tells us. */
@@ -28,48 +30,20 @@ export interface RepoState extends StatusSnapshot {
 }
 
 /**
- * Parses NUL-separated `git status --porcelain=v2 --branch -z` output.
+ * The sync view of `git status --porcelain=v2 --branch -z` output (parsed by the git layer's one parser).
  * @example parseStatusV2('# branch.oid (initial)\0# branch.head main\0').oid === null
  */
 export function parseStatusV2(out: string): StatusSnapshot {
-  const snap: StatusSnapshot = { oid: null, branch: null, upstream: null, ahead: null, behind: null, changed: [], unmerged: [] };
-  const tokens = out.split('\0');
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] ?? '';
-    if (t === '') continue;
-    if (t.startsWith('# ')) {
-      readHeader(snap, t.slice(2));
-    } else if (t.startsWith('u ')) {
-      snap.unmerged.push(fieldsAfter(t, 10));
-    } else if (t.startsWith('1 ')) {
-      snap.changed.push(fieldsAfter(t, 8));
-    } else if (t.startsWith('2 ')) {
-      snap.changed.push(fieldsAfter(t, 9));
-      i++; // the original path of a rename follows as its own token
-    } else if (t.startsWith('? ')) {
-      snap.changed.push(t.slice(2));
-    }
-  }
-  return snap;
-}
-
-function readHeader(snap: StatusSnapshot, header: string): void {
-  const [key, ...rest] = header.split(' ');
-  const value = rest.join(' ');
-  if (key === 'branch.oid') snap.oid = value === '(initial)' ? null : value;
-  else if (key === 'branch.head') snap.branch = value === '(detached)' ? null : value;
-  else if (key === 'branch.upstream') snap.upstream = value;
-  else if (key === 'branch.ab') {
-    const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (m) [snap.ahead, snap.behind] = [Number(m[1]), Number(m[2])];
-  }
-}
-
-/** The text after the first `n` space-separated fields (paths may contain spaces). */
-function fieldsAfter(line: string, n: number): string {
-  let idx = 0;
-  for (let k = 0; k < n; k++) idx = line.indexOf(' ', idx) + 1;
-  return line.slice(idx);
+  const s = parseStatus(out);
+  return {
+    oid: s.head,
+    branch: s.branch,
+    upstream: s.upstream,
+    ahead: s.tracking ? s.ahead : null,
+    behind: s.tracking ? s.behind : null,
+    changed: s.entries.filter((e) => e.kind !== 'unmerged').map((e) => e.path),
+    unmerged: s.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
+  };
 }
 
 /**
@@ -77,16 +51,7 @@ function fieldsAfter(line: string, n: number): string {
  * @example gitDirOf('/mem') === '/mem/.git'
  */
 export function gitDirOf(workTree: string): string | undefined {
-  const dotGit = join(workTree, '.git');
-  try {
-    if (statSync(dotGit).isDirectory()) return dotGit;
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-    if (!m?.[1]) return undefined;
-    const target = m[1].trim();
-    return isAbsolute(target) ? target : resolve(workTree, target);
-  } catch {
-    return undefined;
-  }
+  return gitDirAt(workTree) ?? undefined;
 }
 
 /**

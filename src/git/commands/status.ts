@@ -6,6 +6,7 @@ import type { GitOp } from '../runner.js';
 export interface StatusEntry {
   /** Two-letter XY code ('??' for untracked, 'UU' etc. for unmerged). */
   code: string;
+  kind: 'changed' | 'renamed' | 'unmerged' | 'untracked';
   path: string;
   origPath?: string;
 }
@@ -18,12 +19,14 @@ export interface RepoStatus {
   upstream: string | null;
   ahead: number;
   behind: number;
+  /** True when git reported ahead/behind (an upstream exists and was resolvable). */
+  tracking: boolean;
   entries: StatusEntry[];
 }
 
 /** Parses porcelain v2 (-z) output. Pure. */
 export function parseStatusV2(stdout: string): RepoStatus {
-  const status: RepoStatus = { head: null, branch: null, upstream: null, ahead: 0, behind: 0, entries: [] };
+  const status: RepoStatus = { head: null, branch: null, upstream: null, ahead: 0, behind: 0, tracking: false, entries: [] };
   const records = stdout.split('\0');
   for (let i = 0; i < records.length; i++) {
     const rec = records[i] as string;
@@ -31,13 +34,13 @@ export function parseStatusV2(stdout: string): RepoStatus {
     if (rec.startsWith('# ')) {
       parseHeader(rec, status);
     } else if (rec.startsWith('1 ')) {
-      status.entries.push({ code: rec.slice(2, 4), path: fieldsFrom(rec, 8) });
+      status.entries.push({ code: rec.slice(2, 4), kind: 'changed', path: fieldsFrom(rec, 8) });
     } else if (rec.startsWith('2 ')) {
-      status.entries.push({ code: rec.slice(2, 4), path: fieldsFrom(rec, 9), origPath: records[++i] ?? '' });
+      status.entries.push({ code: rec.slice(2, 4), kind: 'renamed', path: fieldsFrom(rec, 9), origPath: records[++i] ?? '' });
     } else if (rec.startsWith('u ')) {
-      status.entries.push({ code: rec.slice(2, 4), path: fieldsFrom(rec, 10) });
+      status.entries.push({ code: rec.slice(2, 4), kind: 'unmerged', path: fieldsFrom(rec, 10) });
     } else if (rec.startsWith('? ')) {
-      status.entries.push({ code: '??', path: rec.slice(2) });
+      status.entries.push({ code: '??', kind: 'untracked', path: rec.slice(2) });
     }
   }
   return status;
@@ -57,7 +60,7 @@ function parseHeader(rec: string, s: RepoStatus): void {
   else if (key === 'branch.upstream') s.upstream = value;
   else if (key === 'branch.ab') {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (m) [s.ahead, s.behind] = [Number(m[1]), Number(m[2])];
+    if (m) [s.ahead, s.behind, s.tracking] = [Number(m[1]), Number(m[2]), true];
   }
 }
 
