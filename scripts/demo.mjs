@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const home = mkdtempSync(join(tmpdir(), 'gitmem-demo-'));
-const main = new URL('../dist/bin/cli/main.js', import.meta.url).pathname;
+const main = new URL('../dist/bin/gitmem.cjs', import.meta.url).pathname;
 const env = { ...process.env, GITMEM_HOME: home };
 const steps = [
   ['init', '--agent', 'demo', '--name', 'Demo'],

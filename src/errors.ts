@@ -55,6 +55,8 @@ export type MemoryErrorCode =
   | 'TIMEOUT' // a wall-clock limit fired (dream --timeout, sub-agent limits)
   | 'INTERNAL'; // a bug: an invariant did not hold
 
+const BRAND = Symbol.for('gitmem.MemoryError');
+
 /** Options for {@link MemoryError}. */
 export interface MemoryErrorOptions {
   data?: Record<string, unknown>;
@@ -69,6 +71,14 @@ export interface MemoryErrorOptions {
 export class MemoryError extends Error {
   readonly code: MemoryErrorCode;
   readonly data: Record<string, unknown>;
+  /** Brand shared by every copy of this class (the CLI ships more than one bundle). */
+  readonly [BRAND] = true;
+
+  /** `instanceof MemoryError` holds for a MemoryError from any copy of the library; subclasses keep the usual check. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== MemoryError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
 
   constructor(code: MemoryErrorCode, message: string, options: MemoryErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -54,7 +54,7 @@ async function sizeRows(size, iterations) {
 function cliRow(iterations) {
   const home = tmpDir('gitmem-bench-cli-');
   const env = { ...benchEnv(home), GITMEM_HOME: home };
-  const main = new URL('../../dist/bin/cli/main.js', import.meta.url).pathname;
+  const main = new URL('../../dist/bin/gitmem.cjs', import.meta.url).pathname;
   spawnSync(process.execPath, [main, 'init', '--agent', 'cli'], { env });
   const run = (args) => spawnSync(process.execPath, args, { env, stdio: 'ignore' });
   const time = (fn) => {

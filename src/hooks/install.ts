@@ -13,7 +13,7 @@ import { postCommitScript } from './post-commit.js';
 /** Absolute path of the hook entry in the built package. */
 export function preCommitEntry(): string {
   // Prefer the bundled entry (one file to load: the hook runs on every raw commit).
-  const bundled = join(packageRoot(), 'dist', 'bin', 'hooks', 'pre-commit-main.js');
+  const bundled = join(packageRoot(), 'dist', 'bin', 'pre-commit.cjs');
   return existsSync(bundled) ? bundled : join(packageRoot(), 'dist', 'hooks', 'pre-commit-main.js');
 }
 

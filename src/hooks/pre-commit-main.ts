@@ -5,13 +5,14 @@
 import { createGitRunner } from '../git/runner.js';
 import { formatPreCommitFailure, runPreCommit } from './pre-commit.js';
 
-try {
-  const problems = await runPreCommit(createGitRunner({ env: process.env }), process.cwd());
-  if (problems.length > 0) {
+runPreCommit(createGitRunner({ env: process.env }), process.cwd()).then(
+  (problems) => {
+    if (problems.length === 0) return;
     process.stderr.write(formatPreCommitFailure(problems));
     process.exitCode = 1;
-  }
-} catch (err) {
-  process.stderr.write(`gitmem pre-commit hook failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-}
+  },
+  (err: unknown) => {
+    process.stderr.write(`gitmem pre-commit hook failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -94,7 +94,7 @@ function render(backend: SandboxBackend, o: ConfineOptions, policy: SandboxPolic
 
 /**
  * Keeps gitmem itself and the Node runtime visible even when they live under the private /tmp (a fresh clone
- * in /tmp, say): the pre-commit hook a confined `git commit` runs is `node <gitmem>/dist/bin/hooks/…`.
+ * in /tmp, say): the pre-commit hook a confined `git commit` runs is `node <gitmem>/dist/bin/pre-commit.cjs`.
  */
 function withRuntimeRoots(policy: SandboxPolicy): SandboxPolicy {
   const runtime = [packageRoot(), dirname(dirname(process.execPath))].filter(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
-const MAIN = join(process.cwd(), 'dist/bin/cli/main.js');
+const MAIN = join(process.cwd(), 'dist/bin/gitmem.cjs');
 let env: Record<string, string>;
 
 function cli(args: string[]) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
-const MAIN = join(process.cwd(), 'dist/bin/cli/main.js');
+const MAIN = join(process.cwd(), 'dist/bin/gitmem.cjs');
 let home: string;
 let env: Record<string, string>;
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
   fx = await memoryFixture('mcp-agent');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(process.cwd(), 'dist/bin/cli/main.js'), 'mcp', '--agent', 'mcp-agent'],
+    args: [join(process.cwd(), 'dist/bin/gitmem.cjs'), 'mcp', '--agent', 'mcp-agent'],
     env: fx.env,
     stderr: 'ignore',
   });
