@@ -159,3 +159,5 @@ export { parseDreamTarget, syncTargetIn, syncTargetOut, targetInstruction, type 
 export { pruneOrphanWorktrees, type PruneOrphanOptions, type PruneResult, type PrunedWorktree, type SkippedWorktree } from './worktree/prune.js';
 export { readWorktreeOwner, ownerState, type WorktreeOwner, type OwnerState } from './worktree/owner.js';
 export { pinCommonGitDir, PINNED_COMMON_ENTRIES } from './worktree/pin-common.js';
+export { importWorktreeCommits, UNPACK_LIMIT, type ImportedWork, type ImportTarget } from './worktree/import.js';
+export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead, PRIVATE_GITDIRS, type WorktreeGitDirs } from './worktree/git-env.js';

@@ -1,5 +1,6 @@
-// Background writer cycle: create a private worktree → one commit → merge back → cleanup, in repos of
-// 1,000 and 10,000 files, against one raw `git add && git commit` write measured in the same run and repo.
+// Background writer cycle: create a private worktree → one commit (into its private object directory, as a
+// confined writer does) → import (pack → unpack, ancestry) → merge back → cleanup, in repos of 1,000 and
+// 10,000 files, against one raw `git add && git commit` write measured in the same run and repo.
 // Also the operation lease alone (acquire + release, uncontended). Target: cycle <= 5x one write at 10,000.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,9 +25,10 @@ async function sizeRows(size, iterations) {
   const floor = await timeIt(iterations, (i) => rawWrite(repo, env, `raw-${i + 10}.md`, `raw ${i}\n`));
   const cycle = await timeIt(iterations, async (i) => {
     const out = await runMemoryWorker({ memoryDir: repo }, async (ctx) => {
+      const wenv = { ...env, ...ctx.gitEnv };
       writeFileSync(join(ctx.worktreeDir, `worker-${i + 10}.md`), `worker ${i}\n`);
-      await execFileP('git', ['-c', 'commit.gpgsign=false', 'add', '--', `worker-${i + 10}.md`], { cwd: ctx.worktreeDir, env });
-      await execFileP('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'worker write'], { cwd: ctx.worktreeDir, env });
+      await execFileP('git', ['-c', 'commit.gpgsign=false', 'add', '--', `worker-${i + 10}.md`], { cwd: ctx.worktreeDir, env: wenv });
+      await execFileP('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'worker write'], { cwd: ctx.worktreeDir, env: wenv });
     }, { git });
     if (out.status !== 'merged') throw new Error(`worker cycle ended ${out.status}`);
   });

@@ -1,15 +1,18 @@
 /**
  * The completion half of a reflection run (SPEC §10.9): turn the worktree into an outcome (finalize, or a
- * dry run's diff, or a branch kept for review), move the cursor only when the outcome consumed the
- * transcript, signal a recompile only after a merge, and record the run in the agent's run log.
+ * dry run's diff, or a branch kept for review — each starts by importing the sub-agent's commits from its
+ * private object directory), move the cursor only when the outcome consumed the transcript, signal a
+ * recompile only after a merge, and record the run in the agent's run log.
  */
 import { rmSync } from 'node:fs';
+import { MemoryError, toMemoryError } from '../errors.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { appendRunLog } from '../llm/run-log.js';
 import type { SubAgentRun } from '../llm/sub-agent.js';
 import { discardWorktree, removeWorktreeDir } from '../worktree/cleanup.js';
 import { consumesTranscript, finalizeReflectionWorktree, shouldRecompile } from '../worktree/finalize.js';
-import { countCommits, dirtyPaths, resolveCommit } from '../worktree/inspect.js';
+import { importWorktreeCommits, type ImportedWork } from '../worktree/import.js';
+import { worktreeDirtyPaths } from '../worktree/inspect.js';
 import { advanceCursor } from './cursor.js';
 import { outcomeMessage } from './messages.js';
 import type { PreparedReflection } from './prepare.js';
@@ -27,16 +30,24 @@ export interface AgentEnd {
 
 type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error'> & { summary: string };
 
-async function commitsOnBranch(o: ReflectionRunOptions, p: PreparedReflection): Promise<number> {
-  const tip = await resolveCommit(o.git, p.wt.parentMemoryDir, `refs/heads/${p.wt.branchName}`);
-  return tip === null ? 0 : countCommits(o.git, p.wt.parentMemoryDir, p.wt.baseHead, tip);
+/** Imports the worktree's commits under the lease, so its branch exists; the error when that is refused. */
+async function importUnderLease(o: ReflectionRunOptions, p: PreparedReflection): Promise<ImportedWork | MemoryError> {
+  return withMemoryOperation(p.wt.parentMemoryDir, () => importWorktreeCommits(p.wt, o.git), { purpose: `import ${p.wt.branchName}` }).catch((err: unknown) =>
+    toMemoryError(err),
+  );
 }
 
 /** Dry run: the diff the branch would bring in; then everything is thrown away. */
 async function dryRun(o: ReflectionRunOptions, p: PreparedReflection): Promise<Outcome> {
-  const commitCount = await commitsOnBranch(o, p);
-  const diff = (await o.git.run(['diff', '--stat', '--patch', p.wt.baseHead, `refs/heads/${p.wt.branchName}`], { cwd: p.wt.parentMemoryDir })).stdout;
-  await withMemoryOperation(p.wt.parentMemoryDir, () => discardWorktree(p.wt, o.git), { purpose: 'discard dry-run reflection' });
+  const imported = await importUnderLease(o, p);
+  const discard = (): Promise<void> => withMemoryOperation(p.wt.parentMemoryDir, () => discardWorktree(p.wt, o.git), { purpose: 'discard dry-run reflection' });
+  if (imported instanceof MemoryError) {
+    await discard();
+    return { status: 'failed', commitCount: 0, error: imported.message, summary: 'Dry run: the reflection commits could not be imported; nothing was changed.' };
+  }
+  const { commitCount, tip } = imported;
+  const diff = commitCount === 0 ? '' : (await o.git.run(['diff', '--stat', '--patch', p.wt.baseHead, tip], { cwd: p.wt.parentMemoryDir })).stdout;
+  await discard();
   return { status: 'dry_run', commitCount, diff, summary: `Dry run: ${commitCount} commit(s) would be merged; nothing was changed.` };
 }
 
@@ -48,11 +59,12 @@ async function keepForReview(o: ReflectionRunOptions, p: PreparedReflection, com
 
 async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolean): Promise<Outcome> {
   if (o.dryRun) return dryRun(o, p);
-  if (ok && o.merge === 'explicit') {
-    const commitCount = await commitsOnBranch(o, p);
-    const dirty = (await dirtyPaths(o.git, p.wt.worktreeDir)).length > 0;
-    if (commitCount > 0 && !dirty && !o.integrate) return keepForReview(o, p, commitCount);
-    if (commitCount > 0 && !dirty && o.integrate) {
+  if (ok && o.merge === 'explicit' && (await worktreeDirtyPaths(o.git, p.wt)).length === 0) {
+    // The primary (or a reviewer) merges the branch itself, so it must exist first; a refused import ends in finalize.
+    const imported = await importUnderLease(o, p);
+    const commitCount = imported instanceof MemoryError ? 0 : imported.commitCount;
+    if (commitCount > 0 && !o.integrate) return keepForReview(o, p, commitCount);
+    if (commitCount > 0 && o.integrate) {
       const { wt } = p;
       await o.integrate({ parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' });
     }
@@ -65,6 +77,7 @@ async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolea
     ...(r.head ? { head: r.head } : {}),
     ...(r.branchKept ? { branchKept: true } : {}),
     ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
+    ...(r.error ? { error: r.error } : {}),
   };
 }
 
@@ -101,7 +114,7 @@ export async function finishReflection(o: ReflectionRunOptions, p: PreparedRefle
   const run = end.run;
   const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const durationMs = Date.now() - end.t0;
-  const error = end.error ?? (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined);
+  const error = end.error ?? (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined) ?? outcome.error;
   appendRunLog(p.agentDir, {
     kind: 'reflection', startedAt: end.startedAt.toISOString(), durationMs, steps: run?.steps ?? 0, inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens, outcome: outcome.status, model: end.model, trigger: o.trigger ?? 'manual',

@@ -1,13 +1,15 @@
 /**
  * The reflection sub-agent's shell: every command runs confined by the filesystem sandbox (fail-closed) in
- * the private worktree, with `MEMORY_DIR` and `TRANSCRIPT_PATH` set and a fixed commit identity, under the
- * same policy as any background memory writer (own memory read-only, its worktree writable).
+ * the private worktree, with `MEMORY_DIR` and `TRANSCRIPT_PATH` set, a fixed commit identity and its git
+ * objects going to the worktree's private object directory, under the same policy as any background memory
+ * writer (own memory read-only; only its worktree and private git dir writable; work imported at finalize).
  */
 import type { ShellRunner } from '../llm/tool-set.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { confineCommand } from '../sandbox/launch.js';
 import { runConfined } from '../sandbox/run.js';
 import { commandBodyPolicy } from '../worktree/command-body.js';
+import { workerObjectEnv, worktreeGitDirs } from '../worktree/git-env.js';
 
 /** Inputs of {@link createReflectionShell}. */
 export interface ReflectionShellOptions {
@@ -15,8 +17,8 @@ export interface ReflectionShellOptions {
   agentId: string;
   memoryDir: string;
   worktreeDir: string;
-  /** The worktree's branch (`gitmem/reflection/<id>`); only its folder of refs stays writable. */
-  branchName: string;
+  /** The branch its work is imported to (`gitmem/reflection/<id>`); informational: no ref is writable. */
+  branchName?: string;
   transcriptPath: string;
   /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX read here). */
   env: Record<string, string | undefined>;
@@ -26,6 +28,7 @@ export interface ReflectionShellOptions {
 
 function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
   return {
+    ...workerObjectEnv(worktreeGitDirs({ parentMemoryDir: o.memoryDir, worktreeDir: o.worktreeDir })),
     MEMORY_DIR: o.worktreeDir,
     GITMEM_MEMORY_DIR: o.worktreeDir,
     TRANSCRIPT_PATH: o.transcriptPath,
@@ -61,11 +64,11 @@ function warnOnce(sink: WarningSink | undefined): WarningSink {
 }
 
 /**
- * The background-writer policy for this worktree, with the common refs pinned so only the reflection's own
- * branch folder is writable (see commandBodyPolicy).
- * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir, branchName: 'gitmem/reflection/x' })
+ * The background-writer policy for this worktree: the common git dir and the other worktrees read-only, only
+ * this worktree and its private git dir writable (see commandBodyPolicy).
+ * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir })
  */
-export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName: string }): SandboxPolicy {
+export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName?: string }): SandboxPolicy {
   return commandBodyPolicy({ ...o, type: 'update' });
 }
 

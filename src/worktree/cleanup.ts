@@ -1,20 +1,43 @@
 /**
- * Removing a private worktree: the directory always goes, the worktree record is pruned, and the branch is
- * deleted only when the caller says so (a conflicting worker branch is kept for `gitmem conflicts`).
+ * Removing a private worktree: the directory and its private git dir (with the objects of work that was not
+ * imported) always go, and the branch is deleted only when the caller says so (a conflicting worker branch is
+ * kept for `gitmem conflicts`).
  */
 import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
+import { isWithin } from '../sandbox/policy.js';
 import type { MemoryWorktree } from './create.js';
+import { PRIVATE_GITDIRS, privateGitDirFor, worktreeGitDirs } from './git-env.js';
 
-type WorktreeRef = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName'>;
+type WorktreeRef = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName'> & Partial<Pick<MemoryWorktree, 'gitDir' | 'gitCommonDir'>>;
+
+/** The worktree's private git dir when it is one of ours (`<common>/gitmem-worktrees/<name>`), else null. */
+function ownPrivateGitDir(wt: WorktreeRef): string | null {
+  try {
+    const common = wt.gitCommonDir || resolveGitCommonDir(wt.parentMemoryDir);
+    let dir = wt.gitDir || null;
+    if (dir === null && existsSync(wt.worktreeDir)) dir = worktreeGitDirs({ ...wt, gitCommonDir: common }).gitDir;
+    dir ??= privateGitDirFor(common, wt.worktreeDir);
+    const root = join(common, PRIVATE_GITDIRS);
+    return isWithin(root, dir) && dir !== root ? dir : null;
+  } catch {
+    return null; // a link that names no git dir of ours: `git worktree prune` below settles git's own records
+  }
+}
 
 /**
- * Deletes the worktree directory and prunes git's record of it. The branch is left alone.
+ * Deletes the worktree directory and its private git dir (for a worktree made by an older version, git's
+ * record of it is pruned instead). The branch is left alone.
  * @example await removeWorktreeDir(wt, git)
  */
 export async function removeWorktreeDir(wt: WorktreeRef, git: GitRunner): Promise<void> {
+  const gitDir = ownPrivateGitDir(wt);
   await rm(wt.worktreeDir, { recursive: true, force: true, maxRetries: 3 });
-  await git.run(['worktree', 'prune'], { cwd: wt.parentMemoryDir });
+  if (gitDir !== null) await rm(gitDir, { recursive: true, force: true, maxRetries: 3 });
+  else await git.run(['worktree', 'prune'], { cwd: wt.parentMemoryDir });
 }
 
 /**
@@ -28,7 +51,7 @@ export async function deleteBranch(git: GitRunner, memoryDir: string, branch: st
 }
 
 /**
- * Throws the worktree away entirely: directory, record and branch (cancellation, failure, nothing to keep).
+ * Throws the worktree away entirely: directory, private git dir and branch (cancellation, failure, nothing to keep).
  * @example await discardWorktree(wt, git)
  */
 export async function discardWorktree(wt: WorktreeRef, git: GitRunner): Promise<void> {

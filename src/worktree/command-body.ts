@@ -1,7 +1,7 @@
 /**
  * A worker body that is any shell command, run confined by the sandbox in the worker's private worktree
- * (cwd = worktree, MEMORY_DIR = worktree). This is what `gitmem worker run --command` uses; the LLM
- * sub-agent of the reflection issue plugs in as another body.
+ * (cwd = worktree, MEMORY_DIR = worktree, git objects going to its private object directory). This is what
+ * `gitmem worker run --command` uses; the LLM sub-agent of the reflection issue plugs in as another body.
  */
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -30,8 +30,9 @@ export interface CommandBodyOptions {
 }
 
 /**
- * The policy a command body runs under: every agent's memory hidden, its own memory read-only with the
- * common `.git` and the worktrees dir writable (repair workers get their checkout writable instead).
+ * The policy a command body runs under: every agent's memory hidden, its own memory read-only. An update
+ * worker may write its own worktree and private git dir and nothing else of the repository (pin-common.ts);
+ * a repair worker gets its checkout writable instead.
  * @example commandBodyPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir, type: 'update' })
  */
 export function commandBodyPolicy(o: {
@@ -41,20 +42,21 @@ export function commandBodyPolicy(o: {
   worktreeDir?: string;
   type: MemoryWorkerType;
   stateDirs?: string[];
-  /** The worker's branch: when given, the common refs are pinned and only its folder stays writable (pin-common.ts). */
+  /** Ignored (the worker commits on a detached HEAD and needs no ref); kept so older callers still type-check. */
   branchName?: string;
 }): SandboxPolicy {
   const memoryDir = resolve(o.memoryDir);
+  const worktreesDir = join(dirname(memoryDir), 'memory-worktrees');
   const policy = buildMemoryWriterPolicy({
     gitmemHome: resolve(o.gitmemHome),
     agentId: o.agentId,
     memoryDir,
-    worktreesDir: join(dirname(memoryDir), 'memory-worktrees'),
+    worktreesDir,
     ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
     ...(o.type === 'update' && o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
   });
   if (o.type === 'update') {
-    return o.branchName ? pinCommonGitDir(policy, { memoryDir, branchName: o.branchName, ...(o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}) }) : policy;
+    return pinCommonGitDir(policy, { memoryDir, worktreesDir, ...(o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}) });
   }
   return { ...policy, reopenedRoots: policy.reopenedRoots.map((r) => (r.path === memoryDir ? { ...r, writable: true } : r)) };
 }
@@ -65,14 +67,14 @@ export function commandBodyPolicy(o: {
  */
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
   return async (ctx: MemoryWorkerContext): Promise<void> => {
-    const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type, branchName: ctx.branch });
+    const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
     const confined = confineCommand({
       command: ['sh', '-c', o.command],
       policy,
       env: o.env,
       cwd: ctx.worktreeDir,
       ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-      extraEnv: { MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
+      extraEnv: { ...ctx.gitEnv, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
     });
     const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
     o.onOutput?.(result);

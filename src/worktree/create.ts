@@ -1,16 +1,19 @@
 /**
- * Creates a background writer's private worktree without a full checkout: `worktree add --no-checkout` on a
- * new `gitmem/<kind>/<id>` branch, then a cone-mode sparse checkout of `system/`, top-level files and the
- * paths asked for. Everything else stays skip-worktree, so the cost does not grow with the repository.
+ * Creates a background writer's private worktree without a full checkout and without touching any ref: a
+ * work tree whose `.git` link names a private git dir (`<common>/gitmem-worktrees/<name>`: a detached HEAD at
+ * the base, its own index and object directory), then a cone-mode sparse checkout of `system/`, top-level
+ * files and the paths asked for. Everything else stays skip-worktree, so the cost does not grow with the
+ * repository. Its branch `gitmem/<kind>/<id>` only comes into being when its work is imported (import.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
 import { discardWorktree } from './cleanup.js';
+import { harnessWorktreeEnv, privateGitDirFor } from './git-env.js';
 import { resolveCommit } from './inspect.js';
 import { currentOwner, writeWorktreeOwner } from './owner.js';
 import { DEFAULT_SPARSE_DIRS, normalizeSparseDirs, renderConePatterns } from './sparse.js';
@@ -25,7 +28,7 @@ export interface MemoryWorktree {
   branchName: string;
   baseHead: string;
   gitCommonDir: string;
-  /** The worktree's private git dir (`<common>/worktrees/<name>`), where its index and sparse patterns live. */
+  /** The worktree's private git dir (`<common>/gitmem-worktrees/<name>`): HEAD, index, sparse patterns, objects. */
   gitDir: string;
   sparseDirs: string[];
 }
@@ -87,10 +90,20 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWo
   }
   wt.baseHead = head;
   mkdirSync(wt.worktreeBaseDir, { recursive: true });
-  await git.run(['worktree', 'add', '--no-checkout', '-b', wt.branchName, wt.worktreeDir, head], { cwd: wt.parentMemoryDir });
+  const gitDir = privateGitDirFor(wt.gitCommonDir, wt.worktreeDir);
   try {
-    wt.gitDir = privateGitDir(wt.worktreeDir);
-    writeWorktreeOwner(wt.gitDir, currentOwner({ branchName: wt.branchName, baseHead: head })); // for pruneOrphanWorktrees
+    mkdirSync(wt.worktreeDir); // never reuse a directory: the id is fresh, so an existing one is someone else's
+  } catch (err) {
+    throw new MemoryError('WORKTREE_ERROR', `could not create worktree ${wt.worktreeDir}: ${(err as Error).message}`, { cause: err, data: { worktreeDir: wt.worktreeDir } });
+  }
+  try {
+    wt.gitDir = gitDir;
+    mkdirSync(join(gitDir, 'objects'), { recursive: true });
+    writeFileSync(join(gitDir, 'commondir'), `${wt.gitCommonDir}\n`);
+    writeFileSync(join(gitDir, 'HEAD'), `${head}\n`); // detached: the writer needs no ref at all
+    writeFileSync(join(gitDir, 'gitdir'), `${join(wt.worktreeDir, '.git')}\n`);
+    writeFileSync(join(wt.worktreeDir, '.git'), `gitdir: ${gitDir}\n`);
+    writeWorktreeOwner(gitDir, currentOwner({ branchName: wt.branchName, baseHead: head })); // for pruneOrphanWorktrees
     await applySparse(wt, git);
     return wt;
   } catch (err) {
@@ -100,23 +113,16 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWo
   }
 }
 
-/** The private git dir a linked worktree's `.git` file points at. */
-export function privateGitDir(worktreeDir: string): string {
-  const text = readFileSync(join(worktreeDir, '.git'), 'utf8');
-  const match = /^gitdir:\s*(.+)$/m.exec(text);
-  if (!match?.[1]) throw new MemoryError('WORKTREE_ERROR', `${worktreeDir}/.git does not name a git dir`);
-  return resolve(worktreeDir, match[1].trim());
-}
-
 /**
  * Writes the cone patterns for `wt.sparseDirs` and brings index and files in line with HEAD (files outside
- * the cone become skip-worktree entries; unstaged edits inside it are kept).
+ * the cone become skip-worktree entries; unstaged edits inside it are kept). Runs with the harness's explicit
+ * git dirs, so it reads the writer's private commits and never a rewritten `commondir`.
  */
 export async function applySparse(wt: MemoryWorktree, git: GitRunner): Promise<void> {
   const info = join(wt.gitDir, 'info');
   mkdirSync(info, { recursive: true });
   writeFileSync(join(info, 'sparse-checkout'), renderConePatterns(wt.sparseDirs));
-  await git.run(['read-tree', '-mu', 'HEAD'], { cwd: wt.worktreeDir, config: [...SPARSE_CONFIG] });
+  await git.run(['read-tree', '-mu', 'HEAD'], { cwd: wt.worktreeDir, config: [...SPARSE_CONFIG], env: harnessWorktreeEnv(wt) });
 }
 
 /** Short description for logs: `worker-20250102030405-abcdef12`. */

@@ -1,7 +1,9 @@
 /**
  * Reflection finalize (SPEC §8.3): decides, under the operation lease, what a finished reflection worktree
- * becomes — one of six outcomes — and cleans up. Anything but success or "genuinely nothing to write" rolls
- * back so the transcript can be retried. gitmem keeps a conflicting branch by default (never lose work).
+ * becomes — one of six outcomes — and cleans up. Its commits are imported first (import.ts: re-hashed,
+ * ancestry checked, branch created); commits that cannot be imported end `failed`. Anything but success or
+ * "genuinely nothing to write" rolls back so the transcript can be retried. gitmem keeps a conflicting
+ * branch by default (never lose work).
  */
 import { existsSync } from 'node:fs';
 import { MemoryError, toMemoryError } from '../errors.js';
@@ -9,7 +11,8 @@ import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.j
 import type { GitRunner } from '../git/runner.js';
 import { deleteBranch, removeWorktreeDir } from './cleanup.js';
 import type { MemoryWorktree } from './create.js';
-import { commitSubject, countCommits, dirtyPaths, isAncestor, resolveCommit } from './inspect.js';
+import { importWorktreeCommits } from './import.js';
+import { commitSubject, countWorktreeCommits, dirtyPaths, isAncestor, resolveCommit, worktreeDirtyPaths } from './inspect.js';
 import { mergeIntoCheckout, type GitIdentity } from './merge.js';
 
 export type ReflectionFinalizeStatus = 'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'merged';
@@ -50,7 +53,8 @@ export interface FinalizeDeps {
   lease?: MemoryOperationOptions;
 }
 
-type Handle = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName' | 'baseHead'>;
+/** The worktree to finalize; `gitDir`/`gitCommonDir` are derived from trusted places when absent. */
+type Handle = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName' | 'baseHead'> & Partial<Pick<MemoryWorktree, 'gitDir' | 'gitCommonDir'>>;
 
 /**
  * True when the transcript behind this result is done with (merged, or nothing worth writing).
@@ -89,35 +93,36 @@ async function finalizeLocked(wt: Handle, o: FinalizeReflectionOptions, deps: Fi
   const { git } = deps;
   const parent = wt.parentMemoryDir;
   const base = { parentMemoryDir: parent, reflectionWorktreeDir: wt.worktreeDir, reflectionBranch: wt.branchName };
-  const tip = await resolveCommit(git, parent, `refs/heads/${wt.branchName}`);
-  if (!existsSync(wt.worktreeDir)) return finalizeMissing(wt, tip, deps);
-  const commitCount = tip === null ? 0 : await countCommits(git, parent, wt.baseHead, tip);
-  const drop = async (): Promise<void> => {
+  if (!existsSync(wt.worktreeDir)) return finalizeMissing(wt, deps);
+  const end = async (commitCount: number, r: Omit<ReflectionFinalizeResult, keyof typeof base | 'commitCount'>): Promise<ReflectionFinalizeResult> => {
     await removeWorktreeDir(wt, git);
     await deleteBranch(git, parent, wt.branchName);
-  };
-  const end = async (r: Omit<ReflectionFinalizeResult, keyof typeof base | 'commitCount'>): Promise<ReflectionFinalizeResult> => {
-    await drop();
     return { ...base, commitCount, ...r };
   };
-  if ((await dirtyPaths(git, wt.worktreeDir)).length > 0) {
-    return end({ status: 'dirty_uncommitted', summary: 'Reflection left uncommitted changes in its worktree; it was cleaned up so the transcript can be retried.' });
+  if ((await worktreeDirtyPaths(git, wt)).length > 0) {
+    return end(await countWorktreeCommits(git, wt), { status: 'dirty_uncommitted', summary: 'Reflection left uncommitted changes in its worktree; it was cleaned up so the transcript can be retried.' });
   }
   if (!o.shouldMerge) {
-    return end({ status: 'failed', failurePhase: 'reflection', summary: 'The reflection sub-agent did not finish successfully; its worktree was cleaned up so the transcript can be retried.' });
+    return end(await countWorktreeCommits(git, wt), { status: 'failed', failurePhase: 'reflection', summary: 'The reflection sub-agent did not finish successfully; its worktree was cleaned up so the transcript can be retried.' });
   }
-  if (commitCount === 0 || tip === null) return end({ status: 'no_changes', head: wt.baseHead, summary: 'Reflection made no memory commits.' });
+  const imported = await importWorktreeCommits(wt, git).catch((err: unknown) => toMemoryError(err));
+  if (imported instanceof MemoryError) {
+    return end(0, { status: 'failed', failurePhase: 'integration', error: imported.message, summary: 'Reflection made commits that could not be imported into the memory repository; its worktree was cleaned up so the transcript can be retried.' });
+  }
+  const { tip, commitCount } = imported;
+  const fin: Finish = { base, end: (r) => end(commitCount, r) };
+  if (commitCount === 0) return fin.end({ status: 'no_changes', head: wt.baseHead, summary: 'Reflection made no memory commits.' });
   if ((await dirtyPaths(git, parent)).length > 0) {
-    return end({ status: 'parent_dirty', summary: 'Reflection produced memory updates, but the parent memory repository has uncommitted changes; they were left untouched and the transcript can be retried.' });
+    return fin.end({ status: 'parent_dirty', summary: 'Reflection produced memory updates, but the parent memory repository has uncommitted changes; they were left untouched and the transcript can be retried.' });
   }
-  if (o.mergeMode === 'explicit') return finalizeExplicit(tip, commitCount, o, deps, { base, end });
+  if (o.mergeMode === 'explicit') return finalizeExplicit(tip, commitCount, o, deps, fin);
   if (o.refreshParent) {
     const failed = await o.refreshParent().then(() => null, (err: unknown) => toMemoryError(err));
     if (failed) {
-      return end({ status: 'failed', failurePhase: 'integration', error: failed.message, summary: 'Reflection produced memory updates, but the parent memory repository could not be refreshed; the transcript can be retried.' });
+      return fin.end({ status: 'failed', failurePhase: 'integration', error: failed.message, summary: 'Reflection produced memory updates, but the parent memory repository could not be refreshed; the transcript can be retried.' });
     }
   }
-  return finalizeAuto(wt, tip, commitCount, o, deps, { base, end });
+  return finalizeAuto(wt, tip, commitCount, o, deps, fin);
 }
 
 type Finish = {
@@ -149,7 +154,13 @@ async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeRefle
   return f.end({ status: 'merged', head: r.head, summary: `Merged ${n} reflection memory commit(s) into the parent memory repository.` });
 }
 
-async function finalizeMissing(wt: Handle, tip: string | null, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
+/**
+ * The worktree directory is gone. Work it committed (already imported, or still in its private git dir) is
+ * imported to its branch and kept, and finalizing it as a no-op is refused; otherwise it was a no-op.
+ */
+async function finalizeMissing(wt: Handle, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
+  const branchTip = await resolveCommit(deps.git, wt.parentMemoryDir, `refs/heads/${wt.branchName}`);
+  const tip = branchTip ?? (await importWorktreeCommits(wt, deps.git).then((r) => r.tip, () => null));
   if (tip !== null && tip !== wt.baseHead) {
     throw new MemoryError(
       'WORKTREE_ERROR',

@@ -2,7 +2,10 @@
  * Small read-only git questions the worktree layer asks (commit counts, dirty paths, branch tips,
  * ancestry). Each is one git call through the runner.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { GitRunner } from '../git/runner.js';
+import { harnessWorktreeEnv, readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
 
 /**
  * Splits NUL-separated git output into non-empty fields.
@@ -33,14 +36,15 @@ export function parsePorcelainZ(text: string): string[] {
 
 /**
  * Uncommitted paths of the checkout at `cwd` (optionally limited to `paths`), untracked files included.
+ * `env` states the git dirs explicitly (a private worktree: see {@link worktreeDirtyPaths}).
  * @example await dirtyPaths(git, memoryDir) // [] when clean
  */
-export async function dirtyPaths(git: GitRunner, cwd: string, paths?: readonly string[]): Promise<string[]> {
+export async function dirtyPaths(git: GitRunner, cwd: string, paths?: readonly string[], env?: Record<string, string>): Promise<string[]> {
   const args = ['--literal-pathspecs', 'status', '--porcelain', '-z', '--untracked-files=all'];
   if (paths !== undefined && paths.length === 0) return [];
   const narrow = paths !== undefined && paths.length <= 500; // keep argv small; filter afterwards instead
   if (narrow) args.push('--', ...paths);
-  const all = parsePorcelainZ((await git.run(args, { cwd })).stdout);
+  const all = parsePorcelainZ((await git.run(args, { cwd, ...(env ? { env } : {}) })).stdout);
   if (paths === undefined || narrow) return all;
   const wanted = new Set(paths);
   return all.filter((p) => wanted.has(p));
@@ -81,4 +85,34 @@ export async function isAncestor(git: GitRunner, cwd: string, ancestor: string, 
 export async function commitSubject(git: GitRunner, cwd: string, rev: string): Promise<string> {
   const r = await git.run(['log', '-1', '--format=%s', rev], { cwd });
   return r.stdout.trim();
+}
+
+/**
+ * Uncommitted paths of a private worktree, asked with the harness's explicit git dirs (never through the
+ * worktree's own, writer-writable pointers), after dropping any per-worktree config the writer planted.
+ * @example await worktreeDirtyPaths(git, wt) // ['system/draft.md']
+ */
+export async function worktreeDirtyPaths(git: GitRunner, wt: WorktreeHandleDirs): Promise<string[]> {
+  const dirs = worktreeGitDirs(wt);
+  // The one config file git reads from a worktree's own git dir (when the repository enables worktreeConfig).
+  rmSync(join(dirs.gitDir, 'config.worktree'), { force: true, recursive: true });
+  return dirtyPaths(git, wt.worktreeDir, undefined, harnessWorktreeEnv(dirs));
+}
+
+/**
+ * Commits a private worktree made on top of `baseHead` (read from its detached HEAD and its private objects,
+ * nothing imported); 0 when that cannot be told. For reports on work that is being thrown away.
+ * @example await countWorktreeCommits(git, wt) // 1
+ */
+export async function countWorktreeCommits(git: GitRunner, wt: WorktreeHandleDirs & { baseHead: string }): Promise<number> {
+  try {
+    const dirs = worktreeGitDirs(wt);
+    const tip = readDetachedHead(dirs.gitDir);
+    if (tip === wt.baseHead) return 0;
+    const env = { GIT_DIR: dirs.gitCommonDir, ...workerObjectEnv(dirs) };
+    const r = await git.run(['rev-list', '--count', `${wt.baseHead}..${tip}`], { cwd: wt.parentMemoryDir, env });
+    return Number.parseInt(r.stdout.trim(), 10) || 0;
+  } catch {
+    return 0;
+  }
 }

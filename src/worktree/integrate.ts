@@ -1,12 +1,15 @@
 /**
- * Brings a finished update worker's branch home (seed 003, W4–W5), inside the operation lease: remove the
- * worktree, keep the branch until the merge succeeds, merge as `merge(memory): <branch>`, and on conflict
- * keep the branch and report it instead of guessing.
+ * Brings a finished update worker's work home (seed 003, W4–W5), inside the operation lease: import its
+ * commits from the private object directory (re-hashed, ancestry checked, branch created), remove the
+ * worktree, merge as `merge(memory): <branch>`, and on conflict keep the branch and report it instead of
+ * guessing. Work that cannot be imported is discarded with the reason.
  */
 import { withMemoryOperation } from '../git/lease.js';
+import { toMemoryError } from '../errors.js';
 import type { MemoryWorktree } from './create.js';
 import { deleteBranch, discardWorktree, removeWorktreeDir } from './cleanup.js';
-import { countCommits, dirtyPaths, resolveCommit } from './inspect.js';
+import { importWorktreeCommits } from './import.js';
+import { countWorktreeCommits, worktreeDirtyPaths } from './inspect.js';
 import { mergeIntoCheckout } from './merge.js';
 import type { MemoryWorkerDeps, MemoryWorkerOutcome } from './worker-types.js';
 
@@ -21,7 +24,7 @@ export function workerMergeMessage(branch: string, description?: string): string
 
 /**
  * Integrates (or, when `signal` fired meanwhile, discards) a finished worker's worktree. Holds the lease
- * for the whole step, so nothing else writes between the commit count and the merge.
+ * for the whole step, so nothing else writes between the import and the merge.
  * @example await integrateWorkerWorktree(wt, { description, signal }, deps)
  */
 export async function integrateWorkerWorktree(
@@ -34,16 +37,23 @@ export async function integrateWorkerWorktree(
   return withMemoryOperation(
     wt.parentMemoryDir,
     async (): Promise<MemoryWorkerOutcome> => {
-      const uncommittedPaths = await dirtyPaths(git, wt.worktreeDir).catch(() => []);
-      const tip = (await resolveCommit(git, wt.parentMemoryDir, `refs/heads/${wt.branchName}`)) ?? wt.baseHead;
-      const commitCount = await countCommits(git, wt.parentMemoryDir, wt.baseHead, tip);
+      const uncommittedPaths = await worktreeDirtyPaths(git, wt).catch(() => []);
       if (o.signal?.aborted) {
+        const commitCount = await countWorktreeCommits(git, wt);
         await discardWorktree(wt, git);
         return { ...base, status: 'discarded', reason: 'cancelled', commitCount, uncommittedPaths };
       }
+      let imported;
+      try {
+        imported = await importWorktreeCommits(wt, git);
+      } catch (err) {
+        await discardWorktree(wt, git);
+        return { ...base, status: 'discarded', reason: 'import_failed', commitCount: 0, uncommittedPaths, error: toMemoryError(err).message };
+      }
+      const { tip, commitCount } = imported;
       await removeWorktreeDir(wt, git);
       if (commitCount === 0) {
-        await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
+        if (imported.branchCreated) await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
         return { ...base, status: 'no_changes', commitCount, uncommittedPaths };
       }
       const message = workerMergeMessage(wt.branchName, o.description);

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import { isProcessAlive } from '../git/lease-file.js';
+import { readSmallFile } from './git-env.js';
 
 /** File name of the marker inside `<common>/worktrees/<name>/` (removed with the record by `git worktree prune`). */
 export const OWNER_MARKER = 'gitmem-owner.json';
@@ -61,12 +62,13 @@ export function writeWorktreeOwner(privateGitDir: string, owner: WorktreeOwner):
 }
 
 /**
- * Reads the marker, or null when it is missing or unreadable.
+ * Reads the marker, or null when it is missing, unreadable or not a small regular file (the writer can
+ * rewrite it, so reading it never blocks and nothing but liveness is decided from it).
  * @example readWorktreeOwner(join(commonDir, 'worktrees', 'worker-20250102030405-abcdef12'))?.pid
  */
 export function readWorktreeOwner(privateGitDir: string): WorktreeOwner | null {
   try {
-    const v = JSON.parse(readFileSync(join(privateGitDir, OWNER_MARKER), 'utf8')) as Partial<WorktreeOwner>;
+    const v = JSON.parse(readSmallFile(join(privateGitDir, OWNER_MARKER), 64 * 1024) ?? '') as Partial<WorktreeOwner>;
     if (!Number.isInteger(v.pid) || typeof v.hostname !== 'string') return null;
     return {
       pid: v.pid as number,

@@ -1,60 +1,68 @@
 /**
- * Narrows a background writer's writable common `.git` to what a commit on its own branch needs, so a
- * confined worker cannot move `main` (or make `main` read differently) behind the harness's back.
+ * Narrows what a confined background writer may write to its own worktree and its own private git dir. The
+ * common `.git` (refs, the shared object store, other writers' git dirs, the lease, packed-refs, info/) and
+ * the other worktrees become read-only: the writer commits on a detached HEAD into its private object
+ * directory, and the harness imports its work afterwards (import.ts), so it cannot move `main`, change what
+ * an existing object reads as, or touch another writer's branch or files.
  */
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { isWithin, type SandboxPolicy } from '../sandbox/policy.js';
-import { privateGitDir } from './create.js';
+import { PRIVATE_GITDIRS, worktreeGitDirs } from './git-env.js';
 
-/** Entries of the common git dir that become read-only for a worker (when they exist). */
-export const PINNED_COMMON_ENTRIES: readonly string[] = ['refs', 'logs', 'info', 'worktrees', 'HEAD', 'index', 'packed-refs', 'shallow', 'ORIG_HEAD', 'FETCH_HEAD'];
+/**
+ * Entries of the common git dir a worker must not write. The whole common dir is read-only now; the list
+ * stays for callers that check a policy entry by entry.
+ */
+export const PINNED_COMMON_ENTRIES: readonly string[] = ['refs', 'logs', 'info', 'objects', 'worktrees', PRIVATE_GITDIRS, 'HEAD', 'index', 'packed-refs', 'shallow', 'ORIG_HEAD', 'FETCH_HEAD'];
 
 /** What {@link pinCommonGitDir} needs to know about the worker. */
 export interface PinTarget {
   memoryDir: string;
-  /** `gitmem/<kind>/<id>`: its ref folder and reflog folder stay writable. */
-  branchName: string;
-  /** The worker's worktree: its private git dir (`.git/worktrees/<name>`, index and HEAD) stays writable. */
+  /** The worker's worktree: it and its private git dir stay writable. Absent: nothing of the repository is writable. */
   worktreeDir?: string;
+  /** The worktrees directory (default `<memoryDir>/../memory-worktrees`): read-only but for the worker's own. */
+  worktreesDir?: string;
+  /** Ignored: the worker needs no writable ref (kept so older callers still type-check). */
+  branchName?: string;
 }
 
-/**
- * Makes the entries an attacker could use pinnable. An absent `packed-refs` could otherwise be CREATED by the
- * worker (for example with a `refs/replace/<main>` entry, which changes what `main` reads as without moving
- * it); an empty file means the same to git. An absent `info/` would let it add `info/grafts`.
- */
-function ensurePinnable(gitDir: string): void {
+function real(path: string): string {
   try {
-    closeSync(openSync(join(gitDir, 'packed-refs'), 'wx'));
+    return realpathSync(path);
   } catch {
-    // it exists already (or the repository is gone, which the sandbox preflight reports)
+    return resolve(path);
   }
-  if (existsSync(gitDir)) mkdirSync(join(gitDir, 'info'), { recursive: true });
 }
 
-function ownPrivateGitDir(gitDir: string, worktreeDir: string | undefined): string | null {
-  if (worktreeDir === undefined || !existsSync(join(worktreeDir, '.git'))) return null;
-  const dir = privateGitDir(worktreeDir);
-  return isWithin(join(gitDir, 'worktrees'), dir) && dir !== join(gitDir, 'worktrees') ? dir : null;
+/** The worker's private git dir, when its `.git` link names one of ours (checked before the worker runs). */
+function ownPrivateGitDir(memoryDir: string, worktreeDir: string | undefined): string | null {
+  if (worktreeDir === undefined) return null;
+  const common = real(join(memoryDir, '.git'));
+  try {
+    const { gitDir } = worktreeGitDirs({ parentMemoryDir: memoryDir, worktreeDir, gitCommonDir: common });
+    const root = join(common, PRIVATE_GITDIRS);
+    return isWithin(root, gitDir) && gitDir !== root ? gitDir : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Returns `policy` with the refs, reflogs, `info/`, other worktrees' git dirs and the parent's HEAD, index
- * and packed refs re-opened read-only; only the worker's own branch folder, its reflog folder and its
- * private git dir stay writable. Objects stay writable (commits need them).
- * @example pinCommonGitDir(policy, { memoryDir, branchName: 'gitmem/worker/20250102030405-abcdef12', worktreeDir })
+ * Returns `policy` with the common git dir and the worktrees directory re-opened read-only, and only the
+ * worker's own worktree and private git dir (HEAD, index, objects) writable.
+ * @example pinCommonGitDir(policy, { memoryDir, worktreeDir })
  */
 export function pinCommonGitDir(policy: SandboxPolicy, t: PinTarget): SandboxPolicy {
-  const gitDir = join(t.memoryDir, '.git');
-  ensurePinnable(gitDir);
-  const folder = t.branchName.split('/').slice(0, -1);
-  const own = ownPrivateGitDir(gitDir, t.worktreeDir);
-  const writable = [join(gitDir, 'refs', 'heads', ...folder), join(gitDir, 'logs', 'refs', 'heads', ...folder), ...(own ? [own] : [])];
-  const pinned = PINNED_COMMON_ENTRIES.map((n) => join(gitDir, n)).filter((p) => existsSync(p));
+  const memoryDir = resolve(t.memoryDir);
+  const worktreesDir = t.worktreesDir ?? join(dirname(memoryDir), 'memory-worktrees');
+  const own = ownPrivateGitDir(memoryDir, t.worktreeDir);
+  // Later entries for the same path win (normalizePolicy): these turn the writer policy's writable roots read-only.
   const extra = [
-    ...pinned.map((path) => ({ path, writable: false })),
-    ...writable.filter((p) => existsSync(p)).map((path) => ({ path, writable: true })),
+    { path: join(memoryDir, '.git'), writable: false },
+    { path: worktreesDir, writable: false },
+    ...(t.worktreeDir !== undefined ? [{ path: resolve(t.worktreeDir), writable: true }] : []),
+    ...(own !== null ? [{ path: own, writable: true }] : []),
   ];
   return { ...policy, reopenedRoots: [...policy.reopenedRoots, ...extra] };
 }

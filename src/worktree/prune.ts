@@ -1,14 +1,18 @@
 /**
  * Cleans up after background writers that died without cleaning up (kill -9, a crash, a power cut): their
- * worktree directory and git's record of it go; their branch goes too unless it holds commits main lacks,
- * which are kept for `gitmem conflicts`. A live worker's worktree is never touched.
+ * worktree directory and private git dir go, after the commits they made are imported (re-hashed, like any
+ * worker's) to their branch `gitmem/<kind>/<id>`; that branch is kept when it holds commits main lacks (see
+ * `gitmem conflicts`) and deleted otherwise. A live worker's worktree is never touched. Nothing a writer
+ * could have rewritten in its own git dir decides a path or a ref name here.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
 import { deleteBranch } from './cleanup.js';
+import { PRIVATE_GITDIRS, readSmallFile } from './git-env.js';
+import { importWorktreeCommits } from './import.js';
 import { countCommits, resolveCommit } from './inspect.js';
 import { ownerState, readWorktreeOwner, type WorktreeOwner } from './owner.js';
 
@@ -51,8 +55,10 @@ export interface PruneResult {
 interface Candidate {
   name: string;
   worktreeDir: string;
-  /** Private git dir when git still has a record of the worktree. */
+  /** Its private git dir (`gitmem-worktrees/<name>`), or git's record of it (`worktrees/<name>`, older versions). */
   gitDir: string | null;
+  /** True for a private git dir of ours: it may hold commits to import. */
+  own: boolean;
   owner: WorktreeOwner | null;
 }
 
@@ -72,38 +78,38 @@ function realOrSelf(path: string): string {
   }
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
-/** Every worktree of this memory in `memory-worktrees/`: git's records first, then stray directories. */
+/** Every worktree of this memory: our private git dirs, git's records (older versions), then stray directories. */
 function scanWorktrees(memoryDir: string): Candidate[] {
   const base = realOrSelf(join(dirname(resolve(memoryDir)), 'memory-worktrees'));
-  const records = join(resolveGitCommonDir(memoryDir), 'worktrees');
+  const common = resolveGitCommonDir(memoryDir);
   const found = new Map<string, Candidate>();
+  for (const name of listDir(join(common, PRIVATE_GITDIRS))) {
+    if (!WORKTREE_NAME.test(name)) continue;
+    const gitDir = join(common, PRIVATE_GITDIRS, name);
+    found.set(name, { name, worktreeDir: join(base, name), gitDir, own: true, owner: readWorktreeOwner(gitDir) });
+  }
+  const records = join(common, 'worktrees');
   for (const entry of listDir(records)) {
     const gitDir = join(records, entry);
-    const target = readText(join(gitDir, 'gitdir'));
+    const target = readSmallFile(join(gitDir, 'gitdir'), 4096)?.trim() ?? '';
     if (target === '') continue;
     const worktreeDir = dirname(resolve(gitDir, target));
-    if (realOrSelf(dirname(worktreeDir)) !== base || !WORKTREE_NAME.test(basename(worktreeDir))) continue;
-    found.set(basename(worktreeDir), { name: basename(worktreeDir), worktreeDir, gitDir, owner: readWorktreeOwner(gitDir) });
+    const name = basename(worktreeDir);
+    if (found.has(name) || realOrSelf(dirname(worktreeDir)) !== base || !WORKTREE_NAME.test(name)) continue;
+    found.set(name, { name, worktreeDir, gitDir, own: false, owner: readWorktreeOwner(gitDir) });
   }
   for (const name of listDir(base)) {
     const worktreeDir = join(base, name);
     if (found.has(name) || !WORKTREE_NAME.test(name) || !statSync(worktreeDir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    found.set(name, { name, worktreeDir, gitDir: null, owner: null });
+    found.set(name, { name, worktreeDir, gitDir: null, own: false, owner: null });
   }
   return [...found.values()];
 }
 
 /**
- * Sorts candidates into orphans and the rest. A directory git has no record of is an orphan (creation holds
- * the lease, so under the lease it is never one being made); a record without an owner marker is left alone.
+ * Sorts candidates into orphans and the rest. A directory without a git dir, or a private git dir without an
+ * owner marker, is an orphan (creation holds the lease, so under the lease it is never one being made); a
+ * record of git's own without a marker is left alone.
  */
 function classify(candidates: Candidate[], o: PruneOrphanOptions): { orphans: Candidate[]; skipped: SkippedWorktree[] } {
   const orphans: Candidate[] = [];
@@ -111,7 +117,10 @@ function classify(candidates: Candidate[], o: PruneOrphanOptions): { orphans: Ca
   for (const c of candidates) {
     const skip = (reason: SkippedWorktree['reason']): void => void skipped.push({ name: c.name, worktreeDir: c.worktreeDir, reason, ownerPid: c.owner?.pid ?? null });
     if (c.gitDir === null) orphans.push(c);
-    else if (c.owner === null) skip('unknown_owner');
+    else if (c.owner === null) {
+      if (c.own) orphans.push(c); // our git dirs get their marker under the lease at creation: none means a creation cut short
+      else skip('unknown_owner');
+    }
     else {
       const state = ownerState(c.owner, { ...(o.hostname ? { hostname: o.hostname } : {}), ...(o.isAlive ? { isAlive: o.isAlive } : {}) });
       if (state === 'gone') orphans.push(c);
@@ -121,10 +130,18 @@ function classify(candidates: Candidate[], o: PruneOrphanOptions): { orphans: Ca
   return { orphans, skipped };
 }
 
+/** The branch is named after the directory, never after the owner marker (which the writer could rewrite). */
 function branchOf(c: Candidate): string {
-  if (c.owner?.branchName) return c.owner.branchName;
   const m = WORKTREE_NAME.exec(c.name);
   return `gitmem/${m?.[1] ?? ''}/${m?.[2] ?? ''}`;
+}
+
+/** Imports what a dead writer committed (best effort: what cannot be imported is dropped with it). */
+async function salvage(git: GitRunner, memoryDir: string, c: Candidate): Promise<void> {
+  const baseHead = c.owner?.baseHead ?? '';
+  if (!c.own || c.gitDir === null || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(baseHead)) return;
+  const target = { parentMemoryDir: memoryDir, worktreeDir: c.worktreeDir, gitDir: c.gitDir, branchName: branchOf(c), baseHead };
+  await importWorktreeCommits(target, git).catch(() => undefined);
 }
 
 /** Deletes the branch when HEAD already has everything on it; keeps it (for `gitmem conflicts`) otherwise. */
@@ -144,10 +161,12 @@ async function pruneLocked(o: PruneOrphanOptions): Promise<PruneResult> {
   const { orphans, skipped } = classify(scanWorktrees(o.memoryDir), o);
   if (orphans.length === 0) return { pruned: [], skipped };
   for (const c of orphans) {
+    await salvage(o.git, o.memoryDir, c);
     rmSync(c.worktreeDir, { recursive: true, force: true, maxRetries: 3 });
+    if (c.own && c.gitDir !== null) rmSync(c.gitDir, { recursive: true, force: true, maxRetries: 3 });
     rmSync(join(dirname(c.worktreeDir), `${c.name}.transcript.json`), { force: true }); // a reflection's payload
   }
-  await o.git.run(['worktree', 'prune'], { cwd: o.memoryDir });
+  if (orphans.some((c) => !c.own)) await o.git.run(['worktree', 'prune'], { cwd: o.memoryDir });
   const pruned: PrunedWorktree[] = [];
   for (const c of orphans) pruned.push(await settleBranch(o.git, o.memoryDir, c));
   return { pruned, skipped };

@@ -28,17 +28,27 @@ export interface MemoryWorkerContext {
   task: MemoryWorkerTask;
   /** Where the body edits: the private worktree (update) or the checkout (repair). */
   worktreeDir: string;
-  /** `gitmem/<kind>/<id>` (update) or the checkout's current branch (repair). */
+  /**
+   * Update: `gitmem/<kind>/<id>`, the branch the harness creates when it imports the work (the body commits on
+   * a detached HEAD; the branch does not exist while it runs). Repair: the checkout's current branch.
+   */
   branch: string;
   baseHead: string;
   signal: AbortSignal;
+  /**
+   * Variables for the body's own git commands in the worktree (update): GIT_OBJECT_DIRECTORY (its private
+   * object directory) and GIT_ALTERNATE_OBJECT_DIRECTORIES (the shared store, read-only). Git run without
+   * them writes to the shared store instead, which works for a trusted in-process body. Empty for repair.
+   */
+  gitEnv: Record<string, string>;
   /** Checks more paths out into a sparse worktree (no-op for repair). */
   materialize: (paths: readonly string[]) => Promise<string[]>;
 }
 
 /**
- * A worker body: does its work and COMMITS it in `ctx.worktreeDir`. Uncommitted leftovers are reported in
- * the outcome and discarded with the worktree (update workers); they are never committed on the body's behalf.
+ * A worker body: does its work and COMMITS it in `ctx.worktreeDir` (update workers commit on a detached HEAD;
+ * the harness imports those commits afterwards). Uncommitted leftovers are reported in the outcome and
+ * discarded with the worktree (update workers); they are never committed on the body's behalf.
  */
 export type MemoryWorkerBody = (ctx: MemoryWorkerContext) => Promise<void>;
 
@@ -57,8 +67,12 @@ export type MemoryWorkerOutcome =
   | (OutcomeBase & { status: 'merged'; head: string })
   /** Merge refused; checkout untouched; the branch is KEPT (see `gitmem conflicts`). */
   | (OutcomeBase & { status: 'merge_conflict'; conflictingPaths: string[]; conflictReason: 'content' | 'uncommitted'; branchTip: string })
-  /** Cancelled, or the body failed: worktree and branch removed, nothing merged. */
-  | (OutcomeBase & { status: 'discarded'; reason: 'cancelled' | 'body_failed'; error?: string });
+  /**
+   * Cancelled, the body failed, or its commits could not be imported (`import_failed`: HEAD not a detached
+   * commit, objects missing or malformed, history not descending from the base): worktree and branch removed,
+   * nothing merged.
+   */
+  | (OutcomeBase & { status: 'discarded'; reason: 'cancelled' | 'body_failed' | 'import_failed'; error?: string });
 
 export type MemoryWorkerStatus = MemoryWorkerOutcome['status'];
 

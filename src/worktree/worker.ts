@@ -7,7 +7,8 @@ import { withMemoryOperation } from '../git/lease.js';
 import { toMemoryError } from '../errors.js';
 import { createMemoryWorktree, type MemoryWorktree } from './create.js';
 import { discardWorktree } from './cleanup.js';
-import { countCommits, dirtyPaths, resolveCommit } from './inspect.js';
+import { workerObjectEnv } from './git-env.js';
+import { countCommits, countWorktreeCommits, dirtyPaths, resolveCommit, worktreeDirtyPaths } from './inspect.js';
 import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
 import { pruneOrphanWorktrees } from './prune.js';
@@ -79,6 +80,7 @@ async function runBody(
         branch: wt.branchName,
         baseHead: wt.baseHead,
         signal,
+        gitEnv: workerObjectEnv(wt),
         materialize: (paths) => materializePaths(wt, paths, deps.git),
       }),
     )
@@ -105,9 +107,8 @@ async function discardUnderLease(
   return withMemoryOperation(
     wt.parentMemoryDir,
     async (): Promise<MemoryWorkerOutcome> => {
-      const uncommittedPaths = await dirtyPaths(deps.git, wt.worktreeDir).catch(() => []);
-      const tip = (await resolveCommit(deps.git, wt.parentMemoryDir, `refs/heads/${wt.branchName}`)) ?? wt.baseHead;
-      const commitCount = await countCommits(deps.git, wt.parentMemoryDir, wt.baseHead, tip);
+      const uncommittedPaths = await worktreeDirtyPaths(deps.git, wt).catch(() => []);
+      const commitCount = await countWorktreeCommits(deps.git, wt); // nothing is imported: the work is dropped
       await discardWorktree(wt, deps.git);
       const out: MemoryWorkerOutcome = { type: 'update', status: 'discarded', reason, branchName: wt.branchName, commitCount, uncommittedPaths };
       return error === undefined ? out : { ...out, error };
@@ -131,7 +132,7 @@ async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, d
       const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: dir, okExitCodes: [1] })).stdout.trim() || 'HEAD';
       let error: string | undefined;
       if (!signal.aborted) {
-        await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, materialize: async () => [] })).catch((err: unknown) => {
+        await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, gitEnv: {}, materialize: async () => [] })).catch((err: unknown) => {
           error = toMemoryError(err).message;
         });
       }

@@ -2,7 +2,7 @@
 // private worktree. It can commit there; it cannot read another agent's memory, write the primary checkout
 // or anything outside its worktree, or unmount its way out (we run as root in CI).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
@@ -98,16 +98,21 @@ describe.runIf(sandboxed)('confined command worker', () => {
     expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'merged', commitCount: 1, type: 'update' });
     expect(git(memoryDir, ['log', '-1', '--format=%B'], env)).toContain('Task: say hi');
     // the worker edits persona.md, then waits until the primary has committed its own edit of the same line
-    const flags = join(home, 'agents', 'a1', 'memory-worktrees');
-    const body = 'echo worker > system/persona.md && git commit -qam worker && touch ../ready.flag && while [ ! -f ../go.flag ]; do sleep 0.05; done';
+    // (the flags live in its own worktree: the only directory it may write besides its private git dir)
+    const worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
+    const body = 'echo worker > system/persona.md && git commit -qam worker && touch ready.flag && while [ ! -f go.flag ]; do sleep 0.05; done';
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], { env: cliEnv });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', r));
-    while (!existsSync(join(flags, 'ready.flag'))) await new Promise((r) => setTimeout(r, 50));
+    const flagged = (): string | undefined => readdirSync(worktrees).find((n) => existsSync(join(worktrees, n, 'ready.flag')));
+    while (flagged() === undefined) {
+      expect(child.exitCode, stdout).toBeNull(); // a worker that died early would otherwise hang the test
+      await new Promise((r) => setTimeout(r, 50));
+    }
     writeFileSync(join(memoryDir, 'system', 'persona.md'), 'primary\n');
     git(memoryDir, ['commit', '-qam', 'primary'], env);
-    writeFileSync(join(flags, 'go.flag'), '');
+    writeFileSync(join(worktrees, flagged() ?? '', 'go.flag'), '');
     expect(await exited).toBe(3);
     const branch = /merge_conflict: (gitmem\/worker\/\S+)/.exec(stdout)?.[1] ?? '';
     expect(stdout).toContain('system/persona.md');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { createGitRunner } from '../../src/git/runner.js';
 import { createMemoryWorktree, type MemoryWorktree } from '../../src/worktree/create.js';
+import { importWorktreeCommits } from '../../src/worktree/import.js';
 import {
   consumesTranscript,
   finalizeReflectionWorktree,
@@ -122,6 +123,7 @@ describe('finalizeReflectionWorktree', () => {
     const r1 = await finalizeReflectionWorktree(unmerged, { shouldMerge: true, mergeMode: 'explicit', failureSummary: 'primary skipped it' }, { git: runner });
     expect(r1).toMatchObject({ status: 'failed', failurePhase: 'integration', summary: 'primary skipped it' });
     const merged = await reflection({ 'system/e2.md': 'e2\n' });
+    await importWorktreeCommits(merged, runner); // what finishReflection does before handing the branch over
     git(repo, ['merge', '-q', '--no-edit', merged.branchName], env); // the primary's integration conversation
     const r2 = await finalizeReflectionWorktree(merged, { shouldMerge: true, mergeMode: 'explicit' }, { git: runner });
     expect(r2).toMatchObject({ status: 'merged', head: head(), commitCount: 1 });

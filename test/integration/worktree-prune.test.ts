@@ -1,7 +1,7 @@
-// Orphans: a `gitmem worker run` process killed with SIGKILL leaves its worktree directory, git's record of
-// it and its branch. pruneOrphanWorktrees (also `gitmem worker prune`, and the start of every worker) removes
-// them, keeps a branch holding commits main lacks (it shows in `gitmem conflicts`), deletes an empty one, and
-// never touches the worktree of a worker that is still running.
+// Orphans: a `gitmem worker run` process killed with SIGKILL leaves its worktree directory and its private git
+// dir (detached HEAD, private objects; no branch yet). pruneOrphanWorktrees (also `gitmem worker prune`, and
+// the start of every worker) removes them, first importing commits main lacks to a kept branch (it shows in
+// `gitmem conflicts`), and never touches the worktree of a worker that is still running.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,14 +39,20 @@ afterAll(() => {
   cleanupTmp();
 });
 
-/** Starts `gitmem worker run` whose command runs `before`, touches `<flag>.ready`, then waits for `<flag>.go`. */
+/** The worktree (by name) where a worker's command touched `<flag>.ready`. */
+const flaggedBy = (flag: string): string | undefined => (existsSync(worktrees) ? readdirSync(worktrees) : []).find((n) => existsSync(join(worktrees, n, `${flag}.ready`)));
+
+/**
+ * Starts `gitmem worker run` whose command runs `before`, touches `<flag>.ready`, then waits for `<flag>.go`
+ * (both in its own worktree: the only directory it may write besides its private git dir).
+ */
 async function startWorker(flag: string, before = 'true'): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-  const body = `${before} && touch ../${flag}.ready && while [ ! -f ../${flag}.go ]; do sleep 0.05; done`;
+  const body = `${before} && touch ${flag}.ready && while [ ! -f ${flag}.go ]; do sleep 0.05; done`;
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], { env, stdio: 'ignore' });
   children.push(child);
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const deadline = Date.now() + 30_000;
-  while (!existsSync(join(worktrees, `${flag}.ready`))) {
+  while (flaggedBy(flag) === undefined) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker ${flag} did not start`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -60,10 +66,11 @@ async function kill9(w: { child: ChildProcess; exited: Promise<number | null> })
 
 const worktreeDirs = (): string[] => readdirSync(worktrees).filter((n) => /^worker-/.test(n)).sort();
 const records = (): number => (git(memoryDir, ['worktree', 'list', '--porcelain'], env).match(/^worktree /gm) ?? []).length - 1;
+const privateGitDirs = (): string[] => (existsSync(join(memoryDir, '.git', 'gitmem-worktrees')) ? readdirSync(join(memoryDir, '.git', 'gitmem-worktrees')) : []);
 const branches = (): string[] => git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
 
 describe.runIf(sandboxed)('pruning the worktrees of killed workers', () => {
-  it('removes the orphans of SIGKILLed workers, keeps a branch with commits, deletes an empty one, spares a live worker', async () => {
+  it('removes the orphans of SIGKILLed workers, imports and keeps a branch with commits, spares a live worker', async () => {
     const [empty, committed, live] = await Promise.all([
       startWorker('empty'),
       startWorker('committed', 'echo kept > system/kept.md && git add -A && git commit -qm "feat: kept"'),
@@ -72,23 +79,24 @@ describe.runIf(sandboxed)('pruning the worktrees of killed workers', () => {
     await kill9(empty);
     await kill9(committed);
     expect(worktreeDirs()).toHaveLength(3);
-    expect(records()).toBe(3);
-    expect(branches()).toHaveLength(3);
+    expect(privateGitDirs()).toHaveLength(3);
+    expect(records()).toBe(0); // unknown to `git worktree`: main's fetch and gc never walk unimported commits
+    expect(branches()).toEqual([]); // workers commit on a detached HEAD; branches appear at import
 
     const r = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env }) });
     const byPid = new Map(r.pruned.map((p) => [p.ownerPid, p]));
-    expect(byPid.get(empty.child.pid ?? -1)).toMatchObject({ branch: 'deleted', unmergedCommits: 0 });
+    expect(byPid.get(empty.child.pid ?? -1)).toMatchObject({ branch: 'absent', unmergedCommits: 0 });
     const kept = byPid.get(committed.child.pid ?? -1);
     expect(kept).toMatchObject({ branch: 'kept', unmergedCommits: 1 });
     expect(r.skipped).toEqual([expect.objectContaining({ reason: 'alive', ownerPid: live.child.pid })]);
     expect(worktreeDirs()).toEqual([r.skipped[0]?.name]);
-    expect(records()).toBe(1);
-    const liveBranch = `gitmem/worker/${(r.skipped[0]?.name ?? '').replace(/^worker-/, '')}`;
-    expect(branches().sort()).toEqual([kept?.branchName, liveBranch].sort());
+    expect(privateGitDirs()).toEqual([r.skipped[0]?.name]);
+    expect(branches()).toEqual([kept?.branchName]);
+    expect(git(memoryDir, ['show', `${kept?.branchName ?? ''}:system/kept.md`], env)).toBe('kept');
     expect((await listKeptBranches({ git: createGitRunner({ env }), memoryDir })).map((b) => b.branch)).toEqual([kept?.branchName]);
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
 
-    writeFileSync(join(worktrees, 'live.go'), '');
+    writeFileSync(join(worktrees, flaggedBy('live') ?? '', 'live.go'), '');
     expect(await live.exited).toBe(0); // the live worker was left alone and finishes normally
     expect(worktreeDirs()).toEqual([]);
     expect(await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env }) })).toEqual({ pruned: [], skipped: [] });
@@ -101,7 +109,7 @@ describe.runIf(sandboxed)('pruning the worktrees of killed workers', () => {
     const next = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined });
     expect(next.status).toBe('no_changes');
     expect(orphan && existsSync(join(worktrees, orphan))).toBe(false);
-    expect(records()).toBe(0);
+    expect(privateGitDirs()).toEqual([]);
     expect(branches()).toEqual([]);
 
     // a directory git has no record of (a creation cut short) and a record whose owner is unknown

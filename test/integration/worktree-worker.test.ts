@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
+import { listKeptBranches } from '../../src/sync/conflicts.js';
 import { createMemoryWorktree } from '../../src/worktree/create.js';
 import { discardWorktree } from '../../src/worktree/cleanup.js';
 import { materializePaths } from '../../src/worktree/materialize.js';
@@ -105,6 +106,7 @@ describe('update worker', () => {
     expect(out.branchName).toMatch(/^gitmem\/worker\/\d{14}-[0-9a-f]{8}$/);
     expect(git(memoryDir, ['log', '-1', '--format=%s'], env)).toBe('primary edit');
     expect(git(memoryDir, ['rev-parse', `refs/heads/${out.branchName}`], env)).toBe(out.branchTip);
+    expect((await listKeptBranches({ git: runner, memoryDir })).map((b) => b.branch)).toEqual([out.branchName]); // `gitmem conflicts`
     expect(readFileSync(join(memoryDir, 'system/persona.md'), 'utf8')).toContain('PRIMARY line two');
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
     expect(git(memoryDir, ['rev-parse', 'HEAD'], env)).toBe(primaryHead);

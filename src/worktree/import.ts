@@ -1,0 +1,113 @@
+/**
+ * Brings a finished background writer's commits home (issue #4). The writer committed on a detached HEAD into
+ * its private object directory and could not write the shared store or any ref. Here, under the lease, its
+ * objects are packed and unpacked into the memory repository — git re-hashes every object on the way, so no
+ * object is trusted by the name the writer gave it — the tip must descend from the base, and only then does
+ * the branch `gitmem/<kind>/<id>` exist (the merge, a kept conflict and `gitmem conflicts` all start there).
+ */
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryError, toMemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
+import { readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
+
+/** Below this many objects the pack is exploded into loose objects (as `git receive-pack` does); else kept as a pack. */
+export const UNPACK_LIMIT = 100;
+
+/** Reading the writer's objects must not trust its auxiliary indexes: they only steer which objects are listed. */
+const READ_CONFIG: readonly string[] = ['core.commitGraph=false', 'core.multiPackIndex=false', 'pack.useBitmaps=false'];
+
+/** A worktree to import from: where it lives, its base, and the branch its work becomes. */
+export type ImportTarget = WorktreeHandleDirs & { branchName: string; baseHead: string };
+
+/** What the import did. */
+export interface ImportedWork {
+  /** The imported tip (the base when nothing was committed). */
+  tip: string;
+  /** Commits on the tip that the base lacks. */
+  commitCount: number;
+  /** False when there was nothing to import (the branch was neither created nor touched). */
+  branchCreated: boolean;
+}
+
+/**
+ * Number of objects a pack announces in its header (`PACK`, version 2 or 3, 32-bit big-endian count).
+ * @example packObjectCount(Buffer.from('PACK\0\0\0\x02\0\0\0\x05', 'latin1')) === 5
+ */
+export function packObjectCount(pack: Buffer): number {
+  if (pack.length < 12 || pack.toString('latin1', 0, 4) !== 'PACK') {
+    throw new MemoryError('WORKTREE_ERROR', 'git pack-objects did not produce a pack', { data: { bytes: pack.length } });
+  }
+  const version = pack.readUInt32BE(4);
+  if (version !== 2 && version !== 3) throw new MemoryError('WORKTREE_ERROR', `unsupported pack version ${version}`, { data: { version } });
+  return pack.readUInt32BE(8);
+}
+
+/**
+ * Parses `rev-list --left-right --count base...tip`: commits only the base has, commits only the tip has.
+ * @example parseLeftRight('0\t3\n') // { baseOnly: 0, tipOnly: 3 }
+ */
+export function parseLeftRight(stdout: string): { baseOnly: number; tipOnly: number } {
+  const m = /^(\d+)\s+(\d+)\s*$/.exec(stdout.trim());
+  if (!m) throw new MemoryError('WORKTREE_ERROR', `unexpected rev-list output ${JSON.stringify(stdout.slice(0, 80))}`, { data: {} });
+  return { baseOnly: Number(m[1]), tipOnly: Number(m[2]) };
+}
+
+/** Branch names the harness owns; the import never writes any other ref. */
+const BRANCH = /^gitmem\/[a-z][a-z0-9-]{0,31}\/[0-9A-Za-z][0-9A-Za-z-]{0,63}$/;
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** pack-objects (reading the private store, falling back to the shared one) → unpack-objects / index-pack. */
+async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<void> {
+  if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
+    throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', { data: { gitDir: d.gitDir } });
+  }
+  const env = { GIT_DIR: d.gitCommonDir, ...workerObjectEnv(d) };
+  const packed = await git.run(['pack-objects', '--revs', '--stdout', '-q'], { cwd, env, config: [...READ_CONFIG], input: `${range.tip}\n^${range.base}\n` });
+  // A pack cut short (beyond the runner's output buffer) fails its trailing checksum below: never half-imported.
+  const count = packObjectCount(packed.stdoutBuffer);
+  const args = count < limit ? ['unpack-objects', '-q', '--strict'] : ['index-pack', '--stdin', '--strict'];
+  await git.run(args, { cwd, input: packed.stdoutBuffer });
+}
+
+/**
+ * Imports the worktree's work as described in the module comment and returns its tip and commit count. The
+ * caller holds the lease. Throws WORKTREE_ERROR (`data.phase: 'import'`) for anything short of a clean import:
+ * a HEAD that is not a detached commit id, objects that are missing or malformed, a tip that does not descend
+ * from the base. It is idempotent: importing the same tip twice leaves the same branch.
+ * @example const { tip, commitCount } = await importWorktreeCommits(wt, git); // branch gitmem/worker/<id> → tip
+ */
+export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o: { unpackLimit?: number } = {}): Promise<ImportedWork> {
+  const fail = (err: unknown, tip?: string): MemoryError => {
+    const e = toMemoryError(err, 'WORKTREE_ERROR');
+    return new MemoryError('WORKTREE_ERROR', `could not import the commits of ${wt.branchName}: ${e.message}`, {
+      cause: err,
+      data: { phase: 'import', branch: wt.branchName, worktreeDir: wt.worktreeDir, ...(tip ? { tip } : {}) },
+    });
+  };
+  if (!BRANCH.test(wt.branchName)) throw fail(new MemoryError('INVALID_ARGUMENT', `refusing to write branch ${JSON.stringify(wt.branchName)}`));
+  let tip: string | undefined;
+  try {
+    const dirs = worktreeGitDirs(wt);
+    tip = readDetachedHead(dirs.gitDir);
+    if (tip === wt.baseHead) return { tip, commitCount: 0, branchCreated: false };
+    const cwd = wt.parentMemoryDir;
+    await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
+    const rel = parseLeftRight((await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout);
+    if (rel.baseOnly > 0) {
+      throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, { data: { tip, baseHead: wt.baseHead } });
+    }
+    await git.run(['update-ref', '-m', `gitmem: import ${wt.branchName}`, `refs/heads/${wt.branchName}`, tip], { cwd });
+    return { tip, commitCount: rel.tipOnly, branchCreated: true };
+  } catch (err) {
+    throw fail(err, tip);
+  }
+}
