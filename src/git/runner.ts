@@ -3,6 +3,7 @@
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
 import { spawn } from 'node:child_process';
+import { spawnGit, spawnGitSync, type SpawnResult } from './spawn.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { MemoryError, type MemoryErrorCode } from '../errors.js';
 import { classifyGitFailure, isRetryableKind, type GitFailureKind } from './classify.js';
@@ -84,6 +85,12 @@ export interface GitRunnerDeps {
   secrets?: string[];
   /** Called for each retry with a redacted message (logging is the caller's choice). */
   onRetry?: (message: string) => void;
+  /**
+   * Run git synchronously (spawnSync). For short-lived single-task processes such as the CLI: it skips the
+   * ~10 ms stream set-up of the first asynchronous spawn. Calls then no longer overlap, and an AbortSignal is
+   * only checked before each call.
+   */
+  synchronous?: boolean;
 }
 
 /** Error from a git invocation; every field is already redacted. */
@@ -129,9 +136,6 @@ const NON_INTERACTIVE: Record<string, string> = {
   LC_ALL: 'C',
 };
 
-const MAX_BUFFER = 64 * 1024 * 1024;
-const KILL_GRACE_MS = 2_000;
-
 /** Builds the full argv: signing off first, then auth, then caller config, then the command. */
 export function buildGitArgv(args: readonly string[], options: Pick<GitRunOptions, 'auth' | 'config'>): string[] {
   const argv = ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false'];
@@ -161,7 +165,8 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
     const allSecrets = [...secrets, ...(options.auth?.secrets ?? [])];
     if (options.ensureCwd) mkdirSync(options.cwd, { recursive: true });
     const env = { ...baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
-    const result = await spawnGit(gitBinary, argv, {
+    const spawnOnce = deps.synchronous ? spawnGitSync : spawnGit;
+    const result = await spawnOnce(gitBinary, argv, {
       cwd: options.cwd,
       env,
       input: options.input,
@@ -224,76 +229,6 @@ function cleanEnv(env: Record<string, string | undefined>): Record<string, strin
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   return out;
-}
-
-interface SpawnResult {
-  stdoutBuffer: Buffer;
-  stdout: string;
-  stderr: string;
-  exitCode: number | null;
-  timedOut: boolean;
-  aborted: boolean;
-  spawnError?: Error;
-}
-
-interface SpawnOptions {
-  cwd: string;
-  env: Record<string, string>;
-  input: string | Buffer | undefined;
-  timeoutMs: number;
-  signal: AbortSignal | undefined;
-}
-
-function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnResult> {
-  return new Promise((resolve) => {
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
-    let timedOut = false;
-    let aborted = false;
-    let settled = false;
-    // Own process group: git's helpers (git-remote-http, ssh) hold our pipes too, so a timeout or abort
-    // must signal the whole group or 'close' would wait for a helper stuck on a silent server.
-    const child = spawn(bin, argv, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const signalGroup = (sig: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, sig);
-      } catch {
-        child.kill(sig);
-      }
-    };
-    const kill = (): void => {
-      signalGroup('SIGTERM');
-      setTimeout(() => {
-        signalGroup('SIGKILL');
-        // Helpers that escaped the group may still hold the pipes: answer anyway.
-        setTimeout(() => finish(child.exitCode ?? null), 200).unref();
-      }, KILL_GRACE_MS).unref();
-    };
-    const timer = setTimeout(() => ((timedOut = true), kill()), o.timeoutMs);
-    const onAbort = (): void => ((aborted = true), kill());
-    if (o.signal?.aborted) onAbort();
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
-    const collect = (bucket: Buffer[]) => (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BUFFER) bucket.push(chunk);
-    };
-    child.stdout.on('data', collect(out));
-    child.stderr.on('data', collect(err));
-    const finish = (exitCode: number | null, spawnError?: Error): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      const stdoutBuffer = Buffer.concat(out);
-      const base = { stdoutBuffer, stdout: stdoutBuffer.toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-      resolve({ ...base, exitCode, timedOut, aborted, ...(spawnError ? { spawnError } : {}) });
-    };
-    child.on('error', (e) => finish(null, e));
-    child.on('close', (code) => finish(code));
-    child.stdin.on('error', () => undefined); // git may exit before reading stdin; that is its answer
-    child.stdin.end(o.input ?? '');
-  });
 }
 
 function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: string): GitCommandError {

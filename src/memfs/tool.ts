@@ -15,6 +15,7 @@ import { planUpdateDescription } from './commands/update-description.js';
 import { commitEdits, type FileEdit } from './edits.js';
 import type { Identity } from './commit.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
+import { warmObjectWriter } from '../git/objects.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand } from './tool-schema.js';
 
 /** Result of a committed write. */
@@ -98,7 +99,9 @@ export async function writeUnderLease(
     }
     const files = (edits ?? []).map((e) => e.file);
     const baseP = edits ? readBaseTrees(git, memoryDir, files).catch((err: unknown) => err) : undefined;
-    const status = await assertCleanForWrite(git, memoryDir);
+    const statusP = assertCleanForWrite(git, memoryDir);
+    if (edits !== undefined) warmObjectWriter(); // overlaps with the two git processes just started
+    const status = await statusP;
     if (edits === undefined) throw planError;
     let base = await baseP;
     if (base instanceof Error) throw base;
