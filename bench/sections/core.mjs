@@ -1,15 +1,16 @@
-// Core write path: create / str_replace through the library vs raw `git add && git commit && git rev-parse`.
+// Core write path: create / str_replace through the library vs raw `git add && git commit && git rev-parse`
+// on an identically configured repo with the same files. Samples are interleaved (A B, B A, …) so machine
+// noise hits both sides alike; the ratio is the median of the per-pair ratios.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemory, initMemory } from '../../dist/index.js';
-import { benchEnv, execFileP, gitSync, populate, round, timeIt, tmpDir } from '../lib.mjs';
+import { benchEnv, execFileP, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
 
 async function floorRepo(size, env) {
   const dir = tmpDir('gitmem-bench-floor-');
   gitSync(dir, ['init', '-q', '-b', 'main'], env);
-  // The floor repo gets the same repository settings gitmem's init gives a memory repo, so the comparison
-  // measures the write path, not the configuration.
+  // The same repository settings gitmem's init gives a memory repo, so the comparison measures the write path.
   gitSync(dir, ['config', 'core.untrackedCache', 'true'], env);
   gitSync(dir, ['config', 'core.splitIndex', 'true'], env);
   populate(dir, size, env);
@@ -23,7 +24,28 @@ async function floorWrite(dir, env, file, content) {
   await execFileP('git', ['rev-parse', 'HEAD'], { cwd: dir, env });
 }
 
-async function sizeRows(size, iterations) {
+/** Runs `pairs` interleaved pairs (after 3 warm-up pairs); returns both sides' stats and the median ratio. */
+async function interleaved(pairs, floor, ours) {
+  const f = [];
+  const o = [];
+  const ratios = [];
+  for (let i = -3; i < pairs; i++) {
+    const time = async (fn) => {
+      const t0 = performance.now();
+      await fn(i + 3);
+      return performance.now() - t0;
+    };
+    const [a, b] = i % 2 === 0 ? [await time(floor), await time(ours)] : [0, 0];
+    const [d, c] = i % 2 !== 0 ? [await time(ours), await time(floor)] : [b, a];
+    if (i < 0) continue;
+    f.push(c);
+    o.push(d);
+    ratios.push(d / c);
+  }
+  return { floor: stats(f), ours: stats(o), ratio: stats(ratios).median };
+}
+
+async function sizeRows(size, pairs) {
   const home = tmpDir('gitmem-bench-home-');
   const env = benchEnv(home);
   await initMemory({ home, agentId: 'bench', env });
@@ -31,24 +53,30 @@ async function sizeRows(size, iterations) {
   populate(memory.memoryDir, size, env);
   const floorDir = await floorRepo(size, env);
   const desc = '---\ndescription: floor\n---\n';
-  const floorCreate = await timeIt(iterations, (i) => floorWrite(floorDir, env, `new-${i + 10}.md`, `${desc}x${i}\n`));
-  const create = await timeIt(iterations, (i) =>
-    memory.tool({ command: 'create', reason: 'bench create', file_path: `notes/new-${i + 10}.md`, description: 'bench', file_text: `x${i}` }),
+  const create = await interleaved(
+    pairs,
+    (i) => floorWrite(floorDir, env, `new-${i}.md`, `${desc}x${i}\n`),
+    (i) => memory.tool({ command: 'create', reason: 'bench create', file_path: `notes/new-${i}.md`, description: 'bench', file_text: `x${i}` }),
   );
   writeFileSync(join(floorDir, 'edit.md'), `${desc}v-1\n`);
-  await memory.tool({ command: 'create', reason: 'seed', file_path: 'edit.md', description: 'edit', file_text: 'v-4' });
-  const floorEdit = await timeIt(iterations, (i) => floorWrite(floorDir, env, 'edit.md', `${desc}v${i}\n`));
-  let prev = -4;
-  const replace = await timeIt(iterations, async (i) => {
-    await memory.tool({ command: 'str_replace', reason: 'bench edit', file_path: 'edit.md', old_string: `v${prev}`, new_string: `v${i}` });
-    prev = i;
-  });
-  const row = (name, m, floor, target) => ({
-    section: 'core', name: `${name} @ ${size} files`, median_ms: round(m.median), p95_ms: round(m.p95),
-    floor_name: 'git add+commit+rev-parse', floor_median_ms: round(floor.median), ratio: round(m.median / floor.median), target,
-  });
+  await memory.tool({ command: 'create', reason: 'seed', file_path: 'edit.md', description: 'edit', file_text: 'v-1' });
+  let prev = -1;
+  const replace = await interleaved(
+    pairs,
+    (i) => floorWrite(floorDir, env, 'edit.md', `${desc}v${i}\n`),
+    async (i) => {
+      await memory.tool({ command: 'str_replace', reason: 'bench edit', file_path: 'edit.md', old_string: `v${prev}\n`, new_string: `v${i}\n` });
+      prev = i;
+    },
+  );
+  rmSync(home, { recursive: true, force: true });
+  rmSync(floorDir, { recursive: true, force: true });
   const target = size >= 10000 ? '<= 1.0x' : size >= 1000 ? '<= 1.25x' : '';
-  return [row('tool create', create, floorCreate, target), row('tool str_replace', replace, floorEdit, target)];
+  const row = (name, r) => ({
+    section: 'core', name: `${name} @ ${size} files`, median_ms: round(r.ours.median), p95_ms: round(r.ours.p95),
+    floor_name: 'git add+commit+rev-parse', floor_median_ms: round(r.floor.median), ratio: round(r.ratio), target,
+  });
+  return [row('tool create', create), row('tool str_replace', replace)];
 }
 
 function cliRow(iterations) {
@@ -57,28 +85,30 @@ function cliRow(iterations) {
   const main = new URL('../../dist/bin/gitmem.cjs', import.meta.url).pathname;
   spawnSync(process.execPath, [main, 'init', '--agent', 'cli'], { env });
   const run = (args) => spawnSync(process.execPath, args, { env, stdio: 'ignore' });
-  const time = (fn) => {
-    const out = [];
-    for (let i = -3; i < iterations; i++) {
-      const t0 = performance.now();
-      fn(i);
-      if (i >= 0) out.push(performance.now() - t0);
-    }
-    out.sort((a, b) => a - b);
-    return { median: out[Math.floor(out.length / 2)], p95: out[Math.floor(out.length * 0.95)] };
-  };
-  const nodeZero = time(() => run(['-e', '0']));
-  const write = time((i) => run([main, 'memory', 'create', `notes/c${i + 3}.md`, '--description', 'c', '--text', 'x', '--reason', 'cli bench', '--agent', 'cli']));
+  const zero = [];
+  const write = [];
+  for (let i = -3; i < iterations; i++) {
+    let t0 = performance.now();
+    run(['-e', '0']);
+    const z = performance.now() - t0;
+    t0 = performance.now();
+    run([main, 'memory', 'create', `notes/c${i + 3}.md`, '--description', 'c', '--text', 'x', '--reason', 'cli bench', '--agent', 'cli']);
+    const w = performance.now() - t0;
+    if (i >= 0) [zero.push(z), write.push(w)];
+  }
+  rmSync(home, { recursive: true, force: true });
+  const z = stats(zero);
+  const w = stats(write);
   return {
-    section: 'core', name: 'CLI write (process)', median_ms: round(write.median), p95_ms: round(write.p95),
-    floor_name: 'node -e 0', floor_median_ms: round(nodeZero.median), ratio: round(write.median / nodeZero.median),
-    target: `<= node -e 0 + 30 ms (overhead ${round(write.median - nodeZero.median)} ms)`,
+    section: 'core', name: 'CLI write (process)', median_ms: round(w.median), p95_ms: round(w.p95),
+    floor_name: 'node -e 0', floor_median_ms: round(z.median), ratio: round(w.median / z.median),
+    target: `<= node -e 0 + 30 ms (overhead ${round(w.median - z.median)} ms)`,
   };
 }
 
 export async function bench({ iterations = 30 } = {}) {
   const rows = [];
-  for (const size of [10, 1000, 10000]) rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(10, Math.floor(iterations / 2)) : iterations)));
+  for (const size of [10, 1000, 10000]) rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(16, iterations) : iterations + 10)));
   rows.push(cliRow(Math.max(10, Math.floor(iterations / 2))));
   return rows;
 }

@@ -27,7 +27,7 @@ export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
  * @example const { head } = await assertCleanForWrite(git, '/m')
  */
 export async function assertCleanForWrite(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
-  const quick = await git.exec(statusOp('normal'), { cwd: memoryDir });
+  const quick = await git.exec(statusOp('normal', false), { cwd: memoryDir });
   if (quick.entries.length === 0) return quick;
   // Dirty: the error path may spend a second call to name every file (untracked directories expanded).
   const status = await git.exec(statusOp('all'), { cwd: memoryDir });

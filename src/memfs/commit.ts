@@ -44,9 +44,23 @@ export async function commitChanges(git: GitRunner, req: CommitRequest): Promise
   const parents = req.base.head ? [req.base.head] : [];
   const time = (req.date ?? new Date()).getTime() / 1000;
   const commit = writeObject(objectsDir, 'commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
-  await git.exec(updateIndexOp(req.changes.map((c) => c.file)), { cwd });
   const subject = req.message.split('\n')[0] ?? '';
-  await git.exec(updateRefOp('HEAD', commit, req.base.head, `commit: ${subject}`), { cwd });
+  const stage = (): Promise<void> => git.exec(updateIndexOp(req.changes.map((c) => c.file)), { cwd });
+  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', commit, req.base.head, `commit: ${subject}`), { cwd });
+  const parent = req.base.head;
+  if (parent === null) {
+    await stage(); // the first commit: keep it simple and sequential
+    await move();
+    return commit;
+  }
+  // The index and the ref are separate files: update both at once, and undo the ref if staging failed so
+  // HEAD, index and work tree agree again after the caller's rollback.
+  const [staged, moved] = await Promise.allSettled([stage(), move()]);
+  if (staged.status === 'rejected') {
+    if (moved.status === 'fulfilled') await git.exec(updateRefOp('HEAD', parent, commit, 'gitmem: undo a failed write'), { cwd });
+    throw staged.reason;
+  }
+  if (moved.status === 'rejected') throw moved.reason;
   return commit;
 }
 

@@ -130,6 +130,25 @@ describe('a failed commit leaves no residue', () => {
     expect(readFileSync(join(fx.dir, 'system/human.md'), 'utf8')).toBe(before.human);
   });
 
+  it('undoes the branch move when staging fails after the ref moved', async () => {
+    const real = createGitRunner({ env: fx.env });
+    const failing: GitRunner = {
+      ...real,
+      exec: async (op, o) => {
+        if (op.args[0] === 'update-index') {
+          await new Promise((r) => setTimeout(r, 150)); // let update-ref win the race
+          throw new Error('simulated staging failure');
+        }
+        return real.exec(op, o);
+      },
+    };
+    const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env, git: failing });
+    const head = git(fx.dir, ['rev-parse', 'HEAD']);
+    await expect(memory.tool({ command: 'create', reason: 'r', file_path: 'notes/staged', description: 'n' })).rejects.toThrow(/staging/);
+    expect(git(fx.dir, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+
   it('a write the format rules reject is refused before anything is written', async () => {
     const before = git(fx.dir, ['rev-parse', 'HEAD']);
     const err = await fx.memory.tool({ command: 'create', reason: 'r', file_path: 'skills/flat', description: 'x' }).catch((e: unknown) => e);

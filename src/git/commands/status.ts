@@ -68,9 +68,12 @@ function parseHeader(rec: string, s: RepoStatus): void {
  * The status op. `untracked: 'normal'` (the fast default, which git's untracked cache serves) reports an
  * untracked directory as `dir/`; `'all'` lists every file inside (used to explain a dirty repo).
  */
-export function statusOp(untracked: 'normal' | 'all' = 'normal'): GitOp<RepoStatus> {
+export function statusOp(untracked: 'normal' | 'all' = 'normal', aheadBehind = true): GitOp<RepoStatus> {
+  const args = ['status', '--porcelain=v2', '--branch', '-z', `--untracked-files=${untracked}`, '--ignore-submodules'];
+  // Counting ahead/behind walks history; the clean check before a write does not need it.
+  if (!aheadBehind) args.push('--no-ahead-behind', '--no-renames');
   return {
-    args: ['status', '--porcelain=v2', '--branch', '-z', `--untracked-files=${untracked}`, '--ignore-submodules'],
+    args,
     parse: (r) => parseStatusV2(r.stdout),
   };
 }
