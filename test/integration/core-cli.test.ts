@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
@@ -28,6 +28,10 @@ describe('gitmem CLI', () => {
     const again = cli(['init', '--agent', 'ada']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already exists');
+    expect(again.stdout).toContain('hooks are up to date');
+    rmSync(join(out.memoryDir, '.git/hooks/pre-commit'));
+    const repaired = cli(['init', '--agent', 'ada', '--json']);
+    expect(JSON.parse(repaired.stdout)).toMatchObject({ created: false, repairedHooks: ['pre-commit'] });
     expect(git(out.memoryDir, ['log', '-1', '--format=%an']) ).toBe('Ada');
   });
 
