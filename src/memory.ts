@@ -30,8 +30,6 @@ export interface MemoryOptions {
   /** Environment to read (default `process.env`). */
   env?: Record<string, string | undefined>;
   git?: GitRunner;
-  /** Run git synchronously: faster for a short-lived, single-task process such as the CLI (see GitRunnerDeps). */
-  synchronousGit?: boolean;
   clock?: () => Date;
   /** Commit author; default `<agent name> <agentId@gitmem.local>`. */
   author?: Partial<Identity>;
@@ -113,7 +111,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   if (!existsSync(join(memoryDir, '.git'))) {
     throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
   }
-  const git = options.git ?? createGitRunner({ env, synchronous: options.synchronousGit === true });
+  const git = options.git ?? createGitRunner({ env });
   await ensureHooks(git, memoryDir);
   const agentId = scope.agentId ?? agentIdFromConfig(memoryDir);
   let writes = 0;
@@ -191,7 +189,7 @@ export interface InitOptions extends Omit<MemoryOptions, 'agentId'> {
 export async function initMemory(options: InitOptions): Promise<InitResult> {
   const env = options.env ?? process.env;
   const home = resolveHome(options.home, env);
-  const git = options.git ?? createGitRunner({ env, synchronous: options.synchronousGit === true });
+  const git = options.git ?? createGitRunner({ env });
   const author = authorFor(options.agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
   const { defaultMemoryFiles } = await import('./blocks/defaults.js');
   let files = defaultMemoryFiles();
@@ -224,5 +222,5 @@ export function listAgents(home: string): Array<{ agentId: string; memoryDir: st
 
 /** Runs the pre-commit rules on the staged snapshot of the repo at `cwd` (what the hook does). */
 export async function runPreCommitCheck(cwd: string, env: Record<string, string | undefined> = process.env): Promise<string[]> {
-  return runPreCommit(createGitRunner({ env, synchronous: true }), cwd);
+  return runPreCommit(createGitRunner({ env }), cwd);
 }

@@ -3,7 +3,7 @@
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
 import { spawn } from 'node:child_process';
-import { spawnGit, spawnGitSync, type SpawnResult } from './spawn.js';
+import { spawnGit, type SpawnResult } from './spawn.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { MemoryError, type MemoryErrorCode } from '../errors.js';
 import { classifyGitFailure, isRetryableKind, type GitFailureKind } from './classify.js';
@@ -85,12 +85,6 @@ export interface GitRunnerDeps {
   secrets?: string[];
   /** Called for each retry with a redacted message (logging is the caller's choice). */
   onRetry?: (message: string) => void;
-  /**
-   * Run git synchronously (spawnSync). For short-lived single-task processes such as the CLI: it skips the
-   * ~10 ms stream set-up of the first asynchronous spawn. Calls then no longer overlap, and an AbortSignal is
-   * only checked before each call.
-   */
-  synchronous?: boolean;
 }
 
 /** Error from a git invocation; every field is already redacted. */
@@ -165,8 +159,7 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
     const allSecrets = [...secrets, ...(options.auth?.secrets ?? [])];
     if (options.ensureCwd) mkdirSync(options.cwd, { recursive: true });
     const env = { ...baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
-    const spawnOnce = deps.synchronous ? spawnGitSync : spawnGit;
-    const result = await spawnOnce(gitBinary, argv, {
+    const result = await spawnGit(gitBinary, argv, {
       cwd: options.cwd,
       env,
       input: options.input,

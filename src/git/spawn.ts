@@ -1,8 +1,8 @@
 /**
- * How the runner starts one git process, asynchronously (default) or synchronously (single-task processes
- * like the CLI). Only src/git/runner.ts calls these; everything else goes through the runner.
+ * How the runner starts one git process. Only src/git/runner.ts calls it; everything else goes through the
+ * runner.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 export interface SpawnResult {
   stdoutBuffer: Buffer;
@@ -24,26 +24,6 @@ export interface SpawnOptions {
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 const KILL_GRACE_MS = 2_000;
-
-/** Runs git to completion without an event-loop round trip per stream chunk. */
-export async function spawnGitSync(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnResult> {
-  if (o.signal?.aborted) {
-    return { stdoutBuffer: Buffer.alloc(0), stdout: '', stderr: '', exitCode: null, timedOut: false, aborted: true };
-  }
-  const r = spawnSync(bin, argv, {
-    cwd: o.cwd,
-    env: o.env,
-    input: o.input ?? '',
-    timeout: o.timeoutMs,
-    killSignal: 'SIGKILL',
-    maxBuffer: MAX_BUFFER,
-  });
-  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
-  const stdoutBuffer = r.stdout ?? Buffer.alloc(0);
-  const base = { stdoutBuffer, stdout: stdoutBuffer.toString('utf8'), stderr: (r.stderr ?? Buffer.alloc(0)).toString('utf8') };
-  const spawnError = r.error && !timedOut ? r.error : undefined;
-  return { ...base, exitCode: r.status, timedOut, aborted: false, ...(spawnError ? { spawnError } : {}) };
-}
 
 /** Runs git asynchronously with a timeout and abort that signal its whole process group. */
 export function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnResult> {
@@ -97,4 +77,5 @@ export function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<
     child.stdin.end(o.input ?? '');
   });
 }
+
 

@@ -5,7 +5,7 @@
 import { createGitRunner } from '../git/runner.js';
 import { formatPreCommitFailure, runPreCommit } from './pre-commit.js';
 
-runPreCommit(createGitRunner({ env: process.env, synchronous: true }), process.cwd()).then(
+runPreCommit(createGitRunner({ env: process.env }), process.cwd()).then(
   (problems) => {
     if (problems.length === 0) return;
     process.stderr.write(formatPreCommitFailure(problems));

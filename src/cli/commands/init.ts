@@ -13,7 +13,7 @@ export const command: CliCommand = {
     const agentId = ctx.agent ?? (ctx.env['GITMEM_AGENT_ID']?.trim() || 'default');
     const name = typeof ctx.values['name'] === 'string' ? ctx.values['name'] : undefined;
     const personality = typeof ctx.values['personality'] === 'string' ? ctx.values['personality'] : undefined;
-    const r = await initMemory({ home: ctx.home, agentId, env: ctx.env, synchronousGit: true, ...(name ? { name } : {}), ...(personality ? { personality } : {}) });
+    const r = await initMemory({ home: ctx.home, agentId, env: ctx.env, ...(name ? { name } : {}), ...(personality ? { personality } : {}) });
     const text = r.created
       ? `Initialized memory for agent ${r.agentId}\n  path: ${r.memoryDir}\n  commit: ${r.commit ?? ''}`
       : `Agent ${r.agentId} already exists at ${r.memoryDir}; ${r.repairedHooks.length > 0 ? `repaired: ${r.repairedHooks.join(', ')}` : 'hooks are up to date'}`;

@@ -81,7 +81,7 @@ export const command: CliCommand = {
   },
   async run(ctx) {
     const op = ctx.args[0];
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, synchronousGit: true });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
     let result;
     if (op === 'tool') {
       const raw = str(ctx, 'call');
