@@ -94,7 +94,9 @@ function cliRow(iterations) {
     t0 = performance.now();
     run([main, 'memory', 'create', `notes/c${i + 3}.md`, '--description', 'c', '--text', 'x', '--reason', 'cli bench', '--agent', 'cli']);
     const w = performance.now() - t0;
-    if (i >= 0) [zero.push(z), write.push(w)];
+    if (i < 0) continue;
+    zero.push(z);
+    write.push(w);
   }
   rmSync(home, { recursive: true, force: true });
   const z = stats(zero);
