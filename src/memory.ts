@@ -72,12 +72,15 @@ export function resolveHome(home: string | undefined, env: Record<string, string
   return resolve(home ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
 }
 
-function agentIdFromConfig(memoryDir: string): string | undefined {
+/** The agent id and display name `init` recorded in the repo config (read as text: no git process). */
+function identityFromConfig(memoryDir: string): { agentId?: string; name?: string } {
   try {
     const config = readFileSync(join(memoryDir, '.git', 'config'), 'utf8');
-    return /\[gitmem\][^[]*?agentId\s*=\s*(\S+)/i.exec(config)?.[1];
+    const agentId = /\[gitmem\][^[]*?agentId\s*=\s*(\S+)/i.exec(config)?.[1];
+    const name = /\[user\][^[]*?name\s*=\s*([^\n]+)/i.exec(config)?.[1]?.trim().replace(/^"(.*)"$/, '$1');
+    return { ...(agentId ? { agentId } : {}), ...(name ? { name } : {}) };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -89,9 +92,14 @@ function mirrorConfigured(memoryDir: string): boolean {
   }
 }
 
-function authorFor(agentId: string | undefined, env: Record<string, string | undefined>, given?: Partial<Identity>): Identity {
+function authorFor(
+  agentId: string | undefined,
+  env: Record<string, string | undefined>,
+  given?: Partial<Identity>,
+  recordedName?: string,
+): Identity {
   const id = agentId ?? 'agent';
-  const name = given?.name ?? (env['GITMEM_AGENT_NAME']?.trim() || env['AGENT_NAME']?.trim() || id);
+  const name = given?.name ?? (env['GITMEM_AGENT_NAME']?.trim() || env['AGENT_NAME']?.trim() || recordedName || id);
   return { name, email: given?.email ?? `${id}@gitmem.local` };
 }
 
@@ -113,12 +121,13 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   }
   const git = options.git ?? createGitRunner({ env });
   await ensureHooks(git, memoryDir);
-  const agentId = scope.agentId ?? agentIdFromConfig(memoryDir);
+  const recorded = identityFromConfig(memoryDir);
+  const agentId = scope.agentId ?? recorded.agentId;
   let writes = 0;
   const deps: WriteDeps = {
     git,
     memoryDir,
-    author: authorFor(agentId, env, options.author),
+    author: authorFor(agentId, env, options.author, recorded.name),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     ...(options.clock ? { clock: options.clock } : {}),
     afterCommit: () => {

@@ -52,6 +52,7 @@ describe('gitmem CLI', () => {
     expect(r.stdout).toContain('Memory insert committed');
     const log = JSON.parse(cli(['log', '-n', '3', '--json', ...base]).stdout);
     expect(log.map((e: { reason: string }) => e.reason)).toEqual(['more', 'fix a', 'add a']);
+    expect(log[0].author).toBe('Ada'); // the name given to init signs later writes too
     expect(log[0].files).toEqual(['notes/a.md']);
   });
 
