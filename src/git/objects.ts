@@ -3,7 +3,7 @@
  * format (zlib-deflated `<type> <size>\0<content>`, named by its SHA-1). The write path uses it so a commit
  * costs no git process for hashing and tree building; git remains the reader of everything written here.
  */
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
@@ -129,4 +129,30 @@ export function commitText(c: CommitFields): Buffer {
   const lines = [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`];
   const message = c.message.endsWith('\n') ? c.message : `${c.message}\n`;
   return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');
+}
+
+/**
+ * Reads a loose object and checks its id; undefined when it is not stored loose (packed, absent) or does not
+ * verify — callers then ask git. Lets the write path read HEAD's recent trees without starting a process.
+ */
+export function readLooseObject(objectsDir: string, id: string): { type: string; data: Buffer } | undefined {
+  if (!/^[0-9a-f]{40}$/.test(id)) return undefined;
+  let raw: Buffer;
+  try {
+    raw = readFileSync(join(objectsDir, id.slice(0, 2), id.slice(2)));
+  } catch {
+    return undefined;
+  }
+  try {
+    const { inflateSync } = builtin<typeof Zlib>('node:zlib');
+    const all = inflateSync(raw);
+    const nul = all.indexOf(0);
+    const [type = '', size = ''] = all.subarray(0, nul).toString('latin1').split(' ');
+    const data = all.subarray(nul + 1);
+    if (nul < 0 || Number(size) !== data.length) return undefined;
+    if ((type !== 'blob' && type !== 'tree' && type !== 'commit') || objectId(type, data) !== id) return undefined;
+    return { type, data };
+  } catch {
+    return undefined;
+  }
 }

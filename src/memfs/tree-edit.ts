@@ -4,7 +4,10 @@
  * number of changed paths, not with the size of the repository.
  */
 import { catFileBatchRawOp } from '../git/commands/plumbing.js';
-import { parseTree, serializeTree, writeObject, type TreeItem } from '../git/objects.js';
+import { join } from 'node:path';
+import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
+import { parseTree, readLooseObject, serializeTree, writeObject, type TreeItem } from '../git/objects.js';
+import { readBranchHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
 
 /** HEAD and the trees (by directory, '' = root) that the changed paths pass through. */
@@ -34,6 +37,8 @@ export function ancestorDirs(files: readonly string[]): string[] {
  * @example const base = await readBaseTrees(git, memoryDir, ['notes/a.md'])
  */
 export async function readBaseTrees(git: GitRunner, memoryDir: string, files: readonly string[]): Promise<BaseTrees> {
+  const quick = readBaseTreesLoose(memoryDir, files);
+  if (quick) return quick;
   const dirs = ancestorDirs(files);
   const specs = ['HEAD', ...dirs.map((d) => (d === '' ? 'HEAD^{tree}' : `HEAD:${d}`))];
   const objects = await git.exec(catFileBatchRawOp(specs), { cwd: memoryDir });
@@ -45,6 +50,37 @@ export async function readBaseTrees(git: GitRunner, memoryDir: string, files: re
     if (obj && obj.type === 'tree') trees.set(dir, parseTree(obj.data));
   });
   return { head: head.id, trees };
+}
+
+/**
+ * The same answer read from loose objects without a git process (the common case: gitmem wrote HEAD's
+ * trees itself). Undefined as soon as anything is packed, unusual or unverifiable; the caller asks git.
+ */
+export function readBaseTreesLoose(memoryDir: string, files: readonly string[]): BaseTrees | undefined {
+  const gitDir = gitDirAt(memoryDir);
+  if (!gitDir) return undefined;
+  const head = readBranchHeadQuick(gitDir, 'main');
+  if (!head) return undefined;
+  const objectsDir = join(resolveGitCommonDir(memoryDir), 'objects');
+  const commit = readLooseObject(objectsDir, head);
+  const root = commit?.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1] : undefined;
+  if (!root) return undefined;
+  const wanted = new Set(ancestorDirs(files));
+  const ids = new Map<string, string>([['', root]]);
+  const trees = new Map<string, TreeItem[]>();
+  for (const dir of [...wanted].sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)) {
+    const id = ids.get(dir);
+    if (id === undefined) continue; // not a directory at HEAD
+    const obj = readLooseObject(objectsDir, id);
+    if (obj?.type !== 'tree') return undefined;
+    const items = parseTree(obj.data);
+    trees.set(dir, items);
+    for (const item of items) {
+      const child = dir === '' ? item.name : `${dir}/${item.name}`;
+      if (item.mode === '40000' && wanted.has(child)) ids.set(child, item.id);
+    }
+  }
+  return { head, trees };
 }
 
 /**

@@ -7,7 +7,7 @@ import { GitCommandError, type GitAuth, type GitRetryPolicy, type GitRunner } fr
 import { NETWORK_RETRY } from '../git/runner.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { parseFetchUpdate, quickRelation, type SyncHint, type TrackingUpdate } from './quick-relation.js';
-import { readBranchHeadQuick, readRefQuick } from './read-ref.js';
+import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { BACKUP_REF_PREFIX, CONFLICT_BRANCH_PREFIX, createUniqueRef } from './refs.js';
 import { gitDirOf } from './repo-state.js';
 import type { ConflictPolicy } from './types.js';

@@ -8,7 +8,7 @@ import { redactText } from '../git/redact.js';
 import { authForRemote } from './credentials.js';
 import { fetchMain, REMOTE_MAIN, runOpts, type FetchOutcome, type IntegrateInput, type IntegrateResult } from './integrate.js';
 import type { SyncHint } from './quick-relation.js';
-import { readBranchHeadQuick, readRefQuick } from './read-ref.js';
+import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
 import type { ConflictPolicy, SyncOptions, SyncResult } from './types.js';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../test/helpers/tmp.js';
 import { parseFetchUpdate, quickRelation, type SyncHint } from './quick-relation.js';
-import { readBranchHeadQuick, readRefQuick } from './read-ref.js';
+import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 
 afterAll(cleanupTmp);
 

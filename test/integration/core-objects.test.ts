@@ -3,6 +3,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectId, parseTree, serializeTree } from '../../src/git/objects.js';
+import { readBaseTrees, readBaseTreesLoose } from '../../src/memfs/tree-edit.js';
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 
@@ -71,6 +72,21 @@ describe('the fast commit keeps HEAD, index and work tree in step', () => {
     git(fx.dir, ['commit', '-qm', 'exec file']);
     await fx.memory.tool({ command: 'str_replace', reason: 'edit', file_path: 'run.md', old_string: 'v1', new_string: 'v2' });
     expect(git(fx.dir, ['ls-tree', 'HEAD', 'run.md'])).toMatch(/^100755 /);
+    expectConsistent();
+  });
+
+  it('reads HEAD\'s trees from loose objects when it can, and falls back to git once they are packed', async () => {
+    await fx.memory.tool({ command: 'create', reason: 'loose', file_path: 'deep/er/x.md', description: 'x' });
+    const files = ['deep/er/y.md', 'top2.md'];
+    const viaGit = await readBaseTrees({ ...fx.memory.git, exec: fx.memory.git.exec }, fx.dir, files);
+    const loose = readBaseTreesLoose(fx.dir, files);
+    expect(loose).toBeDefined();
+    expect(loose?.head).toBe(git(fx.dir, ['rev-parse', 'HEAD']));
+    expect([...(loose?.trees.keys() ?? [])].sort()).toEqual(['', 'deep', 'deep/er']);
+    for (const [dir, items] of loose?.trees ?? []) expect(items).toEqual(viaGit.trees.get(dir));
+    git(fx.dir, ['gc', '-q', '--prune=now']);
+    expect(readBaseTreesLoose(fx.dir, files)).toBeUndefined();
+    await fx.memory.tool({ command: 'create', reason: 'after gc', file_path: 'deep/er/y.md', description: 'y' });
     expectConsistent();
   });
 

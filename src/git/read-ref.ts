@@ -1,6 +1,6 @@
 /**
- * Reads a ref's commit straight from the git dir (loose file, else packed-refs) so sync can check that
- * main and origin/main are what it last saw without spawning git. It answers only when the answer is
+ * Reads a ref's commit straight from the git dir (loose file, else packed-refs), so sync and the write path
+ * can learn where main and origin/main point without spawning git. It answers only when the answer is
  * plain; anything unusual (worktree, symref, reftable, unreadable) is `undefined` and callers ask git.
  */
 import { existsSync, readFileSync } from 'node:fs';
