@@ -112,7 +112,8 @@ export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } fro
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, type MemoryCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';
 export { initMemoryRepo, type InitResult } from './memfs/init.js';
-export { commitChanges, type Identity } from './memfs/commit.js';
+export { prepareCommit, publishCommit, type Identity } from './memfs/commit.js';
+export { recoverInterruptedWrite, type RecoveryOutcome } from './memfs/journal.js';
 export { objectId, writeObject, parseTree, serializeTree, commitText, type TreeItem } from './git/objects.js';
 export { assertCleanForWrite } from './memfs/clean-check.js';
 export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revision.js';

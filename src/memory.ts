@@ -20,6 +20,7 @@ import { logOp, type LogEntry } from './memfs/log.js';
 import { readCommittedSnapshot } from './memfs/read-revision.js';
 import { resolveScope } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
+import type { WriteStep } from './memfs/edits.js';
 import { withMemoryOperation } from './git/lease.js';
 
 export interface MemoryOptions {
@@ -31,6 +32,8 @@ export interface MemoryOptions {
   env?: Record<string, string | undefined>;
   git?: GitRunner;
   clock?: () => Date;
+  /** Diagnostics / test seam: called after each durable step of a write (see memfs/edits.ts). */
+  onWriteStep?: (step: WriteStep) => void;
   /** Commit author; default `<agent name> <agentId@gitmem.local>`. */
   author?: Partial<Identity>;
 }
@@ -130,6 +133,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     author: authorFor(agentId, env, options.author, recorded.name),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: () => {
       if (mirrorConfigured(memoryDir)) firePostCommitHook(memoryDir, env);
       // Plumbing commits never trigger git's own `gc --auto`; ask for it now and then, in the background.

@@ -32,36 +32,43 @@ export interface CommitRequest {
 }
 
 /**
- * Commits `changes` on top of `base.head`; returns the new commit id. The work tree must already hold the
- * new contents. Moves HEAD's branch only if it still points at the parent, so a concurrent writer makes
- * this fail instead of losing its commit.
- * @example await commitChanges(git, { memoryDir, changes, message: 'learned X', author, base })
+ * Writes the blobs, the changed trees and the commit object for `changes` on top of `base.head`; returns
+ * the commit id. Touches nothing but the object store (unreferenced objects are harmless), so it runs before
+ * the work tree changes and a crash after it can still roll the write forward (see journal.ts).
+ * @example const commit = prepareCommit({ memoryDir, changes, message: 'learned X', author, base })
  */
-export async function commitChanges(git: GitRunner, req: CommitRequest): Promise<string> {
-  const cwd = req.memoryDir;
-  const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
+export function prepareCommit(req: CommitRequest): string {
+  const objectsDir = join(resolveGitCommonDir(req.memoryDir), 'objects');
   const tree = buildTree(objectsDir, req.base, req.changes);
   const parents = req.base.head ? [req.base.head] : [];
   const time = (req.date ?? new Date()).getTime() / 1000;
-  const commit = writeObject(objectsDir, 'commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
-  const subject = req.message.split('\n')[0] ?? '';
-  const stage = (): Promise<void> => git.exec(updateIndexOp(req.changes.map((c) => c.file)), { cwd });
-  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', commit, req.base.head, `commit: ${subject}`), { cwd });
-  const parent = req.base.head;
-  if (parent === null) {
+  return writeObject(objectsDir, 'commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
+}
+
+/**
+ * Makes a prepared commit current: re-stages exactly `paths` from the work tree and moves HEAD's branch from
+ * `parent` to `commit` (compare-and-swap, so a concurrent writer makes this fail instead of losing its commit).
+ * The index and the ref are separate files, so both updates run at once; if staging fails the ref move is
+ * undone so HEAD, index and work tree agree again after the caller's rollback.
+ */
+export async function publishCommit(
+  git: GitRunner,
+  o: { memoryDir: string; commit: string; parent: string | null; paths: readonly string[]; subject: string },
+): Promise<void> {
+  const cwd = o.memoryDir;
+  const stage = (): Promise<void> => git.exec(updateIndexOp(o.paths), { cwd });
+  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd });
+  if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
-    return commit;
+    return;
   }
-  // The index and the ref are separate files: update both at once, and undo the ref if staging failed so
-  // HEAD, index and work tree agree again after the caller's rollback.
   const [staged, moved] = await Promise.allSettled([stage(), move()]);
   if (staged.status === 'rejected') {
-    if (moved.status === 'fulfilled') await git.exec(updateRefOp('HEAD', parent, commit, 'gitmem: undo a failed write'), { cwd });
+    if (moved.status === 'fulfilled') await git.exec(updateRefOp('HEAD', o.parent, o.commit, 'gitmem: undo a failed write'), { cwd });
     throw staged.reason;
   }
   if (moved.status === 'rejected') throw moved.reason;
-  return commit;
 }
 
 /** Restores the index entries of `paths` to HEAD after a failed commit (best effort). */

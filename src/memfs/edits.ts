@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { validateChanges, type FileChange } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { commitChanges, resetIndexPaths, type Identity } from './commit.js';
+import { prepareCommit, publishCommit, resetIndexPaths, type Identity } from './commit.js';
+import { clearJournal, writeJournal } from './journal.js';
 import type { BaseTrees } from './tree-edit.js';
 
 /** One file's change. `before`/`after` null = absent. `renamedFrom` marks the destination of a move. */
@@ -77,7 +78,12 @@ export interface CommitEditsRequest {
   date?: Date;
   /** Label for messages, e.g. `memory str_replace`. */
   operation: string;
+  /** Test seam: called after each durable step (used to prove crash recovery). */
+  onStep?: (step: WriteStep) => void;
 }
+
+/** The durable steps of a write, in order. */
+export type WriteStep = 'objects' | 'journaled' | 'files' | 'published';
 
 function refuseSymlinkTargets(memoryDir: string, edits: readonly FileEdit[]): void {
   for (const e of edits) {
@@ -113,15 +119,26 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
   refuseSymlinkTargets(req.memoryDir, effective);
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
+  const { memoryDir, message, author, base } = req;
+  const step = req.onStep ?? ((): void => undefined);
+  const commit = prepareCommit({ memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
+  step('objects');
+  const subject = message.split('\n')[0] ?? '';
+  writeJournal(memoryDir, { pid: process.pid, parent: base.head, commit, paths, subject });
+  step('journaled');
   let indexTouched = false;
   try {
-    for (const e of effective) writeState(req.memoryDir, e.file, e.after);
+    for (const e of effective) writeState(memoryDir, e.file, e.after);
+    step('files');
     indexTouched = true;
-    const { memoryDir, message, author, base } = req;
-    return await commitChanges(git, { memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
+    await publishCommit(git, { memoryDir, commit, parent: base.head, paths, subject });
+    step('published');
   } catch (err) {
-    for (const e of [...effective].reverse()) writeState(req.memoryDir, e.file, e.before);
-    if (indexTouched) await resetIndexPaths(git, req.memoryDir, paths);
+    for (const e of [...effective].reverse()) writeState(memoryDir, e.file, e.before);
+    if (indexTouched) await resetIndexPaths(git, memoryDir, paths);
+    clearJournal(memoryDir);
     throw err;
   }
+  clearJournal(memoryDir);
+  return commit;
 }

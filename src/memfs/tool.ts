@@ -12,7 +12,8 @@ import { planInsert } from './commands/insert.js';
 import { planRename } from './commands/rename.js';
 import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
-import { commitEdits, type FileEdit } from './edits.js';
+import { commitEdits, type FileEdit, type WriteStep } from './edits.js';
+import { recoverInterruptedWrite } from './journal.js';
 import type { Identity } from './commit.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
 import { warmObjectWriter } from '../git/objects.js';
@@ -35,6 +36,8 @@ export interface WriteDeps {
   clock?: () => Date;
   /** Called after a successful commit (e.g. to fire the post-commit hook). */
   afterCommit?: (commit: string) => void;
+  /** Test seam: see CommitEditsRequest.onStep. */
+  onStep?: (step: WriteStep) => void;
 }
 
 const PLANNERS: Record<MemoryCommand, (ctx: CommandContext, call: Record<string, unknown>) => FileEdit[]> = {
@@ -90,6 +93,8 @@ export async function writeUnderLease(
 ): Promise<WriteResult> {
   return deps.lease(async () => {
     const { git, memoryDir } = deps;
+    // Holding the lease, any journal entry left behind belongs to a writer that died mid-write: finish it first.
+    await recoverInterruptedWrite(git, memoryDir);
     let edits: FileEdit[] | undefined;
     let planError: unknown;
     try {
@@ -115,6 +120,7 @@ export async function writeUnderLease(
       base: base as BaseTrees,
       operation,
       ...(date ? { date } : {}),
+      ...(deps.onStep ? { onStep: deps.onStep } : {}),
     });
     deps.afterCommit?.(commit);
     const paths = [...new Set(edits.filter((e) => e.before !== e.after).map((e) => e.file))];
