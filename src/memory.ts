@@ -13,6 +13,7 @@ import { MemoryError } from './errors.js';
 import { statusOp, type RepoStatus } from './git/commands/status.js';
 import { createGitRunner, type GitRunner } from './git/runner.js';
 import { ensureHooks } from './hooks/install.js';
+import { isMirrorConfigured } from './hooks/post-commit.js';
 import { runPreCommit } from './hooks/pre-commit.js';
 import { firePostCommitHook, type Identity } from './memfs/commit.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
@@ -89,7 +90,7 @@ function identityFromConfig(memoryDir: string): { agentId?: string; name?: strin
 
 function mirrorConfigured(memoryDir: string): boolean {
   try {
-    return /\[gitmem "mirror"\]/i.test(readFileSync(join(memoryDir, '.git', 'config'), 'utf8'));
+    return isMirrorConfigured(readFileSync(join(memoryDir, '.git', 'config'), 'utf8'));
   } catch {
     return false;
   }

@@ -5,6 +5,16 @@
 
 /** Git config key holding the mirror URL. */
 export const MIRROR_URL_KEY = 'gitmem.mirror.url';
+/**
+ * True when a repo's config text sets the mirror URL (read as text by the write path: no git process).
+ * @example isMirrorConfigured('[gitmem "mirror"]\n\turl = /srv/m.git\n') === true
+ */
+export function isMirrorConfigured(configText: string): boolean {
+  const [section, sub, key] = MIRROR_URL_KEY.split('.');
+  const block = new RegExp(`\\[${section}\\s+"${sub}"\\][^[]*?^\\s*${key}\\s*=\\s*\\S`, 'im');
+  return block.test(configText);
+}
+
 /** Log file name inside the git dir. */
 export const MIRROR_LOG = 'gitmem-mirror.log';
 

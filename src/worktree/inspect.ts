@@ -4,6 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { statusOp, type RepoStatus } from '../git/commands/status.js';
 import type { GitRunner } from '../git/runner.js';
 import { harnessWorktreeEnv, readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
 
@@ -16,22 +17,11 @@ export function splitNul(text: string): string[] {
 }
 
 /**
- * Paths named by `git status --porcelain -z` output (renames contribute both names). Pure.
- * @example parsePorcelainZ(' M a.md\0?? b.md\0') // ['a.md', 'b.md']
+ * Every path a status names (renames contribute both names), de-duplicated. Pure.
+ * @example dirtyPathsOf(parseStatusV2('? b.md\0')) // ['b.md']
  */
-export function parsePorcelainZ(text: string): string[] {
-  const fields = text.split('\0');
-  const out: string[] = [];
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i] ?? '';
-    if (f.length < 4) continue;
-    out.push(f.slice(3));
-    if (f[0] === 'R' || f[0] === 'C') {
-      const from = fields[++i];
-      if (from) out.push(from);
-    }
-  }
-  return [...new Set(out)];
+export function dirtyPathsOf(status: RepoStatus): string[] {
+  return [...new Set(status.entries.flatMap((e) => (e.origPath ? [e.path, e.origPath] : [e.path])))];
 }
 
 /**
@@ -40,11 +30,12 @@ export function parsePorcelainZ(text: string): string[] {
  * @example await dirtyPaths(git, memoryDir) // [] when clean
  */
 export async function dirtyPaths(git: GitRunner, cwd: string, paths?: readonly string[], env?: Record<string, string>): Promise<string[]> {
-  const args = ['--literal-pathspecs', 'status', '--porcelain', '-z', '--untracked-files=all'];
   if (paths !== undefined && paths.length === 0) return [];
+  const status = statusOp('all');
+  const args = ['--literal-pathspecs', ...status.args];
   const narrow = paths !== undefined && paths.length <= 500; // keep argv small; filter afterwards instead
   if (narrow) args.push('--', ...paths);
-  const all = parsePorcelainZ((await git.run(args, { cwd, ...(env ? { env } : {}) })).stdout);
+  const all = dirtyPathsOf(await git.exec({ ...status, args }, { cwd, ...(env ? { env } : {}) }));
   if (paths === undefined || narrow) return all;
   const wanted = new Set(paths);
   return all.filter((p) => wanted.has(p));

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../errors.js';
 import { worktreeId } from './create.js';
-import { parsePorcelainZ } from './inspect.js';
+import { parseStatusV2 } from '../git/commands/status.js';
+import { dirtyPathsOf } from './inspect.js';
 import { workerMergeMessage } from './integrate.js';
 import { parseMergeTree } from './merge.js';
 import { normalizeSparseDirs, parseConePatterns, renderConePatterns, sparseDirFor } from './sparse.js';
@@ -49,9 +50,11 @@ describe('worktree naming and git output parsing', () => {
     expect(parseMergeTree('abc123\0')).toEqual({ tree: 'abc123', conflicts: [] });
   });
 
-  it('parses porcelain -z status including both names of a rename', () => {
-    expect(parsePorcelainZ(' M a.md\0?? new dir/b.md\0R  to.md\0from.md\0')).toEqual(['a.md', 'new dir/b.md', 'to.md', 'from.md']);
-    expect(parsePorcelainZ('')).toEqual([]);
+  it('names every dirty path of a status, including both names of a rename', () => {
+    const z = '0000000000000000000000000000000000000000';
+    const out = `1 .M N... 100644 100644 100644 ${z} ${z} a.md\0? new dir/b.md\u00002 R. N... 100644 100644 100644 ${z} ${z} R100 to.md\0from.md\0`;
+    expect(dirtyPathsOf(parseStatusV2(out))).toEqual(['a.md', 'new dir/b.md', 'to.md', 'from.md']);
+    expect(dirtyPathsOf(parseStatusV2(''))).toEqual([]);
   });
 
   it('writes the worker merge message with the task in the body', () => {

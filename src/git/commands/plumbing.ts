@@ -13,18 +13,6 @@ export function updateIndexOp(paths: readonly string[]): GitOp<void> {
   };
 }
 
-/** Writes the index as a tree; returns its id. */
-export function writeTreeOp(): GitOp<string> {
-  return { args: ['write-tree'], parse: (r) => r.stdout.trim() };
-}
-
-/** Creates a commit object for `tree` with the given parents; returns its id. Message goes via stdin. */
-export function commitTreeOp(tree: string, parents: readonly string[], message: string): GitOp<string> {
-  const args = ['commit-tree', tree];
-  for (const p of parents) args.push('-p', p);
-  return { args, input: message.endsWith('\n') ? message : `${message}\n`, parse: (r) => r.stdout.trim() };
-}
-
 /** Moves `ref` to `next` only if it still points at `expected` (null = must not exist). */
 export function updateRefOp(ref: string, next: string, expected: string | null, reason: string): GitOp<void> {
   const oldValue = expected ?? '0'.repeat(next.length);
@@ -54,33 +42,6 @@ export function lsTreeOp(rev: string): GitOp<TreeEntry[]> {
   };
 }
 
-/** Reads many objects in one spawn; returns their contents (as UTF-8) in request order, null if missing. */
-export function catFileBatchOp(ids: readonly string[]): GitOp<Array<string | null>> {
-  return {
-    args: ['cat-file', '--batch'],
-    input: ids.map((id) => `${id}\n`).join(''),
-    parse: (r) => parseBatch(r.stdoutBuffer, ids.length),
-  };
-}
-
-function parseBatch(buf: Buffer, count: number): Array<string | null> {
-  const out: Array<string | null> = [];
-  let pos = 0;
-  for (let i = 0; i < count && pos < buf.length; i++) {
-    const nl = buf.indexOf(10, pos);
-    const header = buf.subarray(pos, nl).toString('utf8');
-    pos = nl + 1;
-    if (header.endsWith(' missing')) {
-      out.push(null);
-      continue;
-    }
-    const size = Number(header.split(' ')[2]);
-    out.push(buf.subarray(pos, pos + size).toString('utf8'));
-    pos += size + 1;
-  }
-  return out;
-}
-
 /** Resolves a revision to a commit id, or null when it does not exist. */
 export function revParseOp(rev: string): GitOp<string | null> {
   return {
@@ -96,7 +57,7 @@ export interface RawObject {
   data: Buffer;
 }
 
-/** Like {@link catFileBatchOp} but keeps raw bytes and object types (trees are binary). */
+/** Reads many objects in one spawn: raw bytes and types, null where missing (trees are binary). */
 export function catFileBatchRawOp(specs: readonly string[]): GitOp<Array<RawObject | null>> {
   return {
     args: ['cat-file', '--batch'],
@@ -121,4 +82,10 @@ export function catFileBatchRawOp(specs: readonly string[]): GitOp<Array<RawObje
       return out;
     },
   };
+}
+
+/** Like {@link catFileBatchRawOp}, contents as UTF-8 text (memory files). */
+export function catFileBatchOp(ids: readonly string[]): GitOp<Array<string | null>> {
+  const raw = catFileBatchRawOp(ids);
+  return { ...raw, parse: (r) => raw.parse(r).map((o) => (o === null ? null : o.data.toString('utf8'))) };
 }
