@@ -9,5 +9,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // CLI calls run in their own process unless a test asks for the daemon (test/integration/cli-daemon.test.ts).
+    env: { GITMEM_DAEMON: '0' },
   },
 });

@@ -1,16 +1,40 @@
-// Bundles the executables into dist/bin so a CLI call loads one file, not ~60 ES modules: start-up time is
-// part of every CLI write. The core commands and the hook are CommonJS (Node loads CJS faster than ESM);
-// heavy commands (sync, workers, dream, MCP) stay ES modules, code-split, imported only when invoked.
-import { rmSync } from 'node:fs';
+// Bundles the executables into dist/bin so a CLI call loads few files, not ~60 ES modules: start-up time
+// is part of every CLI write.
+//   gitmem.cjs      the entry: hands served calls to the daemon (src/cli/entry.ts); tiny on purpose
+//   core.cjs        the CLI itself (src/cli/main.ts), loaded when a call runs in this process
+//   pre-commit.cjs  the hook
+//   esm/…           heavy commands (sync, workers, dream, MCP): ES modules, code-split, imported on demand
+// CommonJS because Node loads it faster than ESM. Every bundle carries a build id (a hash of the sources)
+// so a CLI only ever talks to a daemon running the same code.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
+function buildId() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!e.name.endsWith('.test.ts')) hash.update(p).update('\0').update(readFileSync(p));
+    }
+  };
+  walk('src');
+  hash.update(readFileSync('package.json'));
+  return hash.digest('hex').slice(0, 16);
+}
+
 const HEAVY = ['remote', 'clone', 'sync', 'mirror', 'conflicts', 'worker', 'dream', 'mcp'];
-const common = { bundle: true, platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning' };
+const common = {
+  bundle: true, platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
+  define: { __GITMEM_BUILD_ID__: JSON.stringify(buildId()) },
+};
 // import.meta.url has no CJS equivalent; give it the bundle's own URL.
 const cjs = {
   ...common,
   format: 'cjs',
-  define: { 'import.meta.url': '__gitmemUrl' },
+  define: { ...common.define, 'import.meta.url': '__gitmemUrl', __GITMEM_BUNDLED__: 'true' },
   banner: { js: 'const __gitmemUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
@@ -25,6 +49,14 @@ const heavyCommandsExternal = {
   },
 };
 
+/** In the entry, `./main.js` is the core bundle next to it. */
+const coreExternal = {
+  name: 'core-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: './core.cjs', external: true }));
+  },
+};
+
 rmSync('dist/bin', { recursive: true, force: true }); // no stale chunks from earlier builds
 await build({
   ...common,
@@ -35,5 +67,6 @@ await build({
   format: 'esm',
   chunkNames: 'chunks/[name]-[hash]',
 });
-await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/gitmem.cjs', plugins: [heavyCommandsExternal] });
+await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/core.cjs', plugins: [heavyCommandsExternal] });
+await build({ ...cjs, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/bin/gitmem.cjs', plugins: [coreExternal] });
 await build({ ...cjs, entryPoints: ['src/hooks/pre-commit-main.ts'], outfile: 'dist/bin/pre-commit.cjs' });

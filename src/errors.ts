@@ -49,6 +49,9 @@ export type MemoryErrorCode =
   | 'SANDBOX_UNAVAILABLE' // no kernel sandbox backend; fail-closed refusal
   | 'SANDBOX_NESTED' // asked to sandbox from inside a sandbox
   | 'WORKER_FAILED' // a memory worker's command body exited non-zero or was killed (data.exitCode, data.stderr)
+  // --- CLI daemon ---
+  | 'DAEMON_UNAVAILABLE' // no daemon can run here (platform, socket path, disabled, not built)
+  | 'DAEMON_UNSAFE_DIR' // the daemon's runtime directory is not private to this user
   // --- reflection / models ---
   | 'MODEL_NOT_CONFIGURED' // no model given and none configured
   | 'MODEL_ERROR' // provider call failed

@@ -10,8 +10,10 @@ import type { MemoryMode } from './blocks/presets.js';
 import { resolveTreeLimits } from './blocks/tree-limits.js';
 import { descriptionOf, tryParseMemoryFile } from './blocks/frontmatter.js';
 import { MemoryError } from './errors.js';
+import type { Launcher } from './process.js';
 import { statusOp, type RepoStatus } from './git/commands/status.js';
 import { createGitRunner, type GitRunner } from './git/runner.js';
+import { resolveGitCommonDir } from './git/common-dir.js';
 import { ensureHooks } from './hooks/install.js';
 import { isMirrorConfigured } from './hooks/post-commit.js';
 import { runPreCommit } from './hooks/pre-commit.js';
@@ -37,6 +39,8 @@ export interface MemoryOptions {
   onWriteStep?: (step: WriteStep) => void;
   /** Commit author; default `<agent name> <agentId@gitmem.local>`. */
   author?: Partial<Identity>;
+  /** How git processes start (ignored when `git` is given); see shell-launcher.ts. */
+  launch?: Launcher;
 }
 
 export interface MemoryStatus {
@@ -69,7 +73,18 @@ export interface Memory {
   applyPersonality(id: string, options?: { reason?: string }): Promise<WriteResult>;
 }
 
-const GC_EVERY_WRITES = 200;
+// git's own estimate (gc.auto 6700 loose objects): more than 6700/256 entries in the objects/17 fan-out.
+const LOOSE_IN_17_BEFORE_GC = 27;
+
+/** Plumbing commits never trigger git's `gc --auto`; ask for it (in the background) once git would want it. */
+function gcIfDue(git: GitRunner, memoryDir: string): void {
+  try {
+    const sample = readdirSync(join(resolveGitCommonDir(memoryDir), 'objects', '17')).length;
+    if (sample > LOOSE_IN_17_BEFORE_GC) git.detach(['gc', '--auto', '--quiet'], { cwd: memoryDir });
+  } catch {
+    // no objects/17 yet: nothing to pack
+  }
+}
 
 /** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem`. */
 export function resolveHome(home: string | undefined, env: Record<string, string | undefined>): string {
@@ -123,11 +138,10 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   if (!existsSync(join(memoryDir, '.git'))) {
     throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
   }
-  const git = options.git ?? createGitRunner({ env });
+  const git = options.git ?? createGitRunner({ env, ...(options.launch ? { launch: options.launch } : {}) });
   await ensureHooks(git, memoryDir);
   const recorded = identityFromConfig(memoryDir);
   const agentId = scope.agentId ?? recorded.agentId;
-  let writes = 0;
   const deps: WriteDeps = {
     git,
     memoryDir,
@@ -137,8 +151,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: () => {
       if (mirrorConfigured(memoryDir)) firePostCommitHook(memoryDir, env);
-      // Plumbing commits never trigger git's own `gc --auto`; ask for it now and then, in the background.
-      if (++writes % GC_EVERY_WRITES === 0) git.detach(['gc', '--auto', '--quiet'], { cwd: memoryDir });
+      gcIfDue(git, memoryDir);
     },
   };
   return buildMemory({ deps, home, agentId, env });

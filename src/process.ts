@@ -30,6 +30,9 @@ export interface ProcessResult {
   spawnError?: Error;
 }
 
+/** Starts one child process to completion; `runProcess` is the default, shell-launcher.ts the daemon's. */
+export type Launcher = (cmd: string, args: readonly string[], o: ProcessOptions) => Promise<ProcessResult>;
+
 class Collector {
   private chunks: Buffer[] = [];
   private size = 0;

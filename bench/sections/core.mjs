@@ -1,7 +1,6 @@
 // Core write path: create / str_replace through the library vs raw `git add && git commit && git rev-parse`
 // on an identically configured repo with the same files. Samples are interleaved (A B, B A, …) so machine
 // noise hits both sides alike; the ratio is the median of the per-pair ratios.
-import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemory, initMemory } from '../../dist/index.js';
@@ -79,38 +78,8 @@ async function sizeRows(size, pairs) {
   return [row('tool create', create), row('tool str_replace', replace)];
 }
 
-function cliRow(iterations) {
-  const home = tmpDir('gitmem-bench-cli-');
-  const env = { ...benchEnv(home), GITMEM_HOME: home };
-  const main = new URL('../../dist/bin/gitmem.cjs', import.meta.url).pathname;
-  spawnSync(process.execPath, [main, 'init', '--agent', 'cli'], { env });
-  const run = (args) => spawnSync(process.execPath, args, { env, stdio: 'ignore' });
-  const zero = [];
-  const write = [];
-  for (let i = -3; i < iterations; i++) {
-    let t0 = performance.now();
-    run(['-e', '0']);
-    const z = performance.now() - t0;
-    t0 = performance.now();
-    run([main, 'memory', 'create', `notes/c${i + 3}.md`, '--description', 'c', '--text', 'x', '--reason', 'cli bench', '--agent', 'cli']);
-    const w = performance.now() - t0;
-    if (i < 0) continue;
-    zero.push(z);
-    write.push(w);
-  }
-  rmSync(home, { recursive: true, force: true });
-  const z = stats(zero);
-  const w = stats(write);
-  return {
-    section: 'core', name: 'CLI write (process)', median_ms: round(w.median), p95_ms: round(w.p95),
-    floor_name: 'node -e 0', floor_median_ms: round(z.median), ratio: round(w.median / z.median),
-    target: `<= node -e 0 + 30 ms (overhead ${round(w.median - z.median)} ms)`,
-  };
-}
-
 export async function bench({ iterations = 30 } = {}) {
   const rows = [];
   for (const size of [10, 1000, 10000]) rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(16, iterations) : iterations + 10)));
-  rows.push(cliRow(Math.max(10, Math.floor(iterations / 2))));
   return rows;
 }

@@ -3,9 +3,10 @@
  * shown), bad options → 1, anything else → 2 (a bug; the stack goes only to GITMEM_DEBUG).
  */
 import { MemoryError } from '../errors.js';
+import type { CliIo } from './types.js';
 
-/** Prints the error and returns the exit code. */
-export function errorExit(err: unknown, json: boolean): number {
+/** Prints the error through `io` and returns the exit code. */
+export function errorExit(err: unknown, json: boolean, io: Pick<CliIo, 'stdout' | 'stderr' | 'env'>): number {
   let code: string;
   let message: string;
   let exit: number;
@@ -15,15 +16,15 @@ export function errorExit(err: unknown, json: boolean): number {
     [code, message, exit] = ['INVALID_ARGUMENT', err.message, 1];
   } else {
     [code, message, exit] = ['INTERNAL', err instanceof Error ? err.message : String(err), 2];
-    if (process.env['GITMEM_DEBUG'] && err instanceof Error) process.stderr.write(`${err.stack ?? ''}\n`);
+    if (io.env['GITMEM_DEBUG'] && err instanceof Error) io.stderr(`${err.stack ?? ''}\n`);
   }
   const oneLine = message.split('\n')[0] ?? '';
-  process.stderr.write(`gitmem: ${code}: ${oneLine}\n`);
+  io.stderr(`gitmem: ${code}: ${oneLine}\n`);
   if (json) {
     const data = err instanceof MemoryError ? err.data : {};
-    process.stdout.write(`${JSON.stringify({ ok: false, error: { code, message, data } }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ ok: false, error: { code, message, data } }, null, 2)}\n`);
   } else if (message.includes('\n')) {
-    process.stderr.write(`${message.split('\n').slice(1).join('\n')}\n`);
+    io.stderr(`${message.split('\n').slice(1).join('\n')}\n`);
   }
   return exit;
 }

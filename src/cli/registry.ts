@@ -23,4 +23,5 @@ export const COMMANDS: Record<string, Loader> = {
   mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),
   dream: () => import('./commands/dream.js'),
+  daemon: () => import('./commands/daemon.js'),
 };

@@ -36,22 +36,58 @@ export function objectId(type: ObjectType, content: Buffer): string {
   return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
+/** An object hashed and compressed but not yet in the store (see ObjectBatch). */
+export interface PendingObject {
+  dir: string;
+  file: string;
+  data: Buffer;
+}
+
+/**
+ * Objects prepared in memory and written later in one go: the write path hashes and compresses while it
+ * waits for git, and stores nothing if the write is then refused.
+ */
+export class ObjectBatch {
+  readonly pending: PendingObject[] = [];
+  private readonly ids = new Set<string>();
+  constructor(readonly objectsDir: string) {}
+
+  /** The object's id; queues it unless the store (or this batch) already has it. */
+  add(type: ObjectType, content: Buffer): string {
+    const id = objectId(type, content);
+    if (this.ids.has(id)) return id;
+    const dir = join(this.objectsDir, id.slice(0, 2));
+    const file = join(dir, id.slice(2));
+    this.ids.add(id);
+    if (existsSync(file)) return id;
+    const { deflateSync } = builtin<typeof Zlib>('node:zlib');
+    this.pending.push({ dir, file, data: deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])) });
+    return id;
+  }
+
+  /** Writes every queued object (each atomically). */
+  store(): void {
+    for (const o of this.pending) storeWithRetry(o);
+  }
+}
+
 /**
  * Stores an object as a loose object under `objectsDir` (no-op when it already exists); returns its id.
  * @example writeObject('/m/.git/objects', 'blob', Buffer.from('hi\n')) // '45b983be36b73c0788dc9cbcb76cbb80fc7bb057'
  */
 export function writeObject(objectsDir: string, type: ObjectType, content: Buffer): string {
-  const id = objectId(type, content);
-  const dir = join(objectsDir, id.slice(0, 2));
-  const file = join(dir, id.slice(2));
-  if (existsSync(file)) return id;
-  const { deflateSync } = builtin<typeof Zlib>('node:zlib');
-  const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
+  const batch = new ObjectBatch(objectsDir);
+  const id = batch.add(type, content);
+  batch.store();
+  return id;
+}
+
+function storeWithRetry(o: PendingObject): void {
   // A concurrent `git gc` may remove an emptied fan-out directory between our mkdir and open: retry.
   for (let attempt = 1; ; attempt++) {
     try {
-      storeAtomically(dir, file, data);
-      return id;
+      if (!existsSync(o.file)) storeAtomically(o.dir, o.file, o.data);
+      return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
     }
@@ -97,16 +133,23 @@ export function parseTree(raw: Buffer): TreeItem[] {
   return items;
 }
 
-function sortKey(item: TreeItem): Buffer {
-  return Buffer.from(item.mode === '40000' ? `${item.name}/` : item.name, 'utf8');
-}
-
 /** Serialises tree entries in git's order (names compared as bytes, directories as if ending in '/'). Pure. */
 export function serializeTree(items: readonly TreeItem[]): Buffer {
-  const sorted = [...items].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
-  return Buffer.concat(
-    sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.id, 'hex')]),
-  );
+  // One key per entry and one output buffer: trees of large directories are rebuilt on every write there.
+  const keyed = items.map((e) => ({ e, key: Buffer.from(e.mode === '40000' ? `${e.name}/` : e.name, 'utf8') }));
+  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
+  let size = 0;
+  for (const { e } of keyed) size += e.mode.length + Buffer.byteLength(e.name, 'utf8') + 22;
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  for (const { e } of keyed) {
+    pos += out.write(e.mode, pos, 'latin1');
+    out[pos++] = 0x20;
+    pos += out.write(e.name, pos, 'utf8');
+    out[pos++] = 0;
+    pos += out.write(e.id, pos, 'hex');
+  }
+  return out;
 }
 
 export interface CommitFields {

@@ -3,6 +3,7 @@
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
 import { spawn } from 'node:child_process';
+import type { Launcher } from '../process.js';
 import { spawnGit, type SpawnResult } from './spawn.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { MemoryError, type MemoryErrorCode } from '../errors.js';
@@ -85,6 +86,8 @@ export interface GitRunnerDeps {
   secrets?: string[];
   /** Called for each retry with a redacted message (logging is the caller's choice). */
   onRetry?: (message: string) => void;
+  /** How git processes start (default: a spawn from this process; the CLI daemon passes a shell launcher). */
+  launch?: Launcher;
 }
 
 /** Error from a git invocation; every field is already redacted. */
@@ -165,7 +168,7 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
       input: options.input,
       timeoutMs: options.timeoutMs ?? (args[0] === 'clone' ? Math.max(defaultTimeout, CLONE_GIT_TIMEOUT_MS) : defaultTimeout),
       signal: options.signal,
-    });
+    }, deps.launch);
     const ok = result.exitCode === 0 || (options.okExitCodes ?? []).includes(result.exitCode ?? -1);
     if (ok && !result.timedOut && !result.aborted) {
       const { stdout, stderr, stdoutBuffer } = result;

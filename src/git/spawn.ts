@@ -2,7 +2,7 @@
  * How the runner starts one git process (through the shared process runner). Only src/git/runner.ts
  * calls it; everything else goes through the runner.
  */
-import { runProcess, type ProcessResult } from '../process.js';
+import { runProcess, type Launcher, type ProcessResult } from '../process.js';
 
 export type SpawnResult = ProcessResult;
 
@@ -15,6 +15,6 @@ export interface SpawnOptions {
 }
 
 /** Runs git with a timeout and abort that signal its whole process group. */
-export function spawnGit(bin: string, argv: string[], o: SpawnOptions): Promise<SpawnResult> {
-  return runProcess(bin, argv, o);
+export function spawnGit(bin: string, argv: string[], o: SpawnOptions, launch: Launcher = runProcess): Promise<SpawnResult> {
+  return launch(bin, argv, o);
 }

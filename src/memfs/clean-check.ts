@@ -27,7 +27,9 @@ export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
  * @example const { head } = await assertCleanForWrite(git, '/m')
  */
 export async function assertCleanForWrite(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
-  const quick = await git.exec(statusOp('normal', false), { cwd: memoryDir });
+  // No optional locks: a read-only check should not rewrite the index (git's opportunistic refresh costs
+  // ~1 ms per write, and the write's own update-index refreshes what it touches).
+  const quick = await git.exec(statusOp('normal', false), { cwd: memoryDir, env: { GIT_OPTIONAL_LOCKS: '0' } });
   if (quick.entries.length === 0) return quick;
   // Dirty: the error path may spend a second call to name every file (untracked directories expanded).
   const status = await git.exec(statusOp('all'), { cwd: memoryDir });

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { updateIndexOp, updateRefOp } from '../git/commands/plumbing.js';
-import { commitText, writeObject } from '../git/objects.js';
+import { commitText, ObjectBatch } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
 import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
 
@@ -31,6 +31,25 @@ export interface CommitRequest {
   date?: Date;
 }
 
+/** A commit hashed and compressed in memory, with every new object it needs; nothing stored yet. */
+export interface ComposedCommit {
+  commit: string;
+  objects: ObjectBatch;
+}
+
+/**
+ * Builds the blobs, the changed trees and the commit object for `changes` on top of `base.head` in memory.
+ * Pure apart from reading the store, so the write path runs it while git checks the repo is clean.
+ */
+export function composeCommit(req: CommitRequest): ComposedCommit {
+  const objects = new ObjectBatch(join(resolveGitCommonDir(req.memoryDir), 'objects'));
+  const tree = buildTree(objects, req.base, req.changes);
+  const parents = req.base.head ? [req.base.head] : [];
+  const time = (req.date ?? new Date()).getTime() / 1000;
+  const commit = objects.add('commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
+  return { commit, objects };
+}
+
 /**
  * Writes the blobs, the changed trees and the commit object for `changes` on top of `base.head`; returns
  * the commit id. Touches nothing but the object store (unreferenced objects are harmless), so it runs before
@@ -38,11 +57,9 @@ export interface CommitRequest {
  * @example const commit = prepareCommit({ memoryDir, changes, message: 'learned X', author, base })
  */
 export function prepareCommit(req: CommitRequest): string {
-  const objectsDir = join(resolveGitCommonDir(req.memoryDir), 'objects');
-  const tree = buildTree(objectsDir, req.base, req.changes);
-  const parents = req.base.head ? [req.base.head] : [];
-  const time = (req.date ?? new Date()).getTime() / 1000;
-  return writeObject(objectsDir, 'commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
+  const composed = composeCommit(req);
+  composed.objects.store();
+  return composed.commit;
 }
 
 /**

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { validateChanges, type FileChange } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { prepareCommit, publishCommit, resetIndexPaths, type Identity } from './commit.js';
+import { composeCommit, publishCommit, resetIndexPaths, type ComposedCommit, type Identity } from './commit.js';
 import { clearJournal, writeJournal } from './journal.js';
 import type { BaseTrees } from './tree-edit.js';
 
@@ -98,11 +98,19 @@ function refuseSymlinkTargets(memoryDir: string, edits: readonly FileEdit[]): vo
   }
 }
 
+/** A write checked and composed in memory, ready to apply (see draftEdits). */
+export interface Draft {
+  req: CommitEditsRequest;
+  effective: FileEdit[];
+  paths: string[];
+  composed: ComposedCommit;
+}
+
 /**
- * Validates, writes and commits `edits`; returns the commit id. Throws NO_CHANGES when every edit is a
- * no-op and VALIDATION_FAILED when the format rules reject it — in both cases nothing is touched.
+ * Checks `edits` and composes their commit without touching anything on disk. Throws NO_CHANGES when
+ * every edit is a no-op and VALIDATION_FAILED when the format rules reject it.
  */
-export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Promise<string> {
+export function draftEdits(req: CommitEditsRequest): Draft {
   const effective = req.edits.filter((e) => e.before !== e.after);
   if (effective.length === 0) {
     throw new MemoryError(
@@ -120,8 +128,25 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
   const { memoryDir, message, author, base } = req;
+  const composed = composeCommit({ memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
+  return { req, effective, paths, composed };
+}
+
+/**
+ * Validates, writes and commits `edits`; returns the commit id. Throws NO_CHANGES when every edit is a
+ * no-op and VALIDATION_FAILED when the format rules reject it — in both cases nothing is touched.
+ */
+export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Promise<string> {
+  return applyDraft(git, draftEdits(req));
+}
+
+/** Stores a draft's objects, then writes its files and publishes its commit, crash-safely (journal first). */
+export async function applyDraft(git: GitRunner, draft: Draft): Promise<string> {
+  const { req, effective, paths, composed } = draft;
+  const { memoryDir, message, base } = req;
+  const commit = composed.commit;
   const step = req.onStep ?? ((): void => undefined);
-  const commit = prepareCommit({ memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
+  composed.objects.store();
   step('objects');
   const subject = message.split('\n')[0] ?? '';
   writeJournal(memoryDir, { pid: process.pid, parent: base.head, commit, paths, subject });

@@ -12,11 +12,10 @@ import { planInsert } from './commands/insert.js';
 import { planRename } from './commands/rename.js';
 import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
-import { commitEdits, type FileEdit, type WriteStep } from './edits.js';
+import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
 import type { Identity } from './commit.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
-import { warmObjectWriter } from '../git/objects.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand } from './tool-schema.js';
 
 /** Result of a committed write. */
@@ -80,10 +79,20 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
   return { command: command as MemoryCommand, reason: reason.trim(), args };
 }
 
+/** Runs `fn`, returning what it throws instead of throwing. */
+function attempt<T>(fn: () => T): T | Error {
+  try {
+    return fn();
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
 /**
- * Plans edits under the lease and commits them as one commit. The plan (pure reads of the work tree), the
- * clean check and the read of HEAD's trees along the planned paths run side by side; a dirty repo wins
- * over any planning error, as in SPEC §4.2. Shared by the memory tool, apply-patch and personalities.
+ * Plans edits under the lease and commits them as one commit. The clean check (a git process) starts
+ * first; while it runs, the edits are planned (pure reads of the work tree), HEAD's trees along their paths
+ * are read and the commit is composed in memory. Nothing is stored until the repo proves clean, and a dirty
+ * repo wins over any planning error, as in SPEC §4.2. Shared by the memory tool, apply-patch and personalities.
  */
 export async function writeUnderLease(
   deps: WriteDeps,
@@ -95,36 +104,31 @@ export async function writeUnderLease(
     const { git, memoryDir } = deps;
     // Holding the lease, any journal entry left behind belongs to a writer that died mid-write: finish it first.
     await recoverInterruptedWrite(git, memoryDir);
-    let edits: FileEdit[] | undefined;
-    let planError: unknown;
-    try {
-      edits = plan();
-    } catch (err) {
-      planError = err;
-    }
-    const files = (edits ?? []).map((e) => e.file);
-    const baseP = edits ? readBaseTrees(git, memoryDir, files).catch((err: unknown) => err) : undefined;
     const statusP = assertCleanForWrite(git, memoryDir);
-    if (edits !== undefined) warmObjectWriter(); // overlaps with the two git processes just started
-    const status = await statusP;
-    if (edits === undefined) throw planError;
-    let base = await baseP;
-    if (base instanceof Error) throw base;
-    if (!base || (base as BaseTrees).head !== status.head) base = await readBaseTrees(git, memoryDir, files);
+    statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
+    const edits = attempt(plan);
     const date = deps.clock?.();
-    const commit = await commitEdits(git, {
-      memoryDir,
-      edits,
-      message: reason,
-      author: deps.author,
-      base: base as BaseTrees,
-      operation,
+    const request = (base: BaseTrees, e: FileEdit[]): CommitEditsRequest => ({
+      memoryDir, edits: e, message: reason, author: deps.author, base, operation,
       ...(date ? { date } : {}),
       ...(deps.onStep ? { onStep: deps.onStep } : {}),
     });
+    const files = edits instanceof Error ? [] : edits.map((e) => e.file);
+    let draft: Draft | Error | undefined;
+    if (!(edits instanceof Error)) {
+      const base = await readBaseTrees(git, memoryDir, files).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+      draft = base instanceof Error ? base : attempt(() => draftEdits(request(base, edits)));
+    }
+    const status = await statusP;
+    if (edits instanceof Error) throw edits;
+    // Composed against another HEAD (a writer outside gitmem's lease moved it meanwhile): compose again.
+    const stale = !draft || (!(draft instanceof Error) && draft.req.base.head !== status.head);
+    if (draft instanceof Error && !(draft instanceof MemoryError)) draft = undefined; // a failed tree read: retry below
+    if (stale || draft === undefined) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits));
+    if (draft instanceof Error) throw draft;
+    const commit = await applyDraft(git, draft);
     deps.afterCommit?.(commit);
-    const paths = [...new Set(edits.filter((e) => e.before !== e.after).map((e) => e.file))];
-    return { commit, paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
+    return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
   });
 }
 

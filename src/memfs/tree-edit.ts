@@ -6,7 +6,7 @@
 import { catFileBatchRawOp } from '../git/commands/plumbing.js';
 import { join } from 'node:path';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { parseTree, readLooseObject, serializeTree, writeObject, type TreeItem } from '../git/objects.js';
+import { parseTree, readLooseObject, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
 import { readBranchHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
 
@@ -84,10 +84,10 @@ export function readBaseTreesLoose(memoryDir: string, files: readonly string[]):
 }
 
 /**
- * Writes the blobs and the changed trees for `changes` on top of `base`; returns the new root tree id.
+ * Adds the blobs and the changed trees for `changes` on top of `base` to `batch`; returns the new root tree id.
  * A directory left empty disappears; an existing file keeps its mode (e.g. executable).
  */
-export function buildTree(objectsDir: string, base: BaseTrees, changes: readonly TreeChange[]): string {
+export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly TreeChange[]): string {
   const working = new Map<string, Map<string, TreeItem>>();
   const dirOf = (dir: string): Map<string, TreeItem> => {
     let entries = working.get(dir);
@@ -106,7 +106,7 @@ export function buildTree(objectsDir: string, base: BaseTrees, changes: readonly
     }
     const previous = entries.get(name);
     const mode = previous && previous.mode !== '40000' && previous.mode !== '120000' ? previous.mode : '100644';
-    entries.set(name, { mode, name, id: writeObject(objectsDir, 'blob', c.content) });
+    entries.set(name, { mode, name, id: batch.add('blob', c.content) });
   }
   const dirs = ancestorDirs(changes.map((c) => c.file)).sort((a, b) => b.split('/').length - a.split('/').length || b.length - a.length);
   for (const dir of dirs) {
@@ -114,7 +114,7 @@ export function buildTree(objectsDir: string, base: BaseTrees, changes: readonly
     const entries = dirOf(dir);
     const parent = dirOf(parentOf(dir));
     if (entries.size === 0) parent.delete(nameOf(dir));
-    else parent.set(nameOf(dir), { mode: '40000', name: nameOf(dir), id: writeObject(objectsDir, 'tree', serializeTree([...entries.values()])) });
+    else parent.set(nameOf(dir), { mode: '40000', name: nameOf(dir), id: batch.add('tree', serializeTree([...entries.values()])) });
   }
-  return writeObject(objectsDir, 'tree', serializeTree([...dirOf('').values()]));
+  return batch.add('tree', serializeTree([...dirOf('').values()]));
 }

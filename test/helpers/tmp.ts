@@ -34,6 +34,8 @@ export function hermeticGitEnv(home: string): Record<string, string> {
     GIT_COMMITTER_NAME: 'Test User',
     GIT_COMMITTER_EMAIL: 'test@example.com',
     GIT_TERMINAL_PROMPT: '0',
+    // No CLI daemon unless a test asks for one.
+    GITMEM_DAEMON: '0',
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { isMemoryError } from '../../src/errors.js';
 import { createGitRunner } from '../../src/git/runner.js';
@@ -26,15 +26,9 @@ const runner = createGitRunner({ env, sleep: async () => undefined });
 async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => (out.push(String(c)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
-  try {
-    const code = await main(args, { ...env, ...extraEnv });
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+  const io = { env: { ...env, ...extraEnv }, cwd: process.cwd(), stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), readStdin: async () => '' };
+  const code = await main(args, io);
+  return { code, out: out.join(''), err: err.join('') };
 }
 
 const create = (name: string) => ({ command: 'create', file_path: `system/${name}.md`, description: name, file_text: `${name} body`, reason: `add ${name}` });

@@ -14,7 +14,7 @@ export const command: CliCommand = {
       git: createGitRunner({ env: ctx.env }),
       home: ctx.home,
       url,
-      baseDir: process.cwd(),
+      baseDir: ctx.cwd,
       ...(ctx.agent ? { agentId: ctx.agent } : {}),
       ...(credentials ? { credentials } : {}),
     });

@@ -72,7 +72,7 @@ async function run(ctx: CliContext): Promise<number> {
   const p = progress(ctx);
   try {
     const r = await runDream({
-      home: ctx.home, env: ctx.env, cwd: process.cwd(), onProgress: p.line, onWarning: ctx.stderr,
+      home: ctx.home, env: ctx.env, cwd: ctx.cwd, onProgress: p.line, onWarning: ctx.stderr,
       ...optional({ agentId: str(ctx, 'memory') ?? ctx.agent, from: str(ctx, 'from'), to: str(ctx, 'to'), instruction: str(ctx, 'instruction'), model: str(ctx, 'model'), timeoutSeconds: str(ctx, 'timeout'), prompt: str(ctx, 'prompt'), system: str(ctx, 'system'), merge: merge as 'auto' | 'explicit' | undefined }),
       ...(ctx.values['dry-run'] === true ? { dryRun: true } : {}),
     });

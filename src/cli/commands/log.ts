@@ -12,7 +12,7 @@ export const command: CliCommand = {
     const raw = typeof ctx.values['n'] === 'string' ? ctx.values['n'] : '20';
     const limit = Number(raw);
     if (!Number.isInteger(limit) || limit < 1) throw new MemoryError('INVALID_ARGUMENT', `-n must be a positive integer, got ${raw}`);
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const entries = await memory.log({ limit });
     const text = entries
       .map((e) => `${e.sha.slice(0, 7)} ${e.date} ${e.author}\n    ${e.reason.split('\n').join('\n    ')}\n    files: ${e.files.join(', ')}`)

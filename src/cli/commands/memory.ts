@@ -1,5 +1,6 @@
 /** `gitmem memory <op>`: one memory-tool write from the shell (each one commit with --reason). */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import { createMemory } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
@@ -20,8 +21,14 @@ function str(ctx: CliContext, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-function readInput(source: string): string {
-  return readFileSync(source === '-' ? 0 : source, 'utf8');
+/** `-` is standard input; a path is relative to the caller's directory. */
+async function readInput(ctx: CliContext, source: string): Promise<string> {
+  if (source === '-') return ctx.readStdin();
+  try {
+    return readFileSync(resolve(ctx.cwd, source), 'utf8');
+  } catch (err) {
+    throw new MemoryError('INVALID_ARGUMENT', `cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
 }
 
 function needPath(ctx: CliContext, index: number, what: string): string {
@@ -30,14 +37,14 @@ function needPath(ctx: CliContext, index: number, what: string): string {
   return p;
 }
 
-function buildCall(ctx: CliContext): Record<string, unknown> {
+async function buildCall(ctx: CliContext): Promise<Record<string, unknown>> {
   const op = ctx.args[0];
   const reason = str(ctx, 'reason');
   const base = { reason };
   switch (op) {
     case 'create': {
       const textFile = str(ctx, 'text-file');
-      const file_text = textFile ? readInput(textFile) : (str(ctx, 'text') ?? '');
+      const file_text = textFile ? await readInput(ctx, textFile) : (str(ctx, 'text') ?? '');
       return { ...base, command: 'create', file_path: needPath(ctx, 1, '<path>'), description: str(ctx, 'description'), file_text };
     }
     case 'str-replace':
@@ -81,17 +88,17 @@ export const command: CliCommand = {
   },
   async run(ctx) {
     const op = ctx.args[0];
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     let result;
     if (op === 'tool') {
       const raw = str(ctx, 'call');
       if (raw === undefined) throw new MemoryError('INVALID_ARGUMENT', "memory tool needs the call: --json '<tool call JSON>' or --call -");
-      result = await memory.tool(parseCall(raw === '-' ? readInput('-') : raw));
+      result = await memory.tool(parseCall(raw === '-' ? await ctx.readStdin() : raw));
     } else if (op === 'apply-patch') {
       const reason = str(ctx, 'reason') ?? '';
-      result = await memory.applyPatch({ reason, input: readInput(str(ctx, 'patch-file') ?? '-') });
+      result = await memory.applyPatch({ reason, input: await readInput(ctx, str(ctx, 'patch-file') ?? '-') });
     } else {
-      result = await memory.tool(buildCall(ctx));
+      result = await memory.tool(await buildCall(ctx));
     }
     ctx.print(result, `${result.message} ${result.paths.join(', ')}`);
   },

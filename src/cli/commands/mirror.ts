@@ -9,7 +9,7 @@ function pushText(r: MirrorPushResult): string {
 
 async function set(ctx: CliContext, memoryDir: string, url: string): Promise<number> {
   if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem mirror set <url>');
-  const r = await setMirror({ git: createGitRunner({ env: ctx.env }), memoryDir, url, baseDir: process.cwd() });
+  const r = await setMirror({ git: createGitRunner({ env: ctx.env }), memoryDir, url, baseDir: ctx.cwd });
   let tail = 'Nothing to push yet; the first commit on main will push.';
   if (r.initialPush?.ok) tail = 'Initial push succeeded.';
   else if (r.initialPush) tail = `Initial push failed:\n${r.initialPush.output}\n\nFix it and run \`gitmem mirror push\`, or wait for the next commit.`;

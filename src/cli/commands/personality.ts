@@ -16,7 +16,7 @@ export const command: CliCommand = {
     }
     if (sub !== 'apply') throw new MemoryError('UNKNOWN_COMMAND', `unknown personality sub-command '${sub}' (list, apply)`);
     if (!id) throw new MemoryError('INVALID_ARGUMENT', 'personality apply needs a preset id (see `gitmem personality list`)');
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const reason = typeof ctx.values['reason'] === 'string' ? ctx.values['reason'] : undefined;
     const r = await memory.applyPersonality(id, reason ? { reason } : {});
     ctx.print(r, `${r.message} ${r.paths.join(', ')}`);

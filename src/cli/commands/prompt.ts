@@ -10,7 +10,7 @@ export const command: CliCommand = {
   Compiled from HEAD only: uncommitted edits are not included. Default mode local-memfs, preset default.`,
   options: { mode: { type: 'string' }, preset: { type: 'string' } },
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const mode = (typeof ctx.values['mode'] === 'string' ? ctx.values['mode'] : 'local-memfs') as MemoryMode;
     const preset = typeof ctx.values['preset'] === 'string' ? ctx.values['preset'] : 'default';
     const prompt = await memory.compilePrompt({ mode, preset });

@@ -13,7 +13,7 @@ export const command: CliCommand = {
     if (sub === 'set') {
       const url = rest.join(' ').trim();
       if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem remote set <url>');
-      const info = await setRemote({ git, memoryDir, url, baseDir: process.cwd() });
+      const info = await setRemote({ git, memoryDir, url, baseDir: ctx.cwd });
       ctx.print(info, `origin set to ${info.url}`);
     } else if (sub === 'show') {
       const info = await showRemote({ git, memoryDir });

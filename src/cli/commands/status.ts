@@ -7,7 +7,7 @@ export const command: CliCommand = {
   summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)',
   usage: 'Usage: gitmem status [--agent ID] [--json]',
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const s = await memory.status();
     const lines = [`memory: ${s.memoryDir}`, `branch: ${s.branch ?? '(detached)'}  head: ${s.head?.slice(0, 7) ?? '(none)'}`];
     if (s.upstream) lines.push(`upstream: ${s.upstream}  ahead ${s.ahead}, behind ${s.behind}`);

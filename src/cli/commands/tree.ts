@@ -7,7 +7,7 @@ export const command: CliCommand = {
   summary: 'show the committed memory tree with descriptions',
   usage: 'Usage: gitmem tree [--agent ID] [--json]',
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const tree = await memory.tree();
     ctx.print({ tree }, tree);
   },

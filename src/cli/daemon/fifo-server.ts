@@ -1,0 +1,106 @@
+/**
+ * The daemon's FIFO transport (see fifo-client.ts for the client and the why): a doorbell FIFO, a pool of
+ * ready FIFO pairs kept topped up off the request path, and a sweep of pairs left by clients that died.
+ */
+import { execFileSync } from 'node:child_process';
+import { constants as C, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { fifoChannel, type Channel } from './channel.js';
+
+const POOL_LOW = 4;
+const POOL_BATCH = 16;
+
+/** Makes FIFOs (mode 0600) at the given paths; the daemon passes one that runs `mkfifo` cheaply. */
+export type MakeFifos = (paths: string[]) => Promise<void>;
+const ID = /^(\d+)-[0-9a-z]+$/;
+
+export interface FifoTransport {
+  /** Removes pairs whose client process is gone. */
+  sweep(): void;
+  /** Stops listening and removes the directory (clients then use the socket or run locally). */
+  close(): void;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Creates POOL_BATCH pairs with one `mkfifo` and publishes each by renaming it into the pool. */
+async function refill(dir: string, mkfifo: MakeFifos): Promise<void> {
+  const stage = join(dir, 'stage');
+  const names = Array.from({ length: POOL_BATCH }, () => Math.random().toString(36).slice(2, 10));
+  for (const n of names) mkdirSync(join(stage, n), { recursive: true, mode: 0o700 });
+  try {
+    await mkfifo(names.flatMap((n) => [join(stage, n, 'up'), join(stage, n, 'down')]));
+    for (const n of names) renameSync(join(stage, n), join(dir, 'pool', n));
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Opens the transport in `dir` and hands each client's pair to `onChannel`.
+ * @example const t = openFifoTransport({ dir: address.fifoDir, log, onChannel: (ch) => handle(ch) })
+ */
+export function openFifoTransport(o: { dir: string; log: (line: string) => void; mkfifo: MakeFifos; onChannel: (ch: Channel) => void }): FifoTransport {
+  rmSync(o.dir, { recursive: true, force: true }); // pairs of an earlier daemon: clients found no reader there
+  for (const sub of ['pool', 'busy', 'taken']) mkdirSync(join(o.dir, sub), { recursive: true, mode: 0o700 });
+  execFileSync('mkfifo', ['-m', '600', join(o.dir, 'door')]);
+  // Read-write: the doorbell never reports end-of-file when no client has it open.
+  const door = new Socket({ fd: openSync(join(o.dir, 'door'), C.O_RDWR | C.O_NONBLOCK), readable: true, writable: false });
+  let refilling = false;
+  const topUp = (): void => {
+    if (refilling || !existsSync(join(o.dir, 'pool')) || readdirSync(join(o.dir, 'pool')).length >= POOL_LOW) return;
+    refilling = true;
+    refill(o.dir, o.mkfifo)
+      .catch((err: unknown) => o.log(`fifo pool: refill failed: ${(err as Error).message}`))
+      .finally(() => void (refilling = false));
+  };
+  const answer = (id: string): void => {
+    if (!ID.test(id)) return;
+    const pair = join(o.dir, 'taken', id);
+    try {
+      renameSync(join(o.dir, 'busy', id), pair); // fails if the client withdrew first (fifo-client.ts)
+    } catch {
+      return;
+    }
+    try {
+      const down = openSync(join(pair, 'down'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: the client gave up
+      const up = openSync(join(pair, 'up'), C.O_RDONLY | C.O_NONBLOCK);
+      o.onChannel(fifoChannel(up, down));
+    } catch {
+      rmSync(pair, { recursive: true, force: true });
+    }
+    setImmediate(topUp); // after the request has started
+  };
+  let pending = '';
+  door.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach(answer);
+  });
+  door.on('error', (err) => o.log(`fifo door: ${err.message}`));
+  topUp();
+  return {
+    sweep(): void {
+      for (const where of ['busy', 'taken']) {
+        for (const id of existsSync(join(o.dir, where)) ? readdirSync(join(o.dir, where)) : []) {
+          const pid = Number(/^(\d+)-/.exec(id)?.[1]);
+          if (!pid || !alive(pid)) rmSync(join(o.dir, where, id), { recursive: true, force: true });
+        }
+      }
+      topUp();
+    },
+    close(): void {
+      door.destroy();
+      rmSync(o.dir, { recursive: true, force: true });
+    },
+  };
+}

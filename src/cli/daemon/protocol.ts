@@ -1,0 +1,67 @@
+/**
+ * The daemon's wire format: one JSON object per line, both ways.
+ *
+ * A run is a handshake, so a client that gives up early can safely run the command itself:
+ *   daemon `ready` (on accept) · client `run` → client `go` (once it has seen `ready`) → the daemon runs
+ *   it, streaming `out` / `err` (and `need-stdin` → client `stdin`) → daemon `exit`.
+ * The daemon never starts a command before `go`; the client never runs one itself after sending `go`.
+ */
+export const PROTOCOL_VERSION = 1;
+
+export interface RunRequest {
+  t: 'run';
+  v: number;
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export type ClientMessage = RunRequest | { t: 'go' } | { t: 'stdin'; data: string } | { t: 'ping' } | { t: 'stop' };
+
+export interface DaemonInfo {
+  pid: number;
+  build: string;
+  home: string;
+  served: number;
+  startedAt: string;
+}
+
+export type DaemonMessage =
+  | { t: 'ready' }
+  | { t: 'out'; d: string }
+  | { t: 'err'; d: string }
+  | { t: 'need-stdin' }
+  | { t: 'exit'; code: number }
+  | ({ t: 'pong' } & DaemonInfo)
+  | { t: 'stopping' }
+  | { t: 'refused'; reason: string };
+
+/** One message as a line. */
+export function frame(message: ClientMessage | DaemonMessage): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/**
+ * Splits a byte stream into parsed lines; `onMessage` gets each object, `onBad` a line that is not one.
+ * @example socket.on('data', lineReader((m) => handle(m), () => socket.destroy()))
+ */
+export function lineReader(onMessage: (message: Record<string, unknown>) => void, onBad: () => void): (chunk: Buffer | string) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk.toString();
+    let nl = pending.indexOf('\n');
+    while (nl !== -1) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        parsed = undefined;
+      }
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) onMessage(parsed as Record<string, unknown>);
+      else onBad();
+      nl = pending.indexOf('\n');
+    }
+  };
+}

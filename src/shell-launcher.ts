@@ -1,0 +1,208 @@
+/**
+ * A launcher that starts children through small resident shells instead of forking Node.
+ *
+ * Why: `spawn` forks the calling process, and a fork copies its page tables. In a long-lived Node process
+ * (the CLI daemon, ~60 MB) that blocks the main thread ~3 ms per git call — more than git itself needs
+ * for a small write. A shell is a few hundred kB and forks in microseconds. Each shell runs one child at
+ * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
+ * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
+ * exactly (no POSIX shell, an environment name a shell cannot assign) goes to `runProcess` instead.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { accessSync, constants as fsConstants, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
+
+const SHELL = '/bin/sh';
+const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DEFAULT_MAX_SHELLS = 4;
+
+type Shell = ChildProcessByStdio<Writable, Readable, null>;
+
+interface Job {
+  pid?: number;
+  killWith?: NodeJS.Signals;
+  done: (line: { kind: 'X' | 'C'; status: number }) => void;
+}
+
+export interface ShellLauncher {
+  launch: Launcher;
+  /** Stops the shells and removes the scratch directory. */
+  close(): void;
+}
+
+const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+const SIGNAL_NAMES = new Map(Object.entries(osConstants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));
+
+class Helper {
+  readonly shell: Shell;
+  job: Job | undefined;
+  dead = false;
+  private pending = '';
+  constructor(onDead: (h: Helper) => void) {
+    this.shell = spawn(SHELL, [], { stdio: ['pipe', 'pipe', 'ignore'], env: {}, detached: true });
+    this.shell.stdin.on('error', () => undefined);
+    this.shell.stdout.on('data', (chunk: Buffer) => this.read(chunk));
+    const die = (): void => {
+      if (this.dead) return;
+      this.dead = true;
+      onDead(this);
+      this.job?.done({ kind: 'C', status: -1 });
+    };
+    this.shell.on('exit', die);
+    this.shell.on('error', die);
+  }
+  private read(chunk: Buffer): void {
+    this.pending += chunk.toString('latin1');
+    for (let nl = this.pending.indexOf('\n'); nl !== -1; nl = this.pending.indexOf('\n')) {
+      const [kind, value] = this.pending.slice(0, nl).split(' ');
+      this.pending = this.pending.slice(nl + 1);
+      const job = this.job;
+      if (!job) continue;
+      if (kind === 'P') {
+        job.pid = Number(value);
+        if (job.killWith) this.kill(job.killWith);
+      } else if (kind === 'X' || kind === 'C') job.done({ kind, status: Number(value ?? -1) });
+    }
+  }
+  kill(sig: NodeJS.Signals): void {
+    const job = this.job;
+    if (!job) return;
+    if (job.pid === undefined) return void (job.killWith = sig);
+    try {
+      process.kill(job.pid, sig);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Resolves `cmd` on `PATH` the way exec would; undefined when not found. */
+function resolveCommand(cmd: string, path: string | undefined, cache: Map<string, string | undefined>): string | undefined {
+  if (cmd.includes('/')) return cmd;
+  const key = `${path ?? ''}\0${cmd}`;
+  if (cache.has(key)) return cache.get(key);
+  let found: string | undefined;
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, cmd), fsConstants.X_OK);
+      found = join(dir, cmd);
+      break;
+    } catch {
+      // keep looking
+    }
+  }
+  cache.set(key, found);
+  return found;
+}
+
+function readCapped(file: string, max: number): { buf: Buffer; truncated: boolean } {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    buf = Buffer.alloc(0);
+  }
+  try {
+    unlinkSync(file);
+  } catch {
+    // best effort
+  }
+  return buf.length > max ? { buf: buf.subarray(0, max), truncated: true } : { buf, truncated: false };
+}
+
+interface RunPlan {
+  script: string;
+  files: { out: string; err: string; input: string | undefined };
+}
+
+function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number): RunPlan {
+  const files = { out: join(scratch, `${n}.out`), err: join(scratch, `${n}.err`), input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined };
+  const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const stdin = files.input ? quote(files.input) : '/dev/null';
+  const command = `${env} ${[bin, ...args].map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
+  const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
+  return { script, files };
+}
+
+/**
+ * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
+ */
+export function createShellLauncher(options: { scratchParent: string; maxShells?: number }): ShellLauncher {
+  const scratch = mkdtempSync(join(options.scratchParent, 'launch-'));
+  const hasShell = existsSync(SHELL);
+  const idle: Helper[] = [];
+  const all = new Set<Helper>();
+  const pathCache = new Map<string, string | undefined>();
+  let counter = 0;
+  let closed = false;
+  const onDead = (h: Helper): void => {
+    all.delete(h);
+    const i = idle.indexOf(h);
+    if (i !== -1) idle.splice(i, 1);
+  };
+  const take = (): Helper | undefined => {
+    const h = idle.pop();
+    if (h) return h;
+    if (all.size >= (options.maxShells ?? DEFAULT_MAX_SHELLS)) return undefined;
+    const fresh = new Helper(onDead);
+    all.add(fresh);
+    return fresh;
+  };
+  const launch: Launcher = (cmd, args, o) => {
+    const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
+    const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k));
+    const helper = closed || !expressible || !hasShell ? undefined : take();
+    if (!helper) return runProcess(cmd, args, o);
+    return runInShell(helper, plan(bin as string, args, o, scratch, counter++), o, cmd).finally(() => {
+      helper.job = undefined;
+      if (!helper.dead && !closed) idle.push(helper);
+    });
+  };
+  return {
+    launch,
+    close(): void {
+      closed = true;
+      for (const h of all) h.shell.kill('SIGKILL');
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string): Promise<ProcessResult> {
+  return new Promise((resolve) => {
+    let [timedOut, aborted] = [false, false];
+    const timers: NodeJS.Timeout[] = [];
+    const stop = (): void => {
+      helper.kill('SIGTERM');
+      timers.push(setTimeout(() => helper.kill('SIGKILL'), o.graceMs ?? 2000).unref());
+    };
+    const onAbort = (): void => ((aborted = true), stop());
+    helper.job = {
+      done: ({ kind, status }) => {
+        timers.forEach(clearTimeout);
+        o.signal?.removeEventListener('abort', onAbort);
+        if (p.files.input) rmSync(p.files.input, { force: true });
+        const max = o.maxBuffer ?? 64 * 1024 * 1024;
+        const out = readCapped(p.files.out, max);
+        const err = readCapped(p.files.err, max);
+        const base = { stdoutBuffer: out.buf, stdout: out.buf.toString('utf8'), stderr: err.buf.toString('utf8'), timedOut, aborted, truncated: out.truncated || err.truncated };
+        if (kind === 'C') {
+          const spawnError = Object.assign(new Error(status === -1 ? `spawn ${cmd}: the launcher shell exited` : `spawn ${cmd} ENOENT`), { code: 'ENOENT' });
+          return resolve({ ...base, exitCode: null, signal: null, spawnError });
+        }
+        const signal = status > 128 ? (SIGNAL_NAMES.get(status - 128) ?? null) : null;
+        resolve({ ...base, exitCode: signal ? null : status, signal });
+      },
+    };
+    if (p.files.input) writeFileSync(p.files.input, o.input ?? '');
+    if (o.timeoutMs !== undefined) timers.push(setTimeout(() => ((timedOut = true), stop()), o.timeoutMs));
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    helper.shell.stdin.write(p.script);
+  });
+}

@@ -1,0 +1,79 @@
+// The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runProcess, type ProcessOptions } from '../../src/process.js';
+import { createShellLauncher } from '../../src/shell-launcher.js';
+import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
+
+const scratch = makeTmpDir('gitmem-launch-');
+const launcher = createShellLauncher({ scratchParent: scratch, maxShells: 2 });
+afterAll(() => {
+  launcher.close();
+  cleanupTmp();
+});
+const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C', ODD: "it's $HOME `x` \"q\"\nline2" };
+const opts = (o: Partial<ProcessOptions> = {}): ProcessOptions => ({ cwd: scratch, env, ...o });
+
+describe('shell launcher', () => {
+  it('gives the same stdout, stderr and exit code as a spawn, for text and binary', async () => {
+    const script = 'printf "out\\0bin"; printf "err" >&2; exit 3';
+    const [a, b] = await Promise.all([launcher.launch('sh', ['-c', script], opts()), runProcess('sh', ['-c', script], opts())]);
+    expect(a.exitCode).toBe(3);
+    expect(a.stdoutBuffer.equals(b.stdoutBuffer)).toBe(true);
+    expect([a.stdout, a.stderr, a.exitCode, a.signal]).toEqual([b.stdout, b.stderr, b.exitCode, b.signal]);
+  });
+
+  it('passes arguments and the environment through exactly (quotes, newlines, $, backticks)', async () => {
+    const args = ["a b", "it's", '$HOME', '`id`', '', 'new\nline', '*'];
+    const r = await launcher.launch('node', ['-e', 'console.log(JSON.stringify({ a: process.argv.slice(1), e: process.env }))', ...args], opts());
+    const out = JSON.parse(r.stdout) as { a: string[]; e: Record<string, string> };
+    expect(out.a).toEqual(args);
+    const { PWD: _pwd, OLDPWD: _old, ...rest } = out.e;
+    expect(rest).toEqual(env);
+  });
+
+  it('feeds input (with NUL bytes) on stdin and runs in the given directory', async () => {
+    const dir = mkdtempSync(join(scratch, 'cwd-'));
+    const input = Buffer.from('one\0two\n');
+    const r = await launcher.launch('sh', ['-c', 'pwd; od -An -c'], opts({ cwd: dir, input }));
+    expect(r.stdout.split('\n')[0]).toBe(dir);
+    expect(r.stdout).toContain('\\0');
+  });
+
+  it('keeps output larger than a pipe buffer', async () => {
+    const r = await launcher.launch('sh', ['-c', 'head -c 300000 /dev/zero'], opts());
+    expect(r.stdoutBuffer.length).toBe(300000);
+  });
+
+  it('reports a missing directory or command the way a spawn does', async () => {
+    const missing = await launcher.launch('sh', ['-c', 'true'], opts({ cwd: join(scratch, 'nope') }));
+    expect(missing.spawnError).toBeDefined();
+    expect(missing.exitCode).toBeNull();
+    const unknown = await launcher.launch('no-such-command-gitmem', [], opts());
+    expect((unknown.spawnError as NodeJS.ErrnoException | undefined)?.code).toBe('ENOENT');
+  });
+
+  it('kills a child on timeout and on abort', async () => {
+    const t0 = Date.now();
+    const slow = await launcher.launch('sleep', ['30'], opts({ timeoutMs: 200, graceMs: 200 }));
+    expect(slow.timedOut).toBe(true);
+    expect(slow.exitCode).toBeNull();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const aborted = await launcher.launch('sleep', ['30'], opts({ signal: ac.signal, graceMs: 200 }));
+    expect(aborted.aborted).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('runs more children at once than it has shells (the rest spawn directly)', async () => {
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => launcher.launch('sh', ['-c', `sleep 0.2; echo ${i}`], opts())));
+    expect(rs.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3', '4', '5']);
+  });
+
+  it('falls back to a spawn for an environment name a shell cannot assign', async () => {
+    writeFileSync(join(scratch, 'x'), '');
+    const r = await launcher.launch('sh', ['-c', 'echo ok'], opts({ env: { ...env, 'BAD-NAME': '1' } }));
+    expect(r.stdout.trim()).toBe('ok');
+  });
+});
