@@ -162,3 +162,7 @@ export { readWorktreeOwner, ownerState, type WorktreeOwner, type OwnerState } fr
 export { pinCommonGitDir, PINNED_COMMON_ENTRIES } from './worktree/pin-common.js';
 export { importWorktreeCommits, UNPACK_LIMIT, type ImportedWork, type ImportTarget } from './worktree/import.js';
 export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead, PRIVATE_GITDIRS, type WorktreeGitDirs } from './worktree/git-env.js';
+
+// Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
+export { createShellLauncher, type ShellLauncher } from './shell-launcher.js';
+export type { Launcher, ProcessOptions, ProcessResult } from './process.js';

@@ -54,6 +54,14 @@ class Helper {
     };
     this.shell.on('exit', die);
     this.shell.on('error', die);
+    this.hold(false);
+  }
+  /** An idle shell must not keep the host process alive; a running job must. */
+  hold(running: boolean): void {
+    for (const h of [this.shell, this.shell.stdin, this.shell.stdout] as Array<{ ref(): unknown; unref(): unknown }>) {
+      if (running) h.ref();
+      else h.unref();
+    }
   }
   private read(chunk: Buffer): void {
     this.pending += chunk.toString('latin1');
@@ -130,6 +138,9 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
 }
 
 /**
+ * A launcher for a long-lived process that runs many git commands (the CLI daemon, the MCP server, a
+ * harness with a large heap: `createMemory({ launch: l.launch })`). Idle shells do not keep the process
+ * alive; `close()` stops them. Children see the given environment plus the shell's PWD/OLDPWD.
  * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
  */
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number }): ShellLauncher {
@@ -158,8 +169,10 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k));
     const helper = closed || !expressible || !hasShell ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
+    helper.hold(true);
     return runInShell(helper, plan(bin as string, args, o, scratch, counter++), o, cmd).finally(() => {
       helper.job = undefined;
+      helper.hold(false);
       if (!helper.dead && !closed) idle.push(helper);
     });
   };

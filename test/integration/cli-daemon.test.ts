@@ -1,6 +1,6 @@
 // The CLI daemon, end to end with the built CLI: served calls behave exactly like local ones, the
 // daemon starts and stops itself, and no call is ever run twice or lost when the daemon misbehaves.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +171,21 @@ describe('CLI daemon: lifecycle', () => {
 });
 
 describe('CLI daemon: never twice, never lost', () => {
+  it('many calls at once: every write lands once, the repo stays clean', async () => {
+    const s = init('parallel');
+    const before = commits(s);
+    const run = (i: number): Promise<number | null> =>
+      new Promise((resolve) => {
+        const args = [MAIN, 'memory', 'create', `p/${i}.md`, '--description', `p${i}`, '--text', `${i}`, '--reason', `parallel ${i}`, '--agent', 'a'];
+        spawn(process.execPath, args, { env: s.env, stdio: 'ignore' }).on('close', resolve);
+      });
+    const codes = await Promise.all(Array.from({ length: 12 }, (_, i) => run(i)));
+    expect(codes).toEqual(Array(12).fill(0));
+    expect(commits(s)).toBe(before + 12);
+    expect(cli(s, ['status', '--agent', 'a']).stdout).toContain('clean');
+    expect(served(s)).toBeGreaterThanOrEqual(12);
+  });
+
   it('a stalled daemon: the call is withdrawn and runs here, exactly once', async () => {
     const s = init('stalled');
     expect(cli(s, ['memory', 'create', 'once.md', '--description', 'o', '--text', 'o\n', '--reason', 'file', '--agent', 'a']).code).toBe(0);

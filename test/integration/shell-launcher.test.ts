@@ -1,4 +1,5 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,16 @@ describe('shell launcher', () => {
   it('runs more children at once than it has shells (the rest spawn directly)', async () => {
     const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => launcher.launch('sh', ['-c', `sleep 0.2; echo ${i}`], opts())));
     expect(rs.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3', '4', '5']);
+  });
+
+  it('does not keep its host process alive when idle, but does while a child runs', () => {
+    const lib = join(process.cwd(), 'dist', 'shell-launcher.js');
+    const script = `import { createShellLauncher } from ${JSON.stringify(lib)};
+      const l = createShellLauncher({ scratchParent: ${JSON.stringify(scratch)} });
+      l.launch('sh', ['-c', 'sleep 0.3; echo late'], { cwd: '/', env: { PATH: process.env.PATH } }).then((r) => console.log(r.stdout.trim()));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('late'); // it waited for the running child, then exited without close()
   });
 
   it('falls back to a spawn for an environment name a shell cannot assign', async () => {
