@@ -52,6 +52,7 @@ export type MemoryErrorCode =
   // --- CLI daemon ---
   | 'DAEMON_UNAVAILABLE' // no daemon can run here (platform, socket path, disabled, not built)
   | 'DAEMON_UNSAFE_DIR' // the daemon's runtime directory is not private to this user
+  | 'DAEMON_LOST' // printed by a CLI client whose daemon died after taking its command (exit 2, never retried)
   // --- reflection / models ---
   | 'MODEL_NOT_CONFIGURED' // no model given and none configured
   | 'MODEL_ERROR' // provider call failed

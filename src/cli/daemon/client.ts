@@ -3,7 +3,7 @@
  * every served call, so it needs nothing beyond `node:net`.
  */
 import { connect } from 'node:net';
-import { frame, lineReader, PROTOCOL_VERSION, type ClientMessage, type DaemonInfo } from './protocol.js';
+import { DAEMON_LOST_MESSAGE, frame, lineReader, PROTOCOL_VERSION, type ClientMessage, type DaemonInfo } from './protocol.js';
 
 export interface ClientStreams {
   stdout: (text: string) => void;
@@ -19,10 +19,6 @@ export interface RunThroughOptions {
   /** How long to wait for the daemon's `ready` before giving up (and running locally). */
   handshakeMs?: number;
 }
-
-const LOST =
-  'gitmem: DAEMON_LOST: the gitmem daemon stopped while running this command; it may or may not have taken ' +
-  'effect (check `gitmem log`). Set GITMEM_DAEMON=0 to run commands without the daemon.\n';
 
 /**
  * Runs `argv` in the daemon listening on `socket`.
@@ -67,7 +63,7 @@ export function runThroughDaemon(
     };
     conn.on('data', lineReader(onMessage, () => conn.destroy()));
     const lost = (): void => {
-      if (started && !done) io.stderr(LOST);
+      if (started && !done) io.stderr(DAEMON_LOST_MESSAGE);
       finish(started ? { ran: true, code: 2 } : { ran: false, reason: 'absent' });
     };
     conn.on('error', lost);

@@ -8,6 +8,11 @@
  */
 export const PROTOCOL_VERSION = 1;
 
+/** What a client prints when the daemon dies after it took a command (exit code 2; never retried). */
+export const DAEMON_LOST_MESSAGE =
+  'gitmem: DAEMON_LOST: the gitmem daemon stopped while running this command; it may or may not have taken ' +
+  'effect (check `gitmem log`). Set GITMEM_DAEMON=0 to run commands without the daemon.\n';
+
 export interface RunRequest {
   t: 'run';
   v: number;
