@@ -186,6 +186,24 @@ describe('CLI daemon: never twice, never lost', () => {
     expect(served(s)).toBeGreaterThanOrEqual(12);
   });
 
+  it('a daemon killed while it holds a command: the client says DAEMON_LOST (exit 2), nothing half-done', async () => {
+    const s = init('lost');
+    const pid = (JSON.parse(cli(s, ['daemon', 'status', '--json']).stdout) as { pid: number }).pid;
+    const before = commits(s);
+    const child = spawn(process.execPath, [MAIN, 'memory', 'apply-patch', '--reason', 'never', '--agent', 'a'], { env: s.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const fifo = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.d')) as string);
+    await until(() => readdirSync(join(fifo, 'taken')).length > 0); // the daemon took it and now waits for stdin
+    process.kill(pid, 'SIGKILL');
+    child.stdin.end('*** Begin Patch\n*** Add File: lost.md\n+---\n+description: l\n+---\n+l\n*** End Patch\n');
+    expect(await exited).toBe(2);
+    expect(stderr).toContain('DAEMON_LOST');
+    expect(commits(s)).toBe(before);
+    expect(cli(s, ['status', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } }).stdout).toContain('clean');
+  });
+
   it('a stalled daemon: the call is withdrawn and runs here, exactly once', async () => {
     const s = init('stalled');
     expect(cli(s, ['memory', 'create', 'once.md', '--description', 'o', '--text', 'o\n', '--reason', 'file', '--agent', 'a']).code).toBe(0);
