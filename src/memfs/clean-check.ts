@@ -27,9 +27,9 @@ export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
  * @example const { head } = await assertCleanForWrite(git, '/m')
  */
 export async function assertCleanForWrite(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
-  // No optional locks: a read-only check should not rewrite the index (git's opportunistic refresh costs
-  // ~1 ms per write, and the write's own update-index refreshes what it touches).
-  const quick = await git.exec(statusOp('normal', false), { cwd: memoryDir, env: { GIT_OPTIONAL_LOCKS: '0' } });
+  // With git's optional locks on purpose: the status writes back the index it refreshed, which is what
+  // settles racily-clean entries; without it every later check re-reads those files (slow at 10,000 files).
+  const quick = await git.exec(statusOp('normal', false), { cwd: memoryDir });
   if (quick.entries.length === 0) return quick;
   // Dirty: the error path may spend a second call to name every file (untracked directories expanded).
   const status = await git.exec(statusOp('all'), { cwd: memoryDir });
