@@ -1,7 +1,7 @@
 // The CLI daemon, end to end with the built CLI: served calls behave exactly like local ones, the
 // daemon starts and stops itself, and no call is ever run twice or lost when the daemon misbehaves.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
@@ -134,6 +134,20 @@ describe('CLI daemon: lifecycle', () => {
     await until(() => served(s) >= 0);
     expect(cli(s, ['memory', 'create', 'n.md', '--description', 'n', '--text', 'n', '--reason', 'r', '--agent', 'a']).code).toBe(0);
     expect(served(s)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a starting daemon removes logs of daemons gone for a week, and only those', () => {
+    const s = setup('logs');
+    cli(s, ['init', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } });
+    mkdirSync(s.runtime, { recursive: true, mode: 0o700 });
+    writeFileSync(join(s.runtime, 'old.log'), 'x');
+    writeFileSync(join(s.runtime, 'recent.log'), 'x');
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(join(s.runtime, 'old.log'), eightDaysAgo, eightDaysAgo);
+    expect(cli(s, ['daemon', 'start']).code).toBe(0);
+    started.push(s);
+    expect(existsSync(join(s.runtime, 'old.log'))).toBe(false);
+    expect(existsSync(join(s.runtime, 'recent.log'))).toBe(true);
   });
 
   it('stops when idle and when its home is removed', async () => {

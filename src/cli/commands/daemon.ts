@@ -2,7 +2,7 @@
  * `gitmem daemon run|start|stop|status`: the resident process that serves quick CLI calls (see
  * cli/daemon/server.ts). The CLI starts one by itself; these commands are for inspection and control.
  */
-import { appendFileSync, existsSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../../errors.js';
@@ -49,10 +49,24 @@ function logger(path: string): (line: string) => void {
   };
 }
 
+/** Logs of daemons gone for a week (other homes, older builds) are removed when a daemon starts. */
+function pruneOldLogs(dir: string): void {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    try {
+      if (name.endsWith('.log') && statSync(file).mtimeMs < weekAgo) unlinkSync(file);
+    } catch {
+      // raced with another daemon: fine
+    }
+  }
+}
+
 async function runForeground(ctx: CliContext): Promise<number> {
   const address = addressOf(ctx);
   const idleMs = idleSeconds(ctx) * 1000;
   if (!ensurePrivateDir(address.dir)) throw unsafeDir(address.dir);
+  pruneOldLogs(address.dir);
   const [{ serveDaemon }, { main }, { createShellLauncher }] = await Promise.all([
     import('../daemon/server.js'),
     import('../main.js'),
