@@ -1,7 +1,7 @@
 // The CLI daemon, end to end with the built CLI: served calls behave exactly like local ones, the
 // daemon starts and stops itself, and no call is ever run twice or lost when the daemon misbehaves.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
@@ -216,6 +216,24 @@ describe('CLI daemon: never twice, never lost', () => {
     expect(stderr).toContain('DAEMON_LOST');
     expect(commits(s)).toBe(before);
     expect(cli(s, ['status', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } }).stdout).toContain('clean');
+  });
+
+  it('a stopping daemon tells every client still waiting on a FIFO pair to run the command itself', () => {
+    const s = init('refuse');
+    const fifo = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.d')) as string);
+    const name = readdirSync(join(fifo, 'pool'))[0] as string;
+    const id = `${process.pid}-${name}`;
+    renameSync(join(fifo, 'pool', name), join(fifo, 'busy', id)); // what a client does before ringing
+    const down = openSync(join(fifo, 'busy', id, 'down'), constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      expect(cli(s, ['daemon', 'stop']).code).toBe(0);
+      const buf = Buffer.alloc(4096);
+      const n = readSync(down, buf);
+      expect(JSON.parse(buf.subarray(0, n).toString())).toMatchObject({ t: 'refused' });
+      expect(existsSync(join(fifo, 'door'))).toBe(false);
+    } finally {
+      closeSync(down);
+    }
   });
 
   it('a stalled daemon: the call is withdrawn and runs here, exactly once', async () => {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { ClientStreams, DaemonOutcome } from './client.js';
 import { DAEMON_LOST_MESSAGE, frame, lineReader, PROTOCOL_VERSION, type ClientMessage } from './protocol.js';
 
+const TAKEN_SILENCE_MS = 30_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const nap = (ms: number): void => void Atomics.wait(sleeper, 0, 0, ms);
 
@@ -149,7 +150,8 @@ function converse(
   const arrived = (): boolean => first !== undefined;
   if (!pollFrames(pending, feed, arrived, deadline)) {
     if (withdraw(fifoDir, pair.id)) return { ran: false, reason: 'unresponsive' };
-    pollFrames(pending, feed, arrived, Infinity); // taken: its answer is coming
+    // Taken: the daemon answers right after taking, so silence from here on means it died with the command.
+    if (!pollFrames(pending, feed, arrived, Date.now() + TAKEN_SILENCE_MS)) return io.stderr(DAEMON_LOST_MESSAGE), { ran: true, code: 2 };
   }
   if (first?.['t'] !== 'ready') return { ran: false, reason: 'refused' };
   // From here the daemon has had `down` open, so end-of-file means it closed it: with no exit, it died.

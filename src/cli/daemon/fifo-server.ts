@@ -3,10 +3,11 @@
  * ready FIFO pairs kept topped up off the request path, and a sweep of pairs left by clients that died.
  */
 import { execFileSync } from 'node:child_process';
-import { constants as C, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants as C, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fifoChannel, type Channel } from './channel.js';
+import { frame } from './protocol.js';
 
 const POOL_LOW = 4;
 const POOL_BATCH = 16;
@@ -44,12 +45,30 @@ async function refill(dir: string, mkfifo: MakeFifos): Promise<void> {
   }
 }
 
+/** Sends `refused` to every client waiting on a pair it claimed but the daemon has not taken. */
+function refuseWaiting(busy: string): void {
+  for (const id of existsSync(busy) ? readdirSync(busy) : []) {
+    try {
+      const fd = openSync(join(busy, id, 'down'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: not listening yet
+      try {
+        writeSync(fd, frame({ t: 'refused', reason: 'stopping' }));
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // that client will find no doorbell and run the command itself
+    }
+  }
+}
+
 /**
  * Opens the transport in `dir` and hands each client's pair to `onChannel`.
  * @example const t = openFifoTransport({ dir: address.fifoDir, log, onChannel: (ch) => handle(ch) })
  */
 export function openFifoTransport(o: { dir: string; log: (line: string) => void; mkfifo: MakeFifos; onChannel: (ch: Channel) => void }): FifoTransport {
-  rmSync(o.dir, { recursive: true, force: true }); // pairs of an earlier daemon: clients found no reader there
+  // An earlier daemon's doorbell and pool go; pairs its clients still hold stay theirs (swept once they exit).
+  rmSync(join(o.dir, 'door'), { force: true });
+  rmSync(join(o.dir, 'pool'), { recursive: true, force: true });
   for (const sub of ['pool', 'busy', 'taken']) mkdirSync(join(o.dir, sub), { recursive: true, mode: 0o700 });
   execFileSync('mkfifo', ['-m', '600', join(o.dir, 'door')]);
   // Read-write: the doorbell never reports end-of-file when no client has it open.
@@ -99,8 +118,11 @@ export function openFifoTransport(o: { dir: string; log: (line: string) => void;
       topUp();
     },
     close(): void {
+      // No new rings, no new claims; then every client already waiting is told to run its command itself.
       door.destroy();
-      rmSync(o.dir, { recursive: true, force: true });
+      rmSync(join(o.dir, 'door'), { force: true });
+      rmSync(join(o.dir, 'pool'), { recursive: true, force: true });
+      refuseWaiting(join(o.dir, 'busy'));
     },
   };
 }
