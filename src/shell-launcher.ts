@@ -6,17 +6,21 @@
  * for a small write. A shell is a few hundred kB and forks in microseconds. Each shell runs one child at
  * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
- * exactly (no POSIX shell, an environment name a shell cannot assign) goes to `runProcess` instead.
+ * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries) goes to
+ * `runProcess` instead. Unlike `runProcess`, a timeout or abort signals the child itself, not a process
+ * group: right for local git plumbing (the daemon's use), not for commands that start helpers of their own.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants as fsConstants, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
 
 const SHELL = '/bin/sh';
 const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Names a shell will not take as a command prefix (bash: read-only or special); such a call spawns directly.
+const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+|_)$/;
 const DEFAULT_MAX_SHELLS = 4;
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
@@ -34,8 +38,6 @@ export interface ShellLauncher {
 }
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-const SIGNAL_NAMES = new Map(Object.entries(osConstants.signals).map(([name, n]) => [n, name as NodeJS.Signals]));
 
 class Helper {
   readonly shell: Shell;
@@ -76,9 +78,12 @@ class Helper {
       } else if (kind === 'X' || kind === 'C') job.done({ kind, status: Number(value ?? -1) });
     }
   }
+  /** The last signal `kill` sent to the running job (undefined when none). */
+  sentSignal: NodeJS.Signals | undefined;
   kill(sig: NodeJS.Signals): void {
     const job = this.job;
     if (!job) return;
+    this.sentSignal = sig;
     if (job.pid === undefined) return void (job.killWith = sig);
     try {
       process.kill(job.pid, sig);
@@ -88,9 +93,10 @@ class Helper {
   }
 }
 
-/** Resolves `cmd` on `PATH` the way exec would; undefined when not found. */
+/** Resolves `cmd` on `PATH` the way exec would; undefined when not found (or PATH has relative entries). */
 function resolveCommand(cmd: string, path: string | undefined, cache: Map<string, string | undefined>): string | undefined {
-  if (cmd.includes('/')) return cmd;
+  if (cmd.includes('/')) return isAbsolute(cmd) ? cmd : undefined;
+  if ((path ?? '').split(delimiter).some((d) => d !== '' && !isAbsolute(d))) return undefined; // relative to the child's cwd
   const key = `${path ?? ''}\0${cmd}`;
   if (cache.has(key)) return cache.get(key);
   let found: string | undefined;
@@ -133,7 +139,7 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
   const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
   const stdin = files.input ? quote(files.input) : '/dev/null';
   const command = `${env} ${[bin, ...args].map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
-  const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
+  const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then unset OLDPWD; ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
   return { script, files };
 }
 
@@ -166,10 +172,11 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
   };
   const launch: Launcher = (cmd, args, o) => {
     const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
-    const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k));
+    const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k) && !SHELL_SPECIAL.test(k));
     const helper = closed || !expressible || !hasShell ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
+    helper.sentSignal = undefined;
     return runInShell(helper, plan(bin as string, args, o, scratch, counter++), o, cmd).finally(() => {
       helper.job = undefined;
       helper.hold(false);
@@ -208,7 +215,10 @@ function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string):
           const spawnError = Object.assign(new Error(status === -1 ? `spawn ${cmd}: the launcher shell exited` : `spawn ${cmd} ENOENT`), { code: 'ENOENT' });
           return resolve({ ...base, exitCode: null, signal: null, spawnError });
         }
-        const signal = status > 128 ? (SIGNAL_NAMES.get(status - 128) ?? null) : null;
+        // The shell reports death by signal n as 128+n, which a real exit code can also be (git exits 129
+        // on a usage error): only a signal we sent counts as one.
+        const sent = helper.sentSignal;
+        const signal = sent && status === 128 + (osConstants.signals[sent] ?? 0) ? sent : null;
         resolve({ ...base, exitCode: signal ? null : status, signal });
       },
     };

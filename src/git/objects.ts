@@ -3,7 +3,7 @@
  * format (zlib-deflated `<type> <size>\0<content>`, named by its SHA-1). The write path uses it so a commit
  * costs no git process for hashing and tree building; git remains the reader of everything written here.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
@@ -49,6 +49,8 @@ export interface PendingObject {
  */
 export class ObjectBatch {
   readonly pending: PendingObject[] = [];
+  /** Loose objects the commit reuses: freshened on store, as git does, so a concurrent prune spares them. */
+  private readonly reused: Array<{ dir: string; file: string; type: ObjectType; content: Buffer }> = [];
   private readonly ids = new Set<string>();
   constructor(readonly objectsDir: string) {}
 
@@ -59,16 +61,28 @@ export class ObjectBatch {
     const dir = join(this.objectsDir, id.slice(0, 2));
     const file = join(dir, id.slice(2));
     this.ids.add(id);
-    if (existsSync(file)) return id;
-    const { deflateSync } = builtin<typeof Zlib>('node:zlib');
-    this.pending.push({ dir, file, data: deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])) });
+    if (existsSync(file)) return this.reused.push({ dir, file, type, content }), id;
+    this.pending.push({ dir, file, data: deflateObject(type, content) });
     return id;
   }
 
-  /** Writes every queued object (each atomically). */
+  /** Writes every queued object (each atomically) and freshens the reused ones (rewriting any pruned meanwhile). */
   store(): void {
     for (const o of this.pending) storeWithRetry(o);
+    const now = new Date();
+    for (const r of this.reused) {
+      try {
+        utimesSync(r.file, now, now);
+      } catch {
+        storeWithRetry({ dir: r.dir, file: r.file, data: deflateObject(r.type, r.content) });
+      }
+    }
   }
+}
+
+function deflateObject(type: ObjectType, content: Buffer): Buffer {
+  const { deflateSync } = builtin<typeof Zlib>('node:zlib');
+  return deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
 }
 
 /**

@@ -3,6 +3,7 @@
  * confined. No backend ⇒ an error, never an unconfined run; only an explicit GITMEM_FS_SANDBOX=0 turns the
  * sandbox off, and then loudly. A sentinel in the confined environment refuses nesting.
  */
+import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
 import { dirname, isAbsolute, sep } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { isWithin, type SandboxPolicy } from './policy.js';
@@ -96,11 +97,16 @@ function render(backend: SandboxBackend, o: ConfineOptions, policy: SandboxPolic
  * Keeps gitmem itself and the Node runtime visible even when they live under the private /tmp (a fresh clone
  * in /tmp, say): the pre-commit hook a confined `git commit` runs is `node <gitmem>/dist/bin/pre-commit.cjs`.
  */
-function withRuntimeRoots(policy: SandboxPolicy): SandboxPolicy {
+/**
+ * Adds what every confined process needs (node and gitmem itself, read-only) and hides gitmem's runtime
+ * directories: the CLI daemon there would run any command sent to its socket, outside the sandbox.
+ */
+function withRuntimeRoots(policy: SandboxPolicy, env: Record<string, string | undefined>): SandboxPolicy {
   const runtime = [packageRoot(), dirname(dirname(process.execPath))].filter(
     (p) => p !== sep && !policy.deniedRoots.some((d) => isWithin(d, p)),
   );
-  return { ...policy, readonlyRoots: [...policy.readonlyRoots, ...runtime] };
+  const daemonDirs = gitmemRuntimeDirCandidates({ ...process.env, ...env }).filter((d) => !policy.deniedRoots.some((x) => isWithin(x, d)));
+  return { ...policy, readonlyRoots: [...policy.readonlyRoots, ...runtime], deniedRoots: [...policy.deniedRoots, ...daemonDirs] };
 }
 
 /**
@@ -116,7 +122,7 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
   if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== 'string')) {
     throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', { data: {} });
   }
-  const { policy, absentReadonly } = preparePolicy(withRuntimeRoots(o.policy));
+  const { policy, absentReadonly } = preparePolicy(withRuntimeRoots(o.policy, o.env));
   const cwd = checkCwd(o.cwd, policy);
   const warn = o.onWarning ?? defaultWarn;
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);

@@ -113,6 +113,23 @@ describe('CLI daemon: served calls are the same calls', () => {
     expect(git(memoryDir(s), ['log', '-1', '--format=%s'])).toBe('dir env');
   });
 
+  it('carries large requests, stdin and output whole, multi-byte characters included', () => {
+    const before = served(s);
+    const big = 'é€😀 '.repeat(18_000); // ~180 kB: larger than a pipe holds, characters split across reads
+    const arg = big.slice(0, 50_000); // ~100 kB: under the kernel's 128 kB limit for one argument
+    const text = cli(s, ['memory', 'create', 'notes/big.md', '--description', 'big', '--text', arg, '--reason', 'big text', '--agent', 'a']);
+    expect(text.code).toBe(0);
+    const call = JSON.stringify({ command: 'create', file_path: 'notes/big2.md', description: 'b', file_text: big, reason: 'big stdin ✓' });
+    expect(cli(s, ['memory', 'tool', '--call', '-', '--agent', 'a'], { input: call }).code).toBe(0);
+    const shown = cli(s, ['memory', 'str-replace', 'notes/big2.md', '--old', '😀 é€😀', '--new', 'x', '--all', '--reason', 'r', '--agent', 'a']);
+    expect(shown.code).toBe(0);
+    expect(served(s) - before).toBe(3);
+    expect(git(memoryDir(s), ['show', 'HEAD~1:notes/big2.md'])).toContain(big.trim());
+    expect(git(memoryDir(s), ['show', 'HEAD~2:notes/big.md'])).toContain(arg.trim());
+    const log = cli(s, ['log', '-n', '2', '--agent', 'a', '--json']);
+    expect((JSON.parse(log.stdout) as Array<{ reason: string }>).map((e) => e.reason)).toEqual(['r', 'big stdin ✓']);
+  });
+
   it('falls back to the socket when no FIFO pair is free, and still serves', () => {
     const pool = readdirSync(s.runtime).find((n) => n.endsWith('.d'));
     expect(pool).toBeDefined();
@@ -218,7 +235,7 @@ describe('CLI daemon: never twice, never lost', () => {
     expect(cli(s, ['status', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } }).stdout).toContain('clean');
   });
 
-  it('a stopping daemon tells every client still waiting on a FIFO pair to run the command itself', () => {
+  it('a stopping daemon tells every client still waiting on a FIFO pair to run the command itself', async () => {
     const s = init('refuse');
     const fifo = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.d')) as string);
     const name = readdirSync(join(fifo, 'pool'))[0] as string;
@@ -228,7 +245,15 @@ describe('CLI daemon: never twice, never lost', () => {
     try {
       expect(cli(s, ['daemon', 'stop']).code).toBe(0);
       const buf = Buffer.alloc(4096);
-      const n = readSync(down, buf);
+      let n = 0;
+      await until(() => {
+        try {
+          n = readSync(down, buf);
+        } catch {
+          n = 0; // EAGAIN: not written yet
+        }
+        return n > 0;
+      }, 3000);
       expect(JSON.parse(buf.subarray(0, n).toString())).toMatchObject({ t: 'refused' });
       expect(existsSync(join(fifo, 'door'))).toBe(false);
     } finally {

@@ -158,6 +158,14 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
     });
   });
 
+  it("cannot reach the CLI daemon's runtime directory (its socket would run commands unconfined)", async () => {
+    const runtime = join(home, 'run', `gitmem-${process.getuid?.() ?? 0}`);
+    mkdirSync(runtime, { recursive: true, mode: 0o700 });
+    writeFileSync(join(runtime, 'daemon.sock'), '');
+    const r = await sh(`test -e ${runtime}/daemon.sock && echo SEEN || echo HIDDEN`, { env: { ...parentEnv, XDG_RUNTIME_DIR: join(home, 'run') } });
+    expect(r.stdout.trim()).toBe('HIDDEN');
+  });
+
   it('passes only the allow-listed environment plus the sentinel and what the caller adds', async () => {
     const r = await sh('env', { passEnv: ['LANG'], extraEnv: { GITMEM_AGENT_ID: 'a1' } });
     expect(r.stdout).toMatch(/^GITMEM_SANDBOX=bwrap$/m);

@@ -1,6 +1,6 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessOptions } from '../../src/process.js';
@@ -80,6 +80,21 @@ describe('shell launcher', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe('late'); // it waited for the running child, then exited without close()
+  });
+
+  it('reports exit codes above 128 as exit codes (git exits 129 on a usage error), not as signals', async () => {
+    const r = await launcher.launch('sh', ['-c', 'exit 129'], opts());
+    expect([r.exitCode, r.signal]).toEqual([129, null]);
+  });
+
+  it('falls back to a spawn for names a shell treats specially, and for relative PATH entries', async () => {
+    const special = await launcher.launch('sh', ['-c', 'echo "$UID-$SHELLOPTS"'], opts({ env: { ...env, UID: '4242', SHELLOPTS: 'x' } }));
+    expect(special.stdout.trim()).toBe('4242-x');
+    const dir = mkdtempSync(join(scratch, 'relpath-'));
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'hello'), '#!/bin/sh\necho rel\n', { mode: 0o755 });
+    const rel = await launcher.launch('hello', [], opts({ cwd: dir, env: { ...env, PATH: `bin:${env.PATH}` } }));
+    expect(rel.stdout.trim()).toBe('rel');
   });
 
   it('falls back to a spawn for an environment name a shell cannot assign', async () => {

@@ -7,8 +7,8 @@
  * runtime directory (0700, owned by the user) so no other user can answer in the daemon's place.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gitmemRuntimeDir } from '../../runtime-dir.js';
 
 declare const __GITMEM_BUILD_ID__: string | undefined;
 
@@ -36,20 +36,12 @@ function fnv1a(text: string, seed: number): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/** The runtime directory for this user: `$XDG_RUNTIME_DIR/gitmem-<uid>` or `<tmp>/gitmem-<uid>`; none on Windows. */
-export function runtimeDir(env: NodeJS.ProcessEnv): string | undefined {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  const base = env['XDG_RUNTIME_DIR']?.trim() || env['TMPDIR']?.trim() || tmpdir();
-  return join(base, `gitmem-${uid}`);
-}
-
 /**
  * The daemon address for `home` (absolute), or undefined when this platform or path cannot have one.
  * @example daemonAddress('/home/me/.gitmem', process.env)?.socket // '/run/user/1000/gitmem-1000/1a2b….sock'
  */
 export function daemonAddress(home: string, env: NodeJS.ProcessEnv): DaemonAddress | undefined {
-  const dir = runtimeDir(env);
+  const dir = gitmemRuntimeDir(env);
   if (!dir) return undefined;
   // The resolved path, not its realpath: two spellings of one home at worst share it between two daemons,
   // which is safe (writers serialise on the repo's lease, not on the daemon).

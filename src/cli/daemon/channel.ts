@@ -51,12 +51,15 @@ export function fifoChannel(upFd: number, downFd: number): Channel {
     if (closed) return;
     closed = true;
     clearTimeout(timer);
+    timer = undefined;
+    queue = []; // the descriptor number may be reused by the next client: never write to it again
     reader.destroy();
     closeSync(downFd);
     closers.forEach((fn) => fn());
   };
   const flush = (): void => {
     timer = undefined;
+    if (closed) return;
     try {
       while (queue.length > 0) {
         const head = queue[0] as Buffer;
@@ -80,6 +83,7 @@ export function fifoChannel(upFd: number, downFd: number): Channel {
       if (!timer) flush();
     },
     end: () => {
+      if (closed) return;
       ending = true;
       if (!timer) flush();
     },

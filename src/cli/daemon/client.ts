@@ -59,7 +59,7 @@ export function runThroughDaemon(
       else if (m['t'] === 'exit' && typeof m['code'] === 'number') {
         finish({ ran: true, code: m['code'] });
         conn.destroy(); // nothing more to say: no need to wait for the daemon's FIN
-      } else if (m['t'] === 'refused' && !started) finish({ ran: false, reason: 'refused' });
+      } else if (m['t'] === 'refused') finish({ ran: false, reason: 'refused' }); // never run by the daemon
     };
     conn.on('data', lineReader(onMessage, () => conn.destroy()));
     const lost = (): void => {

@@ -12,7 +12,8 @@ export function daemonDisabled(env: NodeJS.ProcessEnv): boolean {
 
 /** @example daemonServes(['memory', 'create', 'a.md', '--reason', 'r'], {}) === true */
 export function daemonServes(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
-  if (daemonDisabled(env)) return false;
+  // Never from inside gitmem's sandbox (its runtime dir is hidden there anyway): a daemon runs unconfined.
+  if (daemonDisabled(env) || env['GITMEM_SANDBOX']) return false;
   const name = argv.find((a) => !a.startsWith('-'));
   if (name === undefined || !SERVED.has(name)) return false;
   return !argv.includes('--help') && !argv.includes('-h');

@@ -43,6 +43,16 @@ function claim(fifoDir: string): { id: string; dir: string } | undefined {
 
 type Frame = Record<string, unknown>;
 
+/** Reads what is there: bytes read, 0 at end-of-file, -1 when nothing is there yet. */
+function readSome(fd: number, buf: Buffer): number {
+  try {
+    return readSync(fd, buf);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    return -1;
+  }
+}
+
 /**
  * Reads frames from the non-blocking `fd` until `until()` holds; false when the deadline passes first, or
  * (with `eofEnds`) when the writer has closed. Before the daemon opens its end a read returns 0 as well,
@@ -52,12 +62,7 @@ function pollFrames(fd: number, feed: (chunk: Buffer) => void, until: () => bool
   const buf = Buffer.allocUnsafe(65536);
   while (!until()) {
     if (Date.now() > deadline) return false;
-    let n = -1;
-    try {
-      n = readSync(fd, buf);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-    }
+    const n = readSome(fd, buf);
     if (n > 0) feed(buf.subarray(0, n));
     else if (n === 0 && eofEnds) return until();
     else nap(0.1); // nothing yet
@@ -79,13 +84,17 @@ export function runThroughFifo(
   if (!pair) return undefined;
   const fds: number[] = [];
   try {
-    const up = openSync(join(pair.dir, 'up'), C.O_RDWR); // never blocks; keeps `up` open for the daemon's reader
+    // Read-write so opening never blocks and `up` stays open for the daemon's reader; non-blocking so a
+    // write never waits on a daemon that is gone.
+    const up = openSync(join(pair.dir, 'up'), C.O_RDWR | C.O_NONBLOCK);
     fds.push(up);
     const pending = openSync(join(pair.dir, 'down'), C.O_RDONLY | C.O_NONBLOCK);
     fds.push(pending);
     const env = Object.fromEntries(Object.entries(request.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
     // Buffered in the pipe until the daemon reads it; harmless if it never does (see the rename race above).
-    writeSync(up, frame({ t: 'run', v: PROTOCOL_VERSION, argv: request.argv, env, cwd: request.cwd }) + frame({ t: 'go' }));
+    // A request larger than the pipe holds goes over the socket instead (nothing was rung yet).
+    const bytes = Buffer.from(frame({ t: 'run', v: PROTOCOL_VERSION, argv: request.argv, env, cwd: request.cwd }) + frame({ t: 'go' }));
+    if (writeSome(up, bytes) < bytes.length) return undefined;
     try {
       const door = openSync(join(fifoDir, 'door'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: no daemon reads it
       writeSync(door, `${pair.id}\n`);
@@ -98,6 +107,32 @@ export function runThroughFifo(
     for (const fd of fds) closeSync(fd);
     for (const where of ['taken', 'busy']) if (removePair(join(fifoDir, where, pair.id))) break;
   }
+}
+
+/** Writes what fits without waiting; returns the bytes written. */
+function writeSome(fd: number, bytes: Buffer): number {
+  try {
+    return writeSync(fd, bytes);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+    throw err;
+  }
+}
+
+/**
+ * Writes all of `bytes` to the non-blocking `fd`; while the pipe is full, `stalled()` is asked whether the
+ * reader is still there (false: give up). Returns false when it gave up.
+ */
+function writeAll(fd: number, bytes: Buffer, stalled: () => boolean): boolean {
+  let off = 0;
+  while (off < bytes.length) {
+    const n = writeSome(fd, bytes.subarray(off));
+    off += n;
+    if (n > 0) continue;
+    if (!stalled()) return false;
+    nap(0.2);
+  }
+  return true;
 }
 
 /** Removes a pair directory (two FIFOs); false when it is not there. */
@@ -138,10 +173,23 @@ function converse(
   const { up, pending } = ends;
   let first: Frame | undefined;
   let exit: number | undefined;
-  const send = (m: ClientMessage): void => void writeSync(up, frame(m));
+  let refused = false; // the daemon will not run it (it was stopping): safe to run here
+  let gone = false; // the daemon closed `down` (it died) while we were sending
+  const send = (m: ClientMessage): void => {
+    // A large stdin may not fit the pipe at once: keep draining `down` while waiting, and stop if the daemon died.
+    const buf = Buffer.allocUnsafe(65536);
+    const alive = (): boolean => {
+      const n = readSome(pending, buf);
+      if (n > 0) feed(buf.subarray(0, n));
+      gone = n === 0;
+      return !gone;
+    };
+    writeAll(up, Buffer.from(frame(m)), alive);
+  };
   const onFrame = (m: Frame): void => {
     if (!first) return void (first = m);
-    if (m['t'] === 'out' && typeof m['d'] === 'string') io.stdout(m['d']);
+    if (m['t'] === 'refused') refused = true;
+    else if (m['t'] === 'out' && typeof m['d'] === 'string') io.stdout(m['d']);
     else if (m['t'] === 'err' && typeof m['d'] === 'string') io.stderr(m['d']);
     else if (m['t'] === 'need-stdin') send({ t: 'stdin', data: io.readStdin() });
     else if (m['t'] === 'exit' && typeof m['code'] === 'number') exit = m['code'];
@@ -155,7 +203,8 @@ function converse(
   }
   if (first?.['t'] !== 'ready') return { ran: false, reason: 'refused' };
   // From here the daemon has had `down` open, so end-of-file means it closed it: with no exit, it died.
-  const closed = !pollFrames(pending, feed, () => exit !== undefined, Infinity, true);
+  const closed = gone || !pollFrames(pending, feed, () => exit !== undefined || refused || gone, Infinity, true);
+  if (refused && exit === undefined) return { ran: false, reason: 'refused' };
   if (closed && exit === undefined) return io.stderr(DAEMON_LOST_MESSAGE), { ran: true, code: 2 };
   return { ran: true, code: exit ?? 2 };
 }

@@ -19,8 +19,10 @@ const ID = /^(\d+)-[0-9a-z]+$/;
 export interface FifoTransport {
   /** Removes pairs whose client process is gone. */
   sweep(): void;
-  /** Stops listening and removes the directory (clients then use the socket or run locally). */
+  /** Stops listening, removes the doorbell and the pool, and refuses waiting clients (they run locally). */
   close(): void;
+  /** Stops listening and touches no path (another daemon owns them now). */
+  detach(): void;
 }
 
 function alive(pid: number): boolean {
@@ -61,68 +63,110 @@ function refuseWaiting(busy: string): void {
   }
 }
 
+interface TransportOptions {
+  dir: string;
+  log: (line: string) => void;
+  mkfifo: MakeFifos;
+  onChannel: (ch: Channel) => void;
+}
+
+/** Takes the pair a client rang for (unless it withdrew first) and hands it over as a channel. */
+function answer(o: TransportOptions, id: string): void {
+  if (!ID.test(id)) return;
+  const pair = join(o.dir, 'taken', id);
+  try {
+    renameSync(join(o.dir, 'busy', id), pair); // fails if the client withdrew first (fifo-client.ts)
+  } catch {
+    return;
+  }
+  let down: number | undefined;
+  try {
+    down = openSync(join(pair, 'down'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: the client gave up
+    const up = openSync(join(pair, 'up'), C.O_RDONLY | C.O_NONBLOCK);
+    o.onChannel(fifoChannel(up, down));
+  } catch {
+    if (down !== undefined) closeSync(down);
+    rmSync(pair, { recursive: true, force: true });
+  }
+}
+
+/** Removes pairs whose client process is gone. */
+function sweepDead(dir: string): void {
+  for (const where of ['busy', 'taken']) {
+    for (const id of readdirSync(join(dir, where))) {
+      const pid = Number(/^(\d+)-/.exec(id)?.[1]);
+      if (!pid || !alive(pid)) rmSync(join(dir, where, id), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Opens the doorbell (recreated: an earlier daemon's rings are void) as a readable stream. */
+function openDoor(dir: string): Socket {
+  // An earlier daemon's doorbell and pool go; pairs its clients still hold stay theirs (swept once they exit).
+  rmSync(join(dir, 'door'), { force: true });
+  rmSync(join(dir, 'pool'), { recursive: true, force: true });
+  for (const sub of ['pool', 'busy', 'taken']) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
+  execFileSync('mkfifo', ['-m', '600', join(dir, 'door')]);
+  // Read-write: the doorbell never reports end-of-file when no client has it open.
+  return new Socket({ fd: openSync(join(dir, 'door'), C.O_RDWR | C.O_NONBLOCK), readable: true, writable: false });
+}
+
 /**
  * Opens the transport in `dir` and hands each client's pair to `onChannel`.
- * @example const t = openFifoTransport({ dir: address.fifoDir, log, onChannel: (ch) => handle(ch) })
+ * @example const t = openFifoTransport({ dir: address.fifoDir, log, mkfifo, onChannel: (ch) => handle(ch) })
  */
-export function openFifoTransport(o: { dir: string; log: (line: string) => void; mkfifo: MakeFifos; onChannel: (ch: Channel) => void }): FifoTransport {
-  // An earlier daemon's doorbell and pool go; pairs its clients still hold stay theirs (swept once they exit).
-  rmSync(join(o.dir, 'door'), { force: true });
-  rmSync(join(o.dir, 'pool'), { recursive: true, force: true });
-  for (const sub of ['pool', 'busy', 'taken']) mkdirSync(join(o.dir, sub), { recursive: true, mode: 0o700 });
-  execFileSync('mkfifo', ['-m', '600', join(o.dir, 'door')]);
-  // Read-write: the doorbell never reports end-of-file when no client has it open.
-  const door = new Socket({ fd: openSync(join(o.dir, 'door'), C.O_RDWR | C.O_NONBLOCK), readable: true, writable: false });
+export function openFifoTransport(o: TransportOptions): FifoTransport {
+  const door = openDoor(o.dir);
   let refilling = false;
+  let closed = false;
   const topUp = (): void => {
-    if (refilling || !existsSync(join(o.dir, 'pool')) || readdirSync(join(o.dir, 'pool')).length >= POOL_LOW) return;
+    try {
+      if (refilling || closed || readdirSync(join(o.dir, 'pool')).length >= POOL_LOW) return;
+    } catch (err) {
+      return o.log(`fifo pool: ${(err as Error).message}`);
+    }
     refilling = true;
     refill(o.dir, o.mkfifo)
       .catch((err: unknown) => o.log(`fifo pool: refill failed: ${(err as Error).message}`))
       .finally(() => void (refilling = false));
   };
-  const answer = (id: string): void => {
-    if (!ID.test(id)) return;
-    const pair = join(o.dir, 'taken', id);
-    try {
-      renameSync(join(o.dir, 'busy', id), pair); // fails if the client withdrew first (fifo-client.ts)
-    } catch {
-      return;
-    }
-    try {
-      const down = openSync(join(pair, 'down'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: the client gave up
-      const up = openSync(join(pair, 'up'), C.O_RDONLY | C.O_NONBLOCK);
-      o.onChannel(fifoChannel(up, down));
-    } catch {
-      rmSync(pair, { recursive: true, force: true });
-    }
+  door.on('data', lineSplitter((id) => {
+    answer(o, id);
     setImmediate(topUp); // after the request has started
-  };
-  let pending = '';
-  door.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    lines.forEach(answer);
-  });
+  }));
   door.on('error', (err) => o.log(`fifo door: ${err.message}`));
   topUp();
   return {
     sweep(): void {
-      for (const where of ['busy', 'taken']) {
-        for (const id of existsSync(join(o.dir, where)) ? readdirSync(join(o.dir, where)) : []) {
-          const pid = Number(/^(\d+)-/.exec(id)?.[1]);
-          if (!pid || !alive(pid)) rmSync(join(o.dir, where, id), { recursive: true, force: true });
-        }
+      try {
+        sweepDead(o.dir);
+      } catch (err) {
+        o.log(`fifo sweep: ${(err as Error).message}`); // the directory changed under us: next time
       }
       topUp();
     },
     close(): void {
       // No new rings, no new claims; then every client already waiting is told to run its command itself.
+      closed = true;
       door.destroy();
       rmSync(join(o.dir, 'door'), { force: true });
       rmSync(join(o.dir, 'pool'), { recursive: true, force: true });
       refuseWaiting(join(o.dir, 'busy'));
     },
+    detach(): void {
+      closed = true;
+      door.destroy();
+    },
+  };
+}
+
+/** Calls `fn` with each complete line of a byte stream (the doorbell's lines are ASCII pair names). */
+function lineSplitter(fn: (line: string) => void): (chunk: Buffer) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk.toString('latin1');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach(fn);
   };
 }

@@ -51,13 +51,15 @@ export function frame(message: ClientMessage | DaemonMessage): string {
  * @example socket.on('data', lineReader((m) => handle(m), () => socket.destroy()))
  */
 export function lineReader(onMessage: (message: Record<string, unknown>) => void, onBad: () => void): (chunk: Buffer | string) => void {
-  let pending = '';
+  // Split on newline bytes before decoding: a read may end inside a multi-byte character, and a JSON line
+  // holds no raw newline (nor does any byte of a multi-byte UTF-8 character equal 0x0a).
+  let pending: Buffer = Buffer.alloc(0);
   return (chunk) => {
-    pending += chunk.toString();
-    let nl = pending.indexOf('\n');
+    pending = pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([pending, Buffer.from(chunk)]);
+    let nl = pending.indexOf(0x0a);
     while (nl !== -1) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
+      const line = pending.subarray(0, nl).toString('utf8');
+      pending = pending.subarray(nl + 1);
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);
@@ -66,7 +68,7 @@ export function lineReader(onMessage: (message: Record<string, unknown>) => void
       }
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) onMessage(parsed as Record<string, unknown>);
       else onBad();
-      nl = pending.indexOf('\n');
+      nl = pending.indexOf(0x0a);
     }
   };
 }

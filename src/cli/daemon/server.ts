@@ -32,6 +32,8 @@ export interface DaemonOptions {
   checkEveryMs?: number;
 }
 
+const TAKEN_OVER = 'socket taken over or removed';
+
 interface State {
   active: number;
   served: number;
@@ -153,9 +155,15 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
     stop = (why) => {
       if (state.stopping) return;
       state.stopping = true;
-      server.close();
-      fifo?.close();
-      if (ownSocket()) unlinkSync(o.socket);
+      if (why === TAKEN_OVER) {
+        // The paths belong to another daemon now: closing would unlink its socket (libuv unlinks the path)
+        // and tear down its FIFOs. Only let go of what is ours.
+        server.unref();
+        fifo?.detach();
+      } else {
+        fifo?.close(); // first: once the socket is gone, `daemon stop` reports the stop done
+        server.close(); // also unlinks the socket path
+      }
       const wait = setInterval(() => state.active === 0 && (clearInterval(wait), resolve(why)), 20);
     };
   });
@@ -173,17 +181,23 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
   const check = setInterval(() => {
     if (state.active === 0 && Date.now() - state.lastActivity >= o.idleMs) stop('idle');
     else if (!existsSync(o.home)) stop('home directory removed');
-    else if (!ownSocket()) stop('socket taken over or removed');
+    else if (!ownSocket()) stop(TAKEN_OVER);
     else fifo?.sweep();
   }, o.checkEveryMs ?? 1000);
   const onSignal = (): void => stop('signal');
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  // A bug must not take running commands down with it: log it, finish what runs, then stop.
+  const onCrash = (err: unknown): void => (o.log(`uncaught: ${(err as Error)?.stack ?? String(err)}`), stop('internal error'));
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
   o.log(`listening on ${o.socket} (pid ${process.pid}, build ${o.build})`);
   const why = await stopped;
   clearInterval(check);
   process.off('SIGTERM', onSignal);
   process.off('SIGINT', onSignal);
+  process.off('uncaughtException', onCrash);
+  process.off('unhandledRejection', onCrash);
   o.log(`stopped: ${why} after ${state.served} request(s)`);
   return why;
 }
