@@ -21,15 +21,6 @@ export interface TreeItem {
   id: string;
 }
 
-/**
- * Loads the hashing and compression modules now. The write path calls this while it waits for git (status
- * and the tree read run as child processes), so their ~6 ms load overlaps with git's own work.
- */
-export function warmObjectWriter(): void {
-  builtin<typeof Crypto>('node:crypto');
-  builtin<typeof Zlib>('node:zlib');
-}
-
 /** The id git gives `content` as an object of `type`. Pure. */
 export function objectId(type: ObjectType, content: Buffer): string {
   const { createHash } = builtin<typeof Crypto>('node:crypto');
