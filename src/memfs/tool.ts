@@ -121,11 +121,11 @@ export async function writeUnderLease(
     }
     const status = await statusP;
     if (edits instanceof Error) throw edits;
-    // Composed against another HEAD (a writer outside gitmem's lease moved it meanwhile): compose again.
-    const stale = !draft || (!(draft instanceof Error) && draft.req.base.head !== status.head);
-    if (draft instanceof Error && !(draft instanceof MemoryError)) draft = undefined; // a failed tree read: retry below
-    if (stale || draft === undefined) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits));
-    if (draft instanceof Error) throw draft;
+    // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
+    // gitmem's lease) or a failed tree read is composed again.
+    const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
+    if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits));
+    if (draft instanceof Error || draft === undefined) throw draft;
     const commit = await applyDraft(git, draft);
     deps.afterCommit?.(commit);
     return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };

@@ -3,7 +3,7 @@
  * every served call, so it needs nothing beyond `node:net`.
  */
 import { connect } from 'node:net';
-import { DAEMON_LOST_MESSAGE, frame, lineReader, PROTOCOL_VERSION, type ClientMessage, type DaemonInfo } from './protocol.js';
+import { DAEMON_LOST_MESSAGE, frame, HANDSHAKE_MS, lineReader, runRequest, type ClientMessage, type DaemonInfo } from './protocol.js';
 
 export interface ClientStreams {
   stdout: (text: string) => void;
@@ -41,11 +41,10 @@ export function runThroughDaemon(
       if (!outcome.ran) conn.destroy();
       resolve(outcome);
     };
-    const timer = setTimeout(() => finish({ ran: false, reason: 'unresponsive' }), options.handshakeMs ?? 3000);
+    const timer = setTimeout(() => finish({ ran: false, reason: 'unresponsive' }), options.handshakeMs ?? HANDSHAKE_MS);
     const send = (m: ClientMessage): void => void conn.write(frame(m));
     conn.on('connect', () => {
-      const env = Object.fromEntries(Object.entries(request.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
-      send({ t: 'run', v: PROTOCOL_VERSION, argv: request.argv, env, cwd: request.cwd });
+      send(runRequest(request));
     });
     const onMessage = (m: Record<string, unknown>): void => {
       if (done) return;

@@ -13,7 +13,7 @@
 import { closeSync, constants as C, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientStreams, DaemonOutcome } from './client.js';
-import { DAEMON_LOST_MESSAGE, frame, lineReader, PROTOCOL_VERSION, type ClientMessage } from './protocol.js';
+import { DAEMON_LOST_MESSAGE, frame, HANDSHAKE_MS, lineReader, runRequest, type ClientMessage } from './protocol.js';
 
 const TAKEN_SILENCE_MS = 30_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -90,10 +90,9 @@ export function runThroughFifo(
     fds.push(up);
     const pending = openSync(join(pair.dir, 'down'), C.O_RDONLY | C.O_NONBLOCK);
     fds.push(pending);
-    const env = Object.fromEntries(Object.entries(request.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
     // Buffered in the pipe until the daemon reads it; harmless if it never does (see the rename race above).
     // A request larger than the pipe holds goes over the socket instead (nothing was rung yet).
-    const bytes = Buffer.from(frame({ t: 'run', v: PROTOCOL_VERSION, argv: request.argv, env, cwd: request.cwd }) + frame({ t: 'go' }));
+    const bytes = Buffer.from(frame(runRequest(request)) + frame({ t: 'go' }));
     if (writeSome(up, bytes) < bytes.length) return undefined;
     try {
       const door = openSync(join(fifoDir, 'door'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: no daemon reads it
@@ -102,7 +101,7 @@ export function runThroughFifo(
     } catch {
       return { ran: false, reason: 'absent' };
     }
-    return converse(fifoDir, pair, { up, pending }, io, Date.now() + (options.handshakeMs ?? 3000));
+    return converse(fifoDir, pair, { up, pending }, io, Date.now() + (options.handshakeMs ?? HANDSHAKE_MS));
   } finally {
     for (const fd of fds) closeSync(fd);
     for (const where of ['taken', 'busy']) if (removePair(join(fifoDir, where, pair.id))) break;

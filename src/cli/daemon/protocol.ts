@@ -21,6 +21,15 @@ export interface RunRequest {
   cwd: string;
 }
 
+/** How long a client waits for a daemon's first answer before running the command itself. */
+export const HANDSHAKE_MS = 3000;
+
+/** The `run` message for a call (only string-valued environment entries travel). */
+export function runRequest(call: { argv: string[]; env: NodeJS.ProcessEnv; cwd: string }): RunRequest {
+  const env = Object.fromEntries(Object.entries(call.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return { t: 'run', v: PROTOCOL_VERSION, argv: call.argv, env, cwd: call.cwd };
+}
+
 export type ClientMessage = RunRequest | { t: 'go' } | { t: 'stdin'; data: string } | { t: 'ping' } | { t: 'stop' };
 
 export interface DaemonInfo {
