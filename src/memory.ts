@@ -186,7 +186,8 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
       throw err;
     }),
-    status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir })),
+    // Read-only and outside the write lease, so it must not take index.lock (GIT_OPTIONAL_LOCKS=0).
+    status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { GIT_OPTIONAL_LOCKS: '0' } })),
     applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts.reason),
   };
 }

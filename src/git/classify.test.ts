@@ -30,6 +30,13 @@ describe('classifyGitFailure', () => {
     expect(classifyGitFailure(race)).toBe('non_fast_forward');
   });
 
+  it('recognises a lock held by another local git process, but not one on the remote', () => {
+    const local = "fatal: Unable to create '/m/.git/index.lock': File exists.\n\nAnother git process seems to be running in this repository";
+    expect(classifyGitFailure(local)).toBe('locked');
+    expect(classifyGitFailure("error: cannot lock ref 'refs/heads/main': Unable to create '/m/.git/refs/heads/main.lock': File exists.")).toBe('locked');
+    expect(classifyGitFailure("remote: error: cannot lock ref 'refs/heads/main': Unable to create '/r/refs/heads/main.lock': File exists.")).toBe('other');
+  });
+
   it('recognises conflicts, unrelated histories, a missing remote branch and a vanished cwd', () => {
     expect(classifyGitFailure('CONFLICT (content): Merge conflict in system/human.md\nerror: could not apply 1a2b3c4... edit')).toBe('conflict');
     expect(classifyGitFailure('fatal: refusing to merge unrelated histories')).toBe('unrelated_histories');

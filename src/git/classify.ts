@@ -11,6 +11,7 @@ export type GitFailureKind =
   | 'missing_remote_ref' // the remote has no such branch (e.g. an empty repository)
   | 'missing_cwd' // the working directory vanished
   | 'identity' // git knows no committer name/e-mail
+  | 'locked' // another local git process holds a lock file (index.lock, a ref's .lock); nothing was changed
   | 'other';
 
 // "HTTP 502", "HTTP 520" (git's "RPC failed; HTTP 520 curl 22 …" form), "returned error: 503".
@@ -26,6 +27,8 @@ const CONFLICT = /^CONFLICT \(|could not apply [0-9a-f]+|Resolve all conflicts m
 const UNRELATED = /refusing to merge unrelated histories|no common commits|no merge base/i;
 const MISSING_REF = /couldn't find remote ref|invalid upstream 'origin\/|unknown revision or path not in the working tree.*origin\//i;
 const IDENTITY = /Please tell me who you are|unable to auto-detect email address|empty ident name/i;
+// Only a lock git failed to take on this machine: a remote's "remote: error: … .lock" line is not ours to wait for.
+const LOCKED = /^(?:fatal|error): .*Unable to create '[^']+\.lock': File exists/m;
 const MISSING_CWD = /Unable to read current working directory: No such file or directory|uv_cwd|cwd.*ENOENT/i;
 
 /**
@@ -38,6 +41,7 @@ export function classifyGitFailure(text: string): GitFailureKind {
   if (AUTH.test(text)) return 'auth';
   if (IDENTITY.test(text)) return 'identity';
   if (NON_FAST_FORWARD.test(text)) return 'non_fast_forward';
+  if (LOCKED.test(text)) return 'locked';
   if (CONFLICT.test(text)) return 'conflict';
   if (UNRELATED.test(text)) return 'unrelated_histories';
   if (MISSING_REF.test(text)) return 'missing_remote_ref';

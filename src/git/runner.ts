@@ -147,6 +147,28 @@ export function buildGitArgv(args: readonly string[], options: Pick<GitRunOption
 }
 
 /**
+ * Commands that take their lock before they change anything, so a run that failed on a held lock changed
+ * nothing and may simply run again once the other git process (an editor's `git status`, a shell commit,
+ * a concurrent gc) lets go.
+ */
+const LOCK_WAITING = new Set(['update-index', 'update-ref', 'read-tree', 'reset', 'rm', 'add', 'commit', 'symbolic-ref', 'config', 'branch', 'checkout']);
+/** About 1.5 s in all: far longer than a status or a commit holds index.lock, short enough to report a stale lock. */
+const LOCK_WAITS_MS = [5, 10, 20, 40, 80, 150, 250, 400, 500];
+
+function timeoutFor(args: readonly string[], options: GitRunOptions, defaultTimeout: number): number {
+  return options.timeoutMs ?? (args[0] === 'clone' ? Math.max(defaultTimeout, CLONE_GIT_TIMEOUT_MS) : defaultTimeout);
+}
+
+/** Waits before lock retry number `waits` when `err` is a held lock worth waiting for; false otherwise. */
+async function waitedForLock(err: GitCommandError, args: readonly string[], waits: number, signal?: AbortSignal): Promise<boolean> {
+  const delay = LOCK_WAITS_MS[waits];
+  if (err.kind !== 'locked' || !LOCK_WAITING.has(args[0] ?? '') || delay === undefined || signal?.aborted) return false;
+  // A real timer even when the runner's `sleep` is stubbed: the other process needs wall time to let go.
+  await new Promise((r) => setTimeout(r, delay));
+  return true;
+}
+
+/**
  * Creates the git runner.
  * @example const git = createGitRunner({ env: process.env }); await git.run(['status'], { cwd });
  */
@@ -166,7 +188,7 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
       cwd: options.cwd,
       env,
       input: options.input,
-      timeoutMs: options.timeoutMs ?? (args[0] === 'clone' ? Math.max(defaultTimeout, CLONE_GIT_TIMEOUT_MS) : defaultTimeout),
+      timeoutMs: timeoutFor(args, options, defaultTimeout),
       signal: options.signal,
     }, deps.launch);
     const ok = result.exitCode === 0 || (options.okExitCodes ?? []).includes(result.exitCode ?? -1);
@@ -179,16 +201,19 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
 
   async function run(args: string[], options: GitRunOptions): Promise<GitResult> {
     const attempts = Math.max(1, options.retry?.attempts ?? 1);
-    for (let attempt = 1; ; attempt++) {
+    let [attempt, lockWaits] = [1, 0];
+    for (;;) {
       try {
         return await runOnce(args, { ...options, ensureCwd: options.ensureCwd || attempt > 1 });
       } catch (err) {
         if (!(err instanceof GitCommandError)) throw err;
+        if (await waitedForLock(err, args, lockWaits++, options.signal)) continue; // not one of the caller's attempts
         if (!isRetryableKind(err.kind) || attempt >= attempts || options.signal?.aborted) throw err;
         const delay = backoffDelay(options.retry, attempt);
         const line = `git ${args[0] ?? ''} failed (attempt ${attempt}/${attempts}), retrying in ${delay} ms: ${err.message}`;
         deps.onRetry?.(redactText(line, [...secrets, ...(options.auth?.secrets ?? [])]));
         await sleep(delay);
+        attempt++;
       }
     }
   }
@@ -240,6 +265,7 @@ function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: stri
   if (r.aborted) [code, message] = ['ABORTED', `git ${command} was aborted`];
   else if (r.timedOut) [code, message] = ['GIT_TIMEOUT', `git ${command} timed out`];
   else if (kind === 'auth') code = 'GIT_AUTH';
+  else if (kind === 'locked') code = 'GIT_LOCKED';
   else if (kind === 'transient') code = 'GIT_TRANSIENT';
   const error = new GitCommandError(code, redactText(message, secrets), {
     argv: cleanArgv,

@@ -70,10 +70,11 @@ export function prepareCommit(req: CommitRequest): string {
  */
 export async function publishCommit(
   git: GitRunner,
-  o: { memoryDir: string; commit: string; parent: string | null; paths: readonly string[]; subject: string },
+  o: { memoryDir: string; commit: string; parent: string | null; paths: readonly string[]; subject: string; onStaged?: () => void },
 ): Promise<void> {
   const cwd = o.memoryDir;
-  const stage = (): Promise<void> => git.exec(updateIndexOp(o.paths), { cwd });
+  // update-index replaces the index atomically, so only a staging that succeeded needs undoing.
+  const stage = (): Promise<void> => git.exec(updateIndexOp(o.paths), { cwd }).then(() => o.onStaged?.());
   const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd });
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential

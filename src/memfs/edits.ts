@@ -155,8 +155,8 @@ export async function applyDraft(git: GitRunner, draft: Draft): Promise<string> 
   try {
     for (const e of effective) writeState(memoryDir, e.file, e.after);
     step('files');
-    indexTouched = true;
-    await publishCommit(git, { memoryDir, commit, parent: base.head, paths, subject });
+    const onStaged = (): void => void (indexTouched = true);
+    await publishCommit(git, { memoryDir, commit, parent: base.head, paths, subject, onStaged });
     step('published');
   } catch (err) {
     for (const e of [...effective].reverse()) writeState(memoryDir, e.file, e.before);

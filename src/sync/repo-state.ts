@@ -61,7 +61,9 @@ export function gitDirOf(workTree: string): string | undefined {
 export async function readRepoState(git: GitRunner, memoryDir: string, signal?: AbortSignal): Promise<RepoState | undefined> {
   const gitDir = gitDirOf(memoryDir);
   if (!gitDir) return undefined;
-  const { stdout } = await git.run(['status', '--porcelain=v2', '--branch', '-z'], { cwd: memoryDir, ...(signal ? { signal } : {}) });
+  // Outside the write lease: a status that refreshed the index would hold index.lock under a concurrent write.
+  const env = { GIT_OPTIONAL_LOCKS: '0' };
+  const { stdout } = await git.run(['status', '--porcelain=v2', '--branch', '-z'], { cwd: memoryDir, env, ...(signal ? { signal } : {}) });
   return {
     ...parseStatusV2(stdout),
     gitDir,
