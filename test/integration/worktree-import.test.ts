@@ -103,12 +103,11 @@ describe('importing a worker’s private commits', () => {
       rmSync(join(wt.gitDir, name));
       execFileSync('mkfifo', [join(wt.gitDir, name)]);
     }
-    const t0 = Date.now();
+    // Opening either FIFO for reading would block forever, so returning at all is the check.
     const err = await importWorktreeCommits(wt, runner).catch((e: unknown) => e);
     expect(isMemoryError(err, 'WORKTREE_ERROR')).toBe(true);
     expect((err as Error).message).toMatch(/HEAD .* is missing or not a regular file/);
     expect(readWorktreeOwner(wt.gitDir)).toBeNull();
-    expect(Date.now() - t0).toBeLessThan(2_000);
     await discardWorktree(wt, runner);
   });
 
