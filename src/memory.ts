@@ -11,7 +11,7 @@ import { resolveTreeLimits } from './blocks/tree-limits.js';
 import { descriptionOf, tryParseMemoryFile } from './blocks/frontmatter.js';
 import { MemoryError } from './errors.js';
 import type { Launcher } from './process.js';
-import { statusOp, type RepoStatus } from './git/commands/status.js';
+import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { createGitRunner, type GitRunner } from './git/runner.js';
 import { resolveGitCommonDir } from './git/common-dir.js';
 import { ensureHooks } from './hooks/install.js';
@@ -186,8 +186,7 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
       throw err;
     }),
-    // Read-only and outside the write lease, so it must not take index.lock (GIT_OPTIONAL_LOCKS=0).
-    status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { GIT_OPTIONAL_LOCKS: '0' } })),
+    status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
     applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts.reason),
   };
 }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitDirAt } from '../git/common-dir.js';
-import { parseStatusV2 as parseStatus } from '../git/commands/status.js';
+import { parseStatusV2 as parseStatus, READ_ONLY_STATUS_ENV } from '../git/commands/status.js';
 import type { GitRunner } from '../git/runner.js';
 
 /** What `git status --porcelain=v2 --branch` tells us. */
@@ -61,8 +61,7 @@ export function gitDirOf(workTree: string): string | undefined {
 export async function readRepoState(git: GitRunner, memoryDir: string, signal?: AbortSignal): Promise<RepoState | undefined> {
   const gitDir = gitDirOf(memoryDir);
   if (!gitDir) return undefined;
-  // Outside the write lease: a status that refreshed the index would hold index.lock under a concurrent write.
-  const env = { GIT_OPTIONAL_LOCKS: '0' };
+  const env = { ...READ_ONLY_STATUS_ENV }; // outside the write lease
   const { stdout } = await git.run(['status', '--porcelain=v2', '--branch', '-z'], { cwd: memoryDir, env, ...(signal ? { signal } : {}) });
   return {
     ...parseStatusV2(stdout),

@@ -65,6 +65,13 @@ function parseHeader(rec: string, s: RepoStatus): void {
 }
 
 /**
+ * The environment for a status read outside the write lease: git then never refreshes the index, so it never
+ * holds index.lock while a writer needs it. (The clean check inside the lease keeps the refresh: it settles
+ * racily-clean entries, which keeps the next status cheap.)
+ */
+export const READ_ONLY_STATUS_ENV: Readonly<Record<string, string>> = { GIT_OPTIONAL_LOCKS: '0' };
+
+/**
  * The status op. `untracked: 'normal'` (the fast default, which git's untracked cache serves) reports an
  * untracked directory as `dir/`; `'all'` lists every file inside (used to explain a dirty repo).
  */
