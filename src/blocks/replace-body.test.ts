@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isMemoryError } from '../errors.js';
 import { parseMemoryFile } from './frontmatter.js';
 import { composeMemoryFile, replaceBodyPreservingFrontmatter } from './replace-body.js';
+import { errorCodeOf } from '../../test/helpers/errors.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return isMemoryError(err) ? err.code : 'not-a-memory-error';
-  }
-  return undefined;
-}
 
 describe('replaceBodyPreservingFrontmatter', () => {
   it('keeps every key, puts description/limit/read_only first and writes blank line + trimmed body + newline', () => {
@@ -37,10 +29,10 @@ describe('replaceBodyPreservingFrontmatter', () => {
   });
 
   it('refuses files without (closed) frontmatter and empty bodies with stable codes', () => {
-    expect(codeOf(() => replaceBodyPreservingFrontmatter('just text\n', 'b'))).toBe('FRONTMATTER_INVALID');
-    expect(codeOf(() => replaceBodyPreservingFrontmatter('---\ndescription: x\n', 'b'))).toBe('FRONTMATTER_INVALID');
-    expect(codeOf(() => replaceBodyPreservingFrontmatter('---\n: : bad\n---\nb', 'b'))).toBe('FRONTMATTER_INVALID');
-    expect(codeOf(() => replaceBodyPreservingFrontmatter('---\ndescription: x\n---\nb', ' \n '))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => replaceBodyPreservingFrontmatter('just text\n', 'b'))).toBe('FRONTMATTER_INVALID');
+    expect(errorCodeOf(() => replaceBodyPreservingFrontmatter('---\ndescription: x\n', 'b'))).toBe('FRONTMATTER_INVALID');
+    expect(errorCodeOf(() => replaceBodyPreservingFrontmatter('---\n: : bad\n---\nb', 'b'))).toBe('FRONTMATTER_INVALID');
+    expect(errorCodeOf(() => replaceBodyPreservingFrontmatter('---\ndescription: x\n---\nb', ' \n '))).toBe('INVALID_ARGUMENT');
   });
 
   it('composeMemoryFile lays out a new file the same way', () => {

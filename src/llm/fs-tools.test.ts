@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, makeTmpDir } from '../../test/helpers/tmp.js';
-import { isMemoryError, type MemoryErrorCode } from '../errors.js';
 import { editFileIn, grepIn, listDirIn, readFileIn, writeFileIn } from './fs-tools.js';
+import { errorCodeOf } from '../../test/helpers/errors.js';
 
 afterAll(cleanupTmp);
 
@@ -21,15 +21,6 @@ function setup() {
   return { root, outside };
 }
 
-function codeOf(fn: () => unknown): MemoryErrorCode | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (isMemoryError(err)) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 describe('sub-agent file tools', () => {
   const { root, outside } = setup();
@@ -46,9 +37,9 @@ describe('sub-agent file tools', () => {
   it('edit_file replaces a unique exact string and refuses missing or ambiguous ones', () => {
     expect(editFileIn(root, { path: 'system/human.md', old_string: 'Prefers tabs.', new_string: 'Prefers spaces.' })).toContain('Edited');
     expect(readFileSync(join(root, 'system/human.md'), 'utf8')).toContain('Prefers spaces.');
-    expect(codeOf(() => editFileIn(root, { path: 'system/human.md', old_string: 'nope', new_string: 'x' }))).toBe('NO_MATCH');
+    expect(errorCodeOf(() => editFileIn(root, { path: 'system/human.md', old_string: 'nope', new_string: 'x' }))).toBe('NO_MATCH');
     writeFileSync(join(root, 'dup.md'), 'a a');
-    expect(codeOf(() => editFileIn(root, { path: 'dup.md', old_string: 'a', new_string: 'b' }))).toBe('AMBIGUOUS_MATCH');
+    expect(errorCodeOf(() => editFileIn(root, { path: 'dup.md', old_string: 'a', new_string: 'b' }))).toBe('AMBIGUOUS_MATCH');
     editFileIn(root, { path: 'dup.md', old_string: 'a', new_string: 'b', replace_all: true });
     expect(readFileSync(join(root, 'dup.md'), 'utf8')).toBe('b b');
   });
@@ -59,18 +50,18 @@ describe('sub-agent file tools', () => {
   });
 
   it('refuses traversal, absolute paths elsewhere, symlink escapes and .git writes', () => {
-    expect(codeOf(() => readFileIn(root, { path: '../outside/secret.md' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => readFileIn(root, { path: join(outside, 'secret.md') }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => readFileIn(root, { path: 'escape/secret.md' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => readFileIn(root, { path: 'system/link.md' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => listDirIn(root, { path: '..' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => grepIn(root, { pattern: 'secret', path: 'escape' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => writeFileIn(root, { path: 'escape/new.md', content: 'pwn' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => writeFileIn(root, { path: 'system/link.md', content: 'pwn' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => writeFileIn(root, { path: '.git', content: 'gitdir: /tmp/evil' }))).toBe('INVALID_PATH');
-    expect(codeOf(() => writeFileIn(root, { path: 'sub/.git/config', content: '' }))).toBe('INVALID_PATH');
-    expect(codeOf(() => editFileIn(root, { path: '/etc/passwd', old_string: 'root', new_string: 'x' }))).toBe('PATH_ESCAPE');
-    expect(codeOf(() => writeFileIn(root, { path: 'a\0b', content: '' }))).toBe('INVALID_PATH');
+    expect(errorCodeOf(() => readFileIn(root, { path: '../outside/secret.md' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => readFileIn(root, { path: join(outside, 'secret.md') }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => readFileIn(root, { path: 'escape/secret.md' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => readFileIn(root, { path: 'system/link.md' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => listDirIn(root, { path: '..' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => grepIn(root, { pattern: 'secret', path: 'escape' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => writeFileIn(root, { path: 'escape/new.md', content: 'pwn' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => writeFileIn(root, { path: 'system/link.md', content: 'pwn' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => writeFileIn(root, { path: '.git', content: 'gitdir: /tmp/evil' }))).toBe('INVALID_PATH');
+    expect(errorCodeOf(() => writeFileIn(root, { path: 'sub/.git/config', content: '' }))).toBe('INVALID_PATH');
+    expect(errorCodeOf(() => editFileIn(root, { path: '/etc/passwd', old_string: 'root', new_string: 'x' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => writeFileIn(root, { path: 'a\0b', content: '' }))).toBe('INVALID_PATH');
     expect(existsSync(join(outside, 'new.md'))).toBe(false);
     expect(readFileSync(join(outside, 'secret.md'), 'utf8')).toBe('top secret\n');
     expect(grepIn(root, { pattern: 'top secret' })).toBe('No matches.');

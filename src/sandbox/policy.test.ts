@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isMemoryError } from '../errors.js';
 import { buildMemoryWriterPolicy, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { planLayers } from './layers.js';
+import { errorCodeOf } from '../../test/helpers/errors.js';
 
 const H = '/h';
 const base = { gitmemHome: H, agentId: 'a1', memoryDir: '/h/agents/a1/memory', worktreesDir: '/h/agents/a1/memory-worktrees' };
 
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return isMemoryError(e) ? e.code : 'not-a-memory-error';
-  }
-  return undefined;
-}
 
 describe('buildMemoryWriterPolicy', () => {
   it('hides every agent tree and re-opens only the own checkout, its .git and worktrees', () => {
@@ -39,22 +31,22 @@ describe('buildMemoryWriterPolicy', () => {
   it('pins the worker worktree .git link read-only when the worktree is named', () => {
     const p = buildMemoryWriterPolicy({ ...base, worktreeDir: '/h/agents/a1/memory-worktrees/w1' });
     expect(p.reopenedRoots).toContainEqual({ path: '/h/agents/a1/memory-worktrees/w1/.git', writable: false });
-    expect(code(() => buildMemoryWriterPolicy({ ...base, worktreeDir: '/elsewhere/w1' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, worktreeDir: '/elsewhere/w1' }))).toBe('INVALID_ARGUMENT');
   });
 
   it('refuses relative paths instead of anchoring them at the cwd', () => {
-    expect(code(() => buildMemoryWriterPolicy({ ...base, memoryDir: 'agents/a1/memory' }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => buildMemoryWriterPolicy({ ...base, gitmemHome: '' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, memoryDir: 'agents/a1/memory' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, gitmemHome: '' }))).toBe('INVALID_ARGUMENT');
   });
 
   it("refuses a memory dir that belongs to another agent and ids with path characters", () => {
-    expect(code(() => buildMemoryWriterPolicy({ ...base, agentId: 'b2' }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => buildMemoryWriterPolicy({ ...base, agentId: '../a1' }))).toBe('INVALID_AGENT_ID');
-    expect(code(() => buildMemoryWriterPolicy({ ...base, agentId: '..' }))).toBe('INVALID_AGENT_ID');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: 'b2' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: '../a1' }))).toBe('INVALID_AGENT_ID');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: '..' }))).toBe('INVALID_AGENT_ID');
   });
 
   it('refuses a state dir inside the hidden agents tree (it would silently vanish)', () => {
-    expect(code(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/agents/b2/state'] }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/agents/b2/state'] }))).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -69,7 +61,7 @@ describe('normalizePolicy', () => {
 
   it('refuses a re-opened root that contains a denied root', () => {
     const p = { ...empty, deniedRoots: ['/h/agents'], reopenedRoots: [{ path: '/h', writable: true }] };
-    expect(code(() => normalizePolicy(p))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => normalizePolicy(p))).toBe('INVALID_ARGUMENT');
   });
 
   it('accepts a plain root that is an ancestor of a denied root (the denial is layered on top)', () => {

@@ -12,6 +12,7 @@ import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
 import { findOnPath } from '../../src/sandbox/detect.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { errorCodeOf } from '../helpers/errors.js';
 
 const hasBwrap = process.platform === 'linux' && findOnPath('bwrap', process.env['PATH']) !== undefined;
 
@@ -52,14 +53,6 @@ async function sh(script: string, o: Partial<ConfineOptions> = {}, cwd = wt): Pr
   return runConfined(confined, { cwd, timeoutMs: 20_000 });
 }
 
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return isMemoryError(e) ? e.code : String(e);
-  }
-  return undefined;
-}
 
 describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
   beforeAll(setup);
@@ -177,8 +170,8 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
 
   it('refuses to nest: the confined environment carries the sentinel', () => {
     const inner = confineCommand({ command: ['true'], policy, env: parentEnv });
-    expect(code(() => confineCommand({ command: ['true'], policy, env: inner.env }))).toBe('SANDBOX_NESTED');
-    expect(code(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_SANDBOX: 'none' } }))).toBe('SANDBOX_NESTED');
+    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: inner.env }))).toBe('SANDBOX_NESTED');
+    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_SANDBOX: 'none' } }))).toBe('SANDBOX_NESTED');
   });
 
   it('GITMEM_FS_SANDBOX=0 runs unconfined, but only after a loud warning', async () => {
@@ -192,9 +185,9 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
   });
 
   it('fails closed without a backend: SANDBOX_UNAVAILABLE, never an unconfined run', () => {
-    expect(code(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, PATH: '/nonexistent' } }))).toBe('SANDBOX_UNAVAILABLE');
-    expect(code(() => confineCommand({ command: ['true'], policy, env: parentEnv, platform: 'win32' }))).toBe('SANDBOX_UNAVAILABLE');
-    expect(code(() => confineCommand({ command: ['true'], policy, env: parentEnv, backend: { name: 'none', reason: 'test' } }))).toBe(
+    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, PATH: '/nonexistent' } }))).toBe('SANDBOX_UNAVAILABLE');
+    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: parentEnv, platform: 'win32' }))).toBe('SANDBOX_UNAVAILABLE');
+    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: parentEnv, backend: { name: 'none', reason: 'test' } }))).toBe(
       'SANDBOX_UNAVAILABLE',
     );
   });
@@ -244,8 +237,8 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
     const c = confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: wt });
     expect((await runConfined(c, { cwd: '/' })).stdout.trim()).toBe(wt);
     const hiddenCwd = join(home, 'agents/b2/memory');
-    expect(code(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: hiddenCwd }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: 'relative/dir' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: hiddenCwd }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: 'relative/dir' }))).toBe('INVALID_ARGUMENT');
   });
 
   it('stops a runaway command at its timeout and on abort (SIGTERM, then SIGKILL)', async () => {

@@ -2,23 +2,14 @@ import { copyFileSync, cpSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, makeTmpDir } from '../../../test/helpers/tmp.js';
-import { isMemoryError, type MemoryErrorCode } from '../../errors.js';
 import { appendTranscript, readTranscript } from '../transcripts.js';
 import { loadSource, parseFromSpec, stageSource, syntheticConversationId } from './index.js';
+import { errorCodeOf } from '../../../test/helpers/errors.js';
 
 afterAll(cleanupTmp);
 const FIX = resolve(import.meta.dirname, '../../../test/fixtures/sources');
 const clock = () => new Date('2025-09-09T09:09:09.000Z');
 
-function codeOf(fn: () => unknown): MemoryErrorCode | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (isMemoryError(err)) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 describe('--from parsing', () => {
   it('splits type and locator, treats a bare value as a conversation id, rejects unknown types and empty paths', () => {
@@ -41,9 +32,9 @@ describe('transcript: source', () => {
     expect(rows[2]).toMatchObject({ name: 'bash', resultOk: true, source_message_id: 'L4' });
     expect(rows[3]?.captured_at).toBe('2025-05-01T09:00:10.000Z');
     expect(rows[4]?.captured_at).toBe('2025-09-09T09:09:09.000Z');
-    expect(codeOf(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir }))).toBe('INVALID_ARGUMENT');
     expect(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir })).toThrow(/Could not parse a JSONL transcript row in .*bad\.jsonl \(line 2\)/);
-    expect(codeOf(() => loadSource('transcript:/nope.jsonl', { agentDir }))).toBe('FILE_NOT_FOUND');
+    expect(errorCodeOf(() => loadSource('transcript:/nope.jsonl', { agentDir }))).toBe('FILE_NOT_FOUND');
   });
 
   it('stages idempotently: a second run appends nothing; relative paths resolve against cwd', () => {
@@ -133,7 +124,7 @@ describe('claude-code: source', () => {
     expect(stageSource(`claude-code:${project}`, { agentDir, clock }).staged).toBe(0);
     copyFileSync(join(project, 'older-session.jsonl'), join(project, 'newest.jsonl'));
     expect(loadSource(`claude-code:${project}`, { agentDir }).rows.map((r) => r.source_message_id)).toEqual(['old-1']);
-    expect(codeOf(() => loadSource(`claude-code:${makeTmpDir('gitmem-cc-empty-')}`, { agentDir }))).toBe('FILE_NOT_FOUND');
+    expect(errorCodeOf(() => loadSource(`claude-code:${makeTmpDir('gitmem-cc-empty-')}`, { agentDir }))).toBe('FILE_NOT_FOUND');
   });
 });
 
@@ -143,6 +134,6 @@ describe('stored conversation source', () => {
     appendTranscript(agentDir, 'default', [{ kind: 'user', text: 'hi' }]);
     expect(loadSource('default', { agentDir }).rows).toHaveLength(1);
     expect(stageSource('default', { agentDir })).toEqual({ conversationId: 'default', staged: 0, skipped: 0, stored: true });
-    expect(codeOf(() => loadSource('conv-x', { agentDir }))).toBe('FILE_NOT_FOUND');
+    expect(errorCodeOf(() => loadSource('conv-x', { agentDir }))).toBe('FILE_NOT_FOUND');
   });
 });
