@@ -191,8 +191,8 @@ function listedMessage(verb: string): string {
 function checkRemoval(change: FileChange, protectedPaths: ReadonlySet<string>, report: Report): boolean {
   const source = change.status === 'renamed' ? (change.oldPath ?? change.path) : change.path;
   const verb = change.status === 'deleted' ? 'deleted' : `renamed to ${change.path}`;
-  if (protectedPaths.has(source)) return report(source, listedMessage(verb)), true;
   if (isProtectedText(change.headContent)) return report(source, `file is read_only and cannot be ${verb}`), true;
+  if (protectedPaths.has(source)) return report(source, listedMessage(verb)), true;
   return false;
 }
 
@@ -201,8 +201,8 @@ function checkWrite(change: FileChange, protectedPaths: ReadonlySet<string>, rep
   const { path, status, content } = change;
   const shape = pathProblem(path) ?? modeProblem(change.mode);
   if (shape !== null) return report(path, shape);
-  if (protectedPaths.has(path)) return report(path, listedMessage(status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified'));
   if (status === 'modified' && isProtectedText(change.headContent)) return report(path, 'file is read_only and cannot be modified');
+  if (protectedPaths.has(path)) return report(path, listedMessage(status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified'));
   if (content === null) return report(path, 'its content could not be read');
   const kind = classifyPath(path);
   if (kind === 'bad-skill-path') return report(path, 'invalid skill path (skills must be folders). Use skills/<name>/SKILL.md');

@@ -4,6 +4,8 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { createGitRunner, type GitRunner } from '../../src/git/runner.js';
 import { createMemory, initMemory } from '../../src/memory.js';
 import { listProtectedPaths, unprotectPaths } from '../../src/hooks/protected.js';
 import { isMemoryError } from '../../src/errors.js';
@@ -187,5 +189,48 @@ describe('hooks cannot be switched off quietly', () => {
     expect(r.created).toBe(false);
     expect(r.repairedHooks).toEqual(expect.arrayContaining(['pre-commit', 'core.hooksPath']));
     expect(badCommitRefused()).toBe(true);
+  });
+});
+
+describe('the protected list', () => {
+  /** A runner that counts the git processes an open starts. */
+  function counting(): { git: GitRunner; calls: string[] } {
+    const real = createGitRunner({ env: fx.env });
+    const calls: string[] = [];
+    const git: GitRunner = {
+      ...real,
+      run: (args, o) => (calls.push(args.join(' ')), real.run(args, o)),
+      exec: (op, o) => (calls.push(op.args.join(' ')), real.exec(op, o)),
+    };
+    return { git, calls };
+  }
+  const open = async (): Promise<string[]> => {
+    const c = counting();
+    await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env, git: c.git });
+    return c.calls;
+  };
+
+  it('an open that finds nothing new starts no git process, also after a tool write; a raw commit is scanned once', async () => {
+    expect(await open()).toEqual([]);
+    await fx.memory.tool({ command: 'create', reason: 'r', file_path: 'notes/a', description: 'a' });
+    expect(await open()).toEqual([]);
+    operatorCommit({ 'system/rules.md': md('rules', 'read_only: true\n') });
+    expect((await open()).length).toBeGreaterThan(0);
+    expect(listProtectedPaths(fx.dir)).toEqual(['system/rules.md']);
+    expect(await open()).toEqual([]);
+  });
+
+  it('gitmem protect list | add | remove', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'run-cli.ts'), 'protect', ...args, '--agent', 'agent-1'], { env: { ...fx.env, NODE_OPTIONS: '' }, encoding: 'utf8' });
+    expect(cli('list').stdout).toContain('No protected paths.');
+    expect(cli('add', 'system/human.md').status).toBe(0);
+    expect(cli('list').stdout.trim()).toBe('system/human.md');
+    writeFileSync(join(fx.dir, 'system', 'human.md'), md('human'));
+    run(['add', '-A']);
+    expect(rawCommit('edit').stderr).toContain('system/human.md: protected');
+    run(['reset', '-q', '--hard']);
+    expect(cli('add', 'x/.GIT/config').status).toBe(1);
+    expect(cli('remove', 'system/human.md').status).toBe(0);
+    expect(cli('list', '--json').stdout.trim()).toBe('[]');
   });
 });
