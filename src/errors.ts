@@ -31,6 +31,7 @@ export type MemoryErrorCode =
   | 'PATCH_INVALID' // memory_apply_patch grammar error
   | 'PATCH_MISMATCH' // a hunk's context was not found in the current file
   | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)
+  | 'HOOKS_UNPINNED' // core.hooksPath is set after gitmem's value by a source gitmem cannot edit (e.g. the environment)
   // --- git / processes ---
   | 'GIT_FAILED' // git exited non-zero (GitCommandError carries redacted argv/stderr)
   | 'GIT_TIMEOUT' // git exceeded its timeout and was killed

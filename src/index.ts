@@ -12,7 +12,7 @@ export {
   tryParseMemoryFile,
   isReadOnlyValue,
 } from './blocks/frontmatter.js';
-export { validateChanges, type FileChange } from './blocks/validate.js';
+export { validateChanges, findProblems, isProtectedText, type FileChange, type Problem, type ValidationOptions } from './blocks/validate.js';
 export { agentPaths, assertAgentId, type AgentPaths } from './memfs/layout.js';
 export { normalizeMemoryPath } from './memfs/paths.js';
 export { parsePatch, type PatchOp, type Hunk, type HunkLine } from './memfs/apply-patch/parse.js';
@@ -119,6 +119,7 @@ export { assertCleanForWrite } from './memfs/clean-check.js';
 export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revision.js';
 export { ensureHooks } from './hooks/install.js';
 export { runPreCommit } from './hooks/pre-commit.js';
+export { listProtectedPaths, protectPaths, unprotectPaths, recordProtection } from './hooks/protected.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';
 // --- reflection (issue 5): settings, triggers, snapshot, runs, harness entry points, dream ---

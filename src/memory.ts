@@ -17,6 +17,8 @@ import { resolveGitCommonDir } from './git/common-dir.js';
 import { ensureHooks } from './hooks/install.js';
 import { isMirrorConfigured } from './hooks/post-commit.js';
 import { runPreCommit } from './hooks/pre-commit.js';
+import { noteValidatedCommit, recordProtection } from './hooks/protected.js';
+import { readLooseObject } from './git/objects.js';
 import { firePostCommitHook, type Identity } from './memfs/commit.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
 import { logOp, type LogEntry } from './memfs/log.js';
@@ -60,6 +62,8 @@ export interface Memory {
   readonly home: string;
   readonly memoryDir: string;
   readonly git: GitRunner;
+  /** What opening repaired in the hooks (see ensureHooks); empty when all was well. */
+  readonly hookRepairs: readonly string[];
   /** Runs one memory-tool call (SPEC §4) → one commit. */
   tool(call: unknown): Promise<WriteResult>;
   /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
@@ -139,7 +143,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
   }
   const git = options.git ?? createGitRunner({ env, ...(options.launch ? { launch: options.launch } : {}) });
-  await ensureHooks(git, memoryDir);
+  const { repaired } = await ensureHooks(git, memoryDir);
+  await recordProtection(git, memoryDir);
   const recorded = identityFromConfig(memoryDir);
   const agentId = scope.agentId ?? recorded.agentId;
   const deps: WriteDeps = {
@@ -149,19 +154,32 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
-    afterCommit: () => {
+    afterCommit: (commit) => {
+      keepProtectionMarker(memoryDir, commit);
       if (mirrorConfigured(memoryDir)) firePostCommitHook(memoryDir, env);
       gcIfDue(git, memoryDir);
     },
   };
-  return buildMemory({ deps, home, agentId, env });
+  return buildMemory({ deps, home, agentId, env, hookRepairs: repaired });
 }
 
-function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undefined; env: Record<string, string | undefined> }): Memory {
+/**
+ * A tool commit passed the validator, which refuses every new read_only file: it protects what its parent
+ * did, so the protected list's marker may follow it (the next open then scans nothing). Runs under the lease.
+ */
+function keepProtectionMarker(memoryDir: string, commit: string): void {
+  const object = readLooseObject(join(resolveGitCommonDir(memoryDir), 'objects'), commit);
+  if (object?.type !== 'commit') return;
+  const parent = /^parent ([0-9a-f]{40})$/m.exec(object.data.toString('latin1'))?.[1] ?? null;
+  noteValidatedCommit(memoryDir, parent, commit);
+}
+
+function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undefined; env: Record<string, string | undefined>; hookRepairs: string[] }): Memory {
   const { deps } = o;
   const { git, memoryDir } = deps;
   return {
     agentId: o.agentId,
+    hookRepairs: o.hookRepairs,
     home: o.home,
     memoryDir,
     git,
@@ -227,7 +245,9 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
     files = (['persona', 'human'] as const).map((n) => ({ path: `system/${n}.md`, content: composeMemoryFile({ description: p[n].description }, p[n].body) }));
   }
   const date = options.clock?.();
-  return initMemoryRepo(git, { home, agentId: options.agentId, author, files, ...(date ? { date } : {}) });
+  const result = await initMemoryRepo(git, { home, agentId: options.agentId, author, files, ...(date ? { date } : {}) });
+  await recordProtection(git, result.memoryDir);
+  return result;
 }
 
 export type { MemoryMode } from './blocks/presets.js';

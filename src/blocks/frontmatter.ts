@@ -130,9 +130,29 @@ export function tryParseMemoryFile(raw: string): ParsedMemoryFile | null {
   }
 }
 
-/** True when a parsed `read_only` value means "protected" (`true`, or the string "true" in any case). */
+// The only values that leave a file writable once `read_only` is present (any case, surrounding blanks ignored).
+const EXPLICIT_FALSE: ReadonlySet<string> = new Set(['false', 'no', 'off', '0']);
+
+/**
+ * True when a parsed `read_only` value means "protected". Fails closed: once the key is present, anything but
+ * an explicit false (`false`, `no`, `off`, `0`, in any case) protects — `yes`, `on`, `1`, an empty value, a list.
+ * `undefined` (the key is absent) does not.
+ * @example isReadOnlyValue('yes') === true; isReadOnlyValue('Off') === false; isReadOnlyValue(undefined) === false
+ */
 export function isReadOnlyValue(value: unknown): boolean {
-  return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
+  if (value === undefined || value === false || value === 0) return false;
+  if (typeof value === 'string') return !EXPLICIT_FALSE.has(value.trim().toLowerCase());
+  return true;
+}
+
+/**
+ * True when a raw `read_only` value (text after `read_only:` on a line YAML could not parse) protects: the
+ * same rule as {@link isReadOnlyValue}, after dropping a trailing `# comment` and surrounding quotes.
+ * @example isRawReadOnlyValue(' "off" # operator') === false; isRawReadOnlyValue(' yes') === true
+ */
+export function isRawReadOnlyValue(raw: string): boolean {
+  const value = raw.replace(/\s+#.*$/, '').trim().replace(/^(["'])(.*)\1$/, '$2');
+  return isReadOnlyValue(value);
 }
 
 /** The description as a trimmed string, or '' when absent / not a scalar. */

@@ -1,17 +1,22 @@
 /**
- * The memory format rules (SPEC §7.2, plus gitmem's stricter read_only protection), as one pure function
- * over a set of changes. The pre-commit hook feeds it the staged snapshot; the memory tool feeds it the
- * change it is about to commit, so both enforce exactly the same rules.
+ * The memory rules, as one pure function over a set of changes: which paths and file modes memory may hold,
+ * read_only protection (fail-closed, plus the protected list gitmem keeps outside the repository), and the
+ * frontmatter format (SPEC §7.2). The pre-commit hook feeds it the staged snapshot, merges of background
+ * writers the merge result against the checkout's HEAD, and the memory tool the change it is about to commit,
+ * so all three enforce exactly the same rules.
  */
 import {
   ALLOWED_KEYS,
   SKILL_KEYS,
   descriptionOf,
+  isRawReadOnlyValue,
   isReadOnlyValue,
+  normalizeText,
   parseFrontmatterYaml,
   splitFrontmatter,
   type FrontmatterData,
 } from './frontmatter.js';
+import { pathProblem } from './path-rules.js';
 
 /** One changed path. `content`/`headContent` are null when the file is absent on that side. */
 export interface FileChange {
@@ -22,7 +27,29 @@ export interface FileChange {
   content: string | null;
   /** Content at HEAD of `path` (or of `oldPath` for renames); null when new. */
   headContent: string | null;
+  /**
+   * git mode of the new side (`100644`, `100755`, `120000` link, `160000` gitlink). Absent means a regular
+   * file: the memory tool only ever writes those. Content is not needed (may be null) for a link or gitlink.
+   */
+  mode?: string;
 }
+
+/** What the rules need besides the changes themselves. */
+export interface ValidationOptions {
+  /**
+   * Paths gitmem recorded as read_only (the protected list, kept in the common git dir, never emptied by a
+   * commit): no change may create, modify, delete or rename them, whatever their frontmatter says now.
+   */
+  protectedPaths?: ReadonlySet<string>;
+}
+
+/** One broken rule: the path it is about and what is wrong. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+type Report = (path: string, message: string) => void;
 
 export type FileKind = 'memory' | 'skill' | 'skill-asset' | 'bad-skill-path' | 'other';
 
@@ -43,15 +70,32 @@ export function classifyPath(path: string): FileKind {
   return 'memory';
 }
 
-function headReadOnly(headContent: string | null): boolean {
-  if (headContent === null) return false;
-  const split = splitFrontmatter(headContent);
-  if (split.kind !== 'ok') return false;
-  try {
-    return isReadOnlyValue(parseFrontmatterYaml(split.yamlText)['read_only']);
-  } catch {
-    return false;
+const READ_ONLY_LINE = /^\s*(["']?)read_only\1\s*:(.*)$/;
+
+/**
+ * True when a file's text makes it protected: its frontmatter has a `read_only` value that is not an explicit
+ * false (see isReadOnlyValue). Fails closed: when the frontmatter cannot be parsed (invalid YAML, a duplicate
+ * key, never closed), any `read_only:` line in it with such a value protects the file.
+ * @example isProtectedText('---\ndescription: [x\nread_only: yes\n---\n') === true
+ */
+export function isProtectedText(text: string | null): boolean {
+  if (text === null) return false;
+  const split = splitFrontmatter(text);
+  if (split.kind === 'none') return false;
+  let lines: string;
+  if (split.kind === 'ok') {
+    try {
+      return isReadOnlyValue(parseFrontmatterYaml(split.yamlText)['read_only']);
+    } catch {
+      lines = split.yamlText;
+    }
+  } else {
+    lines = normalizeText(text).slice(4); // unclosed: everything after the opening ---
   }
+  return lines.split('\n').some((line) => {
+    const m = READ_ONLY_LINE.exec(line);
+    return m !== null && isRawReadOnlyValue(m[2] ?? '');
+  });
 }
 
 function headData(headContent: string | null): FrontmatterData | null {
@@ -65,100 +109,142 @@ function headData(headContent: string | null): FrontmatterData | null {
   }
 }
 
-function parseForCheck(path: string, content: string, errors: string[]): FrontmatterData | null {
+function parseForCheck(path: string, content: string, report: Report): FrontmatterData | null {
   const split = splitFrontmatter(content);
-  if (split.kind === 'none') return void errors.push(`${path}: missing frontmatter (must start with ---)`), null;
-  if (split.kind === 'unclosed') {
-    return void errors.push(`${path}: frontmatter opened but never closed (missing closing ---)`), null;
-  }
+  if (split.kind === 'none') return void report(path, 'missing frontmatter (must start with ---)'), null;
+  if (split.kind === 'unclosed') return void report(path, 'frontmatter opened but never closed (missing closing ---)'), null;
   try {
     return parseFrontmatterYaml(split.yamlText);
   } catch (err) {
-    errors.push(`${path}: ${err instanceof Error ? err.message : String(err)}`);
+    report(path, err instanceof Error ? err.message : String(err));
     return null;
   }
 }
 
-function checkReadOnlyKey(path: string, data: FrontmatterData, head: FrontmatterData | null, errors: string[]): void {
+function checkReadOnlyKey(path: string, data: FrontmatterData, head: FrontmatterData | null, report: Report): void {
   const has = Object.hasOwn(data, 'read_only');
   const headHas = head !== null && Object.hasOwn(head, 'read_only');
   if (has && !headHas) {
-    errors.push(`${path}: 'read_only' is a protected field and cannot be set by the agent`);
+    report(path, `'read_only' is a protected field and cannot be set by the agent`);
   } else if (has && headHas && JSON.stringify(data['read_only']) !== JSON.stringify(head['read_only'])) {
-    errors.push(`${path}: 'read_only' is a protected field and cannot be changed by the agent`);
+    report(path, `'read_only' is a protected field and cannot be changed by the agent`);
   } else if (!has && headHas) {
-    errors.push(`${path}: 'read_only' is a protected field and cannot be removed by the agent`);
+    report(path, `'read_only' is a protected field and cannot be removed by the agent`);
   }
 }
 
-function checkMemoryFile(change: FileChange, content: string, errors: string[]): void {
+function checkMemoryFile(change: FileChange, content: string, report: Report): void {
   const { path } = change;
-  const data = parseForCheck(path, content, errors);
+  const data = parseForCheck(path, content, report);
   if (data === null) return;
   for (const key of Object.keys(data)) {
     if (!(ALLOWED_KEYS as readonly string[]).includes(key)) {
-      errors.push(`${path}: unknown frontmatter key '${key}' (allowed: ${ALLOWED_KEYS.join(', ')})`);
+      report(path, `unknown frontmatter key '${key}' (allowed: ${ALLOWED_KEYS.join(', ')})`);
     }
   }
-  checkReadOnlyKey(path, data, headData(change.headContent), errors);
+  checkReadOnlyKey(path, data, headData(change.headContent), report);
   if (!Object.hasOwn(data, 'description') || data['description'] === null) {
-    errors.push(`${path}: missing required field 'description'`);
+    report(path, `missing required field 'description'`);
   } else if (typeof data['description'] !== 'string' || descriptionOf(data) === '') {
-    errors.push(`${path}: 'description' must be a non-empty string`);
+    report(path, `'description' must be a non-empty string`);
   }
   const limit = data['limit'];
   if (limit !== undefined && limit !== null && !(Number.isInteger(limit) && (limit as number) > 0)) {
-    errors.push(`${path}: 'limit' must be a positive integer`);
+    report(path, `'limit' must be a positive integer`);
   }
 }
 
-function checkSkillFile(path: string, content: string, errors: string[]): void {
-  const data = parseForCheck(path, content, errors);
+function checkSkillFile(path: string, content: string, report: Report): void {
+  const data = parseForCheck(path, content, report);
   if (data === null) return;
   for (const key of Object.keys(data)) {
     if (!(SKILL_KEYS as readonly string[]).includes(key)) {
-      errors.push(`${path}: unknown SKILL.md frontmatter key '${key}' (allowed: ${SKILL_KEYS.join(', ')})`);
+      report(path, `unknown SKILL.md frontmatter key '${key}' (allowed: ${SKILL_KEYS.join(', ')})`);
     }
   }
   const folder = path.split('/').at(-2) ?? '';
   const name = data['name'];
-  if (typeof name !== 'string' || name.trim() === '') errors.push(`${path}: missing required field 'name'`);
-  else if (name.trim() !== folder) errors.push(`${path}: 'name' must match its folder name '${folder}'`);
+  if (typeof name !== 'string' || name.trim() === '') report(path, `missing required field 'name'`);
+  else if (name.trim() !== folder) report(path, `'name' must match its folder name '${folder}'`);
   if (typeof data['description'] !== 'string' || data['description'].trim() === '') {
-    errors.push(`${path}: missing required field 'description'`);
+    report(path, `missing required field 'description'`);
   }
 }
 
+const REGULAR_MODES: ReadonlySet<string> = new Set(['100644', '100755']);
+const MODE_PROBLEMS: Readonly<Record<string, string>> = {
+  '120000': 'symbolic links are not allowed in memory (mode 120000)',
+  '160000': 'gitlinks (submodules) are not allowed in memory (mode 160000)',
+};
+
+/** Why a new side's git mode may not be stored, or null (regular files, executable or not, are fine). */
+function modeProblem(mode: string | undefined): string | null {
+  if (mode === undefined || REGULAR_MODES.has(mode)) return null;
+  return MODE_PROBLEMS[mode] ?? `only regular files are allowed in memory (mode ${mode})`;
+}
+
+function listedMessage(verb: string): string {
+  return `protected (gitmem recorded it as read_only; an operator lifts that with \`gitmem protect remove\`) and cannot be ${verb}`;
+}
+
+/** The removal side of a delete or rename: read_only and listed files stay. Returns true when refused. */
+function checkRemoval(change: FileChange, protectedPaths: ReadonlySet<string>, report: Report): boolean {
+  const source = change.status === 'renamed' ? (change.oldPath ?? change.path) : change.path;
+  const verb = change.status === 'deleted' ? 'deleted' : `renamed to ${change.path}`;
+  if (isProtectedText(change.headContent)) return report(source, `file is read_only and cannot be ${verb}`), true;
+  if (protectedPaths.has(source)) return report(source, listedMessage(verb)), true;
+  return false;
+}
+
+/** The new side: path rule, mode, protection, then the format of its kind. */
+function checkWrite(change: FileChange, protectedPaths: ReadonlySet<string>, report: Report): void {
+  const { path, status, content } = change;
+  const shape = pathProblem(path) ?? modeProblem(change.mode);
+  if (shape !== null) return report(path, shape);
+  if (status === 'modified' && isProtectedText(change.headContent)) return report(path, 'file is read_only and cannot be modified');
+  if (protectedPaths.has(path)) return report(path, listedMessage(status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified'));
+  if (content === null) return report(path, 'its content could not be read');
+  const kind = classifyPath(path);
+  if (kind === 'bad-skill-path') return report(path, 'invalid skill path (skills must be folders). Use skills/<name>/SKILL.md');
+  // A renamed file keeps its source's history: its read_only key is compared with the source at HEAD.
+  if (kind === 'memory') checkMemoryFile(change, content, report);
+  else if (kind === 'skill') checkSkillFile(path, content, report);
+  else if (isProtectedText(content) && !isProtectedText(change.headContent)) report(path, "'read_only' is a protected field and cannot be set by the agent");
+}
+
 /**
- * Validates a set of changes; returns every problem found (empty = acceptable).
+ * Every broken rule in a set of changes, with the path each one is about (empty = acceptable).
+ * @example findProblems([{ status: 'added', path: 'lnk', content: null, headContent: null, mode: '120000' }])
+ *   // [{ path: 'lnk', message: 'symbolic links are not allowed in memory (mode 120000)' }]
+ */
+export function findProblems(changes: readonly FileChange[], options: ValidationOptions = {}): Problem[] {
+  const problems: Problem[] = [];
+  const report: Report = (path, message) => void problems.push({ path, message });
+  const protectedPaths = options.protectedPaths ?? new Set<string>();
+  for (const change of changes) {
+    if (change.status === 'deleted' || change.status === 'renamed') {
+      if (checkRemoval(change, protectedPaths, report) || change.status === 'deleted') continue;
+    }
+    checkWrite(change, protectedPaths, report);
+  }
+  return problems;
+}
+
+/**
+ * A path as it appears in a problem line: as is, or JSON-quoted when it holds control characters or is not
+ * valid Unicode (so one problem is always one line).
+ * @example shownPath('a\nb.md') === '"a\\nb.md"'
+ */
+export function shownPath(path: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what must not reach a terminal raw
+  return /[\u0000-\u001f\u007f]/.test(path) || !path.isWellFormed() ? JSON.stringify(path) : path;
+}
+
+/**
+ * Validates a set of changes; returns every problem found as `<path>: <problem>` lines (empty = acceptable).
  * @example validateChanges([{ status: 'added', path: 'system/x.md', content: 'hi', headContent: null }])
  *   // ['system/x.md: missing frontmatter (must start with ---)']
  */
-export function validateChanges(changes: readonly FileChange[]): string[] {
-  const errors: string[] = [];
-  for (const change of changes) {
-    const { path, status, content } = change;
-    if (status === 'deleted' || status === 'renamed') {
-      if (headReadOnly(change.headContent)) {
-        const verb = status === 'deleted' ? 'deleted' : `renamed to ${path}`;
-        errors.push(`${change.oldPath ?? path}: file is read_only and cannot be ${verb}`);
-        continue;
-      }
-      if (status === 'deleted') continue;
-    }
-    if (content === null) continue;
-    const kind = classifyPath(path);
-    if (kind === 'bad-skill-path') {
-      errors.push(`${path}: invalid skill path (skills must be folders). Use skills/<name>/SKILL.md`);
-      continue;
-    }
-    if (status === 'modified' && headReadOnly(change.headContent)) {
-      errors.push(`${path}: file is read_only and cannot be modified`);
-      continue;
-    }
-    // A renamed file keeps its source's history: its read_only key is compared with the source at HEAD.
-    if (kind === 'memory') checkMemoryFile(change, content, errors);
-    else if (kind === 'skill') checkSkillFile(path, content, errors);
-  }
-  return errors;
+export function validateChanges(changes: readonly FileChange[], options: ValidationOptions = {}): string[] {
+  return findProblems(changes, options).map((p) => `${shownPath(p.path)}: ${p.message}`);
 }

@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, Loader> = {
   log: () => import('./commands/log.js'),
   memory: () => import('./commands/memory.js'),
   hook: () => import('./commands/hook.js'),
+  protect: () => import('./commands/protect.js'),
   personality: () => import('./commands/personality.js'),
   mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),

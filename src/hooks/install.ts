@@ -2,11 +2,12 @@
  * Installs gitmem's hooks into a memory repository and repairs them when missing or stale. Hooks live in
  * the common git dir, so worktrees of background writers run the same checks.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../assets.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
+import { pinHooksPath } from './hooks-path.js';
 import { postCommitScript } from './post-commit.js';
 
 
@@ -32,22 +33,37 @@ export function preCommitScript(nodePath: string = process.execPath, entry: stri
 }
 
 export interface HookState {
-  /** Hooks that were (re)written. */
+  /**
+   * What was repaired: `pre-commit` / `post-commit` (missing, not a regular file, or stale text),
+   * `pre-commit (mode)` / `post-commit (mode)` (not 0755), `core.hooksPath` (not the one effective value).
+   */
   repaired: string[];
 }
 
 function writeIfStale(dir: string, name: string, text: string, repaired: string[]): void {
   const file = join(dir, name);
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : null;
-  if (current === text) return;
-  writeFileSync(file, text, { mode: 0o755 });
-  chmodSync(file, 0o755);
-  repaired.push(name);
+  let st: Stats | null = null;
+  try {
+    st = lstatSync(file);
+  } catch {
+    // missing: written below
+  }
+  if (st !== null && !st.isFile()) rmSync(file, { recursive: true, force: true }); // a link or directory in its place
+  const current = st?.isFile() ? readFileSync(file, 'utf8') : null;
+  if (current !== text) {
+    writeFileSync(file, text, { mode: 0o755 });
+    chmodSync(file, 0o755);
+    repaired.push(name);
+  } else if (((st?.mode ?? 0) & 0o7777) !== 0o755) {
+    chmodSync(file, 0o755); // `chmod 644` makes git skip a hook silently
+    repaired.push(`${name} (mode)`);
+  }
 }
 
 /**
- * Writes the pre-commit and post-commit hooks when missing or different, and pins `core.hooksPath` so a
- * global hooks path cannot switch them off. Cheap when everything is current (two reads, no spawn).
+ * Writes the pre-commit and post-commit hooks when missing, different or not executable, and makes
+ * `core.hooksPath` name them as the one effective value (a global hooks path, a second value or an included
+ * file cannot switch them off). Cheap when everything is current: file reads and two stats, no process.
  * @example const { repaired } = await ensureHooks(git, '/home/me/.gitmem/agents/a/memory')
  */
 export async function ensureHooks(git: GitRunner, repoDir: string): Promise<HookState> {
@@ -57,11 +73,6 @@ export async function ensureHooks(git: GitRunner, repoDir: string): Promise<Hook
   const repaired: string[] = [];
   writeIfStale(hooksDir, 'pre-commit', preCommitScript(), repaired);
   writeIfStale(hooksDir, 'post-commit', postCommitScript(), repaired);
-  const config = readFileSync(join(gitDir, 'config'), 'utf8');
-  const pinned = config.split('\n').some((l) => l.trim() === `hooksPath = ${hooksDir}`);
-  if (!pinned) {
-    await git.run(['config', 'core.hooksPath', hooksDir], { cwd: repoDir });
-    repaired.push('core.hooksPath');
-  }
+  if (await pinHooksPath(git, repoDir, gitDir, hooksDir)) repaired.push('core.hooksPath');
   return { repaired };
 }

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { validateChanges, type FileChange } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import { readProtectedPaths } from '../hooks/protected.js';
 import { composeCommit, publishCommit, resetIndexPaths, type ComposedCommit, type Identity } from './commit.js';
 import { clearJournal, writeJournal } from './journal.js';
 import type { BaseTrees } from './tree-edit.js';
@@ -118,7 +119,7 @@ export function draftEdits(req: CommitEditsRequest): Draft {
       `${req.operation} made no effective changes; nothing was committed. The result matched what was already on disk.`,
     );
   }
-  const problems = validateChanges(toChanges(effective));
+  const problems = validateChanges(toChanges(effective), { protectedPaths: readProtectedPaths(req.memoryDir) });
   if (problems.length > 0) {
     throw new MemoryError('VALIDATION_FAILED', `Frontmatter validation failed:\n  ${problems.join('\n  ')}`, {
       data: { errors: problems },

@@ -9,6 +9,7 @@ const MESSAGES: Record<ReflectionStatus, string> = {
   no_changes: 'Dreamed; no memory changes were needed.',
   parent_dirty: 'Tried to reflect, but parent memory had uncommitted changes; will retry later.',
   merge_conflict: 'Tried to reflect, but the memory updates conflicted with newer changes; will retry later.',
+  rejected: 'Tried to reflect, but the memory updates broke the memory rules and were not merged; will retry later.',
   dirty_uncommitted: 'Tried to reflect, but the memory changes were not committed cleanly; will retry later.',
   failed: 'Tried to reflect, but the memory updates were not completed; will retry later.',
   dry_run: 'Dry run finished; nothing was merged.',

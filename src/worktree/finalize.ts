@@ -15,7 +15,8 @@ import { importWorktreeCommits } from './import.js';
 import { commitSubject, countWorktreeCommits, dirtyPaths, isAncestor, resolveCommit, worktreeDirtyPaths } from './inspect.js';
 import { mergeIntoCheckout, type GitIdentity } from './merge.js';
 
-export type ReflectionFinalizeStatus = 'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'merged';
+/** SPEC's six outcomes, plus `rejected`: the merge result broke the memory rules (branch kept, nothing merged). */
+export type ReflectionFinalizeStatus = 'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'rejected' | 'merged';
 
 /** SPEC A.6 finalize result, plus the conflicting paths and whether the branch was kept. */
 export interface ReflectionFinalizeResult {
@@ -30,6 +31,9 @@ export interface ReflectionFinalizeResult {
   failurePhase?: 'reflection' | 'integration';
   conflictingPaths?: string[];
   branchKept?: boolean;
+  /** `rejected`: the files that broke the rules, and the `<path>: <problem>` lines. */
+  rejectedPaths?: string[];
+  problems?: string[];
 }
 
 export interface FinalizeReflectionOptions {
@@ -150,6 +154,11 @@ async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeRefle
     if (!keep) await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
     const summary = `Reflection produced ${n} memory commit(s), but merging them into the parent memory repository conflicted${keep ? `; branch ${wt.branchName} was kept` : ''}. The transcript can be retried.`;
     return { ...f.base, commitCount: n, status: 'merge_conflict', summary, conflictingPaths: r.conflictingPaths, branchKept: keep, head: r.head };
+  }
+  if (r.status === 'rejected') {
+    await removeWorktreeDir(wt, git); // the branch is always kept: nothing a writer made is lost
+    const summary = `Reflection produced ${n} memory commit(s) that break the memory rules, so nothing was merged; branch ${wt.branchName} was kept: ${r.problems.join('; ')}`;
+    return { ...f.base, commitCount: n, status: 'rejected', summary, error: r.problems.join('; '), rejectedPaths: r.rejectedPaths, problems: r.problems, branchKept: true, head: r.head };
   }
   return f.end({ status: 'merged', head: r.head, summary: `Merged ${n} reflection memory commit(s) into the parent memory repository.` });
 }

@@ -2,7 +2,8 @@
  * Brings a finished update worker's work home (seed 003, W4–W5), inside the operation lease: import its
  * commits from the private object directory (re-hashed, ancestry checked, branch created), remove the
  * worktree, merge as `merge(memory): <branch>`, and on conflict keep the branch and report it instead of
- * guessing. Work that cannot be imported is discarded with the reason.
+ * guessing; a merge result that breaks the memory rules is `rejected` and its branch kept too. Work that
+ * cannot be imported is discarded with the reason.
  */
 import { withMemoryOperation } from '../git/lease.js';
 import { toMemoryError } from '../errors.js';
@@ -60,6 +61,9 @@ export async function integrateWorkerWorktree(
       const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, ...(deps.identity ? { identity: deps.identity } : {}) });
       if (r.status === 'conflict') {
         return { ...base, status: 'merge_conflict', commitCount, uncommittedPaths, conflictingPaths: r.conflictingPaths, conflictReason: r.reason, branchTip: tip };
+      }
+      if (r.status === 'rejected') {
+        return { ...base, status: 'rejected', commitCount, uncommittedPaths, problems: r.problems, rejectedPaths: r.rejectedPaths, branchTip: tip };
       }
       await deleteBranch(git, wt.parentMemoryDir, wt.branchName, tip);
       return { ...base, status: 'merged', commitCount, uncommittedPaths, head: r.head };

@@ -1,9 +1,13 @@
 /**
  * Merges a background writer's branch into the primary checkout without ever leaving it half-merged: the
- * merge is computed in the object store (`merge-tree --write-tree`), committed with two parents, and only
- * then are the changed files of the checkout updated. On a conflict the checkout is not touched at all.
- * The caller holds the operation lease.
+ * merge is computed in the object store (`merge-tree --write-tree`), checked against the memory rules (the
+ * same validator as the tool and the hook, over the merge result against the checkout's HEAD), committed
+ * with two parents, and only then are the changed files of the checkout updated. On a conflict or a broken
+ * rule the checkout is not touched at all. The caller holds the operation lease.
  */
+import { findProblems, shownPath } from '../blocks/validate.js';
+import { readChangeSet } from '../hooks/change-set.js';
+import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import type { GitRunner } from '../git/runner.js';
 import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
 import { MemoryError } from '../errors.js';
@@ -20,7 +24,9 @@ export type CheckoutMergeResult =
   | { status: 'merged'; head: string; changedPaths: string[] }
   | { status: 'already_merged'; head: string }
   /** `content`: both sides changed the same lines; `uncommitted`: the checkout has local edits in the way. */
-  | { status: 'conflict'; reason: 'content' | 'uncommitted'; conflictingPaths: string[]; head: string };
+  | { status: 'conflict'; reason: 'content' | 'uncommitted'; conflictingPaths: string[]; head: string }
+  /** The merge result breaks the memory rules: `problems` are `<path>: <problem>` lines, `rejectedPaths` the files. */
+  | { status: 'rejected'; problems: string[]; rejectedPaths: string[]; head: string };
 
 export interface MergeIntoCheckoutOptions {
   memoryDir: string;
@@ -60,6 +66,8 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
   const mt = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', head, tip], { cwd, okExitCodes: [1] });
   const { tree, conflicts } = parseMergeTree(mt.stdout);
   if (mt.exitCode === 1) return { status: 'conflict', reason: 'content', conflictingPaths: conflicts, head };
+  const rejected = await checkMergeResult(git, cwd, head, tree);
+  if (rejected !== null) return { status: 'rejected', ...rejected, head };
   const env = identityEnv(o.identity ?? DEFAULT_IDENTITY);
   const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
   const changed = splitNul((await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout);
@@ -71,7 +79,20 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
     await git.run(['read-tree', '-m', '-u', commit, head], { cwd }).catch(() => undefined);
     throw err;
   }
+  noteValidatedCommit(cwd, head, commit);
   return { status: 'merged', head: commit, changedPaths: changed };
+}
+
+/**
+ * Runs the validator over what merging would bring (`tree` against `head`): one raw diff for paths, modes and
+ * blob ids, one `cat-file --batch` for contents, the protected list from the common git dir.
+ * @example await checkMergeResult(git, memoryDir, head, tree) // null, or { problems, rejectedPaths }
+ */
+export async function checkMergeResult(git: GitRunner, cwd: string, head: string, tree: string): Promise<{ problems: string[]; rejectedPaths: string[] } | null> {
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
+  const found = findProblems(changes, { protectedPaths: readProtectedPaths(cwd) });
+  if (found.length === 0) return null;
+  return { problems: found.map((p) => `${shownPath(p.path)}: ${p.message}`), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() };
 }
 
 /**

@@ -68,6 +68,12 @@ export type MemoryWorkerOutcome =
   /** Merge refused; checkout untouched; the branch is KEPT (see `gitmem conflicts`). */
   | (OutcomeBase & { status: 'merge_conflict'; conflictingPaths: string[]; conflictReason: 'content' | 'uncommitted'; branchTip: string })
   /**
+   * The merge result breaks the memory rules (a link, a read_only file changed, a file without frontmatter, a
+   * name memory may not hold…): nothing merged, checkout untouched, the branch is KEPT (see `gitmem conflicts`).
+   * `problems` are `<path>: <problem>` lines; `rejectedPaths` the files they name.
+   */
+  | (OutcomeBase & { status: 'rejected'; problems: string[]; rejectedPaths: string[]; branchTip: string })
+  /**
    * Cancelled, the body failed, or its commits could not be imported (`import_failed`: HEAD not a detached
    * commit, objects missing or malformed, history not descending from the base): worktree and branch removed,
    * nothing merged.

@@ -33,7 +33,7 @@ export function startMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody
 }
 
 /**
- * Runs one worker to its outcome: `no_changes`, `merged`, `merge_conflict` (branch kept) or `discarded`.
+ * Runs one worker to its outcome: `no_changes`, `merged`, `merge_conflict` or `rejected` (branch kept), or `discarded`.
  * Throws only for infrastructure failures (git broken, lease timeout), never for a body's own failure.
  * @example const out = await runMemoryWorker({ memoryDir, description: 'merge office days' }, async (ctx) => { ... }, { git });
  */

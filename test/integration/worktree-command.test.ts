@@ -49,7 +49,7 @@ beforeAll(() => {
   env = { ...hermeticGitEnv(root), GITMEM_HOME: join(root, 'home') };
   home = join(root, 'home');
   memoryDir = join(home, 'agents', 'a1', 'memory');
-  initRepo(memoryDir, { 'system/persona.md': 'persona\n', 'reference/r.md': 'r\n' });
+  initRepo(memoryDir, { 'system/persona.md': '---\ndescription: persona\n---\npersona\n', 'reference/r.md': '---\ndescription: r\n---\nr\n' });
   initRepo(join(home, 'agents', 'a2', 'memory'), { 'system/secret.md': 'the other agent’s secret\n' });
   otherSecret = join(home, 'agents', 'a2', 'memory', 'system', 'secret.md');
 });
@@ -58,10 +58,10 @@ afterAll(() => cleanupTmp());
 
 describe.runIf(sandboxed)('confined command worker', () => {
   it('commits inside its worktree with MEMORY_DIR pointing there, and is merged back', async () => {
-    const { outcome, output } = await run('test "$MEMORY_DIR" = "$PWD" && echo hi > system/hello.md && git add -A && git commit -qm "feat: hello" && echo "sandbox=$GITMEM_SANDBOX"');
+    const { outcome, output } = await run('test "$MEMORY_DIR" = "$PWD" && printf -- \'---\\ndescription: hello\\n---\\nhi\\n\' > system/hello.md && git add -A && git commit -qm "feat: hello" && echo "sandbox=$GITMEM_SANDBOX"');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
     expect(output).toContain('sandbox=bwrap');
-    expect(readFileSync(join(memoryDir, 'system', 'hello.md'), 'utf8')).toBe('hi\n');
+    expect(readFileSync(join(memoryDir, 'system', 'hello.md'), 'utf8')).toBe('---\ndescription: hello\n---\nhi\n');
   });
 
   it("cannot read another agent's memory, even as root after trying to unmount the mask", async () => {
@@ -93,7 +93,7 @@ describe.runIf(sandboxed)('confined command worker', () => {
 
   it('prints the outcome through the CLI: --json when merged; exit 3 and the kept branch on a conflict', async () => {
     const cliEnv = { ...env, NODE_OPTIONS: '' };
-    const ok = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--task', 'say hi', '--command', 'echo cli > system/cli.md && git add -A && git commit -qm cli', '--json'], { env: cliEnv, encoding: 'utf8' });
+    const ok = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--task', 'say hi', '--command', 'printf -- "---\\ndescription: cli\\n---\\ncli\\n" > system/cli.md && git add -A && git commit -qm cli', '--json'], { env: cliEnv, encoding: 'utf8' });
     expect(ok.status, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'merged', commitCount: 1, type: 'update' });
     expect(git(memoryDir, ['log', '-1', '--format=%B'], env)).toContain('Task: say hi');

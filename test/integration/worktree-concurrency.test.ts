@@ -40,7 +40,7 @@ it('keeps every one of 4×50 concurrent tool writes and both workers’ merges; 
   const workers = ['w1', 'w2'].map((tag) =>
     runMemoryWorker({ memoryDir: repo, description: `worker ${tag}` }, async (ctx) => {
       for (let i = 0; i < 5; i++) {
-        writeFileSync(join(ctx.worktreeDir, 'system', `${tag}-${i}.md`), `${tag} ${i}\n`);
+        writeFileSync(join(ctx.worktreeDir, 'system', `${tag}-${i}.md`), `---\ndescription: ${tag}\n---\n${tag} ${i}\n`);
         git(ctx.worktreeDir, ['add', '-A'], env);
         git(ctx.worktreeDir, ['commit', '-q', '-m', `${tag} step ${i}`], env);
         await new Promise((r) => setTimeout(r, 100));

@@ -20,13 +20,15 @@ let repo: string;
 let env: Record<string, string>;
 let runner: ReturnType<typeof createGitRunner>;
 
+/** Merged files must be memory files (merges obey the memory rules). */
+const mem = (body: string): string => `---\ndescription: test note\n---\n${body}`;
 const head = (): string => git(repo, ['rev-parse', 'HEAD'], env);
 const branches = (): string => git(repo, ['branch', '--list', 'gitmem/*'], env);
 
 async function reflection(files: Record<string, string> = {}, message = 'feat(memory): remember office days'): Promise<MemoryWorktree> {
   const wt = await createMemoryWorktree({ memoryDir: repo, kind: 'reflection', git: runner });
   if (Object.keys(files).length > 0) {
-    for (const [rel, text] of Object.entries(files)) writeFileSync(join(wt.worktreeDir, rel), text);
+    for (const [rel, text] of Object.entries(files)) writeFileSync(join(wt.worktreeDir, rel), mem(text));
     git(wt.worktreeDir, ['add', '-A'], env);
     git(wt.worktreeDir, ['commit', '-q', '-m', message], env);
   }
@@ -40,7 +42,7 @@ beforeAll(() => {
   repo = join(root, 'agents', 'a1', 'memory');
   mkdirSync(join(repo, 'system'), { recursive: true });
   git(repo, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(repo, 'system', 'human.md'), 'one\ntwo\nthree\n');
+  writeFileSync(join(repo, 'system', 'human.md'), mem('one\ntwo\nthree\n'));
   git(repo, ['add', '-A'], env);
   git(repo, ['commit', '-q', '-m', 'init'], env);
 });
@@ -65,7 +67,7 @@ describe('finalizeReflectionWorktree', () => {
 
   it('reports dirty_uncommitted before anything else, even when the sub-agent failed', async () => {
     const wt = await reflection();
-    writeFileSync(join(wt.worktreeDir, 'system', 'loose.md'), 'x\n');
+    writeFileSync(join(wt.worktreeDir, 'system', 'loose.md'), mem('x\n'));
     const r = await finalizeReflectionWorktree(wt, { shouldMerge: false }, { git: runner });
     expect(r.status).toBe('dirty_uncommitted');
     expect([consumesTranscript(r), shouldRecompile(r)]).toEqual([false, false]);
@@ -83,7 +85,7 @@ describe('finalizeReflectionWorktree', () => {
 
   it('reports parent_dirty and leaves the parent’s uncommitted edits untouched', async () => {
     const wt = await reflection({ 'system/y.md': 'y\n' });
-    writeFileSync(join(repo, 'system', 'human.md'), 'one\ntwo\nthree\nuser typing\n');
+    writeFileSync(join(repo, 'system', 'human.md'), mem('one\ntwo\nthree\nuser typing\n'));
     const r = await finalizeReflectionWorktree(wt, { shouldMerge: true }, { git: runner });
     expect(r.status).toBe('parent_dirty');
     expect(git(repo, ['status', '--porcelain'], env)).toBe('M system/human.md');
@@ -92,7 +94,7 @@ describe('finalizeReflectionWorktree', () => {
 
   it('reports merge_conflict with the paths, parent unchanged and clean, branch kept by default', async () => {
     const wt = await reflection({ 'system/human.md': 'one\nREFLECTION\nthree\n' });
-    writeFileSync(join(repo, 'system', 'human.md'), 'one\nPRIMARY\nthree\n');
+    writeFileSync(join(repo, 'system', 'human.md'), mem('one\nPRIMARY\nthree\n'));
     git(repo, ['commit', '-q', '-am', 'primary'], env);
     const before = head();
     const r = await finalizeReflectionWorktree(wt, { shouldMerge: true }, { git: runner });
@@ -102,7 +104,7 @@ describe('finalizeReflectionWorktree', () => {
     expect(branches()).toContain(wt.branchName);
     expect([consumesTranscript(r), shouldRecompile(r)]).toEqual([false, false]);
     const again = await reflection({ 'system/human.md': 'one\nAGAIN\nthree\n' });
-    writeFileSync(join(repo, 'system', 'human.md'), 'one\nPRIMARY AGAIN\nthree\n');
+    writeFileSync(join(repo, 'system', 'human.md'), mem('one\nPRIMARY AGAIN\nthree\n'));
     git(repo, ['commit', '-q', '-am', 'primary again'], env);
     const dropped = await finalizeReflectionWorktree(again, { shouldMerge: true, keepBranchOnConflict: false }, { git: runner });
     expect(dropped.branchKept).toBe(false);

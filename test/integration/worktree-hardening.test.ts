@@ -99,10 +99,10 @@ describe.runIf(sandboxed)('a confined worker cannot move main', () => {
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
     expect(git(memoryDir, ['worktree', 'list', '--porcelain'], env).match(/^worktree /gm)).toHaveLength(1);
 
-    const ok = await work('echo "still works" > system/note.md && git add -A && git commit -qm "feat: note"');
+    const ok = await work('printf -- "---\\ndescription: note\\n---\\nstill works\\n" > system/note.md && git add -A && git commit -qm "feat: note"');
     expect(ok.outcome).toMatchObject({ status: 'merged', commitCount: 1 });
     expect(git(memoryDir, ['log', '-1', '--format=%P', 'main'], env).split(' ')[0]).toBe(before.log.split(' ')[0]);
-    expect(readFileSync(join(memoryDir, 'system', 'note.md'), 'utf8')).toBe('still works\n');
+    expect(readFileSync(join(memoryDir, 'system', 'note.md'), 'utf8')).toBe('---\ndescription: note\n---\nstill works\n');
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
   });
 
@@ -198,14 +198,14 @@ describe.runIf(sandboxed)('a confined worker cannot change the shared object sto
       'take the operation lease': `echo '{}' > ${join(memoryDir, '.git', 'gitmem-operation.lock')}`,
     };
     const script = [
-      'echo "own work" > system/own.md && git add -A && git commit -qm "feat: own work"',
+      'printf -- "---\\ndescription: own\\n---\\nown work\\n" > system/own.md && git add -A && git commit -qm "feat: own work"',
       ...Object.entries(attacks).map(([name, cmd]) => `if (${cmd}) 2>/dev/null; then echo "SUCCEEDED: ${name}"; fi`),
     ].join('\n');
     const before = { refs: repoState().refs, other: otherState() };
     const { outcome, output } = await work(script);
     expect(output).not.toContain('SUCCEEDED');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
-    expect(readFileSync(join(memoryDir, 'system', 'own.md'), 'utf8')).toBe('own work\n');
+    expect(readFileSync(join(memoryDir, 'system', 'own.md'), 'utf8')).toBe('---\ndescription: own\n---\nown work\n');
     expect(git(memoryDir, ['rev-parse', kept], env)).toBe(before.refs.match(new RegExp(`refs/heads/${kept} (\\w+)`))?.[1]);
     expect(otherState()).toEqual(before.other);
     expect(existsSync(join(memoryDir, '.git', 'gitmem-operation.lock'))).toBe(false);
@@ -218,7 +218,7 @@ describe.runIf(sandboxed)('a confined worker cannot change the shared object sto
     const pwned = join(root, 'pwned');
     git(memoryDir, ['config', 'extensions.worktreeConfig', 'true'], env); // as `git sparse-checkout` would set it
     const script = [
-      'echo "c" > system/c.md && git add -A && git commit -qm "feat: c"',
+      'printf -- "---\\ndescription: c\\n---\\nc\\n" > system/c.md && git add -A && git commit -qm "feat: c"',
       'mkdir -p fake/refs fake/objects && echo "ref: refs/heads/main" > fake/HEAD',
       `printf '[core]\\n\\tfsmonitor = touch ${pwned}\\n' > fake/config`,
       'cp fake/config "$(git rev-parse --git-dir)/config.worktree"',
@@ -228,7 +228,7 @@ describe.runIf(sandboxed)('a confined worker cannot change the shared object sto
     git(memoryDir, ['config', '--unset', 'extensions.worktreeConfig'], env);
     expect(outcome, output).toMatchObject({ status: 'merged', commitCount: 1, uncommittedPaths: ['fake/HEAD', 'fake/config'] });
     expect(existsSync(pwned)).toBe(false);
-    expect(readFileSync(join(memoryDir, 'system', 'c.md'), 'utf8')).toBe('c\n');
+    expect(readFileSync(join(memoryDir, 'system', 'c.md'), 'utf8')).toBe('---\ndescription: c\n---\nc\n');
   });
 });
 

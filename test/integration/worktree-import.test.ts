@@ -66,7 +66,7 @@ describe('importing a worker’s private commits', () => {
     git(other, ['push', '-q', 'origin', 'HEAD:main'], env);
     let tip = '';
     const out = await runMemoryWorker({ memoryDir }, async (ctx) => {
-      tip = commitPrivately(ctx.worktreeDir, ctx.gitEnv, { 'system/private.md': 'private\n' });
+      tip = commitPrivately(ctx.worktreeDir, ctx.gitEnv, { 'system/private.md': '---\ndescription: test note\n---\nprivate\n' });
       expect(exists(tip)).toBe(false); // only in the private object directory
       git(memoryDir, ['fetch', '-q', 'origin'], env); // walks `--all`: would die on a registered worktree's HEAD
       git(memoryDir, ['gc', '-q'], env);
@@ -74,7 +74,7 @@ describe('importing a worker’s private commits', () => {
     }, { git: runner });
     expect(out).toMatchObject({ status: 'merged', commitCount: 1 });
     expect(exists(tip)).toBe(true);
-    expect(readFileSync(join(memoryDir, 'system', 'private.md'), 'utf8')).toBe('private\n');
+    expect(readFileSync(join(memoryDir, 'system', 'private.md'), 'utf8')).toBe('---\ndescription: test note\n---\nprivate\n');
     expect(git(memoryDir, ['rev-parse', 'origin/main:remote.md'], env)).toMatch(/^[0-9a-f]{40}$/);
     expect(privateDirs()).toEqual([]);
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');

@@ -16,9 +16,12 @@ let memoryDir: string;
 let env: Record<string, string>;
 let runner: ReturnType<typeof createGitRunner>;
 
+/** Markdown written here is a memory file (merges obey the memory rules). */
+const mem = (body: string): string => `---\ndescription: test note\n---\n${body}`;
+
 function write(dir: string, rel: string, text: string): void {
   mkdirSync(join(dir, rel, '..'), { recursive: true });
-  writeFileSync(join(dir, rel), text);
+  writeFileSync(join(dir, rel), rel.endsWith('.md') && !text.startsWith('---') ? mem(text) : text);
 }
 
 function commitAll(dir: string, message: string): void {
@@ -61,7 +64,7 @@ describe('private worktree', () => {
     expect(existsSync(join(wt.worktreeDir, 'reference'))).toBe(false);
     expect(git(wt.worktreeDir, ['status', '--porcelain'], env)).toBe('');
     await materializePaths(wt, ['reference/topic/n3.md'], runner);
-    expect(readFileSync(join(wt.worktreeDir, 'reference/topic/n3.md'), 'utf8')).toBe('note 3\n');
+    expect(readFileSync(join(wt.worktreeDir, 'reference/topic/n3.md'), 'utf8')).toBe(mem('note 3\n'));
     expect(git(wt.worktreeDir, ['status', '--porcelain'], env)).toBe('');
     await discardWorktree(wt, runner);
     expect(existsSync(wt.worktreeDir)).toBe(false);
@@ -123,7 +126,7 @@ describe('update worker', () => {
     if (out.status !== 'merge_conflict') return;
     expect(out.conflictReason).toBe('uncommitted');
     expect(out.conflictingPaths).toEqual(['top.md']);
-    expect(readFileSync(join(memoryDir, 'top.md'), 'utf8')).toBe('user is typing\n');
+    expect(readFileSync(join(memoryDir, 'top.md'), 'utf8')).toBe(mem('user is typing\n'));
     git(memoryDir, ['checkout', '--', 'top.md'], env);
     git(memoryDir, ['branch', '-D', out.branchName], env);
   });
@@ -136,7 +139,7 @@ describe('update worker', () => {
       utimesSync(join(memoryDir, 'reference/topic/n1.md'), new Date(Date.now() + 5_000), new Date(Date.now() + 5_000));
     }, { git: runner });
     expect(out.status).toBe('merged');
-    expect(readFileSync(join(memoryDir, 'reference/topic/n1.md'), 'utf8')).toBe('note 1 revised\n');
+    expect(readFileSync(join(memoryDir, 'reference/topic/n1.md'), 'utf8')).toBe(mem('note 1 revised\n'));
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('M top.md');
     git(memoryDir, ['checkout', '--', 'top.md'], env);
   });

@@ -16,7 +16,9 @@ leftovers are reported and discarded. Commits are merged back as "merge(memory):
   --paths    extra files/directories to check out besides system/ and top-level files
   --repair   run on the memory checkout itself (under the operation lease) instead of a worktree
 Outcomes (exit code): merged / no_changes (0), merge_conflict — branch kept, see \`gitmem conflicts\` (3),
-discarded — the command failed or was cancelled (4).
+discarded — the command failed or was cancelled (4), rejected — its commits break the memory rules (a link,
+a read_only file changed, a file without frontmatter, a name memory may not hold); nothing merged, branch
+kept (5).
 
 prune: removes the worktrees of workers whose process is gone (killed, crashed). A branch with commits main
 lacks is kept (see \`gitmem conflicts\`); an empty one is deleted. Live workers are never touched.
@@ -43,14 +45,21 @@ function describe(o: MemoryWorkerOutcome): string {
         ...o.conflictingPaths.map((p) => `  ${p}`),
         `inspect: gitmem conflicts show ${o.branchName}`,
       ].join('\n');
+    case 'rejected':
+      return [
+        `rejected: ${o.branchName} (${o.commitCount} commit(s)) was kept; it breaks the memory rules, so nothing was merged:`,
+        ...o.problems.map((p) => `  ${p}`),
+        `inspect: gitmem conflicts show ${o.branchName}`,
+      ].join('\n');
     case 'discarded':
       return `discarded (${o.reason})${o.error ? `: ${o.error}` : ''}`;
   }
 }
 
+const EXIT_CODES: Record<MemoryWorkerOutcome['status'], number> = { merged: 0, no_changes: 0, merge_conflict: 3, discarded: 4, rejected: 5 };
+
 function exitCode(o: MemoryWorkerOutcome): number {
-  if (o.status === 'merge_conflict') return 3;
-  return o.status === 'discarded' ? 4 : 0;
+  return EXIT_CODES[o.status];
 }
 
 function parseTimeout(v: unknown): number | undefined {

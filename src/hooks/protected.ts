@@ -1,0 +1,190 @@
+/**
+ * The protected list: every path gitmem has seen committed as read_only, kept in the common git dir
+ * (`gitmem-protected`), outside the repository's history. A commit cannot empty it — not a `--no-verify`
+ * commit that drops the key, not a sync that brings one in — so the validator (memory tool, pre-commit hook,
+ * merges) keeps refusing writes to those paths until an operator lifts them (`gitmem protect remove`).
+ * Background writers cannot touch it: their sandbox makes the whole common git dir read-only.
+ *
+ * gitmem records what it sees: on open and init (incrementally, from the commit it last looked at to HEAD, so
+ * an open that finds nothing new reads two small files and starts no process), and after its own commits and
+ * merges, which the validator has just proved add no protected file.
+ */
+import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isProtectedText } from '../blocks/validate.js';
+import { pathProblem } from '../blocks/path-rules.js';
+import { MemoryError, isMemoryError } from '../errors.js';
+import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
+import { rawDiffOp } from '../git/commands/diff-raw.js';
+import { catFileBatchOp, lsTreeOp, revParseOp } from '../git/commands/plumbing.js';
+import { withMemoryOperation } from '../git/lease.js';
+import { readRefQuick } from '../git/read-ref.js';
+import type { GitRunner } from '../git/runner.js';
+
+/** File name inside the common git dir. */
+export const PROTECTED_FILE = 'gitmem-protected';
+
+interface ProtectedState {
+  version: 1;
+  /** The commit whose tree (and everything before it that gitmem saw) has been looked at; null = never. */
+  scanned: string | null;
+  paths: string[];
+}
+
+const OID = /^[0-9a-f]{40}$/;
+const EMPTY: ProtectedState = { version: 1, scanned: null, paths: [] };
+
+function readState(commonDir: string): ProtectedState {
+  let text: string;
+  try {
+    text = readFileSync(join(commonDir, PROTECTED_FILE), 'utf8');
+  } catch {
+    return EMPTY;
+  }
+  try {
+    const v = JSON.parse(text) as Partial<ProtectedState>;
+    const paths = Array.isArray(v.paths) ? v.paths.filter((p): p is string => typeof p === 'string') : [];
+    return { version: 1, scanned: typeof v.scanned === 'string' && OID.test(v.scanned) ? v.scanned : null, paths };
+  } catch {
+    return EMPTY; // unreadable: rescanned from scratch on the next open (the content rules still hold meanwhile)
+  }
+}
+
+/** Replaces the file atomically. The caller holds the operation lease (read-modify-write). */
+function writeState(commonDir: string, state: ProtectedState): void {
+  const file = join(commonDir, PROTECTED_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ ...state, paths: [...new Set(state.paths)].sort() }, null, 1)}\n`);
+  renameSync(tmp, file);
+}
+
+/**
+ * The protected paths of the repository containing `repoDir` (validator input; a plain file read).
+ * @example validateChanges(changes, { protectedPaths: readProtectedPaths(memoryDir) })
+ */
+export function readProtectedPaths(repoDir: string): ReadonlySet<string> {
+  return new Set(readState(resolveGitCommonDir(repoDir)).paths);
+}
+
+/**
+ * The protected paths, sorted.
+ * @example listProtectedPaths('/home/me/.gitmem/agents/a1/memory') // ['system/rules.md']
+ */
+export function listProtectedPaths(repoDir: string): string[] {
+  return [...readProtectedPaths(repoDir)].sort();
+}
+
+/** HEAD's commit from the git dir when that is plain; undefined when unsure (then git is asked). */
+function quickHead(gitDir: string): string | undefined {
+  let head: string;
+  try {
+    head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (OID.test(head)) return head;
+  const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+  return ref === undefined ? undefined : readRefQuick(gitDir, ref);
+}
+
+/** Blobs to look at: those changed since `from` (any tree), else every file of `to`. */
+async function blobsSince(git: GitRunner, cwd: string, from: string | null, to: string): Promise<Array<{ path: string; id: string }>> {
+  const regular = (mode: string): boolean => mode === '100644' || mode === '100755';
+  if (from !== null) {
+    try {
+      const entries = await git.exec(rawDiffOp('diff-tree', ['-r', from, to]), { cwd });
+      return entries.filter((e) => e.status !== 'D' && regular(e.newMode)).map((e) => ({ path: e.path, id: e.newId }));
+    } catch {
+      // `from` is gone (gc after a reset): look at everything
+    }
+  }
+  const all = await git.exec(lsTreeOp(to), { cwd });
+  return all.filter((e) => e.type === 'blob' && regular(e.mode)).map((e) => ({ path: e.path, id: e.id }));
+}
+
+/**
+ * Records the read_only files of HEAD that changed since the last look. The caller holds the lease.
+ * Returns the paths newly added to the list.
+ */
+export async function scanProtection(git: GitRunner, repoDir: string): Promise<string[]> {
+  const common = resolveGitCommonDir(repoDir);
+  const head = quickHead(common) ?? (await git.exec(revParseOp('HEAD'), { cwd: repoDir }));
+  const state = readState(common);
+  if (head === null || head === state.scanned) return [];
+  const blobs = await blobsSince(git, repoDir, state.scanned, head);
+  const contents = blobs.length === 0 ? [] : await git.exec(catFileBatchOp(blobs.map((b) => b.id)), { cwd: repoDir });
+  const known = new Set(state.paths);
+  const fresh = blobs.filter((b, i) => !known.has(b.path) && isProtectedText(contents[i] ?? null)).map((b) => b.path);
+  writeState(common, { version: 1, scanned: head, paths: [...state.paths, ...fresh] });
+  return fresh;
+}
+
+const CANNOT_RECORD = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/**
+ * What every open does: nothing but two file reads when HEAD is the commit last looked at; else the scan,
+ * under the lease (briefly: a writer holding it longer only postpones the scan to the next open). Only the
+ * primary checkout records; a read-only git dir (inside a sandbox) is left alone.
+ * @example const added = await recordProtection(git, memoryDir)
+ */
+export async function recordProtection(git: GitRunner, repoDir: string): Promise<string[]> {
+  const common = resolveGitCommonDir(repoDir);
+  const own = gitDirAt(resolve(repoDir));
+  if (own === null || realpathSync(own) !== common) return [];
+  const scanned = readState(common).scanned;
+  if (scanned !== null && quickHead(common) === scanned) return [];
+  try {
+    return await withMemoryOperation(repoDir, () => scanProtection(git, repoDir), { purpose: 'record read_only files', timeoutMs: 2_000 });
+  } catch (err) {
+    if (isMemoryError(err, 'LOCK_TIMEOUT') || CANNOT_RECORD.has(String((err as NodeJS.ErrnoException).code))) return [];
+    throw err;
+  }
+}
+
+/**
+ * After a commit the validator accepted on top of `parent` (which therefore protects exactly what its parent
+ * did), moves the marker along so the next open has nothing to scan. The caller holds the lease.
+ * @example noteValidatedCommit(memoryDir, base.head, commit)
+ */
+export function noteValidatedCommit(repoDir: string, parent: string | null, commit: string): void {
+  const common = resolveGitCommonDir(repoDir);
+  const state = readState(common);
+  if (state.scanned === null || state.scanned !== parent) return;
+  writeState(common, { ...state, scanned: commit });
+}
+
+async function editList(repoDir: string, edit: (paths: Set<string>) => void, purpose: string): Promise<string[]> {
+  return withMemoryOperation(
+    repoDir,
+    () => {
+      const common = resolveGitCommonDir(repoDir);
+      const state = readState(common);
+      const paths = new Set(state.paths);
+      edit(paths);
+      writeState(common, { ...state, paths: [...paths] });
+      return [...paths].sort();
+    },
+    { purpose },
+  );
+}
+
+/**
+ * Operator action: protects `paths` (files need not exist yet). Returns the new list.
+ * @example await protectPaths(memoryDir, ['system/rules.md'])
+ */
+export async function protectPaths(repoDir: string, paths: readonly string[]): Promise<string[]> {
+  for (const p of paths) {
+    const problem = pathProblem(p);
+    if (problem !== null) throw new MemoryError('INVALID_PATH', `cannot protect ${JSON.stringify(p)}: ${problem}`, { data: { path: p } });
+  }
+  return editList(repoDir, (set) => paths.forEach((p) => set.add(p)), 'gitmem protect add');
+}
+
+/**
+ * Operator action: lifts the protection of `paths` (a file whose frontmatter still says read_only stays
+ * protected by its content). Returns the new list.
+ * @example await unprotectPaths(memoryDir, ['system/rules.md'])
+ */
+export async function unprotectPaths(repoDir: string, paths: readonly string[]): Promise<string[]> {
+  return editList(repoDir, (set) => paths.forEach((p) => set.delete(p)), 'gitmem protect remove');
+}
