@@ -63,6 +63,7 @@ export { setRemote, showRemote, removeRemote, normalizeRemoteUrl, type RemoteInf
 export { cloneMemory, agentIdFromUrl, type CloneOptions, type CloneResult } from './sync/clone.js';
 export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
+export { prepareParentRefresh, type ParentRefreshOptions, type PreparedRefresh } from './sync/refresh.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
 export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult } from './sync/mirror.js';

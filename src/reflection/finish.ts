@@ -15,6 +15,7 @@ import { importWorktreeCommits, type ImportedWork } from '../worktree/import.js'
 import { worktreeDirtyPaths } from '../worktree/inspect.js';
 import { advanceCursor } from './cursor.js';
 import { outcomeMessage } from './messages.js';
+import { refreshForMerge } from './parent-refresh.js';
 import type { PreparedReflection } from './prepare.js';
 import type { ReflectionCompleted, ReflectionRunOptions, ReflectionStatus } from './run-types.js';
 
@@ -28,7 +29,7 @@ export interface AgentEnd {
   t0: number;
 }
 
-type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error'> & { summary: string };
+type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error' | 'refreshError'> & { summary: string };
 
 /** Imports the worktree's commits under the lease, so its branch exists; the error when that is refused. */
 async function importUnderLease(o: ReflectionRunOptions, p: PreparedReflection): Promise<ImportedWork | MemoryError> {
@@ -57,19 +58,37 @@ async function keepForReview(o: ReflectionRunOptions, p: PreparedReflection, com
   return { status: 'pending_review', commitCount, branchKept: true, summary: `Reflection made ${commitCount} commit(s) on ${p.wt.branchName}; kept for review before merging.` };
 }
 
+/** Explicit mode: hands the imported branch to the integrator; what it threw, if it threw. */
+async function runIntegrator(o: ReflectionRunOptions, p: PreparedReflection, commitCount: number): Promise<string | undefined> {
+  const { wt } = p;
+  const pending = { parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' };
+  try {
+    await o.integrate?.(pending);
+    return undefined;
+  } catch (err) {
+    return `the integrator failed: ${toMemoryError(err).message}`;
+  }
+}
+
 async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolean): Promise<Outcome> {
   if (o.dryRun) return dryRun(o, p);
+  let integrateError: string | undefined;
   if (ok && o.merge === 'explicit' && (await worktreeDirtyPaths(o.git, p.wt)).length === 0) {
     // The primary (or a reviewer) merges the branch itself, so it must exist first; a refused import ends in finalize.
     const imported = await importUnderLease(o, p);
     const commitCount = imported instanceof MemoryError ? 0 : imported.commitCount;
     if (commitCount > 0 && !o.integrate) return keepForReview(o, p, commitCount);
-    if (commitCount > 0 && o.integrate) {
-      const { wt } = p;
-      await o.integrate({ parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' });
-    }
+    // A throwing integrator still ends in an outcome: finalize checks whether it merged the branch.
+    if (commitCount > 0) integrateError = await runIntegrator(o, p, commitCount);
   }
-  const r = await finalizeReflectionWorktree(p.wt, { shouldMerge: ok, mergeMode: o.merge ?? 'auto' }, { git: o.git });
+  const refresh = ok ? await refreshForMerge(o, p) : undefined;
+  const failureSummary = integrateError ? `The reflection branch was not merged (${integrateError}); the transcript can be retried.` : undefined;
+  const r = await finalizeReflectionWorktree(
+    p.wt,
+    { shouldMerge: ok, mergeMode: o.merge ?? 'auto', ...(failureSummary ? { failureSummary } : {}), ...(refresh ? { refreshParent: refresh.apply } : {}) },
+    { git: o.git },
+  );
+  const error = r.error ?? integrateError;
   return {
     status: r.status,
     commitCount: r.commitCount,
@@ -77,7 +96,8 @@ async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolea
     ...(r.head ? { head: r.head } : {}),
     ...(r.branchKept ? { branchKept: true } : {}),
     ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
-    ...(r.error ? { error: r.error } : {}),
+    ...(error ? { error } : {}),
+    ...(refresh?.skipped ? { refreshError: refresh.skipped } : {}),
   };
 }
 
@@ -108,6 +128,7 @@ export async function finishReflection(o: ReflectionRunOptions, p: PreparedRefle
   } finally {
     rmSync(p.payloadPath, { force: true });
   }
+  if (outcome.refreshError) o.onWarning?.(`Note: the parent was not refreshed from its remote before merging (${outcome.refreshError}).`);
   const success = consumed(outcome.status);
   if (success) advanceCursor(p.agentDir, o.conversationId, p.lines.to, o.clock);
   const rc = await recompile(o, outcome.status);

@@ -5,6 +5,7 @@
 import type { LanguageModel } from 'ai';
 import type { GitRunner } from '../git/runner.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { PreparedRefresh } from '../sync/refresh.js';
 import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
 import type { ReflectionMergeMode } from './settings.js';
 import type { ParentSnapshot } from './snapshot.js';
@@ -49,6 +50,11 @@ export interface ReflectionRunOptions {
   limits?: Partial<SubAgentLimits>;
   stream?: boolean;
   maxRetries?: number;
+  /**
+   * How the parent is brought up to date with its remote before an auto merge (default: fetch origin with
+   * the credentials of `env`/`home`, then fast-forward or rebase under the lease); `false` merges locally.
+   */
+  refreshParent?: false | (() => Promise<PreparedRefresh>);
   /** Print-only: compute the diff the run would merge, then discard everything. */
   dryRun?: boolean;
   snapshotBudget?: number;
@@ -96,6 +102,8 @@ export interface ReflectionCompleted {
   report: string;
   stoppedBy?: string;
   error?: string;
+  /** Set when the parent has a remote that could not be fetched before the merge (the merge was local). */
+  refreshError?: string;
   /** Dry run: the diff that would have been merged. */
   diff?: string;
   snapshot?: ParentSnapshot['stats'];

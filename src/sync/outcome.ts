@@ -72,7 +72,11 @@ export async function headOnlyHint(ctx: IntegrateInput): Promise<SyncHint> {
   return { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined };
 }
 
-function contextFor(opts: SyncOptions, url: string): IntegrateInput {
+/**
+ * The integration context of a sync (or a refresh) against `url`: its credentials scoped to that host.
+ * @example const ctx = contextFor({ git, memoryDir, onConflict: 'fail' }, url)
+ */
+export function contextFor(opts: SyncOptions, url: string): IntegrateInput {
   const auth: GitAuth | undefined = opts.auth ?? authForRemote(opts.credentials, url);
   return {
     git: opts.git,
