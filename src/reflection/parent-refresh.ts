@@ -6,20 +6,19 @@
 import { toMemoryError } from '../errors.js';
 import { resolveCredentials } from '../sync/credentials.js';
 import { prepareParentRefresh, type PreparedRefresh } from '../sync/refresh.js';
-import { countWorktreeCommits } from '../worktree/inspect.js';
 import type { PreparedReflection } from './prepare.js';
 import type { ReflectionRunOptions } from './run-types.js';
 
 const nothing = async (): Promise<void> => undefined;
 
 /**
- * The refresh for this run, or undefined when it merges nothing here (dry run, explicit mode, no commits).
+ * The refresh for this run (which has commits to merge), or undefined when it merges nothing here (dry run,
+ * explicit mode) or was told not to.
  * A remote that cannot be fetched is not an error: the result says why (`skipped`) and the merge is local.
  * @example const refresh = await refreshForMerge(o, prepared); finalize(..., { refreshParent: refresh?.apply })
  */
 export async function refreshForMerge(o: ReflectionRunOptions, p: PreparedReflection): Promise<PreparedRefresh | undefined> {
   if (o.refreshParent === false || o.dryRun || (o.merge ?? 'auto') !== 'auto') return undefined;
-  if ((await countWorktreeCommits(o.git, p.wt).catch(() => 0)) === 0) return undefined;
   const prepare =
     o.refreshParent ??
     (() => {

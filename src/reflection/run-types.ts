@@ -3,6 +3,7 @@
  * its result — skipped before anything was created, or completed with an outcome.
  */
 import type { LanguageModel } from 'ai';
+import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { PreparedRefresh } from '../sync/refresh.js';
@@ -102,6 +103,8 @@ export interface ReflectionCompleted {
   report: string;
   stoppedBy?: string;
   error?: string;
+  /** The stable code of `error` (MODEL_ERROR, TIMEOUT for a limit, SYNC_CONFLICT, REFLECTION_FAILED, …). */
+  errorCode?: MemoryErrorCode;
   /** Set when the parent has a remote that could not be fetched before the merge (the merge was local). */
   refreshError?: string;
   /** Dry run: the diff that would have been merged. */

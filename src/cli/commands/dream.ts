@@ -55,37 +55,66 @@ function str(ctx: CliContext, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** The error convention: one `gitmem: CODE: message` line first, details after it. */
+function printError(ctx: CliContext, e: { code: string; message: string }, details: string[] = []): void {
+  ctx.stderr([`gitmem: ${e.code}: ${e.message.split('\n')[0] ?? ''}`, ...details].join('\n'));
+}
+
 function printText(ctx: CliContext, r: DreamResult): void {
   if (r.diff !== undefined) ctx.stdout(r.diff.trim() === '' ? '(no changes)' : r.diff);
-  const ok = dreamExitCode(r) === 0;
-  (ok ? ctx.stdout : ctx.stderr)(r.message);
+  if (r.error) printError(ctx, r.error, (r.conflictingPaths ?? []).map((path) => `  conflicting: ${path}`));
+  else ctx.stdout(r.message);
   if (r.targetWritten) ctx.stdout(`Wrote ${r.targetPath}`);
-  if (r.targetError) ctx.stderr(`Failed to write --to target: ${r.targetError}`);
+}
+
+/** A refusal before the run (bad arguments, no model, no sandbox) in the dream's own result shape. */
+function refusal(ctx: CliContext, err: MemoryError): number {
+  printError(ctx, err);
+  if (ctx.json) {
+    const agentId = str(ctx, 'memory') ?? ctx.agent;
+    const r: DreamResult = { launched: false, success: false, message: err.message, agentId: agentId ?? '', error: { code: err.code, message: err.message, data: err.data } };
+    ctx.stdout(JSON.stringify(r));
+  }
+  return err.code === 'INTERNAL' ? 2 : 1;
+}
+
+function mergeMode(ctx: CliContext): 'auto' | 'explicit' | undefined {
+  const merge = str(ctx, 'merge');
+  if (merge !== undefined && merge !== 'auto' && merge !== 'explicit') throw new MemoryError('INVALID_ARGUMENT', `--merge must be auto or explicit, got ${merge}`);
+  return merge;
 }
 
 async function run(ctx: CliContext): Promise<number> {
   const [extra] = ctx.args;
   if (extra === 'help') return void ctx.stdout(USAGE.trim()), 0;
-  if (extra !== undefined) throw new MemoryError('INVALID_ARGUMENT', `Unknown argument: ${extra}`);
-  const merge = str(ctx, 'merge');
-  if (merge !== undefined && merge !== 'auto' && merge !== 'explicit') throw new MemoryError('INVALID_ARGUMENT', `--merge must be auto or explicit, got ${merge}`);
   const p = progress(ctx);
   try {
-    const r = await runDream({
-      home: ctx.home, env: ctx.env, cwd: ctx.cwd, onProgress: p.line, onWarning: ctx.stderr,
-      ...optional({ agentId: str(ctx, 'memory') ?? ctx.agent, from: str(ctx, 'from'), to: str(ctx, 'to'), instruction: str(ctx, 'instruction'), model: str(ctx, 'model'), timeoutSeconds: str(ctx, 'timeout'), prompt: str(ctx, 'prompt'), system: str(ctx, 'system'), merge: merge as 'auto' | 'explicit' | undefined }),
-      ...(ctx.values['dry-run'] === true ? { dryRun: true } : {}),
-    });
+    if (extra !== undefined) throw new MemoryError('INVALID_ARGUMENT', `Unknown argument: ${extra}`);
+    return await dream(ctx, p, mergeMode(ctx));
+  } catch (err) {
+    if (!(err instanceof MemoryError)) throw err;
     p.stop();
-    if (ctx.json) ctx.stdout(JSON.stringify(r));
-    else printText(ctx, r);
-    const code = dreamExitCode(r);
-    // A timed-out run was told to stop; if something still holds the event loop, do not hang the caller.
-    if (r.timedOut) setTimeout(() => process.exit(code), 10_000).unref();
-    return code;
+    return refusal(ctx, err);
   } finally {
     p.stop();
   }
+}
+
+async function dream(ctx: CliContext, p: ReturnType<typeof progress>, merge: 'auto' | 'explicit' | undefined): Promise<number> {
+  const r = await runDream({
+    home: ctx.home, env: ctx.env, cwd: ctx.cwd, onProgress: p.line, onWarning: ctx.stderr,
+    ...optional({ agentId: str(ctx, 'memory') ?? ctx.agent, from: str(ctx, 'from'), to: str(ctx, 'to'), instruction: str(ctx, 'instruction'), model: str(ctx, 'model'), timeoutSeconds: str(ctx, 'timeout'), prompt: str(ctx, 'prompt'), system: str(ctx, 'system'), merge }),
+    ...(ctx.values['dry-run'] === true ? { dryRun: true } : {}),
+  });
+  p.stop();
+  if (ctx.json) {
+    if (r.error) printError(ctx, r.error);
+    ctx.stdout(JSON.stringify(r));
+  } else printText(ctx, r);
+  const code = dreamExitCode(r);
+  // A timed-out run was told to stop; if something still holds the event loop, do not hang the caller.
+  if (r.timedOut) setTimeout(() => process.exit(code), 10_000).unref();
+  return code;
 }
 
 function optional<T extends Record<string, unknown>>(o: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
