@@ -44,7 +44,7 @@ export {
   type TranscriptToolRow,
 } from './reflection/transcripts.js';
 export { readCursor, unreflectedSlice, advanceCursor, markReflectionStarted, cursorPath, type ReflectionCursor, type UnreflectedSlice } from './reflection/cursor.js';
-export { loadSource, stageSource, parseFromSpec, syntheticConversationId, SOURCE_TYPES, type FromSpec, type SourceType, type StageResult } from './reflection/sources/index.js';
+export { loadSource, stageSource, parseFromSpec, syntheticConversationId, SOURCE_TYPES, SOURCE_FORMS, type FromSpec, type SourceType, type StageResult } from './reflection/sources/index.js';
 export {
   buildMemoryWriterPolicy,
   normalizePolicy,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCursor } from '../../src/reflection/cursor.js';
+import { SOURCE_FORMS } from '../../src/reflection/sources/index.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
@@ -176,5 +177,6 @@ describe.runIf(sandboxed)('gitmem dream (CLI, fake OpenAI-compatible server)', (
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes: 0 merged');
+    for (const form of SOURCE_FORMS) expect(help.stdout).toContain(form); // the list comes from the sources table
   }, 60_000);
 });

@@ -25,6 +25,8 @@ function dream(from: string, model = scripted([{ text: 'Nothing worth keeping.' 
 describe.runIf(sandboxed)('runDream --from formats', () => {
   it.each([
     ['transcript', 'transcript:transcript/session.jsonl'],
+    ['transcript', 'transcript:transcript/openai-chat.jsonl'],
+    ['transcript', 'transcript:transcript/ai-sdk.json'],
     ['openhands', 'openhands:openhands/conv-a'],
     ['openhands', 'openhands:openhands/items.json'],
     ['claude-code', 'claude-code:claude-code/project'],

@@ -136,6 +136,23 @@ describe('sub-agent over a real provider and a fake OpenAI-compatible server', (
   });
 });
 
+describe('openai: with a custom base URL', () => {
+  it('talks Chat Completions, which every OpenAI-compatible server has (config baseURL or GITMEM_OPENAI_BASE_URL)', async () => {
+    for (const how of ['config', 'env'] as const) {
+      const server = await fake(EDIT_SCRIPT);
+      const env = { OPENAI_API_KEY: 'sk-test', ...(how === 'env' ? { GITMEM_OPENAI_BASE_URL: server.baseURL } : {}) };
+      const config: GitmemConfig = how === 'config' ? { providers: { openai: { baseURL: server.baseURL } } } : {};
+      const model = await resolveModel({ spec: 'openai:gpt-x', env, config });
+      expect(describeModel(model)).toBe('openai.chat:gpt-x');
+      const dir = root();
+      const run = await runSubAgent({ model, system: 's', prompt: 'p', root: dir, limits: { maxSteps: 5, timeoutMs: 10_000 }, maxRetries: 0 });
+      expect(run, how).toMatchObject({ steps: 3, finishReason: 'stop' });
+      expect(server.authorizations[0]).toBe('Bearer sk-test');
+      expect(readFileSync(join(dir, 'system/human.md'), 'utf8')).toContain('Deploys only via `make ship`.');
+    }
+  });
+});
+
 describe('provider retries', () => {
   const cfg = (url: string): GitmemConfig => ({ providers: { local: { baseURL: url } } });
 

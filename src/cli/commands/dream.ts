@@ -3,7 +3,7 @@
  * transcript, optionally maintaining a document such as AGENTS.md through memory. Thin: validation and
  * printing; the work is runDream. Progress goes to stderr (a spinner only on a TTY).
  */
-import { dreamExitCode, MemoryError, runDream, type DreamResult } from '../../index.js';
+import { dreamExitCode, MemoryError, MODEL_SPEC_FORMS, runDream, SOURCE_FORMS, type DreamResult } from '../../index.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
@@ -13,12 +13,13 @@ Usage: gitmem dream [--memory <agent-id>] [--from <source>] [--to <path>] [-i <t
 Reviews what happened in a conversation and rewrites the agent's memory in a private worktree, then merges
 the sub-agent's commits (each message is its reason, with a Reviewed-Transcript trailer).
   --memory <id>     agent whose memory to refine (default: --agent, GITMEM_AGENT_ID, AGENT_ID)
-  --from <source>   a conversation id (default "default"), or transcript:<file.jsonl>, openhands:<dir|file>,
-                    claude-code:<session.jsonl | project dir>
+  --from <source>   a conversation id (default "default"), or a file another harness wrote:
+${SOURCE_FORMS.map((f) => `                      ${f}`).join('\n')}
+                    (transcript: takes gitmem rows or OpenAI / AI SDK messages, {"role", "content"})
   --to <path>       maintain a document (e.g. ./AGENTS.md) through memory at system/<basename>; it is written
                     back only from the committed, merged result
   -i, --instruction extra instruction for this run
-  -m, --model       provider:model (openai:…, anthropic:…, openai-compatible:<name>:<model>); else GITMEM_MODEL
+  -m, --model       ${MODEL_SPEC_FORMS.join(', ')}; else GITMEM_MODEL
                     or "model" in $GITMEM_HOME/config
   --timeout <s>     give up after this many seconds (default 1500); the run is stopped and cleaned up
   --dry-run         print the diff the dream would merge; merge nothing, keep the transcript unreflected
