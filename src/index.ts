@@ -65,6 +65,7 @@ export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
 export { prepareParentRefresh, type ParentRefreshOptions, type PreparedRefresh } from './sync/refresh.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
+export { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy } from './sync/conflict-policy.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
 export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult } from './sync/mirror.js';
 export { NETWORK_RETRY, backoffDelay, type GitRetryPolicy, type GitRunOptions } from './git/runner.js';
