@@ -51,6 +51,9 @@ export type MemoryErrorCode =
   | 'SANDBOX_UNAVAILABLE' // no kernel sandbox backend; fail-closed refusal
   | 'SANDBOX_NESTED' // asked to sandbox from inside a sandbox
   | 'WORKER_FAILED' // a memory worker's command body exited non-zero or was killed (data.exitCode, data.stderr)
+  | 'MERGE_CONFLICT' // a background writer's commits conflict with the checkout; its branch is kept (gitmem conflicts)
+  | 'MERGE_REJECTED' // a background writer's commits broke the memory rules; nothing merged, its branch is kept
+  | 'REFLECTION_FAILED' // a reflection ended without a usable result (edits left uncommitted, commits refused, not merged)
   // --- CLI daemon ---
   | 'DAEMON_UNAVAILABLE' // no daemon can run here (platform, socket path, disabled, not built)
   | 'DAEMON_UNSAFE_DIR' // the daemon's runtime directory is not private to this user

@@ -44,7 +44,7 @@ export {
   type TranscriptToolRow,
 } from './reflection/transcripts.js';
 export { readCursor, unreflectedSlice, advanceCursor, markReflectionStarted, cursorPath, type ReflectionCursor, type UnreflectedSlice } from './reflection/cursor.js';
-export { loadSource, stageSource, parseFromSpec, syntheticConversationId, SOURCE_TYPES, type FromSpec, type SourceType, type StageResult } from './reflection/sources/index.js';
+export { loadSource, stageSource, parseFromSpec, syntheticConversationId, SOURCE_TYPES, SOURCE_FORMS, type FromSpec, type SourceType, type StageResult } from './reflection/sources/index.js';
 export {
   buildMemoryWriterPolicy,
   normalizePolicy,
@@ -63,7 +63,9 @@ export { setRemote, showRemote, removeRemote, normalizeRemoteUrl, type RemoteInf
 export { cloneMemory, agentIdFromUrl, type CloneOptions, type CloneResult } from './sync/clone.js';
 export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
+export { prepareParentRefresh, type ParentRefreshOptions, type PreparedRefresh } from './sync/refresh.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
+export { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy } from './sync/conflict-policy.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
 export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult } from './sync/mirror.js';
 export { NETWORK_RETRY, backoffDelay, type GitRetryPolicy, type GitRunOptions } from './git/runner.js';

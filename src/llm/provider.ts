@@ -60,7 +60,9 @@ async function openaiModel(spec: ModelSpec, env: Env, entry: ProviderConfig | un
   const baseURL = nonEmpty(env['GITMEM_OPENAI_BASE_URL']) ?? entry?.baseURL;
   const { createOpenAI } = await import('@ai-sdk/openai');
   const provider = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...(entry?.headers ? { headers: entry.headers } : {}) });
-  return provider(spec.model);
+  // OpenAI itself gets the Responses API; a custom base URL (a proxy, an OpenAI-compatible server) gets Chat
+  // Completions, the one endpoint every compatible server has.
+  return baseURL ? provider.chat(spec.model) : provider(spec.model);
 }
 
 async function anthropicModel(spec: ModelSpec, env: Env, entry: ProviderConfig | undefined): Promise<LanguageModel> {

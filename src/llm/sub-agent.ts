@@ -5,6 +5,7 @@
  */
 import type { LanguageModel, StepResult, ToolSet } from 'ai';
 import { MemoryError } from '../errors.js';
+import { DEFAULT_MODEL_RETRY, retryingModel, type ModelRetryPolicy } from './retry.js';
 import { buildToolSet, type ShellRunner } from './tool-set.js';
 
 /** Limits of one run. Token limits are budgets for the whole run (summed over steps). */
@@ -50,8 +51,10 @@ export interface SubAgentOptions {
   onStep?: (info: SubAgentStepInfo) => void;
   /** Use the streaming API (default false: one request per step). */
   stream?: boolean;
-  /** Provider retries per step (default 2). */
+  /** Provider retries per step (default 2; only failures that can pass, after short waits: see retry.ts). */
   maxRetries?: number;
+  /** The rest of the retry policy (waits, test seams). */
+  retry?: Partial<Omit<ModelRetryPolicy, 'maxRetries'>>;
 }
 
 interface Tally {
@@ -87,13 +90,14 @@ function recordStep(t: Tally, step: StepResult<ToolSet>, onStep: SubAgentOptions
 
 async function callModel(o: SubAgentOptions, tools: ToolSet, t: Tally, signal: AbortSignal): Promise<void> {
   const { generateText, streamText, stepCountIs } = await import('ai');
+  const policy: ModelRetryPolicy = { ...DEFAULT_MODEL_RETRY, ...o.retry, maxRetries: o.maxRetries ?? DEFAULT_MODEL_RETRY.maxRetries };
   const common = {
-    model: o.model,
+    model: await retryingModel(o.model, policy),
     system: o.system,
     prompt: o.prompt,
     tools,
     abortSignal: signal,
-    maxRetries: o.maxRetries ?? 2,
+    maxRetries: 0, // retried per call by retryingModel
     stopWhen: [stepCountIs(o.limits.maxSteps), () => overBudget(t, o.limits)],
     onStepFinish: (step: StepResult<ToolSet>) => recordStep(t, step, o.onStep),
   };
@@ -159,7 +163,9 @@ export async function runSubAgent(o: SubAgentOptions): Promise<SubAgentRun> {
   } catch (err) {
     if (t.stoppedBy === undefined) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new MemoryError('MODEL_ERROR', `sub-agent model call failed: ${message}`, {
+      const status = (err as { statusCode?: unknown }).statusCode;
+      const http = typeof status === 'number' && !message.includes(String(status)) ? ` (HTTP ${status})` : '';
+      throw new MemoryError('MODEL_ERROR', `sub-agent model call failed: ${message.split('\n')[0] ?? ''}${http}`, {
         cause: err,
         data: { partial: finish(t, o, started, clock) },
       });

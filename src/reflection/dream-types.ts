@@ -3,6 +3,7 @@
  * the README), plus the exit-code rule of SPEC §11.2–11.3.
  */
 import type { LanguageModel } from 'ai';
+import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { ReflectionCompleted, ReflectionStatus } from './run-types.js';
@@ -41,6 +42,14 @@ export interface DreamOptions {
   onWarning?: (message: string) => void;
 }
 
+/** What went wrong, when something did: a stable code and one line. */
+export interface DreamError {
+  code: MemoryErrorCode;
+  message: string;
+  /** Extra detail of an error thrown before the run (usage errors), as the error carried it. */
+  data?: Record<string, unknown>;
+}
+
 export interface DreamResult {
   launched: boolean;
   /** The outcome consumed the transcript (or a dry run finished) and any `--to` write succeeded. */
@@ -51,8 +60,11 @@ export interface DreamResult {
   /** Why nothing ran: `no_payload`, `parent_dirty`, `source_error`. */
   reason?: string;
   status?: ReflectionStatus;
-  error?: string;
+  /** Set whenever the dream went wrong (not for `no_payload` or `pending_review`, which are outcomes). */
+  error?: DreamError;
   timedOut?: true;
+  /** The parent has a remote that could not be fetched before the merge, so the merge was local. */
+  refreshError?: string;
   transcriptPath?: string;
   stagedEntries?: number;
   skippedEntries?: number;

@@ -9,10 +9,11 @@ import { createGitRunner, type GitRunner } from '../git/runner.js';
 import { readGitmemConfig } from '../llm/config.js';
 import { createMemory } from '../memory.js';
 import { syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './dream-target.js';
-import { type DreamOptions, type DreamResult } from './dream-types.js';
+import { type DreamError, type DreamOptions, type DreamResult } from './dream-types.js';
 import { validateDream, type ValidDream } from './dream-validate.js';
 import { runReflection } from './run.js';
-import type { ReflectionResult } from './run-types.js';
+import { outcomeErrorCode } from './messages.js';
+import type { ReflectionCompleted, ReflectionResult } from './run-types.js';
 import { resolveReflectionSettings } from './settings.js';
 import { stageSource, parseFromSpec } from './sources/index.js';
 import { hasTranscript, transcriptPath } from './transcripts.js';
@@ -39,7 +40,8 @@ function stage(o: DreamOptions, v: ValidDream): Staged {
     return { conversationId: r.conversationId, ...(r.stored ? {} : { staged: r.staged, skipped: r.skipped }) };
   } catch (err) {
     const e = toMemoryError(err);
-    return { result: { ...base, reason: 'source_error', error: e.message, message: `Failed to stage --from source: ${e.message}` } };
+    const message = `Failed to stage --from source: ${e.message}`;
+    return { result: { ...base, reason: 'source_error', error: { code: e.code, message }, message } };
   }
 }
 
@@ -78,15 +80,24 @@ async function raceReflection(run: (signal: AbortSignal) => Promise<ReflectionRe
   return first.r;
 }
 
+/** The error of a finished reflection that did not succeed (outcomes such as `pending_review` are not errors). */
+function errorOf(r: ReflectionCompleted, ok: boolean): DreamError | undefined {
+  if (ok || r.status === 'pending_review') return undefined;
+  return { code: r.errorCode ?? outcomeErrorCode(r.status) ?? 'REFLECTION_FAILED', message: r.error ?? r.message };
+}
+
 function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamResult>): DreamResult {
   if (!r.launched) {
     const message = r.reason === 'no_payload' ? 'No new transcript content to process.' : r.message;
-    return { launched: false, success: false, agentId: v.agentId, conversationId: r.conversationId, reason: r.reason, message, ...extra };
+    const error = r.reason === 'parent_dirty' ? { error: { code: 'REPO_DIRTY' as const, message } } : {};
+    return { launched: false, success: false, agentId: v.agentId, conversationId: r.conversationId, reason: r.reason, message, ...error, ...extra };
   }
   const ok = r.success || (r.status === 'dry_run' && r.error === undefined);
+  const error = errorOf(r, ok);
   return {
     launched: true, success: ok, message: r.message, agentId: v.agentId, conversationId: r.conversationId, status: r.status,
-    ...(r.error ? { error: r.error } : {}), ...(r.stoppedBy === 'timeout' ? { timedOut: true as const } : {}), ...extra,
+    ...(error ? { error } : {}), ...(r.stoppedBy === 'timeout' ? { timedOut: true as const } : {}), ...extra,
+    ...(r.refreshError ? { refreshError: r.refreshError } : {}),
     commitCount: r.commitCount, branchName: r.branchName, ...(r.branchKept ? { branchKept: true } : {}),
     ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}), lines: r.lines, usage: r.usage, steps: r.steps,
     durationMs: r.durationMs, model: r.model, ...(r.diff !== undefined ? { diff: r.diff } : {}), ...(r.snapshot ? { snapshot: r.snapshot } : {}),
@@ -120,12 +131,15 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
       limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits }, ...(instruction ? { instruction } : {}),
       ...(o.dryRun ? { dryRun: true } : {}), ...(o.prompt ? { taskPrompt: o.prompt } : {}), ...(o.system ? { systemPrompt: o.system } : {}),
       ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-      onProgress: (p) => o.onProgress?.(p.message),
+      // the final message is the result's, printed once by the caller
+      onProgress: (p) => {
+        if (p.phase !== 'done') o.onProgress?.(p.message);
+      },
     });
   const r = await raceReflection(run, v.timeoutSeconds);
   if (r === 'timeout') {
     const message = `Reflection pass did not complete within ${v.timeoutSeconds}s.`;
-    return { launched: true, success: false, timedOut: true, error: 'timeout', message, agentId: v.agentId, conversationId, ...extra };
+    return { launched: true, success: false, timedOut: true, error: { code: 'TIMEOUT', message }, message, agentId: v.agentId, conversationId, ...extra };
   }
   const result = toDreamResult(v, r, extra);
   if (v.target && r.launched && r.success && !o.dryRun) await writeBack(git, v, v.target, result);
@@ -136,9 +150,11 @@ async function writeBack(git: GitRunner, v: ValidDream, t: DreamTarget, result: 
   try {
     result.targetWritten = (await syncTargetOut(git, v.memoryDir, t)).written;
   } catch (err) {
+    const e = toMemoryError(err);
     result.targetWritten = false;
-    result.targetError = toMemoryError(err).message;
+    result.targetError = e.message;
     result.success = false;
+    result.error = { code: e.code, message: `Failed to write --to target: ${e.message}` };
   }
 }
 

@@ -5,16 +5,17 @@
  * recompile only after a merge, and record the run in the agent's run log.
  */
 import { rmSync } from 'node:fs';
-import { MemoryError, toMemoryError } from '../errors.js';
+import { MemoryError, toMemoryError, type MemoryErrorCode } from '../errors.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { appendRunLog } from '../llm/run-log.js';
 import type { SubAgentRun } from '../llm/sub-agent.js';
 import { discardWorktree, removeWorktreeDir } from '../worktree/cleanup.js';
 import { consumesTranscript, finalizeReflectionWorktree, shouldRecompile } from '../worktree/finalize.js';
 import { importWorktreeCommits, type ImportedWork } from '../worktree/import.js';
-import { worktreeDirtyPaths } from '../worktree/inspect.js';
+import { countWorktreeCommits, worktreeDirtyPaths } from '../worktree/inspect.js';
 import { advanceCursor } from './cursor.js';
 import { outcomeMessage } from './messages.js';
+import { refreshForMerge } from './parent-refresh.js';
 import type { PreparedReflection } from './prepare.js';
 import type { ReflectionCompleted, ReflectionRunOptions, ReflectionStatus } from './run-types.js';
 
@@ -22,13 +23,16 @@ import type { ReflectionCompleted, ReflectionRunOptions, ReflectionStatus } from
 export interface AgentEnd {
   run?: SubAgentRun;
   error?: string;
+  errorCode?: MemoryErrorCode;
   model: string;
   startedAt: Date;
   /** Date.now() when the run started (durations use the real clock). */
   t0: number;
 }
 
-type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error'> & { summary: string };
+type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error' | 'errorCode' | 'refreshError'> & {
+  summary: string;
+};
 
 /** Imports the worktree's commits under the lease, so its branch exists; the error when that is refused. */
 async function importUnderLease(o: ReflectionRunOptions, p: PreparedReflection): Promise<ImportedWork | MemoryError> {
@@ -43,7 +47,8 @@ async function dryRun(o: ReflectionRunOptions, p: PreparedReflection): Promise<O
   const discard = (): Promise<void> => withMemoryOperation(p.wt.parentMemoryDir, () => discardWorktree(p.wt, o.git), { purpose: 'discard dry-run reflection' });
   if (imported instanceof MemoryError) {
     await discard();
-    return { status: 'failed', commitCount: 0, error: imported.message, summary: 'Dry run: the reflection commits could not be imported; nothing was changed.' };
+    const summary = 'Dry run: the reflection commits could not be imported; nothing was changed.';
+    return { status: 'failed', commitCount: 0, error: imported.message, errorCode: 'REFLECTION_FAILED', summary };
   }
   const { commitCount, tip } = imported;
   const diff = commitCount === 0 ? '' : (await o.git.run(['diff', '--stat', '--patch', p.wt.baseHead, tip], { cwd: p.wt.parentMemoryDir })).stdout;
@@ -57,19 +62,49 @@ async function keepForReview(o: ReflectionRunOptions, p: PreparedReflection, com
   return { status: 'pending_review', commitCount, branchKept: true, summary: `Reflection made ${commitCount} commit(s) on ${p.wt.branchName}; kept for review before merging.` };
 }
 
-async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolean): Promise<Outcome> {
+/** Explicit mode: hands the imported branch to the integrator; what it threw, if it threw. */
+async function runIntegrator(o: ReflectionRunOptions, p: PreparedReflection, commitCount: number): Promise<string | undefined> {
+  const { wt } = p;
+  const pending = { parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' };
+  try {
+    await o.integrate?.(pending);
+    return undefined;
+  } catch (err) {
+    return `the integrator failed: ${toMemoryError(err).message}`;
+  }
+}
+
+async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolean, commits: number): Promise<Outcome> {
   if (o.dryRun) return dryRun(o, p);
+  let integrateError: string | undefined;
   if (ok && o.merge === 'explicit' && (await worktreeDirtyPaths(o.git, p.wt)).length === 0) {
     // The primary (or a reviewer) merges the branch itself, so it must exist first; a refused import ends in finalize.
     const imported = await importUnderLease(o, p);
     const commitCount = imported instanceof MemoryError ? 0 : imported.commitCount;
     if (commitCount > 0 && !o.integrate) return keepForReview(o, p, commitCount);
-    if (commitCount > 0 && o.integrate) {
-      const { wt } = p;
-      await o.integrate({ parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' });
-    }
+    // A throwing integrator still ends in an outcome: finalize checks whether it merged the branch.
+    if (commitCount > 0) integrateError = await runIntegrator(o, p, commitCount);
   }
-  const r = await finalizeReflectionWorktree(p.wt, { shouldMerge: ok, mergeMode: o.merge ?? 'auto' }, { git: o.git });
+  const refresh = ok && commits > 0 ? await refreshForMerge(o, p) : undefined;
+  let refreshFailure: MemoryErrorCode | undefined;
+  const refreshParent =
+    refresh &&
+    (async () => {
+      try {
+        await refresh.apply();
+      } catch (err) {
+        refreshFailure = toMemoryError(err).code; // finalize keeps only the message
+        throw err;
+      }
+    });
+  const failureSummary = integrateError ? `The reflection branch was not merged (${integrateError}); the transcript can be retried.` : undefined;
+  const r = await finalizeReflectionWorktree(
+    p.wt,
+    { shouldMerge: ok, mergeMode: o.merge ?? 'auto', ...(failureSummary ? { failureSummary } : {}), ...(refreshParent ? { refreshParent } : {}) },
+    { git: o.git },
+  );
+  const error = r.error ?? integrateError;
+  const errorCode = refreshFailure ?? (error !== undefined && r.status !== 'merged' ? 'REFLECTION_FAILED' : undefined);
   return {
     status: r.status,
     commitCount: r.commitCount,
@@ -77,8 +112,18 @@ async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolea
     ...(r.head ? { head: r.head } : {}),
     ...(r.branchKept ? { branchKept: true } : {}),
     ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
-    ...(r.error ? { error: r.error } : {}),
+    ...(error ? { error } : {}),
+    ...(errorCode ? { errorCode } : {}),
+    ...(refresh?.skipped ? { refreshError: refresh.skipped } : {}),
   };
+}
+
+/** The progress line before settling; only a run with commits to merge says it is merging. */
+function finalizingMessage(o: ReflectionRunOptions, ok: boolean, commits: number): string | undefined {
+  if (o.dryRun) return 'Collecting the diff (dry run)…';
+  if (!ok || commits === 0) return undefined;
+  if (o.merge !== 'explicit') return `Merging ${commits} reflection commit(s) into memory…`;
+  return o.integrate ? `Handing ${commits} reflection commit(s) to the integrator…` : `Keeping ${commits} reflection commit(s) on a branch for review…`;
 }
 
 async function recompile(o: ReflectionRunOptions, status: ReflectionStatus): Promise<{ recompiled: boolean; recompileError?: string }> {
@@ -100,14 +145,17 @@ function consumed(status: ReflectionStatus): boolean {
  * @example return finishReflection(o, prepared, { run, model: 'mock:m', startedAt })
  */
 export async function finishReflection(o: ReflectionRunOptions, p: PreparedReflection, end: AgentEnd): Promise<ReflectionCompleted> {
-  o.onProgress?.({ phase: 'finalizing', message: o.dryRun ? 'Collecting the diff (dry run)…' : 'Merging the reflection into memory…' });
   const ok = end.run !== undefined && end.error === undefined && end.run.stoppedBy === undefined;
+  const commits = ok ? await countWorktreeCommits(o.git, p.wt).catch(() => 0) : 0;
+  const progress = finalizingMessage(o, ok, commits);
+  if (progress) o.onProgress?.({ phase: 'finalizing', message: progress });
   let outcome: Outcome;
   try {
-    outcome = await settle(o, p, ok);
+    outcome = await settle(o, p, ok, commits);
   } finally {
     rmSync(p.payloadPath, { force: true });
   }
+  if (outcome.refreshError) o.onWarning?.(`Note: the parent was not refreshed from its remote before merging (${outcome.refreshError}).`);
   const success = consumed(outcome.status);
   if (success) advanceCursor(p.agentDir, o.conversationId, p.lines.to, o.clock);
   const rc = await recompile(o, outcome.status);
@@ -115,6 +163,7 @@ export async function finishReflection(o: ReflectionRunOptions, p: PreparedRefle
   const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const durationMs = Date.now() - end.t0;
   const error = end.error ?? (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined) ?? outcome.error;
+  const errorCode = end.error !== undefined ? (end.errorCode ?? 'MODEL_ERROR') : run?.stoppedBy ? 'TIMEOUT' : outcome.errorCode;
   appendRunLog(p.agentDir, {
     kind: 'reflection', startedAt: end.startedAt.toISOString(), durationMs, steps: run?.steps ?? 0, inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens, outcome: outcome.status, model: end.model, trigger: o.trigger ?? 'manual',
@@ -124,6 +173,7 @@ export async function finishReflection(o: ReflectionRunOptions, p: PreparedRefle
     launched: true, ...outcome, success, message: outcomeMessage(outcome.status, outcome.summary, rc.recompileError),
     conversationId: o.conversationId, lines: p.lines, branchName: p.wt.branchName, ...rc, usage, steps: run?.steps ?? 0, durationMs,
     model: end.model, report: run?.text ?? '', ...(run?.stoppedBy ? { stoppedBy: run.stoppedBy } : {}), ...(error ? { error } : {}),
+    ...(error && errorCode ? { errorCode } : {}),
     ...(p.snapshot ? { snapshot: p.snapshot } : {}), payloadChars: p.payloadChars,
   };
 }

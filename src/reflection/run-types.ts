@@ -3,8 +3,10 @@
  * its result — skipped before anything was created, or completed with an outcome.
  */
 import type { LanguageModel } from 'ai';
+import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { PreparedRefresh } from '../sync/refresh.js';
 import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
 import type { ReflectionMergeMode } from './settings.js';
 import type { ParentSnapshot } from './snapshot.js';
@@ -49,6 +51,11 @@ export interface ReflectionRunOptions {
   limits?: Partial<SubAgentLimits>;
   stream?: boolean;
   maxRetries?: number;
+  /**
+   * How the parent is brought up to date with its remote before an auto merge (default: fetch origin with
+   * the credentials of `env`/`home`, then fast-forward or rebase under the lease); `false` merges locally.
+   */
+  refreshParent?: false | (() => Promise<PreparedRefresh>);
   /** Print-only: compute the diff the run would merge, then discard everything. */
   dryRun?: boolean;
   snapshotBudget?: number;
@@ -96,6 +103,10 @@ export interface ReflectionCompleted {
   report: string;
   stoppedBy?: string;
   error?: string;
+  /** The stable code of `error` (MODEL_ERROR, TIMEOUT for a limit, SYNC_CONFLICT, REFLECTION_FAILED, …). */
+  errorCode?: MemoryErrorCode;
+  /** Set when the parent has a remote that could not be fetched before the merge (the merge was local). */
+  refreshError?: string;
   /** Dry run: the diff that would have been merged. */
   diff?: string;
   snapshot?: ParentSnapshot['stats'];

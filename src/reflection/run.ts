@@ -4,6 +4,7 @@
  * It is the body of a background memory writer; callers that must not block start it and do not await it.
  */
 import { rmSync } from 'node:fs';
+import { toMemoryError, type MemoryErrorCode } from '../errors.js';
 import { describeModel } from '../llm/provider.js';
 import { runSubAgent, type SubAgentLimits, type SubAgentRun } from '../llm/sub-agent.js';
 import { discardWorktree } from '../worktree/cleanup.js';
@@ -19,7 +20,7 @@ function identity(agentId: string): { name: string; email: string } {
   return { name: 'gitmem reflection', email: `${agentId}+reflection@gitmem.local` };
 }
 
-async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise<{ run?: SubAgentRun; error?: string }> {
+async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise<{ run?: SubAgentRun; error?: string; errorCode?: MemoryErrorCode }> {
   const shell = createReflectionShell({
     gitmemHome: o.home, agentId: o.agentId, memoryDir: p.wt.parentMemoryDir, worktreeDir: p.wt.worktreeDir, branchName: p.wt.branchName,
     transcriptPath: p.payloadPath, env: o.env, identity: identity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
@@ -37,7 +38,8 @@ async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise
     return { run };
   } catch (err) {
     const partial = (err as { data?: { partial?: SubAgentRun } }).data?.partial;
-    return { ...(partial ? { run: partial } : {}), error: err instanceof Error ? err.message : String(err) };
+    const e = toMemoryError(err, 'MODEL_ERROR');
+    return { ...(partial ? { run: partial } : {}), error: e.message, errorCode: e.code };
   }
 }
 
@@ -55,7 +57,7 @@ export async function runReflection(o: ReflectionRunOptions): Promise<Reflection
   o.onProgress?.({ phase: 'preparing', message: `Preparing reflection for ${o.agentId} (${o.conversationId})…` });
   const prepared = await prepareReflection(o);
   if ('skip' in prepared) return prepared.skip;
-  let end: { run?: SubAgentRun; error?: string };
+  let end: Awaited<ReturnType<typeof runAgent>>;
   try {
     end = await runAgent(o, prepared);
   } catch (err) {

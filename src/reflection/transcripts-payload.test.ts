@@ -31,3 +31,43 @@ describe('buildTranscriptPayload', () => {
     expect(p).toHaveLength(7);
   });
 });
+
+describe('bounded tool arguments', () => {
+  const args = (argsText: string): unknown => {
+    const p = buildTranscriptPayload([{ kind: 'tool_call', name: 'write', argsText, captured_at: at }]);
+    return (p[1] as { tool_calls: { args: unknown }[] }).tool_calls[0]?.args;
+  };
+
+  it('a long JSON argument object is shortened field by field and stays the same JSON shape', () => {
+    const long = args(JSON.stringify({ path: 'notes/a.md', content: `"quoted"\n${'x'.repeat(5000)}`, mode: 'w' }));
+    expect(long).toMatchObject({ path: 'notes/a.md', mode: 'w' });
+    expect(typeof (long as { content: unknown }).content).toBe('string');
+    expect((long as { content: string }).content).toContain('[truncated');
+    expect(JSON.stringify(long).length).toBeLessThanOrEqual(ARGS_CAP);
+  });
+
+  it('stays within the cap for every shape: deep nesting, many keys, huge keys, long arrays, non-JSON text, split surrogates', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 50; i++) deep = { [`k${i}`]: deep, pad: 'p'.repeat(40) };
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`key${i}`, i]));
+    const shapes = [
+      JSON.stringify(deep),
+      JSON.stringify(many),
+      JSON.stringify({ ['K'.repeat(2000)]: 1 }),
+      JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ i, s: 'abc' }))),
+      `not json ${'"\\'.repeat(400)}`,
+      JSON.stringify({ text: '😀'.repeat(400) }),
+      '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[',
+      `${'['.repeat(1e6)}${']'.repeat(1e6)}`, // parses, but too deep for JSON.stringify
+      `{"__proto__": "${'x'.repeat(400)}"}`,
+    ];
+    for (const text of shapes) {
+      const v = args(text);
+      const json = JSON.stringify(v);
+      expect(json.length, text.slice(0, 40)).toBeLessThanOrEqual(ARGS_CAP);
+      expect(JSON.parse(json)).toEqual(v);
+      expect(json).not.toMatch(/\\ud83d(?!\\ude00)/); // never half of a surrogate pair
+    }
+    expect(Object.keys(args(`{"__proto__": "${'x'.repeat(400)}"}`) as object)).toEqual(['__proto__']);
+  });
+});

@@ -22,19 +22,82 @@ function stamp(iso: string): string {
   return Number.isNaN(d.getTime()) ? new Date(0).toISOString() : d.toISOString();
 }
 
+/** Cuts a string to at most `n` UTF-16 units without splitting a surrogate pair. */
+function cut(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const last = text.charCodeAt(n - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
+}
+
+interface Budget {
+  text: number;
+  items: number;
+  depth: number;
+}
+
+/** Successively tighter budgets: the first whose result fits the cap is used. */
+const BUDGETS: readonly Budget[] = [
+  { text: 160, items: 16, depth: 6 },
+  { text: 64, items: 8, depth: 4 },
+  { text: 24, items: 4, depth: 3 },
+  { text: 8, items: 2, depth: 2 },
+  { text: 0, items: 1, depth: 1 },
+];
+
+/** The same JSON shape with long strings (and keys), long arrays, many keys and deep nesting cut down. */
+function shrink(v: unknown, b: Budget, depth: number): unknown {
+  if (typeof v === 'string') return v.length <= b.text ? v : `${cut(v, b.text)}… [truncated, ${v.length} chars]`;
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= b.depth) return '… [truncated]';
+  if (Array.isArray(v)) {
+    const kept = v.slice(0, b.items).map((x: unknown) => shrink(x, b, depth + 1));
+    return v.length > b.items ? [...kept, `… [${v.length - b.items} more]`] : kept;
+  }
+  const entries = Object.entries(v);
+  // fromEntries defines own properties, so a key such as "__proto__" stays a plain key
+  const kept = entries.slice(0, b.items).map(([k, x]) => [k.length <= Math.max(b.text, 16) ? k : `${cut(k, Math.max(b.text, 16))}…`, shrink(x, b, depth + 1)]);
+  if (entries.length > b.items) kept.push(['…', `${entries.length - b.items} more keys`]);
+  return Object.fromEntries(kept);
+}
+
+/** Text as a JSON string of at most `cap` characters once serialised (escapes included). */
+function boundedText(text: string, cap: number): string {
+  if (JSON.stringify(text).length <= cap) return text;
+  for (let n = cap; ; n = Math.floor(n * 0.8)) {
+    const s = `${cut(text, n)}… [truncated, ${text.length} chars]`;
+    if (n === 0 || JSON.stringify(s).length <= cap) return s;
+  }
+}
+
 /**
- * Arguments as JSON no longer than {@link ARGS_CAP}: the parsed value when it fits, else a truncated string.
+ * Arguments as a JSON value whose serialisation is at most {@link ARGS_CAP} characters: the parsed value when
+ * it fits, else the same shape with its long parts cut (still valid JSON, never a cut-off JSON text); text
+ * that is not JSON becomes a bounded string.
  * @example boundedArgs('{"path":"a.md"}') // { path: 'a.md' }
  */
-export function boundedArgs(argsText: string | undefined): unknown {
+export function boundedArgs(argsText: string | undefined, cap = ARGS_CAP): unknown {
   if (argsText === undefined || argsText === '') return {};
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(argsText);
-    if (JSON.stringify(parsed).length <= ARGS_CAP) return parsed;
+    parsed = JSON.parse(argsText);
   } catch {
-    // not JSON: kept as text below
+    return boundedText(argsText, cap);
   }
-  return argsText.length <= ARGS_CAP - 2 ? argsText : `${argsText.slice(0, ARGS_CAP - 20)}… [truncated]`;
+  if (fits(parsed, cap)) return parsed;
+  for (const budget of BUDGETS) {
+    const shrunk = shrink(parsed, budget, 0);
+    if (fits(shrunk, cap)) return shrunk;
+  }
+  return boundedText(argsText, cap);
+}
+
+/** True when `v` serialises within `cap` (nesting too deep to serialise does not fit). */
+function fits(v: unknown, cap: number): boolean {
+  try {
+    return JSON.stringify(v).length <= cap;
+  } catch {
+    return false;
+  }
 }
 
 /**

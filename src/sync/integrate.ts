@@ -10,7 +10,7 @@ import { parseFetchUpdate, quickRelation, type SyncHint, type TrackingUpdate } f
 import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { BACKUP_REF_PREFIX, CONFLICT_BRANCH_PREFIX, createUniqueRef } from './refs.js';
 import { gitDirOf } from './repo-state.js';
-import type { ConflictPolicy } from './types.js';
+import { CONFLICT_POLICIES, type ConflictPolicy, type RebaseConflictOps } from './conflict-policy.js';
 
 export const REMOTE_MAIN = 'refs/remotes/origin/main';
 
@@ -185,15 +185,17 @@ async function onRebaseConflict(
   input: IntegrateInput,
   c: Relation & { conflictPaths: string[]; backupRef: string | undefined },
 ): Promise<IntegrateResult> {
-  const { ahead, behind, conflictPaths, backupRef } = c;
-  const base = { outcome: 'conflict' as const, conflictPaths, ...(backupRef ? { backupRef } : {}) };
-  if (input.onConflict === 'leave') return { ...base, pulled: 0, ahead };
-  await abortRebase(input);
-  if (input.onConflict === 'fail') return { ...base, pulled: 0, ahead };
-  const head = await currentHead(input);
-  const keptRef = await createUniqueRef(input.git, input.memoryDir, `refs/heads/${CONFLICT_BRANCH_PREFIX}`, input.clock(), head);
-  await input.git.run(['reset', '--hard', '--quiet', REMOTE_MAIN], runOpts(input));
-  return { ...base, pulled: behind, ahead: 0, keptBranch: keptRef.slice('refs/heads/'.length) };
+  const { conflictPaths, backupRef } = c;
+  const ops: RebaseConflictOps = {
+    abortRebase: () => abortRebase(input),
+    keepLocalCommits: async () => {
+      const ref = await createUniqueRef(input.git, input.memoryDir, `refs/heads/${CONFLICT_BRANCH_PREFIX}`, input.clock(), await currentHead(input));
+      return ref.slice('refs/heads/'.length);
+    },
+    followRemote: async () => void (await input.git.run(['reset', '--hard', '--quiet', REMOTE_MAIN], runOpts(input))),
+  };
+  const r = await CONFLICT_POLICIES[input.onConflict].resolve(ops, { ahead: c.ahead, behind: c.behind });
+  return { outcome: 'conflict', conflictPaths, ...(backupRef ? { backupRef } : {}), ...r };
 }
 
 async function abortRebase(input: IntegrateInput): Promise<void> {

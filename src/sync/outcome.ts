@@ -11,7 +11,8 @@ import type { SyncHint } from './quick-relation.js';
 import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
-import type { ConflictPolicy, SyncOptions, SyncResult } from './types.js';
+import { CONFLICT_POLICIES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy, type ConflictPolicy } from './conflict-policy.js';
+import type { SyncOptions, SyncResult } from './types.js';
 
 export interface Prepared {
   ctx: IntegrateInput;
@@ -72,13 +73,17 @@ export async function headOnlyHint(ctx: IntegrateInput): Promise<SyncHint> {
   return { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined };
 }
 
-function contextFor(opts: SyncOptions, url: string): IntegrateInput {
+/**
+ * The integration context of a sync (or a refresh) against `url`: its credentials scoped to that host.
+ * @example const ctx = contextFor({ git, memoryDir, onConflict: 'fail' }, url)
+ */
+export function contextFor(opts: SyncOptions, url: string): IntegrateInput {
   const auth: GitAuth | undefined = opts.auth ?? authForRemote(opts.credentials, url);
   return {
     git: opts.git,
     memoryDir: opts.memoryDir,
     auth,
-    onConflict: opts.onConflict ?? 'fail',
+    onConflict: parseConflictPolicy(opts.onConflict ?? DEFAULT_CONFLICT_POLICY),
     clock: opts.clock ?? (() => new Date()),
     signal: opts.signal,
     retry: opts.retry,
@@ -130,15 +135,10 @@ export function failedResult(memoryDir: string, err: unknown, extra: Partial<Syn
 export function conflictResult(memoryDir: string, r: IntegrateResult, policy: ConflictPolicy, pulledBefore = 0): SyncResult {
   const paths = r.conflictPaths ?? [];
   const what = `conflicted file(s): ${listPaths(paths)}`;
-  const summaries: Record<ConflictPolicy, string> = {
-    'keep-branch': `Local commits kept on ${r.keptBranch ?? '?'}; main now follows the remote. ${what}`,
-    fail: `Sync stopped on a conflict; main is unchanged with ${r.ahead} local commit(s) not pushed. ${what}`,
-    leave: `rebase in progress; ${what}`,
-  };
   return {
     ...baseResult(memoryDir),
     status: 'conflict',
-    summary: summaries[policy],
+    summary: CONFLICT_POLICIES[policy].summary(r, what),
     pulled: pulledBefore + r.pulled,
     conflictPaths: paths,
     ...(r.keptBranch ? { keptBranch: r.keptBranch } : {}),

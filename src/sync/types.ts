@@ -7,13 +7,10 @@ import type { GitCredentials } from './credentials.js';
 
 export type SyncStatus = 'skipped' | 'conflict' | 'dirty' | 'no_remote' | 'clean' | 'pushed' | 'push_failed';
 
-/**
- * What to do when integrating the remote hits a true conflict:
- * - `fail`: abort the rebase; main stays exactly as it was (local commits intact, unpushed); report it.
- * - `keep-branch`: keep the local commits on `gitmem/conflict/<time>`, move main to the remote; report it.
- * - `leave`: leave the rebase in progress for someone to resolve (the reference behaviour).
- */
-export type ConflictPolicy = 'fail' | 'keep-branch' | 'leave';
+import type { ConflictPolicy } from './conflict-policy.js';
+
+/** What to do when integrating the remote hits a true conflict: the table in conflict-policy.ts. */
+export type { ConflictPolicy } from './conflict-policy.js';
 
 export interface SyncResult {
   status: SyncStatus;

@@ -12,7 +12,7 @@ import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.j
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
 import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
-import type { MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
+import type { MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
 
 export interface CommandBodyOptions {
   /** Shell text, run as `sh -c <command>`. */
@@ -96,6 +96,8 @@ export interface RunWorkerCommandOptions extends Omit<CommandBodyOptions, 'agent
   description?: string;
   paths?: readonly string[];
   signal?: AbortSignal;
+  /** Brings the checkout up to date with its remote before the merge (see MemoryWorkerDeps). */
+  refreshParent?: MemoryWorkerDeps['refreshParent'];
 }
 
 /**
@@ -120,6 +122,6 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
       ...(o.signal ? { signal: o.signal } : {}),
     },
     body,
-    { git: o.git },
+    { git: o.git, ...(o.refreshParent ? { refreshParent: o.refreshParent } : {}) },
   );
 }

@@ -12,7 +12,7 @@ import { deleteBranch, discardWorktree, removeWorktreeDir } from './cleanup.js';
 import { importWorktreeCommits } from './import.js';
 import { countWorktreeCommits, worktreeDirtyPaths } from './inspect.js';
 import { mergeIntoCheckout } from './merge.js';
-import type { MemoryWorkerDeps, MemoryWorkerOutcome } from './worker-types.js';
+import type { MemoryWorkerDeps, MemoryWorkerOutcome, ParentRefresh } from './worker-types.js';
 
 /**
  * Merge message of a worker branch; the task description, when given, goes in the body.
@@ -30,11 +30,11 @@ export function workerMergeMessage(branch: string, description?: string): string
  */
 export async function integrateWorkerWorktree(
   wt: MemoryWorktree,
-  o: { description?: string; signal?: AbortSignal },
+  o: { description?: string; signal?: AbortSignal; refresh?: ParentRefresh },
   deps: MemoryWorkerDeps,
 ): Promise<MemoryWorkerOutcome> {
   const { git } = deps;
-  const base = { type: 'update' as const, branchName: wt.branchName };
+  const base = { type: 'update' as const, branchName: wt.branchName, ...(o.refresh?.skipped ? { refreshError: o.refresh.skipped } : {}) };
   return withMemoryOperation(
     wt.parentMemoryDir,
     async (): Promise<MemoryWorkerOutcome> => {
@@ -56,6 +56,11 @@ export async function integrateWorkerWorktree(
       if (commitCount === 0) {
         if (imported.branchCreated) await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
         return { ...base, status: 'no_changes', commitCount, uncommittedPaths };
+      }
+      const stale = await o.refresh?.apply().then(() => undefined, (err: unknown) => toMemoryError(err));
+      if (stale) {
+        const conflictingPaths = Array.isArray(stale.data['paths']) ? stale.data['paths'].map(String) : [];
+        return { ...base, status: 'merge_conflict', commitCount, uncommittedPaths, conflictingPaths, conflictReason: 'remote', branchTip: tip, refreshError: stale.message };
       }
       const message = workerMergeMessage(wt.branchName, o.description);
       const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, ...(deps.identity ? { identity: deps.identity } : {}) });

@@ -58,6 +58,8 @@ interface OutcomeBase {
   commitCount: number;
   /** Paths the body left uncommitted (discarded for update workers, left in place for repair). */
   uncommittedPaths: string[];
+  /** Why the checkout was not refreshed from its remote before the merge (see `refreshParent`); the merge was local. */
+  refreshError?: string;
 }
 
 export type MemoryWorkerOutcome =
@@ -65,8 +67,11 @@ export type MemoryWorkerOutcome =
   | (OutcomeBase & { status: 'no_changes' })
   /** Commits merged into the checkout with `merge(memory): <branch>`; branch deleted. */
   | (OutcomeBase & { status: 'merged'; head: string })
-  /** Merge refused; checkout untouched; the branch is KEPT (see `gitmem conflicts`). */
-  | (OutcomeBase & { status: 'merge_conflict'; conflictingPaths: string[]; conflictReason: 'content' | 'uncommitted'; branchTip: string })
+  /**
+   * Merge refused; checkout untouched; the branch is KEPT (see `gitmem conflicts`). `remote`: the checkout's
+   * own unpushed commits conflict with its remote, so it could not be brought up to date before the merge.
+   */
+  | (OutcomeBase & { status: 'merge_conflict'; conflictingPaths: string[]; conflictReason: 'content' | 'uncommitted' | 'remote'; branchTip: string })
   /**
    * The merge result breaks the memory rules (a link, a read_only file changed, a file without frontmatter, a
    * name memory may not hold…): nothing merged, checkout untouched, the branch is KEPT (see `gitmem conflicts`).
@@ -94,4 +99,16 @@ export interface MemoryWorkerDeps {
   cancelGraceMs?: number;
   /** Remove worktrees left by killed workers before starting (default true; see pruneOrphanWorktrees). */
   pruneOrphans?: boolean;
+  /**
+   * Brings the checkout up to date with its remote before the merge (e.g. the sync layer's
+   * `prepareParentRefresh`). Called outside the lease once the body is done (the network part); `apply` runs
+   * under the lease right before the merge, and a throw from it keeps the branch (`merge_conflict`, `remote`).
+   */
+  refreshParent?: () => Promise<ParentRefresh>;
+}
+
+/** A refresh of the checkout whose network part is done; `skipped` says why it will not happen. */
+export interface ParentRefresh {
+  skipped?: string;
+  apply(): Promise<void>;
 }

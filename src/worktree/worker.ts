@@ -12,7 +12,7 @@ import { countCommits, countWorktreeCommits, dirtyPaths, resolveCommit, worktree
 import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
 import { pruneOrphanWorktrees } from './prune.js';
-import type { MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask } from './worker-types.js';
+import type { MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask, ParentRefresh } from './worker-types.js';
 
 /** A started worker: its eventual outcome and a way to cancel it. */
 export interface MemoryWorkerHandle {
@@ -60,7 +60,17 @@ export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorker
     return discardUnderLease(wt, deps, 'body_failed', failure.message);
   }
   if (signal.aborted) return discardUnderLease(wt, deps, 'cancelled');
-  return integrateWorkerWorktree(wt, { ...(task.description ? { description: task.description } : {}), signal }, deps);
+  const refresh = await prepareRefresh(deps);
+  return integrateWorkerWorktree(wt, { ...(task.description ? { description: task.description } : {}), signal, ...(refresh ? { refresh } : {}) }, deps);
+}
+
+/** The network half of the checkout's refresh, outside the lease; a failure to prepare it only skips it. */
+async function prepareRefresh(deps: MemoryWorkerDeps): Promise<ParentRefresh | undefined> {
+  if (!deps.refreshParent) return undefined;
+  const prepare = deps.refreshParent;
+  return Promise.resolve()
+    .then(prepare)
+    .catch((err: unknown) => ({ skipped: toMemoryError(err).message, apply: async () => undefined }));
 }
 
 /** Runs the body; resolves to its error (null on success). On cancellation, waits a grace period at most. */

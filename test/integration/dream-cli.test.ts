@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCursor } from '../../src/reflection/cursor.js';
+import { SOURCE_FORMS } from '../../src/reflection/sources/index.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
@@ -116,6 +117,8 @@ describe.runIf(sandboxed)('gitmem dream (CLI, fake OpenAI-compatible server)', (
     expect(r.stdout).toContain('project/release.md');
     expect(git(fx.dir, ['rev-parse', 'HEAD'], fx.env)).toBe(head);
     expect(git(fx.dir, ['branch', '--list', 'gitmem/*'], fx.env)).toBe('');
+    expect(`${r.stdout}${r.stderr}`.match(/Dry run: 1 commit\(s\) would be merged/g)).toHaveLength(1); // the final message, once
+    expect(r.stderr).not.toContain('Merging');
     const conv = /from-transcript-[0-9a-f]{12}/.exec(JSON.stringify(fake.requests.at(-1)))?.[0] ?? '';
     expect(readCursor(join(fx.home, 'agents', 'agent-d'), conv).stepsSinceLastReflection).toBe(1);
   }, 60_000);
@@ -125,9 +128,40 @@ describe.runIf(sandboxed)('gitmem dream (CLI, fake OpenAI-compatible server)', (
     const r = await cli(['--from', `transcript:${transcriptFile}`, '--timeout', '2', ...MODEL, '--json']);
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(20_000);
-    expect(JSON.parse(r.stdout)).toMatchObject({ launched: true, success: false, timedOut: true, message: 'Reflection pass did not complete within 2s.' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ launched: true, success: false, timedOut: true, message: 'Reflection pass did not complete within 2s.', error: { code: 'TIMEOUT' } });
+    expect(r.stderr).toContain('gitmem: TIMEOUT: Reflection pass did not complete within 2s.');
     expect(git(fx.dir, ['branch', '--list', 'gitmem/*'], fx.env)).toBe('');
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
+  }, 60_000);
+
+  it('a provider error is one line `gitmem: MODEL_ERROR: …` on stderr, without "Merging…"; --json carries it as {code, message}', async () => {
+    script = () => ({ status: 400 });
+    const r = await cli(['--from', `transcript:${transcriptFile}`, ...MODEL]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('gitmem: '))).toEqual([expect.stringMatching(/^gitmem: MODEL_ERROR: .*fake failure 400/)]);
+    expect(`${r.stdout}${r.stderr}`.match(/fake failure 400|memory updates were not completed/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain('Merging');
+    expect(r.stdout).toBe('');
+    const j = await cli(['--from', `transcript:${transcriptFile}`, ...MODEL, '--json']);
+    expect(j.code).toBe(1);
+    expect(j.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({ launched: true, success: false, status: 'failed', error: { code: 'MODEL_ERROR', message: expect.stringContaining('fake failure 400') } });
+    expect(j.stderr).toMatch(/^gitmem: MODEL_ERROR: .*fake failure 400/m);
+  }, 60_000);
+
+  it('source and usage errors are one `gitmem: CODE:` line too, and one JSON object with --json', async () => {
+    const bad = join(import.meta.dirname, '..', 'fixtures', 'sources', 'transcript', 'bad.jsonl');
+    const src = await cli(['--from', `transcript:${bad}`, ...MODEL]);
+    expect(src.code).toBe(1);
+    expect(src.stderr.split('\n').filter((l) => l.startsWith('gitmem: '))).toEqual([expect.stringMatching(/^gitmem: INVALID_ARGUMENT: .*Could not parse a JSONL transcript row/)]);
+    const srcJson = await cli(['--from', `transcript:${bad}`, ...MODEL, '--json']);
+    expect(srcJson.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(srcJson.stdout)).toMatchObject({ launched: false, success: false, reason: 'source_error', error: { code: 'INVALID_ARGUMENT' } });
+    const usage = await cli(['--from', 'nosuch:x', ...MODEL, '--json']);
+    expect(usage.code).toBe(1);
+    expect(usage.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(usage.stdout)).toMatchObject({ launched: false, success: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('Unknown source type "nosuch"') } });
+    expect(usage.stderr).toMatch(/^gitmem: INVALID_ARGUMENT: Unknown source type "nosuch"/m);
   }, 60_000);
 
   it('no model configured is a clear error naming the options; a bad --from or --timeout is a usage error', async () => {
@@ -143,5 +177,6 @@ describe.runIf(sandboxed)('gitmem dream (CLI, fake OpenAI-compatible server)', (
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes: 0 merged');
+    for (const form of SOURCE_FORMS) expect(help.stdout).toContain(form); // the list comes from the sources table
   }, 60_000);
 });

@@ -25,6 +25,8 @@ function dream(from: string, model = scripted([{ text: 'Nothing worth keeping.' 
 describe.runIf(sandboxed)('runDream --from formats', () => {
   it.each([
     ['transcript', 'transcript:transcript/session.jsonl'],
+    ['transcript', 'transcript:transcript/openai-chat.jsonl'],
+    ['transcript', 'transcript:transcript/ai-sdk.json'],
     ['openhands', 'openhands:openhands/conv-a'],
     ['openhands', 'openhands:openhands/items.json'],
     ['claude-code', 'claude-code:claude-code/project'],
@@ -58,5 +60,19 @@ describe.runIf(sandboxed)('runDream --from formats', () => {
     expect(r).toMatchObject({ launched: true, status: 'pending_review', branchKept: true, commitCount: 1, success: false });
     expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName ?? ''], fx.env)).toBe('Keep the British-spelling preference');
     expect(git(fx.dir, ['ls-files', 'preferences'], fx.env)).toBe('');
+  });
+
+  it('an outcome that went wrong carries a stable code: a conflict with the primary is MERGE_CONFLICT', async () => {
+    const { appendTranscript } = await import('../../src/reflection/transcripts.js');
+    appendTranscript(join(fx.home, 'agents', 'agent-s'), 'default', [{ kind: 'user', text: 'Call me Sam.' }, { kind: 'assistant', text: 'Sure.' }]);
+    const old = "I haven't got to know this person yet.";
+    const primary = async () => {
+      await fx.memory.tool({ command: 'str_replace', file_path: 'system/human.md', old_string: old, new_string: 'Primary: Samuel.', reason: 'primary edit' });
+      return { calls: [commit('Record the name Sam', 'Reviewed-Transcript: default lines 3-4')] };
+    };
+    const model = scripted([{ calls: [{ name: 'edit_file', input: { path: 'system/human.md', old_string: old, new_string: 'Sam.' } }] }, primary, { text: 'done' }]);
+    const r = await runDream({ home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: fx.memory.git, maxRetries: 0, stream: false });
+    expect(r).toMatchObject({ launched: true, success: false, status: 'merge_conflict', error: { code: 'MERGE_CONFLICT' }, conflictingPaths: ['system/human.md'] });
+    expect(dreamExitCode(r)).toBe(1);
   });
 });

@@ -136,6 +136,61 @@ describe('sub-agent over a real provider and a fake OpenAI-compatible server', (
   });
 });
 
+describe('openai: with a custom base URL', () => {
+  it('talks Chat Completions, which every OpenAI-compatible server has (config baseURL or GITMEM_OPENAI_BASE_URL)', async () => {
+    for (const how of ['config', 'env'] as const) {
+      const server = await fake(EDIT_SCRIPT);
+      const env = { OPENAI_API_KEY: 'sk-test', ...(how === 'env' ? { GITMEM_OPENAI_BASE_URL: server.baseURL } : {}) };
+      const config: GitmemConfig = how === 'config' ? { providers: { openai: { baseURL: server.baseURL } } } : {};
+      const model = await resolveModel({ spec: 'openai:gpt-x', env, config });
+      expect(describeModel(model)).toBe('openai.chat:gpt-x');
+      const dir = root();
+      const run = await runSubAgent({ model, system: 's', prompt: 'p', root: dir, limits: { maxSteps: 5, timeoutMs: 10_000 }, maxRetries: 0 });
+      expect(run, how).toMatchObject({ steps: 3, finishReason: 'stop' });
+      expect(server.authorizations[0]).toBe('Bearer sk-test');
+      expect(readFileSync(join(dir, 'system/human.md'), 'utf8')).toContain('Deploys only via `make ship`.');
+    }
+  });
+});
+
+describe('provider retries', () => {
+  const cfg = (url: string): GitmemConfig => ({ providers: { local: { baseURL: url } } });
+
+  it('a 5xx is retried twice with short bounded delays; a 4xx is not retried', async () => {
+    for (const stream of [false, true]) {
+      const failing = await fake([{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }]);
+      const model = await resolveModel({ spec: 'openai-compatible:local:m', env: {}, config: cfg(failing.baseURL) });
+      const delays: number[] = [];
+      const retry = { sleep: async (ms: number) => void delays.push(ms) };
+      const err = await errorOf(runSubAgent({ model, system: 's', prompt: 'p', root: root(), limits: { maxSteps: 3, timeoutMs: 20_000 }, stream, retry }));
+      expect(isMemoryError(err, 'MODEL_ERROR'), `stream=${stream}`).toBe(true);
+      expect(failing.requests, `stream=${stream}`).toHaveLength(3);
+      expect(delays).toHaveLength(2);
+      expect(delays.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2_000);
+    }
+    const bad = await fake([{ status: 400 }, { status: 400 }]);
+    const model = await resolveModel({ spec: 'openai-compatible:local:m', env: {}, config: cfg(bad.baseURL) });
+    const delays: number[] = [];
+    const err = await errorOf(runSubAgent({ model, system: 's', prompt: 'p', root: root(), limits: { maxSteps: 3, timeoutMs: 20_000 }, retry: { sleep: async (ms: number) => void delays.push(ms) } }));
+    expect((err as Error).message).toContain('fake failure 400');
+    expect([bad.requests.length, delays.length]).toEqual([1, 0]);
+  });
+
+  it('a refused connection (nothing listens) is not retried', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((r) => server.close(() => r()));
+    const model = await resolveModel({ spec: 'openai-compatible:local:m', env: {}, config: cfg(`http://127.0.0.1:${port}/v1`) });
+    const delays: number[] = [];
+    const err = await errorOf(runSubAgent({ model, system: 's', prompt: 'p', root: root(), limits: { maxSteps: 3, timeoutMs: 20_000 }, retry: { sleep: async (ms: number) => void delays.push(ms) } }));
+    expect(isMemoryError(err, 'MODEL_ERROR')).toBe(true);
+    expect((err as Error).message).toMatch(/ECONNREFUSED|connect/i);
+    expect((err as Error).message).not.toMatch(/Failed after \d+ attempts/);
+    expect(delays).toEqual([]);
+  });
+});
+
 describe('anthropic provider against a fake /v1/messages', () => {
   it('runs a tool call and a final answer through the real Anthropic provider code', async () => {
     const bodies: { messages: { role: string; content: unknown }[] }[] = [];

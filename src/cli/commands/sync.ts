@@ -1,26 +1,20 @@
-/** `gitmem sync [--on-conflict fail|keep-branch|leave]`: pull (fast-forward, else rebase), then push. */
-import { createGitRunner, MemoryError, resolveCredentials, resolveMemoryDir, syncMemory } from '../../index.js';
-import type { ConflictPolicy } from '../../index.js';
+/** `gitmem sync [--on-conflict <policy>]`: pull (fast-forward, else rebase), then push; policies from sync/conflict-policy.ts. */
+import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, createGitRunner, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy, resolveCredentials, resolveMemoryDir, syncMemory } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
-const POLICIES: readonly ConflictPolicy[] = ['fail', 'keep-branch', 'leave'];
+const POLICY_HELP = CONFLICT_POLICY_NAMES.map((p) => `  ${p}${p === DEFAULT_CONFLICT_POLICY ? ' (default)' : ''}: ${CONFLICT_POLICIES[p].help}`);
 
 export const command: CliCommand = {
   name: 'sync',
   summary: 'sync the memory with its remote: pull (fast-forward or rebase), then push',
   usage: [
-    'Usage: gitmem sync [--on-conflict fail|keep-branch|leave] [--agent ID] [--json]',
-    '  fail (default): stop, main unchanged;  keep-branch: keep local commits on gitmem/conflict/<time>,',
-    '  main follows the remote;  leave: leave the rebase in progress to resolve by hand.',
+    `Usage: gitmem sync [--on-conflict ${CONFLICT_POLICY_NAMES.join('|')}] [--agent ID] [--json]`,
+    ...POLICY_HELP,
     '  Exit 0 when clean or pushed, 1 otherwise (conflict, dirty, no remote, push failed).',
   ].join('\n'),
   options: { 'on-conflict': { type: 'string' } },
   async run(ctx) {
-    const raw = ctx.values['on-conflict'];
-    const onConflict = (typeof raw === 'string' ? raw : 'fail') as ConflictPolicy;
-    if (!POLICIES.includes(onConflict)) {
-      throw new MemoryError('INVALID_ARGUMENT', `--on-conflict must be one of ${POLICIES.join(', ')}, got ${String(raw)}`);
-    }
+    const onConflict = parseConflictPolicy(ctx.values['on-conflict'] ?? DEFAULT_CONFLICT_POLICY);
     const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
     const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
     const r = await syncMemory({ git: createGitRunner({ env: ctx.env }), memoryDir, onConflict, ...(credentials ? { credentials } : {}) });

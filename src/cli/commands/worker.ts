@@ -2,7 +2,7 @@
  * `gitmem worker run --command '<cmd>'`: runs any command as a confined memory worker in a private worktree
  * and prints the outcome. Thin: validation and printing only; the work is runWorkerCommand.
  */
-import { createGitRunner, MemoryError, pruneOrphanWorktrees, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
+import { createGitRunner, MemoryError, prepareParentRefresh, pruneOrphanWorktrees, resolveCredentials, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
@@ -33,6 +33,12 @@ function describePrune(r: PruneResult): string {
   return lines.length > 0 ? lines.join('\n') : 'No worker worktrees: nothing to prune.';
 }
 
+const CONFLICT_REASONS: Record<Extract<MemoryWorkerOutcome, { status: 'merge_conflict' }>['conflictReason'], string> = {
+  content: 'it conflicts with the checkout',
+  uncommitted: 'uncommitted edits in the checkout are in the way',
+  remote: "the checkout's unpushed commits conflict with its remote (run gitmem sync)",
+};
+
 function describe(o: MemoryWorkerOutcome): string {
   switch (o.status) {
     case 'merged':
@@ -41,7 +47,7 @@ function describe(o: MemoryWorkerOutcome): string {
       return 'no_changes: the worker committed nothing';
     case 'merge_conflict':
       return [
-        `merge_conflict: ${o.branchName} (${o.commitCount} commit(s)) was kept; ${o.conflictReason === 'uncommitted' ? 'uncommitted edits in the checkout are in the way' : 'it conflicts with the checkout'}:`,
+        `merge_conflict: ${o.branchName} (${o.commitCount} commit(s)) was kept; ${CONFLICT_REASONS[o.conflictReason]}:`,
         ...o.conflictingPaths.map((p) => `  ${p}`),
         `inspect: gitmem conflicts show ${o.branchName}`,
       ].join('\n');
@@ -69,6 +75,11 @@ function parseTimeout(v: unknown): number | undefined {
   return Math.round(n * 1000);
 }
 
+function optionalCredentials(ctx: CliContext): { credentials?: NonNullable<ReturnType<typeof resolveCredentials>> } {
+  const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
+  return credentials ? { credentials } : {};
+}
+
 async function prune(ctx: CliContext): Promise<number> {
   const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
   const result = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env: ctx.env }) });
@@ -90,6 +101,9 @@ async function run(ctx: CliContext): Promise<number> {
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const git = createGitRunner({ env: ctx.env });
+  // With a remote, the checkout is brought up to date before the merge (a remote edit conflicts now, not at the next sync).
+  const refreshParent = () => prepareParentRefresh({ git, memoryDir, ...optionalCredentials(ctx) });
   try {
     const outcome = await runWorkerCommand({
       memoryDir,
@@ -97,7 +111,8 @@ async function run(ctx: CliContext): Promise<number> {
       ...(ctx.agent ? { agentId: ctx.agent } : {}),
       command,
       env: ctx.env,
-      git: createGitRunner({ env: ctx.env }),
+      git,
+      refreshParent,
       type: ctx.values['repair'] === true ? 'repair' : 'update',
       signal: controller.signal,
       onWarning: ctx.stderr,

@@ -1,7 +1,7 @@
 /**
- * The `--from` argument of `gitmem dream`: a stored conversation id, or an external transcript
- * (`transcript:`, `openhands:`, `claude-code:`) converted to transcript rows and staged into a synthetic
- * conversation of the agent, idempotently.
+ * The `--from` argument of `gitmem dream`: a stored conversation id, or an external transcript (one of the
+ * SOURCES table's types) converted to transcript rows and staged into a synthetic conversation of the
+ * agent, idempotently.
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -11,9 +11,41 @@ import { resolveClaudeSession, parseClaudeCode } from './claude-code.js';
 import { parseOpenHands } from './openhands.js';
 import { parseTranscriptFile } from './transcript.js';
 
-/** The external source types. */
-export const SOURCE_TYPES = ['openhands', 'transcript', 'claude-code'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
+/** One external source type: how `--from` names it (usage text) and how its rows are read. */
+interface SourceDef {
+  form: string;
+  /** Reads the rows at `path` (absolute); returns the file the conversation id is derived from. */
+  load: (path: string, now: () => Date) => { path: string; rows: TranscriptRow[] };
+}
+
+/** Every external source type, keyed by its `--from` prefix: the type is this table's keys. */
+const SOURCES = {
+  transcript: {
+    form: 'transcript:<file.jsonl | file.json>',
+    load: (path, now) => ({ path, rows: parseTranscriptFile(path, now) }),
+  },
+  openhands: {
+    form: 'openhands:<dir | file>',
+    load: (path, now) => ({ path, rows: parseOpenHands(path, now) }),
+  },
+  'claude-code': {
+    form: 'claude-code:<session.jsonl | project dir>',
+    load: (path, now) => {
+      const session = resolveClaudeSession(path); // a project directory means its newest session
+      return { path: session, rows: parseClaudeCode(session, now) };
+    },
+  },
+} as const satisfies Record<string, SourceDef>;
+
+export type SourceType = keyof typeof SOURCES;
+/** The external source types, in the order help texts list them. */
+export const SOURCE_TYPES = Object.keys(SOURCES) as SourceType[];
+/** How `--from` writes each source type, for usage texts. */
+export const SOURCE_FORMS: readonly string[] = SOURCE_TYPES.map((t) => SOURCES[t].form);
+
+function isSourceType(type: string): type is SourceType {
+  return Object.hasOwn(SOURCES, type); // own keys only: "constructor" or "__proto__" are not types
+}
 
 /** A parsed `--from` value. */
 export type FromSpec = { type: 'conversation'; conversationId: string } | { type: SourceType; locator: string };
@@ -37,7 +69,7 @@ export function parseFromSpec(from: string): FromSpec {
   if (colon < 0) return { type: 'conversation', conversationId: spec };
   const type = spec.slice(0, colon);
   const locator = spec.slice(colon + 1).trim();
-  if (!(SOURCE_TYPES as readonly string[]).includes(type)) {
+  if (!isSourceType(type)) {
     throw new MemoryError('INVALID_ARGUMENT', `Unknown source type "${type}". Supported: ${SOURCE_TYPES.join(', ')}`, {
       data: { from: spec, type },
     });
@@ -45,7 +77,7 @@ export function parseFromSpec(from: string): FromSpec {
   if (locator === '') {
     throw new MemoryError('INVALID_ARGUMENT', `Invalid --from "${spec}": missing path after "${type}:"`, { data: { from: spec } });
   }
-  return { type: type as SourceType, locator };
+  return { type, locator };
 }
 
 /**
@@ -65,21 +97,15 @@ export function loadSource(from: string, o: SourceOptions): { conversationId: st
   const spec = parseFromSpec(from);
   if (spec.type === 'conversation') {
     if (!hasTranscript(o.agentDir, spec.conversationId)) {
-      throw new MemoryError('FILE_NOT_FOUND', `no transcript for conversation "${spec.conversationId}" under ${o.agentDir}`, {
+      const hint = `; to read a file, use one of ${SOURCE_FORMS.join(', ')}`;
+      throw new MemoryError('FILE_NOT_FOUND', `no transcript for conversation "${spec.conversationId}" under ${o.agentDir}${hint}`, {
         data: { conversationId: spec.conversationId },
       });
     }
     return { conversationId: spec.conversationId, rows: readTranscript(o.agentDir, spec.conversationId) };
   }
   const now = o.clock ?? (() => new Date());
-  let path = resolve(o.cwd ?? '.', spec.locator);
-  let rows: TranscriptRow[];
-  if (spec.type === 'transcript') rows = parseTranscriptFile(path, now);
-  else if (spec.type === 'openhands') rows = parseOpenHands(path, now);
-  else {
-    path = resolveClaudeSession(path);
-    rows = parseClaudeCode(path, now);
-  }
+  const { path, rows } = SOURCES[spec.type].load(resolve(o.cwd ?? '.', spec.locator), now);
   return { conversationId: syntheticConversationId(spec.type, path), rows };
 }
 

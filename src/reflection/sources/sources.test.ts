@@ -15,7 +15,10 @@ describe('--from parsing', () => {
   it('splits type and locator, treats a bare value as a conversation id, rejects unknown types and empty paths', () => {
     expect(parseFromSpec('conv-123')).toEqual({ type: 'conversation', conversationId: 'conv-123' });
     expect(parseFromSpec('openhands:./a:b')).toEqual({ type: 'openhands', locator: './a:b' });
-    expect(() => parseFromSpec('slack:x')).toThrow('Unknown source type "slack". Supported: openhands, transcript, claude-code');
+    expect(() => parseFromSpec('slack:x')).toThrow('Unknown source type "slack". Supported: transcript, openhands, claude-code');
+    for (const inherited of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(errorCodeOf(() => parseFromSpec(`${inherited}:x`)), inherited).toBe('INVALID_ARGUMENT');
+    }
     expect(() => parseFromSpec('transcript:')).toThrow('Invalid --from "transcript:": missing path after "transcript:"');
     expect(syntheticConversationId('transcript', '/a')).toMatch(/^from-transcript-[0-9a-f]{12}$/);
     expect(syntheticConversationId('transcript', '/a')).toBe(syntheticConversationId('transcript', '/a'));
@@ -43,6 +46,51 @@ describe('transcript: source', () => {
     expect(first).toMatchObject({ staged: 5, skipped: 0, stored: false });
     expect(stageSource(`transcript:${FIX}/transcript/session.jsonl`, { agentDir, clock })).toMatchObject({ conversationId: first.conversationId, staged: 0, skipped: 5 });
     expect(readTranscript(agentDir, first.conversationId)).toHaveLength(5);
+  });
+});
+
+describe('transcript: source in the common message form', () => {
+  const at = '2025-09-09T09:09:09.000Z';
+
+  it('reads OpenAI chat messages: tool_calls with role "tool" results, text parts; skips system rows and images', () => {
+    const { rows } = loadSource(`transcript:${FIX}/transcript/openai-chat.jsonl`, { agentDir: makeTmpDir('gitmem-src-'), clock });
+    expect(rows).toEqual([
+      { kind: 'user', text: 'Deploys go through make ship, never npm publish.', captured_at: '2025-08-01T10:00:00.000Z', source_message_id: 'L2' },
+      { kind: 'assistant', text: 'Let me look at the Makefile.', captured_at: at, source_message_id: 'L3' },
+      { kind: 'tool_call', name: 'read_file', argsText: '{"path":"Makefile"}', resultText: 'ship:\n\t./scripts/ship.sh', resultOk: true, captured_at: at, source_message_id: 'L3:call_1' },
+      { kind: 'assistant', text: 'Noted: deploys use make ship.', captured_at: at, source_message_id: 'L5:0' },
+      { kind: 'user', text: 'Also: never push on Fridays.', captured_at: at, source_message_id: 'L6:0' },
+    ]);
+  });
+
+  it('reads AI SDK model messages (a JSON array file): reasoning, tool-call input or args, tool-result outputs and errors', () => {
+    const { rows } = loadSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir: makeTmpDir('gitmem-src-'), clock });
+    expect(rows).toEqual([
+      { kind: 'user', text: 'Use tabs, not spaces.', captured_at: at, source_message_id: 'L2:0' },
+      { kind: 'reasoning', text: 'A style rule.', captured_at: at, source_message_id: 'L3:0' },
+      { kind: 'assistant', text: 'Switching to tabs.', captured_at: at, source_message_id: 'L3:1' },
+      { kind: 'tool_call', name: 'edit_file', argsText: '{"path":"src/a.ts"}', resultText: '{"ok":true}', resultOk: true, captured_at: at, source_message_id: 'L3:t1' },
+      { kind: 'tool_call', name: 'bash', argsText: '{"command":"rm -rf build"}', resultText: 'Never delete build/ without asking.', resultOk: false, captured_at: at, source_message_id: 'L5:t2' },
+      { kind: 'assistant', text: 'Done: tabs everywhere.', captured_at: at, source_message_id: 'L8' },
+    ]);
+  });
+
+  it('reads AI SDK UI messages (parts with tool-<name> and dynamic-tool), keyed by their ids', () => {
+    const { rows } = loadSource(`transcript:${FIX}/transcript/ai-sdk-ui.jsonl`, { agentDir: makeTmpDir('gitmem-src-'), clock });
+    expect(rows).toEqual([
+      { kind: 'user', text: 'My name is Ada.', captured_at: at, source_message_id: 'm1:0' },
+      { kind: 'reasoning', text: 'Name given.', captured_at: at, source_message_id: 'm2:1' },
+      { kind: 'tool_call', name: 'remember', argsText: '{"fact":"name=Ada"}', resultText: 'saved', resultOk: true, captured_at: at, source_message_id: 'm2:r1' },
+      { kind: 'assistant', text: 'Nice to meet you, Ada.', captured_at: at, source_message_id: 'm2:3' },
+      { kind: 'tool_call', name: 'search', argsText: '{"q":"x"}', resultText: 'offline', resultOk: false, captured_at: at, source_message_id: 'm3:s1' },
+    ]);
+  });
+
+  it('stages a message-form file idempotently and refuses a row of neither form, naming its line', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    expect(stageSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir, clock })).toMatchObject({ staged: 6, skipped: 0 });
+    expect(stageSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir, clock })).toMatchObject({ staged: 0, skipped: 6 });
+    expect(() => loadSource(`transcript:${FIX}/transcript/unknown-shape.jsonl`, { agentDir })).toThrow(/line 2\).*\{"role", "content"\}/);
   });
 });
 

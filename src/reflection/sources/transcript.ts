@@ -1,10 +1,13 @@
 /**
- * `--from transcript:<file.jsonl>`: a JSONL file of rows in the transcript format (SPEC B11.8), written by
- * another harness. Rows without an id get one from their line number so re-ingestion stays idempotent.
+ * `--from transcript:<file>`: a conversation another harness wrote, as JSONL (or one JSON array, or
+ * `{"messages": [...]}`) of rows in either form: gitmem's own transcript rows (`{"kind", "text", …}`), or the
+ * common message form `{"role", "content"}` of OpenAI and AI SDK messages (see messages.ts). Rows without an
+ * id get one from their line number, so re-ingestion stays idempotent.
  */
 import { MemoryError } from '../../errors.js';
-import type { TranscriptRow } from '../transcripts.js';
+import type { TranscriptRow, TranscriptToolRow } from '../transcripts.js';
 import { isoTimestamp, isRecord, readSourceFile } from './common.js';
+import { messageRows } from './messages.js';
 
 const TEXT_KINDS = new Set(['user', 'assistant', 'reasoning', 'error']);
 
@@ -26,29 +29,53 @@ function toRow(v: Record<string, unknown>, line: number, now: () => Date): Trans
   return { kind: kind as 'user', text, captured_at, source_message_id: id };
 }
 
+/** The file's rows with their 1-based line (or array index + 1); undefined marks a line that is not JSON. */
+function readRows(path: string): { line: number; value: unknown }[] {
+  const text = readSourceFile(path);
+  const whole = /^\s*[[{]/.test(text) ? wholeFile(text) : undefined;
+  if (whole) return whole.map((value, i) => ({ line: i + 1, value }));
+  const out: { line: number; value: unknown }[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    try {
+      out.push({ line: i + 1, value: JSON.parse(raw) });
+    } catch {
+      out.push({ line: i + 1, value: undefined });
+    }
+  });
+  return out;
+}
+
+/** A file that is one JSON array of rows, or `{"messages": [...]}` (else it is JSONL). */
+function wholeFile(text: string): unknown[] | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (Array.isArray(v)) return v;
+    return isRecord(v) && Array.isArray(v['messages']) ? v['messages'] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Parses a JSONL transcript file.
+ * Parses a transcript file in either row form (they may be mixed).
  * @example parseTranscriptFile('/tmp/t.jsonl', () => new Date()).length
  */
 export function parseTranscriptFile(path: string, now: () => Date): TranscriptRow[] {
-  const rows: TranscriptRow[] = [];
-  readSourceFile(path)
-    .split('\n')
-    .forEach((text, i) => {
-      if (text.trim() === '') return;
-      let v: unknown;
-      try {
-        v = JSON.parse(text);
-      } catch {
-        v = undefined;
-      }
-      if (!isRecord(v) || typeof v['kind'] !== 'string') {
-        throw new MemoryError('INVALID_ARGUMENT', `Could not parse a JSONL transcript row in ${path} (line ${i + 1})`, {
-          data: { path, line: i + 1 },
-        });
-      }
-      const row = toRow(v, i + 1, now);
-      if (row) rows.push(row);
-    });
-  return rows;
+  const out = { rows: [] as TranscriptRow[], calls: new Map<string, TranscriptToolRow>() };
+  for (const { line, value } of readRows(path)) {
+    if (isRecord(value) && typeof value['kind'] === 'string') {
+      const row = toRow(value, line, now);
+      if (row) out.rows.push(row);
+    } else if (isRecord(value) && typeof value['role'] === 'string') {
+      messageRows(out, value, line, now);
+    } else {
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `Could not parse a JSONL transcript row in ${path} (line ${line}): expected a transcript row {"kind", …} or a message {"role", "content"}`,
+        { data: { path, line } },
+      );
+    }
+  }
+  return out.rows;
 }
