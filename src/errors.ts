@@ -37,6 +37,7 @@ export type MemoryErrorCode =
   | 'GIT_TIMEOUT' // git exceeded its timeout and was killed
   | 'GIT_TRANSIENT' // a retryable network failure (HTTP 5xx, reset, timed out) that survived retries
   | 'GIT_AUTH' // authentication failed (never retried)
+  | 'GIT_REDIRECT' // an authenticated remote redirected to another origin (or kept redirecting); not followed, nothing sent there
   | 'GIT_LOCKED' // another git process kept a lock file (e.g. index.lock) past the short wait; nothing changed
   | 'ABORTED' // the caller's AbortSignal fired
   | 'LOCK_TIMEOUT' // the memory operation lease could not be acquired in time (data.holder)

@@ -12,6 +12,7 @@ export type GitFailureKind =
   | 'missing_cwd' // the working directory vanished
   | 'identity' // git knows no committer name/e-mail
   | 'locked' // another local git process holds a lock file (index.lock, a ref's .lock); nothing was changed
+  | 'redirect' // an authenticated request was redirected; redirects are off for those (never retried)
   | 'other';
 
 // "HTTP 502", "HTTP 520" (git's "RPC failed; HTTP 520 curl 22 …" form), "returned error: 503".
@@ -29,6 +30,8 @@ const MISSING_REF = /couldn't find remote ref|invalid upstream 'origin\/|unknown
 const IDENTITY = /Please tell me who you are|unable to auto-detect email address|empty ident name/i;
 // Only a lock git failed to take on this machine: a remote's "remote: error: … .lock" line is not ours to wait for.
 const LOCKED = /^(?:fatal|error): .*Unable to create '[^']+\.lock': File exists/m;
+// git with `http.followRedirects=false` reports a 3xx as an error status.
+const REDIRECT = /The requested URL returned error: 30[0-8]\b/i;
 const MISSING_CWD = /Unable to read current working directory: No such file or directory|uv_cwd|cwd.*ENOENT/i;
 
 /**
@@ -39,6 +42,7 @@ const MISSING_CWD = /Unable to read current working directory: No such file or d
 export function classifyGitFailure(text: string): GitFailureKind {
   if (MISSING_CWD.test(text)) return 'missing_cwd';
   if (AUTH.test(text)) return 'auth';
+  if (REDIRECT.test(text)) return 'redirect';
   if (IDENTITY.test(text)) return 'identity';
   if (NON_FAST_FORWARD.test(text)) return 'non_fast_forward';
   if (LOCKED.test(text)) return 'locked';

@@ -85,6 +85,40 @@ describe('redactText', () => {
     }
   });
 
+  it('redacts credentials in query strings and fragments, and nothing else of the URL', () => {
+    const secret = 'Zq9-secret_VALUE.1~x';
+    const cases = [
+      `https://h/x.git?access_token=${secret}`,
+      `https://h/x.git?ref=main&private_token=${secret}&page=2`,
+      `https://h/x.git?token=${secret}`,
+      `https://h/x.git?KEY=${secret}`,
+      `https://h/x.git?api_key=${secret}#top`,
+      `https://blob.example/c/x?sv=2020&sig=${secret}&se=1`,
+      `https://s3.example/x?X-Amz-Credential=${secret}&X-Amz-Signature=${secret}`,
+      `https://h/x.git?signature=${secret}`,
+      `https://h/x.git?password=${secret}`,
+      `https://h/x.git?client_secret=${secret}`,
+      `https://h/x.git#access_token=${secret}`,
+      `https%3A%2F%2Fh%2Fx.git%3Faccess_token%3D${secret}`.replace('%3D', '='),
+      `fatal: unable to access 'https://h/x.git/?access_token=${secret}': The requested URL returned error: 403`,
+      `{"url":"https://h/x.git?token=${secret}"}`,
+      `access_token=${secret} in a log line`,
+    ];
+    for (const text of cases) {
+      const out = redactText(text);
+      expect(out, text).not.toContain(secret);
+      expect(out, text).toContain('<redacted>');
+      expect(redactText(out), 'idempotent').toBe(out);
+    }
+    expect(redactText(`https://h/x.git?ref=main&page=2`)).toBe('https://h/x.git?ref=main&page=2');
+    expect(redactText(`https://h/x.git?access_token=${secret}&page=2`)).toBe('https://h/x.git?access_token=<redacted>&page=2');
+  });
+
+  it('removes a known secret from environment-style config entries too', () => {
+    const out = redactText('GIT_CONFIG_VALUE_2=Authorization: Basic eC1hY2Nlc3M6dA== GIT_CONFIG_VALUE_3=tk-9876543210', ['tk-9876543210']);
+    expect(out).not.toMatch(/eC1hY2Nlc3M6dA|tk-9876543210/);
+  });
+
   it('redacts every argv element', () => {
     const argv = redactArgv(['-c', 'http.extraHeader=Authorization: Bearer zzz-secret-1', 'push', 'https://u:p4ss@h/x'], ['zzz-secret-1']);
     expect(argv.join(' ')).not.toMatch(/zzz-secret-1|p4ss/);

@@ -5,11 +5,18 @@
 
 const REDACTED = '<redacted>';
 
+/** Query/fragment parameter names that carry credentials (access_token, private_token, sig, X-Amz-Signature…). */
+const SECRET_PARAM = /token|key|sig|signature|secret|passw(?:or)?d|pwd|auth|credential|session/i;
+// A parameter at the start of a query or fragment, or after a separator; percent-encoded `?` and `&` too.
+const PARAM = /((?:[?&;#]|%3f|%26)([\w.~-]+)=)([^&#;\s"'`]+)/gi;
+
 const RULES: Array<[RegExp, string]> = [
   // Any Authorization header value, with or without a scheme word (also inside -c http[.<url>].extraHeader=…).
   [/(authorization:\s*(?:(?:basic|bearer|token)\s+)?)(?!<redacted>|(?:basic|bearer|token)\s)[^\s"'`]+/gi, `$1${REDACTED}`],
   // password=… in credential-helper output or URLs' query strings
   [/(password=)[^\s"'`;&]+/gi, `$1${REDACTED}`],
+  // The same well-known parameter names anywhere (a log line quoting one without its URL).
+  [/\b((?:access|refresh|id|private|auth)_token=|api_?key=|client_secret=)(?!<redacted>)[^&#;\s"'`]+/gi, `$1${REDACTED}`],
   // URL user-info: scheme://user:secret@host → scheme://user:***@host ; scheme://token@host → scheme://***@host
   [/([a-z][a-z0-9+.-]*:\/\/)([^/\s:@"'`]+):([^\s/"'`]+)@/gi, '$1$2:***@'],
   [/(https?:\/\/)([^/\s:@"'`]{12,})@/gi, '$1***@'],
@@ -32,7 +39,17 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   let out = text;
   for (const secret of expandSecrets(secrets)) out = out.split(secret).join(REDACTED);
   for (const [re, replacement] of RULES) out = out.replace(re, replacement);
-  return out;
+  // Credentials in a URL's query string or fragment: ?access_token=…, &private_token=…, sig=…, api_key=….
+  // Over-redacting a harmless parameter whose name merely looks like one costs nothing.
+  return out.replace(PARAM, (all, head: string, name: string) => (SECRET_PARAM.test(name) ? `${head}${REDACTED}` : all));
+}
+
+/**
+ * The names of credential-looking parameters in a URL's query string or fragment (none: `[]`).
+ * @example secretParamNames('https://h/x.git?ref=a&access_token=t') // ['access_token']
+ */
+export function secretParamNames(url: string): string[] {
+  return [...url.matchAll(PARAM)].map((m) => m[2] ?? '').filter((name) => SECRET_PARAM.test(name));
 }
 
 function expandSecrets(secrets: readonly string[]): string[] {

@@ -5,10 +5,14 @@
 import { spawn } from 'node:child_process';
 import type { Launcher } from '../process.js';
 import { spawnGit, type SpawnResult } from './spawn.js';
-import { existsSync, mkdirSync } from 'node:fs';
-import { MemoryError, type MemoryErrorCode } from '../errors.js';
-import { classifyGitFailure, isRetryableKind, type GitFailureKind } from './classify.js';
-import { redactArgv, redactText } from './redact.js';
+import { mkdirSync } from 'node:fs';
+import { isRetryableKind } from './classify.js';
+import { redactText } from './redact.js';
+import { authConfigEntries, authEnv, judgeRedirect, stripCurlTrace, type GitAuth, type RedirectVerdict } from './http-auth.js';
+import { GitCommandError, toGitError } from './git-error.js';
+
+export type { GitAuth } from './http-auth.js';
+export { GitCommandError } from './git-error.js';
 
 /** A git operation as a value: pure argv building and output parsing, testable without git. */
 export interface GitOp<T> {
@@ -25,19 +29,6 @@ export interface GitResult {
   exitCode: number;
   /** Raw stdout bytes, for byte-exact parsers (e.g. `cat-file --batch`). */
   stdoutBuffer: Buffer;
-}
-
-/** Credentials for one invocation; never written to config. */
-export interface GitAuth {
-  /** Full header value, e.g. `Bearer abc` or `Basic base64(user:token)`. */
-  authorization: string;
-  /** Raw secret values to scrub from every output. */
-  secrets: string[];
-  /**
-   * When set (e.g. `https://github.com/`), the header is sent only to URLs under this prefix
-   * (`http.<prefix>.extraHeader`), so a token never travels to another host.
-   */
-  urlPrefix?: string;
 }
 
 /** Bounded exponential backoff: delays base, 2·base, 4·base… capped at maxDelayMs; `attempts` in total. */
@@ -60,8 +51,9 @@ export interface GitRunOptions {
   signal?: AbortSignal;
   env?: Record<string, string>;
   okExitCodes?: number[];
+  /** Sent as environment config, scoped to one origin, with redirects off (see http-auth.ts). */
   auth?: GitAuth;
-  /** Extra `-c key=value` pairs placed before the command. */
+  /** Extra `-c key=value` pairs placed before the command (never secrets: argv is world-readable). */
   config?: string[];
   retry?: GitRetryPolicy;
   /** Recreate cwd if it vanished (worktrees cleaned under us). */
@@ -90,39 +82,6 @@ export interface GitRunnerDeps {
   launch?: Launcher;
 }
 
-/** Error from a git invocation; every field is already redacted. */
-export class GitCommandError extends MemoryError {
-  readonly argv: string[];
-  /** The git command without `-c` pairs, e.g. `push origin main` (redacted). */
-  readonly command: string;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exitCode: number | null;
-  readonly kind: GitFailureKind;
-
-  constructor(
-    code: MemoryErrorCode,
-    message: string,
-    fields: {
-      argv: string[];
-      command?: string;
-      stdout: string;
-      stderr: string;
-      exitCode: number | null;
-      kind: GitFailureKind;
-    },
-  ) {
-    super(code, message, { data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind } });
-    this.name = 'GitCommandError';
-    this.argv = fields.argv;
-    this.command = fields.command ?? fields.argv.join(' ');
-    this.stdout = fields.stdout;
-    this.stderr = fields.stderr;
-    this.exitCode = fields.exitCode;
-    this.kind = fields.kind;
-  }
-}
-
 const NON_INTERACTIVE: Record<string, string> = {
   GIT_TERMINAL_PROMPT: '0',
   GCM_INTERACTIVE: 'never',
@@ -133,14 +92,15 @@ const NON_INTERACTIVE: Record<string, string> = {
   LC_ALL: 'C',
 };
 
-/** Builds the full argv: signing off first, then auth, then caller config, then the command. */
-export function buildGitArgv(args: readonly string[], options: Pick<GitRunOptions, 'auth' | 'config'>): string[] {
+/** Variables git's children never need; the token's own variable stays out of hooks and helpers. */
+const DROPPED_ENV = ['GITMEM_GIT_TOKEN'];
+
+/** How many same-origin redirects an authenticated command follows before it gives up. */
+const MAX_REDIRECT_HOPS = 3;
+
+/** Builds the full argv: signing off first, then caller config, then the command. Auth never goes here. */
+export function buildGitArgv(args: readonly string[], options: Pick<GitRunOptions, 'config'>): string[] {
   const argv = ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false'];
-  if (options.auth) {
-    argv.push('-c', 'credential.helper=', '-c', 'core.askPass=');
-    const key = options.auth.urlPrefix ? `http.${options.auth.urlPrefix}.extraHeader` : 'http.extraHeader';
-    argv.push('-c', `${key}=Authorization: ${options.auth.authorization}`);
-  }
   for (const c of options.config ?? []) argv.push('-c', c);
   argv.push(...args);
   return argv;
@@ -168,6 +128,59 @@ async function waitedForLock(err: GitCommandError, args: readonly string[], wait
   return true;
 }
 
+interface SpawnContext {
+  gitBinary: string;
+  baseEnv: Record<string, string>;
+  defaultTimeout: number;
+  launch: Launcher | undefined;
+}
+
+/** One git process; an authenticated one also reports the redirects its curl trace shows. */
+async function spawnOnce(
+  ctx: SpawnContext,
+  args: string[],
+  options: GitRunOptions,
+  extra: Array<[string, string]>,
+): Promise<SpawnResult & { redirects: RedirectVerdict[] }> {
+  let env = { ...ctx.baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
+  for (const k of DROPPED_ENV) delete env[k];
+  if (options.auth) env = authEnv(env, authConfigEntries(options.auth, extra));
+  const result = await spawnGit(ctx.gitBinary, buildGitArgv(args, options), {
+    cwd: options.cwd,
+    env,
+    input: options.input,
+    timeoutMs: timeoutFor(args, options, ctx.defaultTimeout),
+    signal: options.signal,
+  }, ctx.launch);
+  if (!options.auth) return { ...result, redirects: [] };
+  const traced = stripCurlTrace(result.stderr);
+  const scheme = options.auth.urlPrefix ? new URL(options.auth.urlPrefix).protocol : 'https:';
+  return { ...result, stderr: traced.stderr, redirects: traced.redirects.map((r) => judgeRedirect(r, scheme)) };
+}
+
+/** One run, following at most a few same-origin redirects of an authenticated command. */
+async function runOnce(ctx: SpawnContext, secrets: readonly string[], args: string[], options: GitRunOptions): Promise<GitResult> {
+  const allSecrets = [...secrets, ...(options.auth?.secrets ?? []), ...(options.auth ? [options.auth.authorization] : [])];
+  if (options.ensureCwd) mkdirSync(options.cwd, { recursive: true });
+  let [extra, firstBase] = [[] as Array<[string, string]>, undefined as string | undefined];
+  for (let hop = 0; ; hop++) {
+    const result = await spawnOnce(ctx, args, options, extra);
+    const ok = result.exitCode === 0 || (options.okExitCodes ?? []).includes(result.exitCode ?? -1);
+    if (ok && !result.timedOut && !result.aborted) {
+      const { stdout, stderr, stdoutBuffer } = result;
+      return { stdout, stderr, stdoutBuffer, exitCode: result.exitCode ?? 0 };
+    }
+    const redirect = result.redirects.at(-1);
+    if (redirect?.follow && hop < MAX_REDIRECT_HOPS && !result.timedOut && !result.aborted) {
+      // Same origin: rewrite the remote's base URL to the new one and ask again, redirects still off.
+      firstBase ??= redirect.fromBase;
+      extra = [[`url.${redirect.toBase}.insteadOf`, firstBase]];
+      continue;
+    }
+    throw toGitError(buildGitArgv(args, options), result, allSecrets, options.cwd, redirect);
+  }
+}
+
 /**
  * Creates the git runner.
  * @example const git = createGitRunner({ env: process.env }); await git.run(['status'], { cwd });
@@ -178,33 +191,14 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
   const defaultTimeout = deps.defaultTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const secrets = [...(deps.secrets ?? [])];
-
-  async function runOnce(args: string[], options: GitRunOptions): Promise<GitResult> {
-    const argv = buildGitArgv(args, options);
-    const allSecrets = [...secrets, ...(options.auth?.secrets ?? [])];
-    if (options.ensureCwd) mkdirSync(options.cwd, { recursive: true });
-    const env = { ...baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
-    const result = await spawnGit(gitBinary, argv, {
-      cwd: options.cwd,
-      env,
-      input: options.input,
-      timeoutMs: timeoutFor(args, options, defaultTimeout),
-      signal: options.signal,
-    }, deps.launch);
-    const ok = result.exitCode === 0 || (options.okExitCodes ?? []).includes(result.exitCode ?? -1);
-    if (ok && !result.timedOut && !result.aborted) {
-      const { stdout, stderr, stdoutBuffer } = result;
-      return { stdout, stderr, stdoutBuffer, exitCode: result.exitCode ?? 0 };
-    }
-    throw toGitError(argv, result, allSecrets, options.cwd);
-  }
+  const ctx: SpawnContext = { gitBinary, baseEnv, defaultTimeout, launch: deps.launch };
 
   async function run(args: string[], options: GitRunOptions): Promise<GitResult> {
     const attempts = Math.max(1, options.retry?.attempts ?? 1);
     let [attempt, lockWaits] = [1, 0];
     for (;;) {
       try {
-        return await runOnce(args, { ...options, ensureCwd: options.ensureCwd || attempt > 1 });
+        return await runOnce(ctx, secrets, args, { ...options, ensureCwd: options.ensureCwd || attempt > 1 });
       } catch (err) {
         if (!(err instanceof GitCommandError)) throw err;
         if (await waitedForLock(err, args, lockWaits++, options.signal)) continue; // not one of the caller's attempts
@@ -222,7 +216,8 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
     run,
     secrets,
     detach(args: string[], options: { cwd: string }): void {
-      const env = { ...baseEnv, ...NON_INTERACTIVE };
+      const env: Record<string, string> = { ...baseEnv, ...NON_INTERACTIVE };
+      for (const k of DROPPED_ENV) delete env[k];
       const child = spawn(gitBinary, buildGitArgv(args, {}), { cwd: options.cwd, env, detached: true, stdio: 'ignore' });
       child.on('error', () => undefined);
       child.unref();
@@ -250,36 +245,4 @@ function cleanEnv(env: Record<string, string | undefined>): Record<string, strin
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   return out;
-}
-
-function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: string): GitCommandError {
-  const cleanArgv = redactArgv(argv, secrets);
-  const stderr = redactText(r.stderr, secrets);
-  const stdout = redactText(r.stdout, secrets);
-  const command = cleanArgv.filter((a, i) => !(a === '-c' || cleanArgv[i - 1] === '-c')).join(' ');
-  const detail = stderr.trim() || stdout.trim() || (r.spawnError ? r.spawnError.message : '');
-  const spawnText = r.spawnError ? `${r.spawnError.message}${existsSync(cwd) ? '' : ' (cwd ENOENT)'}` : '';
-  const kind = r.timedOut ? 'transient' : classifyGitFailure(`${stderr}\n${stdout}\n${spawnText}`);
-  let code: MemoryErrorCode = 'GIT_FAILED';
-  let message = `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`;
-  if (r.aborted) [code, message] = ['ABORTED', `git ${command} was aborted`];
-  else if (r.timedOut) [code, message] = ['GIT_TIMEOUT', `git ${command} timed out`];
-  else if (kind === 'auth') code = 'GIT_AUTH';
-  else if (kind === 'locked') code = 'GIT_LOCKED';
-  else if (kind === 'transient') code = 'GIT_TRANSIENT';
-  const error = new GitCommandError(code, redactText(message, secrets), {
-    argv: cleanArgv,
-    command: `git ${command}`,
-    stdout,
-    stderr,
-    exitCode: r.exitCode,
-    kind,
-  });
-  error.stack = redactText(error.stack ?? '', secrets);
-  return error;
-}
-
-function firstLines(text: string): string {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  return lines.slice(0, 4).join(' | ') || 'no output';
 }

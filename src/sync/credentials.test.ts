@@ -47,6 +47,12 @@ describe('credentials', () => {
     expect(authForRemote(cred, '/srv/git/mem.git')).toBeUndefined();
     expect(authForRemote(cred, 'git@github.com:me/mem.git')).toBeUndefined();
     expect(authForRemote({ ...cred, url: 'https://git.example.com/' }, 'https://evil.example.net/x.git')).toBeUndefined();
+    for (const url of ['https://git.example.com.evil.net/x.git', 'https://git.example.com:444/x.git', 'http://git.example.com/x.git']) {
+      expect(authForRemote({ ...cred, url: 'https://git.example.com' }, url), url).toBeUndefined();
+    }
+    expect(authForRemote({ ...cred, url: 'https://h/team' }, 'https://h/team-b/x.git')).toBeUndefined();
+    expect(authForRemote({ ...cred, url: 'https://h/team' }, 'https://h/team/x.git')).toBeDefined();
+    expect(authForRemote({ ...cred, url: 'HTTPS://H/' }, 'https://h/x.git')).toBeDefined();
     const basic = authForRemote({ ...cred, scheme: 'basic' }, 'https://h/x.git');
     expect(Buffer.from(basic?.authorization.slice('Basic '.length) ?? '', 'base64').toString()).toBe('x-access-token:tk-1234567890');
   });

@@ -102,10 +102,26 @@ export function authForRemote(cred: GitCredentials | undefined, remoteUrl: strin
   if (!cred) return undefined;
   const origin = httpOrigin(remoteUrl);
   if (!origin) return undefined;
-  if (cred.url && !remoteUrl.toLowerCase().startsWith(cred.url.toLowerCase())) return undefined;
+  if (cred.url && !withinScope(remoteUrl, cred.url)) return undefined;
   const basic = Buffer.from(`${cred.username}:${cred.token}`).toString('base64');
   const authorization = cred.scheme === 'basic' ? `Basic ${basic}` : `Bearer ${cred.token}`;
   return { authorization, secrets: [cred.token, basic], urlPrefix: `${origin}/` };
+}
+
+/**
+ * True when `url` lies under `scope`: the same scheme, host and port, and a path under the scope's path
+ * at a segment boundary — so a scope `https://git.example.com` never matches `https://git.example.com.evil/`
+ * and `https://h/team` never matches `https://h/team-b/`.
+ */
+function withinScope(url: string, scope: string): boolean {
+  try {
+    const [u, s] = [new URL(url), new URL(scope)];
+    if (u.origin !== s.origin) return false;
+    const base = s.pathname.endsWith('/') ? s.pathname : `${s.pathname}/`;
+    return `${u.pathname}/`.startsWith(base);
+  } catch {
+    return false;
+  }
 }
 
 function httpOrigin(url: string): string | undefined {

@@ -11,7 +11,7 @@ import { GitCommandError, NETWORK_RETRY, type GitRunner } from '../git/runner.js
 import { redactText } from '../git/redact.js';
 import { ensureHooks } from '../hooks/install.js';
 import { MIRROR_LOG, MIRROR_URL_KEY } from '../hooks/post-commit.js';
-import { normalizeRemoteUrl } from './remote.js';
+import { credentialInUrl, normalizeRemoteUrl } from './remote.js';
 import { gitDirOf } from './repo-state.js';
 
 /** SPEC A.8. */
@@ -88,6 +88,12 @@ export async function pushMirror(input: MirrorInput & { timeoutMs?: number }): P
   const url = await getMirrorUrl(input.git, cwd);
   if (url === null) {
     throw new MemoryError('MIRROR_ERROR', 'No mirror URL configured. Use `gitmem mirror set <url>` to configure one.', { data: { reason: 'no_url' } });
+  }
+  const unsafe = credentialInUrl(url);
+  if (unsafe) {
+    // Pushing would put it on git's command line; the URL was set behind gitmem's back.
+    const message = `the mirror URL carries ${unsafe}; set it again without it (gitmem mirror set <url>) and let git's own credential setup supply the token`;
+    throw new MemoryError('MIRROR_ERROR', message, { data: { reason: 'credentials_in_url', url: redactText(url) } });
   }
   const head = await input.git.run(['rev-parse', '-q', '--verify', 'HEAD'], { cwd, okExitCodes: [1] });
   if (head.exitCode !== 0) {

@@ -9,7 +9,7 @@ import { authForRemote } from './credentials.js';
 import { fetchMain, REMOTE_MAIN, runOpts, type FetchOutcome, type IntegrateInput, type IntegrateResult } from './integrate.js';
 import type { SyncHint } from './quick-relation.js';
 import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
-import { getOriginUrl } from './remote.js';
+import { assertNoCredentialInUrl, getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
 import { CONFLICT_POLICIES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy, type ConflictPolicy } from './conflict-policy.js';
 import type { SyncOptions, SyncResult } from './types.js';
@@ -36,6 +36,11 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
   const gitDir = gitDirOf(opts.memoryDir);
   if (!gitDir) return { done: { ...base, status: 'skipped', summary: 'Memory repo is not initialized.' } };
   const url = await getOriginUrl(opts.git, opts.memoryDir);
+  try {
+    if (url !== null) assertNoCredentialInUrl(url); // git would show it on its HTTP helper's command line
+  } catch (err) {
+    return { done: failedResult(opts.memoryDir, err) };
+  }
   const ctx = url === null ? undefined : contextFor(opts, url);
   // Read before the status and the fetch start, so "origin/main did not move" can be checked later.
   const remoteBefore = readRefQuick(gitDir, REMOTE_MAIN);

@@ -53,6 +53,21 @@ describe('sync pure helpers', () => {
     expect(() => normalizeRemoteUrl('  ', '/')).toThrow(/empty/);
   });
 
+  it('refuses credentials in a URL query string or fragment, naming the parameter, never the value', () => {
+    for (const q of ['?access_token=S3CRET-v', '?ref=x&private_token=S3CRET-v', '?sig=S3CRET-v', '#token=S3CRET-v', '?X-Amz-Signature=S3CRET-v']) {
+      let message = '';
+      try {
+        normalizeRemoteUrl(`https://h.example/x.git${q}`, '/');
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, q).toMatch(/query string \(/);
+      expect(message, q).not.toContain('S3CRET-v');
+    }
+    expect(normalizeRemoteUrl('https://h.example/x.git?ref=main', '/')).toBe('https://h.example/x.git?ref=main');
+    expect(normalizeRemoteUrl('/srv/a?token=x', '/')).toBe('/srv/a?token=x');
+  });
+
   it('derives agent ids from clone URLs and makes ref-safe timestamps', () => {
     expect(agentIdFromUrl('https://github.com/me/agent-7-memory.git')).toBe('agent-7');
     expect(agentIdFromUrl('git@github.com:me/helper.git')).toBe('helper');
@@ -60,12 +75,11 @@ describe('sync pure helpers', () => {
     expect(timeStamp(new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)))).toBe('20250102T030405.006Z');
   });
 
-  it('puts signing off first and scopes auth headers; backoff doubles and is capped', () => {
-    const argv = buildGitArgv(['push'], { auth: { authorization: 'Bearer t', secrets: ['t'], urlPrefix: 'https://h/' } });
+  it('puts signing off first, then caller config (auth travels in the environment); backoff doubles and is capped', () => {
+    const argv = buildGitArgv(['push'], { config: ['push.default=simple'] });
     expect(argv.slice(0, 2)).toEqual(['-c', 'commit.gpgsign=false']);
-    expect(argv).toContain('credential.helper=');
-    expect(argv).toContain('core.askPass=');
-    expect(argv).toContain('http.https://h/.extraHeader=Authorization: Bearer t');
+    expect(argv).toContain('push.default=simple');
+    expect(argv.join(' ')).not.toMatch(/extraHeader|Authorization/i);
     expect(argv[argv.length - 1]).toBe('push');
     const policy = { attempts: 6, baseDelayMs: 500, maxDelayMs: 3000 };
     expect([1, 2, 3, 4, 5].map((a) => backoffDelay(policy, a))).toEqual([500, 1000, 2000, 3000, 3000]);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { redactText } from '../git/redact.js';
+import { redactText, secretParamNames } from '../git/redact.js';
 import { gitDirOf, readRepoState } from './repo-state.js';
 
 export interface RemoteInfo {
@@ -29,15 +29,42 @@ export function normalizeRemoteUrl(raw: string, baseDir: string): string {
   const url = raw.trim().replace(/\/+$/, '');
   if (url === '') throw new MemoryError('INVALID_ARGUMENT', 'remote URL is empty');
   if (/[\s\0]/.test(url) && /:\/\//.test(url)) throw new MemoryError('INVALID_ARGUMENT', 'remote URL contains whitespace');
-  const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@]*)@/i.exec(url)?.[1];
-  if (userInfo !== undefined && (userInfo.includes(':') || userInfo.length >= 12)) {
-    throw new MemoryError(
-      'INVALID_ARGUMENT',
-      `refusing a remote URL with embedded credentials (${redactText(url)}): put the token in GITMEM_GIT_TOKEN or $GITMEM_HOME/credentials`,
-    );
+  const problem = credentialInUrl(url);
+  if (problem) {
+    throw new MemoryError('INVALID_ARGUMENT', `refusing a remote URL with ${problem}: ${TOKEN_ADVICE}`, { data: { url: redactText(url) } });
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return url;
   return isAbsolute(url) ? url : resolve(baseDir, url);
+}
+
+const TOKEN_ADVICE = 'git would store it in .git/config and show it on command lines; put the token in GITMEM_GIT_TOKEN or $GITMEM_HOME/credentials and use the URL without it';
+
+/**
+ * What credential a remote URL carries, named without its value, or undefined: a password or token as
+ * user info (`https://me:tok@h/…`, `https://<long token>@h/…`), or a credential-looking query/fragment
+ * parameter (`?access_token=…`, `&private_token=…`, `sig=…`).
+ * @example credentialInUrl('https://h/x.git?access_token=t') === 'a credential in its query string (access_token)'
+ */
+export function credentialInUrl(url: string): string | undefined {
+  const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@?#]*)@/i.exec(url)?.[1];
+  if (userInfo !== undefined && (userInfo.includes(':') || userInfo.length >= 12)) return 'embedded credentials (user info)';
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined;
+  const names = secretParamNames(url);
+  return names.length > 0 ? `a credential in its query string (${[...new Set(names)].join(', ')})` : undefined;
+}
+
+/**
+ * Refuses to hand git a configured URL that carries a credential (set behind gitmem's back): git would
+ * pass it on the command line of its HTTP helper.
+ * @example assertNoCredentialInUrl('https://h/x.git') // ok
+ */
+export function assertNoCredentialInUrl(url: string, what = 'the remote URL'): void {
+  const problem = credentialInUrl(url);
+  if (problem) {
+    throw new MemoryError('INVALID_ARGUMENT', `${what} carries ${problem}; ${TOKEN_ADVICE} (gitmem remote set <url>)`, {
+      data: { url: redactText(url) },
+    });
+  }
 }
 
 /**

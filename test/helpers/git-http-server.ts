@@ -1,7 +1,8 @@
 /**
- * A real git smart-HTTP server for tests: `git http-backend` run as CGI behind node:http on 127.0.0.1,
- * requiring a bearer token (or Basic with the token as password), plus a fault-injecting proxy that
- * answers 520 or drops the connection for the first K matching requests.
+ * A real git smart-HTTP server for tests: `git http-backend` run as CGI behind node:http on 127.0.0.1
+ * (or another loopback address), requiring a bearer token (or Basic with the token as password), able to
+ * answer with redirects and to hold each response a while, plus a fault-injecting proxy that answers 520
+ * or drops the connection for the first K matching requests.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,8 +14,8 @@ export interface GitHttpServer {
   port: number;
   /** Base URL, e.g. `http://127.0.0.1:40123`; a repo is `${url}/<name>.git`. */
   url: string;
-  /** Every request seen: method, path and whether it authenticated. */
-  requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /** Every request seen: method, path, whether it authenticated, and the raw Authorization header. */
+  requests: Array<{ method: string; path: string; authorized: boolean; authorization: string | undefined }>;
   close(): Promise<void>;
 }
 
@@ -85,8 +86,8 @@ function runBackend(req: IncomingMessage, res: ServerResponse, root: string): vo
   });
 }
 
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+function listen(server: Server, host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 function closer(server: Server): () => Promise<void> {
@@ -97,25 +98,50 @@ function closer(server: Server): () => Promise<void> {
     });
 }
 
+export interface GitHttpServerOptions {
+  root: string;
+  /** Requests without this token (Bearer, or Basic with it as password) get 401. */
+  token?: string;
+  /** Loopback address to listen on (default 127.0.0.1), e.g. 127.0.0.2 for "another host". */
+  host?: string;
+  /**
+   * Redirects: the Location (absolute or a path) to answer a request path with, or undefined to serve it.
+   * Asked before the credentials are checked, as a moved repository answers everyone.
+   */
+  redirect?: (path: string) => string | undefined;
+  /** Status of a redirect (default 301). */
+  redirectStatus?: 301 | 302 | 303 | 307 | 308;
+  /** Hold every response this long, so a test can watch the client's processes while they wait. */
+  delayMs?: number;
+}
+
 /**
  * Serves every bare repo under `root`. With `token`, requests without the right credentials get 401.
  * @example const srv = await startGitHttpServer({ root, token: 's3cret' }); createBareRepo(root, 'mem')
  */
-export async function startGitHttpServer(opts: { root: string; token?: string }): Promise<GitHttpServer> {
+export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<GitHttpServer> {
   const requests: GitHttpServer['requests'] = [];
   const server = createServer((req, res) => {
     const ok = authorized(req.headers.authorization, opts.token);
-    requests.push({ method: req.method ?? '', path: req.url ?? '', authorized: ok });
-    if (!ok) {
-      req.resume();
-      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="gitmem-test"', 'Content-Type': 'text/plain' });
-      res.end('unauthorized\n');
-      return;
-    }
-    runBackend(req, res, opts.root);
+    requests.push({ method: req.method ?? '', path: req.url ?? '', authorized: ok, authorization: req.headers.authorization });
+    const answer = (): void => {
+      const location = opts.redirect?.(req.url ?? '/');
+      if (location !== undefined) {
+        req.resume();
+        res.writeHead(opts.redirectStatus ?? 301, { Location: location, 'Content-Type': 'text/plain' });
+        res.end('moved\n');
+      } else if (!ok) {
+        req.resume();
+        res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="gitmem-test"', 'Content-Type': 'text/plain' });
+        res.end('unauthorized\n');
+      } else runBackend(req, res, opts.root);
+    };
+    if (opts.delayMs) setTimeout(answer, opts.delayMs);
+    else answer();
   });
-  const port = await listen(server);
-  return { port, url: `http://127.0.0.1:${port}`, requests, close: closer(server) };
+  const host = opts.host ?? '127.0.0.1';
+  const port = await listen(server, host);
+  return { port, url: `http://${host}:${port}`, requests, close: closer(server) };
 }
 
 export type Fault = '520' | '502' | 'drop' | 'drop-after-forward';

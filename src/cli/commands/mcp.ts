@@ -1,4 +1,8 @@
-/** `gitmem mcp`: serve an agent's memory tools over MCP on stdio (stdout is the protocol; logs go to stderr). */
+/**
+ * `gitmem mcp`: serve an agent's memory tools over MCP on stdio (stdout is the protocol; logs go to stderr).
+ * The memory is opened before the transport starts, so a bad --agent or home is one stderr line and exit 1
+ * before any handshake. At the end of input the server answers what is in flight, then exits 0.
+ */
 import { tmpdir } from 'node:os';
 import { createMemory, createShellLauncher } from '../../index.js';
 import type { CliCommand } from '../types.js';
@@ -7,20 +11,19 @@ export const command: CliCommand = {
   name: 'mcp',
   summary: 'serve the memory tools over MCP (stdio)',
   usage: `Usage: gitmem mcp [--agent ID] [--home DIR]
-  Tools: memory, memory_apply_patch, memory_tree, memory_log, memory_prompt.`,
+  Tools: memory, memory_apply_patch, memory_tree, memory_log, memory_prompt.
+  One JSON-RPC message per line, at most 4 MiB; a malformed or oversized line gets an error response.`,
   async run(ctx) {
     // A long-lived server: start git through resident shells rather than forking this process per call.
     const launcher = createShellLauncher({ scratchParent: ctx.env['TMPDIR']?.trim() || tmpdir() });
     try {
       const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: launcher.launch });
       const { serveMemory } = await import('../../mcp/server.js');
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const server = await serveMemory(memory, new StdioServerTransport());
+      const { LineStdioTransport } = await import('../../mcp/stdio-transport.js');
+      const transport = new LineStdioTransport();
+      await serveMemory(memory, transport);
       ctx.stderr(`gitmem mcp: serving ${memory.memoryDir}`);
-      await new Promise<void>((resolve) => {
-        server.onclose = () => resolve();
-        process.stdin.on('end', () => resolve());
-      });
+      await transport.closed;
     } finally {
       launcher.close();
     }
