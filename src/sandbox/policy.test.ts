@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
+import { buildMemoryWriterPolicy, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
 import { planLayers } from './layers.js';
 import { errorCodeOf } from '../../test/helpers/errors.js';
 
 const H = '/h';
 const base = { gitmemHome: H, agentId: 'a1', memoryDir: '/h/agents/a1/memory', worktreesDir: '/h/agents/a1/memory-worktrees' };
 
+
+describe('isWithin', () => {
+  it('compares whole path segments, normalised or not', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['/h/agents', '/h/agents/a1', true], ['/h/agents', '/h/agents', true], ['/h/agents', '/h/agentsX', false],
+      ['/', '/x', true], ['/', '/', true], ['/h/a', '/h', false], ['/h/a/', '/h/a/b', true], ['/h/a', '/h/a/../b', false],
+      ['/h//a', '/h/a/b', true], ['/h/./a', '/h/a', true],
+    ];
+    for (const [parent, child, want] of cases) expect(isWithin(parent, child), `${parent} ⊇ ${child}`).toBe(want);
+  });
+});
 
 describe('buildMemoryWriterPolicy', () => {
   it('hides the whole gitmem home and re-opens only the own checkout, its .git and worktrees', () => {

@@ -45,11 +45,21 @@ export interface MemoryWriterPolicyOptions {
   worktreeDir?: string;
 }
 
+function isPlainAbsolute(path: string): boolean {
+  if (sep !== '/' || !path.startsWith('/')) return false;
+  return path === '/' || (!path.endsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(path));
+}
+
 /**
  * True when `child` equals `parent` or lies below it (both absolute and normalised).
  * @example isWithin('/h/agents', '/h/agents/a1') // true;  isWithin('/h/agents', '/h/agentsX') // false
  */
 export function isWithin(parent: string, child: string): boolean {
+  // Fast path for the normalised absolute paths policies hold (path.relative is slow, and policies compare
+  // every root with every other one).
+  if (isPlainAbsolute(parent) && isPlainAbsolute(child)) {
+    return child === parent || child.startsWith(parent === sep ? sep : parent + sep);
+  }
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

@@ -48,7 +48,8 @@ export function canonicalPath(path: string): string {
 
 function linkAt(path: string): string | undefined {
   try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+    // (no exception for a missing path: most system roots and secrets are absent on any one host)
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
   } catch {
     return undefined;
   }
@@ -89,11 +90,8 @@ function missingReopened(path: string, policy: SandboxPolicy): MemoryError {
 }
 
 function isFile(path: string): boolean {
-  try {
-    return !statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st !== undefined && !st.isDirectory();
 }
 
 /** Links that are not visible anyway (inside a visible root, where the real one shows). */
@@ -122,7 +120,7 @@ export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
     ...base,
     readonlyRoots: base.readonlyRoots.map(real).filter((p) => existsSync(p)),
     writableRoots: base.writableRoots.map(real),
-    deniedRoots: base.deniedRoots.map(canonicalPath).filter((p) => existsSync(p)),
+    deniedRoots: base.deniedRoots.filter((p) => existsSync(p)).map(canonicalPath),
     reopenedRoots: base.reopenedRoots.map((r) => ({ ...r, path: real(r.path) })),
     ...(base.emptyHome !== undefined ? { emptyHome: canonicalPath(base.emptyHome) } : {}),
   });
