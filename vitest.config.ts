@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { sandboxForTests } from './test/helpers/sandbox-probe.js';
+
+// Detected once for the whole run: tests tagged `sandbox` skip without a usable one (the reporter prints
+// one line saying which and why), or the run fails under GITMEM_REQUIRE_SANDBOX=1.
+const sandbox = sandboxForTests(process.env);
 
 // Integration tests spawn real git; two cores means a small pool and generous timeouts.
 export default defineConfig({
@@ -11,5 +16,6 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // CLI calls run in their own process unless a test asks for the daemon (test/integration/cli-daemon.test.ts).
     env: { GITMEM_DAEMON: '0' },
+    tags: [{ name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable }],
   },
 });

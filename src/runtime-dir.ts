@@ -1,23 +1,44 @@
 /**
- * Where gitmem keeps per-user runtime state (the CLI daemon's socket, FIFOs and log). One place, because
- * two sides need it: the daemon's address, and the sandbox, which must hide it from confined writers
- * (a socket stays connectable through a read-only mount, and a daemon would run whatever it is sent).
+ * Where gitmem keeps per-user runtime state (the CLI daemon's socket, FIFOs and log). One derivation, used
+ * by both sides that need it: the daemon's address, and the sandbox, which hides every place a daemon may
+ * have put it (a socket stays connectable and a FIFO writable through a read-only mount, and a daemon runs
+ * whatever it is sent, unconfined).
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The runtime directory: `$XDG_RUNTIME_DIR/gitmem-<uid>`, else `<tmp>/gitmem-<uid>`; none without uids (Windows). */
-export function gitmemRuntimeDir(env: Record<string, string | undefined>): string | undefined {
+type Env = Record<string, string | undefined>;
+
+/**
+ * The runtime directory for `env`: `$XDG_RUNTIME_DIR/gitmem-<uid>`, else `$TMPDIR/gitmem-<uid>`, else the
+ * system temp dir's; none without uids (Windows) or without an absolute base.
+ * @example gitmemRuntimeDir({ XDG_RUNTIME_DIR: '/run/user/1000' }) // '/run/user/1000/gitmem-1000'
+ */
+export function gitmemRuntimeDir(env: Env): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const base = env['XDG_RUNTIME_DIR']?.trim() || env['TMPDIR']?.trim() || tmpdir();
-  return join(base, `gitmem-${uid}`);
+  return base.startsWith('/') ? join(base, `gitmem-${uid}`) : undefined;
 }
 
-/** Every place a runtime directory of this user may be, whatever environment the daemon was started with. */
-export function gitmemRuntimeDirCandidates(env: Record<string, string | undefined>): string[] {
+/**
+ * Every place a runtime directory of this user may be: {@link gitmemRuntimeDir} of `env` and of the
+ * environments a daemon is commonly started with (no XDG_RUNTIME_DIR, no TMPDIR, the systemd and temp
+ * defaults). A daemon started with any other base is out of a sandbox's sight anyway: reads are an
+ * allow-list, so only these need hiding inside a path an operator exposes.
+ * @example gitmemRuntimeDirCandidates({}) // ['/tmp/gitmem-1000', '/run/user/1000/gitmem-1000', '/var/tmp/gitmem-1000', …]
+ */
+export function gitmemRuntimeDirCandidates(env: Env): string[] {
   const uid = process.getuid?.();
   if (uid === undefined) return [];
-  const bases = [env['XDG_RUNTIME_DIR'], `/run/user/${uid}`, env['TMPDIR'], tmpdir(), '/tmp'];
-  return [...new Set(bases.map((b) => b?.trim()).filter((b): b is string => !!b && b.startsWith('/')).map((b) => join(b, `gitmem-${uid}`)))];
+  const variants: Env[] = [
+    env,
+    { ...env, XDG_RUNTIME_DIR: undefined },
+    {},
+    { XDG_RUNTIME_DIR: `/run/user/${uid}` },
+    { TMPDIR: '/tmp' },
+    { TMPDIR: '/var/tmp' },
+    { TMPDIR: '/dev/shm' },
+  ];
+  return [...new Set(variants.map(gitmemRuntimeDir).filter((d): d is string => d !== undefined))];
 }

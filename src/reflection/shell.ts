@@ -5,7 +5,7 @@
  * writer (own memory read-only; only its worktree and private git dir writable; work imported at finalize).
  */
 import type { ShellRunner } from '../llm/tool-set.js';
-import type { SandboxPolicy } from '../sandbox/policy.js';
+import { withReadPaths, type SandboxPolicy } from '../sandbox/policy.js';
 import { confineCommand } from '../sandbox/launch.js';
 import { runConfined } from '../sandbox/run.js';
 import { commandBodyPolicy } from '../worktree/command-body.js';
@@ -78,7 +78,8 @@ export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memor
  * @example const shell = createReflectionShell({ gitmemHome, agentId, memoryDir, worktreeDir, transcriptPath, env, identity })
  */
 export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
-  const policy = reflectionPolicy(o);
+  // The transcript payload lies beside the worktree: the one file outside it the shell may read.
+  const policy = withReadPaths(reflectionPolicy(o), [o.transcriptPath]);
   const extraEnv = confinedEnv(o);
   const onWarning = warnOnce(o.onWarning);
   const confine = (command: string, cwd: string) =>

@@ -16,18 +16,18 @@ function flags(argv: string[]): string {
 }
 
 describe('renderBwrapArgv', () => {
-  it('renders the memory-writer policy in full', () => {
+  it('renders the memory-writer policy in full: an empty sealed root, only the visible roots bound into it', () => {
     expect(renderBwrapArgv(writer, ['git', 'commit', '-m', 'x y'], { bwrapPath: '/usr/bin/bwrap' })).toEqual([
       '/usr/bin/bwrap',
-      ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
+      ...['--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/empty'],
+      ...['--tmpfs', '/h'],
       ...['--bind', '/h/state', '/h/state'],
-      ...['--tmpfs', '/h/agents'],
       ...['--bind', '/h/agents/a1/memory-worktrees', '/h/agents/a1/memory-worktrees'],
       ...['--ro-bind', '/h/agents/a1/memory', '/h/agents/a1/memory'],
       ...['--bind', '/h/agents/a1/memory/.git', '/h/agents/a1/memory/.git'],
       ...['--ro-bind', '/h/agents/a1/memory/.git/hooks', '/h/agents/a1/memory/.git/hooks'],
       ...['--ro-bind', '/h/agents/a1/memory/.git/config', '/h/agents/a1/memory/.git/config'],
-      ...['--remount-ro', '/h/agents'],
+      ...['--remount-ro', '/h', '--remount-ro', '/'],
       ...['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session'],
       ...['--cap-drop', 'ALL', '--', 'git', 'commit', '-m', 'x y'],
     ]);
@@ -38,7 +38,17 @@ describe('renderBwrapArgv', () => {
     const s = flags(renderBwrapArgv(open, ['true']));
     expect(s).toContain('--cap-drop ALL');
     expect(s).toContain('--unshare-all --unshare-user --disable-userns');
-    expect(s.startsWith('bwrap --ro-bind / / --dev /dev --proc /proc')).toBe(true);
+    expect(s.startsWith('bwrap --bind / / --dev /dev --proc /proc')).toBe(true);
+    expect(s).not.toContain('--remount-ro /');
+  });
+
+  it('recreates links, covers denied files with an empty device and skips denied roots nothing shows', () => {
+    const p: SandboxPolicy = {
+      readonlyRoots: ['/usr', '/etc'], writableRoots: [], deniedRoots: ['/etc/shadow', '/etc/ssh', '/run/user/1/gitmem-1'], reopenedRoots: [], allowNetwork: false,
+    };
+    const s = flags(renderBwrapArgv(p, ['true'], { links: [{ path: '/bin', target: 'usr/bin' }], deniedFiles: ['/etc/shadow'] }));
+    expect(s).toContain('--ro-bind-try /usr /usr --ro-bind-try /etc /etc --ro-bind /dev/null /etc/shadow --tmpfs /etc/ssh --symlink usr/bin /bin --remount-ro /etc/ssh --remount-ro / ');
+    expect(s).not.toContain('gitmem-1');
   });
 
   it('keeps the network namespace only when the policy allows network', () => {
@@ -48,7 +58,7 @@ describe('renderBwrapArgv', () => {
 
   it('binds plain roots ancestors first so a read-only dir inside a writable one stays read-only', () => {
     const p: SandboxPolicy = { readonlyRoots: ['/w/ro'], writableRoots: ['/w'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
-    expect(flags(renderBwrapArgv(p, ['true']))).toContain('--bind /w /w --ro-bind-try /w/ro /w/ro --unshare-all');
+    expect(flags(renderBwrapArgv(p, ['true']))).toContain('--bind /w /w --ro-bind-try /w/ro /w/ro --remount-ro / --unshare-all');
   });
 
   it('pins a missing read-only carve-out as an empty read-only directory', () => {

@@ -1,10 +1,11 @@
 /**
- * Renders a sandbox policy as a bubblewrap argv (pure). The root is read-only, denied trees are covered by
- * an empty read-only tmpfs, carve-outs are bind-mounted back, every namespace is unshared, user namespaces
- * are disabled inside, and all capabilities are dropped: as root, without `--cap-drop ALL` the process could
- * simply unmount the tmpfs or remount `/` read-write.
+ * Renders a sandbox policy as a bubblewrap argv (pure). The root is an empty tmpfs, sealed read-only at the
+ * end: only the policy's visible roots are bound into it (reads are an allow-list), a fresh /dev and /proc,
+ * an empty private /tmp and home; denied trees inside visible ones are covered by an empty read-only tmpfs,
+ * carve-outs are bound back, every namespace is unshared, user namespaces are disabled inside, and all
+ * capabilities are dropped: as root, without `--cap-drop ALL` the process could simply unmount the tmpfs.
  */
-import { normalizePolicy, type SandboxPolicy } from './policy.js';
+import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { planLayers, type SandboxLayer } from './layers.js';
 
 /** Options for {@link renderBwrapArgv}. */
@@ -16,33 +17,55 @@ export interface BwrapRenderOptions {
    * process cannot create them (e.g. a missing `.git/hooks` inside a writable `.git`).
    */
   absentReadonly?: string[];
+  /** Symbolic links to recreate (e.g. `/bin -> usr/bin`), from prepare.ts. */
+  links?: Array<{ path: string; target: string }>;
+  /** Denied roots that are files: covered by an empty device instead of a tmpfs. */
+  deniedFiles?: string[];
   /** Working directory inside the sandbox (default: bwrap keeps the caller's). */
   cwd?: string;
 }
 
-function layerArgs(layer: SandboxLayer, absent: Set<string>): string[] {
+function layerArgs(layer: SandboxLayer, absent: Set<string>, files: Set<string>): string[] {
   const p = layer.path;
-  if (layer.kind === 'denied') return ['--tmpfs', p];
+  if (layer.kind === 'denied') return files.has(p) ? ['--ro-bind', '/dev/null', p] : ['--tmpfs', p];
   if (layer.kind === 'plain') return layer.writable ? ['--bind', p, p] : ['--ro-bind-try', p, p];
   if (layer.writable) return ['--bind', p, p];
   return absent.has(p) ? ['--tmpfs', p, '--remount-ro', p] : ['--ro-bind', p, p];
 }
 
 /**
+ * The denied roots that hide something: inside a visible root, or holding a carve-out (their tmpfs, sealed
+ * read-only, is what the carve-outs are mounted in). Any other is invisible already.
+ */
+function visibleDenied(p: SandboxPolicy): Set<string> {
+  const plain = [...p.readonlyRoots, ...p.writableRoots];
+  return new Set(p.deniedRoots.filter((d) => plain.some((v) => isWithin(v, d)) || p.reopenedRoots.some((r) => isWithin(d, r.path))));
+}
+
+/**
  * The full argv: `[bwrap, ...flags, '--', ...command]`.
  * @example
  *   renderBwrapArgv(policy, ['git', 'status'], { bwrapPath: '/usr/bin/bwrap' })
- *   // ['/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev', '/dev', ..., '--cap-drop', 'ALL', '--', 'git', 'status']
+ *   // ['/usr/bin/bwrap', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ..., '--cap-drop', 'ALL', '--', 'git', 'status']
  */
 export function renderBwrapArgv(policy: SandboxPolicy, command: string[], options: BwrapRenderOptions = {}): string[] {
   const p = normalizePolicy(policy);
   const absent = new Set(options.absentReadonly ?? []);
-  const argv = [options.bwrapPath ?? 'bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  // Private /tmp first, so writable roots that live under /tmp are bound back on top of it.
+  const files = new Set(options.deniedFiles ?? []);
+  const denied = visibleDenied(p);
+  const layers = planLayers(p).filter((l) => l.kind !== 'denied' || denied.has(l.path));
+  const argv = [options.bwrapPath ?? 'bwrap'];
+  // A writable `/` (tests, or a caller who asks for it) goes under everything else.
+  if (p.writableRoots.includes('/')) argv.push('--bind', '/', '/');
+  argv.push('--dev', '/dev', '--proc', '/proc');
+  // Private /tmp and home first, so writable roots that live under them are bound back on top.
   if (p.privateTmp === true) argv.push('--tmpfs', '/tmp');
-  for (const layer of planLayers(p)) argv.push(...layerArgs(layer, absent));
-  // Seal the denied tmpfs last: bwrap has already created the carve-outs' mount points inside it.
-  for (const denied of p.deniedRoots) argv.push('--remount-ro', denied);
+  if (p.emptyHome !== undefined) argv.push('--tmpfs', p.emptyHome);
+  for (const layer of layers) if (layer.path !== '/') argv.push(...layerArgs(layer, absent, files));
+  for (const link of options.links ?? []) argv.push('--symlink', link.target, link.path);
+  // Seal the denied tmpfs and the root last: bwrap has already created every mount point and link in them.
+  for (const d of p.deniedRoots) if (denied.has(d) && !files.has(d)) argv.push('--remount-ro', d);
+  if (!p.writableRoots.includes('/')) argv.push('--remount-ro', '/');
   argv.push('--unshare-all', '--unshare-user', '--disable-userns');
   if (p.allowNetwork) argv.push('--share-net');
   argv.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');

@@ -1,12 +1,17 @@
 /**
  * Finds a kernel sandbox backend that really works here: sandbox-exec on macOS (absolute path), bubblewrap
- * on Linux found on PATH and proven by running the exact namespace/capability flags we use. Cached per
- * process, because the probe spawns.
+ * on Linux found on PATH and proven by running `true` under exactly the argv gitmem renders (namespaces,
+ * user-namespace lock-down, capability drop, the allow-listed mounts, the sealed root). Cached per process,
+ * because the probe spawns.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { renderBwrapArgv } from './bwrap.js';
+import { hostFacts } from './host.js';
+import { preparePolicy } from './prepare.js';
 import { SANDBOX_EXEC } from './seatbelt.js';
+import { withSystemView } from './system-view.js';
 
 /** A usable backend, or why there is none. */
 export type SandboxBackend =
@@ -25,8 +30,17 @@ export interface DetectOptions {
 
 const cache = new Map<string, SandboxBackend>();
 
-/** The flags of renderBwrapArgv that can fail on a host (namespaces, userns lock-down, capability drop). */
-const PROBE_FLAGS = ['--ro-bind', '/', '/', '--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL'];
+/**
+ * The argv of a confined `true` with nothing but the host view: every flag a real run uses that can fail on
+ * a host (a `bwrap` that cannot create namespaces, mount /proc, or drop capabilities fails here).
+ * @example probeArgv('/usr/bin/bwrap').at(-1) // 'true'
+ */
+export function probeArgv(bwrap: string): string[] {
+  const empty = { readonlyRoots: [], writableRoots: [], deniedRoots: [], reopenedRoots: [], allowNetwork: false, privateTmp: true };
+  const prepared = preparePolicy(withSystemView(empty, hostFacts({}, 'linux')));
+  const { absentReadonly, links, deniedFiles } = prepared;
+  return renderBwrapArgv(prepared.policy, ['true'], { bwrapPath: bwrap, absentReadonly, links, deniedFiles, cwd: '/' });
+}
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -61,7 +75,7 @@ function detectLinux(pathValue: string | undefined, run: (argv: string[]) => boo
   const bwrap = findOnPath('bwrap', pathValue);
   if (!bwrap) return { name: 'none', reason: 'bwrap not found on PATH (install bubblewrap)' };
   if (!run([bwrap, '--version'])) return { name: 'none', reason: `${bwrap} --version failed` };
-  if (!run([bwrap, ...PROBE_FLAGS, '--', 'true'])) {
+  if (!run(probeArgv(bwrap))) {
     return { name: 'none', reason: `${bwrap} is present but cannot create namespaces or drop capabilities here` };
   }
   return { name: 'bwrap', path: bwrap };

@@ -3,16 +3,16 @@
  * confined. No backend ⇒ an error, never an unconfined run; only an explicit GITMEM_FS_SANDBOX=0 turns the
  * sandbox off, and then loudly. A sentinel in the confined environment refuses nesting.
  */
-import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
-import { dirname, isAbsolute, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { isWithin, type SandboxPolicy } from './policy.js';
-import { packageRoot } from '../assets.js';
 import { renderBwrapArgv } from './bwrap.js';
 import { renderSeatbeltArgv } from './seatbelt.js';
 import { detectSandboxBackend, type SandboxBackend } from './detect.js';
 import { buildConfinedEnv, SANDBOX_SENTINEL } from './env.js';
-import { canonicalPath, preparePolicy } from './prepare.js';
+import { hostFacts, sandboxPlatform } from './host.js';
+import { canonicalPath, preparePolicy, type PreparedPolicy } from './prepare.js';
+import { parseReadPaths, SANDBOX_READ_ENV, withSystemView } from './system-view.js';
 
 /** A command ready to spawn: run `argv` with exactly `env`. */
 export interface ConfinedCommand {
@@ -38,6 +38,8 @@ export interface ConfineOptions {
   cwd?: string;
   /** Skip detection and use this backend (tests, or a caller that already detected). */
   backend?: SandboxBackend;
+  /** Extra read-only paths (added to those of GITMEM_SANDBOX_READ in `env`). */
+  readPaths?: string[];
 }
 
 /** The switch that disables confinement. */
@@ -72,20 +74,27 @@ function refuseNesting(env: Record<string, string | undefined>): void {
   }
 }
 
+/** Visible inside: in a re-opened root, or in a plain root and no denied one. */
+function isVisible(policy: SandboxPolicy, path: string): boolean {
+  if (policy.reopenedRoots.some((r) => isWithin(r.path, path))) return true;
+  const plain = [...policy.readonlyRoots, ...policy.writableRoots].some((p) => isWithin(p, path));
+  return plain && !policy.deniedRoots.some((d) => isWithin(d, path));
+}
+
 /** bwrap silently falls back to $HOME when the cwd is hidden; refuse instead. */
 function checkCwd(input: string | undefined, policy: SandboxPolicy): string | undefined {
   if (input === undefined) return undefined;
   const cwd = isAbsolute(input) ? canonicalPath(input) : input;
-  const hidden = policy.deniedRoots.some((d) => isWithin(d, cwd)) && !policy.reopenedRoots.some((r) => isWithin(r.path, cwd));
-  if (!isAbsolute(cwd) || hidden) {
+  if (!isAbsolute(cwd) || !isVisible(policy, cwd)) {
     throw new MemoryError('INVALID_ARGUMENT', `working directory ${input} is not visible inside the sandbox`, { data: { cwd: input } });
   }
   return cwd;
 }
 
-function render(backend: SandboxBackend, o: ConfineOptions, policy: SandboxPolicy, absentReadonly: string[], cwd?: string): string[] {
+function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPolicy, cwd?: string): string[] {
+  const { policy, absentReadonly, links, deniedFiles } = prepared;
   if (backend.name === 'bwrap') {
-    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, ...(cwd ? { cwd } : {}) });
+    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}) });
   }
   if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
   throw new MemoryError('SANDBOX_UNAVAILABLE', `no kernel sandbox is available, refusing to run unconfined: ${backend.reason}`, {
@@ -94,19 +103,13 @@ function render(backend: SandboxBackend, o: ConfineOptions, policy: SandboxPolic
 }
 
 /**
- * Keeps gitmem itself and the Node runtime visible even when they live under the private /tmp (a fresh clone
- * in /tmp, say): the pre-commit hook a confined `git commit` runs is `node <gitmem>/dist/bin/pre-commit.cjs`.
+ * The policy with the host view (system-view.ts): the runtime, node, gitmem and the added read paths
+ * visible read-only; secrets, gitmem homes and the CLI daemon's runtime dirs hidden; an empty home.
  */
-/**
- * Adds what every confined process needs (node and gitmem itself, read-only) and hides gitmem's runtime
- * directories: the CLI daemon there would run any command sent to its socket, outside the sandbox.
- */
-function withRuntimeRoots(policy: SandboxPolicy, env: Record<string, string | undefined>): SandboxPolicy {
-  const runtime = [packageRoot(), dirname(dirname(process.execPath))].filter(
-    (p) => p !== sep && !policy.deniedRoots.some((d) => isWithin(d, p)),
-  );
-  const daemonDirs = gitmemRuntimeDirCandidates({ ...process.env, ...env }).filter((d) => !policy.deniedRoots.some((x) => isWithin(x, d)));
-  return { ...policy, readonlyRoots: [...policy.readonlyRoots, ...runtime], deniedRoots: [...policy.deniedRoots, ...daemonDirs] };
+function withHostView(o: ConfineOptions): PreparedPolicy {
+  const host = hostFacts(o.env, sandboxPlatform(o.platform ?? process.platform));
+  const readPaths = [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])];
+  return preparePolicy(withSystemView(o.policy, host, readPaths));
 }
 
 /**
@@ -122,7 +125,8 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
   if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== 'string')) {
     throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', { data: {} });
   }
-  const { policy, absentReadonly } = preparePolicy(withRuntimeRoots(o.policy, o.env));
+  const prepared = withHostView(o);
+  const { policy } = prepared;
   const cwd = checkCwd(o.cwd, policy);
   const warn = o.onWarning ?? defaultWarn;
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
@@ -133,8 +137,10 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
     return { argv: [...o.command], env: { ...env, [SANDBOX_SENTINEL]: 'none' }, backend: 'none' };
   }
   const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
-  const argv = render(backend, o, policy, absentReadonly, cwd);
+  const argv = render(backend, o, prepared, cwd);
   const name = backend.name as 'bwrap' | 'seatbelt';
   const tmp: Record<string, string> = name === 'bwrap' && policy.privateTmp === true ? { TMPDIR: '/tmp' } : {};
-  return { argv, env: { ...env, ...tmp, [SANDBOX_SENTINEL]: name }, backend: name };
+  // HOME is the empty one (never the caller's); what the caller sets explicitly still wins.
+  const home: Record<string, string> = policy.emptyHome !== undefined && o.extraEnv?.['HOME'] === undefined ? { HOME: policy.emptyHome } : {};
+  return { argv, env: { ...env, ...tmp, ...home, [SANDBOX_SENTINEL]: name }, backend: name };
 }

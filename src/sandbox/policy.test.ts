@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, normalizePolicy, type SandboxPolicy } from './policy.js';
+import { buildMemoryWriterPolicy, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
 import { planLayers } from './layers.js';
 import { errorCodeOf } from '../../test/helpers/errors.js';
 
@@ -7,21 +7,34 @@ const H = '/h';
 const base = { gitmemHome: H, agentId: 'a1', memoryDir: '/h/agents/a1/memory', worktreesDir: '/h/agents/a1/memory-worktrees' };
 
 
+describe('isWithin', () => {
+  it('compares whole path segments, normalised or not', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['/h/agents', '/h/agents/a1', true], ['/h/agents', '/h/agents', true], ['/h/agents', '/h/agentsX', false],
+      ['/', '/x', true], ['/', '/', true], ['/h/a', '/h', false], ['/h/a/', '/h/a/b', true], ['/h/a', '/h/a/../b', false],
+      ['/h//a', '/h/a/b', true], ['/h/./a', '/h/a', true],
+    ];
+    for (const [parent, child, want] of cases) expect(isWithin(parent, child), `${parent} ⊇ ${child}`).toBe(want);
+  });
+});
+
 describe('buildMemoryWriterPolicy', () => {
-  it('hides every agent tree and re-opens only the own checkout, its .git and worktrees', () => {
+  it('hides the whole gitmem home and re-opens only the own checkout, its .git and worktrees', () => {
     const p = buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/state'], extraWritable: ['/work/out/'] });
-    expect(p.deniedRoots).toEqual(['/h/agents']);
+    expect(p.deniedRoots).toEqual(['/h']);
     expect(p.reopenedRoots).toEqual([
       { path: '/h/agents/a1/memory', writable: false },
       { path: '/h/agents/a1/memory/.git', writable: true },
       { path: '/h/agents/a1/memory/.git/hooks', writable: false },
       { path: '/h/agents/a1/memory/.git/config', writable: false },
       { path: '/h/agents/a1/memory-worktrees', writable: true },
+      { path: '/h/state', writable: true, create: true },
     ]);
-    expect(p.writableRoots).toEqual(['/h/state', '/work/out']);
+    expect(p.writableRoots).toEqual(['/work/out']);
     expect(p.readonlyRoots).toEqual([]);
     expect(p.allowNetwork).toBe(false);
     expect(p.privateTmp).toBe(true);
+    expect(p.emptyHome).toBe('/var/empty');
   });
 
   it('turns the network on only when asked', () => {
@@ -45,8 +58,27 @@ describe('buildMemoryWriterPolicy', () => {
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: '..' }))).toBe('INVALID_AGENT_ID');
   });
 
-  it('refuses a state dir inside the hidden agents tree (it would silently vanish)', () => {
+  it("refuses a state dir inside another agent's tree or around the whole home", () => {
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/agents/b2/state'] }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/'] }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h'] }))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('withReadPaths', () => {
+  const writer = buildMemoryWriterPolicy(base);
+
+  it('adds plain read-only roots outside the hidden home, and re-opens one inside it', () => {
+    const p = withReadPaths(writer, ['/srv/notes/', '/h/agents/a1/memory-worktrees/w.transcript.json']);
+    expect(normalizePolicy(p).readonlyRoots).toEqual(['/srv/notes']);
+    expect(p.reopenedRoots).toContainEqual({ path: '/h/agents/a1/memory-worktrees/w.transcript.json', writable: false });
+  });
+
+  it('never re-exposes the hidden home itself, and keeps it hidden under a wider read path', () => {
+    expect(errorCodeOf(() => normalizePolicy(withReadPaths(writer, ['/h'])))).toBe('INVALID_ARGUMENT');
+    const wide = normalizePolicy(withReadPaths({ ...writer, deniedRoots: ['/wide/h'], reopenedRoots: [] }, ['/wide']));
+    expect(planLayers(wide).map((l) => `${l.kind}:${l.path}`)).toEqual(['plain:/wide', 'denied:/wide/h']);
+    expect(errorCodeOf(() => withReadPaths(writer, ['relative']))).toBe('INVALID_ARGUMENT');
   });
 });
 

@@ -4,21 +4,31 @@
  */
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { MemoryError } from '../errors.js';
+import { SANDBOX_HOME } from './system-roots.js';
 
-/** A filesystem/network policy. Reads are allowed everywhere except under denied roots; writes nowhere but writable ones. */
+/**
+ * A filesystem/network policy. Reads are an allow-list: a confined process sees its visible roots (plain
+ * read-only and writable roots, re-opened carve-outs, its empty home and private /tmp) and nothing else of
+ * the host; writes go nowhere but writable ones. Launchers add the system runtime (system-roots.ts).
+ */
 export interface SandboxPolicy {
-  /** Visible, not writable (`/` is read-only anyway; useful inside a writable root). */
+  /** Visible, not writable. `/` is never one: name the directories. */
   readonlyRoots: string[];
-  /** Bind-mounted read-write. */
+  /** Visible and writable (bind-mounted read-write). */
   writableRoots: string[];
-  /** Hidden: an empty read-only tmpfs over them (bwrap) / read+write deny (seatbelt). */
+  /** Hidden even where a visible root contains them: an empty read-only tmpfs (bwrap) / read+write deny (seatbelt). */
   deniedRoots: string[];
-  /** Re-exposed inside denied roots, applied ancestors first (a read-only dir may hold a writable child). */
-  reopenedRoots: Array<{ path: string; writable: boolean }>;
+  /**
+   * Re-exposed inside denied roots, applied ancestors first (a read-only dir may hold a writable child).
+   * A missing one refuses the start, unless `create` says to make it (a state directory).
+   */
+  reopenedRoots: Array<{ path: string; writable: boolean; create?: boolean }>;
   /** false ⇒ no network namespace access (`--unshare-net`, `(deny network*)`). */
   allowNetwork: boolean;
-  /** Give the process an empty private `/tmp` (bwrap); on macOS the shared temp dirs become writable instead. */
+  /** Give the process an empty private `/tmp` (bwrap); on macOS the shared temp dirs become usable instead. */
   privateTmp?: boolean;
+  /** HOME inside the sandbox: an empty directory here (bwrap: a private tmpfs; macOS: must exist, e.g. /var/empty). */
+  emptyHome?: string;
 }
 
 /** Inputs of {@link buildMemoryWriterPolicy}; every path must be absolute. */
@@ -35,11 +45,21 @@ export interface MemoryWriterPolicyOptions {
   worktreeDir?: string;
 }
 
+function isPlainAbsolute(path: string): boolean {
+  if (sep !== '/' || !path.startsWith('/')) return false;
+  return path === '/' || (!path.endsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(path));
+}
+
 /**
  * True when `child` equals `parent` or lies below it (both absolute and normalised).
  * @example isWithin('/h/agents', '/h/agents/a1') // true;  isWithin('/h/agents', '/h/agentsX') // false
  */
 export function isWithin(parent: string, child: string): boolean {
+  // Fast path for the normalised absolute paths policies hold (path.relative is slow, and policies compare
+  // every root with every other one).
+  if (isPlainAbsolute(parent) && isPlainAbsolute(child)) {
+    return child === parent || child.startsWith(parent === sep ? sep : parent + sep);
+  }
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
@@ -76,9 +96,9 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
   const deniedRoots = unique(policy.deniedRoots.map((p) => absolute(p, 'deniedRoots')));
   const writableRoots = unique(policy.writableRoots.map((p) => absolute(p, 'writableRoots')));
   const readonlyRoots = unique(policy.readonlyRoots.map((p) => absolute(p, 'readonlyRoots'))).filter((p) => p !== sep);
-  const seen = new Map<string, boolean>();
-  for (const r of policy.reopenedRoots) seen.set(absolute(r.path, 'reopenedRoots'), r.writable);
-  const reopenedRoots = [...seen].map(([path, writable]) => ({ path, writable }));
+  const seen = new Map<string, { writable: boolean; create?: boolean }>();
+  for (const r of policy.reopenedRoots) seen.set(absolute(r.path, 'reopenedRoots'), r.create === true ? { writable: r.writable, create: true } : { writable: r.writable });
+  const reopenedRoots = [...seen].map(([path, r]) => ({ path, ...r }));
   for (const plain of [...writableRoots, ...readonlyRoots]) {
     const hider = deniedRoots.find((d) => isWithin(d, plain));
     if (hider) {
@@ -95,7 +115,8 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
       });
     }
   }
-  return { ...policy, readonlyRoots, writableRoots, deniedRoots, reopenedRoots, allowNetwork: policy.allowNetwork === true };
+  const emptyHome = policy.emptyHome === undefined ? {} : { emptyHome: absolute(policy.emptyHome, 'emptyHome') };
+  return { ...policy, readonlyRoots, writableRoots, deniedRoots, reopenedRoots, allowNetwork: policy.allowNetwork === true, ...emptyHome };
 }
 
 function checkAgent(o: MemoryWriterPolicyOptions, agentsRoot: string, memoryDir: string): void {
@@ -113,13 +134,46 @@ function checkAgent(o: MemoryWriterPolicyOptions, agentsRoot: string, memoryDir:
 }
 
 /**
- * The policy for a background memory writer: every agent's memory tree is hidden; the worker's own memory
- * checkout comes back read-only, with its common `.git` writable (worktree commits land there) except the
- * hooks and config (code the primary agent would run), and its worktrees directory writable; gitmem's state
- * dirs and a private /tmp are writable; the network is off unless asked for.
+ * Adds read-only paths to `policy`: a path inside a denied root is re-opened there, any other becomes a plain
+ * read-only root (a denied root inside it stays hidden).
+ * @example withReadPaths(policy, ['/srv/notes']).readonlyRoots // [..., '/srv/notes']
+ */
+export function withReadPaths(policy: SandboxPolicy, paths: readonly string[]): SandboxPolicy {
+  const readonlyRoots = [...policy.readonlyRoots];
+  const reopenedRoots = [...policy.reopenedRoots];
+  for (const raw of paths) {
+    const path = absolute(raw, 'readPaths');
+    if (policy.deniedRoots.some((d) => isWithin(d, path))) reopenedRoots.push({ path, writable: false });
+    else readonlyRoots.push(path);
+  }
+  return { ...policy, readonlyRoots, reopenedRoots };
+}
+
+function stateRoots(o: MemoryWriterPolicyOptions, home: string, agentsRoot: string): { plain: string[]; reopened: string[] } {
+  const plain: string[] = [];
+  const reopened: string[] = [];
+  for (const raw of [...(o.stateDirs ?? []), ...(o.extraWritable ?? [])]) {
+    const dir = absolute(raw, 'stateDirs');
+    if (isWithin(agentsRoot, dir) && !isWithin(join(agentsRoot, o.agentId), dir)) {
+      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} lies inside another agent's directory`, { data: { root: dir } });
+    }
+    if (isWithin(dir, home)) {
+      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} would expose the whole gitmem home`, { data: { root: dir } });
+    }
+    (isWithin(home, dir) ? reopened : plain).push(dir);
+  }
+  return { plain, reopened };
+}
+
+/**
+ * The policy for a background memory writer: the whole gitmem home is hidden (every agent, the credentials
+ * file); the worker's own memory checkout comes back read-only, with its common `.git` writable (worktree
+ * commits land there) except the hooks and config (code the primary agent would run), and its worktrees
+ * directory writable; gitmem's state dirs, an empty home and a private /tmp are writable; the network is
+ * off unless asked for. Nothing else of the host is visible but the runtime the launcher adds.
  * @example
  *   buildMemoryWriterPolicy({ gitmemHome: '/h', agentId: 'a1', memoryDir: '/h/agents/a1/memory',
- *     worktreesDir: '/h/agents/a1/memory-worktrees' }).deniedRoots // ['/h/agents']
+ *     worktreesDir: '/h/agents/a1/memory-worktrees' }).deniedRoots // ['/h']
  */
 export function buildMemoryWriterPolicy(o: MemoryWriterPolicyOptions): SandboxPolicy {
   const home = absolute(o.gitmemHome, 'gitmemHome');
@@ -128,12 +182,14 @@ export function buildMemoryWriterPolicy(o: MemoryWriterPolicyOptions): SandboxPo
   const worktreesDir = absolute(o.worktreesDir, 'worktreesDir');
   checkAgent(o, agentsRoot, memoryDir);
   const gitDir = join(memoryDir, '.git');
-  const reopenedRoots = [
+  const state = stateRoots(o, home, agentsRoot);
+  const reopenedRoots: SandboxPolicy['reopenedRoots'] = [
     { path: memoryDir, writable: false },
     { path: gitDir, writable: true },
     { path: join(gitDir, 'hooks'), writable: false },
     { path: join(gitDir, 'config'), writable: false },
     { path: worktreesDir, writable: true },
+    ...state.reopened.map((path) => ({ path, writable: true, create: true })),
   ];
   if (o.worktreeDir !== undefined) {
     const wt = absolute(o.worktreeDir, 'worktreeDir');
@@ -144,10 +200,11 @@ export function buildMemoryWriterPolicy(o: MemoryWriterPolicyOptions): SandboxPo
   }
   return normalizePolicy({
     readonlyRoots: [],
-    writableRoots: [...(o.stateDirs ?? []), ...(o.extraWritable ?? [])],
-    deniedRoots: [agentsRoot],
+    writableRoots: state.plain,
+    deniedRoots: [home],
     reopenedRoots,
     allowNetwork: o.allowNetwork === true,
     privateTmp: true,
+    emptyHome: SANDBOX_HOME,
   });
 }

@@ -1,17 +1,30 @@
 /**
  * The I/O step between a pure policy and a backend: resolves every root through symbolic links (kernel
- * rules match real paths), refuses to start when a re-opened root is missing, creates missing writable
- * roots, and drops denied roots that do not exist (nothing to hide, and bwrap could not mount over them).
+ * rules match real paths) while remembering the links on the way (a sandbox with an allow-listed view must
+ * recreate `/bin -> usr/bin` or a linked home, or those spellings would not exist inside), refuses to start
+ * when a re-opened root is missing, creates missing writable roots, and drops denied roots that do not exist
+ * (nothing to hide, and bwrap could not mount over them).
  */
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { depth, isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
 
-/** A policy ready to render, plus the read-only carve-outs that must be rendered as empty directories. */
+/** A symbolic link to recreate inside the sandbox: `path` pointing to `target` (verbatim). */
+export interface SandboxLink {
+  path: string;
+  target: string;
+}
+
+/** A policy ready to render, plus what the backends need to know about the disk. */
 export interface PreparedPolicy {
   policy: SandboxPolicy;
+  /** Read-only carve-outs that do not exist: rendered as empty read-only directories. */
   absentReadonly: string[];
+  /** Links met while resolving the visible roots, outside every visible root (bwrap recreates them). */
+  links: SandboxLink[];
+  /** Denied roots that are files (bwrap covers them with an empty device instead of a tmpfs). */
+  deniedFiles: string[];
 }
 
 /**
@@ -33,6 +46,41 @@ export function canonicalPath(path: string): string {
   }
 }
 
+function linkAt(path: string): string | undefined {
+  try {
+    // (no exception for a missing path: most system roots and secrets are absent on any one host)
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Walks `path` component by component, following links (at most 40 hops, like the kernel) and recording
+ * each one met, then appends what does not exist unchanged.
+ * @example resolveWithLinks('/bin/sh') // { real: '/usr/bin/sh', links: [{ path: '/bin', target: 'usr/bin' }] } on merged /usr
+ */
+export function resolveWithLinks(path: string): { real: string; links: SandboxLink[] } {
+  const links: SandboxLink[] = [];
+  let done: string = sep;
+  let rest = path.split(sep).filter(Boolean);
+  for (let hops = 0; rest.length > 0; ) {
+    const next = join(done, rest[0] as string);
+    const target = hops < 40 ? linkAt(next) : undefined;
+    if (target === undefined) {
+      done = next;
+      rest = rest.slice(1);
+      continue;
+    }
+    hops++;
+    links.push({ path: next, target });
+    const resolved = isAbsolute(target) ? resolve(target) : resolve(done, target);
+    done = sep;
+    rest = [...resolved.split(sep).filter(Boolean), ...rest.slice(1)];
+  }
+  return { real: done, links };
+}
+
 function missingReopened(path: string, policy: SandboxPolicy): MemoryError {
   const top = !policy.reopenedRoots.some((r) => r.path !== path && isWithin(r.path, path));
   const what = top ? 'the memory directory or worktrees directory' : 'a required part of the memory repository';
@@ -41,21 +89,42 @@ function missingReopened(path: string, policy: SandboxPolicy): MemoryError {
   });
 }
 
+function isFile(path: string): boolean {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st !== undefined && !st.isDirectory();
+}
+
+/** Links that are not visible anyway (inside a visible root, where the real one shows). */
+function hiddenLinks(links: SandboxLink[], p: SandboxPolicy): SandboxLink[] {
+  const visible = [...p.readonlyRoots, ...p.writableRoots, ...p.reopenedRoots.map((r) => r.path)];
+  const seen = new Map<string, SandboxLink>();
+  for (const l of links) if (!visible.some((v) => isWithin(v, l.path))) seen.set(l.path, l);
+  return [...seen.values()].sort((a, b) => depth(a.path) - depth(b.path));
+}
+
 /**
  * Canonicalises and checks `policy` on disk. Throws MEMORY_DIR_MISSING when a re-opened root is absent,
  * unless it is read-only and sits inside an existing writable re-opened root (then it is listed in
  * `absentReadonly` so the backend can pin it as an empty read-only directory).
- * @example preparePolicy(buildMemoryWriterPolicy({...})).policy.deniedRoots // ['/real/home/agents']
+ * @example preparePolicy(buildMemoryWriterPolicy({...})).policy.deniedRoots // ['/real/home']
  */
 export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
   const base = normalizePolicy(input);
+  const links: SandboxLink[] = [];
+  const real = (path: string): string => {
+    const r = resolveWithLinks(path);
+    links.push(...r.links);
+    return r.real;
+  };
   const policy = normalizePolicy({
     ...base,
-    readonlyRoots: base.readonlyRoots.map(canonicalPath),
-    writableRoots: base.writableRoots.map(canonicalPath),
-    deniedRoots: base.deniedRoots.map(canonicalPath).filter((p) => existsSync(p)),
-    reopenedRoots: base.reopenedRoots.map((r) => ({ path: canonicalPath(r.path), writable: r.writable })),
+    readonlyRoots: base.readonlyRoots.map(real).filter((p) => existsSync(p)),
+    writableRoots: base.writableRoots.map(real),
+    deniedRoots: base.deniedRoots.filter((p) => existsSync(p)).map(canonicalPath),
+    reopenedRoots: base.reopenedRoots.map((r) => ({ ...r, path: real(r.path) })),
+    ...(base.emptyHome !== undefined ? { emptyHome: canonicalPath(base.emptyHome) } : {}),
   });
+  for (const r of policy.reopenedRoots) if (r.create === true) mkdirSync(r.path, { recursive: true });
   const absentReadonly: string[] = [];
   for (const r of [...policy.reopenedRoots].sort((a, b) => depth(a.path) - depth(b.path))) {
     if (existsSync(r.path)) continue;
@@ -64,5 +133,5 @@ export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
     absentReadonly.push(r.path);
   }
   for (const root of policy.writableRoots) mkdirSync(root, { recursive: true });
-  return { policy, absentReadonly };
+  return { policy, absentReadonly, links: hiddenLinks(links, policy), deniedFiles: policy.deniedRoots.filter(isFile) };
 }

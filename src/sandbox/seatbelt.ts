@@ -1,7 +1,9 @@
 /**
  * Renders a sandbox policy as a macOS Seatbelt profile plus `sandbox-exec` argv (pure). Paths travel as
  * `-D` parameters, so the profile text never needs SBPL string escaping. Seatbelt takes the last matching
- * rule, so the layer order from layers.ts carries over unchanged.
+ * rule, so the layer order from layers.ts carries over unchanged. Reads are an allow-list as under bwrap:
+ * file contents and listings are denied everywhere but the visible roots; metadata (stat) stays allowed,
+ * because path lookup, realpath and the dynamic loader need it on every ancestor.
  */
 import { dirname } from 'node:path';
 import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
@@ -51,8 +53,9 @@ function layerRules(layer: SandboxLayer, params: Params): string[] {
     return [`(deny file-read* file-write* (subpath ${name}))`, `(allow file-read-metadata (literal ${name}))`];
   }
   if (layer.kind === 'plain') {
-    if (layer.writable) return [`(allow file-write* (subpath ${params.ref('WRITABLE', layer.path)}))`];
-    return [`(deny file-write* (subpath ${params.ref('READONLY', layer.path)}))`];
+    if (layer.writable) return [`(allow file-read* file-write* (subpath ${params.ref('WRITABLE', layer.path)}))`];
+    const name = params.ref('READONLY', layer.path);
+    return [`(allow file-read* (subpath ${name}))`, `(deny file-write* (subpath ${name}))`];
   }
   const name = params.ref('REOPENED', layer.path);
   if (layer.writable) return [`(allow file-read* file-write* (subpath ${name}))`];
@@ -68,9 +71,11 @@ export function renderSeatbeltProfile(policy: SandboxPolicy): SeatbeltProfile {
   const params = new Params();
   const lines = ['(version 1)', '(allow default)'];
   if (!p.allowNetwork) lines.push('(deny network*)');
-  lines.push('(deny file-write* (subpath "/"))', '(allow file-write* (subpath "/dev"))');
+  lines.push('(deny file-read* file-write* (subpath "/"))', '(allow file-read-metadata)', '(allow file-read* file-write* (subpath "/dev"))');
   // macOS has no private mount namespace: the shared temp dirs are the closest equivalent of a private /tmp.
-  if (p.privateTmp === true) lines.push('(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders"))');
+  if (p.privateTmp === true) lines.push('(allow file-read* file-write* (subpath "/private/tmp") (subpath "/private/var/folders"))');
+  // The home must be an existing empty directory there (/var/empty): visible, never writable.
+  if (p.emptyHome !== undefined) lines.push(`(allow file-read* (subpath ${params.ref('HOME', p.emptyHome)}))`);
   const layers = planLayers(p);
   const firstReopened = layers.findIndex((l) => l.kind === 'reopened');
   layers.forEach((layer, i) => {

@@ -27,12 +27,14 @@ export interface CommandBodyOptions {
   onWarning?: (message: string) => void;
   /** Receives the command's captured output when it ends. */
   onOutput?: (result: RunConfinedResult) => void;
+  /** Extra read-only paths the command may see (besides GITMEM_SANDBOX_READ in `env`). */
+  readPaths?: string[];
 }
 
 /**
- * The policy a command body runs under: every agent's memory hidden, its own memory read-only. An update
- * worker may write its own worktree and private git dir and nothing else of the repository (pin-common.ts);
- * a repair worker gets its checkout writable instead.
+ * The policy a command body runs under: the gitmem home hidden but for its own memory. An update worker
+ * sees its own worktree and private git dir (writable) and the common `.git` (read-only), nothing else of
+ * the repository (pin-common.ts); a repair worker gets its checkout writable instead.
  * @example commandBodyPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir, type: 'update' })
  */
 export function commandBodyPolicy(o: {
@@ -74,6 +76,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
       env: o.env,
       cwd: ctx.worktreeDir,
       ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+      ...(o.readPaths ? { readPaths: o.readPaths } : {}),
       extraEnv: { ...ctx.gitEnv, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
     });
     const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
@@ -111,7 +114,7 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
   const type = o.type ?? 'update';
   mkdirSync(join(dirname(memoryDir), 'memory-worktrees'), { recursive: true });
   const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId, memoryDir, type, ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}) });
-  confineCommand({ command: ['true'], policy, env: o.env, onWarning: () => undefined }); // fail-closed preflight
+  confineCommand({ command: ['true'], policy, env: o.env, onWarning: () => undefined, ...(o.readPaths ? { readPaths: o.readPaths } : {}) }); // fail-closed preflight
   const body = createCommandBody({ ...o, agentId });
   return runMemoryWorker(
     {

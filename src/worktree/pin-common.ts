@@ -1,9 +1,10 @@
 /**
- * Narrows what a confined background writer may write to its own worktree and its own private git dir. The
- * common `.git` (refs, the shared object store, other writers' git dirs, the lease, packed-refs, info/) and
- * the other worktrees become read-only: the writer commits on a detached HEAD into its private object
- * directory, and the harness imports its work afterwards (import.ts), so it cannot move `main`, change what
- * an existing object reads as, or touch another writer's branch or files.
+ * Narrows what a confined background writer sees to what it needs: its own worktree and private git dir
+ * (writable) and the common `.git` (read-only: config, hooks, refs and the shared object store its
+ * alternates point to). The primary checkout's files and the other worktrees are not visible at all. The
+ * writer commits on a detached HEAD into its private object directory, and the harness imports its work
+ * afterwards (import.ts), so it cannot move `main`, change what an existing object reads as, or touch
+ * another writer's branch or files.
  */
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -50,20 +51,21 @@ function ownPrivateGitDir(memoryDir: string, worktreeDir: string | undefined): s
 }
 
 /**
- * Returns `policy` with the common git dir and the worktrees directory re-opened read-only, and only the
- * worker's own worktree and private git dir (HEAD, index, objects) writable.
+ * Returns `policy` with the common git dir re-opened read-only, the primary checkout and the worktrees
+ * directory no longer visible, and only the worker's own worktree and private git dir (HEAD, index,
+ * objects) writable.
  * @example pinCommonGitDir(policy, { memoryDir, worktreeDir })
  */
 export function pinCommonGitDir(policy: SandboxPolicy, t: PinTarget): SandboxPolicy {
   const memoryDir = resolve(t.memoryDir);
-  const worktreesDir = t.worktreesDir ?? join(dirname(memoryDir), 'memory-worktrees');
+  const worktreesDir = resolve(t.worktreesDir ?? join(dirname(memoryDir), 'memory-worktrees'));
   const own = ownPrivateGitDir(memoryDir, t.worktreeDir);
-  // Later entries for the same path win (normalizePolicy): these turn the writer policy's writable roots read-only.
+  const unseen = new Set([memoryDir, worktreesDir]);
+  // Later entries for the same path win (normalizePolicy): these turn the writer policy's writable .git read-only.
   const extra = [
     { path: join(memoryDir, '.git'), writable: false },
-    { path: worktreesDir, writable: false },
     ...(t.worktreeDir !== undefined ? [{ path: resolve(t.worktreeDir), writable: true }] : []),
     ...(own !== null ? [{ path: own, writable: true }] : []),
   ];
-  return { ...policy, reopenedRoots: [...policy.reopenedRoots, ...extra] };
+  return { ...policy, reopenedRoots: [...policy.reopenedRoots.filter((r) => !unseen.has(resolve(r.path))), ...extra] };
 }

@@ -1,22 +1,36 @@
 /**
  * Prints one plain closing line, `N passed, N failed, N skipped`, after vitest's own summary so CI can
- * read the result in any tool.
+ * read the result in any tool; and, when the sandbox tests were skipped (test/helpers/sandbox-probe.ts),
+ * one line naming them and why.
  */
+import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { SKIP_REASON_ENV } from './sandbox-probe.js';
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const sandboxSkipped = new Map<string, number>();
     for (const mod of testModules) {
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
         else if (state === 'failed') failed++;
         else skipped++;
+        if (state === 'skipped' && test.options.tags?.includes('sandbox')) {
+          const file = relative(process.cwd(), mod.moduleId);
+          sandboxSkipped.set(file, (sandboxSkipped.get(file) ?? 0) + 1);
+        }
       }
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+    }
+    const reason = process.env[SKIP_REASON_ENV];
+    if (reason !== undefined && sandboxSkipped.size > 0) {
+      const count = [...sandboxSkipped.values()].reduce((a, b) => a + b, 0);
+      const files = [...sandboxSkipped].map(([f, n]) => `${f} (${n})`).join(', ');
+      process.stdout.write(`\nsandbox: skipped ${count} tests that need it (${reason}; GITMEM_REQUIRE_SANDBOX=1 makes this a failure): ${files}\n`);
     }
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

@@ -4,7 +4,6 @@
 // nothing new (exit 0); --dry-run prints the diff and merges nothing; --timeout always exits (code 1);
 // no model is a clear error.
 import { spawn } from 'node:child_process';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +17,6 @@ import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 // --import resolves from the child's cwd (a temp project), so name tsx's loader by absolute URL.
 const TSX = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 let fx: MemoryFixture;
 let fake: FakeOpenAI;
 let script: (body: Record<string, unknown>, n: number) => FakeReply = () => ({ text: 'done.' });
@@ -72,7 +70,7 @@ beforeAll(async () => {
 
 const MODEL = ['-m', 'openai-compatible:local:fake-model'];
 
-describe.runIf(sandboxed)('gitmem dream (CLI, fake OpenAI-compatible server)', () => {
+describe('gitmem dream (CLI, fake OpenAI-compatible server)', { tags: ['sandbox'] }, () => {
   it('stages the transcript, merges commits whose messages are the reasons, and writes --to AGENTS.md back', async () => {
     script = editAndCommit('Record the lint-before-commit rule the user set');
     const r = await cli(['--from', `transcript:${transcriptFile}`, '--to', 'AGENTS.md', ...MODEL, '--json']);

@@ -1,7 +1,6 @@
 // runDream over every --from format, parsed from fixture files and staged idempotently into a synthetic
 // conversation; a broken source is a source_error (exit 1) that stages nothing; explicit merge mode keeps
 // the branch for review.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dreamExitCode } from '../../src/reflection/dream-types.js';
@@ -10,7 +9,6 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { commit, scripted } from './reflection-mock.js';
 
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'sources');
 let fx: MemoryFixture;
 afterAll(cleanupTmp);
@@ -22,7 +20,7 @@ function dream(from: string, model = scripted([{ text: 'Nothing worth keeping.' 
   return runDream({ home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, from, model, git: fx.memory.git, maxRetries: 0, stream: false });
 }
 
-describe.runIf(sandboxed)('runDream --from formats', () => {
+describe('runDream --from formats', { tags: ['sandbox'] }, () => {
   it.each([
     ['transcript', 'transcript:transcript/session.jsonl'],
     ['transcript', 'transcript:transcript/openai-chat.jsonl'],

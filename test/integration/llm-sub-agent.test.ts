@@ -167,12 +167,11 @@ describe('runSubAgent with a scripted mock model', () => {
   });
 });
 
-describe('shell tool through the real sandbox', async () => {
+describe('shell tool through the real sandbox', { tags: ['sandbox'] }, async () => {
   const { confineCommand } = await import('../../src/sandbox/launch.js');
   const { runConfined } = await import('../../src/sandbox/run.js');
-  const hasBwrap = existsSync('/usr/bin/bwrap');
 
-  it.skipIf(!hasBwrap)('the sub-agent cannot write outside its worktree via shell, but can inside it', async () => {
+  it('the sub-agent cannot write outside its worktree via shell, but can inside it', async () => {
     const { base, root } = worktree();
     const onDisk = mkdtempSync(join('/var/tmp', 'gitmem-escape-')); // outside /dev and /tmp, which bwrap replaces
     const policy = { readonlyRoots: [], writableRoots: [root], deniedRoots: [], reopenedRoots: [], allowNetwork: false, privateTmp: true };
@@ -189,7 +188,7 @@ describe('shell tool through the real sandbox', async () => {
     expect(run.steps).toBe(2);
     const [result] = toolResults(model);
     try {
-      expect(result).toMatch(/Read-only file system|Permission denied/);
+      expect(result).toMatch(/Read-only file system|Permission denied|Directory nonexistent/);
       expect(result).toContain(root);
       expect(existsSync(join(base, 'escaped.txt'))).toBe(false);
       expect(existsSync(join(onDisk, 'escaped.txt'))).toBe(false);

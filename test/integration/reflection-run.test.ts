@@ -3,7 +3,6 @@
 // a conflicting primary edit loses nothing and leaves the cursor where it was so the next run retries; a
 // dirty parent or an empty transcript are skipped before anything is created; the sub-agent cannot write
 // outside its worktree through any tool.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,6 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { commit, firstPrompt, scripted, toolResults, TRAILER_OF, type Turn } from './reflection-mock.js';
 
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 let fx: MemoryFixture;
 let agentDir: string;
 const OLD = "I haven't got to know this person yet.";
@@ -37,7 +35,7 @@ function turn(user: string, assistant: string) {
   return [{ kind: 'user' as const, text: user }, { kind: 'assistant' as const, text: assistant }];
 }
 
-describe.runIf(sandboxed)('runReflection', () => {
+describe('runReflection', { tags: ['sandbox'] }, () => {
   it('merges the sub-agent commits, whose messages are its reasons with the transcript trailer, and advances the cursor', async () => {
     appendTranscript(agentDir, 'conv-1', [...turn('Use tabs, not spaces. I told you this before!', 'Sorry, switching to tabs.'), ...turn('Deploys go through make ship.', 'Noted.')]);
     const reason = 'Keep the user correction about tabs, stated twice';

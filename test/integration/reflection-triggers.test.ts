@@ -1,7 +1,6 @@
 // The harness entry points: step-count fires exactly at the threshold of assistant steps since the last
 // successful reflection, compaction-event only on compaction, off never (reflectNow always); calls return at
 // once; a launch while one runs is queued (not dropped) and runs once afterwards, re-checking its threshold.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,6 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp } from '../helpers/tmp.js';
 import { scripted, type Turn } from './reflection-mock.js';
 
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 let fx: MemoryFixture;
 afterAll(cleanupTmp);
 beforeAll(async () => {
@@ -29,7 +27,7 @@ function gate(): { wait: Turn; open: () => void; entered: Promise<void> } {
   return { wait: async () => (enter(), await opened, { text: 'Nothing worth keeping.' }), open, entered };
 }
 
-describe.runIf(sandboxed)('reflection triggers and the per-agent reservation', () => {
+describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'] }, () => {
   it('step-count (from the agent config) fires at the threshold; a second launch queues and runs once after', async () => {
     const agentDir = join(fx.home, 'agents', 'agent-t');
     writeFileSync(join(agentDir, 'config.json'), JSON.stringify({ reflection: { trigger: 'step-count', stepCount: 3 } }));

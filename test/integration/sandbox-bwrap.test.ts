@@ -1,6 +1,7 @@
 /**
  * Real bubblewrap, run as whatever user the suite runs as (root in CI): a fake $GITMEM_HOME with two agents
- * on /dev/shm, and confined shell commands that try to read, write and escape.
+ * on /dev/shm, and confined shell commands that try to read, write and escape. Reads are an allow-list:
+ * the home is visible only where the policy re-opens it.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -10,11 +11,8 @@ import { isMemoryError } from '../../src/errors.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
 import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
-import { findOnPath } from '../../src/sandbox/detect.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { errorCodeOf } from '../helpers/errors.js';
-
-const hasBwrap = process.platform === 'linux' && findOnPath('bwrap', process.env['PATH']) !== undefined;
 
 let home: string;
 let memA: string;
@@ -41,9 +39,7 @@ function setup(): void {
   git(memA, ['worktree', 'add', '-q', '-b', 'worker/w1', wt]);
   state = join(home, 'state');
   writeFileSync(join(home, 'public.md'), 'visible\n');
-  // /dev/shm is replaced by bwrap's fresh /dev: re-expose the home read-only so hiding the agents tree is
-  // what the test actually proves, not a side effect of where the fixture lives.
-  policy = { ...buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'a1', memoryDir: memA, worktreesDir: worktrees, stateDirs: [state], worktreeDir: wt }), readonlyRoots: [home] };
+  policy = buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'a1', memoryDir: memA, worktreesDir: worktrees, stateDirs: [state], worktreeDir: wt });
   parentEnv = { ...hermeticGitEnv(home), GIT_CONFIG_GLOBAL: '/nonexistent/gitconfig', SECRET_TOKEN: 'tok-123', LANG: 'C' };
 }
 
@@ -54,22 +50,38 @@ async function sh(script: string, o: Partial<ConfineOptions> = {}, cwd = wt): Pr
 }
 
 
-describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
+describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
   beforeAll(setup);
   afterAll(cleanupTmp);
 
-  it("cannot see another agent's memory, while its own memory and the rest of the home stay readable", async () => {
+  it("cannot see another agent's memory nor the rest of the home, while its own memory stays readable", async () => {
     const r = await sh(
-      `cat ${home}/public.md; cat ${memA}/system/secret.md; ls ${home}/agents; ` +
+      `cat ${memA}/system/secret.md; ls ${home}/agents; cat ${home}/public.md || echo NO-PUBLIC; ` +
         `cat ${home}/agents/b2/memory/system/secret.md || echo HIDDEN; ls ${home}/agents/b2 || echo GONE`,
     );
-    expect(r.stdout).toContain('visible');
     expect(r.stdout).toContain('a1 private fact');
     expect(r.stdout).not.toContain('b2 private fact');
+    expect(r.stdout).not.toContain('visible');
     expect(r.stdout).toMatch(/^a1$/m);
     expect(r.stdout).not.toMatch(/^b2$/m);
-    expect(r.stdout).toContain('HIDDEN');
-    expect(r.stdout).toContain('GONE');
+    for (const marker of ['NO-PUBLIC', 'HIDDEN', 'GONE']) expect(r.stdout).toContain(marker);
+  });
+
+  it('sees the runtime it needs and none of the rest of the host', async () => {
+    const r = await sh(
+      'git --version >/dev/null && node -e 0 && echo RUNTIME-OK; ls /; ls /etc; ' +
+        'for p in /home /root /var/tmp /opt /srv /mnt /run /etc/shadow /etc/ssh /proc/1/root/etc/shadow; do test -e $p && echo "SEEN $p"; done; true',
+    );
+    expect(r.stdout).toContain('RUNTIME-OK');
+    expect(r.stdout).not.toContain('SEEN');
+    expect(r.stdout).toMatch(/^passwd$/m);
+    expect(r.stdout).not.toMatch(/^(shadow|gshadow|sudoers|ssh)$/m);
+  });
+
+  it('keeps secrets hidden inside a read path the operator adds (files and directories)', async () => {
+    const r = await sh('cat /etc/hostname >/dev/null && echo ETC-READ; cat /etc/shadow || echo NO-SHADOW; ls -A /etc/ssh | grep . || echo NO-SSH', { readPaths: ['/etc'] });
+    for (const marker of ['ETC-READ', 'NO-SHADOW', 'NO-SSH']) expect(r.stdout).toContain(marker);
+    if (existsSync('/etc/shadow')) expect(r.stdout).not.toContain(readFileSync('/etc/shadow', 'utf8').split(':')[0] + ':');
   });
 
   it('can commit in its worktree (writing the common .git) but not edit its own memory checkout', async () => {
@@ -113,9 +125,9 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
 
   it('cannot unmount, remount or re-namespace its way out, even as root', async () => {
     const r = await sh(
-      `grep CapEff /proc/self/status; umount ${home}/agents || echo NO-UMOUNT; umount -l ${home}/agents || echo NO-UMOUNT-L; ` +
+      `grep CapEff /proc/self/status; umount ${home} || echo NO-UMOUNT; umount -l ${home} || echo NO-UMOUNT-L; ` +
         'mount -o remount,rw / || echo NO-REMOUNT; ' +
-        `unshare -Urm sh -c 'umount -l ${home}/agents; cat ${home}/agents/b2/memory/system/secret.md' || echo NO-USERNS; ` +
+        `unshare -Urm sh -c 'umount -l ${home}; cat ${home}/agents/b2/memory/system/secret.md' || echo NO-USERNS; ` +
         `cat ${home}/agents/b2/memory/system/secret.md || echo STILL-HIDDEN; touch /escape-probe || echo STILL-RO`,
     );
     expect(r.stdout).toMatch(/CapEff:\s+0+$/m);
@@ -151,17 +163,23 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
     });
   });
 
-  it("cannot reach the CLI daemon's runtime directory (its socket would run commands unconfined)", async () => {
-    const runtime = join(home, 'run', `gitmem-${process.getuid?.() ?? 0}`);
+  it("hides the CLI daemon's runtime directory even inside a read path (its socket would run commands unconfined)", async () => {
+    const shared = makeTmpDir('gitmem-sbx-shared-');
+    const runtime = join(shared, 'run', `gitmem-${process.getuid?.() ?? 0}`);
     mkdirSync(runtime, { recursive: true, mode: 0o700 });
     writeFileSync(join(runtime, 'daemon.sock'), '');
-    const r = await sh(`test -e ${runtime}/daemon.sock && echo SEEN || echo HIDDEN`, { env: { ...parentEnv, XDG_RUNTIME_DIR: join(home, 'run') } });
-    expect(r.stdout.trim()).toBe('HIDDEN');
+    writeFileSync(join(shared, 'note.txt'), 'shared\n');
+    const env = { ...parentEnv, XDG_RUNTIME_DIR: join(shared, 'run') };
+    const r = await sh(`cat ${shared}/note.txt; test -e ${runtime}/daemon.sock && echo SEEN || echo HIDDEN`, { env, readPaths: [shared] });
+    expect(r.stdout).toContain('shared');
+    expect(r.stdout).toContain('HIDDEN');
   });
 
   it('passes only the allow-listed environment plus the sentinel and what the caller adds', async () => {
     const r = await sh('env', { passEnv: ['LANG'], extraEnv: { GITMEM_AGENT_ID: 'a1' } });
     expect(r.stdout).toMatch(/^GITMEM_SANDBOX=bwrap$/m);
+    expect(r.stdout).toMatch(/^HOME=\/var\/empty$/m);
+    expect(r.stdout).toMatch(/^TMPDIR=\/tmp$/m);
     expect(r.stdout).toMatch(/^GITMEM_AGENT_ID=a1$/m);
     expect(r.stdout).toMatch(/^GIT_AUTHOR_NAME=Test User$/m);
     expect(r.stdout).not.toContain('SECRET_TOKEN');
@@ -219,16 +237,18 @@ describe.skipIf(!hasBwrap)('sandbox: real bubblewrap', () => {
     expect(existsSync(join(hooksGone, 'pre-commit'))).toBe(false);
   });
 
-  it('resolves symbolic links in the policy, so a linked home still hides the agents tree', async () => {
+  it('resolves symbolic links in the policy, so a linked home still hides the other agents, and keeps the linked spelling working', async () => {
     const link = join(makeTmpDir('gitmem-sbx-link-'), 'home');
     symlinkSync(home, link);
-    const linked = {
-      ...buildMemoryWriterPolicy({ gitmemHome: link, agentId: 'a1', memoryDir: join(link, 'agents/a1/memory'), worktreesDir: join(link, 'agents/a1/memory-worktrees') }),
-      readonlyRoots: [home],
-    };
-    const c = confineCommand({ command: ['sh', '-c', `cat ${home}/agents/b2/memory/system/secret.md || echo HIDDEN`], policy: linked, env: parentEnv });
-    expect(c.argv).toContain(join(home, 'agents'));
+    const linked = buildMemoryWriterPolicy({
+      gitmemHome: link, agentId: 'a1', memoryDir: join(link, 'agents/a1/memory'), worktreesDir: join(link, 'agents/a1/memory-worktrees'),
+    });
+    const script = `cat ${link}/agents/a1/memory/system/secret.md; cat ${home}/agents/b2/memory/system/secret.md || echo HIDDEN`;
+    const c = confineCommand({ command: ['sh', '-c', script], policy: linked, env: parentEnv });
+    expect(c.argv.join(' ')).toContain(`--tmpfs ${home} `);
+    expect(c.argv.join(' ')).toContain(`--symlink ${home} ${link} `);
     const r = await runConfined(c, { cwd: wt });
+    expect(r.stdout).toContain('a1 private fact');
     expect(r.stdout).toContain('HIDDEN');
     expect(r.stdout).not.toContain('b2 private fact');
   });

@@ -42,7 +42,6 @@ async function run(command: string, extraEnv: Record<string, string> = {}) {
   return { outcome, output };
 }
 
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 
 beforeAll(() => {
   root = makeTmpDir();
@@ -56,7 +55,7 @@ beforeAll(() => {
 
 afterAll(() => cleanupTmp());
 
-describe.runIf(sandboxed)('confined command worker', () => {
+describe('confined command worker', { tags: ['sandbox'] }, () => {
   it('commits inside its worktree with MEMORY_DIR pointing there, and is merged back', async () => {
     const { outcome, output } = await run('test "$MEMORY_DIR" = "$PWD" && printf -- \'---\\ndescription: hello\\n---\\nhi\\n\' > system/hello.md && git add -A && git commit -qm "feat: hello" && echo "sandbox=$GITMEM_SANDBOX"');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
@@ -76,11 +75,11 @@ describe.runIf(sandboxed)('confined command worker', () => {
     expect(primary.outcome.status).toBe('discarded');
     expect(existsSync(join(memoryDir, 'system', 'evil.md'))).toBe(false);
     // /var/tmp is writable on the host and lies outside every carve-out (the test tree on /dev/shm is
-    // shadowed by the sandbox's own /dev, so it would not prove anything)
+    // shadowed by the sandbox's own /dev, so it would not prove anything); it is not even visible inside
     const outsidePath = join('/var/tmp', `gitmem-escape-${process.pid}.txt`);
     const outside = await run(`echo evil > ${outsidePath}`);
     expect(outside.outcome.status).toBe('discarded');
-    expect(outside.output).toMatch(/Read-only file system/);
+    expect(outside.output).toMatch(/Read-only file system|Directory nonexistent/);
     expect(existsSync(outsidePath)).toBe(false);
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
   });

@@ -20,7 +20,6 @@ import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { scripted } from './reflection-mock.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 let root: string;
 let home: string;
 let memoryDir: string;
@@ -69,7 +68,7 @@ function repoState() {
   };
 }
 
-describe.runIf(sandboxed)('a confined worker cannot move main', () => {
+describe('a confined worker cannot move main', { tags: ['sandbox'] }, () => {
   it('every attempt to move main, plant a hook or edit the config fails and changes nothing; a normal commit still merges', async () => {
     const P = memoryDir;
     const G = join(memoryDir, '.git');
@@ -131,7 +130,7 @@ function fsck(): { status: number | null; output: string } {
 /** A loose object's file in the shared store, as shell text: `$G/objects/ab/cdef…` for the blob of `rev`. */
 const objectFile = (rev: string): string => `$(B=$(git rev-parse ${rev}); echo ${join(memoryDir, '.git', 'objects')}/$(echo $B | cut -c1-2)/$(echo $B | cut -c3-))`;
 
-describe.runIf(sandboxed)('a confined worker cannot change the shared object store or other workers', () => {
+describe('a confined worker cannot change the shared object store or other workers', { tags: ['sandbox'] }, () => {
   it('cannot delete or overwrite an object of main: main reads the same and fsck stays clean', async () => {
     const F = objectFile('HEAD:system/persona.md');
     const attacks: Record<string, string> = {
@@ -190,10 +189,12 @@ describe.runIf(sandboxed)('a confined worker cannot change the shared object sto
       'force the kept branch': `git branch -f ${kept} HEAD`,
       'delete the kept branch': `git update-ref -d refs/heads/${kept}`,
       'create its own branch': 'git update-ref refs/heads/$GITMEM_WORKER_BRANCH HEAD',
-      "delete the other's files": `rm -rf ${join(other.worktreeDir, 'system')}`,
+      // (rm -r, not -rf: the other worktree is not even visible, and rm -f of a missing path "succeeds")
+      "see the other's worktree": `test -e ${other.worktreeDir}`,
+      "delete the other's files": `rm -r ${join(other.worktreeDir, 'system')}`,
       "edit the other's files": `echo evil > ${join(other.worktreeDir, 'system', 'persona.md')}`,
       "move the other's HEAD": `git rev-parse HEAD > ${join(other.gitDir, 'HEAD')}`,
-      "delete the other's git dir": `rm -rf ${other.gitDir}`,
+      "delete the other's git dir": `rm -r ${other.gitDir}`,
       'plant a file beside the worktrees': `touch ${join(home, 'agents', 'a1', 'memory-worktrees', 'planted')}`,
       'take the operation lease': `echo '{}' > ${join(memoryDir, '.git', 'gitmem-operation.lock')}`,
     };

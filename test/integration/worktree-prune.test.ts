@@ -14,7 +14,6 @@ import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
-const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 let home: string;
 let memoryDir: string;
 let worktrees: string;
@@ -69,7 +68,7 @@ const records = (): number => (git(memoryDir, ['worktree', 'list', '--porcelain'
 const privateGitDirs = (): string[] => (existsSync(join(memoryDir, '.git', 'gitmem-worktrees')) ? readdirSync(join(memoryDir, '.git', 'gitmem-worktrees')) : []);
 const branches = (): string[] => git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
 
-describe.runIf(sandboxed)('pruning the worktrees of killed workers', () => {
+describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () => {
   it('removes the orphans of SIGKILLed workers, imports and keeps a branch with commits, spares a live worker', async () => {
     const [empty, committed, live] = await Promise.all([
       startWorker('empty'),

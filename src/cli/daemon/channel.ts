@@ -1,6 +1,7 @@
 /** One client conversation as the daemon sees it, whatever carries it (a socket or a FIFO pair). */
 import { closeSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import type { PeerClaim } from './peer.js';
 
 export interface Channel {
   /** Sends text; dropped once the client is gone. */
@@ -11,6 +12,8 @@ export interface Channel {
   onData(fn: (chunk: Buffer) => void): void;
   /** The client went away (or the conversation ended). */
   onClose(fn: () => void): void;
+  /** Who the transport says the client is (the FIFO pair's claimer); socket clients name a ticket instead. */
+  peer?: PeerClaim;
 }
 
 /**

@@ -2,7 +2,10 @@
  * The client half: hands one CLI call to a running daemon and relays its output and exit code. Loaded on
  * every served call, so it needs nothing beyond `node:net`.
  */
+import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
+import { basename } from 'node:path';
+import { ticketPath } from './peer.js';
 import { DAEMON_LOST_MESSAGE, frame, HANDSHAKE_MS, lineReader, runRequest, type ClientMessage, type DaemonInfo } from './protocol.js';
 
 export interface ClientStreams {
@@ -21,6 +24,34 @@ export interface RunThroughOptions {
 }
 
 /**
+ * Creates and holds open the ticket that tells the daemon who is asking (peer.ts); undefined when it cannot
+ * be made (the daemon then refuses and the call runs here).
+ */
+function openTicket(socket: string): { name: string; close: () => void } | undefined {
+  const path = ticketPath(socket, process.pid, Math.random().toString(36).slice(2, 10));
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch {
+    return undefined;
+  }
+  let open = true;
+  return {
+    name: basename(path),
+    close: () => {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+      try {
+        unlinkSync(path);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/**
  * Runs `argv` in the daemon listening on `socket`.
  * @example const r = await runThroughDaemon(sock, { argv, env: process.env, cwd: process.cwd() }, streams)
  */
@@ -30,6 +61,7 @@ export function runThroughDaemon(
   io: ClientStreams,
   options: RunThroughOptions = {},
 ): Promise<DaemonOutcome> {
+  const ticket = openTicket(socket);
   return new Promise((resolve) => {
     const conn = connect(socket);
     let started = false;
@@ -38,13 +70,14 @@ export function runThroughDaemon(
       if (done) return;
       done = true;
       clearTimeout(timer);
+      ticket?.close();
       if (!outcome.ran) conn.destroy();
       resolve(outcome);
     };
     const timer = setTimeout(() => finish({ ran: false, reason: 'unresponsive' }), options.handshakeMs ?? HANDSHAKE_MS);
     const send = (m: ClientMessage): void => void conn.write(frame(m));
     conn.on('connect', () => {
-      send(runRequest(request));
+      send({ ...runRequest(request), ...(ticket ? { ticket: ticket.name } : {}) });
     });
     const onMessage = (m: Record<string, unknown>): void => {
       if (done) return;

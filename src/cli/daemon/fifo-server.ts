@@ -83,7 +83,8 @@ function answer(o: TransportOptions, id: string): void {
   try {
     down = openSync(join(pair, 'down'), C.O_WRONLY | C.O_NONBLOCK); // ENXIO: the client gave up
     const up = openSync(join(pair, 'up'), C.O_RDONLY | C.O_NONBLOCK);
-    o.onChannel(fifoChannel(up, down));
+    // The claimer named its pid; it holds `down` open while it waits (checked by the server: peer.ts).
+    o.onChannel({ ...fifoChannel(up, down), peer: { pid: Number(ID.exec(id)?.[1]), holds: join(pair, 'down') } });
   } catch {
     if (down !== undefined) closeSync(down);
     rmSync(pair, { recursive: true, force: true });

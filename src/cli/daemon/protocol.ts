@@ -19,6 +19,8 @@ export interface RunRequest {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
+  /** Socket clients: the ticket file they hold open beside the socket (peer.ts), proving who they are. */
+  ticket?: string;
 }
 
 /** How long a client waits for a daemon's first answer before running the command itself. */

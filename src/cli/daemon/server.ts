@@ -12,6 +12,7 @@ import { existsSync, statSync, unlinkSync, chmodSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { socketChannel, type Channel } from './channel.js';
 import { openFifoTransport, type FifoTransport, type MakeFifos } from './fifo-server.js';
+import { peerRefusal, sweepTickets, ticketClaim } from './peer.js';
 import { frame, lineReader, PROTOCOL_VERSION, type DaemonInfo, type DaemonMessage, type RunRequest } from './protocol.js';
 import type { CliIo } from '../types.js';
 
@@ -90,6 +91,9 @@ function handle(conn: Channel, o: DaemonOptions, state: State, info: () => Daemo
     if (m['t'] === 'stop') return send({ t: 'stopping' }), conn.end(), stop('asked to stop');
     if (m['t'] === 'run' && !request) {
       if (!isRunRequest(m) || state.stopping) return send({ t: 'refused', reason: state.stopping ? 'stopping' : 'bad request' }), void conn.end();
+      // Never run a request from inside a sandbox: the client then runs it itself, confined.
+      const refusal = peerRefusal(conn.peer ?? ticketClaim(o.socket, m['ticket']), m.env);
+      if (refusal) return o.log(`refused a request: ${refusal}`), send({ t: 'refused', reason: 'unverified client' }), void conn.end();
       request = m;
       if (go) void execute(request);
       return;
@@ -182,7 +186,10 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
     if (state.active === 0 && Date.now() - state.lastActivity >= o.idleMs) stop('idle');
     else if (!existsSync(o.home)) stop('home directory removed');
     else if (!ownSocket()) stop(TAKEN_OVER);
-    else fifo?.sweep();
+    else {
+      fifo?.sweep();
+      sweepTickets(o.socket);
+    }
   }, o.checkEveryMs ?? 1000);
   const onSignal = (): void => stop('signal');
   process.once('SIGTERM', onSignal);

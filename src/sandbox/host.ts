@@ -1,0 +1,63 @@
+/**
+ * Gathers the host facts a sandbox view is built from (system-view.ts): where node and gitmem are, the
+ * user's homes, the gitmem homes and runtime directories the environment names.
+ */
+import { createRequire } from 'node:module';
+import { userInfo } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { packageRoot } from '../assets.js';
+import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
+import type { HostFacts } from './system-view.js';
+import type { SandboxPlatform } from './system-roots.js';
+
+/** Packages the pre-commit hook loads at run time (the bundle keeps dependencies external). */
+const HOOK_PACKAGES = ['yaml'];
+
+function packageDirs(root: string): string[] {
+  const req = createRequire(join(root, 'package.json'));
+  const out: string[] = [];
+  for (const name of HOOK_PACKAGES) {
+    try {
+      out.push(dirname(req.resolve(`${name}/package.json`)));
+    } catch {
+      // not installed: the hook reports it when it needs it
+    }
+  }
+  return out;
+}
+
+function absolutePaths(values: Array<string | undefined>): string[] {
+  return [...new Set(values.map((v) => v?.trim()).filter((v): v is string => !!v && isAbsolute(v)).map((v) => resolve(v)))];
+}
+
+function passwdHome(): string | undefined {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The facts for `env` on `platform`.
+ * @example hostFacts(process.env, 'linux').runtimeRoots // ['/opt/gitmem', '/usr', ...]
+ */
+export function hostFacts(env: Record<string, string | undefined>, platform: SandboxPlatform): HostFacts {
+  const root = packageRoot();
+  const userHomes = absolutePaths([env['HOME'], passwdHome()]);
+  return {
+    platform,
+    runtimeRoots: [root, dirname(dirname(process.execPath)), ...packageDirs(root)],
+    userHomes,
+    gitmemHomes: absolutePaths([env['GITMEM_HOME'], ...userHomes.map((h) => join(h, '.gitmem'))]),
+    runtimeDirs: gitmemRuntimeDirCandidates({ ...process.env, ...env }),
+  };
+}
+
+/**
+ * The sandbox platform table a host uses (macOS: Seatbelt; anything else is rendered for bwrap).
+ * @example sandboxPlatform('darwin') // 'darwin'
+ */
+export function sandboxPlatform(platform: NodeJS.Platform): SandboxPlatform {
+  return platform === 'darwin' ? 'darwin' : 'linux';
+}
