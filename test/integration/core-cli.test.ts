@@ -42,12 +42,12 @@ describe('gitmem CLI', () => {
     expect(r.stderr).not.toContain('    at ');
   });
 
-  it('memory create / str-replace / tool --json write one commit each', () => {
+  it('memory create / str-replace / tool --call write one commit each', () => {
     const base = ['--agent', 'ada'];
     expect(cli(['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'one', '--reason', 'add a', ...base]).code).toBe(0);
     expect(cli(['memory', 'str-replace', 'notes/a', '--old', 'one', '--new', 'two', '--reason', 'fix a', ...base]).code).toBe(0);
     const call = JSON.stringify({ command: 'insert', reason: 'more', file_path: 'notes/a', insert_line: 9, insert_text: 'three' });
-    const r = cli(['memory', 'tool', '--json', call, ...base]);
+    const r = cli(['memory', 'tool', '--call', call, ...base]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Memory insert committed');
     const log = JSON.parse(cli(['log', '-n', '3', '--json', ...base]).stdout);

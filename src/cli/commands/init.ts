@@ -8,7 +8,6 @@ export const command: CliCommand = {
   usage: `Usage: gitmem init [--agent ID] [--name NAME] [--personality ID] [--json]
   Creates $GITMEM_HOME/agents/<ID>/memory with system/persona.md and system/human.md, an initial commit and
   the hooks. Re-running on an existing agent repairs the hooks. ID defaults to "default".`,
-  options: { name: { type: 'string' }, personality: { type: 'string' } },
   async run(ctx) {
     const agentId = ctx.agent ?? (ctx.env['GITMEM_AGENT_ID']?.trim() || 'default');
     const name = typeof ctx.values['name'] === 'string' ? ctx.values['name'] : undefined;

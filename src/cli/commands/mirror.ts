@@ -22,10 +22,10 @@ export const command: CliCommand = {
   summary: 'manage a push-only mirror of main (pushed in the background after each commit)',
   usage: 'Usage: gitmem mirror set <url> | push | status | unset [--agent ID] [--json]',
   async run(ctx) {
-    const [sub = 'status', ...rest] = ctx.args;
+    const [sub, first] = ctx.args;
     const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
     const git = createGitRunner({ env: ctx.env });
-    if (sub === 'set') return set(ctx, memoryDir, rest.join(' ').trim());
+    if (sub === 'set') return set(ctx, memoryDir, (first ?? '').trim());
     if (sub === 'push') {
       const r = await pushMirror({ git, memoryDir });
       ctx.print(r, pushText(r));

@@ -7,7 +7,6 @@ export const command: CliCommand = {
   name: 'personality',
   summary: 'list personality presets or apply one (one commit)',
   usage: 'Usage: gitmem personality list\n       gitmem personality apply <id> [--reason R] [--agent ID] [--json]',
-  options: { reason: { type: 'string' } },
   async run(ctx) {
     const [sub, id] = ctx.args;
     if (sub === 'list' || sub === undefined) {

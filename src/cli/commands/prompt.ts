@@ -8,7 +8,6 @@ export const command: CliCommand = {
   summary: 'print the system prompt compiled from the committed memory',
   usage: `Usage: gitmem prompt [--mode standard|memfs|local-memfs] [--preset ID] [--agent ID] [--json]
   Compiled from HEAD only: uncommitted edits are not included. Default mode local-memfs, preset default.`,
-  options: { mode: { type: 'string' }, preset: { type: 'string' } },
   async run(ctx) {
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const mode = (typeof ctx.values['mode'] === 'string' ? ctx.values['mode'] : 'local-memfs') as MemoryMode;

@@ -7,12 +7,12 @@ export const command: CliCommand = {
   summary: 'set, show or remove the git remote the memory syncs with',
   usage: 'Usage: gitmem remote set <url> | show | remove [--agent ID] [--json]',
   async run(ctx) {
-    const [sub = 'show', ...rest] = ctx.args;
+    const [sub, first] = ctx.args;
     const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'set') {
-      const url = rest.join(' ').trim();
-      if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem remote set <url>');
+      const url = (first ?? '').trim();
+      if (!url) throw new MemoryError('INVALID_ARGUMENT', 'remote set: the <url> is empty');
       const info = await setRemote({ git, memoryDir, url, baseDir: ctx.cwd });
       ctx.print(info, `origin set to ${info.url}`);
     } else if (sub === 'show') {

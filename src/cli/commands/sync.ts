@@ -14,7 +14,6 @@ export const command: CliCommand = {
     '  main follows the remote;  leave: leave the rebase in progress to resolve by hand.',
     '  Exit 0 when clean or pushed, 1 otherwise (conflict, dirty, no remote, push failed).',
   ].join('\n'),
-  options: { 'on-conflict': { type: 'string' } },
   async run(ctx) {
     const raw = ctx.values['on-conflict'];
     const onConflict = (typeof raw === 'string' ? raw : 'fail') as ConflictPolicy;

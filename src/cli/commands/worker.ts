@@ -112,12 +112,5 @@ export const command: CliCommand = {
   name: 'worker',
   summary: 'run a command as a confined background memory worker; prune the worktrees of dead workers',
   usage: USAGE,
-  options: {
-    command: { type: 'string' },
-    task: { type: 'string' },
-    paths: { type: 'string' },
-    timeout: { type: 'string' },
-    repair: { type: 'boolean', default: false },
-  },
   run,
 };
