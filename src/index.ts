@@ -100,6 +100,7 @@ export {
   createMemory,
   initMemory,
   resolveHome,
+  openMemoryDir,
   listAgents,
   runPreCommitCheck,
   type Memory,
@@ -107,7 +108,7 @@ export {
   type MemoryStatus,
   type InitOptions,
 } from './memory.js';
-export { resolveMemoryDir, resolveScope, runWithAgent, currentAgentId } from './memfs/scope.js';
+export { resolveMemoryDir, resolveScope, resolveInitAgent, runWithAgent, currentAgentId } from './memfs/scope.js';
 export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } from './memfs/tool.js';
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, type MemoryCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';

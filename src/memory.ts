@@ -3,8 +3,7 @@
  * harness uses — `createMemory()` for an existing agent, `initMemory()` to create one.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { CommittedFile } from './blocks/compile-prompt.js';
 import type { MemoryMode } from './blocks/presets.js';
 import { resolveTreeLimits } from './blocks/tree-limits.js';
@@ -21,7 +20,9 @@ import { firePostCommitHook, type Identity } from './memfs/commit.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
 import { logOp, type LogEntry } from './memfs/log.js';
 import { readCommittedSnapshot } from './memfs/read-revision.js';
-import { resolveScope } from './memfs/scope.js';
+import { assertAgentId } from './memfs/layout.js';
+import { listHomeAgents, resolveInitAgent, resolveScope } from './memfs/scope.js';
+import { assertHomeUsable, gitmemHome, prepareHome } from './home.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import type { WriteStep } from './memfs/edits.js';
 import { withMemoryOperation } from './git/lease.js';
@@ -86,9 +87,29 @@ function gcIfDue(git: GitRunner, memoryDir: string): void {
   }
 }
 
-/** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem`. */
+/** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem` (an empty option is INVALID_ARGUMENT). */
 export function resolveHome(home: string | undefined, env: Record<string, string | undefined>): string {
-  return resolve(home ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
+  return gitmemHome(home, env, process.cwd());
+}
+
+/**
+ * The memory directory these options name (the default-agent rule of memfs/scope.ts), checked to be a
+ * repository: HOME_UNUSABLE, MEMORY_DIR_MISSING or NOT_A_GIT_REPO otherwise.
+ * @example openMemoryDir({ home: '/tmp/gm' }) // '/tmp/gm/agents/<the only agent>/memory'
+ */
+export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env'> = {}): { memoryDir: string; agentId: string | undefined; home: string } {
+  const env = options.env ?? process.env;
+  const home = resolveHome(options.home, env);
+  const scope = resolveScope({ home, agentId: options.agentId, env });
+  const memoryDir = scope.memoryDir;
+  if (!existsSync(memoryDir)) {
+    if (scope.source !== 'env-dir') assertHomeUsable(home);
+    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+  }
+  if (!existsSync(join(memoryDir, '.git'))) {
+    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
+  }
+  return { memoryDir, agentId: scope.agentId, home };
 }
 
 /** The agent id and display name `init` recorded in the repo config (read as text: no git process). */
@@ -129,19 +150,11 @@ function authorFor(
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   const env = options.env ?? process.env;
-  const home = resolveHome(options.home, env);
-  const scope = resolveScope({ home, agentId: options.agentId, env });
-  const memoryDir = scope.memoryDir;
-  if (!existsSync(memoryDir)) {
-    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
-  }
-  if (!existsSync(join(memoryDir, '.git'))) {
-    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
-  }
+  const { memoryDir, home, agentId: scopeAgent } = openMemoryDir(options);
   const git = options.git ?? createGitRunner({ env, ...(options.launch ? { launch: options.launch } : {}) });
   await ensureHooks(git, memoryDir);
   const recorded = identityFromConfig(memoryDir);
-  const agentId = scope.agentId ?? recorded.agentId;
+  const agentId = scopeAgent ?? recorded.agentId;
   const deps: WriteDeps = {
     git,
     memoryDir,
@@ -202,7 +215,8 @@ function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {
 }
 
 export interface InitOptions extends Omit<MemoryOptions, 'agentId'> {
-  agentId: string;
+  /** Default: the rule of memfs/scope.ts resolveInitAgent (… → the home's only agent → `default`). */
+  agentId?: string;
   /** Display name used as commit author. */
   name?: string;
   /** Personality preset for the starter persona/human texts. */
@@ -216,8 +230,9 @@ export interface InitOptions extends Omit<MemoryOptions, 'agentId'> {
 export async function initMemory(options: InitOptions): Promise<InitResult> {
   const env = options.env ?? process.env;
   const home = resolveHome(options.home, env);
+  const agentId = assertAgentId(resolveInitAgent({ home, agentId: options.agentId, env }));
   const git = options.git ?? createGitRunner({ env });
-  const author = authorFor(options.agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
+  const author = authorFor(agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
   const { defaultMemoryFiles } = await import('./blocks/defaults.js');
   let files = defaultMemoryFiles();
   if (options.personality) {
@@ -227,7 +242,8 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
     files = (['persona', 'human'] as const).map((n) => ({ path: `system/${n}.md`, content: composeMemoryFile({ description: p[n].description }, p[n].body) }));
   }
   const date = options.clock?.();
-  return initMemoryRepo(git, { home, agentId: options.agentId, author, files, ...(date ? { date } : {}) });
+  prepareHome(home); // after every check of the arguments: a refused init creates nothing
+  return initMemoryRepo(git, { home, agentId, author, files, ...(date ? { date } : {}) });
 }
 
 export type { MemoryMode } from './blocks/presets.js';
@@ -237,14 +253,9 @@ export async function listPersonalities(): Promise<Array<{ id: string; label: st
   return (await import('./blocks/personalities.js')).listPersonalities();
 }
 
-/** Agents that have a memory repository under `home`. */
+/** Agents that have a memory repository under `home` (HOME_UNUSABLE when it is not a directory). */
 export function listAgents(home: string): Array<{ agentId: string; memoryDir: string }> {
-  const dir = join(home, 'agents');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'memory', '.git')))
-    .map((d) => ({ agentId: d.name, memoryDir: join(dir, d.name, 'memory') }))
-    .sort((a, b) => a.agentId.localeCompare(b.agentId));
+  return listHomeAgents(home);
 }
 
 /** Runs the pre-commit rules on the staged snapshot of the repo at `cwd` (what the hook does). */

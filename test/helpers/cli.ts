@@ -4,6 +4,7 @@
  * Tests written against {@link CliHome} run unchanged in both modes.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, hermeticGitEnv, makeTmpDir } from './tmp.js';
 
@@ -66,6 +67,7 @@ export function cliHome(mode: CliMode, agents: string[] = []): CliHome {
     GITMEM_DAEMON: mode === 'daemon' ? '1' : '0',
     XDG_RUNTIME_DIR: join(root, 'run'),
   };
+  mkdirSync(home);
   const run = (args: string[], o: CliOptions = {}): CliResult => runGitmem(env, args, o);
   for (const a of agents) {
     const r = run(['init', '--agent', a], { env: { GITMEM_DAEMON: '0' } });

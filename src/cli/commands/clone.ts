@@ -1,5 +1,6 @@
 /** `gitmem clone <url> [--agent ID]`: brings an existing agent's memory to this machine, ready to use. */
 import { cloneMemory, createGitRunner, MemoryError, resolveCredentials } from '../../index.js';
+import { prepareHome } from '../../home.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -9,6 +10,7 @@ export const command: CliCommand = {
   async run(ctx) {
     const url = (ctx.args[0] ?? '').trim();
     if (!url) throw new MemoryError('INVALID_ARGUMENT', 'clone: the <url> is empty (usage: gitmem clone <url> [--agent ID])');
+    prepareHome(ctx.home);
     const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
     const r = await cloneMemory({
       git: createGitRunner({ env: ctx.env }),

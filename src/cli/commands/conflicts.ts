@@ -1,5 +1,6 @@
 /** `gitmem conflicts [list] | show <branch> | drop <branch>`: local commits kept aside after a conflict. */
-import { createGitRunner, dropKeptBranch, listKeptBranches, MemoryError, resolveMemoryDir, showKeptBranch } from '../../index.js';
+import { createGitRunner, dropKeptBranch, listKeptBranches, MemoryError, showKeptBranch } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -8,7 +9,7 @@ export const command: CliCommand = {
   usage: 'Usage: gitmem conflicts [list] | show <branch> | drop <branch> [--agent ID] [--json]',
   async run(ctx) {
     const [sub = 'list', branch] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'list') {
       const kept = await listKeptBranches({ git, memoryDir });

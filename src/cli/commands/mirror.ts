@@ -1,6 +1,7 @@
 /** `gitmem mirror set <url> | push | status | unset`: a push-only mirror of main, pushed after each commit. */
-import { createGitRunner, MemoryError, mirrorStatus, pushMirror, resolveMemoryDir, setMirror, unsetMirror } from '../../index.js';
+import { createGitRunner, MemoryError, mirrorStatus, pushMirror, setMirror, unsetMirror } from '../../index.js';
 import type { MirrorPushResult } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 function pushText(r: MirrorPushResult): string {
@@ -23,7 +24,7 @@ export const command: CliCommand = {
   usage: 'Usage: gitmem mirror set <url> | push | status | unset [--agent ID] [--json]',
   async run(ctx) {
     const [sub, first] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'set') return set(ctx, memoryDir, (first ?? '').trim());
     if (sub === 'push') {

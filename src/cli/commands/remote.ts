@@ -1,5 +1,6 @@
 /** `gitmem remote set <url> | show | remove`: the memory repo's sync remote (origin; never a token in it). */
-import { createGitRunner, MemoryError, removeRemote, resolveMemoryDir, setRemote, showRemote } from '../../index.js';
+import { createGitRunner, MemoryError, removeRemote, setRemote, showRemote } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -8,7 +9,7 @@ export const command: CliCommand = {
   usage: 'Usage: gitmem remote set <url> | show | remove [--agent ID] [--json]',
   async run(ctx) {
     const [sub, first] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'set') {
       const url = (first ?? '').trim();

@@ -1,6 +1,7 @@
 /** `gitmem sync [--on-conflict fail|keep-branch|leave]`: pull (fast-forward, else rebase), then push. */
-import { createGitRunner, MemoryError, resolveCredentials, resolveMemoryDir, syncMemory } from '../../index.js';
+import { createGitRunner, MemoryError, resolveCredentials, syncMemory } from '../../index.js';
 import type { ConflictPolicy } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 const POLICIES: readonly ConflictPolicy[] = ['fail', 'keep-branch', 'leave'];
@@ -20,7 +21,7 @@ export const command: CliCommand = {
     if (!POLICIES.includes(onConflict)) {
       throw new MemoryError('INVALID_ARGUMENT', `--on-conflict must be one of ${POLICIES.join(', ')}, got ${String(raw)}`);
     }
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
     const r = await syncMemory({ git: createGitRunner({ env: ctx.env }), memoryDir, onConflict, ...(credentials ? { credentials } : {}) });
     if (r.status === 'skipped') throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir}: ${r.summary}`);

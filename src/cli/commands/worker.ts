@@ -2,7 +2,8 @@
  * `gitmem worker run --command '<cmd>'`: runs any command as a confined memory worker in a private worktree
  * and prints the outcome. Thin: validation and printing only; the work is runWorkerCommand.
  */
-import { createGitRunner, MemoryError, pruneOrphanWorktrees, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
+import { createGitRunner, MemoryError, pruneOrphanWorktrees, runWorkerCommand, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
@@ -61,7 +62,7 @@ function parseTimeout(v: unknown): number | undefined {
 }
 
 async function prune(ctx: CliContext): Promise<number> {
-  const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+  const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
   const result = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env: ctx.env }) });
   ctx.print(result, describePrune(result));
   return 0;
@@ -76,7 +77,7 @@ async function run(ctx: CliContext): Promise<number> {
   const paths = typeof ctx.values['paths'] === 'string' ? ctx.values['paths'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
   const task = typeof ctx.values['task'] === 'string' ? ctx.values['task'] : undefined;
   const timeoutMs = parseTimeout(ctx.values['timeout']);
-  const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+  const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
