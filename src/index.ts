@@ -65,7 +65,7 @@ export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
-export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult } from './sync/mirror.js';
+export { setMirror, unsetMirror, pushMirror, mirrorStatus, lastMirrorPush, getMirrorUrl, type MirrorPushResult, type MirrorLastPush } from './sync/mirror.js';
 export { NETWORK_RETRY, backoffDelay, type GitRetryPolicy, type GitRunOptions } from './git/runner.js';
 export { withMemoryOperation, readMemoryOperationHolder, LEASE_FILE, type MemoryOperationOptions, type LeaseHolder } from './git/lease.js';
 export { resolveGitCommonDir } from './git/common-dir.js';

@@ -98,7 +98,9 @@ describe('gitmem CLI', () => {
     git(dir, ['add', 'bad.md']);
     const r = spawnSync(process.execPath, [MAIN, 'hook', 'pre-commit'], { env, cwd: dir, encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('bad.md: missing frontmatter');
+    expect(r.stderr).toMatch(/^gitmem: VALIDATION_FAILED: /);
+    expect(r.stderr).toContain('bad.md: missing frontmatter');
+    expect(r.stdout).toBe('');
     git(dir, ['rm', '-q', '--cached', 'bad.md']);
   });
 });
