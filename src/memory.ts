@@ -71,7 +71,11 @@ export interface Memory {
   tree(): Promise<string>;
   log(options?: { limit?: number }): Promise<LogEntry[]>;
   status(): Promise<MemoryStatus>;
-  applyPersonality(id: string, options?: { reason?: string }): Promise<WriteResult>;
+  /**
+   * Replaces system/persona.md with a preset's, and system/human.md while it holds only a starter or preset
+   * text (else WOULD_DISCARD_EDITS unless `force`); one commit whose message says what was replaced.
+   */
+  applyPersonality(id: string, options?: { reason?: string; force?: boolean }): Promise<WriteResult>;
 }
 
 // git's own estimate (gc.auto 6700 loose objects): more than 6700/256 entries in the objects/17 fan-out.
@@ -200,7 +204,7 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       throw err;
     }),
     status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
-    applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts.reason),
+    applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
   };
 }
 
