@@ -65,8 +65,13 @@ export interface Memory {
   tool(call: unknown): Promise<WriteResult>;
   /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
   applyPatch(call: { patch?: string; input?: string; reason: string }): Promise<WriteResult>;
-  /** Compiles the system prompt from the committed HEAD (never the working tree). */
+  /**
+   * Compiles the system prompt from the committed HEAD (never the working tree). The mode defaults to
+   * {@link Memory.defaultPromptMode}.
+   */
   compilePrompt(options?: { mode?: MemoryMode; preset?: string }): Promise<string>;
+  /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
+  defaultPromptMode(): MemoryMode;
   /** The memory tree (paths + descriptions) at HEAD. */
   tree(): Promise<string>;
   log(options?: { limit?: number }): Promise<LogEntry[]>;
@@ -128,6 +133,15 @@ function identityFromConfig(memoryDir: string): { agentId?: string; name?: strin
   }
 }
 
+/** True when the repo config names an `origin` (read as text: no git process). */
+function remoteConfigured(memoryDir: string): boolean {
+  try {
+    return /^\s*\[remote\s+"origin"\]/m.test(readFileSync(join(memoryDir, '.git', 'config'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function mirrorConfigured(memoryDir: string): boolean {
   try {
     return isMirrorConfigured(readFileSync(join(memoryDir, '.git', 'config'), 'utf8'));
@@ -184,11 +198,13 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
     git,
     tool: (call) => runMemoryTool(deps, call),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
+    defaultPromptMode: () => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs'),
     compilePrompt: async (opts = {}) => {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast).
       const { compilePrompt } = await import('./blocks/compile-prompt.js');
       const files = await committedFiles(git, memoryDir);
-      return compilePrompt(files.files, { ...opts, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
+      const mode = opts.mode ?? (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
+      return compilePrompt(files.files, { ...opts, mode, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
     },
     tree: async () => {
       const { renderTree } = await import('./blocks/tree.js');
@@ -250,7 +266,8 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
   return initMemoryRepo(git, { home, agentId, author, files, ...(date ? { date } : {}) });
 }
 
-export type { MemoryMode } from './blocks/presets.js';
+export type { MemoryMode, PromptPreset } from './blocks/presets.js';
+export { listPresets, MEMORY_MODES } from './blocks/presets.js';
 
 /** The personality presets (loaded on demand). */
 export async function listPersonalities(): Promise<Array<{ id: string; label: string; summary: string }>> {
