@@ -6,7 +6,11 @@ import type { CliCommand } from '../types.js';
 export const command: CliCommand = {
   name: 'remote',
   summary: 'set, show or remove the git remote the memory syncs with',
-  usage: 'Usage: gitmem remote set <url> | show | remove [--agent ID] [--json]',
+  usage: `Usage:
+  gitmem remote set <url>   the agent's origin: a path, SSH or HTTPS URL (never one with a token in it)
+  gitmem remote show        origin and how far main is ahead/behind it (as of the last fetch)
+  gitmem remote remove      forget origin (the prompt then says the memory is local)
+Global: --agent ID, --home DIR, --json.`,
   async run(ctx) {
     const [sub, first] = ctx.args;
     const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
