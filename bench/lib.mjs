@@ -1,6 +1,6 @@
 // Shared helpers for benchmarks: temp repos on /dev/shm, timing, stats. Plain JS over the built library.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,8 +8,18 @@ import { promisify } from 'node:util';
 export const execFileP = promisify(execFile);
 export const TMP_ROOT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
+const made = [];
+
+/** A fresh temp directory; every one is removed by {@link removeTmpDirs} (run.mjs calls it after each section). */
 export function tmpDir(prefix) {
-  return mkdtempSync(join(TMP_ROOT, prefix));
+  const dir = mkdtempSync(join(TMP_ROOT, prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every directory tmpDir made (also after a section that failed halfway). */
+export function removeTmpDirs() {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export function benchEnv(home) {

@@ -2,6 +2,7 @@
 // Ratios are against a floor measured in the same run, since this machine is noisy.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { removeTmpDirs } from './lib.mjs';
 
 const only = process.argv.slice(2);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -19,6 +20,8 @@ for (const file of sections) {
   } catch (err) {
     process.stderr.write(`bench: ${file} failed: ${err instanceof Error ? err.stack : err}\n`);
     process.exitCode = 1;
+  } finally {
+    removeTmpDirs(); // a daemon a section started stops by itself once its home is gone
   }
   process.stderr.write(`bench: ${file} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }

@@ -15,6 +15,7 @@ export type MemoryErrorCode =
   // --- repository state ---
   | 'NO_MEMORY_DIR' // no agent id / memory dir could be resolved
   | 'MEMORY_DIR_MISSING' // the resolved memory directory does not exist
+  | 'HOME_UNUSABLE' // the gitmem home is not a directory, or cannot be created or read (data.home)
   | 'NOT_A_GIT_REPO' // the memory directory has no .git
   | 'AGENT_EXISTS' // init/clone into an agent that already has a repo (where that is refused)
   | 'REPO_DIRTY' // uncommitted changes block an automated write
@@ -28,6 +29,7 @@ export type MemoryErrorCode =
   | 'NO_MATCH' // str_replace old_string not found
   | 'AMBIGUOUS_MATCH' // str_replace old_string found more than once without replace_all
   | 'NO_CHANGES' // the operation produced no effective change; nothing committed
+  | 'WOULD_DISCARD_EDITS' // a preset would overwrite a file holding text that is no starter or preset text (data.path); --force overrides
   | 'PATCH_INVALID' // memory_apply_patch grammar error
   | 'PATCH_MISMATCH' // a hunk's context was not found in the current file
   | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)

@@ -67,7 +67,7 @@ export { prepareParentRefresh, type ParentRefreshOptions, type PreparedRefresh }
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
 export { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy } from './sync/conflict-policy.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
-export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult } from './sync/mirror.js';
+export { setMirror, unsetMirror, pushMirror, mirrorStatus, lastMirrorPush, getMirrorUrl, type MirrorPushResult, type MirrorLastPush } from './sync/mirror.js';
 export { NETWORK_RETRY, backoffDelay, type GitRetryPolicy, type GitRunOptions } from './git/runner.js';
 export { withMemoryOperation, readMemoryOperationHolder, LEASE_FILE, type MemoryOperationOptions, type LeaseHolder } from './git/lease.js';
 export { resolveGitCommonDir } from './git/common-dir.js';
@@ -102,6 +102,7 @@ export {
   createMemory,
   initMemory,
   resolveHome,
+  openMemoryDir,
   listAgents,
   runPreCommitCheck,
   type Memory,
@@ -109,7 +110,7 @@ export {
   type MemoryStatus,
   type InitOptions,
 } from './memory.js';
-export { resolveMemoryDir, resolveScope, runWithAgent, currentAgentId } from './memfs/scope.js';
+export { resolveMemoryDir, resolveScope, resolveInitAgent, runWithAgent, currentAgentId } from './memfs/scope.js';
 export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } from './memfs/tool.js';
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, type MemoryCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';

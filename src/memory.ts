@@ -3,8 +3,7 @@
  * harness uses — `createMemory()` for an existing agent, `initMemory()` to create one.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { CommittedFile } from './blocks/compile-prompt.js';
 import type { MemoryMode } from './blocks/presets.js';
 import { resolveTreeLimits } from './blocks/tree-limits.js';
@@ -23,7 +22,9 @@ import { firePostCommitHook, type Identity } from './memfs/commit.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
 import { logOp, type LogEntry } from './memfs/log.js';
 import { readCommittedSnapshot } from './memfs/read-revision.js';
-import { resolveScope } from './memfs/scope.js';
+import { assertAgentId } from './memfs/layout.js';
+import { listHomeAgents, resolveInitAgent, resolveScope } from './memfs/scope.js';
+import { assertHomeUsable, gitmemHome, prepareHome } from './home.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import type { WriteStep } from './memfs/edits.js';
 import { withMemoryOperation } from './git/lease.js';
@@ -68,13 +69,22 @@ export interface Memory {
   tool(call: unknown): Promise<WriteResult>;
   /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
   applyPatch(call: { patch?: string; input?: string; reason: string }): Promise<WriteResult>;
-  /** Compiles the system prompt from the committed HEAD (never the working tree). */
+  /**
+   * Compiles the system prompt from the committed HEAD (never the working tree). The mode defaults to
+   * {@link Memory.defaultPromptMode}.
+   */
   compilePrompt(options?: { mode?: MemoryMode; preset?: string }): Promise<string>;
+  /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
+  defaultPromptMode(): MemoryMode;
   /** The memory tree (paths + descriptions) at HEAD. */
   tree(): Promise<string>;
   log(options?: { limit?: number }): Promise<LogEntry[]>;
   status(): Promise<MemoryStatus>;
-  applyPersonality(id: string, options?: { reason?: string }): Promise<WriteResult>;
+  /**
+   * Replaces system/persona.md with a preset's, and system/human.md while it holds only a starter or preset
+   * text (else WOULD_DISCARD_EDITS unless `force`); one commit whose message says what was replaced.
+   */
+  applyPersonality(id: string, options?: { reason?: string; force?: boolean }): Promise<WriteResult>;
 }
 
 // git's own estimate (gc.auto 6700 loose objects): more than 6700/256 entries in the objects/17 fan-out.
@@ -90,9 +100,29 @@ function gcIfDue(git: GitRunner, memoryDir: string): void {
   }
 }
 
-/** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem`. */
+/** gitmem home from an option, `GITMEM_HOME`, or `~/.gitmem` (an empty option is INVALID_ARGUMENT). */
 export function resolveHome(home: string | undefined, env: Record<string, string | undefined>): string {
-  return resolve(home ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
+  return gitmemHome(home, env, process.cwd());
+}
+
+/**
+ * The memory directory these options name (the default-agent rule of memfs/scope.ts), checked to be a
+ * repository: HOME_UNUSABLE, MEMORY_DIR_MISSING or NOT_A_GIT_REPO otherwise.
+ * @example openMemoryDir({ home: '/tmp/gm' }) // '/tmp/gm/agents/<the only agent>/memory'
+ */
+export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env'> = {}): { memoryDir: string; agentId: string | undefined; home: string } {
+  const env = options.env ?? process.env;
+  const home = resolveHome(options.home, env);
+  const scope = resolveScope({ home, agentId: options.agentId, env });
+  const memoryDir = scope.memoryDir;
+  if (!existsSync(memoryDir)) {
+    if (scope.source !== 'env-dir') assertHomeUsable(home);
+    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+  }
+  if (!existsSync(join(memoryDir, '.git'))) {
+    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
+  }
+  return { memoryDir, agentId: scope.agentId, home };
 }
 
 /** The agent id and display name `init` recorded in the repo config (read as text: no git process). */
@@ -104,6 +134,15 @@ function identityFromConfig(memoryDir: string): { agentId?: string; name?: strin
     return { ...(agentId ? { agentId } : {}), ...(name ? { name } : {}) };
   } catch {
     return {};
+  }
+}
+
+/** True when the repo config names an `origin` (read as text: no git process). */
+function remoteConfigured(memoryDir: string): boolean {
+  try {
+    return /^\s*\[remote\s+"origin"\]/m.test(readFileSync(join(memoryDir, '.git', 'config'), 'utf8'));
+  } catch {
+    return false;
   }
 }
 
@@ -133,20 +172,12 @@ function authorFor(
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   const env = options.env ?? process.env;
-  const home = resolveHome(options.home, env);
-  const scope = resolveScope({ home, agentId: options.agentId, env });
-  const memoryDir = scope.memoryDir;
-  if (!existsSync(memoryDir)) {
-    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
-  }
-  if (!existsSync(join(memoryDir, '.git'))) {
-    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
-  }
+  const { memoryDir, home, agentId: scopeAgent } = openMemoryDir(options);
   const git = options.git ?? createGitRunner({ env, ...(options.launch ? { launch: options.launch } : {}) });
   const { repaired } = await ensureHooks(git, memoryDir);
   await recordProtection(git, memoryDir);
   const recorded = identityFromConfig(memoryDir);
-  const agentId = scope.agentId ?? recorded.agentId;
+  const agentId = scopeAgent ?? recorded.agentId;
   const deps: WriteDeps = {
     git,
     memoryDir,
@@ -185,11 +216,13 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
     git,
     tool: (call) => runMemoryTool(deps, call),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
+    defaultPromptMode: () => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs'),
     compilePrompt: async (opts = {}) => {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast).
       const { compilePrompt } = await import('./blocks/compile-prompt.js');
       const files = await committedFiles(git, memoryDir);
-      return compilePrompt(files.files, { ...opts, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
+      const mode = opts.mode ?? (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
+      return compilePrompt(files.files, { ...opts, mode, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
     },
     tree: async () => {
       const { renderTree } = await import('./blocks/tree.js');
@@ -205,7 +238,7 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       throw err;
     }),
     status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
-    applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts.reason),
+    applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
   };
 }
 
@@ -220,7 +253,8 @@ function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {
 }
 
 export interface InitOptions extends Omit<MemoryOptions, 'agentId'> {
-  agentId: string;
+  /** Default: the rule of memfs/scope.ts resolveInitAgent (… → the home's only agent → `default`). */
+  agentId?: string;
   /** Display name used as commit author. */
   name?: string;
   /** Personality preset for the starter persona/human texts. */
@@ -234,8 +268,9 @@ export interface InitOptions extends Omit<MemoryOptions, 'agentId'> {
 export async function initMemory(options: InitOptions): Promise<InitResult> {
   const env = options.env ?? process.env;
   const home = resolveHome(options.home, env);
+  const agentId = assertAgentId(resolveInitAgent({ home, agentId: options.agentId, env }));
   const git = options.git ?? createGitRunner({ env });
-  const author = authorFor(options.agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
+  const author = authorFor(agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
   const { defaultMemoryFiles } = await import('./blocks/defaults.js');
   let files = defaultMemoryFiles();
   if (options.personality) {
@@ -245,26 +280,23 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
     files = (['persona', 'human'] as const).map((n) => ({ path: `system/${n}.md`, content: composeMemoryFile({ description: p[n].description }, p[n].body) }));
   }
   const date = options.clock?.();
-  const result = await initMemoryRepo(git, { home, agentId: options.agentId, author, files, ...(date ? { date } : {}) });
+  prepareHome(home); // after every check of the arguments: a refused init creates nothing
+  const result = await initMemoryRepo(git, { home, agentId, author, files, ...(date ? { date } : {}) });
   await recordProtection(git, result.memoryDir);
   return result;
 }
 
-export type { MemoryMode } from './blocks/presets.js';
+export type { MemoryMode, PromptPreset } from './blocks/presets.js';
+export { listPresets, MEMORY_MODES } from './blocks/presets.js';
 
 /** The personality presets (loaded on demand). */
 export async function listPersonalities(): Promise<Array<{ id: string; label: string; summary: string }>> {
   return (await import('./blocks/personalities.js')).listPersonalities();
 }
 
-/** Agents that have a memory repository under `home`. */
+/** Agents that have a memory repository under `home` (HOME_UNUSABLE when it is not a directory). */
 export function listAgents(home: string): Array<{ agentId: string; memoryDir: string }> {
-  const dir = join(home, 'agents');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'memory', '.git')))
-    .map((d) => ({ agentId: d.name, memoryDir: join(dir, d.name, 'memory') }))
-    .sort((a, b) => a.agentId.localeCompare(b.agentId));
+  return listHomeAgents(home);
 }
 
 /** Runs the pre-commit rules on the staged snapshot of the repo at `cwd` (what the hook does). */

@@ -2,7 +2,7 @@
 // confined writer does) → import (pack → unpack, ancestry) → merge back → cleanup, in repos of 1,000 and
 // 10,000 files, against one raw `git add && git commit` write measured in the same run and repo.
 // Also the operation lease alone (acquire + release, uncontended). Target: cycle <= 5x one write at 10,000.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGitRunner, runMemoryWorker, withMemoryOperation } from '../../dist/index.js';
 import { benchEnv, execFileP, gitSync, populate, round, timeIt, tmpDir } from '../lib.mjs';
@@ -16,6 +16,14 @@ function rawWrite(dir, env, file, content) {
 
 async function sizeRows(size, iterations) {
   const home = tmpDir('gitmem-bench-worker-');
+  try {
+    return await measure(home, size, iterations);
+  } finally {
+    rmSync(home, { recursive: true, force: true }); // ~25 MB at 10,000 files
+  }
+}
+
+async function measure(home, size, iterations) {
   const env = benchEnv(home);
   const repo = join(home, 'agents', 'bench', 'memory');
   gitSync(home, ['init', '-q', '-b', 'main', repo], env);

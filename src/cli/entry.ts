@@ -5,13 +5,13 @@
  * if no daemon was running, one is started for the next call. `GITMEM_DAEMON=0` keeps everything local.
  * Everything this file loads up front is on every call's critical path: keep it to `fs`, `path`, `url`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { daemonAddress, isPrivateDir } from './daemon/address.js';
 import { runThroughFifo } from './daemon/fifo-client.js';
-import { daemonServes, optionValue } from './daemon/eligible.js';
-import { homeFrom } from './home.js';
+import { servedCall } from './daemon/eligible.js';
+import { gitmemHome } from '../home.js';
 import type * as MainNs from './main.js';
 
 declare const __GITMEM_BUNDLED__: boolean | undefined;
@@ -28,15 +28,34 @@ async function runLocally(argv: string[]): Promise<number> {
   return (await loadMain()).main(argv);
 }
 
+/** The home a served call names, or undefined when it names none usable (the local run says why). */
+function homeOf(explicit: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return gitmemHome(explicit, env, process.cwd());
+  } catch {
+    return undefined;
+  }
+}
+
+/** A daemon is started only for a home that exists, after a call that worked there. */
+function worthADaemon(home: string, code: number): boolean {
+  try {
+    return code === 0 && statSync(home).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
   const env = process.env;
-  if (!daemonServes(argv, env)) return runLocally(argv);
-  const home = homeFrom(optionValue(argv, 'home'), env, process.cwd());
+  const call = servedCall(argv, env);
+  const home = call && homeOf(call.home, env);
+  if (home === undefined) return runLocally(argv);
   const address = daemonAddress(home, env);
   if (!address || !isPrivateDir(address.dir)) {
     const code = await runLocally(argv);
     // No runtime directory yet: start the first daemon. One that exists but is not private: never use it.
-    if (address && !existsSync(address.dir) && existsSync(home)) await startInBackground(home);
+    if (address && !existsSync(address.dir) && worthADaemon(home, code)) await startInBackground(home);
     return code;
   }
   const request = { argv, env, cwd: process.cwd() };
@@ -49,13 +68,14 @@ async function run(argv: string[]): Promise<number> {
   const outcome = runThroughFifo(address.fifoDir, request, streams) ?? (await (await import('./daemon/client.js')).runThroughDaemon(address.socket, request, streams));
   if (outcome.ran) return outcome.code;
   const code = await runLocally(argv);
-  if (outcome.reason === 'absent' && existsSync(home)) await startInBackground(home);
+  if (outcome.reason === 'absent' && worthADaemon(home, code)) await startInBackground(home);
   return code;
 }
 
+/** Standard input as a binary string (one character per byte; see CliIo.readStdin). */
 function readStdinOrEmpty(): string {
   try {
-    return readFileSync(0, 'utf8');
+    return readFileSync(0).toString('latin1');
   } catch {
     return '';
   }

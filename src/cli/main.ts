@@ -1,23 +1,22 @@
 #!/usr/bin/env node
 /**
- * The `gitmem` executable: parses global options, lazily imports the one command asked for, and maps
- * errors to exit codes (0 ok, 1 user error, 2 internal error) with a one-line message on stderr.
+ * The `gitmem` CLI: reads the command line (argv.ts, grammar.ts), lazily imports the one command asked
+ * for, and maps errors to exit codes (0 ok, 1 user error, 2 internal error) with a one-line message on
+ * stderr (errors.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { COMMANDS } from './registry.js';
-import type { CliCommand, CliContext, CliIo, CliOptions } from './types.js';
+import { packageRoot } from '../assets.js';
+import { MemoryError } from '../errors.js';
+import { gitmemHome } from '../home.js';
+import { parseCommandLine, splitCommand, type CommandLine } from './argv.js';
+import { decodeTextInput } from './decode-text.js';
 import { errorExit } from './errors.js';
-import { homeFrom } from './home.js';
-
-const GLOBAL_OPTIONS: CliOptions = {
-  json: { type: 'boolean', default: false },
-  agent: { type: 'string' },
-  home: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-};
+import { GRAMMAR } from './grammar.js';
+import { COMMANDS } from './registry.js';
+import type { CliCommand, CliContext, CliIo } from './types.js';
+import { checkPositionals, GLOBAL_HELP_FOOTER } from './usage.js';
 
 async function globalHelp(): Promise<string> {
   const lines = ['Usage: gitmem <command> [options]', '', 'Commands:'];
@@ -25,17 +24,11 @@ async function globalHelp(): Promise<string> {
     const { command } = await load();
     lines.push(`  ${name.padEnd(12)} ${command.summary}`);
   }
-  lines.push('', 'Global options: --agent <id>  --home <dir>  --json  --help', 'Run `gitmem <command> --help` for details.');
-  return lines.join('\n');
+  return `${lines.join('\n')}\n${GLOBAL_HELP_FOOTER}`;
 }
 
-/** `memory tool --json '{…}'`: the issue's spelling passes the call through --json; turn it into --call. */
-function rewriteToolCall(argv: string[]): string[] {
-  const i = argv.indexOf('--json');
-  if (argv.includes('tool') && i !== -1 && (argv[i + 1] ?? '').trimStart().startsWith('{')) {
-    return [...argv.slice(0, i), '--call', argv[i + 1] as string, ...argv.slice(i + 2)];
-  }
-  return argv;
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** The io of this process: its own environment, directory and streams. */
@@ -45,7 +38,7 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),
-    readStdin: async () => readFileSync(0, 'utf8'),
+    readStdin: async () => readFileSync(0).toString('latin1'),
   };
 }
 
@@ -56,58 +49,83 @@ function anchorEnv(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
   return { ...env, ...Object.fromEntries(rel.map((k) => [k, resolve(cwd, env[k]!.trim())])) };
 }
 
-function makeContext(command: CliCommand, argv: string[], io: CliIo): CliContext {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { ...GLOBAL_OPTIONS, ...(command.options ?? {}) },
-    allowPositionals: true,
-    strict: true,
-  });
-  const json = values['json'] === true;
-  const line = (t: string): string => (t.endsWith('\n') ? t : `${t}\n`);
-  const stdout = (t: string): void => io.stdout(line(t));
-  const agent = typeof values['agent'] === 'string' ? values['agent'] : undefined;
+function stringValue(line: CommandLine, name: string): string | undefined {
+  const v = line.values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function makeContext(line: CommandLine, io: CliIo): CliContext {
+  const json = line.values['json'] === true;
+  const newline = (t: string): string => (t.endsWith('\n') ? t : `${t}\n`);
+  const stdout = (t: string): void => io.stdout(newline(t));
+  const agent = stringValue(line, 'agent');
+  if (agent !== undefined && agent.trim() === '') throw new MemoryError('INVALID_ARGUMENT', '--agent is empty: pass an agent id');
   const env = anchorEnv(io.env, io.cwd);
+  const readText = async (source: string): Promise<string> => {
+    if (source === '-') return decodeTextInput(Buffer.from(await io.readStdin(), 'latin1'), 'standard input');
+    try {
+      return decodeTextInput(readFileSync(resolve(io.cwd, source)), source);
+    } catch (err) {
+      if (err instanceof MemoryError) throw err;
+      throw new MemoryError('INVALID_ARGUMENT', `cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  };
   return {
-    args: positionals,
-    values: values as CliContext['values'],
+    args: line.positionals,
+    values: line.values,
     json,
-    home: homeFrom(typeof values['home'] === 'string' ? values['home'] : undefined, env, io.cwd),
+    home: gitmemHome(stringValue(line, 'home'), env, io.cwd),
     agent,
     env,
     cwd: io.cwd,
-    readStdin: io.readStdin,
+    option: (name) => stringValue(line, name),
+    readText,
     launch: io.launch,
     stdout,
-    stderr: (t) => io.stderr(line(t)),
+    stderr: (t) => io.stderr(newline(t)),
     print: (value, text) => stdout(json ? JSON.stringify(value, null, 2) : text),
   };
+}
+
+/** `gitmem`, `gitmem --help`, `gitmem help [command]`, `gitmem --version`: answers without running a command. */
+async function answerWithoutCommand(argv: string[], io: CliIo): Promise<number> {
+  const line = parseCommandLine(argv);
+  const [topic, ...extra] = line.command === 'help' ? line.positionals : [];
+  if (line.values['version'] === true) return io.stdout(`${version()}\n`), 0;
+  if (line.command === undefined && argv.length > 0 && line.values['help'] !== true) {
+    throw new MemoryError('INVALID_ARGUMENT', 'no command given (run gitmem help)');
+  }
+  if (extra.length > 0) throw new MemoryError('INVALID_ARGUMENT', `help: unexpected argument ${JSON.stringify(extra[0])} (usage: gitmem help [command])`);
+  if (topic === undefined) return io.stdout(`${await globalHelp()}\n`), 0;
+  return io.stdout(`${(await loadCommand(topic)).usage.trim()}\n`), 0;
+}
+
+async function loadCommand(name: string): Promise<CliCommand> {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) throw new MemoryError('UNKNOWN_COMMAND', `unknown command '${name}' (run gitmem help)`);
+  return (await load()).command;
 }
 
 /**
  * Runs the CLI; returns the exit code. `io` defaults to this process's; the daemon passes its client's.
  * @example process.exitCode = await main(['log', '-n', '5'])
  */
-export async function main(rawArgv: string[], io: CliIo = processIo()): Promise<number> {
-  const name = rawArgv.find((a) => !a.startsWith('-'));
-  const jsonWanted = rawArgv.includes('--json');
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   try {
-    if (!name) {
-      if (rawArgv.includes('--version')) return io.stdout('0.1.0\n'), 0;
-      io.stdout(`${await globalHelp()}\n`);
-      return rawArgv.length === 0 || rawArgv.includes('--help') || rawArgv.includes('-h') ? 0 : 1;
+    const name = splitCommand(argv).command;
+    if (name === undefined || name === 'help') return await answerWithoutCommand(argv, io);
+    const command = await loadCommand(name);
+    const grammar = Object.hasOwn(GRAMMAR, name) ? GRAMMAR[name] : undefined;
+    const line = parseCommandLine(argv, { ...grammar?.options, ...command.options });
+    json = line.values['json'] === true;
+    if (line.values['version'] === true) return io.stdout(`${version()}\n`), 0;
+    if (line.values['help'] === true || checkPositionals(name, grammar, line.positionals) === 'usage') {
+      return io.stdout(`${command.usage.trim()}\n`), 0;
     }
-    const load = COMMANDS[name];
-    if (!load) {
-      io.stderr(`gitmem: UNKNOWN_COMMAND: unknown command '${name}' (run gitmem --help)\n`);
-      return 1;
-    }
-    const { command } = await load();
-    const argv = rewriteToolCall(rawArgv.filter((a, i) => i !== rawArgv.indexOf(name)));
-    if (argv.includes('--help') || argv.includes('-h')) return io.stdout(`${command.usage.trim()}\n`), 0;
-    return (await command.run(makeContext(command, argv, io))) ?? 0;
+    return (await command.run(makeContext(line, io))) ?? 0;
   } catch (err) {
-    return errorExit(err, jsonWanted, io);
+    return errorExit(err, json, io);
   }
 }
 

@@ -10,7 +10,7 @@ export interface CliContext {
   /** Positional arguments after the command name (sub-commands included). */
   args: string[];
   /** Parsed option values (global options included). */
-  values: Record<string, string | boolean | string[] | undefined>;
+  values: Record<string, string | boolean | Array<string | boolean> | undefined>;
   json: boolean;
   /** Resolved gitmem home (`--home`, `GITMEM_HOME`, `~/.gitmem`). */
   home: string;
@@ -19,8 +19,13 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   /** The caller's working directory (relative paths in options resolve against it, not the process's). */
   cwd: string;
-  /** Reads all of standard input (the caller's, also when a daemon runs the command). */
-  readStdin: () => Promise<string>;
+  /** A string option's value, if given. */
+  option: (name: string) => string | undefined;
+  /**
+   * The text of a file named on the command line (`-` = standard input, else relative to the caller's
+   * directory): UTF-8, or UTF-16 with a byte-order mark, decoded; anything else is NOT_UTF8.
+   */
+  readText: (source: string) => Promise<string>;
   /** How git processes start, when the host has a better way than a spawn (the daemon). */
   launch: Launcher | undefined;
   stdout: (text: string) => void;
@@ -36,6 +41,10 @@ export interface CliIo {
   /** Raw writes (no newline added). */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /**
+   * All of standard input as a binary string (one character per byte, latin1), so the bytes arrive
+   * unchanged through the daemon's JSON frames and are decoded, strictly, in one place (CliContext.readText).
+   */
   readStdin: () => Promise<string>;
   launch?: Launcher;
 }
@@ -45,6 +54,7 @@ export interface CliCommand {
   summary: string;
   /** Usage lines shown by `gitmem <name> --help`. */
   usage: string;
+  /** Options of a command that has no entry in grammar.ts (merged with that entry's otherwise). */
   options?: CliOptions;
   /** Returns the exit code (default 0). Throw MemoryError for user errors. */
   run: (ctx: CliContext) => Promise<number | void>;

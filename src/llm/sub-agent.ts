@@ -3,6 +3,8 @@
  * token and wall-clock limits. The wall-clock limit is a race, so a run always returns even when a provider
  * ignores the abort signal.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type * as Ai from 'ai';
 import type { LanguageModel, StepResult, ToolSet } from 'ai';
 import { MemoryError } from '../errors.js';
 import { DEFAULT_MODEL_RETRY, retryingModel, type ModelRetryPolicy } from './retry.js';
@@ -55,6 +57,24 @@ export interface SubAgentOptions {
   maxRetries?: number;
   /** The rest of the retry policy (waits, test seams). */
   retry?: Partial<Omit<ModelRetryPolicy, 'maxRetries'>>;
+  /** Receives the SDK's warnings (unsupported settings…), one line each; default: standard error. */
+  onWarning?: (message: string) => void;
+}
+
+type WarningLogger = (o: { warnings: unknown[]; provider: string; model: string }) => void;
+const warningSink = new AsyncLocalStorage<(message: string) => void>();
+
+/**
+ * The AI SDK logs warnings with console.info/console.warn — standard output included, which would corrupt
+ * a CLI's output. Unless the host set its own logger, route them to the running call's onWarning.
+ */
+function routeSdkWarnings(): void {
+  const g = globalThis as { AI_SDK_LOG_WARNINGS?: WarningLogger | false };
+  if (g.AI_SDK_LOG_WARNINGS !== undefined) return;
+  g.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => {
+    const sink = warningSink.getStore() ?? ((m: string) => void process.stderr.write(`${m}\n`));
+    for (const w of warnings) sink(`model warning (${provider} / ${model}): ${JSON.stringify(w)}`);
+  };
 }
 
 interface Tally {
@@ -89,7 +109,20 @@ function recordStep(t: Tally, step: StepResult<ToolSet>, onStep: SubAgentOptions
 }
 
 async function callModel(o: SubAgentOptions, tools: ToolSet, t: Tally, signal: AbortSignal): Promise<void> {
-  const { generateText, streamText, stepCountIs } = await import('ai');
+  const sdk = await import('ai');
+  routeSdkWarnings();
+  const sink = o.onWarning ?? ((m: string) => void process.stderr.write(`${m}\n`));
+  return warningSink.run(sink, () => callWith(sdk, o, tools, t, signal));
+}
+
+async function callWith(
+  sdk: Pick<typeof Ai, 'generateText' | 'streamText' | 'stepCountIs'>,
+  o: SubAgentOptions,
+  tools: ToolSet,
+  t: Tally,
+  signal: AbortSignal,
+): Promise<void> {
+  const { generateText, streamText, stepCountIs } = sdk;
   const policy: ModelRetryPolicy = { ...DEFAULT_MODEL_RETRY, ...o.retry, maxRetries: o.maxRetries ?? DEFAULT_MODEL_RETRY.maxRetries };
   const common = {
     model: await retryingModel(o.model, policy),

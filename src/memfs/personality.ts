@@ -1,36 +1,92 @@
 /**
- * Applies a personality preset: replaces the bodies of system/persona.md and system/human.md (keeping
- * their frontmatter) as one commit; refuses on a dirty repo like every automated write.
+ * Applies a personality preset as one commit: system/persona.md gets the preset's persona; system/human.md
+ * gets the preset's human text only while it still holds a starter or preset text — what the agent learned
+ * about its human is never discarded silently (WOULD_DISCARD_EDITS unless forced). Frontmatter is kept;
+ * refuses on a dirty repo like every automated write.
  */
-import { getPersonality } from '../blocks/personalities.js';
+import { listPersonalities, getPersonality } from '../blocks/personalities.js';
+import { normalizeText, splitFrontmatter } from '../blocks/frontmatter.js';
 import { composeMemoryFile, replaceBodyPreservingFrontmatter } from '../blocks/replace-body.js';
+import { MemoryError } from '../errors.js';
 import type { CommandContext } from './commands/context.js';
 import { readFile } from './commands/context.js';
 import type { FileEdit } from './edits.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from './tool.js';
 
-/** Plans the persona/human edits for a personality (pure over the current files). */
-export function planPersonality(ctx: CommandContext, personalityId: string): FileEdit[] {
-  const p = getPersonality(personalityId);
-  return (['persona', 'human'] as const).map((name) => {
-    const file = `system/${name}.md`;
-    const text = p[name];
-    const before = readFile(ctx, file);
-    const after =
-      before === null
-        ? composeMemoryFile({ description: text.description }, text.body)
-        : replaceBodyPreservingFrontmatter(before, text.body, { description: text.description });
-    return { file, before, after: before !== null && after.replace(/\s+$/, '') === before.replace(/\r\n?/g, '\n').replace(/\s+$/, '') ? before : after };
-  });
+const PERSONA = 'system/persona.md';
+const HUMAN = 'system/human.md';
+
+export interface PersonalityOptions {
+  /** The commit message's first line (default `chore(personality): switch to <id>`). */
+  reason?: string;
+  /** Replace system/human.md even when it holds learned text. */
+  force?: boolean;
+}
+
+function bodyOf(file: string): string {
+  const split = splitFrontmatter(file);
+  return (split.kind === 'ok' ? split.body : normalizeText(file)).trim();
+}
+
+/** True when `file` is absent or its body is a starter/preset human text (nothing learned to lose). */
+export function holdsPresetHuman(file: string | null): boolean {
+  if (file === null) return true;
+  const body = bodyOf(file);
+  return listPersonalities().some((p) => p.human.body.trim() === body);
+}
+
+function edit(ctx: CommandContext, file: string, text: { description: string; body: string }): FileEdit {
+  const before = readFile(ctx, file);
+  const after =
+    before === null
+      ? composeMemoryFile({ description: text.description }, text.body)
+      : replaceBodyPreservingFrontmatter(before, text.body, { description: text.description });
+  const same = before !== null && after.replace(/\s+$/, '') === before.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+  return { file, before, after: same ? before : after };
 }
 
 /**
- * Switches the agent's personality in one commit (message defaults to `chore(personality): switch to <id>`).
- * @example await applyPersonality(deps, 'stern')
+ * Plans the persona/human edits for a personality (pure over the current files); `learned` is true when
+ * human.md held learned text that `force` lets go. Throws WOULD_DISCARD_EDITS naming the file otherwise.
  */
-export async function applyPersonality(deps: WriteDeps, personalityId: string, reason?: string): Promise<WriteResult> {
+export function planPersonality(ctx: CommandContext, personalityId: string, force = false): { edits: FileEdit[]; learned: boolean } {
+  const p = getPersonality(personalityId);
+  const learned = !holdsPresetHuman(readFile(ctx, HUMAN));
+  if (learned && !force) {
+    throw new MemoryError(
+      'WOULD_DISCARD_EDITS',
+      `${HUMAN} holds text learned about the human (not a starter or preset text); applying "${p.id}" would replace it — edit it by hand, or pass --force to replace it anyway (persona.md is unchanged)`,
+      { data: { path: HUMAN, personality: p.id } },
+    );
+  }
+  return { edits: [edit(ctx, PERSONA, p.persona), edit(ctx, HUMAN, p.human)], learned };
+}
+
+/** The commit message: the reason, then which files were replaced (and what --force let go). */
+function messageFor(id: string, plan: { edits: FileEdit[]; learned: boolean }, reason?: string): string {
+  const replaced = plan.edits.filter((e) => e.after !== e.before).map((e) => e.file);
+  const lines = [reason?.trim() || `chore(personality): switch to ${id}`, ''];
+  lines.push(replaced.length > 0 ? `Replaced ${replaced.join(' and ')} with the "${id}" texts.` : 'Nothing to replace.');
+  if (plan.learned) lines.push(`The learned text of ${HUMAN} was replaced on purpose (--force).`);
+  return lines.join('\n');
+}
+
+/**
+ * Switches the agent's personality in one commit whose message says what was replaced.
+ * @example await applyPersonality(deps, 'stern')            // persona (and a still-preset human) replaced
+ * @example await applyPersonality(deps, 'stern', { force: true }) // human replaced even if edited
+ */
+export async function applyPersonality(deps: WriteDeps, personalityId: string, options: PersonalityOptions = {}): Promise<WriteResult> {
   const p = getPersonality(personalityId);
   const ctx: CommandContext = { memoryDir: deps.memoryDir, tool: 'personality' };
-  const message = reason?.trim() || `chore(personality): switch to ${p.id}`;
-  return writeUnderLease(deps, `personality ${p.id}`, message, () => planPersonality(ctx, personalityId));
+  const force = options.force === true;
+  // Planned once here for the message; planned again under the lease, where it counts and where its errors
+  // are reported (after the clean check, like every write).
+  let message: string;
+  try {
+    message = messageFor(p.id, planPersonality(ctx, personalityId, force), options.reason);
+  } catch {
+    message = options.reason?.trim() || `chore(personality): switch to ${p.id}`;
+  }
+  return writeUnderLease(deps, `personality ${p.id}`, message, () => planPersonality(ctx, personalityId, force).edits);
 }

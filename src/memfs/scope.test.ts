@@ -1,6 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { errorCodeOf } from '../../test/helpers/errors.js';
+import { cleanupTmp, makeTmpDir } from '../../test/helpers/tmp.js';
 import { isMemoryError } from '../errors.js';
-import { resolveScope, runWithAgent } from './scope.js';
+import { resolveInitAgent, resolveScope, runWithAgent } from './scope.js';
+
+afterAll(cleanupTmp);
+
+function homeWith(...agents: string[]): string {
+  const h = makeTmpDir('gitmem-scope-');
+  for (const a of agents) mkdirSync(join(h, 'agents', a, 'memory', '.git'), { recursive: true });
+  mkdirSync(join(h, 'agents', 'not-a-repo'), { recursive: true }); // never counts as an agent
+  return h;
+}
 
 const home = '/h';
 
@@ -35,5 +48,30 @@ describe('memory scope resolution (runtime first)', () => {
     for (const bad of ['../x', 'a/b', '', '.hidden', 'a\0b']) {
       expect(() => resolveScope({ home, agentId: bad || ' x/ ', env: {} })).toThrow();
     }
+  });
+  it('then the home\'s only agent; with several, NO_MEMORY_DIR listing them', () => {
+    const one = homeWith('solo');
+    expect(resolveScope({ home: one, env: {} })).toMatchObject({ agentId: 'solo', source: 'only-agent', memoryDir: join(one, 'agents/solo/memory') });
+    const two = homeWith('b', 'a');
+    let err: unknown;
+    try {
+      resolveScope({ home: two, env: {} });
+    } catch (e) {
+      err = e;
+    }
+    expect(isMemoryError(err, 'NO_MEMORY_DIR') && err.data['agents']).toEqual(['a', 'b']);
+    expect(String((err as Error).message)).toContain('(a, b)');
+  });
+  it('init: the same order without the memory-dir step, and "default" on a home without agents', () => {
+    expect(resolveInitAgent({ home: homeWith(), env: { GITMEM_MEMORY_DIR: '/x' } })).toBe('default');
+    expect(resolveInitAgent({ home: homeWith('solo'), env: {} })).toBe('solo');
+    expect(resolveInitAgent({ home: homeWith('solo'), env: { AGENT_ID: 'e' } })).toBe('e');
+    expect(runWithAgent('ctx', () => resolveInitAgent({ home: homeWith('a', 'b'), env: {} }))).toBe('ctx');
+    expect(errorCodeOf(() => resolveInitAgent({ home: homeWith('a', 'b'), env: {} }))).toBe('NO_MEMORY_DIR');
+  });
+  it('a home that is a regular file is HOME_UNUSABLE, not "no agents"', () => {
+    const file = join(makeTmpDir('gitmem-scope-'), 'f');
+    writeFileSync(file, 'x');
+    expect(errorCodeOf(() => resolveScope({ home: file, env: {} }))).toBe('HOME_UNUSABLE');
   });
 });

@@ -127,16 +127,52 @@ function appendLog(gitDir: string, sha: string, branch: string, r: MirrorPushRes
   appendFileSync(join(gitDir, MIRROR_LOG), `\n--- ${stamp} ${sha} on ${branch} (gitmem mirror push) ---\n${r.output}\nexit=${r.ok ? 0 : 1}\n`);
 }
 
+/** The outcome of the latest push in the log (the hook's or `gitmem mirror push`'s). */
+export interface MirrorLastPush {
+  /** The log header's time stamp, as written. */
+  at: string;
+  sha: string;
+  branch: string;
+  ok: boolean;
+  exitCode: number;
+}
+
+const HEADER = /^--- (\S+) (\S+) on (\S+)(?: \(gitmem mirror push\))? ---$/;
+
 /**
- * The mirror URL and the last `lines` lines of the push log (empty when nothing was pushed yet).
- * @example const { url, log } = await mirrorStatus({ git, memoryDir })
+ * The latest push recorded in a mirror log's text, or null when none finished.
+ * @example lastMirrorPush('--- 2025-01-01T00:00:00Z abc1234 on main ---\nok\nexit=0\n')?.ok === true
  */
-export async function mirrorStatus(input: MirrorInput & { lines?: number }): Promise<{ url: string | null; logPath: string; log: string[] }> {
+export function lastMirrorPush(logText: string): MirrorLastPush | null {
+  const lines = logText.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const exit = /^exit=(\d+)$/.exec(lines[i] as string);
+    if (!exit) continue;
+    for (let j = i - 1; j >= 0; j--) {
+      const h = HEADER.exec(lines[j] as string);
+      if (!h) continue;
+      const exitCode = Number(exit[1]);
+      return { at: h[1] as string, sha: h[2] as string, branch: h[3] as string, ok: exitCode === 0, exitCode };
+    }
+    return null;
+  }
+  return null;
+}
+
+/**
+ * The mirror URL, the latest push's outcome and the last `lines` lines of the push log (empty when nothing
+ * was pushed yet).
+ * @example const { url, lastPush, log } = await mirrorStatus({ git, memoryDir })
+ */
+export async function mirrorStatus(
+  input: MirrorInput & { lines?: number },
+): Promise<{ url: string | null; logPath: string; lastPush: MirrorLastPush | null; log: string[] }> {
   const gitDir = requireGitDir(input.memoryDir);
   const url = await getMirrorUrl(input.git, input.memoryDir);
   const logPath = join(gitDir, MIRROR_LOG);
   const text = existsSync(logPath) ? readFileSync(logPath, 'utf8') : '';
   const all = text.split('\n');
   if (all[all.length - 1] === '') all.pop();
-  return { url: url === null ? null : redactText(url), logPath, log: all.slice(-(input.lines ?? 20)).map((l) => redactText(l)) };
+  const log = all.slice(-(input.lines ?? 20)).map((l) => redactText(l));
+  return { url: url === null ? null : redactText(url), logPath, lastPush: lastMirrorPush(text), log };
 }

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTmp } from '../../test/helpers/tmp.js';
 import { backoffDelay, buildGitArgv } from '../git/runner.js';
 import { agentIdFromUrl } from './clone.js';
 import { timeStamp } from './refs.js';
 import { normalizeRemoteUrl } from './remote.js';
 import { conflictSummary, parseStatusV2 } from './repo-state.js';
+
+afterAll(cleanupTmp); // the temp repo of the config-parsing case
 
 describe('sync pure helpers', () => {
   it('parses porcelain v2 status: head, upstream, ahead/behind, changes, unmerged, renames', () => {

@@ -42,12 +42,12 @@ describe('gitmem CLI', () => {
     expect(r.stderr).not.toContain('    at ');
   });
 
-  it('memory create / str-replace / tool --json write one commit each', () => {
+  it('memory create / str-replace / tool --call write one commit each', () => {
     const base = ['--agent', 'ada'];
     expect(cli(['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'one', '--reason', 'add a', ...base]).code).toBe(0);
     expect(cli(['memory', 'str-replace', 'notes/a', '--old', 'one', '--new', 'two', '--reason', 'fix a', ...base]).code).toBe(0);
     const call = JSON.stringify({ command: 'insert', reason: 'more', file_path: 'notes/a', insert_line: 9, insert_text: 'three' });
-    const r = cli(['memory', 'tool', '--json', call, ...base]);
+    const r = cli(['memory', 'tool', '--call', call, ...base]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Memory insert committed');
     const log = JSON.parse(cli(['log', '-n', '3', '--json', ...base]).stdout);
@@ -71,7 +71,7 @@ describe('gitmem CLI', () => {
     expect(cli(['memory', 'create', 'x', '--description', 'd', '--agent', 'ada']).stderr).toMatch(/INVALID_ARGUMENT: .*reason/);
     expect(cli(['bogus']).code).toBe(1);
     expect(cli(['log', '--nope']).code).toBe(1);
-    expect(cli(['status']).stderr).toMatch(/NO_MEMORY_DIR/);
+    expect(cli(['status']).stdout).toContain(join(home, 'agents/ada/memory')); // the home's only agent
   });
 
   it('status, tree, prompt, agents and personality', () => {
@@ -98,7 +98,9 @@ describe('gitmem CLI', () => {
     git(dir, ['add', 'bad.md']);
     const r = spawnSync(process.execPath, [MAIN, 'hook', 'pre-commit'], { env, cwd: dir, encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('bad.md: missing frontmatter');
+    expect(r.stderr).toMatch(/^gitmem: VALIDATION_FAILED: /);
+    expect(r.stderr).toContain('bad.md: missing frontmatter');
+    expect(r.stdout).toBe('');
     git(dir, ['rm', '-q', '--cached', 'bad.md']);
   });
 });

@@ -211,8 +211,11 @@ describe('anthropic provider against a fake /v1/messages', () => {
     try {
       const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const model = await resolveModel({ spec: 'anthropic:claude-x', env: { ANTHROPIC_API_KEY: 'ak-1' }, config: { providers: { anthropic: { baseURL } } } });
-      const run = await runSubAgent({ model, system: 's', prompt: 'p', root: root(), limits: { maxSteps: 4, timeoutMs: 10_000 }, maxRetries: 0 });
+      const warnings: string[] = [];
+      const run = await runSubAgent({ model, system: 's', prompt: 'p', root: root(), limits: { maxSteps: 4, timeoutMs: 10_000 }, maxRetries: 0, onWarning: (m) => warnings.push(m) });
       expect(run).toMatchObject({ steps: 2, text: 'Nothing to change.', usage: { inputTokens: 100, outputTokens: 10 } });
+      // The SDK's warnings reach the caller (never console.info/warn: a CLI's stdout stays clean).
+      expect(warnings.join('\n')).toMatch(/^model warning \(anthropic\.messages \/ claude-x\): .*maxOutputTokens/);
       expect(keys).toEqual(['ak-1', 'ak-1']);
       expect(JSON.stringify(bodies[1]?.messages)).toContain('system/human.md');
     } finally {

@@ -97,6 +97,7 @@ describe('one agent, two machines', () => {
     expect(noRemote.out).toMatch(/Removed origin/);
     const unsynced = await cli(['sync', '--home', homeC, '--agent', 'ada-ci']);
     expect(unsynced.code).toBe(1);
-    expect(unsynced.out).toMatch(/^no_remote: /);
+    expect(unsynced.err).toMatch(/^gitmem: NO_REMOTE: /); // a failure goes to stderr, like every error
+    expect(unsynced.out).toBe('');
   });
 });

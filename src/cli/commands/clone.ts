@@ -1,5 +1,6 @@
 /** `gitmem clone <url> [--agent ID]`: brings an existing agent's memory to this machine, ready to use. */
 import { cloneMemory, createGitRunner, MemoryError, resolveCredentials } from '../../index.js';
+import { prepareHome } from '../../home.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -7,8 +8,9 @@ export const command: CliCommand = {
   summary: "clone an agent's memory from a git remote into $GITMEM_HOME/agents/<id>/memory",
   usage: 'Usage: gitmem clone <url> [--agent ID] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git.',
   async run(ctx) {
-    const url = ctx.args.join(' ').trim();
-    if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem clone <url> [--agent ID]');
+    const url = (ctx.args[0] ?? '').trim();
+    if (!url) throw new MemoryError('INVALID_ARGUMENT', 'clone: the <url> is empty (usage: gitmem clone <url> [--agent ID])');
+    prepareHome(ctx.home);
     const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
     const r = await cloneMemory({
       git: createGitRunner({ env: ctx.env }),

@@ -1,14 +1,19 @@
 /** `gitmem conflicts [list] | show <branch> | drop <branch>`: local commits kept aside after a conflict. */
-import { createGitRunner, dropKeptBranch, listKeptBranches, MemoryError, resolveMemoryDir, showKeptBranch } from '../../index.js';
+import { createGitRunner, dropKeptBranch, listKeptBranches, MemoryError, showKeptBranch } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'conflicts',
   summary: 'list, show or drop branches that keep local commits after a conflict',
-  usage: 'Usage: gitmem conflicts [list] | show <branch> | drop <branch> [--agent ID] [--json]',
+  usage: `Usage:
+  gitmem conflicts [list]         branches kept after a conflict (sync keep-branch, background writers)
+  gitmem conflicts show <branch>  its commits and changes
+  gitmem conflicts drop <branch>  delete it (its commits stay reachable under refs/gitmem/backup/)
+Global: --agent ID, --home DIR, --json.`,
   async run(ctx) {
     const [sub = 'list', branch] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'list') {
       const kept = await listKeptBranches({ git, memoryDir });
@@ -18,15 +23,14 @@ export const command: CliCommand = {
       ctx.print(kept, text || 'No kept branches: nothing is waiting to be reconciled.');
       return 0;
     }
-    if (!branch) throw new MemoryError('INVALID_ARGUMENT', `usage: gitmem conflicts ${sub} <branch>`);
     if (sub === 'show') {
-      const d = await showKeptBranch({ git, memoryDir, branch });
+      const d = await showKeptBranch({ git, memoryDir, branch: branch as string });
       const log = d.log.map((c) => `  ${c.sha.slice(0, 7)} ${c.subject}`).join('\n');
       ctx.print(d, `${d.branch} (${d.kind}) head ${d.head.slice(0, 7)}\ncommits not on main:\n${log}\nchanges:\n  ${d.changes.join('\n  ')}`);
       return 0;
     }
     if (sub === 'drop') {
-      const r = await dropKeptBranch({ git, memoryDir, branch });
+      const r = await dropKeptBranch({ git, memoryDir, branch: branch as string });
       ctx.print(r, `Dropped ${r.branch}; its commits stay reachable at ${r.backupRef}.`);
       return 0;
     }

@@ -141,7 +141,6 @@ export const command: CliCommand = {
   name: 'daemon',
   summary: 'the background process that makes CLI calls fast (status, start, stop, run)',
   usage: USAGE,
-  options: { idle: { type: 'string' } },
   async run(ctx) {
     const sub = ctx.args[0] ?? 'status';
     if (sub === 'run') return runForeground(ctx);

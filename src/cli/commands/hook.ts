@@ -8,10 +8,9 @@ export const command: CliCommand = {
   summary: 'run a gitmem hook by hand (pre-commit)',
   usage: 'Usage: gitmem hook pre-commit   (checks the staged changes of the repository in the current directory)',
   async run(ctx) {
-    if (ctx.args[0] !== 'pre-commit') throw new MemoryError('UNKNOWN_COMMAND', `unknown hook '${ctx.args[0] ?? ''}' (expected pre-commit)`);
     const problems = await runPreCommitCheck(ctx.cwd, ctx.env);
     if (problems.length === 0) return ctx.print({ ok: true, problems }, 'pre-commit: ok'), 0;
-    ctx.print({ ok: false, problems }, `Frontmatter validation failed:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-    return 1;
+    const list = problems.map((p) => `  ${p}`).join('\n');
+    throw new MemoryError('VALIDATION_FAILED', `the staged changes break the memory rules (${problems.length}):\n${list}`, { data: { problems } });
   },
 };

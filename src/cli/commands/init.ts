@@ -7,13 +7,13 @@ export const command: CliCommand = {
   summary: 'create an agent memory repository (or repair its hooks)',
   usage: `Usage: gitmem init [--agent ID] [--name NAME] [--personality ID] [--json]
   Creates $GITMEM_HOME/agents/<ID>/memory with system/persona.md and system/human.md, an initial commit and
-  the hooks. Re-running on an existing agent repairs the hooks. ID defaults to "default".`,
-  options: { name: { type: 'string' }, personality: { type: 'string' } },
+  the hooks. Re-running on an existing agent repairs the hooks.
+  ID: --agent, else GITMEM_AGENT_ID / AGENT_ID, else the home's only agent (its hooks are repaired), else
+  "default" on a home without agents; with several agents and none named, the error lists them.`,
   async run(ctx) {
-    const agentId = ctx.agent ?? (ctx.env['GITMEM_AGENT_ID']?.trim() || 'default');
-    const name = typeof ctx.values['name'] === 'string' ? ctx.values['name'] : undefined;
-    const personality = typeof ctx.values['personality'] === 'string' ? ctx.values['personality'] : undefined;
-    const r = await initMemory({ home: ctx.home, agentId, env: ctx.env, ...(name ? { name } : {}), ...(personality ? { personality } : {}) });
+    const name = ctx.option('name');
+    const personality = ctx.option('personality');
+    const r = await initMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, ...(name ? { name } : {}), ...(personality ? { personality } : {}) });
     const text = r.created
       ? `Initialized memory for agent ${r.agentId}\n  path: ${r.memoryDir}\n  commit: ${r.commit ?? ''}`
       : `Agent ${r.agentId} already exists at ${r.memoryDir}; ${r.repairedHooks.length > 0 ? `repaired: ${r.repairedHooks.join(', ')}` : 'hooks are up to date'}`;

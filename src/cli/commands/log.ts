@@ -7,7 +7,6 @@ export const command: CliCommand = {
   name: 'log',
   summary: 'show recent memory commits with their reasons and files',
   usage: 'Usage: gitmem log [-n N] [--agent ID] [--json]',
-  options: { n: { type: 'string', short: 'n' } },
   async run(ctx) {
     const raw = typeof ctx.values['n'] === 'string' ? ctx.values['n'] : '20';
     const limit = Number(raw);

@@ -1,6 +1,4 @@
 /** `gitmem memory <op>`: one memory-tool write from the shell (each one commit with --reason). */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import { createMemory } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
@@ -13,93 +11,74 @@ const USAGE = `Usage:
   gitmem memory rename <old-path> <new-path> --reason R
   gitmem memory describe <path> --description D --reason R
   gitmem memory apply-patch [--patch-file F | --patch-file -] --reason R   (default: patch on stdin)
-  gitmem memory tool --json '<tool call JSON>'    (also --call '<json>' or --call - for stdin)
-Every write is one commit whose message is the reason. Global: --agent ID, --home DIR, --json.`;
+  gitmem memory tool --call '<tool call JSON>'   (--call - reads the call from stdin)
+Every write is one commit whose message is the reason. A value may start with "-" (--text "- a bullet").
+--text-file / --patch-file: UTF-8, or UTF-16 with a byte-order mark (converted); - is stdin.
+Global: --agent ID, --home DIR, --json (output as JSON).`;
 
-function str(ctx: CliContext, key: string): string | undefined {
-  const v = ctx.values[key];
-  return typeof v === 'string' ? v : undefined;
+async function createCall(ctx: CliContext): Promise<Record<string, unknown>> {
+  const textFile = ctx.option('text-file');
+  const text = ctx.option('text');
+  if (textFile !== undefined && text !== undefined) throw new MemoryError('INVALID_ARGUMENT', 'memory create: give --text or --text-file, not both');
+  const file_text = textFile !== undefined ? await ctx.readText(textFile) : (text ?? '');
+  return { command: 'create', file_path: ctx.args[1], description: ctx.option('description'), file_text };
 }
 
-/** `-` is standard input; a path is relative to the caller's directory. */
-async function readInput(ctx: CliContext, source: string): Promise<string> {
-  if (source === '-') return ctx.readStdin();
-  try {
-    return readFileSync(resolve(ctx.cwd, source), 'utf8');
-  } catch (err) {
-    throw new MemoryError('INVALID_ARGUMENT', `cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
-function needPath(ctx: CliContext, index: number, what: string): string {
-  const p = ctx.args[index];
-  if (!p) throw new MemoryError('INVALID_ARGUMENT', `memory ${ctx.args[0]}: missing ${what}`);
-  return p;
-}
-
+/** The memory-tool call a sub-command stands for (positionals were checked against the grammar). */
 async function buildCall(ctx: CliContext): Promise<Record<string, unknown>> {
-  const op = ctx.args[0];
-  const reason = str(ctx, 'reason');
-  const base = { reason };
+  const [op, path, second] = ctx.args;
+  const o = ctx.option;
+  const reason = o('reason');
   switch (op) {
-    case 'create': {
-      const textFile = str(ctx, 'text-file');
-      const file_text = textFile ? await readInput(ctx, textFile) : (str(ctx, 'text') ?? '');
-      return { ...base, command: 'create', file_path: needPath(ctx, 1, '<path>'), description: str(ctx, 'description'), file_text };
-    }
+    case 'create':
+      return { reason, ...(await createCall(ctx)) };
     case 'str-replace':
-      return { ...base, command: 'str_replace', file_path: needPath(ctx, 1, '<path>'), old_string: str(ctx, 'old'), new_string: str(ctx, 'new') ?? '', ...(ctx.values['all'] ? { replace_all: true } : {}) };
+      return { reason, command: 'str_replace', file_path: path, old_string: o('old'), new_string: o('new') ?? '', ...(ctx.values['all'] ? { replace_all: true } : {}) };
     case 'insert':
-      return { ...base, command: 'insert', file_path: needPath(ctx, 1, '<path>'), insert_line: Number(str(ctx, 'line') ?? 'NaN'), insert_text: str(ctx, 'text') };
+      return { reason, command: 'insert', file_path: path, insert_line: Number(o('line') ?? 'NaN'), insert_text: o('text') };
     case 'delete':
-      return { ...base, command: 'delete', file_path: needPath(ctx, 1, '<path>') };
+      return { reason, command: 'delete', file_path: path };
     case 'rename':
-      return { ...base, command: 'rename', old_path: needPath(ctx, 1, '<old-path>'), new_path: needPath(ctx, 2, '<new-path>') };
+      return { reason, command: 'rename', old_path: path, new_path: second };
     case 'describe':
-      return { ...base, command: 'update_description', file_path: needPath(ctx, 1, '<path>'), description: str(ctx, 'description') };
+      return { reason, command: 'update_description', file_path: path, description: o('description') };
     default:
       throw new MemoryError('UNKNOWN_COMMAND', `unknown memory operation '${op ?? ''}'\n${USAGE}`);
   }
 }
 
-function parseCall(text: string): unknown {
+/** A tool call must be one JSON object: the memory tool's own schema. */
+function parseCall(text: string): Record<string, unknown> {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new MemoryError('INVALID_ARGUMENT', `the tool call is not valid JSON: ${(err as Error).message}`);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+    throw new MemoryError('INVALID_ARGUMENT', `the tool call must be a JSON object like {"command": "create", …}, got ${got}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+async function toolCall(ctx: CliContext): Promise<Record<string, unknown>> {
+  const raw = ctx.option('call');
+  if (raw === undefined) throw new MemoryError('INVALID_ARGUMENT', "memory tool needs the call: --call '<tool call JSON>' (or --call - for stdin)");
+  return parseCall(raw === '-' ? await ctx.readText('-') : raw);
 }
 
 export const command: CliCommand = {
   name: 'memory',
   summary: 'write memory through the memory tool (create, str-replace, insert, delete, rename, describe, apply-patch, tool)',
   usage: USAGE,
-  options: {
-    reason: { type: 'string' },
-    description: { type: 'string' },
-    text: { type: 'string' },
-    'text-file': { type: 'string' },
-    old: { type: 'string' },
-    new: { type: 'string' },
-    all: { type: 'boolean' },
-    line: { type: 'string' },
-    'patch-file': { type: 'string' },
-    call: { type: 'string' },
-  },
   async run(ctx) {
     const op = ctx.args[0];
+    // Read and check every input before opening the repository: bad input changes nothing.
+    const patch = op === 'apply-patch' ? { reason: ctx.option('reason') ?? '', input: await ctx.readText(ctx.option('patch-file') ?? '-') } : undefined;
+    const call = op === 'tool' ? await toolCall(ctx) : patch === undefined ? await buildCall(ctx) : undefined;
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
-    let result;
-    if (op === 'tool') {
-      const raw = str(ctx, 'call');
-      if (raw === undefined) throw new MemoryError('INVALID_ARGUMENT', "memory tool needs the call: --json '<tool call JSON>' or --call -");
-      result = await memory.tool(parseCall(raw === '-' ? await ctx.readStdin() : raw));
-    } else if (op === 'apply-patch') {
-      const reason = str(ctx, 'reason') ?? '';
-      result = await memory.applyPatch({ reason, input: await readInput(ctx, str(ctx, 'patch-file') ?? '-') });
-    } else {
-      result = await memory.tool(await buildCall(ctx));
-    }
+    const result = patch !== undefined ? await memory.applyPatch(patch) : await memory.tool(call);
     ctx.print(result, `${result.message} ${result.paths.join(', ')}`);
   },
 };

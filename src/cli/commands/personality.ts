@@ -1,24 +1,28 @@
 /** `gitmem personality list|apply <id>`: switch the persona/human texts to a preset. */
-import { MemoryError } from '../../errors.js';
 import { createMemory, listPersonalities } from '../../memory.js';
 import type { CliCommand } from '../types.js';
+
+const USAGE = `Usage:
+  gitmem personality list                      the presets
+  gitmem personality apply <id> [--force] [--reason R]
+apply replaces system/persona.md with the preset's persona, and system/human.md with the preset's human
+text only while it still holds a starter or preset text; if it holds what the agent learned about its
+human, apply refuses (WOULD_DISCARD_EDITS) unless --force. One commit; its message says what was replaced.
+Refused on a repository with uncommitted changes. Global: --agent ID, --home DIR, --json.`;
 
 export const command: CliCommand = {
   name: 'personality',
   summary: 'list personality presets or apply one (one commit)',
-  usage: 'Usage: gitmem personality list\n       gitmem personality apply <id> [--reason R] [--agent ID] [--json]',
-  options: { reason: { type: 'string' } },
+  usage: USAGE,
   async run(ctx) {
     const [sub, id] = ctx.args;
-    if (sub === 'list' || sub === undefined) {
+    if (sub === 'list') {
       const list = (await listPersonalities()).map((p) => ({ id: p.id, label: p.label, summary: p.summary }));
       return ctx.print(list, list.map((p) => `${p.id.padEnd(10)} ${p.label} — ${p.summary}`).join('\n'));
     }
-    if (sub !== 'apply') throw new MemoryError('UNKNOWN_COMMAND', `unknown personality sub-command '${sub}' (list, apply)`);
-    if (!id) throw new MemoryError('INVALID_ARGUMENT', 'personality apply needs a preset id (see `gitmem personality list`)');
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
-    const reason = typeof ctx.values['reason'] === 'string' ? ctx.values['reason'] : undefined;
-    const r = await memory.applyPersonality(id, reason ? { reason } : {});
+    const reason = ctx.option('reason');
+    const r = await memory.applyPersonality(id as string, { ...(reason ? { reason } : {}), force: ctx.values['force'] === true });
     ctx.print(r, `${r.message} ${r.paths.join(', ')}`);
   },
 };

@@ -1,18 +1,36 @@
 /** `gitmem prompt`: print the system prompt compiled from the committed memory. */
-import { createMemory } from '../../memory.js';
+import { createMemory, listPresets, MEMORY_MODES } from '../../memory.js';
 import type { MemoryMode } from '../../memory.js';
 import type { CliCommand } from '../types.js';
+
+const MODES: Record<MemoryMode, string> = {
+  standard: 'the memory blocks only: no files, git or tree (for harnesses with their own memory tools)',
+  memfs: 'a git memory the harness syncs with a remote after each turn',
+  'local-memfs': 'a git memory that stays on this machine',
+};
+
+function usage(): string {
+  const presets = listPresets().map((p) => `  ${p.id.padEnd(12)} ${p.description}`);
+  const modes = MEMORY_MODES.map((m) => `  ${m.padEnd(12)} ${MODES[m]}`);
+  return [
+    'Usage: gitmem prompt [--mode MODE] [--preset ID] [--agent ID] [--json]',
+    '  Compiled from HEAD only: uncommitted edits are not included.',
+    '  Default mode: memfs when the memory has a remote (gitmem remote set, or a clone), else local-memfs.',
+    'Modes:',
+    ...modes,
+    'Presets (default: default):',
+    ...presets,
+  ].join('\n');
+}
 
 export const command: CliCommand = {
   name: 'prompt',
   summary: 'print the system prompt compiled from the committed memory',
-  usage: `Usage: gitmem prompt [--mode standard|memfs|local-memfs] [--preset ID] [--agent ID] [--json]
-  Compiled from HEAD only: uncommitted edits are not included. Default mode local-memfs, preset default.`,
-  options: { mode: { type: 'string' }, preset: { type: 'string' } },
+  usage: usage(),
   async run(ctx) {
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
-    const mode = (typeof ctx.values['mode'] === 'string' ? ctx.values['mode'] : 'local-memfs') as MemoryMode;
-    const preset = typeof ctx.values['preset'] === 'string' ? ctx.values['preset'] : 'default';
+    const mode = (ctx.option('mode') ?? memory.defaultPromptMode()) as MemoryMode;
+    const preset = ctx.option('preset') ?? 'default';
     const prompt = await memory.compilePrompt({ mode, preset });
     ctx.print({ mode, preset, prompt }, prompt);
   },

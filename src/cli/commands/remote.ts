@@ -1,18 +1,23 @@
 /** `gitmem remote set <url> | show | remove`: the memory repo's sync remote (origin; never a token in it). */
-import { createGitRunner, MemoryError, removeRemote, resolveMemoryDir, setRemote, showRemote } from '../../index.js';
+import { createGitRunner, MemoryError, removeRemote, setRemote, showRemote } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'remote',
   summary: 'set, show or remove the git remote the memory syncs with',
-  usage: 'Usage: gitmem remote set <url> | show | remove [--agent ID] [--json]',
+  usage: `Usage:
+  gitmem remote set <url>   the agent's origin: a path, SSH or HTTPS URL (never one with a token in it)
+  gitmem remote show        origin and how far main is ahead/behind it (as of the last fetch)
+  gitmem remote remove      forget origin (the prompt then says the memory is local)
+Global: --agent ID, --home DIR, --json.`,
   async run(ctx) {
-    const [sub = 'show', ...rest] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const [sub, first] = ctx.args;
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'set') {
-      const url = rest.join(' ').trim();
-      if (!url) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem remote set <url>');
+      const url = (first ?? '').trim();
+      if (!url) throw new MemoryError('INVALID_ARGUMENT', 'remote set: the <url> is empty');
       const info = await setRemote({ git, memoryDir, url, baseDir: ctx.cwd });
       ctx.print(info, `origin set to ${info.url}`);
     } else if (sub === 'show') {

@@ -1,8 +1,19 @@
 /** `gitmem sync [--on-conflict <policy>]`: pull (fast-forward, else rebase), then push; policies from sync/conflict-policy.ts. */
-import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, createGitRunner, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy, resolveCredentials, resolveMemoryDir, syncMemory } from '../../index.js';
+import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, createGitRunner, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy, resolveCredentials, syncMemory } from '../../index.js';
+import type { MemoryErrorCode, SyncStatus } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 const POLICY_HELP = CONFLICT_POLICY_NAMES.map((p) => `  ${p}${p === DEFAULT_CONFLICT_POLICY ? ' (default)' : ''}: ${CONFLICT_POLICIES[p].help}`);
+
+/** The error code of each failed outcome (push_failed carries its own). */
+const FAILURE_CODE: Record<Exclude<SyncStatus, 'clean' | 'pushed'>, MemoryErrorCode | undefined> = {
+  skipped: 'NOT_A_GIT_REPO',
+  conflict: 'SYNC_CONFLICT',
+  dirty: 'REPO_DIRTY',
+  no_remote: 'NO_REMOTE',
+  push_failed: undefined,
+};
 
 export const command: CliCommand = {
   name: 'sync',
@@ -10,22 +21,23 @@ export const command: CliCommand = {
   usage: [
     `Usage: gitmem sync [--on-conflict ${CONFLICT_POLICY_NAMES.join('|')}] [--agent ID] [--json]`,
     ...POLICY_HELP,
-    '  Exit 0 when clean or pushed, 1 otherwise (conflict, dirty, no remote, push failed).',
+    '  Exit 0 when clean or pushed (printed on stdout); otherwise exit 1 with one line on stderr:',
+    '  SYNC_CONFLICT, REPO_DIRTY, NO_REMOTE, PUSH_FAILED / GIT_AUTH / GIT_TRANSIENT (--json: the result in error.data).',
   ].join('\n'),
-  options: { 'on-conflict': { type: 'string' } },
   async run(ctx) {
     const onConflict = parseConflictPolicy(ctx.values['on-conflict'] ?? DEFAULT_CONFLICT_POLICY);
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
     const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
     const r = await syncMemory({ git: createGitRunner({ env: ctx.env }), memoryDir, onConflict, ...(credentials ? { credentials } : {}) });
-    if (r.status === 'skipped') throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir}: ${r.summary}`);
-    const lines = [`${r.status}: ${r.summary}`];
+    if (r.status === 'clean' || r.status === 'pushed') {
+      return ctx.print(r, [`${r.status}: ${r.summary}`, ...(r.backupRef ? [`previous main saved at ${r.backupRef}`] : [])].join('\n')), 0;
+    }
+    // Every other outcome is a failure: one line on stderr, what to do next after it, the result in --json.
+    const lines = [r.summary];
+    if (r.conflictPaths?.length) lines.push(`conflicting: ${r.conflictPaths.join(', ')}`);
     if (r.keptBranch) lines.push(`kept branch: ${r.keptBranch} (see \`gitmem conflicts show ${r.keptBranch}\`)`);
     if (r.backupRef) lines.push(`previous main saved at ${r.backupRef}`);
-    if (r.status === 'push_failed' && !ctx.json) {
-      throw new MemoryError(r.error?.code ?? 'PUSH_FAILED', r.summary, { data: { ...r } });
-    }
-    ctx.print(r, lines.join('\n'));
-    return r.status === 'clean' || r.status === 'pushed' ? 0 : 1;
+    const message = r.status === 'skipped' ? `${memoryDir}: ${lines.join('\n')}` : lines.join('\n');
+    throw new MemoryError(FAILURE_CODE[r.status] ?? r.error?.code ?? 'PUSH_FAILED', message, { data: { ...r } });
   },
 };

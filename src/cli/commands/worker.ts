@@ -2,7 +2,8 @@
  * `gitmem worker run --command '<cmd>'`: runs any command as a confined memory worker in a private worktree
  * and prints the outcome. Thin: validation and printing only; the work is runWorkerCommand.
  */
-import { createGitRunner, MemoryError, prepareParentRefresh, pruneOrphanWorktrees, resolveCredentials, resolveMemoryDir, runWorkerCommand, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
+import { createGitRunner, MemoryError, prepareParentRefresh, pruneOrphanWorktrees, resolveCredentials, runWorkerCommand, type GitRunner, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
+import { openMemoryDir } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
@@ -64,6 +65,27 @@ function describe(o: MemoryWorkerOutcome): string {
 
 const EXIT_CODES: Record<MemoryWorkerOutcome['status'], number> = { merged: 0, no_changes: 0, merge_conflict: 3, discarded: 4, rejected: 5 };
 
+/** The outcome line(s), then the files the command left uncommitted (update workers discard them). */
+function describeAll(o: MemoryWorkerOutcome): string {
+  if (o.uncommittedPaths.length === 0) return describe(o);
+  const what = o.type === 'repair' ? 'left uncommitted in the checkout' : 'uncommitted, discarded with the worktree (commit what should be kept)';
+  return [describe(o), `${o.uncommittedPaths.length} file(s) ${what}:`, ...o.uncommittedPaths.map((p) => `  ${p}`)].join('\n');
+}
+
+/**
+ * A failed update worker that names a top-level folder its sparse checkout lacks (in its command or its
+ * output) most likely failed for that reason: say how to check the folder out.
+ */
+async function sparseHint(git: GitRunner, memoryDir: string, paths: readonly string[], text: string): Promise<string | undefined> {
+  const listed = await git.run(['ls-tree', '-d', '--name-only', '-z', 'HEAD'], { cwd: memoryDir }).catch(() => undefined);
+  const inCone = new Set(['system', ...paths.map((p) => p.replace(/^\.?\/+/, '').split('/')[0])]);
+  const missing = (listed?.stdout.split('\0') ?? []).filter((d) => d !== '' && !inCone.has(d));
+  const named = missing.filter((d) => new RegExp(`(^|[^\\w.-])${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`).test(text));
+  if (named.length === 0) return undefined;
+  const dirs = named.map((d) => `${d}/`).join(', ');
+  return `hint: ${dirs} ${named.length === 1 ? 'is' : 'are'} not checked out in the worker (only system/, top-level files and --paths are); pass --paths ${named.join(',')}`;
+}
+
 function exitCode(o: MemoryWorkerOutcome): number {
   return EXIT_CODES[o.status];
 }
@@ -81,7 +103,7 @@ function optionalCredentials(ctx: CliContext): { credentials?: NonNullable<Retur
 }
 
 async function prune(ctx: CliContext): Promise<number> {
-  const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+  const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
   const result = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env: ctx.env }) });
   ctx.print(result, describePrune(result));
   return 0;
@@ -96,12 +118,13 @@ async function run(ctx: CliContext): Promise<number> {
   const paths = typeof ctx.values['paths'] === 'string' ? ctx.values['paths'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
   const task = typeof ctx.values['task'] === 'string' ? ctx.values['task'] : undefined;
   const timeoutMs = parseTimeout(ctx.values['timeout']);
-  const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+  const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
+  const git = createGitRunner({ env: ctx.env });
+  let output = '';
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const git = createGitRunner({ env: ctx.env });
   // With a remote, the checkout is brought up to date before the merge (a remote edit conflicts now, not at the next sync).
   const refreshParent = () => prepareParentRefresh({ git, memoryDir, ...optionalCredentials(ctx) });
   try {
@@ -117,6 +140,7 @@ async function run(ctx: CliContext): Promise<number> {
       signal: controller.signal,
       onWarning: ctx.stderr,
       onOutput: (r) => {
+        output = `${r.stdout}\n${r.stderr}`;
         if (r.stdout) ctx.stderr(r.stdout);
         if (r.stderr) ctx.stderr(r.stderr);
       },
@@ -124,7 +148,11 @@ async function run(ctx: CliContext): Promise<number> {
       ...(paths ? { paths } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
     });
-    ctx.print(outcome, describe(outcome));
+    ctx.print(outcome, describeAll(outcome));
+    if (outcome.status === 'discarded' && outcome.reason === 'body_failed' && outcome.type === 'update') {
+      const hint = await sparseHint(git, memoryDir, paths ?? [], `${command}\n${output}`);
+      if (hint) ctx.stderr(hint);
+    }
     return exitCode(outcome);
   } finally {
     process.off('SIGINT', onSignal);
@@ -136,12 +164,5 @@ export const command: CliCommand = {
   name: 'worker',
   summary: 'run a command as a confined background memory worker; prune the worktrees of dead workers',
   usage: USAGE,
-  options: {
-    command: { type: 'string' },
-    task: { type: 'string' },
-    paths: { type: 'string' },
-    timeout: { type: 'string' },
-    repair: { type: 'boolean', default: false },
-  },
   run,
 };

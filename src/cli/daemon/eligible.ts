@@ -1,7 +1,12 @@
 /**
  * Which CLI calls a daemon may run: the quick, stateless commands of the core (writes, reads of the
  * committed memory). Long-running or process-bound commands (mcp, dream, worker, sync…) always run here.
+ * The command line is read by the CLI's own parser (argv.ts), so the client picks the command and the
+ * home exactly as the CLI does.
  */
+import { parseCommandLine, splitCommand } from '../argv.js';
+import { GRAMMAR } from '../grammar.js';
+
 const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality']);
 const OFF = new Set(['0', 'off', 'false', 'no']);
 
@@ -10,21 +15,23 @@ export function daemonDisabled(env: NodeJS.ProcessEnv): boolean {
   return OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase());
 }
 
-/** @example daemonServes(['memory', 'create', 'a.md', '--reason', 'r'], {}) === true */
-export function daemonServes(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+/**
+ * A call the daemon may serve, with its `--home` value; undefined for every other call (including any the
+ * parser refuses: those run here, which reports the error).
+ * @example servedCall(['--agent', 'a1', 'memory', 'delete', 'a.md', '--reason', 'r'], {}) // { home: undefined }
+ */
+export function servedCall(argv: readonly string[], env: NodeJS.ProcessEnv): { home: string | undefined } | undefined {
   // Never from inside gitmem's sandbox (its runtime dir is hidden there anyway): a daemon runs unconfined.
-  if (daemonDisabled(env) || env['GITMEM_SANDBOX']) return false;
-  const name = argv.find((a) => !a.startsWith('-'));
-  if (name === undefined || !SERVED.has(name)) return false;
-  return !argv.includes('--help') && !argv.includes('-h');
-}
-
-/** The value of `--name V` / `--name=V` in argv, if present. */
-export function optionValue(argv: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === `--${name}`) return argv[i + 1];
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
+  if (daemonDisabled(env) || env['GITMEM_SANDBOX']) return undefined;
+  let line;
+  try {
+    const name = splitCommand(argv).command;
+    if (name === undefined || !SERVED.has(name)) return undefined;
+    line = parseCommandLine(argv, GRAMMAR[name]?.options);
+  } catch {
+    return undefined;
   }
-  return undefined;
+  if (line.values['help'] === true || line.values['version'] === true) return undefined;
+  const home = line.values['home'];
+  return { home: typeof home === 'string' ? home : undefined };
 }
