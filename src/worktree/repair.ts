@@ -12,6 +12,7 @@ import { MemoryError, toMemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { withMemoryOperation } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
+import { ensureHooksForWriter } from '../hooks/install.js';
 import { noteValidatedCommit, PROTECTED_FILE, readProtectedPaths } from '../hooks/protected.js';
 import { worktreeId } from './create.js';
 import { countCommits, dirtyPaths, resolveCommit } from './inspect.js';
@@ -86,6 +87,7 @@ export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorker
   return withMemoryOperation(
     dir,
     async (): Promise<MemoryWorkerOutcome> => {
+      await ensureHooksForWriter(git, dir); // the body's commits run the hook from this install
       const baseHead = (await resolveCommit(git, dir, 'HEAD')) ?? '';
       const headRef = await symbolicHead(git, dir);
       const branch = headRef?.replace(/^refs\/heads\//, '') ?? 'HEAD';
