@@ -2,6 +2,7 @@
  * Installs gitmem's hooks into a memory repository and repairs them when missing or stale. Hooks live in
  * the common git dir, so worktrees of background writers run the same checks.
  */
+import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../assets.js';
@@ -72,10 +73,14 @@ function writeIfStale(dir: string, name: string, text: string, repaired: string[
   try {
     if (st !== null && !st.isFile()) rmSync(file, { recursive: true, force: true }); // a link or directory in its place
     if ((known ? known.current : readHook(st, file)) !== text) {
-      const tmp = `${file}.gitmem-${process.pid}.tmp`;
-      writeFileSync(tmp, text, { mode: 0o755 });
-      chmodSync(tmp, 0o755);
-      renameSync(tmp, file);
+      const tmp = `${file}.gitmem-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        writeFileSync(tmp, text, { mode: 0o755 });
+        chmodSync(tmp, 0o755);
+        renameSync(tmp, file);
+      } finally {
+        rmSync(tmp, { force: true });
+      }
       repaired.push(name);
     } else if (((st?.mode ?? 0) & 0o7777) !== 0o755) {
       chmodSync(file, 0o755); // `chmod 644` makes git skip a hook silently
