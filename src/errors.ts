@@ -34,6 +34,7 @@ export type MemoryErrorCode =
   | 'PATCH_MISMATCH' // a hunk's context was not found in the current file
   | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)
   | 'HOOKS_UNPINNED' // core.hooksPath is set after gitmem's value by a source gitmem cannot edit (e.g. the environment)
+  | 'HOOKS_UNRUNNABLE' // a writer would start from an install whose pre-commit hook entry is missing (broken install)
   // --- git / processes ---
   | 'GIT_FAILED' // git exited non-zero (GitCommandError carries redacted argv/stderr)
   | 'GIT_TIMEOUT' // git exceeded its timeout and was killed

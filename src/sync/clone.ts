@@ -1,15 +1,20 @@
 /**
- * `gitmem clone <url>`: brings an existing agent's memory to a new machine at
- * `$GITMEM_HOME/agents/<id>/memory`, on main, with hooks installed and identity set, ready to use.
- * Clones into a temporary sibling and renames, so a failed clone leaves nothing half-made.
+ * `gitmem clone <url>`: brings an agent's memory to a new machine at `$GITMEM_HOME/agents/<id>/memory`, on
+ * main, with hooks installed and identity set, ready to use. An EMPTY remote (a freshly created repository) is
+ * initialised like `gitmem init` (starter persona/human, the first commit) and that commit is pushed, so both
+ * sides hold the same history from the start. Clones into a temporary sibling and renames; a clone that fails
+ * at any step removes what it made (the agent directory too, when it created it), so no half-made agent stays.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { MemoryError } from '../errors.js';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { defaultMemoryFiles } from '../blocks/defaults.js';
+import { MemoryError, isMemoryError } from '../errors.js';
 import { CLONE_GIT_TIMEOUT_MS, NETWORK_RETRY, type GitAuth, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
 import { redactText } from '../git/redact.js';
 import { ensureHooks } from '../hooks/install.js';
-import { agentPaths } from '../memfs/layout.js';
+import { commitEdits } from '../memfs/edits.js';
+import { agentPaths, type AgentPaths } from '../memfs/layout.js';
 import { authForRemote, type GitCredentials } from './credentials.js';
 import { normalizeRemoteUrl } from './remote.js';
 
@@ -27,6 +32,8 @@ export interface CloneOptions {
   retry?: GitRetryPolicy;
   /** Per-attempt clone timeout (default 180 s). */
   timeoutMs?: number;
+  /** Author name of the first commit when the remote is empty (default: the agent id). */
+  name?: string;
 }
 
 export interface CloneResult {
@@ -34,9 +41,11 @@ export interface CloneResult {
   memoryDir: string;
   /** Redacted remote URL. */
   url: string;
-  /** Commits on main after the clone (0 for an empty remote). */
+  /** Commits on main after the clone. */
   commits: number;
   head: string | null;
+  /** True when the remote was empty: gitmem made the agent's first commit and pushed it. */
+  initialized: boolean;
 }
 
 /**
@@ -48,55 +57,120 @@ export function agentIdFromUrl(url: string): string {
   return last.replace(/\.git$/i, '').replace(/-memory$/i, '');
 }
 
+/** How git reaches the remote: auth, retries, timeout, cancellation (the same for clone and first push). */
+interface RemoteCall {
+  auth?: GitAuth;
+  retry: GitRetryPolicy;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 /**
- * Clones an agent's memory repository.
+ * Clones an agent's memory repository (an empty one is initialised and pushed).
  * @example await cloneMemory({ git, home: '/home/me/.gitmem', url: 'https://github.com/me/agent-7.git' })
  */
 export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   const url = normalizeRemoteUrl(opts.url, opts.baseDir ?? process.cwd());
   const paths = agentPaths(opts.home, opts.agentId ?? agentIdFromUrl(url));
   const dir = paths.memoryDir;
-  if (existsSync(dir) && readdirSync(dir).length > 0) {
+  const hadDir = existsSync(dir);
+  if (hadDir && readdirSync(dir).length > 0) {
     throw new MemoryError('AGENT_EXISTS', `agent ${paths.agentId} already has memory at ${dir}; use \`gitmem sync\` there`, {
       data: { agentId: paths.agentId, memoryDir: dir },
     });
   }
-  mkdirSync(paths.agentDir, { recursive: true });
+  const madeFrom = mkdirSync(paths.agentDir, { recursive: true }); // the topmost directory this call created
+  const madeWorktrees = !existsSync(paths.worktreesDir);
   const tmp = `${dir}.clone-${randomBytes(4).toString('hex')}`;
   const auth = opts.auth ?? authForRemote(opts.credentials, url);
+  const call: RemoteCall = { retry: opts.retry ?? NETWORK_RETRY, timeoutMs: opts.timeoutMs ?? CLONE_GIT_TIMEOUT_MS, ...(auth ? { auth } : {}), ...(opts.signal ? { signal: opts.signal } : {}) };
+  let placed = false;
+  let initialized = false;
   try {
-    await opts.git.run(['clone', '--quiet', '--no-tags', url, tmp], {
-      cwd: paths.agentDir,
-      timeoutMs: opts.timeoutMs ?? CLONE_GIT_TIMEOUT_MS,
-      retry: opts.retry ?? NETWORK_RETRY,
-      ...(auth ? { auth } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-    await checkoutMain(opts.git, tmp);
+    await opts.git.run(['clone', '--quiet', '--no-tags', url, tmp], { cwd: paths.agentDir, ...call });
+    const empty = await checkoutMain(opts.git, tmp);
     await configureClone(opts.git, tmp, paths.agentId);
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // an empty leftover directory
+    if (empty) initialized = await initializeEmptyClone(opts.git, tmp, { agentId: paths.agentId, name: opts.name ?? paths.agentId, call });
+    if (hadDir) rmSync(dir, { recursive: true, force: true }); // an empty leftover directory
     renameSync(tmp, dir);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    placed = true;
+    mkdirSync(paths.worktreesDir, { recursive: true });
+    await ensureHooks(opts.git, dir);
+  } catch (err) {
+    removeClone({ tmp, paths, placed, hadDir, madeWorktrees, madeFrom });
+    throw err;
   }
-  mkdirSync(paths.worktreesDir, { recursive: true });
-  await ensureHooks(opts.git, dir);
-  return describeClone(opts.git, paths.agentId, dir, url);
+  return { ...(await describeClone(opts.git, paths.agentId, dir, url)), initialized };
 }
 
-/** Leaves the clone on main: the remote's main, or an unborn main for an empty remote. */
-async function checkoutMain(git: GitRunner, dir: string): Promise<void> {
+/**
+ * Removes what a failed clone made: the temporary clone, the memory directory once renamed (an empty one that
+ * was there before comes back), the worktrees directory and the agent directories it created, each only while
+ * empty (rmdir), so nothing another process put there meanwhile is lost.
+ */
+function removeClone(o: { tmp: string; paths: AgentPaths; placed: boolean; hadDir: boolean; madeWorktrees: boolean; madeFrom: string | undefined }): void {
+  rmSync(o.tmp, { recursive: true, force: true });
+  if (o.placed) {
+    rmSync(o.paths.memoryDir, { recursive: true, force: true });
+    if (o.hadDir) mkdirSync(o.paths.memoryDir, { recursive: true });
+  }
+  const rmdir = (d: string): boolean => {
+    try {
+      rmdirSync(d);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (o.madeWorktrees) rmdir(o.paths.worktreesDir);
+  if (o.madeFrom === undefined) return;
+  for (let d = o.paths.agentDir; rmdir(d) && d !== o.madeFrom; d = dirname(d)) {
+    // climb to the topmost directory this clone created
+  }
+}
+
+/**
+ * Leaves the clone on main: the remote's main (false), or an unborn main for an empty remote (true).
+ * Refuses a remote that has branches but no main.
+ */
+async function checkoutMain(git: GitRunner, dir: string): Promise<boolean> {
   const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], { cwd: dir, okExitCodes: [1] });
   if (remoteMain.exitCode === 0) {
     await git.run(['checkout', '-q', '-B', 'main', 'refs/remotes/origin/main'], { cwd: dir });
     await git.run(['branch', '-q', '--set-upstream-to=origin/main', 'main'], { cwd: dir });
-    return;
+    return false;
   }
   const anyBranch = await git.run(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/remotes/origin/'], { cwd: dir });
   if (anyBranch.stdout.trim() !== '') {
     throw new MemoryError('INVALID_ARGUMENT', 'the remote has branches but no main: it does not look like a gitmem memory repository');
   }
   await git.run(['symbolic-ref', 'HEAD', 'refs/heads/main'], { cwd: dir });
+  return true;
+}
+
+/**
+ * An empty remote: the first commit `gitmem init` would make (starter persona and human), pushed to the
+ * remote's main, which becomes the upstream. A refused push fails the clone (its code kept, the message
+ * saying what gitmem was doing), so the remote and this machine never start from different histories.
+ */
+async function initializeEmptyClone(git: GitRunner, dir: string, o: { agentId: string; name: string; call: RemoteCall }): Promise<boolean> {
+  for (const [key, value] of [['core.untrackedCache', 'true'], ['core.splitIndex', 'true']] as const) await git.run(['config', key, value], { cwd: dir });
+  await commitEdits(git, {
+    memoryDir: dir,
+    edits: defaultMemoryFiles().map((f) => ({ file: f.path, before: null, after: f.content })),
+    message: 'chore: initialize memory',
+    author: { name: o.name, email: `${o.agentId}@gitmem.local` },
+    base: { head: null, trees: new Map() },
+    operation: 'init',
+  });
+  try {
+    await git.run(['push', '--quiet', 'origin', 'refs/heads/main:refs/heads/main'], { cwd: dir, ...o.call });
+  } catch (err) {
+    const code = isMemoryError(err) ? err.code : 'PUSH_FAILED';
+    throw new MemoryError(code, `cloned an empty remote, but pushing the new agent's first commit failed (nothing was kept; fix the remote and clone again): ${redactText((err as Error).message)}`, { cause: err });
+  }
+  await git.run(['branch', '-q', '--set-upstream-to=origin/main', 'main'], { cwd: dir });
+  return true;
 }
 
 async function configureClone(git: GitRunner, dir: string, agentId: string): Promise<void> {
@@ -110,7 +184,7 @@ async function configureClone(git: GitRunner, dir: string, agentId: string): Pro
   await setIfUnset('commit.gpgsign', 'false');
 }
 
-async function describeClone(git: GitRunner, agentId: string, dir: string, url: string): Promise<CloneResult> {
+async function describeClone(git: GitRunner, agentId: string, dir: string, url: string): Promise<Omit<CloneResult, 'initialized'>> {
   const head = await git.run(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: dir, okExitCodes: [1] });
   const sha = head.exitCode === 0 ? head.stdout.trim() : null;
   const count = sha ? Number((await git.run(['rev-list', '--count', 'HEAD'], { cwd: dir })).stdout.trim()) : 0;

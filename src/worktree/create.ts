@@ -12,6 +12,7 @@ import { MemoryError, toMemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
+import { ensureHooksForWriter } from '../hooks/install.js';
 import { discardWorktree } from './cleanup.js';
 import { harnessWorktreeEnv, privateGitDirFor } from './git-env.js';
 import { resolveCommit } from './inspect.js';
@@ -84,6 +85,8 @@ export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<Me
 }
 
 async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWorktree> {
+  // The writer's `git commit` runs the shared hook inside a sandbox that shows only this install of gitmem.
+  await ensureHooksForWriter(git, wt.parentMemoryDir);
   const head = await resolveCommit(git, wt.parentMemoryDir, 'HEAD');
   if (head === null) {
     throw new MemoryError('WORKTREE_ERROR', `cannot create a worktree: ${wt.parentMemoryDir} has no HEAD commit`, { data: { memoryDir: wt.parentMemoryDir } });

@@ -85,12 +85,19 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
 
 /**
  * Runs the validator over what merging would bring (`tree` against `head`): one raw diff for paths, modes and
- * blob ids, one `cat-file --batch` for contents, the protected list from the common git dir.
+ * blob ids, one `cat-file --batch` for contents, the protected list from the common git dir (or the one given:
+ * a repair worker's, read before its body could touch the file).
  * @example await checkMergeResult(git, memoryDir, head, tree) // null, or { problems, rejectedPaths }
  */
-export async function checkMergeResult(git: GitRunner, cwd: string, head: string, tree: string): Promise<{ problems: string[]; rejectedPaths: string[] } | null> {
+export async function checkMergeResult(
+  git: GitRunner,
+  cwd: string,
+  head: string,
+  tree: string,
+  protectedPaths: ReadonlySet<string> = readProtectedPaths(cwd),
+): Promise<{ problems: string[]; rejectedPaths: string[] } | null> {
   const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
-  const found = findProblems(changes, { protectedPaths: readProtectedPaths(cwd) });
+  const found = findProblems(changes, { protectedPaths });
   if (found.length === 0) return null;
   return { problems: found.map((p) => `${shownPath(p.path)}: ${p.message}`), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() };
 }

@@ -6,7 +6,10 @@ import type { MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
 import type { GitIdentity } from './merge.js';
 
-/** `update`: edits a private worktree, merged back later. `repair`: works on the checkout itself, under the lease. */
+/**
+ * `update`: edits a private worktree, merged back later. `repair`: works on the checkout itself, under the
+ * lease; its commits are validated when it ends.
+ */
 export type MemoryWorkerType = 'update' | 'repair';
 
 export interface MemoryWorkerTask {
@@ -75,7 +78,9 @@ export type MemoryWorkerOutcome =
   /**
    * The merge result breaks the memory rules (a link, a read_only file changed, a file without frontmatter, a
    * name memory may not hold…): nothing merged, checkout untouched, the branch is KEPT (see `gitmem conflicts`).
-   * `problems` are `<path>: <problem>` lines; `rejectedPaths` the files they name.
+   * A repair worker's commits are moved to the kept branch `branchName` and the checkout goes back to the old
+   * head (uncommitted leftovers on the rejected files go too). `problems` are `<path>: <problem>` lines;
+   * `rejectedPaths` the files they name.
    */
   | (OutcomeBase & { status: 'rejected'; problems: string[]; rejectedPaths: string[]; branchTip: string })
   /**

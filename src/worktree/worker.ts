@@ -1,17 +1,18 @@
 /**
  * The memory worker (seed 003): a background writer the primary never waits for. An update worker edits a
  * private worktree and is merged back under the lease (or discarded when cancelled); a repair worker works
- * on the checkout itself, holding the lease throughout.
+ * on the checkout itself, holding the lease throughout, and what it committed is validated (repair.ts).
  */
 import { withMemoryOperation } from '../git/lease.js';
 import { toMemoryError } from '../errors.js';
 import { createMemoryWorktree, type MemoryWorktree } from './create.js';
 import { discardWorktree } from './cleanup.js';
 import { workerObjectEnv } from './git-env.js';
-import { countCommits, countWorktreeCommits, dirtyPaths, resolveCommit, worktreeDirtyPaths } from './inspect.js';
+import { countWorktreeCommits, worktreeDirtyPaths } from './inspect.js';
 import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
 import { pruneOrphanWorktrees } from './prune.js';
+import { runRepairWorker } from './repair.js';
 import type { MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask, ParentRefresh } from './worker-types.js';
 
 /** A started worker: its eventual outcome and a way to cancel it. */
@@ -124,38 +125,5 @@ async function discardUnderLease(
       return error === undefined ? out : { ...out, error };
     },
     { purpose: `discard ${wt.branchName}`, ...deps.lease },
-  );
-}
-
-/**
- * Repair worker: runs the body on the checkout itself while holding the lease. Its commits land directly
- * (reported as `merged`); nothing is discarded, uncommitted paths are only reported.
- */
-async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
-  const { git } = deps;
-  const signal = task.signal ?? new AbortController().signal;
-  const dir = task.memoryDir;
-  return withMemoryOperation(
-    dir,
-    async (): Promise<MemoryWorkerOutcome> => {
-      const baseHead = (await resolveCommit(git, dir, 'HEAD')) ?? '';
-      const branch = (await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: dir, okExitCodes: [1] })).stdout.trim() || 'HEAD';
-      let error: string | undefined;
-      if (!signal.aborted) {
-        await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, gitEnv: {}, materialize: async () => [] })).catch((err: unknown) => {
-          error = toMemoryError(err).message;
-        });
-      }
-      const head = (await resolveCommit(git, dir, 'HEAD')) ?? baseHead;
-      const commitCount = baseHead && head !== baseHead ? await countCommits(git, dir, baseHead, head) : 0;
-      const uncommittedPaths = await dirtyPaths(git, dir);
-      const base = { type: 'repair' as const, branchName: branch, commitCount, uncommittedPaths };
-      if (commitCount > 0) return { ...base, status: 'merged', head };
-      if (signal.aborted || error !== undefined) {
-        return { ...base, status: 'discarded', reason: signal.aborted ? 'cancelled' : 'body_failed', ...(error ? { error } : {}) };
-      }
-      return { ...base, status: 'no_changes' };
-    },
-    { purpose: 'repair worker', timeoutMs: 60_000, ...deps.lease },
   );
 }

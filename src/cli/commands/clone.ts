@@ -20,7 +20,7 @@ export const command: CliCommand = {
       ...(ctx.agent ? { agentId: ctx.agent } : {}),
       ...(credentials ? { credentials } : {}),
     });
-    const what = r.commits > 0 ? `${r.commits} commit(s), head ${r.head?.slice(0, 7)}` : 'an empty remote';
+    const what = r.initialized ? 'an empty remote: initialised the agent and pushed its first commit' : `${r.commits} commit(s), head ${r.head?.slice(0, 7)}`;
     ctx.print(r, `Cloned ${r.url} as agent ${r.agentId} (${what})\nmemory: ${r.memoryDir}`);
   },
 };

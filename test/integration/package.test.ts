@@ -1,0 +1,112 @@
+// What a user installs: the packed tarball ships the built code, README and LICENSE and nothing else (no
+// tests, fixtures, sources or source maps), stays within a size budget, declares only dependencies the code
+// imports and a Node version that has every API it calls; installed into an empty project, `npx gitmem init`
+// and a memory write work, and so does the library import.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installTarball, npmEnv, packDryRun, packTarball } from '../helpers/packed-install.js';
+import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+
+const REPO = resolve(import.meta.dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  engines: { node: string };
+  files: string[];
+};
+
+/** Budgets: ~0.45 MB packed / ~1.5 MB unpacked at the time of writing, plus a third; a jump past them is worth a look. */
+const MAX_PACKED = 600_000;
+const MAX_UNPACKED = 2_000_000;
+
+/** Node APIs newer than 20.0 that the sources may call, with the release that added them. */
+const LATE_APIS: Array<{ pattern: RegExp; since: [number, number]; name: string }> = [
+  { pattern: /process\.getBuiltinModule\(/, since: [20, 16], name: 'process.getBuiltinModule' },
+  { pattern: /AbortSignal\.any\(/, since: [20, 3], name: 'AbortSignal.any' },
+  { pattern: /\bstyleText\(/, since: [20, 12], name: 'util.styleText' },
+  { pattern: /readdir(?:Sync)?\([^)]*recursive:/, since: [20, 1], name: 'fs.readdir recursive' },
+  { pattern: /\bglobSync\(|\bfs\.glob\(/, since: [22, 0], name: 'fs.glob' },
+  { pattern: /Promise\.withResolvers\(/, since: [22, 0], name: 'Promise.withResolvers' },
+  { pattern: /\b(?:Object|Map)\.groupBy\(/, since: [21, 0], name: 'Object.groupBy' },
+  { pattern: /Array\.fromAsync\(/, since: [22, 0], name: 'Array.fromAsync' },
+];
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) sourceFiles(p, out);
+    else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const sources = sourceFiles(join(REPO, 'src')).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+
+describe('the published package', () => {
+  it('ships dist, README, LICENSE and package.json only: no tests, fixtures, sources or maps', () => {
+    const { files, size, unpackedSize } = packDryRun();
+    const paths = files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/bin/gitmem.cjs', 'dist/bin/pre-commit.cjs']));
+    const stray = paths.filter((p) => !(p.startsWith('dist/') || ['LICENSE', 'README.md', 'package.json'].includes(p)));
+    expect(stray).toEqual([]);
+    expect(paths.filter((p) => /\.test\.|(^|\/)(test|tests|fixtures|__tests__)\//.test(p) || p.endsWith('.map') || /\.ts$/.test(p) && !p.endsWith('.d.ts'))).toEqual([]);
+    expect(size).toBeLessThan(MAX_PACKED);
+    expect(unpackedSize).toBeLessThan(MAX_UNPACKED);
+  });
+
+  it('is MIT licensed with a LICENSE file naming the authors', () => {
+    const text = readFileSync(join(REPO, 'LICENSE'), 'utf8');
+    expect(text).toMatch(/^MIT License/);
+    expect(text).toContain('Copyright (c) 2026 the gitmem authors');
+  });
+
+  it('declares only dependencies the code imports', () => {
+    const unused = Object.keys(pkg.dependencies).filter(
+      (dep) => !sources.some(({ text }) => [`from '${dep}'`, `from '${dep}/`, `('${dep}')`, `('${dep}/`].some((form) => text.includes(form))),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('engines names a Node that has every late API the sources call', () => {
+    const floor = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(pkg.engines.node);
+    expect(floor, pkg.engines.node).not.toBeNull();
+    const [major, minor] = [Number(floor?.[1]), Number(floor?.[2])];
+    for (const api of LATE_APIS) {
+      const user = sources.find(({ text }) => api.pattern.test(text));
+      if (!user) continue;
+      const ok = major > api.since[0] || (major === api.since[0] && minor >= api.since[1]);
+      expect(ok, `${api.name} (Node ${api.since.join('.')}) is used in ${user.file} but engines says ${pkg.engines.node}`).toBe(true);
+    }
+  });
+});
+
+describe('installed from the tarball into an empty project', () => {
+  let project: string;
+  let env: Record<string, string>;
+  beforeAll(() => {
+    const root = makeTmpDir('gitmem-pack-');
+    project = join(root, 'project');
+    installTarball(packTarball(join(root, 'tarball')), project);
+    env = { ...hermeticGitEnv(root), ...npmEnv({ HOME: root }), GITMEM_HOME: join(root, 'home'), GITMEM_DAEMON: '0' };
+  }, 60_000);
+  afterAll(() => cleanupTmp());
+
+  const npx = (args: string[]) => spawnSync('npx', ['--no', '--', 'gitmem', ...args], { cwd: project, env, encoding: 'utf8' });
+
+  it('npx gitmem init and a memory write work', () => {
+    const init = npx(['init', '--agent', 'ada']);
+    expect(init.status, init.stderr).toBe(0);
+    const write = npx(['memory', 'create', 'notes/tea.md', '--description', 'Drinks', '--text', 'green tea\n', '--reason', 'Ada likes green tea', '--agent', 'ada']);
+    expect(write.status, write.stderr).toBe(0);
+    const memoryDir = join(env['GITMEM_HOME'] as string, 'agents', 'ada', 'memory');
+    expect(git(memoryDir, ['log', '-1', '--format=%s'], env)).toBe('Ada likes green tea');
+    expect(readFileSync(join(memoryDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toContain(join(project, 'node_modules', 'gitmem', 'dist', 'bin', 'pre-commit.cjs'));
+  });
+
+  it('the library import works from the installed package', () => {
+    const script = "import('gitmem').then(async (g) => { const m = await g.createMemory({ agentId: 'ada' }); console.log((await m.log({ limit: 1 }))[0].reason); })";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    expect(out.trim()).toBe('Ada likes green tea');
+  });
+});
