@@ -11,6 +11,7 @@ import { resolveGitCommonDir } from './common-dir.js';
 import {
   breakStaleLock,
   isProcessAlive,
+  processStartTime,
   readLockFile,
   releaseLockFile,
   staleReason,
@@ -28,7 +29,7 @@ export const LEASE_FILE = 'gitmem-operation.lock';
 export interface MemoryOperationOptions {
   /** Total time to wait for the lease (default 30 s), then LOCK_TIMEOUT naming the holder. */
   timeoutMs?: number;
-  /** A heartbeat older than this means the holder is gone (default 20 s). */
+  /** A heartbeat older than this means a holder on another host is gone (default 20 s); a live holder on this host is never broken. */
   staleMs?: number;
   /** How often the holder refreshes its heartbeat (default 2 s). */
   heartbeatMs?: number;
@@ -146,7 +147,8 @@ async function acquireLockFile(commonDir: string, deadline: number, purpose: str
   const path = join(commonDir, LEASE_FILE);
   // Identifies this acquisition in the lock file; uniqueness, not secrecy (node:crypto would cost start-up time).
   const token = `${Date.now().toString(16)}${Math.random().toString(16).slice(2, 10)}`;
-  const me = { pid, hostname: host, startedAt: new Date(now()).toISOString(), purpose, token };
+  const pidStart = processStartTime(pid);
+  const me = { pid, ...(pidStart === null ? {} : { pidStart }), hostname: host, startedAt: new Date(now()).toISOString(), purpose, token };
   let recovered: { holder: LeaseHolder | null; reason: string } | null = null;
   for (let attempt = 0; ; attempt++) {
     if (tryCreateLockFile(path, me)) break;

@@ -138,6 +138,17 @@ describe('withMemoryOperation', () => {
     expect(isMemoryError(err, 'LOCK_TIMEOUT')).toBe(true);
   });
 
+  it('never breaks the lease of a live holder on this host whose event loop is stalled (no heartbeat)', async () => {
+    const { child, ready } = startChild(['stall', repo, '1500']);
+    await ready;
+    let reason = '';
+    const err = await withMemoryOperation(repo, () => 1, { timeoutMs: 900, staleMs: 200, onRecovered: (i) => (reason = i.reason) }).catch((e: unknown) => e);
+    expect(reason).toBe('');
+    expect(isMemoryError(err, 'LOCK_TIMEOUT')).toBe(true);
+    await new Promise((r) => child.once('exit', r));
+    expect(await withMemoryOperation(repo, () => 'after', { timeoutMs: 5_000 })).toBe('after');
+  });
+
   it('costs about a millisecond uncontended', async () => {
     for (let i = 0; i < 20; i++) await withMemoryOperation(repo, () => undefined);
     const n = 300;
