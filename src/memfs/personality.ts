@@ -30,7 +30,6 @@ export function planPersonality(ctx: CommandContext, personalityId: string): Fil
  */
 export async function applyPersonality(deps: WriteDeps, personalityId: string, reason?: string): Promise<WriteResult> {
   const p = getPersonality(personalityId);
-  const ctx: CommandContext = { memoryDir: deps.memoryDir, tool: 'personality' };
   const message = reason?.trim() || `chore(personality): switch to ${p.id}`;
-  return writeUnderLease(deps, `personality ${p.id}`, message, () => planPersonality(ctx, personalityId));
+  return writeUnderLease(deps, `personality ${p.id}`, message, (fs) => planPersonality({ memoryDir: deps.memoryDir, tool: 'personality', fs }, personalityId));
 }
