@@ -7,7 +7,7 @@ import { validateChanges, type FileChange } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
-import { clearJournal, journalOwner, writeJournal } from './journal.js';
+import { clearJournal, journalOwner, retireJournal, writeJournal } from './journal.js';
 import { RepoFs } from './repo-fs.js';
 import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
 import type { BaseTrees } from './tree-edit.js';
@@ -117,10 +117,14 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Prom
   const { memoryDir, message, base } = req;
   const commit = composed.commit;
   const step = req.onStep ?? ((): void => undefined);
-  composed.objects.store();
-  step('objects');
   const subject = message.split('\n')[0] ?? '';
-  writeJournal(memoryDir, { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject });
+  try {
+    composed.objects.store(); // unreferenced objects are harmless if what follows fails
+    step('objects');
+    writeJournal(memoryDir, { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject });
+  } catch (err) {
+    throw failure(req.operation, err, []);
+  }
   step('journaled');
   const undo: UndoRecord[] = [];
   const state: PublishState = { staged: false, moved: false };
@@ -131,9 +135,17 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Prom
     step('published');
   } catch (err) {
     const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });
-    clearJournal(memoryDir);
+    try {
+      retireJournal(memoryDir);
+    } catch (retireErr) {
+      problems.push((retireErr as Error).message);
+    }
     throw failure(req.operation, err, problems);
   }
-  clearJournal(memoryDir);
+  try {
+    clearJournal(memoryDir);
+  } catch {
+    // Published: an entry left behind is found as already published and cleared by the next writer.
+  }
   return commit;
 }

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathProblem } from '../blocks/path-rules.js';
-import { MemoryError } from '../errors.js';
+import { isMemoryError, MemoryError } from '../errors.js';
 import { gitDirAt } from '../git/common-dir.js';
 import { isProcessAlive, processStartTime } from '../git/lease-file.js';
 import type { IndexInfoEntry } from '../git/commands/plumbing.js';
@@ -61,6 +61,23 @@ export function writeJournal(memoryDir: string, entry: JournalEntry): void {
 /** Removes the entry once the write is published or rolled back. */
 export function clearJournal(memoryDir: string): void {
   rmSync(journalPath(memoryDir), { force: true });
+}
+
+/**
+ * Retires the entry of a write that failed, so it can never be finished later: removed, else renamed
+ * aside. Throws IO_ERROR only when neither works.
+ */
+export function retireJournal(memoryDir: string): void {
+  const file = journalPath(memoryDir);
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    try {
+      renameSync(file, file.replace(/\.json$/, `.${Date.now()}.failed.json`));
+    } catch (err) {
+      throw new MemoryError('IO_ERROR', `the journal ${file} of a failed write could not be removed; remove it before the next write`, { cause: err, data: { journal: file } });
+    }
+  }
 }
 
 function parseJournal(text: string): JournalEntry | null {
@@ -124,6 +141,8 @@ export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string)
   try {
     outcome = await finishWrite(git, memoryDir, e);
   } catch (err) {
+    // Another git process's lock or a slow git: leave the entry for the next call to finish.
+    if (isMemoryError(err, 'GIT_LOCKED') || isMemoryError(err, 'GIT_TIMEOUT')) throw err;
     setAside(memoryDir, e, (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'a step failed');
     throw err; // unreachable: setAside throws
   }
