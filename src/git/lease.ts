@@ -51,8 +51,13 @@ interface QueueState {
   current: { purpose: string; since: number } | null;
 }
 
-const queues = new Map<string, QueueState>();
-const held = new AsyncLocalStorage<Map<string, { released: boolean }>>();
+// Shared by every copy of this module in the process (the CLI ships more than one bundle), so "one caller
+// per repository per process reaches the lock file" holds whichever copy a caller came through.
+const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for('gitmem.lease')] ??= {
+  queues: new Map<string, QueueState>(),
+  held: new AsyncLocalStorage<Map<string, { released: boolean }>>(),
+}) as { queues: Map<string, QueueState>; held: AsyncLocalStorage<Map<string, { released: boolean }>> };
+const { queues, held } = shared;
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -141,9 +146,11 @@ function raceTurn(turn: Promise<void>, waitMs: number, signal: AbortSignal | und
 async function acquireLockFile(commonDir: string, deadline: number, purpose: string, opts: MemoryOperationOptions): Promise<() => void> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
-  const isAlive = opts.isAlive ?? isProcessAlive;
   const host = opts.hostname ?? osHostname();
   const pid = opts.pid ?? process.pid;
+  // The in-process queue lets one caller at a time reach here, so a lock naming this very process is not
+  // held by it: a leftover whose pid was reused by us (e.g. after a container restart).
+  const isAlive = (p: number): boolean => p !== pid && (opts.isAlive ?? isProcessAlive)(p);
   const path = join(commonDir, LEASE_FILE);
   // Identifies this acquisition in the lock file; uniqueness, not secrecy (node:crypto would cost start-up time).
   const token = `${Date.now().toString(16)}${Math.random().toString(16).slice(2, 10)}`;
