@@ -56,7 +56,14 @@ let tempCounter = 0;
  */
 export class RepoFs {
   private readonly dirs = new Map<string, { fd: number; dev: number; ino: number }>();
-  constructor(readonly root: string) {}
+  private readonly proc: boolean;
+  /** `procFd: false` forces the lstat-checking fallback (tests run it on Linux too). */
+  constructor(
+    readonly root: string,
+    opts: { procFd?: boolean } = {},
+  ) {
+    this.proc = opts.procFd ?? hasProcFd();
+  }
 
   /** Closes every directory it opened. */
   close(): void {
@@ -74,7 +81,7 @@ export class RepoFs {
   private at(dir: string, name: string): string {
     const d = this.dirs.get(dir);
     if (d === undefined) throw new MemoryError('INTERNAL', `directory ${dir || '.'} was not opened`);
-    if (hasProcFd()) return `/proc/self/fd/${d.fd}/${name}`;
+    if (this.proc) return `/proc/self/fd/${d.fd}/${name}`;
     this.recheck(dir);
     return join(this.root, dir, name);
   }
@@ -232,7 +239,7 @@ export class RepoFs {
   list(rel: string): Array<{ name: Buffer; kind: EntryKind }> | null {
     const fd = this.dir(rel);
     if (fd === null) return null;
-    const path = hasProcFd() ? `/proc/self/fd/${fd}` : (this.recheck(rel), join(this.root, rel));
+    const path = this.proc ? `/proc/self/fd/${fd}` : (this.recheck(rel), join(this.root, rel));
     try {
       return readdirSync(path, { withFileTypes: true, encoding: 'buffer' }).map((e) => ({ name: e.name, kind: kindOf(e) }));
     } catch (err) {

@@ -11,19 +11,19 @@ import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
 
 afterAll(cleanupTmp);
 
-function setup(): { root: string; outside: string; fs: RepoFs } {
+function setup(procFd: boolean): { root: string; outside: string; fs: RepoFs } {
   const root = makeTmpDir('gitmem-repofs-');
   const outside = makeTmpDir('gitmem-outside-');
   mkdirSync(join(root, 'notes'));
   writeFileSync(join(root, 'notes/a.md'), 'a\n');
   symlinkSync(outside, join(root, 'out'));
   symlinkSync('notes/a.md', join(root, 'lnk.md'));
-  return { root, outside, fs: new RepoFs(root) };
+  return { root, outside, fs: new RepoFs(root, { procFd }) };
 }
 
-describe('RepoFs', () => {
+describe.each([true, false])('RepoFs (through /proc/self/fd: %s)', (procFd) => {
   it('refuses a link as a component or as the file, and a file used as a directory', () => {
-    const { outside, fs } = setup();
+    const { outside, fs } = setup(procFd);
     expect(errorCodeOf(() => fs.writeFile('out/x.md', Buffer.from('x')))).toBe('PATH_ESCAPE');
     expect(errorCodeOf(() => fs.readFile('lnk.md'))).toBe('PATH_ESCAPE');
     expect(errorCodeOf(() => fs.info('out/x.md'))).toBe('PATH_ESCAPE');
@@ -34,7 +34,7 @@ describe('RepoFs', () => {
   });
 
   it('writes atomically, with the mode asked for, and leaves no temp file', () => {
-    const { root, fs } = setup();
+    const { root, fs } = setup(procFd);
     fs.writeFile('deep/er/x.md', Buffer.from('x\n'), 0o755);
     expect(readFileSync(join(root, 'deep/er/x.md'), 'utf8')).toBe('x\n');
     expect(lstatSync(join(root, 'deep/er/x.md')).mode & 0o777).toBe(0o755);
@@ -45,8 +45,27 @@ describe('RepoFs', () => {
     fs.close();
   });
 
-  it('keeps writing into the directory it opened when that directory is swapped for a link', () => {
-    const { root, outside, fs } = setup();
+  it('refuses a FIFO or a directory as a file without blocking', () => {
+    const { root, fs } = setup(procFd);
+    execFileSync('mkfifo', [join(root, 'notes/pipe.md')]);
+    expect(errorCodeOf(() => fs.readFile('notes/pipe.md'))).toBe('INVALID_PATH');
+    expect(errorCodeOf(() => fs.readFile('notes'))).toBe('INVALID_PATH');
+    expect(fs.list('notes')?.map((e) => [e.name.toString(), e.kind]).sort()).toEqual([['a.md', 'file'], ['pipe.md', 'other']]);
+    fs.close();
+  });
+
+  it('lists names as raw bytes', () => {
+    const { root, fs } = setup(procFd);
+    writeFileSync(Buffer.concat([Buffer.from(join(root, 'notes/caf')), Buffer.from([0xe9])]), '');
+    const names = (fs.list('notes') ?? []).map((e) => e.name.toString('latin1')).sort();
+    expect(names).toEqual(['a.md', 'caf\xe9']);
+    fs.close();
+  });
+});
+
+describe('RepoFs when a directory it opened is swapped for a link', () => {
+  it('through /proc: keeps writing into the directory it opened when that directory is swapped for a link', () => {
+    const { root, outside, fs } = setup(true);
     expect(fs.readFile('notes/a.md')?.toString()).toBe('a\n'); // opens notes/
     renameSync(join(root, 'notes'), join(root, 'notes.real'));
     symlinkSync(outside, join(root, 'notes'));
@@ -60,20 +79,14 @@ describe('RepoFs', () => {
     fresh.close();
   });
 
-  it('refuses a FIFO or a directory as a file without blocking', () => {
-    const { root, fs } = setup();
-    execFileSync('mkfifo', [join(root, 'notes/pipe.md')]);
-    expect(errorCodeOf(() => fs.readFile('notes/pipe.md'))).toBe('INVALID_PATH');
-    expect(errorCodeOf(() => fs.readFile('notes'))).toBe('INVALID_PATH');
-    expect(fs.list('notes')?.map((e) => [e.name.toString(), e.kind]).sort()).toEqual([['a.md', 'file'], ['pipe.md', 'other']]);
-    fs.close();
-  });
-
-  it('lists names as raw bytes', () => {
-    const { root, fs } = setup();
-    writeFileSync(Buffer.concat([Buffer.from(join(root, 'notes/caf')), Buffer.from([0xe9])]), '');
-    const names = (fs.list('notes') ?? []).map((e) => e.name.toString('latin1')).sort();
-    expect(names).toEqual(['a.md', 'caf\xe9']);
+  it('without /proc: refuses to write once a directory it opened was swapped for a link', () => {
+    const { root, outside, fs } = setup(false);
+    expect(fs.readFile('notes/a.md')?.toString()).toBe('a\n');
+    renameSync(join(root, 'notes'), join(root, 'notes.real'));
+    symlinkSync(outside, join(root, 'notes'));
+    expect(errorCodeOf(() => fs.writeFile('notes/b.md', Buffer.from('b\n')))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => fs.unlink('notes/a.md'))).toBe('PATH_ESCAPE');
+    expect(readdirSync(outside)).toEqual([]);
     fs.close();
   });
 });
