@@ -7,7 +7,7 @@ export type MemoryErrorCode =
   | 'INVALID_ARGUMENT' // a parameter is missing, blank or of the wrong type
   | 'UNKNOWN_COMMAND' // a memory-tool command, CLI sub-command or patch directive we do not know
   | 'INVALID_PATH' // a path argument is malformed (traversal, NUL, home-relative, empty label)
-  | 'PATH_ESCAPE' // a path resolves outside the memory repository (absolute outside, symlink escape)
+  | 'PATH_ESCAPE' // a path resolves outside the memory repository, or passes through a symbolic link (never followed)
   | 'INVALID_AGENT_ID' // an agent id with path characters or other forbidden content
   | 'UNKNOWN_PRESET' // prompt preset id not in the table
   | 'UNKNOWN_MODE' // memory prompt mode not standard|memfs|local-memfs
@@ -35,6 +35,9 @@ export type MemoryErrorCode =
   | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)
   | 'HOOKS_UNPINNED' // core.hooksPath is set after gitmem's value by a source gitmem cannot edit (e.g. the environment)
   | 'HOOKS_UNRUNNABLE' // a writer would start from an install whose pre-commit hook entry is missing (broken install)
+  | 'IO_ERROR' // the file system refused an operation (no space, read-only, permission…; data.errno)
+  | 'ROLLBACK_INCOMPLETE' // a write failed and could not put everything back (data.problems); nothing is committed later
+  | 'RECOVERY_SET_ASIDE' // an interrupted write could not be finished; its journal was renamed (data.journal) for inspection
   // --- git / processes ---
   | 'GIT_FAILED' // git exited non-zero (GitCommandError carries redacted argv/stderr)
   | 'GIT_TIMEOUT' // git exceeded its timeout and was killed

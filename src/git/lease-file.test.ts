@@ -13,8 +13,17 @@ describe('staleReason', () => {
   it('respects a live holder with a fresh heartbeat', () => {
     expect(staleReason(at(9_000), opts(true))).toBeNull();
   });
-  it('breaks a lock whose heartbeat is older than staleMs, whatever the pid says', () => {
-    expect(staleReason(at(4_000), opts(true))).toBe('stale_heartbeat');
+  it('never breaks the lock of a live holder on this host, however old its heartbeat', () => {
+    expect(staleReason(at(4_000), opts(true))).toBeNull();
+    expect(staleReason(at(-1_000_000), opts(true))).toBeNull();
+  });
+  it('breaks a lock whose pid now belongs to another process (start time differs)', () => {
+    const o = { ...opts(true), startOf: () => '777' };
+    expect(staleReason(at(9_999, { ...holder, pidStart: '776' }), o)).toBe('dead_holder');
+    expect(staleReason(at(9_999, { ...holder, pidStart: '777' }), o)).toBeNull();
+  });
+  it('breaks a lock of another host whose heartbeat is older than staleMs', () => {
+    expect(staleReason(at(4_000, { ...holder, hostname: 'h2' }), opts(true))).toBe('stale_heartbeat');
   });
   it('cannot check pids of another host, so only the heartbeat counts there', () => {
     expect(staleReason(at(9_000, { ...holder, hostname: 'h2' }), opts(false))).toBeNull();

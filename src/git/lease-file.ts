@@ -8,6 +8,8 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, wr
 /** Who holds (or held) a lease. `heartbeatAt` is the lock file's mtime, refreshed while the holder runs. */
 export interface LeaseHolder {
   pid: number;
+  /** The holder process's start time (see processStartTime), so a reused pid is not mistaken for it. */
+  pidStart?: string;
   hostname: string;
   startedAt: string;
   heartbeatAt: string;
@@ -67,6 +69,7 @@ function parseHolder(text: string, mtimeMs: number): LeaseHolder | null {
     if (typeof v.pid !== 'number' || typeof v.token !== 'string') return null;
     return {
       pid: v.pid,
+      ...(typeof v.pidStart === 'string' ? { pidStart: v.pidStart } : {}),
       hostname: String(v.hostname ?? ''),
       startedAt: String(v.startedAt ?? ''),
       heartbeatAt: new Date(mtimeMs).toISOString(),
@@ -113,19 +116,41 @@ export function removeFile(path: string): boolean {
 export type StaleReason = 'dead_holder' | 'stale_heartbeat' | 'unreadable';
 
 /**
- * Decides whether a lock may be broken: its holder's pid is gone (same host), its heartbeat is older than
- * `staleMs`, or it has stayed unreadable for 2 s (a holder killed between create and write).
+ * Decides whether a lock may be broken. On this host the pid decides: a holder whose process is gone (or
+ * whose pid now belongs to a process started at another time) is dead, and a live holder is never judged
+ * stale, however old its heartbeat — a long synchronous step stalls the heartbeat, not the holder's
+ * writes. Only a holder on another host (whose pid cannot be checked) is judged by its heartbeat, older
+ * than `staleMs`. A lock that stayed unreadable for 2 s belongs to a holder killed between create and write.
  * @example staleReason(state, { nowMs, staleMs: 20_000, hostname, isAlive }) === 'dead_holder'
  */
 export function staleReason(
   state: LockFileState,
-  o: { nowMs: number; staleMs: number; hostname: string; isAlive: (pid: number) => boolean },
+  o: { nowMs: number; staleMs: number; hostname: string; isAlive: (pid: number) => boolean; startOf?: (pid: number) => string | null },
 ): StaleReason | null {
   const age = o.nowMs - state.mtimeMs;
   if (state.holder === null) return age > 2_000 ? 'unreadable' : null;
-  if (state.holder.hostname === o.hostname && !o.isAlive(state.holder.pid)) return 'dead_holder';
-  if (age > o.staleMs) return 'stale_heartbeat';
-  return null;
+  const h = state.holder;
+  if (h.hostname === o.hostname) {
+    if (!o.isAlive(h.pid)) return 'dead_holder';
+    const now = h.pidStart === undefined ? null : (o.startOf ?? processStartTime)(h.pid);
+    return now !== null && now !== h.pidStart ? 'dead_holder' : null;
+  }
+  return age > o.staleMs ? 'stale_heartbeat' : null;
+}
+
+/**
+ * When process `pid` started (clock ticks since boot, from /proc/<pid>/stat), or null where that cannot be
+ * read (no /proc, no such process). Together with the pid it names one process, even after pid reuse.
+ * @example processStartTime(process.pid) // '123456' on Linux
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its closing ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import { resolveGitCommonDir } from './common-dir.js';
 import {
   breakStaleLock,
   isProcessAlive,
+  processStartTime,
   readLockFile,
   releaseLockFile,
   staleReason,
@@ -28,7 +29,7 @@ export const LEASE_FILE = 'gitmem-operation.lock';
 export interface MemoryOperationOptions {
   /** Total time to wait for the lease (default 30 s), then LOCK_TIMEOUT naming the holder. */
   timeoutMs?: number;
-  /** A heartbeat older than this means the holder is gone (default 20 s). */
+  /** A heartbeat older than this means a holder on another host is gone (default 20 s); a live holder on this host is never broken. */
   staleMs?: number;
   /** How often the holder refreshes its heartbeat (default 2 s). */
   heartbeatMs?: number;
@@ -50,8 +51,13 @@ interface QueueState {
   current: { purpose: string; since: number } | null;
 }
 
-const queues = new Map<string, QueueState>();
-const held = new AsyncLocalStorage<Map<string, { released: boolean }>>();
+// Shared by every copy of this module in the process (the CLI ships more than one bundle), so "one caller
+// per repository per process reaches the lock file" holds whichever copy a caller came through.
+const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for('gitmem.lease')] ??= {
+  queues: new Map<string, QueueState>(),
+  held: new AsyncLocalStorage<Map<string, { released: boolean }>>(),
+}) as { queues: Map<string, QueueState>; held: AsyncLocalStorage<Map<string, { released: boolean }>> };
+const { queues, held } = shared;
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -140,13 +146,16 @@ function raceTurn(turn: Promise<void>, waitMs: number, signal: AbortSignal | und
 async function acquireLockFile(commonDir: string, deadline: number, purpose: string, opts: MemoryOperationOptions): Promise<() => void> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
-  const isAlive = opts.isAlive ?? isProcessAlive;
   const host = opts.hostname ?? osHostname();
   const pid = opts.pid ?? process.pid;
+  // The in-process queue lets one caller at a time reach here, so a lock naming this very process is not
+  // held by it: a leftover whose pid was reused by us (e.g. after a container restart).
+  const isAlive = (p: number): boolean => p !== pid && (opts.isAlive ?? isProcessAlive)(p);
   const path = join(commonDir, LEASE_FILE);
   // Identifies this acquisition in the lock file; uniqueness, not secrecy (node:crypto would cost start-up time).
   const token = `${Date.now().toString(16)}${Math.random().toString(16).slice(2, 10)}`;
-  const me = { pid, hostname: host, startedAt: new Date(now()).toISOString(), purpose, token };
+  const pidStart = processStartTime(pid);
+  const me = { pid, ...(pidStart === null ? {} : { pidStart }), hostname: host, startedAt: new Date(now()).toISOString(), purpose, token };
   let recovered: { holder: LeaseHolder | null; reason: string } | null = null;
   for (let attempt = 0; ; attempt++) {
     if (tryCreateLockFile(path, me)) break;

@@ -16,9 +16,20 @@ export type ObjectType = 'blob' | 'tree' | 'commit';
 /** One tree entry: `mode` as git writes it (`100644`, `100755`, `120000`, `40000`, `160000`). */
 export interface TreeItem {
   mode: string;
+  /** The name decoded as UTF-8 (lossy for a name that is not UTF-8: use `raw` for identity). */
   name: string;
   /** 40-hex object id. */
   id: string;
+  /**
+   * The name's exact bytes, as read from a tree. Serialising uses them, so a sibling whose name is not
+   * UTF-8 (committed by raw git) is written back unchanged.
+   */
+  raw?: Buffer;
+}
+
+/** A tree entry's name as bytes: `raw` when it was read from a tree, else the UTF-8 of `name`. Pure. */
+export function nameBytes(item: TreeItem): Buffer {
+  return item.raw ?? Buffer.from(item.name, 'utf8');
 }
 
 /** The id git gives `content` as an object of `type`. Pure. */
@@ -128,29 +139,36 @@ export function parseTree(raw: Buffer): TreeItem[] {
     const space = raw.indexOf(0x20, pos);
     const nul = raw.indexOf(0, space);
     if (space < 0 || nul < 0 || nul + 21 > raw.length) throw new Error('corrupt tree object');
+    const nameRaw = raw.subarray(space + 1, nul);
     items.push({
       mode: raw.subarray(pos, space).toString('latin1'),
-      name: raw.subarray(space + 1, nul).toString('utf8'),
+      name: nameRaw.toString('utf8'),
       id: raw.subarray(nul + 1, nul + 21).toString('hex'),
+      raw: nameRaw,
     });
     pos = nul + 21;
   }
   return items;
 }
 
+const SLASH = Buffer.from('/');
+
 /** Serialises tree entries in git's order (names compared as bytes, directories as if ending in '/'). Pure. */
 export function serializeTree(items: readonly TreeItem[]): Buffer {
   // One key per entry and one output buffer: trees of large directories are rebuilt on every write there.
-  const keyed = items.map((e) => ({ e, key: Buffer.from(e.mode === '40000' ? `${e.name}/` : e.name, 'utf8') }));
+  const keyed = items.map((e) => {
+    const name = nameBytes(e);
+    return { e, name, key: e.mode === '40000' ? Buffer.concat([name, SLASH]) : name };
+  });
   keyed.sort((a, b) => Buffer.compare(a.key, b.key));
   let size = 0;
-  for (const { e } of keyed) size += e.mode.length + Buffer.byteLength(e.name, 'utf8') + 22;
+  for (const { e, name } of keyed) size += e.mode.length + name.length + 22;
   const out = Buffer.allocUnsafe(size);
   let pos = 0;
-  for (const { e } of keyed) {
+  for (const { e, name } of keyed) {
     pos += out.write(e.mode, pos, 'latin1');
     out[pos++] = 0x20;
-    pos += out.write(e.name, pos, 'utf8');
+    pos += name.copy(out, pos);
     out[pos++] = 0;
     pos += out.write(e.id, pos, 'hex');
   }

@@ -2,22 +2,36 @@
  * The clean-for-write check: an automated write refuses to mix its commit with someone's uncommitted
  * work. Also yields HEAD and the branch, so the write path needs no extra git call for them.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { statusOp, type RepoStatus } from '../git/commands/status.js';
 import type { GitRunner } from '../git/runner.js';
 import { diagnoseEncoding } from './read-text.js';
+import { RepoFs } from './repo-fs.js';
 
-/** Encoding problems among dirty markdown files, e.g. `system/x.md has a UTF-16LE BOM`. */
+/** How much of a dirty file the diagnosis reads (a hostile work tree may hold anything). */
+const DIAGNOSE_BYTES = 1 << 20;
+
+/**
+ * Encoding problems among dirty markdown files, e.g. `system/x.md has a UTF-16LE BOM`. Files are read
+ * without following links, and only their first MiB.
+ */
 export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
   const issues: string[] = [];
-  for (const e of status.entries) {
-    if (e.code.includes('D') || !e.path.endsWith('.md')) continue;
-    const abs = join(memoryDir, e.path);
-    if (!existsSync(abs)) continue;
-    const problem = diagnoseEncoding(readFileSync(abs));
-    if (problem) issues.push(`${e.path} ${problem}`);
+  const fs = new RepoFs(memoryDir);
+  try {
+    for (const e of status.entries) {
+      if (e.code.includes('D') || !e.path.endsWith('.md')) continue;
+      let bytes: Buffer | null;
+      try {
+        bytes = fs.readFile(e.path, DIAGNOSE_BYTES);
+      } catch {
+        continue; // a link, a directory, anything but a file: nothing to diagnose
+      }
+      const problem = bytes === null ? null : diagnoseEncoding(bytes);
+      if (problem) issues.push(`${e.path} ${problem}`);
+    }
+  } finally {
+    fs.close();
   }
   return issues;
 }

@@ -1,7 +1,8 @@
 /**
  * The fast commit. The blobs, the changed trees and the commit object are written straight into the
  * object store (git/objects.ts) from the trees HEAD already has along the changed paths; git then only
- * re-stages exactly those paths (`update-index`) and moves the branch (`update-ref`, compare-and-swap).
+ * sets exactly those index entries from the known blob ids (`update-index --index-info`, never reading the
+ * work tree) and moves the branch (`update-ref`, compare-and-swap).
  * Nothing rescans the work tree and no hook process starts: the format rules the pre-commit hook applies
  * were already checked in-process with the same validator.
  */
@@ -9,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
-import { updateIndexOp, updateRefOp } from '../git/commands/plumbing.js';
+import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
 import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
@@ -35,6 +36,8 @@ export interface CommitRequest {
 export interface ComposedCommit {
   commit: string;
   objects: ObjectBatch;
+  /** Index entries of the changed paths after the commit, and as they were before (for undo). */
+  index: { after: IndexInfoEntry[]; before: IndexInfoEntry[] };
 }
 
 /**
@@ -43,11 +46,11 @@ export interface ComposedCommit {
  */
 export function composeCommit(req: CommitRequest): ComposedCommit {
   const objects = new ObjectBatch(join(resolveGitCommonDir(req.memoryDir), 'objects'));
-  const tree = buildTree(objects, req.base, req.changes);
+  const { tree, after, before } = buildTree(objects, req.base, req.changes);
   const parents = req.base.head ? [req.base.head] : [];
   const time = (req.date ?? new Date()).getTime() / 1000;
   const commit = objects.add('commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
-  return { commit, objects };
+  return { commit, objects, index: { after, before } };
 }
 
 /**
@@ -62,20 +65,27 @@ export function prepareCommit(req: CommitRequest): string {
   return composed.commit;
 }
 
+/** What a publish changed, so a failed write can undo exactly that. */
+export interface PublishState {
+  staged: boolean;
+  moved: boolean;
+}
+
 /**
- * Makes a prepared commit current: re-stages exactly `paths` from the work tree and moves HEAD's branch from
- * `parent` to `commit` (compare-and-swap, so a concurrent writer makes this fail instead of losing its commit).
- * The index and the ref are separate files, so both updates run at once; if staging fails the ref move is
- * undone so HEAD, index and work tree agree again after the caller's rollback.
+ * Makes a prepared commit current: sets exactly the index entries `index` and moves HEAD's branch from
+ * `parent` to `commit` (compare-and-swap, so a concurrent writer makes this fail instead of losing its
+ * commit). The index and the ref are separate files, so both updates run at once; if staging fails the ref
+ * move is undone here. `state` (when given) records what is in place, for the caller's rollback.
  */
 export async function publishCommit(
   git: GitRunner,
-  o: { memoryDir: string; commit: string; parent: string | null; paths: readonly string[]; subject: string; onStaged?: () => void },
+  o: { memoryDir: string; commit: string; parent: string | null; index: readonly IndexInfoEntry[]; subject: string; state?: PublishState },
 ): Promise<void> {
   const cwd = o.memoryDir;
+  const state = o.state ?? { staged: false, moved: false };
   // update-index replaces the index atomically, so only a staging that succeeded needs undoing.
-  const stage = (): Promise<void> => git.exec(updateIndexOp(o.paths), { cwd }).then(() => o.onStaged?.());
-  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd });
+  const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd }).then(() => void (state.staged = true));
+  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd }).then(() => void (state.moved = true));
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
@@ -83,20 +93,22 @@ export async function publishCommit(
   }
   const [staged, moved] = await Promise.allSettled([stage(), move()]);
   if (staged.status === 'rejected') {
-    if (moved.status === 'fulfilled') await git.exec(updateRefOp('HEAD', o.parent, o.commit, 'gitmem: undo a failed write'), { cwd });
+    if (moved.status === 'fulfilled') await undoRefMove(git, cwd, o.commit, o.parent, state).catch(() => undefined);
     throw staged.reason;
   }
   if (moved.status === 'rejected') throw moved.reason;
 }
 
-/** Restores the index entries of `paths` to HEAD after a failed commit (best effort). */
-export async function resetIndexPaths(git: GitRunner, memoryDir: string, paths: readonly string[]): Promise<void> {
-  try {
-    await git.run(['reset', '-q', 'HEAD', '--', ...paths], { cwd: memoryDir });
-  } catch {
-    // Before the first commit there is no HEAD to reset to; drop the entries instead.
-    await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...paths], { cwd: memoryDir }).catch(() => undefined);
-  }
+/** Moves HEAD back from `commit` to `parent` (compare-and-swap). */
+export async function undoRefMove(git: GitRunner, cwd: string, commit: string, parent: string | null, state?: PublishState): Promise<void> {
+  if (parent === null) await git.run(['update-ref', '-d', 'HEAD', commit], { cwd });
+  else await git.exec(updateRefOp('HEAD', parent, commit, 'gitmem: undo a failed write'), { cwd });
+  if (state) state.moved = false;
+}
+
+/** Puts index entries back as they were before a failed commit. */
+export async function restoreIndex(git: GitRunner, memoryDir: string, before: readonly IndexInfoEntry[]): Promise<void> {
+  await git.exec(updateIndexInfoOp(before), { cwd: memoryDir });
 }
 
 /**

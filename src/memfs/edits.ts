@@ -1,15 +1,16 @@
 /**
  * Applies a planned set of file edits as exactly one commit, or not at all: validate with the hook's
- * rules, write, commit; on any failure put every file and the index back as they were.
+ * rules, write, commit; on any failure put every file, the index and the ref back as they were
+ * (rollback.ts).
  */
-import { lstatSync, mkdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { validateChanges, type FileChange } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
-import { composeCommit, publishCommit, resetIndexPaths, type ComposedCommit, type Identity } from './commit.js';
-import { clearJournal, writeJournal } from './journal.js';
+import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
+import { clearJournal, journalOwner, retireJournal, writeJournal } from './journal.js';
+import { RepoFs } from './repo-fs.js';
+import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
 import type { BaseTrees } from './tree-edit.js';
 
 /** One file's change. `before`/`after` null = absent. `renamedFrom` marks the destination of a move. */
@@ -42,33 +43,6 @@ export function toChanges(edits: readonly FileEdit[]): FileChange[] {
   return changes;
 }
 
-function writeState(memoryDir: string, file: string, content: string | Buffer | null): void {
-  const abs = join(memoryDir, file);
-  if (content === null) {
-    try {
-      unlinkSync(abs);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    pruneEmptyDirs(memoryDir, dirname(abs));
-    return;
-  }
-  mkdirSync(dirname(abs), { recursive: true });
-  writeFileSync(abs, content);
-}
-
-function pruneEmptyDirs(root: string, dir: string): void {
-  let current = dir;
-  while (current.length > root.length && current.startsWith(root)) {
-    try {
-      rmdirSync(current);
-    } catch {
-      return; // not empty (or already gone): stop climbing
-    }
-    current = dirname(current);
-  }
-}
-
 export interface CommitEditsRequest {
   memoryDir: string;
   edits: readonly FileEdit[];
@@ -85,19 +59,6 @@ export interface CommitEditsRequest {
 
 /** The durable steps of a write, in order. */
 export type WriteStep = 'objects' | 'journaled' | 'files' | 'published';
-
-function refuseSymlinkTargets(memoryDir: string, edits: readonly FileEdit[]): void {
-  for (const e of edits) {
-    if (e.after === null) continue;
-    try {
-      if (lstatSync(join(memoryDir, e.file)).isSymbolicLink()) {
-        throw new MemoryError('INVALID_PATH', `${e.file} is a symbolic link; memory files must be regular files`, { data: { path: e.file } });
-      }
-    } catch (err) {
-      if (err instanceof MemoryError) throw err;
-    }
-  }
-}
 
 /** A write checked and composed in memory, ready to apply (see draftEdits). */
 export interface Draft {
@@ -125,7 +86,6 @@ export function draftEdits(req: CommitEditsRequest): Draft {
       data: { errors: problems },
     });
   }
-  refuseSymlinkTargets(req.memoryDir, effective);
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
   const { memoryDir, message, author, base } = req;
@@ -138,33 +98,55 @@ export function draftEdits(req: CommitEditsRequest): Draft {
  * no-op and VALIDATION_FAILED when the format rules reject it — in both cases nothing is touched.
  */
 export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Promise<string> {
-  return applyDraft(git, draftEdits(req));
+  const fs = new RepoFs(req.memoryDir);
+  try {
+    return await applyDraft(git, draftEdits(req), fs);
+  } finally {
+    fs.close();
+  }
 }
 
-/** Stores a draft's objects, then writes its files and publishes its commit, crash-safely (journal first). */
-export async function applyDraft(git: GitRunner, draft: Draft): Promise<string> {
-  const { req, effective, paths, composed } = draft;
+/**
+ * Stores a draft's objects, then writes its files and publishes its commit, crash-safely (journal first).
+ * Files go through `fs`, the call's race-safe view of the repository. A failure puts back every file
+ * (with its mode), the index entries and the ref; the journal is removed whatever happens, because only a
+ * writer that died may have its write finished later. What cannot be put back is reported as
+ * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
+ */
+export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Promise<string> {
+  const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
   const commit = composed.commit;
   const step = req.onStep ?? ((): void => undefined);
-  composed.objects.store();
-  step('objects');
   const subject = message.split('\n')[0] ?? '';
-  writeJournal(memoryDir, { pid: process.pid, parent: base.head, commit, paths, subject });
-  step('journaled');
-  let indexTouched = false;
   try {
-    for (const e of effective) writeState(memoryDir, e.file, e.after);
+    composed.objects.store(); // unreferenced objects are harmless if what follows fails
+    step('objects');
+    writeJournal(memoryDir, { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject });
+  } catch (err) {
+    throw failure(req.operation, err, []);
+  }
+  step('journaled');
+  const undo: UndoRecord[] = [];
+  const state: PublishState = { staged: false, moved: false };
+  try {
+    for (const e of effective) writeFile(fs, e, undo);
     step('files');
-    const onStaged = (): void => void (indexTouched = true);
-    await publishCommit(git, { memoryDir, commit, parent: base.head, paths, subject, onStaged });
+    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state });
     step('published');
   } catch (err) {
-    for (const e of [...effective].reverse()) writeState(memoryDir, e.file, e.before);
-    if (indexTouched) await resetIndexPaths(git, memoryDir, paths);
-    clearJournal(memoryDir);
-    throw err;
+    const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });
+    try {
+      retireJournal(memoryDir);
+    } catch (retireErr) {
+      problems.push((retireErr as Error).message);
+    }
+    throw failure(req.operation, err, problems);
   }
-  clearJournal(memoryDir);
+  try {
+    clearJournal(memoryDir);
+  } catch {
+    // Published: an entry left behind is found as already published and cleared by the next writer.
+  }
   return commit;
 }

@@ -1,23 +1,36 @@
 /**
  * A one-entry write-ahead journal that makes a write crash-safe. Before a write touches the work tree it
- * records the commit it is about to publish (already in the object store); the entry is removed once HEAD
- * and the index are published. A writer killed in between leaves the entry behind, and the next writer —
- * holding the lease, so the entry is certainly orphaned — finishes the job (rolls forward) when the work
- * tree still shows only that write, or steps aside when anything else changed. Nothing is ever discarded.
+ * records the commit it is about to publish (already in the object store) and who is writing (pid, host,
+ * process start time); the entry is removed once HEAD and the index are published, and also when the
+ * write fails (a failed call is never finished later). So an entry found under the lease belongs to a
+ * writer that died mid-write, and the next writer finishes the job (rolls forward) when the work tree
+ * still shows only that write, or sets the entry aside when anything else changed.
+ *
+ * Recovery never wedges the repository: an entry it cannot finish (unreadable, its writer still alive,
+ * or a step that fails) is renamed to `gitmem-write.<time>.rejected.json` beside it, the call that found
+ * it fails once with RECOVERY_SET_ASIDE naming that file, and the next write proceeds.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { pathProblem } from '../blocks/path-rules.js';
+import { isMemoryError, MemoryError } from '../errors.js';
 import { gitDirAt } from '../git/common-dir.js';
-import { objectId } from '../git/objects.js';
-import { catFileBatchRawOp, revParseOp } from '../git/commands/plumbing.js';
+import { isProcessAlive, processStartTime } from '../git/lease-file.js';
+import type { IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
-import { publishCommit } from './commit.js';
+import { finishWrite } from './journal-finish.js';
 
 export interface JournalEntry {
   pid: number;
+  /** Host and process start time of the writer (absent in entries of older versions). */
+  hostname?: string;
+  pidStart?: string;
   parent: string | null;
   commit: string;
   paths: string[];
+  /** The index entries the commit sets (absent in entries of older versions). */
+  index?: IndexInfoEntry[];
   subject: string;
 }
 
@@ -25,6 +38,17 @@ export type RecoveryOutcome = 'none' | 'rolled_forward' | 'already_published' | 
 
 function journalPath(memoryDir: string): string {
   return join(gitDirAt(memoryDir) ?? join(memoryDir, '.git'), 'gitmem-write.json');
+}
+
+let owner: Pick<JournalEntry, 'pid' | 'hostname' | 'pidStart'> | undefined;
+
+/** This process, as a journal names its writer (computed once: none of it changes while we run). */
+export function journalOwner(): Pick<JournalEntry, 'pid' | 'hostname' | 'pidStart'> {
+  if (owner?.pid !== process.pid) {
+    const pidStart = processStartTime(process.pid);
+    owner = { pid: process.pid, hostname: hostname(), ...(pidStart === null ? {} : { pidStart }) };
+  }
+  return owner;
 }
 
 /** Records the write about to happen (atomically: temp file + rename). */
@@ -39,28 +63,61 @@ export function clearJournal(memoryDir: string): void {
   rmSync(journalPath(memoryDir), { force: true });
 }
 
-function readJournal(memoryDir: string): JournalEntry | null {
+/**
+ * Retires the entry of a write that failed, so it can never be finished later: removed, else renamed
+ * aside. Throws IO_ERROR only when neither works.
+ */
+export function retireJournal(memoryDir: string): void {
+  const file = journalPath(memoryDir);
   try {
-    const entry = JSON.parse(readFileSync(journalPath(memoryDir), 'utf8')) as JournalEntry;
-    return typeof entry.commit === 'string' && Array.isArray(entry.paths) ? entry : null;
+    rmSync(file, { force: true });
+  } catch {
+    try {
+      renameSync(file, file.replace(/\.json$/, `.${Date.now()}.failed.json`));
+    } catch (err) {
+      throw new MemoryError('IO_ERROR', `the journal ${file} of a failed write could not be removed; remove it before the next write`, { cause: err, data: { journal: file } });
+    }
+  }
+}
+
+function parseJournal(text: string): JournalEntry | null {
+  try {
+    const e = JSON.parse(text) as Partial<JournalEntry>;
+    const ok = typeof e.pid === 'number' && typeof e.commit === 'string' && /^[0-9a-f]{40}$/.test(e.commit) &&
+      (e.parent === null || (typeof e.parent === 'string' && /^[0-9a-f]{40}$/.test(e.parent))) &&
+      Array.isArray(e.paths) && e.paths.every((p) => typeof p === 'string' && pathProblem(p) === null);
+    return ok ? ({ subject: '', ...e } as JournalEntry) : null;
   } catch {
     return null;
   }
 }
 
-function workTreeBlob(memoryDir: string, path: string): string | null {
-  try {
-    return objectId('blob', readFileSync(join(memoryDir, path)));
-  } catch {
-    return null;
-  }
+/** True when the entry's writer is certainly still running (same host, pid alive, same start time). */
+function writerAlive(e: JournalEntry): boolean {
+  if (e.hostname === undefined || e.hostname !== hostname() || !isProcessAlive(e.pid)) return false;
+  const now = e.pidStart === undefined ? null : processStartTime(e.pid);
+  return now === null || now === e.pidStart;
 }
 
-/** Blob ids of `paths` at `rev` (null where absent), in one git call. */
-async function blobIds(git: GitRunner, memoryDir: string, rev: string | null, paths: readonly string[]): Promise<Array<string | null>> {
-  if (rev === null) return paths.map(() => null);
-  const objects = await git.exec(catFileBatchRawOp(paths.map((p) => `${rev}:${p}`)), { cwd: memoryDir });
-  return paths.map((_, i) => (objects[i]?.type === 'blob' ? (objects[i]?.id ?? null) : null));
+/** Renames the entry aside; throws RECOVERY_SET_ASIDE unless `quiet`. */
+function setAside(memoryDir: string, entry: JournalEntry | null, why: string, quiet = false): void {
+  const from = journalPath(memoryDir);
+  const to = from.replace(/\.json$/, `.${new Date().toISOString().replace(/[:.]/g, '-')}.rejected.json`);
+  try {
+    renameSync(from, to);
+  } catch (err) {
+    rmSync(from, { force: true });
+    if (quiet) return;
+    throw new MemoryError('RECOVERY_SET_ASIDE', `an interrupted write could not be finished (${why}); its journal was removed`, { cause: err, data: { reason: why } });
+  }
+  if (quiet) return;
+  const commit = entry ? ` (commit ${entry.commit.slice(0, 7)})` : '';
+  const inspect = entry ? `cat ${to}; git show --stat ${entry.commit}` : `cat ${to}`;
+  throw new MemoryError(
+    'RECOVERY_SET_ASIDE',
+    `an interrupted write${commit} could not be finished: ${why}; its journal was set aside as ${to} (inspect: ${inspect}); retry the call (git status shows any file it left)`,
+    { data: { journal: to, commit: entry?.commit ?? null, reason: why } },
+  );
 }
 
 /**
@@ -68,31 +125,28 @@ async function blobIds(git: GitRunner, memoryDir: string, rev: string | null, pa
  * @example await recoverInterruptedWrite(git, memoryDir) // 'none' when there was nothing to do
  */
 export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string): Promise<RecoveryOutcome> {
-  const entry = readJournal(memoryDir);
-  if (!entry) return 'none';
-  const head = await git.exec(revParseOp('HEAD'), { cwd: memoryDir });
-  const { paths, commit, parent, subject } = entry;
-  let outcome: RecoveryOutcome = 'abandoned';
-  if (head === commit) {
-    await git.run(['update-index', '--add', '--remove', '--', ...paths], { cwd: memoryDir });
-    outcome = 'already_published';
-  } else if (head === parent) {
-    const [wanted, before] = await Promise.all([blobIds(git, memoryDir, commit, paths), blobIds(git, memoryDir, parent, paths)]);
-    const current = paths.map((p) => workTreeBlob(memoryDir, p));
-    const onlyThisWrite = current.every((id, i) => id === wanted[i] || id === before[i]);
-    const complete = current.every((id, i) => id === wanted[i]);
-    if (onlyThisWrite && !complete) {
-      // Some files were not written yet: put the commit's version of exactly those paths in place.
-      const missing = paths.filter((_, i) => current[i] !== wanted[i]);
-      const restore = missing.filter((p) => wanted[paths.indexOf(p)] !== null);
-      if (restore.length > 0) await git.run(['checkout', commit, '--', ...restore], { cwd: memoryDir });
-      for (const p of missing) if (wanted[paths.indexOf(p)] === null) rmSync(join(memoryDir, p), { force: true });
-    }
-    if (onlyThisWrite) {
-      await publishCommit(git, { memoryDir, commit, parent, paths, subject });
-      outcome = 'rolled_forward';
-    }
+  const file = journalPath(memoryDir);
+  if (!existsSync(file)) return 'none';
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return 'none'; // removed meanwhile
   }
-  clearJournal(memoryDir);
+  const entry = parseJournal(text);
+  if (entry === null) setAside(memoryDir, null, 'its journal is not a valid entry');
+  else if (writerAlive(entry)) setAside(memoryDir, entry, `its writer (pid ${entry.pid}) is still running, so it did not die mid-write`);
+  const e = entry as JournalEntry;
+  let outcome: RecoveryOutcome;
+  try {
+    outcome = await finishWrite(git, memoryDir, e);
+  } catch (err) {
+    // Another git process's lock or a slow git: leave the entry for the next call to finish.
+    if (isMemoryError(err, 'GIT_LOCKED') || isMemoryError(err, 'GIT_TIMEOUT')) throw err;
+    setAside(memoryDir, e, (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'a step failed');
+    throw err; // unreachable: setAside throws
+  }
+  if (outcome === 'abandoned') setAside(memoryDir, e, 'the repository moved on', true);
+  else clearJournal(memoryDir);
   return outcome;
 }

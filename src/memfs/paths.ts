@@ -1,9 +1,11 @@
 /**
- * Turns a path argument from a tool call into a safe repo-relative memory path (SPEC §4.4), and checks
- * on disk that no symlink along it leads out of the repository.
+ * Turns a path argument from a tool call into a safe repo-relative memory path: pure, applied before any
+ * file-system access, and held to the one path rule (blocks/path-rules.ts) so a `.git` look-alike, a name
+ * git would refuse or a huge/deep path never reaches the disk. Links are refused where files are touched
+ * (repo-fs.ts), never resolved.
  */
-import { lstatSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { PATH_LIMITS, pathProblem } from '../blocks/path-rules.js';
 import { MemoryError } from '../errors.js';
 
 export interface NormalizeOptions {
@@ -24,7 +26,8 @@ export interface MemoryPath {
 const WINDOWS_DRIVE = /^[A-Za-z]:[\\/]/;
 
 function fail(code: 'INVALID_PATH' | 'PATH_ESCAPE', message: string, field: string, value: string): never {
-  throw new MemoryError(code, message, { data: { field, value } });
+  const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  throw new MemoryError(code, message, { data: { field, value: shown } });
 }
 
 function stripAbsolute(input: string, o: NormalizeOptions, tool: string): string {
@@ -47,6 +50,11 @@ export function normalizeMemoryPath(input: unknown, o: NormalizeOptions): Memory
   if (typeof input !== 'string' || input.trim() === '') {
     fail('INVALID_PATH', `${tool}: '${o.field}' must be a non-empty string`, o.field, String(input));
   }
+  // Size first: UTF-8 is never shorter than UTF-16, so a longer string cannot fit (allowing for an absolute
+  // prefix and `.md`); a hostile 50,000-segment path costs one comparison.
+  if (input.length > PATH_LIMITS.maxPathBytes + o.memoryDir.length + 16) {
+    fail('INVALID_PATH', `${tool}: '${o.field}' is ${input.length} characters long (at most ${PATH_LIMITS.maxPathBytes} bytes)`, o.field, input);
+  }
   if (input.includes('\0')) fail('INVALID_PATH', `${tool}: '${o.field}' contains invalid null bytes`, o.field, input);
   const trimmed = input.trim();
   if (/^(~|\$HOME|\$\{HOME\}|"\$HOME")(\/|\\|$)/.test(trimmed)) {
@@ -60,40 +68,11 @@ export function normalizeMemoryPath(input: unknown, o: NormalizeOptions): Memory
   if (segments.some((s) => s === '.' || s === '..')) {
     fail('INVALID_PATH', `${tool}: '${o.field}' contains invalid path traversal segment`, o.field, input);
   }
-  if (segments[0] === '.git') fail('INVALID_PATH', `${tool}: '${o.field}' may not point into .git`, o.field, input);
   let label = segments.join('/');
   if (label.endsWith('.md')) label = label.slice(0, -3);
   if (label === '' || label.endsWith('/')) fail('INVALID_PATH', `${tool}: '${o.field}' resolves to an empty memory label`, o.field, input);
+  // The label is checked too: commands use it as a directory (delete), so `.git.md` must not mean `.git`.
+  const problem = pathProblem(label) ?? pathProblem(`${label}.md`);
+  if (problem) fail('INVALID_PATH', `${tool}: '${o.field}' is refused: ${problem}`, o.field, input);
   return { label, file: `${label}.md` };
-}
-
-/**
- * Refuses a repo-relative path whose existing part passes through a symlink that leads outside the
- * repository (or that is itself a symlink to outside).
- */
-export function assertInsideRepo(memoryDir: string, repoRelative: string, field = 'file_path', tool = 'memory'): void {
-  const root = realpathSync(memoryDir);
-  let probe = join(memoryDir, repoRelative);
-  // Walk up to the deepest existing ancestor (or the file itself when it exists).
-  for (;;) {
-    try {
-      lstatSync(probe);
-      break;
-    } catch {
-      const parent = dirname(probe);
-      if (parent === probe) return;
-      probe = parent;
-    }
-  }
-  let real: string;
-  try {
-    real = realpathSync(probe);
-  } catch {
-    // A dangling symlink: resolve where it points without following further.
-    fail('PATH_ESCAPE', `${tool}: '${field}' goes through a broken symbolic link`, field, repoRelative);
-  }
-  const rel = relative(root, real);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    fail('PATH_ESCAPE', `${tool}: '${field}' resolves through a symbolic link to outside the memory repository`, field, repoRelative);
-  }
 }

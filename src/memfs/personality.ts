@@ -11,6 +11,7 @@ import { MemoryError } from '../errors.js';
 import type { CommandContext } from './commands/context.js';
 import { readFile } from './commands/context.js';
 import type { FileEdit } from './edits.js';
+import { RepoFs } from './repo-fs.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from './tool.js';
 
 const PERSONA = 'system/persona.md';
@@ -78,15 +79,18 @@ function messageFor(id: string, plan: { edits: FileEdit[]; learned: boolean }, r
  */
 export async function applyPersonality(deps: WriteDeps, personalityId: string, options: PersonalityOptions = {}): Promise<WriteResult> {
   const p = getPersonality(personalityId);
-  const ctx: CommandContext = { memoryDir: deps.memoryDir, tool: 'personality' };
   const force = options.force === true;
+  const ctxFor = (fs: RepoFs): CommandContext => ({ memoryDir: deps.memoryDir, tool: 'personality', fs });
   // Planned once here for the message; planned again under the lease, where it counts and where its errors
   // are reported (after the clean check, like every write).
   let message: string;
+  const probe = new RepoFs(deps.memoryDir);
   try {
-    message = messageFor(p.id, planPersonality(ctx, personalityId, force), options.reason);
+    message = messageFor(p.id, planPersonality(ctxFor(probe), personalityId, force), options.reason);
   } catch {
     message = options.reason?.trim() || `chore(personality): switch to ${p.id}`;
+  } finally {
+    probe.close();
   }
-  return writeUnderLease(deps, `personality ${p.id}`, message, () => planPersonality(ctx, personalityId, force).edits);
+  return writeUnderLease(deps, `personality ${p.id}`, message, (fs) => planPersonality(ctxFor(fs), personalityId, force).edits);
 }

@@ -2,7 +2,6 @@
  * Strict UTF-8 reading of memory files, with a diagnosis of the usual culprits (UTF-16 from editors or
  * PowerShell redirects, stray NUL bytes) so the agent is told what to fix.
  */
-import { readFileSync } from 'node:fs';
 import { MemoryError } from '../errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -21,19 +20,10 @@ export function diagnoseEncoding(bytes: Uint8Array): string | null {
 }
 
 /**
- * Reads a file as strict UTF-8 text; null when it does not exist. Throws NOT_UTF8 with the diagnosis.
- * @example readMemoryText('/m/system/human.md') // '---\ndescription: …'
+ * Decodes a memory file's bytes as strict UTF-8 text; throws NOT_UTF8 with the diagnosis.
+ * @example decodeMemoryText(Buffer.from('---\ndescription: x\n---\n'), 'a.md') // '---\ndescription: x…'
  */
-export function readMemoryText(absPath: string, displayPath = absPath): string | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(absPath);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    if (code === 'EISDIR') throw new MemoryError('INVALID_PATH', `${displayPath} is a directory, not a memory file`);
-    throw new MemoryError('INTERNAL', `failed to read ${displayPath}: ${(err as Error).message}`, { cause: err });
-  }
+export function decodeMemoryText(bytes: Buffer, displayPath: string): string {
   const problem = diagnoseEncoding(bytes);
   if (problem) {
     throw new MemoryError('NOT_UTF8', `${displayPath} ${problem}; convert the file to UTF-8 and retry`, {

@@ -1,10 +1,22 @@
 /**
  * The memory tool's JSON schema (what a harness hands to its model) and the apply-patch tool's.
- * Plain data, so adapters (MCP, AI SDK) can use it without importing anything heavy.
+ * Plain data, so adapters (MCP, AI SDK) can use it without importing anything heavy. The limits the tool
+ * enforces (memfs/limits.ts, blocks/path-rules.ts) are stated here, in words and as maxLength.
  */
+import { PATH_LIMITS } from '../blocks/path-rules.js';
+import { TOOL_LIMITS } from './limits.js';
 
 export const MEMORY_COMMANDS = ['create', 'str_replace', 'insert', 'delete', 'rename', 'update_description'] as const;
 export type MemoryCommand = (typeof MEMORY_COMMANDS)[number];
+
+const n = (v: number): string => v.toLocaleString('en-US');
+const PATH_RULE =
+  `At most ${n(PATH_LIMITS.maxPathBytes)} bytes, ${PATH_LIMITS.maxDepth} components and ${PATH_LIMITS.maxSegmentBytes} bytes per component; ` +
+  'no "..", no control characters, no component that means .git (.GIT, .git., git~1, …); symbolic links are never followed.';
+const TEXT_RULE = `At most ${n(TOOL_LIMITS.textChars)} characters; no NUL characters.`;
+// No maxLength on paths: an absolute path inside the memory directory is accepted and may be longer.
+const path = (what: string) => ({ type: 'string', description: `${what} ${PATH_RULE}` }) as const;
+const text = (what: string) => ({ type: 'string', maxLength: TOOL_LIMITS.textChars, description: `${what} ${TEXT_RULE}` }) as const;
 
 /** JSON Schema of a memory-tool call. `command` and `reason` are required. */
 export const memoryToolSchema = {
@@ -13,17 +25,25 @@ export const memoryToolSchema = {
   required: ['command', 'reason'],
   properties: {
     command: { type: 'string', enum: [...MEMORY_COMMANDS], description: 'The edit to make.' },
-    reason: { type: 'string', description: 'Why this change is being made; it becomes the commit message.' },
-    file_path: { type: 'string', description: 'Memory-relative path, e.g. system/human.md (create, str_replace, insert, delete, update_description).' },
-    old_path: { type: 'string', description: 'rename: the current path.' },
-    new_path: { type: 'string', description: 'rename: the new path.' },
-    old_string: { type: 'string', description: 'str_replace: exact text to find in the body (must match once unless replace_all).' },
-    new_string: { type: 'string', description: 'str_replace: replacement text (empty deletes the match).' },
+    reason: {
+      type: 'string',
+      maxLength: TOOL_LIMITS.reasonChars,
+      description: `Why this change is being made; it becomes the commit message. At most ${n(TOOL_LIMITS.reasonChars)} characters; no NUL characters.`,
+    },
+    file_path: path('Memory-relative path, e.g. system/human.md (create, str_replace, insert, delete, update_description).'),
+    old_path: path('rename: the current memory-relative path.'),
+    new_path: path('rename: the new memory-relative path.'),
+    old_string: text('str_replace: exact text to find in the body (must match once unless replace_all).'),
+    new_string: text(`str_replace: replacement text (empty deletes the match); the edited file may hold at most ${n(TOOL_LIMITS.fileChars)} characters.`),
     replace_all: { type: 'boolean', description: 'str_replace: replace every match.' },
     insert_line: { type: 'number', description: 'insert: 1-based body line to insert before (0 = top, past end = append).' },
-    insert_text: { type: 'string', description: 'insert: the text to insert.' },
-    description: { type: 'string', description: 'create / update_description: one-line summary shown in the memory tree.' },
-    file_text: { type: 'string', description: 'create: the body of the new file.' },
+    insert_text: text('insert: the text to insert.'),
+    description: {
+      type: 'string',
+      maxLength: TOOL_LIMITS.descriptionChars,
+      description: `create / update_description: one-line summary shown in the memory tree. At most ${n(TOOL_LIMITS.descriptionChars)} characters; no NUL characters.`,
+    },
+    file_text: text('create: the body of the new file.'),
   },
 } as const;
 
@@ -33,7 +53,17 @@ export const applyPatchToolSchema = {
   additionalProperties: false,
   required: ['reason', 'input'],
   properties: {
-    reason: { type: 'string', description: 'Why; becomes the commit message.' },
-    input: { type: 'string', description: 'The patch, from "*** Begin Patch" to "*** End Patch".' },
+    reason: {
+      type: 'string',
+      maxLength: TOOL_LIMITS.reasonChars,
+      description: `Why; becomes the commit message. At most ${n(TOOL_LIMITS.reasonChars)} characters; no NUL characters.`,
+    },
+    input: {
+      type: 'string',
+      maxLength: TOOL_LIMITS.patchChars,
+      description:
+        `The patch, from "*** Begin Patch" to "*** End Patch". At most ${n(TOOL_LIMITS.patchChars)} characters; no NUL characters. ` +
+        `Every file path follows the memory tool's path rule (at most ${n(PATH_LIMITS.maxPathBytes)} bytes, no "..", no .git look-alike, links never followed).`,
+    },
   },
 } as const;

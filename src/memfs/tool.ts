@@ -15,6 +15,9 @@ import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
 import type { Identity } from './commit.js';
+import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
+import { errnoOf, fsError } from './fs-errors.js';
+import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand } from './tool-schema.js';
 
@@ -38,6 +41,9 @@ export interface WriteDeps {
   /** Test seam: see CommitEditsRequest.onStep. */
   onStep?: (step: WriteStep) => void;
 }
+
+/** Plans a write from the call's race-safe view of the repository (no writes). */
+export type Planner = (fs: RepoFs) => FileEdit[];
 
 const PLANNERS: Record<MemoryCommand, (ctx: CommandContext, call: Record<string, unknown>) => FileEdit[]> = {
   create: planCreate,
@@ -76,6 +82,7 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
   if (typeof reason !== 'string' || reason.trim() === '') {
     throw new MemoryError('INVALID_ARGUMENT', "memory: 'reason' must be a non-empty string", { data: { field: 'reason' } });
   }
+  for (const [field, max] of Object.entries(TEXT_FIELDS)) checkText('memory', field, args[field], max);
   return { command: command as MemoryCommand, reason: reason.trim(), args };
 }
 
@@ -94,42 +101,47 @@ function attempt<T>(fn: () => T): T | Error {
  * are read and the commit is composed in memory. Nothing is stored until the repo proves clean, and a dirty
  * repo wins over any planning error, as in SPEC §4.2. Shared by the memory tool, apply-patch and personalities.
  */
-export async function writeUnderLease(
-  deps: WriteDeps,
-  operation: string,
-  reason: string,
-  plan: () => FileEdit[],
-): Promise<WriteResult> {
+export async function writeUnderLease(deps: WriteDeps, operation: string, reason: string, plan: Planner): Promise<WriteResult> {
+  checkText(operation, 'reason', reason, TOOL_LIMITS.reasonChars);
   return deps.lease(async () => {
-    const { git, memoryDir } = deps;
     // Holding the lease, any journal entry left behind belongs to a writer that died mid-write: finish it first.
-    await recoverInterruptedWrite(git, memoryDir);
-    const statusP = assertCleanForWrite(git, memoryDir);
-    statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
-    const edits = attempt(plan);
-    const date = deps.clock?.();
-    const request = (base: BaseTrees, e: FileEdit[]): CommitEditsRequest => ({
-      memoryDir, edits: e, message: reason, author: deps.author, base, operation,
-      ...(date ? { date } : {}),
-      ...(deps.onStep ? { onStep: deps.onStep } : {}),
-    });
-    const files = edits instanceof Error ? [] : edits.map((e) => e.file);
-    let draft: Draft | Error | undefined;
-    if (!(edits instanceof Error)) {
-      const base = await readBaseTrees(git, memoryDir, files).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
-      draft = base instanceof Error ? base : attempt(() => draftEdits(request(base, edits)));
+    await recoverInterruptedWrite(deps.git, deps.memoryDir);
+    const fs = new RepoFs(deps.memoryDir);
+    try {
+      return await planAndCommit(deps, operation, reason, () => plan(fs), fs);
+    } finally {
+      fs.close();
     }
-    const status = await statusP;
-    if (edits instanceof Error) throw edits;
-    // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
-    // gitmem's lease) or a failed tree read is composed again.
-    const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
-    if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits));
-    if (draft instanceof Error || draft === undefined) throw draft;
-    const commit = await applyDraft(git, draft);
-    deps.afterCommit?.(commit);
-    return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
   });
+}
+
+async function planAndCommit(deps: WriteDeps, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
+  const { git, memoryDir } = deps;
+  const statusP = assertCleanForWrite(git, memoryDir);
+  statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
+  const edits = attempt(plan);
+  const date = deps.clock?.();
+  const request = (base: BaseTrees, e: FileEdit[]): CommitEditsRequest => ({
+    memoryDir, edits: e, message: reason, author: deps.author, base, operation,
+    ...(date ? { date } : {}),
+    ...(deps.onStep ? { onStep: deps.onStep } : {}),
+  });
+  const files = edits instanceof Error ? [] : edits.map((e) => e.file);
+  let draft: Draft | Error | undefined;
+  if (!(edits instanceof Error)) {
+    const base = await readBaseTrees(git, memoryDir, files).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    draft = base instanceof Error ? base : attempt(() => draftEdits(request(base, edits)));
+  }
+  const status = await statusP;
+  if (edits instanceof Error) throw errnoOf(edits) === undefined ? edits : fsError(edits, '');
+  // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
+  // gitmem's lease) or a failed tree read is composed again.
+  const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
+  if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits));
+  if (draft instanceof Error || draft === undefined) throw draft;
+  const commit = await applyDraft(git, draft, fs);
+  deps.afterCommit?.(commit);
+  return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
 }
 
 /**
@@ -138,6 +150,5 @@ export async function writeUnderLease(
  */
 export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<WriteResult> {
   const { command, reason, args } = validateToolCall(call);
-  const ctx: CommandContext = { memoryDir: deps.memoryDir, tool: 'memory' };
-  return writeUnderLease(deps, `Memory ${command}`, reason, () => PLANNERS[command](ctx, args));
+  return writeUnderLease(deps, `Memory ${command}`, reason, (fs) => PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args));
 }

@@ -1,12 +1,14 @@
 /**
  * Builds the next commit's tree without the index: read only the trees along the changed paths from HEAD
  * (one `cat-file --batch`), swap in the new blobs, and write the changed trees bottom-up. Cost grows with the
- * number of changed paths, not with the size of the repository.
+ * number of changed paths, not with the size of the repository. Entries are identified by their exact bytes,
+ * so siblings the write does not touch (even a name that is not UTF-8) are written back unchanged.
  */
-import { catFileBatchRawOp } from '../git/commands/plumbing.js';
+import { catFileBatchRawOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import { join } from 'node:path';
+import { MemoryError } from '../errors.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { parseTree, readLooseObject, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
+import { nameBytes, parseTree, readLooseObject, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
 import { readBranchHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
 
@@ -24,6 +26,19 @@ export interface TreeChange {
 
 const parentOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+/** A byte-exact key for a tree entry name (latin1 maps each byte to one code unit). */
+const keyOfItem = (item: TreeItem): string => nameBytes(item).toString('latin1');
+const keyOfName = (name: string): string => Buffer.from(name, 'utf8').toString('latin1');
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The entry's name when it is exactly UTF-8 (so a path argument can name it), else null. */
+function exactName(item: TreeItem): string | null {
+  if (!item.raw) return item.name;
+  try {
+    return utf8.decode(item.raw);
+  } catch {
+    return null;
+  }
+}
 
 /** Every directory (root included, as '') that contains one of `files`. Pure. */
 export function ancestorDirs(files: readonly string[]): string[] {
@@ -76,45 +91,74 @@ export function readBaseTreesLoose(memoryDir: string, files: readonly string[]):
     const items = parseTree(obj.data);
     trees.set(dir, items);
     for (const item of items) {
-      const child = dir === '' ? item.name : `${dir}/${item.name}`;
+      const name = exactName(item);
+      if (name === null) continue; // no path argument can name it
+      const child = dir === '' ? name : `${dir}/${name}`;
       if (item.mode === '40000' && wanted.has(child)) ids.set(child, item.id);
     }
   }
   return { head, trees };
 }
 
+/** What a new tree means for the index: the entries to set after the commit, and those it replaced. */
+export interface BuiltTree {
+  tree: string;
+  /** Index entries matching the new commit for every changed path. */
+  after: IndexInfoEntry[];
+  /** The same paths as they were in the base (for undoing a staged index). */
+  before: IndexInfoEntry[];
+}
+
+function refuse(path: string, why: string): never {
+  throw new MemoryError('INVALID_PATH', `${path} ${why}`, { data: { path } });
+}
+
+const isBlobMode = (mode: string): boolean => mode === '100644' || mode === '100755';
+
 /**
- * Adds the blobs and the changed trees for `changes` on top of `base` to `batch`; returns the new root tree id.
- * A directory left empty disappears; an existing file keeps its mode (e.g. executable).
+ * Adds the blobs and the changed trees for `changes` on top of `base` to `batch`; returns the new root tree
+ * id and the index entries. A directory left empty disappears; an existing file keeps its mode (e.g.
+ * executable). A change may only replace a regular file: putting a file where a directory, link or
+ * submodule is, or a directory where a file is, is refused (nothing is stored yet).
  */
-export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly TreeChange[]): string {
+export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly TreeChange[]): BuiltTree {
   const working = new Map<string, Map<string, TreeItem>>();
   const dirOf = (dir: string): Map<string, TreeItem> => {
     let entries = working.get(dir);
     if (!entries) {
-      entries = new Map((base.trees.get(dir) ?? []).map((e) => [e.name, e]));
+      entries = new Map((base.trees.get(dir) ?? []).map((e) => [keyOfItem(e), e]));
       working.set(dir, entries);
     }
     return entries;
   };
+  const after: IndexInfoEntry[] = [];
+  const before: IndexInfoEntry[] = [];
   for (const c of changes) {
     const entries = dirOf(parentOf(c.file));
-    const name = nameOf(c.file);
+    const key = keyOfName(nameOf(c.file));
+    const previous = entries.get(key);
+    if (previous && !isBlobMode(previous.mode)) refuse(c.file, previous.mode === '40000' ? 'is a directory, not a file' : 'is a link or submodule in HEAD');
+    before.push(previous ? { path: c.file, mode: previous.mode, id: previous.id } : { path: c.file, mode: null });
     if (c.content === null) {
-      entries.delete(name);
+      entries.delete(key);
+      after.push({ path: c.file, mode: null });
       continue;
     }
-    const previous = entries.get(name);
-    const mode = previous && previous.mode !== '40000' && previous.mode !== '120000' ? previous.mode : '100644';
-    entries.set(name, { mode, name, id: batch.add('blob', c.content) });
+    const mode = previous ? previous.mode : '100644';
+    const id = batch.add('blob', c.content);
+    entries.set(key, { mode, name: nameOf(c.file), id });
+    after.push({ path: c.file, mode, id });
   }
   const dirs = ancestorDirs(changes.map((c) => c.file)).sort((a, b) => b.split('/').length - a.split('/').length || b.length - a.length);
   for (const dir of dirs) {
     if (dir === '') continue;
     const entries = dirOf(dir);
     const parent = dirOf(parentOf(dir));
-    if (entries.size === 0) parent.delete(nameOf(dir));
-    else parent.set(nameOf(dir), { mode: '40000', name: nameOf(dir), id: batch.add('tree', serializeTree([...entries.values()])) });
+    const key = keyOfName(nameOf(dir));
+    const existing = parent.get(key);
+    if (existing && existing.mode !== '40000') refuse(dir, 'is a file in HEAD, not a directory');
+    if (entries.size === 0) parent.delete(key);
+    else parent.set(key, { mode: '40000', name: nameOf(dir), id: batch.add('tree', serializeTree([...entries.values()])) });
   }
-  return batch.add('tree', serializeTree([...dirOf('').values()]));
+  return { tree: batch.add('tree', serializeTree([...dirOf('').values()])), after, before };
 }

@@ -138,6 +138,25 @@ describe('withMemoryOperation', () => {
     expect(isMemoryError(err, 'LOCK_TIMEOUT')).toBe(true);
   });
 
+  it('never breaks the lease of a live holder on this host whose event loop is stalled (no heartbeat)', async () => {
+    const { child, ready } = startChild(['stall', repo, '1500']);
+    await ready;
+    let reason = '';
+    const err = await withMemoryOperation(repo, () => 1, { timeoutMs: 900, staleMs: 200, onRecovered: (i) => (reason = i.reason) }).catch((e: unknown) => e);
+    expect(reason).toBe('');
+    expect(isMemoryError(err, 'LOCK_TIMEOUT')).toBe(true);
+    await new Promise((r) => child.once('exit', r));
+    expect(await withMemoryOperation(repo, () => 'after', { timeoutMs: 5_000 })).toBe('after');
+  });
+
+  it('takes over a lock that names this very process, which cannot be holding it (a pid reused after a restart)', async () => {
+    const path = join(resolveGitCommonDir(repo), LEASE_FILE);
+    writeFileSync(path, JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), purpose: 'before the restart', token: 'old' }));
+    let reason = '';
+    expect(await withMemoryOperation(repo, () => 'mine', { timeoutMs: 1_000, onRecovered: (i) => (reason = i.reason) })).toBe('mine');
+    expect(reason).toBe('dead_holder');
+  });
+
   it('costs about a millisecond uncontended', async () => {
     for (let i = 0; i < 20; i++) await withMemoryOperation(repo, () => undefined);
     const n = 300;

@@ -2,15 +2,40 @@
  * Plumbing ops used to commit without rescanning the work tree (the fast write path) and to read a
  * revision without a checkout (prompt compilation).
  */
-import type { GitOp } from '../runner.js';
+import { MemoryError } from '../../errors.js';
+import type { GitOp, GitResult } from '../runner.js';
+
+/** update-index skips a path it refuses (e.g. with a `.git` component) with this warning and exits 0. */
+function refuseIgnoredPaths(r: GitResult): void {
+  const ignored = [...r.stderr.matchAll(/^Ignoring path (.*)$/gm)].map((m) => m[1] ?? '');
+  if (ignored.length > 0) {
+    throw new MemoryError('INVALID_PATH', `git refused to stage ${ignored.join(', ')} (update-index: "Ignoring path")`, { data: { paths: ignored } });
+  }
+}
 
 /** Stages exactly these paths from the work tree (adds, modifies, removes deleted ones). */
 export function updateIndexOp(paths: readonly string[]): GitOp<void> {
   return {
     args: ['update-index', '--add', '--remove', '-z', '--stdin'],
     input: paths.map((p) => `${p}\0`).join(''),
-    parse: () => undefined,
+    parse: refuseIgnoredPaths,
   };
+}
+
+/** An index entry to set: a blob with its mode, or `mode: null` to remove the path. */
+export interface IndexInfoEntry {
+  path: string;
+  mode: string | null;
+  id?: string;
+}
+
+/**
+ * Sets exactly these index entries from known blob ids (`--index-info`): the work tree is not read, so
+ * nothing done to it meanwhile (a directory swapped for a link) can change what is staged.
+ */
+export function updateIndexInfoOp(entries: readonly IndexInfoEntry[]): GitOp<void> {
+  const line = (e: IndexInfoEntry): string => (e.mode === null ? `0 ${'0'.repeat(40)}\t${e.path}\0` : `${e.mode} ${e.id ?? ''}\t${e.path}\0`);
+  return { args: ['update-index', '-z', '--index-info'], input: entries.map(line).join(''), parse: refuseIgnoredPaths };
 }
 
 /** Moves `ref` to `next` only if it still points at `expected` (null = must not exist). */

@@ -11,6 +11,7 @@
  *   lines are appended to the file (a newline is inserted first if the file lacks a final one).
  */
 import { MemoryError } from '../../errors.js';
+import { findFirst } from '../find-text.js';
 import { formatHunkMismatch } from './diagnostics.js';
 import type { Hunk } from './parse.js';
 
@@ -39,11 +40,11 @@ function atLineStart(text: string, index: number): boolean {
   return index === 0 || text[index - 1] === '\n';
 }
 
-/** First index where `needle` occurs starting at a line boundary, or -1. */
+/** First index where `needle` occurs starting at a line boundary, or -1 (one linear search). */
 function findLineAnchored(text: string, needle: string): number {
-  let index = text.indexOf(needle);
-  while (index !== -1 && !atLineStart(text, index)) index = text.indexOf(needle, index + 1);
-  return index;
+  if (text.startsWith(needle)) return 0;
+  const index = findFirst(text, `\n${needle}`);
+  return index === -1 ? -1 : index + 1;
 }
 
 /** Index where `needle` occupies the end of `text` starting at a line boundary, or -1. */

@@ -93,9 +93,9 @@ describe('planPatch: Update File', () => {
     });
   });
 
-  it('normalises a CRLF file to LF before matching', () => {
-    const out = plan({ 'a.md': '---\r\ndescription: d\r\n---\r\none\r\ntwo\r\n' }, '*** Update File: a.md', '@@', ' one', '-two', '+three');
-    expect(out.writes[0]?.content).toBe('---\ndescription: d\n---\none\nthree\n');
+  it('matches a CRLF file as LF and keeps its CRLF line endings and BOM in the result', () => {
+    const out = plan({ 'a.md': '\ufeff---\r\ndescription: d\r\n---\r\none\r\ntwo\r\n' }, '*** Update File: a.md', '@@', ' one', '-two', '+three');
+    expect(out.writes[0]?.content).toBe('\ufeff---\r\ndescription: d\r\n---\r\none\r\nthree\r\n');
   });
 
   it('appends at the end with an End of File hunk', () => {

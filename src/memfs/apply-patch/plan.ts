@@ -21,6 +21,7 @@ import {
   type FrontmatterData,
 } from '../../blocks/frontmatter.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
+import { restyle } from '../line-style.js';
 import { normalizeMemoryPath, type MemoryPath } from '../paths.js';
 import { applyHunks } from './apply-hunks.js';
 import { parsePatch, type PatchOp } from './parse.js';
@@ -170,6 +171,7 @@ function planUpdate(s: Staging, op: Extract<PatchOp, { type: 'update' }>): void 
   const source = target(s, op.path, 'Update File path').file;
   const dest = op.moveTo === undefined ? source : target(s, op.moveTo, 'Move to path').file;
   const before = currentText(s, source, 'update');
+  const fromDisk = !s.writes.has(source);
   const beforeData = editable(source, before, 'modified');
   if (dest !== source) {
     refuseDuplicate(s, dest);
@@ -179,8 +181,11 @@ function planUpdate(s: Staging, op: Extract<PatchOp, { type: 'update' }>): void 
       });
     }
   }
-  const after = applyHunks(source, before, op.hunks);
-  checkPatched(dest, after, beforeData);
+  const patched = applyHunks(source, before, op.hunks);
+  checkPatched(dest, patched, beforeData);
+  // Hunks match normalised text; a file read from disk keeps its own line endings and BOM.
+  const disk = fromDisk ? readDisk(s, source) : null;
+  const after = disk === null ? patched : restyle(disk, patched);
   if (dest !== source) stageDelete(s, source);
   stageWrite(s, dest, after);
   s.paths.push(source, dest);

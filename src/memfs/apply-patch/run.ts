@@ -1,13 +1,24 @@
 /**
- * memory_apply_patch as a write: validate the call, plan the patch against the clean work tree, and
- * commit every file it touches in one commit.
+ * memory_apply_patch as a write: validate the call, plan the patch against the clean work tree (read
+ * through the call's race-safe RepoFs: no link is followed), and commit every file it touches in one commit.
  */
-import { join } from 'node:path';
 import { MemoryError } from '../../errors.js';
-import { assertInsideRepo } from '../paths.js';
-import { readMemoryText } from '../read-text.js';
+import { linkRefusal } from '../fs-errors.js';
+import { checkText, TOOL_LIMITS } from '../limits.js';
+import { decodeMemoryText } from '../read-text.js';
+import type { RepoFs } from '../repo-fs.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from '../tool.js';
-import { planPatch } from './plan.js';
+import { planPatch, type PatchFs } from './plan.js';
+
+function patchFs(fs: RepoFs): PatchFs {
+  return {
+    read: (file) => {
+      if (fs.info(file)?.kind === 'link') throw linkRefusal(file);
+      const bytes = fs.readFile(file);
+      return bytes === null ? null : decodeMemoryText(bytes, file);
+    },
+  };
+}
 
 /**
  * Runs a memory_apply_patch call `{ reason, input }` (`patch` is accepted as an alias of `input`).
@@ -26,14 +37,13 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<Wri
   if (typeof input !== 'string' || input.trim() === '') {
     throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: 'input' must be a non-empty string", { data: { field: 'input' } });
   }
-  const fs = { read: (file: string) => readMemoryText(join(deps.memoryDir, file), file) };
-  return writeUnderLease(deps, 'memory_apply_patch', reason.trim(), () => {
-    const plan = planPatch(input, fs, { memoryDir: deps.memoryDir });
+  checkText('memory_apply_patch', 'reason', reason, TOOL_LIMITS.reasonChars);
+  checkText('memory_apply_patch', 'input', input, TOOL_LIMITS.patchChars);
+  return writeUnderLease(deps, 'memory_apply_patch', reason.trim(), (fs) => {
+    const read = patchFs(fs);
+    const plan = planPatch(input, read, { memoryDir: deps.memoryDir });
     const before = new Map<string, string | null>();
-    for (const f of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
-      assertInsideRepo(deps.memoryDir, f, 'path', 'memory_apply_patch');
-      before.set(f, fs.read(f));
-    }
+    for (const f of [...plan.writes.map((w) => w.file), ...plan.deletes]) before.set(f, read.read(f));
     return [
       ...plan.deletes.map((file) => ({ file, before: before.get(file) ?? null, after: null })),
       ...plan.writes.map((w) => ({ file: w.file, before: before.get(w.file) ?? null, after: w.content })),

@@ -1,24 +1,28 @@
 /**
- * What a memory-tool command may see while planning: strict reads of the (clean) work tree, path
- * normalisation and the "editable file" rule shared by every command.
+ * What a memory-tool command may see while planning: strict reads of the (clean) work tree through the
+ * call's race-safe RepoFs (no link is ever followed), path normalisation and the "editable file" rule
+ * shared by every command.
  */
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { isReadOnlyValue, normalizeText, parseMemoryFile, type FrontmatterData } from '../../blocks/frontmatter.js';
+import { pathProblem } from '../../blocks/path-rules.js';
 import { MemoryError, isMemoryError } from '../../errors.js';
-import { assertInsideRepo, normalizeMemoryPath, type MemoryPath } from '../paths.js';
-import { readMemoryText } from '../read-text.js';
+import { linkRefusal } from '../fs-errors.js';
+import { normalizeMemoryPath, type MemoryPath } from '../paths.js';
+import { decodeMemoryText } from '../read-text.js';
+import type { RepoFs } from '../repo-fs.js';
 
 export interface CommandContext {
   memoryDir: string;
   /** Tool name for messages (`memory`). */
   tool: string;
+  /** The call's file access (see repo-fs.ts). */
+  fs: RepoFs;
 }
 
 /** A loaded, editable memory file: normalised text split into frontmatter prefix and body. */
 export interface EditableFile {
   file: string;
-  /** Exact bytes on disk (what HEAD has, since the repo is clean). */
+  /** Exact text on disk (what HEAD has, since the repo is clean). */
   original: string;
   /** Normalised text (BOM stripped, LF). */
   text: string;
@@ -27,44 +31,57 @@ export interface EditableFile {
   data: FrontmatterData;
 }
 
-/** Normalises a path argument and checks it does not escape through a symlink. */
+/**
+ * Normalises a path argument; refuses it when the path or its label is a symbolic link, or passes
+ * through one (checked without following anything).
+ */
 export function resolvePath(ctx: CommandContext, value: unknown, field: string): MemoryPath {
   const mp = normalizeMemoryPath(value, { memoryDir: ctx.memoryDir, field, tool: ctx.tool });
-  assertInsideRepo(ctx.memoryDir, mp.file, field, ctx.tool);
+  for (const p of [mp.file, mp.label]) if (ctx.fs.info(p)?.kind === 'link') throw linkRefusal(p);
   return mp;
 }
 
-/** Reads a repo-relative file strictly (null when absent). */
+/** Reads a repo-relative file strictly as UTF-8 text (null when absent). */
 export function readFile(ctx: CommandContext, file: string): string | null {
-  return readMemoryText(join(ctx.memoryDir, file), file);
+  const bytes = ctx.fs.readFile(file);
+  return bytes === null ? null : decodeMemoryText(bytes, file);
 }
 
 /** True when `label` names an existing directory in the repo. */
 export function isDirectory(ctx: CommandContext, label: string): boolean {
-  try {
-    return lstatSync(join(ctx.memoryDir, label)).isDirectory();
-  } catch {
-    return false;
-  }
+  return ctx.fs.info(label)?.kind === 'dir';
 }
 
-/** Every file below a directory label, repo-relative, sorted. */
+/**
+ * Every file below a directory label, repo-relative, sorted. Refuses a directory holding anything the
+ * tool could not put back or commit as it is: a link, a device, a name that is not UTF-8 or that the path
+ * rule refuses (e.g. a nested `.git`).
+ */
 export function listFilesUnder(ctx: CommandContext, label: string): string[] {
   const out: string[] = [];
+  const refuse = (path: string, why: string): never => {
+    throw new MemoryError('INVALID_PATH', `${ctx.tool} delete: ${label}/ cannot be deleted by the tool: ${path} ${why}`, { data: { path } });
+  };
   const walk = (rel: string): void => {
-    for (const entry of readdirSync(join(ctx.memoryDir, rel), { withFileTypes: true })) {
-      const child = `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(child);
-      else out.push(child);
+    for (const entry of ctx.fs.list(rel) ?? []) {
+      const name = entry.name.toString('utf8');
+      const child = `${rel}/${name}`;
+      if (!Buffer.from(name, 'utf8').equals(entry.name)) refuse(`${rel}/${name}`, 'has a name that is not UTF-8');
+      const problem = pathProblem(child);
+      if (problem) refuse(child, `is refused (${problem})`);
+      if (entry.kind === 'link') throw linkRefusal(child);
+      if (entry.kind === 'dir') walk(child);
+      else if (entry.kind === 'file') out.push(child);
+      else refuse(child, 'is not a regular file');
     }
   };
   walk(label);
   return out.sort();
 }
 
-/** True when the repo-relative file exists (any type). */
+/** True when the repo-relative path exists (any type, a link included). */
 export function fileExists(ctx: CommandContext, file: string): boolean {
-  return existsSync(join(ctx.memoryDir, file));
+  return ctx.fs.info(file) !== null;
 }
 
 /**

@@ -1,8 +1,6 @@
 /** `delete`: remove a memory file, or a whole directory of them. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isReadOnlyValue, tryParseMemoryFile } from '../../blocks/frontmatter.js';
-import { MemoryError } from '../../errors.js';
+import { isMemoryError, MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
 import { isDirectory, listFilesUnder, loadEditable, readFile, resolvePath, type CommandContext } from './context.js';
 
@@ -31,7 +29,8 @@ function readRaw(ctx: CommandContext, file: string): string | Buffer {
   // Non-markdown assets (images) may not be UTF-8; their content only matters for rollback, so keep bytes.
   try {
     return readFile(ctx, file) ?? '';
-  } catch {
-    return readFileSync(join(ctx.memoryDir, file));
+  } catch (err) {
+    if (!isMemoryError(err, 'NOT_UTF8')) throw err;
+    return ctx.fs.readFile(file) ?? Buffer.alloc(0);
   }
 }

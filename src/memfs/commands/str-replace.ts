@@ -1,49 +1,57 @@
 /** `str_replace`: replace text in a file's body — exactly one match unless `replace_all`. */
 import { MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
+import { findAll, replaceAt } from '../find-text.js';
+import { checkResultSize, TOOL_LIMITS } from '../limits.js';
+import { restyle } from '../line-style.js';
 import { loadEditable, requireString, resolvePath, type CommandContext } from './context.js';
 
-function matchOffsets(haystack: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
-}
-
-function lineOf(text: string, offset: number): number {
+/** 1-based line numbers of the first `max` offsets (sorted), counting newlines once from the start. */
+function linesOf(text: string, offsets: readonly number[], max: number): number[] {
+  const lines: number[] = [];
   let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  let pos = 0;
+  for (const offset of offsets.slice(0, max)) {
+    for (let nl = text.indexOf('\n', pos); nl !== -1 && nl < offset; nl = text.indexOf('\n', nl + 1)) line++;
+    pos = offset;
+    lines.push(line);
+  }
+  return lines;
 }
 
 /**
  * Plans `str_replace(file_path, old_string, new_string, replace_all?)`; an empty new_string deletes.
+ * Text is matched in the normalised body (LF); the result keeps the file's line endings and BOM.
  * @example planStrReplace(ctx, { file_path: 'system/human', old_string: 'tea', new_string: 'coffee' })
  */
 export function planStrReplace(ctx: CommandContext, call: Record<string, unknown>): FileEdit[] {
   const path = resolvePath(ctx, call['file_path'], 'file_path');
-  const oldString = requireString(ctx, 'str_replace', call, 'old_string');
-  const newString = call['new_string'];
-  if (typeof newString !== 'string') {
+  const oldString = requireString(ctx, 'str_replace', call, 'old_string').replace(/\r\n?/g, '\n');
+  const rawNew = call['new_string'];
+  if (typeof rawNew !== 'string') {
     throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} str_replace: 'new_string' must be a string (empty deletes)`, {
       data: { field: 'new_string' },
     });
   }
+  const newString = rawNew.replace(/\r\n?/g, '\n');
   const f = loadEditable(ctx, path.file, String(call['file_path']));
-  const offsets = matchOffsets(f.body, oldString.replace(/\r\n?/g, '\n'));
+  const offsets = findAll(f.body, oldString);
   if (offsets.length === 0) {
     throw new MemoryError('NO_MATCH', `${ctx.tool} str_replace: old_string was not found in the body of ${path.file}`, {
       data: { path: path.file },
     });
   }
-  const lines = offsets.map((o) => lineOf(f.text, f.prefix.length + o));
   if (offsets.length > 1 && call['replace_all'] !== true) {
+    const lines = linesOf(f.text, offsets.map((o) => f.prefix.length + o), TOOL_LIMITS.reportedLines);
+    const more = offsets.length > lines.length ? `, and ${offsets.length - lines.length} more` : '';
     throw new MemoryError(
       'AMBIGUOUS_MATCH',
-      `${ctx.tool} str_replace: old_string matches ${offsets.length} times in ${path.file} (lines ${lines.join(', ')}); ` +
+      `${ctx.tool} str_replace: old_string matches ${offsets.length} times in ${path.file} (lines ${lines.join(', ')}${more}); ` +
         'add surrounding context to make it unique, or pass replace_all: true',
-      { data: { path: path.file, lines } },
+      { data: { path: path.file, lines, matches: offsets.length } },
     );
   }
-  const body = f.body.split(oldString.replace(/\r\n?/g, '\n')).join(newString);
-  return [{ file: path.file, before: f.original, after: f.prefix + body }];
+  checkResultSize(`${ctx.tool} str_replace`, path.file, f.text.length + offsets.length * (newString.length - oldString.length));
+  const body = replaceAt(f.body, oldString, offsets, newString);
+  return [{ file: path.file, before: f.original, after: restyle(f.original, f.prefix + body) }];
 }
