@@ -11,6 +11,7 @@ import { isRetryableKind, lockPathOf } from './classify.js';
 import { redactText } from './redact.js';
 import { authConfigEntries, authEnv, judgeRedirect, stripCurlTrace, type GitAuth, type RedirectVerdict } from './http-auth.js';
 import { GitCommandError, toGitError } from './git-error.js';
+import type { AuthRefusal, FailureContext } from './auth-failure.js';
 
 export type { GitAuth } from './http-auth.js';
 export { GitCommandError } from './git-error.js';
@@ -54,6 +55,8 @@ export interface GitRunOptions {
   okExitCodes?: number[];
   /** Sent as environment config, scoped to one origin, with redirects off (see http-auth.ts). */
   auth?: GitAuth;
+  /** The remote URL a network command talks to when argv names it only as `origin` (for error messages only). */
+  remote?: string;
   /** Extra `-c key=value` pairs placed before the command (never secrets: argv is world-readable). */
   config?: string[];
   retry?: GitRetryPolicy;
@@ -174,7 +177,7 @@ async function spawnOnce(
   args: string[],
   options: GitRunOptions,
   extra: Array<[string, string]>,
-): Promise<SpawnResult & { redirects: RedirectVerdict[] }> {
+): Promise<SpawnResult & { redirects: RedirectVerdict[]; refusal?: AuthRefusal }> {
   let env = { ...ctx.baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
   for (const k of DROPPED_ENV) delete env[k];
   if (options.auth) env = authEnv(env, authConfigEntries(options.auth, extra));
@@ -188,7 +191,8 @@ async function spawnOnce(
   if (!options.auth) return { ...result, redirects: [] };
   const traced = stripCurlTrace(result.stderr);
   const scheme = options.auth.urlPrefix ? new URL(options.auth.urlPrefix).protocol : 'https:';
-  return { ...result, stderr: traced.stderr, redirects: traced.redirects.map((r) => judgeRedirect(r, scheme)) };
+  const redirects = traced.redirects.map((r) => judgeRedirect(r, scheme));
+  return { ...result, stderr: traced.stderr, redirects, ...(traced.refusal ? { refusal: traced.refusal } : {}) };
 }
 
 /** One run, following at most a few same-origin redirects of an authenticated command. */
@@ -210,7 +214,9 @@ async function runOnce(ctx: SpawnContext, secrets: readonly string[], args: stri
       extra = [[`url.${redirect.toBase}.insteadOf`, firstBase]];
       continue;
     }
-    throw toGitError(buildGitArgv(args, options), result, allSecrets, options.cwd, redirect);
+    const sent = options.auth ? /^(\S+)/.exec(options.auth.authorization)?.[1]?.toLowerCase() : undefined;
+    const failure: FailureContext = { sent, refusal: result.refusal, remote: options.remote ?? remoteInArgs(args) };
+    throw toGitError(buildGitArgv(args, options), result, allSecrets, options.cwd, { redirect, failure });
   }
 }
 
@@ -273,6 +279,11 @@ export function backoffDelay(policy: GitRetryPolicy | undefined, attempt: number
   const base = policy?.baseDelayMs ?? NETWORK_RETRY.baseDelayMs;
   const cap = policy?.maxDelayMs ?? NETWORK_RETRY.maxDelayMs ?? Number.POSITIVE_INFINITY;
   return Math.min(cap, base * 2 ** (attempt - 1));
+}
+
+/** A URL among a network command's arguments (`clone <url>`, `push <url> …`), for error messages. */
+function remoteInArgs(args: readonly string[]): string | undefined {
+  return args.find((a, i) => i > 0 && !a.startsWith('-') && (/^[a-z][a-z0-9+.-]*:\/\//i.test(a) || /^[\w.-]+@[\w.-]+:/.test(a)));
 }
 
 function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {

@@ -110,6 +110,7 @@ export function contextFor(opts: SyncOptions, url: string): IntegrateInput {
     git: opts.git,
     memoryDir: opts.memoryDir,
     auth,
+    remoteUrl: url,
     onConflict: parseConflictPolicy(opts.onConflict ?? DEFAULT_CONFLICT_POLICY),
     clock: opts.clock ?? (() => new Date()),
     signal: opts.signal,
