@@ -54,7 +54,8 @@ export function explainFailure(kind: GitFailureKind, text: string, ctx: FailureC
 }
 
 function httpProblem(text: string, ctx: FailureContext): { problem: AuthProblem; message: string } {
-  const origin = /(?:for|access) '(https?:\/\/[^/']+)/i.exec(text)?.[1] ?? httpOriginOf(ctx.remote);
+  // The URL we configured first: a server's own text could name another origin.
+  const origin = httpOriginOf(ctx.remote) ?? /(?:for|access) '(https?:\/\/[^/']+)/i.exec(text)?.[1];
   const at = origin ? ` at ${origin}` : '';
   const inText = /(?:returned error|HTTP):? ?(40[13])\b/.exec(text)?.[1];
   const status = ctx.refusal?.status ?? (inText ? Number(inText) : undefined);
