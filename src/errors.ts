@@ -42,7 +42,8 @@ export type MemoryErrorCode =
   | 'GIT_FAILED' // git exited non-zero (GitCommandError carries redacted argv/stderr)
   | 'GIT_TIMEOUT' // git exceeded its timeout and was killed
   | 'GIT_TRANSIENT' // a retryable network failure (HTTP 5xx, reset, timed out) that survived retries
-  | 'GIT_AUTH' // authentication failed (never retried)
+  | 'GIT_AUTH' // authentication failed, or ssh does not know the server's host key (never retried; data.problem says which)
+  | 'GIT_DNS' // the remote's host name does not resolve (never retried)
   | 'GIT_REDIRECT' // an authenticated remote redirected to another origin (or kept redirecting); not followed, nothing sent there
   | 'GIT_LOCKED' // another git process kept a lock file (e.g. index.lock) past the short wait; nothing changed
   | 'ABORTED' // the caller's AbortSignal fired

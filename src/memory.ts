@@ -187,7 +187,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: (commit) => {
       keepProtectionMarker(memoryDir, commit);
-      if (mirrorConfigured(memoryDir)) firePostCommitHook(memoryDir, env);
+      // The hook's push runs in its own process: tell it which home's credentials this memory uses.
+      if (mirrorConfigured(memoryDir)) firePostCommitHook(memoryDir, { ...env, GITMEM_HOME: home });
       gcIfDue(git, memoryDir);
     },
   };

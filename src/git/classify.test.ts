@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyGitFailure } from './classify.js';
+import { classifyGitFailure, isRetryableKind, lockPathOf } from './classify.js';
 
 describe('classifyGitFailure', () => {
   it.each([
@@ -35,6 +35,32 @@ describe('classifyGitFailure', () => {
     expect(classifyGitFailure(local)).toBe('locked');
     expect(classifyGitFailure("error: cannot lock ref 'refs/heads/main': Unable to create '/m/.git/refs/heads/main.lock': File exists.")).toBe('locked');
     expect(classifyGitFailure("remote: error: cannot lock ref 'refs/heads/main': Unable to create '/r/refs/heads/main.lock': File exists.")).toBe('other');
+  });
+
+  it('treats a held config lock as contention, and names the lock file', () => {
+    const config = 'error: could not lock config file .git/config: File exists';
+    expect(classifyGitFailure(config)).toBe('locked');
+    expect(classifyGitFailure(`${config}\nfatal: could not set 'remote.origin.url' to 'x'`)).toBe('locked');
+    expect(classifyGitFailure('remote: error: could not lock config file config: File exists')).toBe('other');
+    expect(lockPathOf(config)).toBe('.git/config.lock');
+    expect(lockPathOf("fatal: Unable to create '/m/.git/index.lock': File exists.")).toBe('/m/.git/index.lock');
+    expect(lockPathOf('fatal: not a git repository')).toBeUndefined();
+  });
+
+  it('a host name that does not resolve is not transient', () => {
+    for (const text of [
+      "fatal: unable to access 'https://mem.invalid/x.git/': Could not resolve host: mem.invalid",
+      'ssh: Could not resolve hostname mem.invalid: Name or service not known\nfatal: Could not read from remote repository.',
+    ]) {
+      expect(classifyGitFailure(text)).toBe('dns');
+      expect(isRetryableKind(classifyGitFailure(text))).toBe(false);
+    }
+  });
+
+  it('recognises an unknown or changed SSH host key, but not a server claiming one', () => {
+    expect(classifyGitFailure('Host key verification failed.\nfatal: Could not read from remote repository.')).toBe('host_key');
+    expect(classifyGitFailure('@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\nHost key verification failed.')).toBe('host_key');
+    expect(classifyGitFailure('remote: Host key verification failed.\nfatal: the remote end hung up unexpectedly')).toBe('transient');
   });
 
   it('recognises conflicts, unrelated histories, a missing remote branch and a vanished cwd', () => {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { MemoryError, type MemoryErrorCode } from '../errors.js';
 import { classifyGitFailure, type GitFailureKind } from './classify.js';
+import { explainFailure, type AuthProblem, type FailureContext } from './auth-failure.js';
 import type { RedirectVerdict } from './http-auth.js';
 import { redactArgv, redactText } from './redact.js';
 import type { SpawnResult } from './spawn.js';
@@ -31,10 +32,13 @@ export class GitCommandError extends MemoryError {
       kind: GitFailureKind;
       /** Where a refused redirect pointed (origins only, redacted). */
       redirect?: { from: string; to: string };
+      /** What an auth or host-key failure was (see auth-failure.ts). */
+      problem?: AuthProblem;
     },
   ) {
     const redirect = fields.redirect ? { redirect: fields.redirect } : {};
-    super(code, message, { data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind, ...redirect } });
+    const problem = fields.problem ? { problem: fields.problem } : {};
+    super(code, message, { data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind, ...redirect, ...problem } });
     this.name = 'GitCommandError';
     this.argv = fields.argv;
     this.command = fields.command ?? fields.argv.join(' ');
@@ -45,8 +49,27 @@ export class GitCommandError extends MemoryError {
   }
 }
 
-/** Builds the typed, redacted error of a failed run (a refused redirect gets its own message). */
-export function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: string, redirect?: RedirectVerdict): GitCommandError {
+/** What the runner knows beyond git's output: a refused redirect, and what was sent and answered. */
+export interface FailureDetails {
+  redirect?: RedirectVerdict | undefined;
+  failure?: FailureContext;
+}
+
+const KIND_CODES: Partial<Record<GitFailureKind, MemoryErrorCode>> = {
+  redirect: 'GIT_REDIRECT',
+  auth: 'GIT_AUTH',
+  host_key: 'GIT_AUTH',
+  dns: 'GIT_DNS',
+  locked: 'GIT_LOCKED',
+  transient: 'GIT_TRANSIENT',
+};
+
+/**
+ * Builds the typed, redacted error of a failed run (a refused redirect, an auth, host-key or DNS failure
+ * get their own one-line explanation).
+ */
+export function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: string, details: FailureDetails = {}): GitCommandError {
+  const { redirect } = details;
   const cleanArgv = redactArgv(argv, secrets);
   const stderr = redactText(r.stderr, secrets);
   const stdout = redactText(r.stdout, secrets);
@@ -55,14 +78,11 @@ export function toGitError(argv: string[], r: SpawnResult, secrets: string[], cw
   const spawnText = r.spawnError ? `${r.spawnError.message}${existsSync(cwd) ? '' : ' (cwd ENOENT)'}` : '';
   const refused = redirect && !r.timedOut && !r.aborted ? redirectRefusal(command, redirect) : undefined;
   const kind = r.timedOut ? 'transient' : refused ? 'redirect' : classifyGitFailure(`${stderr}\n${stdout}\n${spawnText}`);
-  let code: MemoryErrorCode = 'GIT_FAILED';
-  let message = refused?.message ?? `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`;
+  const explained = details.failure && !refused ? explainFailure(kind, `${stderr}\n${stdout}`, details.failure) : undefined;
+  let code: MemoryErrorCode = KIND_CODES[kind] ?? 'GIT_FAILED';
+  let message = refused?.message ?? (explained ? `git ${command}: ${explained.message}` : `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`);
   if (r.aborted) [code, message] = ['ABORTED', `git ${command} was aborted`];
   else if (r.timedOut) [code, message] = ['GIT_TIMEOUT', `git ${command} timed out`];
-  else if (kind === 'redirect') code = 'GIT_REDIRECT';
-  else if (kind === 'auth') code = 'GIT_AUTH';
-  else if (kind === 'locked') code = 'GIT_LOCKED';
-  else if (kind === 'transient') code = 'GIT_TRANSIENT';
   const error = new GitCommandError(code, redactText(message, secrets), {
     argv: cleanArgv,
     command: `git ${command}`,
@@ -71,6 +91,7 @@ export function toGitError(argv: string[], r: SpawnResult, secrets: string[], cw
     exitCode: r.exitCode,
     kind,
     ...(refused ? { redirect: { from: redactText(refused.from, secrets), to: redactText(refused.to, secrets) } } : {}),
+    ...(explained?.problem ? { problem: explained.problem } : {}),
   });
   error.stack = redactText(error.stack ?? '', secrets);
   return error;

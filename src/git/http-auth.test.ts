@@ -36,6 +36,20 @@ describe('auth through the environment', () => {
 });
 
 describe('the curl trace', () => {
+  it('reads the last 401 and the schemes its WWW-Authenticate headers offer', () => {
+    const line = (dir: string, text: string): string => `10:57:57.189061 http.c:684              ${dir} header: ${text}`;
+    const trace = [
+      line('<= Recv', 'HTTP/1.1 401 Unauthorized'),
+      line('<= Recv', 'WWW-Authenticate: Basic realm="a, Bearer b", charset="UTF-8"'),
+      line('<= Recv', 'www-authenticate: Negotiate'),
+      "fatal: could not read Username for 'https://h.example': terminal prompts disabled",
+    ].join('\n');
+    const t = stripCurlTrace(trace);
+    expect(t.refusal).toEqual({ status: 401, schemes: ['basic', 'negotiate'] });
+    expect(t.stderr).toBe("fatal: could not read Username for 'https://h.example': terminal prompts disabled");
+    expect(stripCurlTrace(TRACE).refusal).toBeUndefined();
+  });
+
   it("keeps git's own lines and reads the redirect the trace shows", () => {
     const t = stripCurlTrace(TRACE);
     expect(t.stderr).toBe("fatal: unable to access 'https://h.example/mem.git/': The requested URL returned error: 301\n");

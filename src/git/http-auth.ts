@@ -11,6 +11,8 @@
  * other origin when it refuses.
  */
 
+import type { AuthRefusal } from './auth-failure.js';
+
 /** Credentials for one invocation; never written to config. */
 export interface GitAuth {
   /** Full header value, e.g. `Bearer abc` or `Basic base64(user:token)`. */
@@ -78,14 +80,24 @@ export interface TracedRedirect {
 // `12:34:56.789012 http.c:684              => Send header: GET /x HTTP/1.1`
 const TRACE_LINE = /^\d{2}:\d{2}:\d{2}\.\d{6} [\w./-]+:\d+ +(== Info|=> Send|<= Recv)(.*)$/;
 
+/** Scheme names of one `WWW-Authenticate` value (`Basic realm="a, b", Bearer x=1` → basic, bearer). */
+function challengeSchemes(value: string): string[] {
+  const parts = value.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+  return parts.flatMap((p) => {
+    const m = /^\s*([A-Za-z][\w!#$%&'*+.^`|~-]*)(?:\s|$)/.exec(p);
+    return m?.[1] && !/^\s*[\w-]+\s*=/.test(p) ? [m[1].toLowerCase()] : [];
+  });
+}
+
 /**
- * Splits git's stderr into its own lines and the curl trace, returning the former and every redirect
- * the trace shows.
+ * Splits git's stderr into its own lines and the curl trace, returning the former, every redirect the
+ * trace shows, and the last 401/403 answer with the schemes it offered.
  * @example stripCurlTrace('12:00:00.000000 http.c:684 <= Recv header: HTTP/1.1 200 OK\nfatal: x').stderr === 'fatal: x'
  */
-export function stripCurlTrace(stderr: string): { stderr: string; redirects: TracedRedirect[] } {
+export function stripCurlTrace(stderr: string): { stderr: string; redirects: TracedRedirect[]; refusal?: AuthRefusal } {
   const kept: string[] = [];
   const redirects: TracedRedirect[] = [];
+  let refusal: AuthRefusal | undefined;
   let request = { method: '', path: '', host: '' };
   let status = 0;
   for (const line of stderr.split('\n')) {
@@ -104,11 +116,14 @@ export function stripCurlTrace(stderr: string): { stderr: string; redirects: Tra
     } else if (dir === '<= Recv') {
       const statusLine = /^HTTP\/[\d.]+ (\d{3})\b/.exec(text);
       if (statusLine) status = Number(statusLine[1]);
+      if (statusLine && (status === 401 || status === 403)) refusal = { status, schemes: [] };
       const location = /^location:\s*(\S+)$/i.exec(text);
       if (location && status >= 300 && status < 400) redirects.push({ status, ...request, location: location[1] ?? '' });
+      const challenge = /^www-authenticate:\s*(.*)$/i.exec(text);
+      if (challenge && refusal && status === refusal.status) refusal.schemes.push(...challengeSchemes(challenge[1] ?? ''));
     }
   }
-  return { stderr: kept.join('\n'), redirects };
+  return { stderr: kept.join('\n'), redirects, ...(refusal ? { refusal } : {}) };
 }
 
 /** What to do about a redirect: follow it by rewriting one base URL to another, or refuse it. */

@@ -5,11 +5,13 @@
 import { spawn } from 'node:child_process';
 import type { Launcher } from '../process.js';
 import { spawnGit, type SpawnResult } from './spawn.js';
-import { mkdirSync } from 'node:fs';
-import { isRetryableKind } from './classify.js';
+import { mkdirSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { isRetryableKind, lockPathOf } from './classify.js';
 import { redactText } from './redact.js';
 import { authConfigEntries, authEnv, judgeRedirect, stripCurlTrace, type GitAuth, type RedirectVerdict } from './http-auth.js';
 import { GitCommandError, toGitError } from './git-error.js';
+import type { AuthRefusal, FailureContext } from './auth-failure.js';
 
 export type { GitAuth } from './http-auth.js';
 export { GitCommandError } from './git-error.js';
@@ -53,6 +55,8 @@ export interface GitRunOptions {
   okExitCodes?: number[];
   /** Sent as environment config, scoped to one origin, with redirects off (see http-auth.ts). */
   auth?: GitAuth;
+  /** The remote URL a network command talks to when argv names it only as `origin` (for error messages only). */
+  remote?: string;
   /** Extra `-c key=value` pairs placed before the command (never secrets: argv is world-readable). */
   config?: string[];
   retry?: GitRetryPolicy;
@@ -109,20 +113,52 @@ export function buildGitArgv(args: readonly string[], options: Pick<GitRunOption
 /**
  * Commands that take their lock before they change anything, so a run that failed on a held lock changed
  * nothing and may simply run again once the other git process (an editor's `git status`, a shell commit,
- * a concurrent gc) lets go.
+ * a `git config` writer, a concurrent gc) lets go.
  */
 const LOCK_WAITING = new Set(['update-index', 'update-ref', 'read-tree', 'reset', 'rm', 'add', 'commit', 'symbolic-ref', 'config', 'branch', 'checkout']);
-/** About 1.5 s in all: far longer than a status or a commit holds index.lock, short enough to report a stale lock. */
-const LOCK_WAITS_MS = [5, 10, 20, 40, 80, 150, 250, 400, 500];
+/** First waits: a commit or a status holds its lock for milliseconds. Then about every LOCK_POLL_MS. */
+const LOCK_WAITS_MS = [5, 10, 20, 40, 80, 150];
+const LOCK_POLL_MS = 120;
+/**
+ * A lock file that stays the same file this long is stale or held by one long operation: report it. One
+ * that keeps changing (pollers taking it in turn) is live contention and is waited for up to LOCK_CAP_MS.
+ */
+const LOCK_STALE_MS = 1_500;
+const LOCK_CAP_MS = 10_000;
+
+/** What the lock waits of one run have seen so far. */
+interface LockWaits {
+  count: number;
+  startedAt: number;
+  /** The lock file's identity (inode + mtime) at the last failure, and since when it has been that. */
+  lastSeen?: string;
+  sameSince: number;
+}
+
+function lockIdentity(cwd: string, text: string): string {
+  const path = lockPathOf(text);
+  if (path === undefined) return 'unknown';
+  try {
+    const st = statSync(isAbsolute(path) ? path : join(cwd, path));
+    return `${st.ino}:${st.mtimeMs}`;
+  } catch {
+    return 'gone'; // released between git's attempt and ours: the other process is moving
+  }
+}
 
 function timeoutFor(args: readonly string[], options: GitRunOptions, defaultTimeout: number): number {
   return options.timeoutMs ?? (args[0] === 'clone' ? Math.max(defaultTimeout, CLONE_GIT_TIMEOUT_MS) : defaultTimeout);
 }
 
-/** Waits before lock retry number `waits` when `err` is a held lock worth waiting for; false otherwise. */
-async function waitedForLock(err: GitCommandError, args: readonly string[], waits: number, signal?: AbortSignal): Promise<boolean> {
-  const delay = LOCK_WAITS_MS[waits];
-  if (err.kind !== 'locked' || !LOCK_WAITING.has(args[0] ?? '') || delay === undefined || signal?.aborted) return false;
+/** Waits before the next try when `err` is a held lock still worth waiting for; false otherwise. */
+async function waitedForLock(err: GitCommandError, args: readonly string[], w: LockWaits, cwd: string, signal?: AbortSignal): Promise<boolean> {
+  if (err.kind !== 'locked' || !LOCK_WAITING.has(args[0] ?? '') || signal?.aborted) return false;
+  const now = Date.now();
+  const seen = lockIdentity(cwd, err.stderr);
+  if (seen !== w.lastSeen || seen === 'gone') [w.lastSeen, w.sameSince] = [seen, now];
+  if (now - w.sameSince >= LOCK_STALE_MS || now - w.startedAt >= LOCK_CAP_MS) return false;
+  // Jittered, so a retry does not fall into step with a poller's own period.
+  const delay = LOCK_WAITS_MS[w.count++] ?? LOCK_POLL_MS / 2 + Math.floor(Math.random() * LOCK_POLL_MS);
   // A real timer even when the runner's `sleep` is stubbed: the other process needs wall time to let go.
   await new Promise((r) => setTimeout(r, delay));
   return true;
@@ -141,7 +177,7 @@ async function spawnOnce(
   args: string[],
   options: GitRunOptions,
   extra: Array<[string, string]>,
-): Promise<SpawnResult & { redirects: RedirectVerdict[] }> {
+): Promise<SpawnResult & { redirects: RedirectVerdict[]; refusal?: AuthRefusal }> {
   let env = { ...ctx.baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
   for (const k of DROPPED_ENV) delete env[k];
   if (options.auth) env = authEnv(env, authConfigEntries(options.auth, extra));
@@ -155,7 +191,8 @@ async function spawnOnce(
   if (!options.auth) return { ...result, redirects: [] };
   const traced = stripCurlTrace(result.stderr);
   const scheme = options.auth.urlPrefix ? new URL(options.auth.urlPrefix).protocol : 'https:';
-  return { ...result, stderr: traced.stderr, redirects: traced.redirects.map((r) => judgeRedirect(r, scheme)) };
+  const redirects = traced.redirects.map((r) => judgeRedirect(r, scheme));
+  return { ...result, stderr: traced.stderr, redirects, ...(traced.refusal ? { refusal: traced.refusal } : {}) };
 }
 
 /** One run, following at most a few same-origin redirects of an authenticated command. */
@@ -177,7 +214,9 @@ async function runOnce(ctx: SpawnContext, secrets: readonly string[], args: stri
       extra = [[`url.${redirect.toBase}.insteadOf`, firstBase]];
       continue;
     }
-    throw toGitError(buildGitArgv(args, options), result, allSecrets, options.cwd, redirect);
+    const sent = options.auth ? /^(\S+)/.exec(options.auth.authorization)?.[1]?.toLowerCase() : undefined;
+    const failure: FailureContext = { sent, refusal: result.refusal, remote: options.remote ?? remoteInArgs(args) };
+    throw toGitError(buildGitArgv(args, options), result, allSecrets, options.cwd, { redirect, failure });
   }
 }
 
@@ -195,13 +234,14 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
 
   async function run(args: string[], options: GitRunOptions): Promise<GitResult> {
     const attempts = Math.max(1, options.retry?.attempts ?? 1);
-    let [attempt, lockWaits] = [1, 0];
+    let attempt = 1;
+    const lockWaits: LockWaits = { count: 0, startedAt: Date.now(), sameSince: Date.now() };
     for (;;) {
       try {
         return await runOnce(ctx, secrets, args, { ...options, ensureCwd: options.ensureCwd || attempt > 1 });
       } catch (err) {
         if (!(err instanceof GitCommandError)) throw err;
-        if (await waitedForLock(err, args, lockWaits++, options.signal)) continue; // not one of the caller's attempts
+        if (await waitedForLock(err, args, lockWaits, options.cwd, options.signal)) continue; // not one of the caller's attempts
         if (!isRetryableKind(err.kind) || attempt >= attempts || options.signal?.aborted) throw err;
         const delay = backoffDelay(options.retry, attempt);
         const line = `git ${args[0] ?? ''} failed (attempt ${attempt}/${attempts}), retrying in ${delay} ms: ${err.message}`;
@@ -239,6 +279,11 @@ export function backoffDelay(policy: GitRetryPolicy | undefined, attempt: number
   const base = policy?.baseDelayMs ?? NETWORK_RETRY.baseDelayMs;
   const cap = policy?.maxDelayMs ?? NETWORK_RETRY.maxDelayMs ?? Number.POSITIVE_INFINITY;
   return Math.min(cap, base * 2 ** (attempt - 1));
+}
+
+/** A URL among a network command's arguments (`clone <url>`, `push <url> …`), for error messages. */
+function remoteInArgs(args: readonly string[]): string | undefined {
+  return args.find((a, i) => i > 0 && !a.startsWith('-') && (/^[a-z][a-z0-9+.-]*:\/\//i.test(a) || /^[\w.-]+@[\w.-]+:/.test(a)));
 }
 
 function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {

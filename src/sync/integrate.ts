@@ -18,6 +18,8 @@ export interface IntegrateInput {
   git: GitRunner;
   memoryDir: string;
   auth: GitAuth | undefined;
+  /** origin's URL, named in error messages (an SSH host to add, a host name that does not resolve). */
+  remoteUrl?: string;
   onConflict: ConflictPolicy;
   clock: () => Date;
   signal: AbortSignal | undefined;
@@ -223,13 +225,14 @@ async function countRange(input: IntegrateInput, rev: string): Promise<number> {
 
 /** Runner options for this repo; `network` adds auth and the retry policy. */
 export function runOpts(
-  input: Pick<IntegrateInput, 'memoryDir' | 'signal'> & Partial<Pick<IntegrateInput, 'auth' | 'retry'>>,
+  input: Pick<IntegrateInput, 'memoryDir' | 'signal'> & Partial<Pick<IntegrateInput, 'auth' | 'retry' | 'remoteUrl'>>,
   network = false,
-): { cwd: string; signal?: AbortSignal; auth?: GitAuth; retry?: GitRetryPolicy } {
+): { cwd: string; signal?: AbortSignal; auth?: GitAuth; retry?: GitRetryPolicy; remote?: string } {
   return {
     cwd: input.memoryDir,
     ...(input.signal ? { signal: input.signal } : {}),
     ...(network && input.auth ? { auth: input.auth } : {}),
+    ...(network && input.remoteUrl ? { remote: input.remoteUrl } : {}),
     ...(network ? { retry: input.retry ?? NETWORK_RETRY } : {}),
   };
 }

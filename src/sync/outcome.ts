@@ -4,6 +4,8 @@
  */
 import { isMemoryError } from '../errors.js';
 import { GitCommandError, type GitAuth } from '../git/runner.js';
+import { withMemoryOperation } from '../git/lease.js';
+import { recoverInterruptedWrite } from '../memfs/journal.js';
 import { redactText } from '../git/redact.js';
 import { authForRemote } from './credentials.js';
 import { fetchMain, REMOTE_MAIN, runOpts, type FetchOutcome, type IntegrateInput, type IntegrateResult } from './integrate.js';
@@ -45,8 +47,13 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
   // Read before the status and the fetch start, so "origin/main did not move" can be checked later.
   const remoteBefore = readRefQuick(gitDir, REMOTE_MAIN);
   const fetching = prefetch && ctx ? settle(fetchMain(ctx)) : undefined;
-  const state = await readRepoState(opts.git, opts.memoryDir, opts.signal);
+  let state = await readRepoState(opts.git, opts.memoryDir, opts.signal);
   const fetched = await fetching;
+  try {
+    if (state && state.changed.length > 0) state = await settledState(opts);
+  } catch (err) {
+    return { done: failedResult(opts.memoryDir, err) };
+  }
   if (!state) return { done: { ...base, status: 'skipped', summary: 'Memory repo is not initialized.' } };
   const conflict = conflictSummary(state);
   if (conflict) return { done: { ...base, status: 'conflict', summary: conflict, conflictPaths: state.unmerged } };
@@ -65,6 +72,21 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
   if (fetched && 'error' in fetched) return { done: failedResult(opts.memoryDir, fetched.error) };
   const hint: SyncHint = { head: state.oid, upstream: state.upstream, ahead: state.ahead, behind: state.behind, remoteBefore };
   return { ctx, state, url, hint, ...(fetched ? { fetched: fetched.value } : {}) };
+}
+
+/**
+ * The repository state once no tool write is in flight. A write puts its files in the work tree a moment
+ * before HEAD and the index move, all under the operation lease; so a status that shows changes is taken
+ * again holding the lease, after finishing any write a killed process left journaled. Only what is still
+ * there is the user's uncommitted work. (Called only when the first look saw changes: a clean tree costs
+ * no lease.)
+ */
+async function settledState(opts: SyncOptions): Promise<RepoState | undefined> {
+  const lease = { purpose: 'sync (clean check)', ...(opts.signal ? { signal: opts.signal } : {}) };
+  return withMemoryOperation(opts.memoryDir, async () => {
+    await recoverInterruptedWrite(opts.git, opts.memoryDir);
+    return readRepoState(opts.git, opts.memoryDir, opts.signal);
+  }, lease);
 }
 
 /**
@@ -88,6 +110,7 @@ export function contextFor(opts: SyncOptions, url: string): IntegrateInput {
     git: opts.git,
     memoryDir: opts.memoryDir,
     auth,
+    remoteUrl: url,
     onConflict: parseConflictPolicy(opts.onConflict ?? DEFAULT_CONFLICT_POLICY),
     clock: opts.clock ?? (() => new Date()),
     signal: opts.signal,

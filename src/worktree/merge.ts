@@ -107,13 +107,15 @@ export async function checkMergeResult(
  * written, local edits elsewhere survive). git checks everything before touching a file, so a refusal leaves
  * the checkout as it was; then the real obstacles are the uncommitted `changed` paths. A refusal with no such
  * path is stale stat data: refresh the index once and retry. Returns the blocking paths ([] when done).
+ * The refresh is not `-q`: quiet, update-index exits 128 without a word when index.lock is held (an editor's
+ * `git status`), and only a named lock is waited for by the runner.
  */
 async function updateCheckout(git: GitRunner, cwd: string, head: string, commit: string, changed: string[]): Promise<string[]> {
   const first = await git.run(['read-tree', '-m', '-u', head, commit], { cwd, okExitCodes: [128] });
   if (first.exitCode === 0) return [];
   const inTheWay = await dirtyPaths(git, cwd, changed);
   if (inTheWay.length > 0) return inTheWay;
-  await git.run(['update-index', '-q', '--refresh'], { cwd, okExitCodes: [1] });
+  await git.run(['update-index', '--refresh'], { cwd, okExitCodes: [1] });
   await git.run(['read-tree', '-m', '-u', head, commit], { cwd });
   return [];
 }

@@ -1,8 +1,9 @@
 /**
  * A real git smart-HTTP server for tests: `git http-backend` run as CGI behind node:http on 127.0.0.1
- * (or another loopback address), requiring a bearer token (or Basic with the token as password), able to
- * answer with redirects and to hold each response a while, plus a fault-injecting proxy that answers 520
- * or drops the connection for the first K matching requests.
+ * (or another loopback address), requiring a bearer token (or Basic with the token as password) — or only
+ * one of the two schemes, or rejecting every credential with 401/403 — able to answer with redirects and to
+ * hold each response a while, plus a fault-injecting proxy that answers 520 or drops the connection for the
+ * first K matching requests.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -28,11 +29,14 @@ export function createBareRepo(root: string, name: string): string {
   return dir;
 }
 
-function authorized(header: string | undefined, token: string | undefined): boolean {
+export type AuthSchemeName = 'bearer' | 'basic';
+
+function authorized(header: string | undefined, token: string | undefined, schemes: readonly AuthSchemeName[]): boolean {
   if (token === undefined) return true;
   if (!header) return false;
-  if (header === `Bearer ${token}`) return true;
+  if (header === `Bearer ${token}`) return schemes.includes('bearer');
   const m = /^Basic (.+)$/.exec(header);
+  if (!schemes.includes('basic')) return false;
   if (!m?.[1]) return false;
   const decoded = Buffer.from(m[1], 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1) === token;
@@ -113,7 +117,13 @@ export interface GitHttpServerOptions {
   redirectStatus?: 301 | 302 | 303 | 307 | 308;
   /** Hold every response this long, so a test can watch the client's processes while they wait. */
   delayMs?: number;
+  /** The Authorization schemes accepted, each advertised in a `WWW-Authenticate` header of a 401 (default both). */
+  schemes?: readonly AuthSchemeName[];
+  /** Answer every request that carries credentials with this status (a revoked token, or one without access). */
+  rejectWith?: 401 | 403;
 }
+
+const CHALLENGE: Record<AuthSchemeName, string> = { basic: 'Basic realm="gitmem-test"', bearer: 'Bearer realm="gitmem-test"' };
 
 /**
  * Serves every bare repo under `root`. With `token`, requests without the right credentials get 401.
@@ -121,8 +131,10 @@ export interface GitHttpServerOptions {
  */
 export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<GitHttpServer> {
   const requests: GitHttpServer['requests'] = [];
+  const schemes = opts.schemes ?? ['bearer', 'basic'];
   const server = createServer((req, res) => {
-    const ok = authorized(req.headers.authorization, opts.token);
+    const rejected = opts.rejectWith !== undefined && req.headers.authorization !== undefined;
+    const ok = !rejected && authorized(req.headers.authorization, opts.token, schemes);
     requests.push({ method: req.method ?? '', path: req.url ?? '', authorized: ok, authorization: req.headers.authorization });
     const answer = (): void => {
       const location = opts.redirect?.(req.url ?? '/');
@@ -132,8 +144,10 @@ export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<Gi
         res.end('moved\n');
       } else if (!ok) {
         req.resume();
-        res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="gitmem-test"', 'Content-Type': 'text/plain' });
-        res.end('unauthorized\n');
+        const status = rejected ? (opts.rejectWith ?? 401) : 401;
+        const challenge = status === 401 ? { 'WWW-Authenticate': schemes.map((k) => CHALLENGE[k]) } : {};
+        res.writeHead(status, { ...challenge, 'Content-Type': 'text/plain' });
+        res.end(status === 401 ? 'unauthorized\n' : 'forbidden\n');
       } else runBackend(req, res, opts.root);
     };
     if (opts.delayMs) setTimeout(answer, opts.delayMs);

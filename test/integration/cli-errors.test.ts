@@ -50,14 +50,14 @@ describe('errors on stderr, one line first', () => {
     expect(r.stderr).toContain('gitmem mirror push');
     const status = h.run(['mirror', 'status', '--agent', 'a1', '--json']);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ lastPush: { ok: false, exitCode: 1 } });
-    expect(h.run(['mirror', 'status', '--agent', 'a1']).stdout).toMatch(/last push: failed/i);
+    expect(JSON.parse(status.stdout)).toMatchObject({ last: { ok: false } });
+    expect(h.run(['mirror', 'status', '--agent', 'a1']).stdout).toMatch(/last push \(.*\) failed/i);
     const push = h.run(['mirror', 'push', '--agent', 'a1']);
     expect({ code: push.code, error: errorCode(push), out: push.stdout }).toEqual({ code: 1, error: 'PUSH_FAILED', out: '' });
     const good = join(h.root, 'mirror.git');
     git(h.root, ['init', '-q', '--bare', '-b', 'main', good]);
     expect(h.run(['mirror', 'set', good, '--agent', 'a1']).code).toBe(0);
-    expect(JSON.parse(h.run(['mirror', 'status', '--agent', 'a1', '--json']).stdout)).toMatchObject({ lastPush: { ok: true, exitCode: 0 } });
+    expect(JSON.parse(h.run(['mirror', 'status', '--agent', 'a1', '--json']).stdout)).toMatchObject({ last: { ok: true } });
   });
 
   it('a patch mismatch: the code line first, the preview after it', () => {

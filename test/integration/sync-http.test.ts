@@ -105,7 +105,7 @@ describe('sync over authenticated smart HTTP', () => {
     }
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(isMemoryError(caught, 'GIT_AUTH')).toBe(true);
-    expect((caught as Error).message).toMatch(/terminal prompts disabled|Authentication failed/);
+    expect((caught as Error).message).toMatch(/rejected the token \(HTTP 401\)/);
     expectRedactedError(caught);
     expect(existsSync(join(home, 'agents', 'wrong'))).toBe(false);
 

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { createGitRunner } from '../../src/git/runner.js';
 import { ensureHooks } from '../../src/hooks/install.js';
+import { postCommitScript } from '../../src/hooks/post-commit.js';
 import { mirrorStatus, pushMirror, setMirror, unsetMirror } from '../../src/sync/mirror.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
@@ -131,6 +132,19 @@ describe('mirror', () => {
     const failed = await pushMirror({ git: runner, memoryDir: dir, timeoutMs: 2_000 });
     expect(failed).toMatchObject({ ok: false, branch: 'main', url });
     expect(failed.output).toMatch(/Failed to connect|Connection refused|Could not connect/i);
+  });
+
+  it('without the mirror helper (entry gone) the hook still pushes with plain git and says so in the log', async () => {
+    const dir = await newRepo();
+    const mirror = join(makeTmpDir(), 'mirror.git');
+    g(root, ['init', '-q', '--bare', '-b', 'main', mirror]);
+    await setMirror({ git: runner, memoryDir: dir, url: mirror });
+    writeFileSync(join(dir, '.git', 'hooks', 'post-commit'), postCommitScript(process.execPath, '/nonexistent/gitmem/mirror-hook.cjs'), { mode: 0o755 });
+    commit(dir, 'one');
+    await waitFor(() => logOf(dir).includes('exit=0'));
+    expect(g(mirror, ['rev-parse', 'main'])).toBe(g(dir, ['rev-parse', 'HEAD']));
+    expect(logOf(dir)).toContain('the gitmem mirror helper /nonexistent/gitmem/mirror-hook.cjs is missing');
+    expect((await mirrorStatus({ git: runner, memoryDir: dir })).last).toMatchObject({ ok: true, trigger: 'post-commit' });
   });
 
   it('refuses mirror URLs with embedded credentials', async () => {

@@ -1,6 +1,6 @@
 /** `gitmem mirror set <url> | push | status | unset`: a push-only mirror of main, pushed after each commit. */
-import { createGitRunner, MemoryError, mirrorStatus, pushMirror, setMirror, unsetMirror } from '../../index.js';
-import type { MirrorLastPush, MirrorPushResult } from '../../index.js';
+import { createGitRunner, MemoryError, mirrorStatus, pushMirror, resolveCredentials, setMirror, unsetMirror } from '../../index.js';
+import type { MirrorPushResult } from '../../index.js';
 import { openMemoryDir } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
 
@@ -17,9 +17,15 @@ function pushFailed(first: string, r: MirrorPushResult, extra: Record<string, un
   return new MemoryError('PUSH_FAILED', r.output ? `${first}\n${r.output}` : first, { data: { ...extra, push: r } });
 }
 
+/** The sync credentials, which an HTTP(S) mirror uses too (scoped to the mirror's origin). */
+function credentialsOf(ctx: CliContext): { credentials?: NonNullable<ReturnType<typeof resolveCredentials>> } {
+  const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
+  return credentials ? { credentials } : {};
+}
+
 async function set(ctx: CliContext, memoryDir: string, url: string): Promise<number> {
   if (!url) throw new MemoryError('INVALID_ARGUMENT', 'mirror set: the <url> is empty');
-  const r = await setMirror({ git: createGitRunner({ env: ctx.env }), memoryDir, url, baseDir: ctx.cwd });
+  const r = await setMirror({ git: createGitRunner({ env: ctx.env }), memoryDir, url, baseDir: ctx.cwd, home: ctx.home, ...credentialsOf(ctx) });
   if (r.initialPush && !r.initialPush.ok) {
     const first = `mirror URL set to ${r.url}, but the first push failed; fix it and run \`gitmem mirror push\` (or wait for the next commit)`;
     throw pushFailed(first, r.initialPush, { url: r.url });
@@ -29,9 +35,10 @@ async function set(ctx: CliContext, memoryDir: string, url: string): Promise<num
   return 0;
 }
 
-function describeLast(p: MirrorLastPush | null): string {
-  if (p === null) return 'last push: none yet (no commit has triggered the hook)';
-  return `last push: ${p.ok ? 'ok' : `failed (exit ${p.exitCode})`} at ${p.at}, ${p.sha} on ${p.branch}`;
+function lastText(last: Awaited<ReturnType<typeof mirrorStatus>>['last']): string {
+  if (!last) return 'Last push: none yet (no commit has triggered the hook)\n';
+  const what = last.ok ? 'succeeded' : `failed: ${last.output.split('\n').at(-1) ?? ''}`;
+  return `Last push (${last.trigger}, ${last.at}, ${last.commit}) ${what}\n`;
 }
 
 export const command: CliCommand = {
@@ -44,7 +51,7 @@ export const command: CliCommand = {
     const git = createGitRunner({ env: ctx.env });
     if (sub === 'set') return set(ctx, memoryDir, (first ?? '').trim());
     if (sub === 'push') {
-      const r = await pushMirror({ git, memoryDir });
+      const r = await pushMirror({ git, memoryDir, ...credentialsOf(ctx) });
       if (!r.ok) throw pushFailed(`push to the mirror ${r.url ?? ''} failed`, r);
       ctx.print(r, `Pushed ${r.branch} to ${r.url}.\n${r.output || 'Pushed (no output).'}`);
       return 0;
@@ -54,7 +61,7 @@ export const command: CliCommand = {
       const text =
         s.url === null
           ? 'No mirror URL configured.\nUse `gitmem mirror set <url>` to configure one.'
-          : `Mirror URL: ${s.url}\n${describeLast(s.lastPush)}\nRecent push log:\n${s.log.length > 0 ? s.log.join('\n') : '(empty)'}`;
+          : `Mirror URL: ${s.url}\n${lastText(s.last)}Recent push log:\n${s.log.length > 0 ? s.log.join('\n') : '(no commits have triggered the hook yet)'}`;
       ctx.print(s, text);
       return 0;
     }
