@@ -78,7 +78,9 @@ interface RemoteCall {
 export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   const url = normalizeRemoteUrl(opts.url, opts.baseDir ?? process.cwd());
   const paths = agentPaths(opts.home, opts.agentId ?? agentIdFromUrl(url));
-  prepareHome(opts.home); // before any mkdir: a recursive one never returns under /proc
+  let madeFrom: string | undefined; // the topmost directory this call creates, for the cleanup of a failure
+  for (let d = paths.agentDir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) madeFrom = d;
+  prepareHome(opts.home); // plain mkdirs only: a recursive one never returns under /proc
   const dir = paths.memoryDir;
   const hadDir = existsSync(dir);
   if (hadDir && readdirSync(dir).length > 0) {
@@ -86,7 +88,7 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
       data: { agentId: paths.agentId, memoryDir: dir },
     });
   }
-  const madeFrom = mkdirSync(paths.agentDir, { recursive: true }); // the topmost directory this call created
+  mkdirSync(paths.agentDir, { recursive: true }); // one level below the prepared home's agents/
   const madeWorktrees = !existsSync(paths.worktreesDir);
   const tmp = `${dir}.clone-${randomBytes(4).toString('hex')}`;
   const auth = opts.auth ?? authForRemote(opts.credentials, url);
