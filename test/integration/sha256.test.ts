@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
+import { createMemory } from '../../src/memory.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
 import { GITMEM_BIN, runGitmem } from '../helpers/cli.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
@@ -84,6 +85,28 @@ describe('SHA-256 repositories', () => {
     g(dir, ['reset', '-q', 'notes/bad.md']);
     rmSync(join(dir, 'notes/bad.md'));
     expect(g(dir, ['log', '--format=%s'])).toBe('shell commit\ncaps\ndrop b\nadd b\nadd a\nchore: initialize memory');
+    expectSha256(dir);
+  });
+
+  it('a failed write rolls back (index entries of the SHA-256 length) and a killed one is finished by the next', async () => {
+    const dir = memoryDir('a');
+    const state = (): string => `${g(dir, ['rev-parse', 'HEAD'])}\n${g(dir, ['status', '--porcelain'])}\n${g(dir, ['ls-files', '-s'])}`;
+    const before = state();
+    const failing = await createMemory({ home, agentId: 'a', env, onWriteStep: (s) => { if (s === 'published') throw new Error('injected'); } });
+    const patch = '*** Begin Patch\n*** Add File: notes/new.md\n+---\n+description: n\n+---\n+n\n*** Delete File: notes/shell.md\n*** End Patch';
+    await expect(failing.applyPatch({ reason: 'fails', patch })).rejects.toThrow('injected');
+    expect(state()).toBe(before);
+    const index = join(process.cwd(), 'dist/index.js');
+    const crasher = `const { createMemory } = await import(process.argv[1]);
+      const memory = await createMemory({ home: process.argv[2], agentId: 'a', onWriteStep: (s) => { if (s === 'files') process.kill(process.pid, 'SIGKILL'); } });
+      await memory.applyPatch({ reason: 'crashed', patch: process.argv[3] });`;
+    const signal = await new Promise((resolve) => {
+      execFile(process.execPath, ['--input-type=module', '-e', crasher, index, home, patch], { env }, (err) => resolve((err as { signal?: string } | null)?.signal ?? null));
+    });
+    expect(signal).toBe('SIGKILL');
+    expect(cli(['memory', 'create', 'notes/after.md', '--description', 'after', '--reason', 'next', '--agent', 'a']).code).toBe(0);
+    expect(g(dir, ['log', '-2', '--format=%s'])).toBe('next\ncrashed');
+    expect(g(dir, ['status', '--porcelain'])).toBe('');
     expectSha256(dir);
   });
 
