@@ -20,6 +20,8 @@ export type MemoryErrorCode =
   | 'AGENT_EXISTS' // init/clone into an agent that already has a repo (where that is refused)
   | 'REPO_DIRTY' // uncommitted changes block an automated write
   | 'REPO_CONFLICT' // a merge or rebase is in progress / unmerged paths
+  | 'REPO_BROKEN' // the memory repository exists but is not usable as one (e.g. no commit on main: a failed init); data.memoryDir
+  | 'REPO_UNSUPPORTED' // the repository's object format is not one gitmem can write (sha1, sha256); data.objectFormat
   // --- file content ---
   | 'FILE_NOT_FOUND' // target memory file or directory does not exist
   | 'FILE_EXISTS' // create/rename/add onto an existing file

@@ -202,7 +202,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
 function keepProtectionMarker(memoryDir: string, commit: string): void {
   const object = readLooseObject(join(resolveGitCommonDir(memoryDir), 'objects'), commit);
   if (object?.type !== 'commit') return;
-  const parent = /^parent ([0-9a-f]{40})$/m.exec(object.data.toString('latin1'))?.[1] ?? null;
+  const parent = /^parent ([0-9a-f]{64}|[0-9a-f]{40})$/m.exec(object.data.toString('latin1'))?.[1] ?? null;
   noteValidatedCommit(memoryDir, parent, commit);
 }
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatterYaml, parseMemoryFile, renderMemoryFile, splitFrontmatter } from './frontmatter.js';
+import { parseFrontmatterYaml, parseMemoryFile, renderFrontmatter, renderMemoryFile, setFrontmatterKeys, splitFrontmatter } from './frontmatter.js';
 
 const YAML = createRequire(import.meta.url)('yaml') as { parse: (s: string) => unknown };
 
@@ -40,9 +40,25 @@ describe('frontmatter', () => {
       expect(parseFrontmatterYaml(text), JSON.stringify(text)).toEqual(expected);
     }
   });
-  it('renders allowed keys in order with a one-line, safely quoted description', () => {
+  it('renders every key in its order, the description on one line, values as YAML reads them back', () => {
     const out = renderMemoryFile({ description: 'line one\nline: two', read_only: true, limit: 5, colour: 'x' }, 'body\n');
-    expect(out).toBe('---\ndescription: "line one line: two"\nlimit: 5\nread_only: true\n---\nbody\n');
-    expect(parseMemoryFile(out).data).toEqual({ description: 'line one line: two', limit: 5, read_only: true });
+    expect(out).toBe('---\ndescription: "line one line: two"\nread_only: true\nlimit: 5\ncolour: x\n---\nbody\n');
+    const skill = { name: 'git', description: 'Git', license: 'MIT', 'allowed-tools': ['Bash', 'Read'], metadata: { author: 'a', v: 2 }, compatibility: null };
+    const rendered = renderMemoryFile(skill, 'x\n');
+    expect(Object.keys(parseMemoryFile(rendered).data)).toEqual(Object.keys(skill));
+    expect(parseMemoryFile(rendered).data).toEqual(skill);
+    const hostile = renderFrontmatter({ 'a: b\nread_only': 1, description: 'd' }, '');
+    expect(parseMemoryFile(hostile).data).toEqual({ 'a: b\nread_only': 1, description: 'd' });
+  });
+
+  it('setFrontmatterKeys edits only the keys it is given, keeping the rest byte for byte', () => {
+    const text = '---\nname: git\n# who wrote it\ndescription: >\n  old text\n  on two lines\n\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: a   # kept\n---\nbody\n';
+    const out = setFrontmatterKeys(text, [['description', 'New: text']]);
+    expect(out).toBe('---\nname: git\n# who wrote it\ndescription: "New: text"\n\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: a   # kept\n---\nbody\n');
+    expect(setFrontmatterKeys('---\ndescription: d\nread_only: false\n---\nx', [['read_only', undefined], ['name', 'n']])).toBe('---\nname: n\ndescription: d\n---\nx');
+    // not plain enough to edit by line: rendered again from the data, order and values kept
+    const flow = setFrontmatterKeys('---\n{name: git, description: old, metadata: {a: 1}}\n---\nb\n', [['description', 'new']]);
+    expect(flow).toBe('---\nname: git\ndescription: new\nmetadata: {"a":1}\n---\nb\n');
+    expect(() => setFrontmatterKeys('no frontmatter', [['description', 'x']])).toThrow(/missing frontmatter/);
   });
 });

@@ -169,36 +169,98 @@ export function singleLine(text: string): string {
 }
 
 function renderScalar(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
   if (typeof value === 'boolean' || typeof value === 'number') return String(value);
   const s = String(value);
   if (fastParse(`k: ${s}`)?.['k'] === s) return s;
   return JSON.stringify(s); // JSON strings are valid YAML double-quoted scalars
 }
 
+/** One `key: value` line: a key that is not a plain name is quoted, so no key can break the block's shape. */
+function renderEntry(key: string, value: unknown): string {
+  const k = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? key : JSON.stringify(key);
+  if (value === null) return `${k}:`; // an empty value stays empty (never the string "null")
+  // Mappings and lists as JSON, which YAML reads as the same flow collection.
+  return `${k}: ${typeof value === 'object' ? JSON.stringify(value) : renderScalar(value)}`;
+}
+
 /**
- * Renders a memory file: the allowed keys in a fixed order (description, limit, read_only), the
- * description on one line, then the body verbatim.
+ * Renders a memory file: every key of `data` in its order (nothing the validator accepts is ever dropped),
+ * the description on one line, then the body verbatim. Throws INVALID_ARGUMENT for a blank description.
  * @example renderMemoryFile({ description: 'Notes' }, 'hi\n') === '---\ndescription: Notes\n---\nhi\n'
  */
 export function renderMemoryFile(data: FrontmatterData, body: string): string {
   const description = singleLine(descriptionOf(data));
   if (description === '') throw new MemoryError('INVALID_ARGUMENT', "'description' must not be empty");
-  const lines = ['---', `description: ${renderScalar(description)}`];
-  if (data['limit'] !== undefined && data['limit'] !== null) lines.push(`limit: ${renderScalar(data['limit'])}`);
-  if (data['read_only'] !== undefined && data['read_only'] !== null) {
-    lines.push(`read_only: ${renderScalar(data['read_only'])}`);
-  }
+  return renderFrontmatter({ ...data, description }, body);
+}
+
+/** Renders arbitrary frontmatter keys in the given order (`undefined` values are left out). */
+export function renderFrontmatter(data: FrontmatterData, body: string): string {
+  const lines = ['---'];
+  for (const [key, value] of Object.entries(data)) if (value !== undefined) lines.push(renderEntry(key, value));
   lines.push('---');
   return `${lines.join('\n')}\n${body}`;
 }
 
-/** Renders arbitrary frontmatter keys in the given order (used for SKILL.md and personality files). */
-export function renderFrontmatter(data: FrontmatterData, body: string): string {
-  const lines = ['---'];
+const TOP_KEY = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)/;
+
+/** Line spans [start, end) of each top-level `key:` entry of a frontmatter text, or null when it is not that plain. */
+function entrySpans(lines: readonly string[]): Map<string, [number, number]> | null {
+  const spans = new Map<string, [number, number]>();
+  let current: string | undefined;
+  lines.forEach((line, i) => {
+    const key = TOP_KEY.exec(line)?.[1];
+    if (key !== undefined) {
+      spans.set((current = key), [i, i + 1]);
+    } else if (line.startsWith('#')) {
+      current = undefined; // a comment of its own, kept where it is
+    } else if (line === '' || /^[ \t-]/.test(line)) {
+      const span = current === undefined ? undefined : spans.get(current);
+      if (span && line.trim() !== '') span[1] = i + 1; // blank lines stay put, between entries
+      else if (!span && line.trim() !== '') spans.set('\0', [i, i]); // content outside any entry
+    } else {
+      spans.set('\0', [i, i]); // a quoted or complex key: not plain
+    }
+  });
+  return spans.has('\0') ? null : spans;
+}
+
+/**
+ * `text` (a normalised memory file: LF, no BOM, closed frontmatter) with the frontmatter keys in `updates`
+ * set (`undefined` removes a key). Every other key keeps its place, its value and its exact text (comments
+ * too); a new key goes first. When the frontmatter is not plain enough to edit line by line, it is rendered
+ * again from its parsed data (order and values kept). Throws FRONTMATTER_INVALID when there is none.
+ * @example setFrontmatterKeys('---\nname: x\ndescription: old\n---\nbody\n', [['description', 'new']])
+ *   // '---\nname: x\ndescription: new\n---\nbody\n'
+ */
+export function setFrontmatterKeys(text: string, updates: ReadonlyArray<readonly [string, unknown]>): string {
+  const { data, body } = parseMemoryFile(text);
+  const split = splitFrontmatter(text) as Extract<SplitResult, { kind: 'ok' }>;
+  const changed = new Map(updates);
+  const expected: FrontmatterData = {};
+  for (const [key, value] of updates) if (!Object.hasOwn(data, key) && value !== undefined) expected[key] = value;
   for (const [key, value] of Object.entries(data)) {
-    if (value === undefined) continue;
-    lines.push(`${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : renderScalar(value)}`);
+    const next = changed.has(key) ? changed.get(key) : value;
+    if (next !== undefined) expected[key] = next;
   }
-  lines.push('---');
-  return `${lines.join('\n')}\n${body}`;
+  const lines = split.yamlText.split('\n');
+  const spans = entrySpans(lines);
+  if (spans !== null) {
+    const replaced = new Map<number, string | null>();
+    for (const [key, value] of updates) {
+      const span = spans.get(key);
+      if (span === undefined) continue;
+      for (let i = span[0]; i < span[1]; i++) replaced.set(i, i === span[0] && value !== undefined ? renderEntry(key, value) : null);
+    }
+    const added = updates.filter(([key, value]) => !spans.has(key) && value !== undefined).map(([key, value]) => renderEntry(key, value));
+    const kept = lines.flatMap((line, i) => (replaced.has(i) ? (replaced.get(i) === null ? [] : [replaced.get(i) as string]) : [line]));
+    const yamlText = [...added, ...kept].join('\n');
+    try {
+      if (JSON.stringify(parseFrontmatterYaml(yamlText)) === JSON.stringify(expected)) return `---\n${yamlText}${text.slice(4 + split.yamlText.length)}`;
+    } catch {
+      // rendered below
+    }
+  }
+  return renderFrontmatter(expected, body);
 }

@@ -70,6 +70,17 @@ export function classifyPath(path: string): FileKind {
   return 'memory';
 }
 
+/**
+ * The frontmatter keys a file at `path` may carry, or null for a plain file, which has no frontmatter rules
+ * (anything not `.md`, a skill's other files, dot-directories). A misplaced skill counts as memory markdown,
+ * so it is refused as such.
+ * @example frontmatterKeysFor('notes/progress.json') === null
+ */
+export function frontmatterKeysFor(path: string): readonly string[] | null {
+  const kind = classifyPath(path);
+  return kind === 'skill' ? SKILL_KEYS : kind === 'memory' || kind === 'bad-skill-path' ? ALLOWED_KEYS : null;
+}
+
 const READ_ONLY_LINE = /^\s*(["']?)read_only\1\s*:(.*)$/;
 
 /**

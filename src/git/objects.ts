@@ -1,12 +1,14 @@
 /**
  * Writes git objects (blobs, trees, commits) straight into the object store, in git's own loose-object
- * format (zlib-deflated `<type> <size>\0<content>`, named by its SHA-1). The write path uses it so a commit
- * costs no git process for hashing and tree building; git remains the reader of everything written here.
+ * format (zlib-deflated `<type> <size>\0<content>`, named by its SHA-1 or SHA-256: the repository's object
+ * format, see object-format.ts). The write path uses it so a commit costs no git process for hashing and tree
+ * building; git remains the reader of everything written here.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
+import { formatOfId, type ObjectFormat } from './object-format.js';
 
 // Loaded on first write: zlib and crypto cost start-up time that read-only CLI calls should not pay.
 const builtin = <T>(id: string): T => process.getBuiltinModule(id) as T;
@@ -18,7 +20,7 @@ export interface TreeItem {
   mode: string;
   /** The name decoded as UTF-8 (lossy for a name that is not UTF-8: use `raw` for identity). */
   name: string;
-  /** 40-hex object id. */
+  /** Object id in hex: 40 digits (SHA-1) or 64 (SHA-256), the repository's format. */
   id: string;
   /**
    * The name's exact bytes, as read from a tree. Serialising uses them, so a sibling whose name is not
@@ -32,10 +34,10 @@ export function nameBytes(item: TreeItem): Buffer {
   return item.raw ?? Buffer.from(item.name, 'utf8');
 }
 
-/** The id git gives `content` as an object of `type`. Pure. */
-export function objectId(type: ObjectType, content: Buffer): string {
+/** The id git gives `content` as an object of `type` in a repository of `format` (default SHA-1). Pure. */
+export function objectId(type: ObjectType, content: Buffer, format: ObjectFormat = 'sha1'): string {
   const { createHash } = builtin<typeof Crypto>('node:crypto');
-  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
+  return createHash(format).update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
 /** An object hashed and compressed but not yet in the store (see ObjectBatch). */
@@ -54,11 +56,11 @@ export class ObjectBatch {
   /** Loose objects the commit reuses: freshened on store, as git does, so a concurrent prune spares them. */
   private readonly reused: Array<{ dir: string; file: string; type: ObjectType; content: Buffer }> = [];
   private readonly ids = new Set<string>();
-  constructor(readonly objectsDir: string) {}
+  constructor(readonly objectsDir: string, readonly format: ObjectFormat = 'sha1') {}
 
   /** The object's id; queues it unless the store (or this batch) already has it. */
   add(type: ObjectType, content: Buffer): string {
-    const id = objectId(type, content);
+    const id = objectId(type, content, this.format);
     if (this.ids.has(id)) return id;
     const dir = join(this.objectsDir, id.slice(0, 2));
     const file = join(dir, id.slice(2));
@@ -91,8 +93,8 @@ function deflateObject(type: ObjectType, content: Buffer): Buffer {
  * Stores an object as a loose object under `objectsDir` (no-op when it already exists); returns its id.
  * @example writeObject('/m/.git/objects', 'blob', Buffer.from('hi\n')) // '45b983be36b73c0788dc9cbcb76cbb80fc7bb057'
  */
-export function writeObject(objectsDir: string, type: ObjectType, content: Buffer): string {
-  const batch = new ObjectBatch(objectsDir);
+export function writeObject(objectsDir: string, type: ObjectType, content: Buffer, format: ObjectFormat = 'sha1'): string {
+  const batch = new ObjectBatch(objectsDir, format);
   const id = batch.add(type, content);
   batch.store();
   return id;
@@ -131,29 +133,32 @@ function storeAtomically(dir: string, file: string, data: Buffer): void {
   }
 }
 
-/** Parses a raw tree object. Pure. */
-export function parseTree(raw: Buffer): TreeItem[] {
+/** Parses a raw tree object whose entries name objects by `hashBytes`-byte ids (20: SHA-1, 32: SHA-256). Pure. */
+export function parseTree(raw: Buffer, hashBytes = 20): TreeItem[] {
   const items: TreeItem[] = [];
   let pos = 0;
   while (pos < raw.length) {
     const space = raw.indexOf(0x20, pos);
     const nul = raw.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > raw.length) throw new Error('corrupt tree object');
+    if (space < 0 || nul < 0 || nul + 1 + hashBytes > raw.length) throw new Error('corrupt tree object');
     const nameRaw = raw.subarray(space + 1, nul);
     items.push({
       mode: raw.subarray(pos, space).toString('latin1'),
       name: nameRaw.toString('utf8'),
-      id: raw.subarray(nul + 1, nul + 21).toString('hex'),
+      id: raw.subarray(nul + 1, nul + 1 + hashBytes).toString('hex'),
       raw: nameRaw,
     });
-    pos = nul + 21;
+    pos = nul + 1 + hashBytes;
   }
   return items;
 }
 
 const SLASH = Buffer.from('/');
 
-/** Serialises tree entries in git's order (names compared as bytes, directories as if ending in '/'). Pure. */
+/**
+ * Serialises tree entries in git's order (names compared as bytes, directories as if ending in '/'); each id
+ * is written as the bytes its hex spells, so SHA-1 and SHA-256 trees come out alike. Pure.
+ */
 export function serializeTree(items: readonly TreeItem[]): Buffer {
   // One key per entry and one output buffer: trees of large directories are rebuilt on every write there.
   const keyed = items.map((e) => {
@@ -162,7 +167,7 @@ export function serializeTree(items: readonly TreeItem[]): Buffer {
   });
   keyed.sort((a, b) => Buffer.compare(a.key, b.key));
   let size = 0;
-  for (const { e, name } of keyed) size += e.mode.length + name.length + 22;
+  for (const { e, name } of keyed) size += e.mode.length + name.length + 2 + e.id.length / 2;
   const out = Buffer.allocUnsafe(size);
   let pos = 0;
   for (const { e, name } of keyed) {
@@ -202,7 +207,8 @@ export function commitText(c: CommitFields): Buffer {
  * verify — callers then ask git. Lets the write path read HEAD's recent trees without starting a process.
  */
 export function readLooseObject(objectsDir: string, id: string): { type: string; data: Buffer } | undefined {
-  if (!/^[0-9a-f]{40}$/.test(id)) return undefined;
+  const format = formatOfId(id);
+  if (format === undefined) return undefined;
   let raw: Buffer;
   try {
     raw = readFileSync(join(objectsDir, id.slice(0, 2), id.slice(2)));
@@ -216,7 +222,7 @@ export function readLooseObject(objectsDir: string, id: string): { type: string;
     const [type = '', size = ''] = all.subarray(0, nul).toString('latin1').split(' ');
     const data = all.subarray(nul + 1);
     if (nul < 0 || Number(size) !== data.length) return undefined;
-    if ((type !== 'blob' && type !== 'tree' && type !== 'commit') || objectId(type, data) !== id) return undefined;
+    if ((type !== 'blob' && type !== 'tree' && type !== 'commit') || objectId(type, data, format) !== id) return undefined;
     return { type, data };
   } catch {
     return undefined;

@@ -31,7 +31,7 @@ interface ProtectedState {
   paths: string[];
 }
 
-const OID = /^[0-9a-f]{40}$/;
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const EMPTY: ProtectedState = { version: 1, scanned: null, paths: [] };
 
 function readState(commonDir: string): ProtectedState {

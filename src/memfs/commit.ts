@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
+import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
 import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
@@ -45,7 +46,8 @@ export interface ComposedCommit {
  * Pure apart from reading the store, so the write path runs it while git checks the repo is clean.
  */
 export function composeCommit(req: CommitRequest): ComposedCommit {
-  const objects = new ObjectBatch(join(resolveGitCommonDir(req.memoryDir), 'objects'));
+  const common = resolveGitCommonDir(req.memoryDir);
+  const objects = new ObjectBatch(join(common, 'objects'), repoObjectFormat(common));
   const { tree, after, before } = buildTree(objects, req.base, req.changes);
   const parents = req.base.head ? [req.base.head] : [];
   const time = (req.date ?? new Date()).getTime() / 1000;

@@ -1,8 +1,10 @@
 /**
  * Creates an agent's memory repository (branch main, identity, hooks, first commit with the starter
- * blocks) or, when it exists, repairs its hooks and says so.
+ * blocks) or, when it exists, repairs its hooks and says so. The repository's object format is git's choice
+ * (`GIT_DEFAULT_HASH`, SHA-1 otherwise); the first commit is written in it. A repository without a commit (an
+ * init that failed half-way, or a bare `git init`) is reported as broken, never as "already exists".
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateChanges } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
@@ -36,6 +38,12 @@ export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<
   const paths = agentPaths(req.home, req.agentId);
   const cwd = paths.memoryDir;
   if (existsSync(join(cwd, '.git'))) {
+    const head = await git.run(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd, okExitCodes: [1, 128] });
+    if (head.exitCode !== 0) {
+      throw new MemoryError('REPO_BROKEN', `the memory repository at ${cwd} has no commit on its branch (an init that did not finish?); remove ${cwd} and run init again`, {
+        data: { memoryDir: cwd },
+      });
+    }
     const { repaired } = await ensureHooks(git, cwd);
     return { ...paths, created: false, commit: null, repairedHooks: repaired };
   }
@@ -43,8 +51,21 @@ export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<
   if (problems.length > 0) {
     throw new MemoryError('VALIDATION_FAILED', `starter files are invalid:\n  ${problems.join('\n  ')}`, { data: { errors: problems } });
   }
+  const fresh = !existsSync(cwd);
   mkdirSync(cwd, { recursive: true });
   mkdirSync(paths.worktreesDir, { recursive: true });
+  try {
+    return await createRepo(git, req, paths);
+  } catch (err) {
+    // Leave no commit-less repository behind (the next init would have to call it broken).
+    if (fresh) rmSync(cwd, { recursive: true, force: true });
+    else rmSync(join(cwd, '.git'), { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function createRepo(git: GitRunner, req: InitRequest, paths: AgentPaths): Promise<InitResult> {
+  const cwd = paths.memoryDir;
   await git.run(['init', '-q', '-b', 'main'], { cwd });
   const settings: Array<[string, string]> = [
     ['user.name', req.author.name],

@@ -3,6 +3,7 @@
  * in place through a race-safe RepoFs, and the index from the commit's known entries, never by reading
  * the work tree back.
  */
+import { formatOfId, zeroId, type ObjectFormat } from '../git/object-format.js';
 import { objectId } from '../git/objects.js';
 import { catFileBatchRawOp, revParseOp, updateIndexInfoOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
@@ -31,13 +32,13 @@ async function indexAt(git: GitRunner, cwd: string, commit: string, paths: reado
     const [mode = '', , id = ''] = line.slice(0, tab).split(' ');
     found.set(line.slice(tab + 1), { path: line.slice(tab + 1), mode, id });
   }
-  return paths.map((p) => found.get(p) ?? { path: p, mode: null });
+  return paths.map((p) => found.get(p) ?? { path: p, mode: null, id: zeroId(formatOfId(commit) ?? 'sha1') });
 }
 
-function workTreeId(fs: RepoFs, path: string): string | null {
+function workTreeId(fs: RepoFs, path: string, format: ObjectFormat): string | null {
   try {
     const bytes = fs.readFile(path);
-    return bytes === null ? null : objectId('blob', bytes);
+    return bytes === null ? null : objectId('blob', bytes, format);
   } catch (err) {
     if (isMemoryError(err)) return OTHER;
     throw err;
@@ -77,7 +78,8 @@ export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalE
     }
     if (head !== e.parent) return 'abandoned';
     const [wanted, before] = await Promise.all([objectsAt(git, cwd, e.commit, e.paths), objectsAt(git, cwd, e.parent, e.paths)]);
-    const current = e.paths.map((p) => workTreeId(fs, p));
+    const format = formatOfId(e.commit) ?? 'sha1'; // the journal's commit was hashed in the repository's format
+    const current = e.paths.map((p) => workTreeId(fs, p, format));
     const onlyThisWrite = current.every((id, i) => id === (wanted[i]?.id ?? null) || id === (before[i]?.id ?? null));
     if (!onlyThisWrite) return 'abandoned';
     e.paths.forEach((p, i) => {

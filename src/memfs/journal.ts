@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { pathProblem } from '../blocks/path-rules.js';
 import { isMemoryError, MemoryError } from '../errors.js';
 import { gitDirAt } from '../git/common-dir.js';
+import { OBJECT_ID } from '../git/object-format.js';
 import { isProcessAlive, processStartTime } from '../git/lease-file.js';
 import type { IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
@@ -83,8 +84,8 @@ export function retireJournal(memoryDir: string): void {
 function parseJournal(text: string): JournalEntry | null {
   try {
     const e = JSON.parse(text) as Partial<JournalEntry>;
-    const ok = typeof e.pid === 'number' && typeof e.commit === 'string' && /^[0-9a-f]{40}$/.test(e.commit) &&
-      (e.parent === null || (typeof e.parent === 'string' && /^[0-9a-f]{40}$/.test(e.parent))) &&
+    const ok = typeof e.pid === 'number' && typeof e.commit === 'string' && OBJECT_ID.test(e.commit) &&
+      (e.parent === null || (typeof e.parent === 'string' && OBJECT_ID.test(e.parent) && e.parent.length === e.commit.length)) &&
       Array.isArray(e.paths) && e.paths.every((p) => typeof p === 'string' && pathProblem(p) === null);
     return ok ? ({ subject: '', ...e } as JournalEntry) : null;
   } catch {

@@ -11,6 +11,14 @@ describe('normalizeMemoryPath', () => {
     expect(normalizeMemoryPath('memory/notes/a.md', o)).toEqual({ label: 'notes/a', file: 'notes/a.md' });
     expect(normalizeMemoryPath('/m/notes//a.md', o)).toEqual({ label: 'notes/a', file: 'notes/a.md' });
   });
+  it('keeps a path with another extension as that plain file; appends .md only without an extension', () => {
+    expect(normalizeMemoryPath('notes/progress.json', o)).toEqual({ label: 'notes/progress.json', file: 'notes/progress.json' });
+    expect(normalizeMemoryPath('todo.txt', o).file).toBe('todo.txt');
+    expect(normalizeMemoryPath('a.markdown', o).file).toBe('a.markdown');
+    expect(normalizeMemoryPath('x.MD', o).file).toBe('x.MD');
+    expect(normalizeMemoryPath('.env', o).file).toBe('.env.md'); // a dotfile has no extension
+    expect(normalizeMemoryPath('v1.2/notes', o).file).toBe('v1.2/notes.md');
+  });
   it('refuses every .git look-alike, in any component, label or file', () => {
     for (const p of ['x/.git/config', '.GIT/config', '.Git/hooks/x', '.git./x', '.git /x', 'git~1/x', '.g\u200cit/x', '.git::$INDEX_ALLOCATION/x', '.git', '.git.md', 'a/.GIT.md']) {
       expect(code(p), p).toBe('INVALID_PATH');

@@ -3,6 +3,10 @@
  * file-system access, and held to the one path rule (blocks/path-rules.ts) so a `.git` look-alike, a name
  * git would refuse or a huge/deep path never reaches the disk. Links are refused where files are touched
  * (repo-fs.ts), never resolved.
+ *
+ * Which file a path names: one ending in `.md` is that markdown file; one whose last component has another
+ * extension (`notes/progress.json`, `todo.txt`) is exactly that plain file; one without an extension is
+ * markdown, `.md` appended (`system/human` → `system/human.md`).
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { PATH_LIMITS, pathProblem } from '../blocks/path-rules.js';
@@ -17,7 +21,10 @@ export interface NormalizeOptions {
   tool?: string;
 }
 
-/** A normalised memory path: `label` has no `.md`; `file` is the repo-relative markdown path. */
+/**
+ * A normalised memory path: `file` is the repo-relative file; `label` is the same without a final `.md`
+ * (commands use it to name a directory).
+ */
 export interface MemoryPath {
   label: string;
   file: string;
@@ -68,11 +75,17 @@ export function normalizeMemoryPath(input: unknown, o: NormalizeOptions): Memory
   if (segments.some((s) => s === '.' || s === '..')) {
     fail('INVALID_PATH', `${tool}: '${o.field}' contains invalid path traversal segment`, o.field, input);
   }
-  let label = segments.join('/');
-  if (label.endsWith('.md')) label = label.slice(0, -3);
+  const joined = segments.join('/');
+  const label = joined.endsWith('.md') ? joined.slice(0, -3) : joined;
   if (label === '' || label.endsWith('/')) fail('INVALID_PATH', `${tool}: '${o.field}' resolves to an empty memory label`, o.field, input);
+  const file = joined.endsWith('.md') || !hasExtension(label) ? `${label}.md` : label;
   // The label is checked too: commands use it as a directory (delete), so `.git.md` must not mean `.git`.
-  const problem = pathProblem(label) ?? pathProblem(`${label}.md`);
+  const problem = pathProblem(label) ?? pathProblem(file);
   if (problem) fail('INVALID_PATH', `${tool}: '${o.field}' is refused: ${problem}`, o.field, input);
-  return { label, file: `${label}.md` };
+  return { label, file };
+}
+
+/** True when the last component has an extension: a `.` after its first character, followed by something. */
+function hasExtension(path: string): boolean {
+  return /[^/]\.[^./]+$/.test(path.slice(path.lastIndexOf('/') + 1));
 }

@@ -30,20 +30,37 @@ export const memoryToolSchema = {
       maxLength: TOOL_LIMITS.reasonChars,
       description: `Why this change is being made; it becomes the commit message. At most ${n(TOOL_LIMITS.reasonChars)} characters; no NUL characters.`,
     },
-    file_path: path('Memory-relative path, e.g. system/human.md (create, str_replace, insert, delete, update_description).'),
+    file_path: path(
+      'Memory-relative path, e.g. system/human.md (create, str_replace, insert, delete, update_description). ' +
+        'A path ending in .md, or without an extension (.md is added), is a memory file with frontmatter; ' +
+        'skills/<name>/SKILL.md is a skill (its name is the folder); any other extension (notes/progress.json) ' +
+        'is a plain file kept exactly as written, with no frontmatter and no description.',
+    ),
     old_path: path('rename: the current memory-relative path.'),
     new_path: path('rename: the new memory-relative path.'),
-    old_string: text('str_replace: exact text to find in the body (must match once unless replace_all).'),
+    old_string: text('str_replace: exact text to find in the body, or in the whole text of a plain file (must match once unless replace_all; an ambiguous match names its lines, numbered like insert_line).'),
     new_string: text(`str_replace: replacement text (empty deletes the match); the edited file may hold at most ${n(TOOL_LIMITS.fileChars)} characters.`),
     replace_all: { type: 'boolean', description: 'str_replace: replace every match.' },
-    insert_line: { type: 'number', description: 'insert: 1-based body line to insert before (0 = top, past end = append).' },
+    insert_line: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'insert: the line to insert AFTER, counting lines of the whole file from 1 (frontmatter included), as view numbers them; ' +
+        '0 = the top, the line count = the end. In a memory file the frontmatter stays first: 0 and the line of its closing --- ' +
+        'both insert at the top of the body, a line inside it is refused.',
+    },
     insert_text: text('insert: the text to insert.'),
     description: {
       type: 'string',
       maxLength: TOOL_LIMITS.descriptionChars,
-      description: `create / update_description: one-line summary shown in the memory tree. At most ${n(TOOL_LIMITS.descriptionChars)} characters; no NUL characters.`,
+      description:
+        `create / update_description: one-line summary shown in the memory tree. At most ${n(TOOL_LIMITS.descriptionChars)} characters; no NUL characters. ` +
+        'create may leave it out when file_text starts with its own frontmatter giving one (the two must agree when both are given); a plain file takes none.',
     },
-    file_text: text('create: the body of the new file.'),
+    file_text: text(
+      'create: the body of the new file. It may start with its own frontmatter (---\n…\n---\n): the keys are merged with the description, ' +
+        'never doubled. A plain file holds exactly this text.',
+    ),
   },
 } as const;
 
@@ -63,6 +80,8 @@ export const applyPatchToolSchema = {
       maxLength: TOOL_LIMITS.patchChars,
       description:
         `The patch, from "*** Begin Patch" to "*** End Patch". At most ${n(TOOL_LIMITS.patchChars)} characters; no NUL characters. ` +
+        'Hunks match the whole file, frontmatter included; a mismatch shows the file with its lines numbered as the memory tool counts them. ' +
+        'An added memory file keeps the frontmatter it brings (a skill\'s name is its folder); an added plain file is written as given. ' +
         `Every file path follows the memory tool's path rule (at most ${n(PATH_LIMITS.maxPathBytes)} bytes, no "..", no .git look-alike, links never followed).`,
     },
   },

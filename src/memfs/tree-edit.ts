@@ -8,6 +8,7 @@ import { catFileBatchRawOp, type IndexInfoEntry } from '../git/commands/plumbing
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
+import { zeroId } from '../git/object-format.js';
 import { nameBytes, parseTree, readLooseObject, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
 import { readBranchHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
@@ -62,7 +63,7 @@ export async function readBaseTrees(git: GitRunner, memoryDir: string, files: re
   if (!head || head.type !== 'commit') return { head: null, trees };
   dirs.forEach((dir, i) => {
     const obj = objects[i + 1];
-    if (obj && obj.type === 'tree') trees.set(dir, parseTree(obj.data));
+    if (obj && obj.type === 'tree') trees.set(dir, parseTree(obj.data, obj.id.length / 2));
   });
   return { head: head.id, trees };
 }
@@ -78,7 +79,8 @@ export function readBaseTreesLoose(memoryDir: string, files: readonly string[]):
   if (!head) return undefined;
   const objectsDir = join(resolveGitCommonDir(memoryDir), 'objects');
   const commit = readLooseObject(objectsDir, head);
-  const root = commit?.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1] : undefined;
+  const root = commit?.type === 'commit' ? /^tree ([0-9a-f]{64}|[0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1] : undefined;
+  if (root !== undefined && root.length !== head.length) return undefined;
   if (!root) return undefined;
   const wanted = new Set(ancestorDirs(files));
   const ids = new Map<string, string>([['', root]]);
@@ -88,7 +90,7 @@ export function readBaseTreesLoose(memoryDir: string, files: readonly string[]):
     if (id === undefined) continue; // not a directory at HEAD
     const obj = readLooseObject(objectsDir, id);
     if (obj?.type !== 'tree') return undefined;
-    const items = parseTree(obj.data);
+    const items = parseTree(obj.data, id.length / 2);
     trees.set(dir, items);
     for (const item of items) {
       const name = exactName(item);
@@ -133,15 +135,16 @@ export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly
   };
   const after: IndexInfoEntry[] = [];
   const before: IndexInfoEntry[] = [];
+  const none = zeroId(batch.format); // update-index takes a removal as mode 0 with an all-zero id of the repo's length
   for (const c of changes) {
     const entries = dirOf(parentOf(c.file));
     const key = keyOfName(nameOf(c.file));
     const previous = entries.get(key);
     if (previous && !isBlobMode(previous.mode)) refuse(c.file, previous.mode === '40000' ? 'is a directory, not a file' : 'is a link or submodule in HEAD');
-    before.push(previous ? { path: c.file, mode: previous.mode, id: previous.id } : { path: c.file, mode: null });
+    before.push(previous ? { path: c.file, mode: previous.mode, id: previous.id } : { path: c.file, mode: null, id: none });
     if (c.content === null) {
       entries.delete(key);
-      after.push({ path: c.file, mode: null });
+      after.push({ path: c.file, mode: null, id: none });
       continue;
     }
     const mode = previous ? previous.mode : '100644';

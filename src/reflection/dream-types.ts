@@ -14,7 +14,7 @@ export const DREAM_TIMEOUT_SECONDS = 1_500;
 
 export interface DreamOptions {
   home: string;
-  /** `--memory` (else GITMEM_AGENT_ID / AGENT_ID from `env`). */
+  /** `--memory`; else the default-agent rule (memfs/scope.ts) over `env` and the home's agents. */
   agentId?: string;
   env: Record<string, string | undefined>;
   /** Base for relative `--from` / `--to` paths. */

@@ -3,9 +3,10 @@
  * the memory repository. Every failure is a MemoryError thrown before anything is created.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { agentPaths } from '../memfs/layout.js';
+import { resolveScope } from '../memfs/scope.js';
 import { parseDreamTarget, type DreamTarget } from './dream-target.js';
 import { DREAM_TIMEOUT_SECONDS, type DreamOptions } from './dream-types.js';
 import { parseFromSpec } from './sources/index.js';
@@ -31,10 +32,21 @@ export function parseTimeoutSeconds(value: string | number | undefined): number 
   return n;
 }
 
+/**
+ * The agent by the one default-agent rule (memfs/scope.ts: --memory/--agent → context → GITMEM_MEMORY_DIR →
+ * GITMEM_AGENT_ID → the home's only agent). A dream keeps its transcripts beside the agent's memory, so a
+ * memory directory must be an agent of the home (`<home>/agents/<id>/memory`).
+ */
 function agentFrom(o: DreamOptions): string {
-  const id = [o.agentId, o.env['GITMEM_AGENT_ID'], o.env['AGENT_ID']].map((v) => v?.trim()).find((v) => v !== undefined && v !== '');
-  if (id === undefined) {
-    throw new MemoryError('NO_MEMORY_DIR', 'Missing agent id. Pass --memory <agent-id> (or --agent), or set GITMEM_AGENT_ID.');
+  const scope = resolveScope({ home: o.home, agentId: o.agentId, env: o.env });
+  if (scope.source !== 'env-dir') return scope.agentId as string;
+  const agents = resolve(o.home, 'agents');
+  const rel = resolve(scope.memoryDir).slice(agents.length + 1).split('/');
+  const id = resolve(scope.memoryDir).startsWith(`${agents}/`) && rel.length === 2 && rel[1] === 'memory' ? rel[0] : undefined;
+  if (id === undefined || (scope.agentId !== undefined && scope.agentId !== id)) {
+    throw new MemoryError('NO_MEMORY_DIR', `the memory directory ${scope.memoryDir} (GITMEM_MEMORY_DIR / MEMORY_DIR) is not an agent of the home ${o.home}; pass --memory <agent-id>`, {
+      data: { memoryDir: scope.memoryDir, home: o.home },
+    });
   }
   return id;
 }

@@ -4,12 +4,18 @@
  * initialised like `gitmem init` (starter persona/human, the first commit) and that commit is pushed, so both
  * sides hold the same history from the start. Clones into a temporary sibling and renames; a clone that fails
  * at any step removes what it made (the agent directory too, when it created it), so no half-made agent stays.
+ * The home is prepared like the CLI's (home.ts: no recursive mkdir, HOME_UNUSABLE when it cannot be used). A
+ * clone has its remote's object format (SHA-1 or SHA-256); for an empty remote, which git clones with its
+ * own default, gitmem asks the remote and switches the still-empty clone to that format before the first commit.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defaultMemoryFiles } from '../blocks/defaults.js';
 import { MemoryError, isMemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { advertisedObjectFormat, repoObjectFormat, type ObjectFormat } from '../git/object-format.js';
+import { prepareHome } from '../home.js';
 import { CLONE_GIT_TIMEOUT_MS, NETWORK_RETRY, type GitAuth, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
 import { redactText } from '../git/redact.js';
 import { ensureHooks } from '../hooks/install.js';
@@ -72,6 +78,9 @@ interface RemoteCall {
 export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   const url = normalizeRemoteUrl(opts.url, opts.baseDir ?? process.cwd());
   const paths = agentPaths(opts.home, opts.agentId ?? agentIdFromUrl(url));
+  let madeFrom: string | undefined; // the topmost directory this call creates, for the cleanup of a failure
+  for (let d = paths.agentDir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) madeFrom = d;
+  prepareHome(opts.home); // plain mkdirs only: a recursive one never returns under /proc
   const dir = paths.memoryDir;
   const hadDir = existsSync(dir);
   if (hadDir && readdirSync(dir).length > 0) {
@@ -79,7 +88,7 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
       data: { agentId: paths.agentId, memoryDir: dir },
     });
   }
-  const madeFrom = mkdirSync(paths.agentDir, { recursive: true }); // the topmost directory this call created
+  mkdirSync(paths.agentDir, { recursive: true }); // one level below the prepared home's agents/
   const madeWorktrees = !existsSync(paths.worktreesDir);
   const tmp = `${dir}.clone-${randomBytes(4).toString('hex')}`;
   const auth = opts.auth ?? authForRemote(opts.credentials, url);
@@ -90,6 +99,7 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
     await opts.git.run(['clone', '--quiet', '--no-tags', url, tmp], { cwd: paths.agentDir, ...call });
     const empty = await checkoutMain(opts.git, tmp);
     await configureClone(opts.git, tmp, paths.agentId);
+    if (empty) await adoptRemoteObjectFormat(opts.git, tmp, call);
     if (empty) initialized = await initializeEmptyClone(opts.git, tmp, { agentId: paths.agentId, name: opts.name ?? paths.agentId, call });
     if (hadDir) rmSync(dir, { recursive: true, force: true }); // an empty leftover directory
     renameSync(tmp, dir);
@@ -146,6 +156,24 @@ async function checkoutMain(git: GitRunner, dir: string): Promise<boolean> {
   }
   await git.run(['symbolic-ref', 'HEAD', 'refs/heads/main'], { cwd: dir });
   return true;
+}
+
+/**
+ * Gives an empty clone its remote's object format: git (before 2.45 or so) clones an empty repository with
+ * its local default, and a first commit in the other format could never be pushed. The clone holds no
+ * object and no ref yet, so declaring the format in its config is all a conversion takes.
+ */
+async function adoptRemoteObjectFormat(git: GitRunner, dir: string, call: RemoteCall): Promise<void> {
+  const probe = await git.run(['ls-remote', 'origin'], { cwd: dir, ...call, env: { GIT_TRACE_PACKET: '1' } });
+  const wanted = advertisedObjectFormat(probe.stderr);
+  if (wanted !== 'sha1' && wanted !== 'sha256') {
+    throw new MemoryError('REPO_UNSUPPORTED', `the remote's object format '${wanted}' is not one gitmem can write (sha1, sha256)`, { data: { objectFormat: wanted } });
+  }
+  if (repoObjectFormat(resolveGitCommonDir(dir)) === wanted) return;
+  await git.run(['config', 'core.repositoryformatversion', '1'], { cwd: dir });
+  await git.run(['config', 'extensions.objectformat', wanted satisfies ObjectFormat], { cwd: dir });
+  const now = (await git.run(['rev-parse', '--show-object-format'], { cwd: dir })).stdout.trim();
+  if (now !== wanted) throw new MemoryError('REPO_UNSUPPORTED', `git could not give the empty clone the remote's object format ${wanted} (it has ${now})`, { data: { objectFormat: wanted } });
 }
 
 /**

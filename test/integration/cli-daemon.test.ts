@@ -269,7 +269,7 @@ describe('CLI daemon: never twice, never lost', () => {
     process.kill(pid, 'SIGSTOP');
     try {
       // An insert succeeds every time it runs, so a second run would show as a second commit.
-      const r = cli(s, ['memory', 'insert', 'once.md', '--line', '1', '--text', 'added', '--reason', 'exactly once', '--agent', 'a']);
+      const r = cli(s, ['memory', 'insert', 'once.md', '--line', '3', '--text', 'added', '--reason', 'exactly once', '--agent', 'a']);
       expect(r.code).toBe(0);
     } finally {
       process.kill(pid, 'SIGCONT');

@@ -29,7 +29,7 @@ describe.each<CliMode>(['local', 'daemon'])('personality apply (%s)', (mode) => 
   });
 
   it('refuses to replace a human.md holding learned text, naming it; --force replaces it and says so', () => {
-    const learned = h.run(['memory', 'insert', 'system/human.md', '--line', '1', '--text', '- Ana prefers pnpm', '--reason', 'learned', '--agent', 'a1']);
+    const learned = h.run(['memory', 'insert', 'system/human.md', '--line', '0', '--text', '- Ana prefers pnpm', '--reason', 'learned', '--agent', 'a1']);
     expect(learned.code).toBe(0);
     const before = h.state('a1');
     const r = h.run(['personality', 'apply', 'cheerful', '--agent', 'a1', '--json']);

@@ -46,7 +46,7 @@ describe('gitmem CLI', () => {
     const base = ['--agent', 'ada'];
     expect(cli(['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'one', '--reason', 'add a', ...base]).code).toBe(0);
     expect(cli(['memory', 'str-replace', 'notes/a', '--old', 'one', '--new', 'two', '--reason', 'fix a', ...base]).code).toBe(0);
-    const call = JSON.stringify({ command: 'insert', reason: 'more', file_path: 'notes/a', insert_line: 9, insert_text: 'three' });
+    const call = JSON.stringify({ command: 'insert', reason: 'more', file_path: 'notes/a', insert_line: 4, insert_text: 'three' });
     const r = cli(['memory', 'tool', '--call', call, ...base]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Memory insert committed');

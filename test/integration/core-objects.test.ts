@@ -46,6 +46,24 @@ describe('objects written without git are exactly git objects', () => {
     const fromGit = execFileSync('git', ['mktree', '--missing'], { cwd: fx.dir, input: listing, encoding: 'utf8' }).trim();
     expect(fromGit).toBe(objectId('tree', serializeTree(real)));
   });
+
+  it('in a SHA-256 repository: blob, tree and commit ids match git, and trees round-trip with 32-byte ids', () => {
+    const dir = join(fx.home, 'sha256');
+    git(fx.home, ['init', '-q', '--object-format=sha256', dir]);
+    const file = join(fx.home, 'blob256.txt');
+    writeFileSync(file, 'hello\n');
+    const blob = git(dir, ['hash-object', '-w', file]);
+    expect(blob).toHaveLength(64);
+    expect(objectId('blob', Buffer.from('hello\n'), 'sha256')).toBe(blob);
+    const items = [{ mode: '100644', name: 'b.md', id: blob }, { mode: '100644', name: 'a.md', id: blob }];
+    const tree = execFileSync('git', ['mktree'], { cwd: dir, input: items.map((e) => `100644 blob ${e.id}\t${e.name}\n`).join(''), encoding: 'utf8' }).trim();
+    const raw = serializeTree(items);
+    expect(objectId('tree', raw, 'sha256')).toBe(tree);
+    expect(parseTree(raw, 32).map((e) => [e.name, e.id])).toEqual([['a.md', blob], ['b.md', blob]]);
+    const commit = git(dir, ['commit-tree', tree, '-m', 'm'], { ...fx.env, GIT_AUTHOR_DATE: '@0 +0000', GIT_COMMITTER_DATE: '@0 +0000' });
+    const text = execFileSync('git', ['cat-file', 'commit', commit], { cwd: dir });
+    expect(objectId('commit', text, 'sha256')).toBe(commit);
+  });
 });
 
 describe('the fast commit keeps HEAD, index and work tree in step', () => {

@@ -54,12 +54,13 @@ describe('memory tool: one commit per write, message = reason', () => {
     await expectError(fx.memory.tool({ command: 'str_replace', reason: 'r', file_path: 'notes/dup', old_string: 'dups', new_string: 'z' }), 'NO_MATCH');
   });
 
-  it('insert at top, middle and past the end', async () => {
+  it('insert after a line of the whole file: the top of the body, the middle, the end; past the end is refused', async () => {
     await fx.memory.tool({ command: 'create', reason: 'r', file_path: 'notes/list', description: 'list', file_text: 'one\ntwo\n' });
     await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 0, insert_text: 'zero' });
-    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 3, insert_text: 'one-and-half' });
-    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 99, insert_text: 'end' });
+    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 5, insert_text: 'one-and-half' });
+    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 7, insert_text: 'end' });
     expect(readFileSync(join(fx.dir, 'notes/list.md'), 'utf8')).toBe('---\ndescription: list\n---\nzero\none\none-and-half\ntwo\nend\n');
+    await expectError(fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 99, insert_text: 'a' }), 'INVALID_ARGUMENT');
     await expectError(fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'notes/list', insert_line: 'x', insert_text: 'a' }), 'INVALID_ARGUMENT');
   });
 

@@ -43,7 +43,7 @@ describe('other content is never rewritten', () => {
     git(fx.dir, ['commit', '-qm', 'a windows file']);
     await fx.memory.tool({ command: 'str_replace', reason: 'r', file_path: 'win/w.md', old_string: 'two', new_string: 'TWO\nthree' });
     expect(bytes('win/w.md').toString('utf8')).toBe('\ufeff---\r\ndescription: w\r\n---\r\none\r\nTWO\r\nthree\r\n');
-    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'win/w.md', insert_line: 1, insert_text: 'zero' });
+    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'win/w.md', insert_line: 3, insert_text: 'zero' });
     expect(bytes('win/w.md').toString('utf8')).toBe('\ufeff---\r\ndescription: w\r\n---\r\nzero\r\none\r\nTWO\r\nthree\r\n');
     await fx.memory.tool({ command: 'update_description', reason: 'r', file_path: 'win/w.md', description: 'windows' });
     expect(bytes('win/w.md').toString('utf8')).toBe('\ufeff---\r\ndescription: windows\r\n---\r\nzero\r\none\r\nTWO\r\nthree\r\n');
@@ -87,7 +87,7 @@ describe('bounded work under the lease', () => {
 
   it('inserts a half-million-line text without overflowing the stack', async () => {
     await fx.memory.tool({ command: 'create', reason: 'r', file_path: 'big/ins.md', description: 'i', file_text: 'one\n' });
-    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'big/ins.md', insert_line: 1, insert_text: 'x\n'.repeat(499_999) });
+    await fx.memory.tool({ command: 'insert', reason: 'r', file_path: 'big/ins.md', insert_line: 3, insert_text: 'x\n'.repeat(499_999) });
     expect(bytes('big/ins.md').length).toBeGreaterThan(999_998);
   }, 10_000);
 

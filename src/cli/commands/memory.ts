@@ -4,14 +4,16 @@ import { createMemory } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `Usage:
-  gitmem memory create <path> --description D [--text T | --text-file F] --reason R
+  gitmem memory create <path> [--description D] [--text T | --text-file F] --reason R
   gitmem memory str-replace <path> --old S --new S [--all] --reason R
-  gitmem memory insert <path> --line N --text T --reason R
+  gitmem memory insert <path> --line N --text T --reason R   (after line N of the file; 0 = the top)
   gitmem memory delete <path> --reason R
   gitmem memory rename <old-path> <new-path> --reason R
   gitmem memory describe <path> --description D --reason R
   gitmem memory apply-patch [--patch-file F | --patch-file -] --reason R   (default: patch on stdin)
   gitmem memory tool --call '<tool call JSON>'   (--call - reads the call from stdin)
+A .md path (or one without an extension) is memory markdown: a description is needed, or frontmatter at the
+start of the text; another extension (notes/progress.json) is a plain file, kept exactly as written.
 Every write is one commit whose message is the reason. A value may start with "-" (--text "- a bullet").
 --text-file / --patch-file: UTF-8, or UTF-16 with a byte-order mark (converted); - is stdin.
 Global: --agent ID, --home DIR, --json (output as JSON).`;
@@ -35,7 +37,7 @@ async function buildCall(ctx: CliContext): Promise<Record<string, unknown>> {
     case 'str-replace':
       return { reason, command: 'str_replace', file_path: path, old_string: o('old'), new_string: o('new') ?? '', ...(ctx.values['all'] ? { replace_all: true } : {}) };
     case 'insert':
-      return { reason, command: 'insert', file_path: path, insert_line: Number(o('line') ?? 'NaN'), insert_text: o('text') };
+      return { reason, command: 'insert', file_path: path, insert_line: o('line'), insert_text: o('text') };
     case 'delete':
       return { reason, command: 'delete', file_path: path };
     case 'rename':

@@ -22,7 +22,10 @@ export function updateIndexOp(paths: readonly string[]): GitOp<void> {
   };
 }
 
-/** An index entry to set: a blob with its mode, or `mode: null` to remove the path. */
+/**
+ * An index entry to set: a blob with its mode, or `mode: null` to remove the path (`id` then the all-zero
+ * id of the repository's format; SHA-1's when absent).
+ */
 export interface IndexInfoEntry {
   path: string;
   mode: string | null;
@@ -34,7 +37,7 @@ export interface IndexInfoEntry {
  * nothing done to it meanwhile (a directory swapped for a link) can change what is staged.
  */
 export function updateIndexInfoOp(entries: readonly IndexInfoEntry[]): GitOp<void> {
-  const line = (e: IndexInfoEntry): string => (e.mode === null ? `0 ${'0'.repeat(40)}\t${e.path}\0` : `${e.mode} ${e.id ?? ''}\t${e.path}\0`);
+  const line = (e: IndexInfoEntry): string => (e.mode === null ? `0 ${e.id ?? '0'.repeat(40)}\t${e.path}\0` : `${e.mode} ${e.id ?? ''}\t${e.path}\0`);
   return { args: ['update-index', '-z', '--index-info'], input: entries.map(line).join(''), parse: refuseIgnoredPaths };
 }
 

@@ -83,6 +83,6 @@ describe('applyHunks', () => {
     expect(err.data).toEqual({ file: 'notes/x.md', hunk: 2 });
     expect(err.message).toContain('failed to apply hunk to notes/x.md: context not found');
     expect(err.message).toContain('```\nthree\n```');
-    expect(err.message).toContain('```\nONE\ntwo\n```');
+    expect(err.message).toContain('```\n     1\tONE\n     2\ttwo\n```');
   });
 });

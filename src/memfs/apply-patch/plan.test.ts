@@ -43,9 +43,14 @@ describe('planPatch: Add File', () => {
     });
   });
 
-  it('re-renders content that is already a memory file, keeping only the allowed keys', () => {
+  it('keeps content that is already a memory file as it is, every key included (the validator names unknown ones)', () => {
     const out = plan({}, '*** Add File: memory/system/x.md', '+---', '+label: x', '+description: My notes', '+limit: 500', '+---', '+body');
-    expect(out.writes).toEqual([{ file: 'system/x.md', content: '---\ndescription: My notes\nlimit: 500\n---\nbody' }]);
+    expect(out.writes).toEqual([{ file: 'system/x.md', content: '---\nlabel: x\ndescription: My notes\nlimit: 500\n---\nbody' }]);
+  });
+
+  it('gives frontmatter without a description the label one (never a second block); a plain file is written as given', () => {
+    expect(plan({}, '*** Add File: n.md', '+---', '+limit: 5', '+---', '+b').writes[0]?.content).toBe('---\ndescription: Memory block n\nlimit: 5\n---\nb');
+    expect(plan({}, '*** Add File: data/p.json', '+{', '+}').writes).toEqual([{ file: 'data/p.json', content: '{\n}' }]);
   });
 
   it('refuses read_only: true and drops any other read_only value', () => {

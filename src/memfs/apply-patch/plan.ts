@@ -7,7 +7,11 @@
  * - Add onto a path deleted earlier in the same patch is allowed (as for Move), since the net effect is a
  *   rewrite; otherwise adding onto an existing file is FILE_EXISTS.
  * - Add content that carries `read_only: true` is refused; any other `read_only` value is dropped, since
- *   the agent may not set that key at all (the pre-commit hook would reject it).
+ *   the agent may not set that key at all (the pre-commit hook would reject it). Every other key it brings
+ *   is kept (the validator names any it does not allow); frontmatter without a description gets
+ *   `Memory block <label>`, a SKILL.md without a name its folder (commands/new-file.ts, shared with create).
+ * - A plain file (not markdown memory: another extension, a skill's other files) is added exactly as given
+ *   and updated as a whole, with no frontmatter rules.
  * - Update may not add, change or remove `read_only` (true is refused with the SPEC's message).
  * - Delete of a file added earlier in the same patch just cancels the add.
  */
@@ -16,11 +20,14 @@ import {
   isReadOnlyValue,
   normalizeText,
   parseMemoryFile,
-  renderMemoryFile,
+  setFrontmatterKeys,
   tryParseMemoryFile,
   type FrontmatterData,
 } from '../../blocks/frontmatter.js';
+import { isProtectedText } from '../../blocks/validate.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
+import { toolFileKind } from '../commands/context.js';
+import { newFileText } from '../commands/new-file.js';
 import { restyle } from '../line-style.js';
 import { normalizeMemoryPath, type MemoryPath } from '../paths.js';
 import { applyHunks } from './apply-hunks.js';
@@ -101,8 +108,12 @@ function parseOrThrow(file: string, text: string, what: string): FrontmatterData
   return data;
 }
 
-/** Loads an editable memory file: valid frontmatter, a description, not read_only. */
+/** Loads an editable file: not read_only, and for a memory file valid frontmatter with a description. */
 function editable(file: string, text: string, verb: 'modified' | 'deleted'): FrontmatterData {
+  if (toolFileKind(file) === 'plain') {
+    if (isProtectedText(text)) throw new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}`, { data: { file } });
+    return {};
+  }
   const data = parseOrThrow(file, text, 'target');
   if (isReadOnlyValue(data['read_only'])) {
     throw new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}`, { data: { file } });
@@ -118,6 +129,7 @@ function refuseReadOnlyTrue(file: string, data: FrontmatterData): void {
 
 /** The patched text must still be a memory file, and its read_only key must be exactly as before. */
 function checkPatched(file: string, text: string, before: FrontmatterData): void {
+  if (toolFileKind(file) === 'plain') return; // no frontmatter rules (the validator still refuses setting read_only)
   const after = parseOrThrow(file, text, 'patched');
   refuseReadOnlyTrue(file, after);
   const had = Object.hasOwn(before, 'read_only');
@@ -135,16 +147,16 @@ function refuseDuplicate(s: Staging, file: string): void {
   }
 }
 
-/** Content for an Add: a memory file is re-rendered (allowed keys only); anything else gets a header. */
+/** Content for an Add: see the decisions above (the `+` lines joined with `\n`, no final newline added). */
 function addContent(file: string, label: string, lines: string[]): string {
   const raw = lines.join('\n');
-  const parsed = tryParseMemoryFile(raw);
-  if (parsed === null || descriptionOf(parsed.data) === '') {
-    return renderMemoryFile({ description: `Memory block ${label}` }, raw);
+  const parsed = toolFileKind(file) === 'plain' ? null : tryParseMemoryFile(raw);
+  let text = raw;
+  if (parsed !== null && Object.hasOwn(parsed.data, 'read_only')) {
+    refuseReadOnlyTrue(file, parsed.data);
+    text = setFrontmatterKeys(normalizeText(raw), [['read_only', undefined]]);
   }
-  refuseReadOnlyTrue(file, parsed.data);
-  const { read_only: _dropped, ...data } = parsed.data;
-  return renderMemoryFile(data, parsed.body);
+  return newFileText({ operation: TOOL, file, text, fallbackDescription: `Memory block ${label}`, finalNewline: false });
 }
 
 function stageWrite(s: Staging, file: string, content: string): void {

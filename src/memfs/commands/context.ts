@@ -5,6 +5,7 @@
  */
 import { isReadOnlyValue, normalizeText, parseMemoryFile, type FrontmatterData } from '../../blocks/frontmatter.js';
 import { pathProblem } from '../../blocks/path-rules.js';
+import { frontmatterKeysFor, isProtectedText } from '../../blocks/validate.js';
 import { MemoryError, isMemoryError } from '../../errors.js';
 import { linkRefusal } from '../fs-errors.js';
 import { normalizeMemoryPath, type MemoryPath } from '../paths.js';
@@ -19,9 +20,22 @@ export interface CommandContext {
   fs: RepoFs;
 }
 
-/** A loaded, editable memory file: normalised text split into frontmatter prefix and body. */
+/**
+ * What a file is to the tool: memory markdown and a skill's SKILL.md carry frontmatter (their own key sets);
+ * anything else is a plain file, edited as a whole, with no frontmatter rules.
+ */
+export type ToolFileKind = 'memory' | 'skill' | 'plain';
+
+/** The kind of a repo-relative file (the validator's rules decide). */
+export function toolFileKind(file: string): ToolFileKind {
+  const keys = frontmatterKeysFor(file);
+  return keys === null ? 'plain' : keys.includes('name') ? 'skill' : 'memory';
+}
+
+/** A loaded, editable file: normalised text split into frontmatter prefix (empty for a plain file) and body. */
 export interface EditableFile {
   file: string;
+  kind: ToolFileKind;
   /** Exact text on disk (what HEAD has, since the repo is clean). */
   original: string;
   /** Normalised text (BOM stripped, LF). */
@@ -85,13 +99,20 @@ export function fileExists(ctx: CommandContext, file: string): boolean {
 }
 
 /**
- * Loads a file the tool may change: exists, has frontmatter with a description, is not read_only.
- * `shown` is the path as the caller gave it (used in messages).
+ * Loads a file the tool may change: exists, is UTF-8, is not read_only, and — unless it is a plain file — has
+ * frontmatter. `shown` is the path as the caller gave it (used in messages).
  */
 export function loadEditable(ctx: CommandContext, file: string, shown: string): EditableFile {
   const original = readFile(ctx, file);
   if (original === null) {
     throw new MemoryError('FILE_NOT_FOUND', `${ctx.tool}: no memory file at ${shown}`, { data: { path: file } });
+  }
+  const kind = toolFileKind(file);
+  if (kind === 'plain') {
+    // The validator protects any file whose text declares read_only, plain or not: refuse before planning.
+    if (isProtectedText(original)) throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified`, { data: { path: file } });
+    const text = normalizeText(original);
+    return { file, kind, original, text, prefix: '', body: text, data: {} };
   }
   let parsed;
   try {
@@ -104,7 +125,7 @@ export function loadEditable(ctx: CommandContext, file: string, shown: string): 
     throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified`, { data: { path: file } });
   }
   const text = normalizeText(original);
-  return { file, original, text, prefix: text.slice(0, text.length - parsed.body.length), body: parsed.body, data: parsed.data };
+  return { file, kind, original, text, prefix: text.slice(0, text.length - parsed.body.length), body: parsed.body, data: parsed.data };
 }
 
 /** A required string parameter (non-empty after trimming; the value itself is used untrimmed). */

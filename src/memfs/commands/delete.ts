@@ -1,5 +1,5 @@
-/** `delete`: remove a memory file, or a whole directory of them. */
-import { isReadOnlyValue, tryParseMemoryFile } from '../../blocks/frontmatter.js';
+/** `delete`: remove a file (memory or plain), or a whole directory of them. */
+import { isProtectedText } from '../../blocks/validate.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
 import { isDirectory, listFilesUnder, loadEditable, readFile, resolvePath, type CommandContext } from './context.js';
@@ -12,7 +12,8 @@ export function planDelete(ctx: CommandContext, call: Record<string, unknown>): 
   const path = resolvePath(ctx, call['file_path'], 'file_path');
   if (isDirectory(ctx, path.label)) {
     const edits: FileEdit[] = listFilesUnder(ctx, path.label).map((file) => ({ file, before: readRaw(ctx, file), after: null }));
-    const locked = edits.filter((e) => e.file.endsWith('.md') && isReadOnlyValue(tryParseMemoryFile(typeof e.before === 'string' ? e.before : '')?.data['read_only']));
+    // The validator's rule (fail-closed, any kind of file): refused here by name, before anything is planned.
+    const locked = edits.filter((e) => typeof e.before === 'string' && isProtectedText(e.before));
     if (locked.length > 0) {
       throw new MemoryError('READ_ONLY', `${ctx.tool} delete: ${path.label}/ contains read_only file(s): ${locked.map((e) => e.file).join(', ')}`, {
         data: { paths: locked.map((e) => e.file) },

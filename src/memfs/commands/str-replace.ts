@@ -1,23 +1,14 @@
-/** `str_replace`: replace text in a file's body — exactly one match unless `replace_all`. */
+/**
+ * `str_replace`: replace text in a file's body (a plain file's whole text) — exactly one match unless
+ * `replace_all`. An ambiguous match names the lines of the whole file, as `insert_line` counts them.
+ */
 import { MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
 import { findAll, replaceAt } from '../find-text.js';
 import { checkResultSize, TOOL_LIMITS } from '../limits.js';
+import { lineNumbersAt } from '../line-numbers.js';
 import { restyle } from '../line-style.js';
 import { loadEditable, requireString, resolvePath, type CommandContext } from './context.js';
-
-/** 1-based line numbers of the first `max` offsets (sorted), counting newlines once from the start. */
-function linesOf(text: string, offsets: readonly number[], max: number): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let pos = 0;
-  for (const offset of offsets.slice(0, max)) {
-    for (let nl = text.indexOf('\n', pos); nl !== -1 && nl < offset; nl = text.indexOf('\n', nl + 1)) line++;
-    pos = offset;
-    lines.push(line);
-  }
-  return lines;
-}
 
 /**
  * Plans `str_replace(file_path, old_string, new_string, replace_all?)`; an empty new_string deletes.
@@ -42,7 +33,7 @@ export function planStrReplace(ctx: CommandContext, call: Record<string, unknown
     });
   }
   if (offsets.length > 1 && call['replace_all'] !== true) {
-    const lines = linesOf(f.text, offsets.map((o) => f.prefix.length + o), TOOL_LIMITS.reportedLines);
+    const lines = lineNumbersAt(f.text, offsets.map((o) => f.prefix.length + o), TOOL_LIMITS.reportedLines);
     const more = offsets.length > lines.length ? `, and ${offsets.length - lines.length} more` : '';
     throw new MemoryError(
       'AMBIGUOUS_MATCH',
