@@ -13,7 +13,7 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 let fx: MemoryFixture;
 let client: Client;
 const updates: string[] = [];
-const textOf = (r: { content?: unknown }): string => ((r.content as Array<{ text?: string }>)[0]?.text ?? '');
+const textOf = (r: unknown): string => (r as { content?: Array<{ text?: string }> }).content?.[0]?.text ?? '';
 
 beforeAll(async () => {
   fx = await memoryFixture('mcp-reader');
