@@ -51,7 +51,9 @@ const mimeOf = (path: string): string => (path.endsWith('.md') ? 'text/markdown'
 async function listPage(memory: Memory, cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> {
   const m = cursor === undefined ? undefined : /^([0-9a-f]{40,64}):(\d{1,9})$/.exec(cursor);
   if (cursor !== undefined && !m) throw protocolError(ErrorCode.InvalidParams, 'Invalid params for resources/list: unknown cursor');
-  const { commit, files } = await memory.files(m ? { at: m[1] as string } : {});
+  const { commit, files } = await memory.files(m ? { at: m[1] as string } : {}).catch((err: unknown) => {
+    throw isMemoryError(err, 'UNKNOWN_REVISION') ? protocolError(ErrorCode.InvalidParams, 'Invalid params for resources/list: the cursor names no commit') : err;
+  });
   const start = m ? Number(m[2]) : 0;
   const page = files.slice(start, start + RESOURCE_PAGE);
   const resources = page.map((f) => ({

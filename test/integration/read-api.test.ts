@@ -220,6 +220,19 @@ describe('revert', () => {
     expect(state()).toBe(before);
   });
 
+  it('reverts a merge against its first parent: what it brought to main goes', async () => {
+    g(['checkout', '-q', '-b', 'side']);
+    shellCommit({ 'facts/side.md': '---\ndescription: side\n---\nside\n' }, 'side work');
+    g(['checkout', '-q', 'main']);
+    await create('facts/main-only.md', 'main\n', 'main work');
+    g(['merge', '-q', '--no-ff', '-m', 'merge side', 'side']);
+    const merge = head();
+    await m.revert(merge, { reason: 'not the side work' });
+    await expect(m.read('facts/side.md')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+    expect((await m.read('facts/main-only.md')).body).toBe('main\n');
+    expect(g(['status', '--porcelain'])).toBe('');
+  });
+
   it('refuses on a dirty repository like any write', async () => {
     const [last] = await m.history({ limit: 1 });
     writeFileSync(join(fx.dir, 'facts', 'multi.md'), 'dirty\n');

@@ -67,6 +67,9 @@ describe('watch()', () => {
     });
     expect(outcome.status).toBe('merged');
     expect(await nextMove(before)).toMatchObject({ writer: 'worker', affected_paths: ['system/worker.md'] });
+    const [merge, ...rest] = await fx.memory.history({ limit: 3 });
+    expect([merge?.writer, merge?.files]).toEqual(['worker', [{ status: 'A', path: 'system/worker.md' }]]);
+    expect(rest.map((e) => e.reason)).toContain('worker learned');
   });
 
   it('reports a sync pull once', async () => {
