@@ -37,6 +37,7 @@ describe.each<CliMode>(['local', 'daemon'])('read commands (%s)', (mode) => {
     expect([bad.code, errorCode(bad)]).toEqual([1, 'UNKNOWN_REVISION']);
     expect(ok('show', 'system')).toContain('system/human.md — ');
     expect(errorCode(run('show'))).toBe('INVALID_ARGUMENT');
+    expect(ok('memory', 'tool', '--call', '{"command":"view","file_path":"system/human.md","view_range":[1,1]}')).toBe("Here's the content of system/human.md with line numbers:\n     1\t---\n");
     if (mode === 'daemon') {
       const before = h.served();
       for (const args of [['show', 'system/human.md'], ['diff'], ['tokens'], ['log', 'system/human.md']]) ok(...args);
