@@ -5,15 +5,15 @@
 import { tryParseMemoryFile } from '../blocks/frontmatter.js';
 import { MemoryError } from '../errors.js';
 import { decodeMemoryText } from '../memfs/read-text.js';
-import { commitAt, readObjects } from './at.js';
+import { commitAt, readPaths, regularFileOrRefuse } from './at.js';
 import { readCandidates } from './paths.js';
 import type { ReadDeps, ReadResult } from './types.js';
 
 /** The bytes of the first candidate that is a file at `commit`, or FILE_NOT_FOUND. */
 export async function readCommittedBytes(deps: ReadDeps, commit: string, candidates: readonly string[], shown: string): Promise<{ path: string; bytes: Buffer }> {
-  const objects = await readObjects(deps, candidates.map((p) => `${commit}:${p}`));
+  const objects = await readPaths(deps, commit, candidates);
   for (const [i, o] of objects.entries()) {
-    if (o?.type === 'blob') return { path: candidates[i] as string, bytes: Buffer.from(o.data) };
+    if (o?.type === 'blob') return { path: candidates[i] as string, bytes: regularFileOrRefuse(candidates[i] as string, o) };
   }
   const dir = objects.some((o) => o?.type === 'tree');
   const why = dir ? 'is a directory (view lists it)' : 'does not exist';

@@ -6,7 +6,7 @@ import { descriptionOf, tryParseMemoryFile } from '../blocks/frontmatter.js';
 import { MemoryError } from '../errors.js';
 import type { SizedTreeEntry } from '../git/commands/tree-sizes.js';
 import { decodeMemoryText } from '../memfs/read-text.js';
-import { commitAt, filesAt, readObjects } from './at.js';
+import { commitAt, filesAt, readObjects, readPaths, regularFileOrRefuse } from './at.js';
 import { isRootPath, readCandidates } from './paths.js';
 import type { ReadDeps, ViewOptions, ViewResult } from './types.js';
 import { renderDirectoryView, renderFileView, VIEW_LIMITS, type ViewFile } from './view-format.js';
@@ -67,11 +67,12 @@ export async function viewMemory(deps: ReadDeps, path?: string, options: ViewCal
     if (options.range !== undefined) throw new MemoryError('INVALID_ARGUMENT', 'view_range applies to a file, not a directory', { data: { field: 'view_range' } });
     return viewDirectory(deps, commit, '', descriptions);
   }
-  const objects = await readObjects(deps, candidates.map((p) => `${commit}:${p}`));
+  const objects = await readPaths(deps, commit, candidates);
   const fileAt = objects.findIndex((o) => o?.type === 'blob');
   if (fileAt >= 0) {
     const file = candidates[fileAt] as string;
-    const r = renderFileView(file, decodeMemoryText(Buffer.from((objects[fileAt] as { data: Buffer }).data), file), options.range);
+    const bytes = regularFileOrRefuse(file, objects[fileAt] as NonNullable<(typeof objects)[number]>);
+    const r = renderFileView(file, decodeMemoryText(bytes, file), options.range);
     return { ...r, commit, path: file, kind: 'file' };
   }
   const dirAt = objects.findIndex((o) => o?.type === 'tree');

@@ -1,7 +1,7 @@
 // The read side through the public API: read / view / files / history / diff / tokens at HEAD and at older
 // commits, the memory tool's view command, and revert (exactly one commit's change; a conflicting or a
 // rule-breaking revert refused with the repository unchanged). Real git in temp repos.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/index.js';
@@ -74,6 +74,17 @@ describe('read and view, at HEAD and as of an older commit', () => {
     writeFileSync(join(fx.dir, 'notes', 'data.txt'), 'uncommitted\n');
     expect(await m.read('notes/data.txt')).toMatchObject({ path: 'notes/data.txt', frontmatter: null, body: 'plain\n', text: 'plain\n' });
     g(['checkout', '--', 'notes/data.txt']);
+  });
+
+  it('never reads through a committed symbolic link', async () => {
+    symlinkSync('/etc/passwd', join(fx.dir, 'notes', 'link.md'));
+    g(['add', 'notes/link.md']);
+    g(['commit', '-q', '--no-verify', '-m', 'a link slipped in']);
+    await expect(m.read('notes/link.md')).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
+    await expect(m.view('notes/link')).rejects.toMatchObject({ code: 'PATH_ESCAPE' });
+    expect((await m.view('notes')).text).not.toContain('link.md');
+    g(['rm', '-q', 'notes/link.md']);
+    g(['commit', '-q', '-m', 'remove the link']);
   });
 
   it('views a directory two levels deep with sizes and descriptions', async () => {
