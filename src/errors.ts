@@ -12,6 +12,7 @@ export type MemoryErrorCode =
   | 'UNKNOWN_PRESET' // prompt preset id not in the table
   | 'UNKNOWN_MODE' // memory prompt mode not standard|memfs|local-memfs
   | 'UNKNOWN_PERSONALITY' // personality preset id not in the table
+  | 'UNKNOWN_REVISION' // a revision (`at`, a sha, a date) names no commit of the memory repository
   // --- repository state ---
   | 'NO_MEMORY_DIR' // no agent id / memory dir could be resolved
   | 'MEMORY_DIR_MISSING' // the resolved memory directory does not exist
@@ -34,6 +35,7 @@ export type MemoryErrorCode =
   | 'WOULD_DISCARD_EDITS' // a preset would overwrite a file holding text that is no starter or preset text (data.path); --force overrides
   | 'PATCH_INVALID' // memory_apply_patch grammar error
   | 'PATCH_MISMATCH' // a hunk's context was not found in the current file
+  | 'REVERT_CONFLICT' // a revert no longer applies cleanly to HEAD (data.paths lists the files); nothing changed
   | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)
   | 'HOOKS_UNPINNED' // core.hooksPath is set after gitmem's value by a source gitmem cannot edit (e.g. the environment)
   | 'HOOKS_UNRUNNABLE' // a writer would start from an install whose pre-commit hook entry is missing (broken install)

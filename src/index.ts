@@ -112,7 +112,7 @@ export {
 } from './memory.js';
 export { resolveMemoryDir, resolveScope, resolveInitAgent, runWithAgent, currentAgentId } from './memfs/scope.js';
 export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } from './memfs/tool.js';
-export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, type MemoryCommand } from './memfs/tool-schema.js';
+export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, WRITE_COMMANDS, type MemoryCommand, type WriteCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';
 export { initMemoryRepo, type InitResult } from './memfs/init.js';
 export { prepareCommit, publishCommit, type Identity } from './memfs/commit.js';
@@ -170,3 +170,24 @@ export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead,
 // Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
 export { createShellLauncher, type ShellLauncher } from './shell-launcher.js';
 export type { Launcher, ProcessOptions, ProcessResult } from './process.js';
+// --- the read side: reads of committed revisions, history, diff, revert, tokens, change events ---
+export { resolveRevision, parseDateSpec } from './git/revision.js';
+export { WRITER_KINDS, classifyCommit, classifyMove, type WriterKind, type CommitFacts } from './read/writer.js';
+export { MemoryWatcher, type WatchOptions } from './read/watch.js';
+export { renderFileView, renderDirectoryView, formatSize, VIEW_LIMITS, type ViewFile } from './read/view-format.js';
+export { estimateTokens } from './read/tokens.js';
+export type { MemoryReadApi } from './read/handle.js';
+export type { ViewCallOptions } from './read/view.js';
+export type { RevertResult } from './read/revert.js';
+export type {
+  ReadResult,
+  ViewOptions,
+  ViewResult,
+  ListedFile,
+  HistoryOptions,
+  HistoryEntry,
+  DiffOptions,
+  DiffResult,
+  TokensResult,
+  MemoryUpdatedEvent,
+} from './read/types.js';

@@ -28,6 +28,7 @@ import { assertHomeUsable, gitmemHome, prepareHome } from './home.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import type { WriteStep } from './memfs/edits.js';
 import { withMemoryOperation } from './git/lease.js';
+import { readApi, type MemoryReadApi } from './read/handle.js';
 
 export interface MemoryOptions {
   /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
@@ -57,8 +58,8 @@ export interface MemoryStatus {
   behind: number;
 }
 
-/** A handle on one agent's memory repository. */
-export interface Memory {
+/** A handle on one agent's memory repository (the read side: read/handle.ts). */
+export interface Memory extends MemoryReadApi {
   readonly agentId: string | undefined;
   readonly home: string;
   readonly memoryDir: string;
@@ -207,9 +208,11 @@ function keepProtectionMarker(memoryDir: string, commit: string): void {
 }
 
 function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undefined; env: Record<string, string | undefined>; hookRepairs: string[] }): Memory {
-  const { deps } = o;
+  const reads = readApi(o.deps, o.agentId);
+  const deps: WriteDeps = { ...o.deps, view: async (args) => viewCall(reads, args) };
   const { git, memoryDir } = deps;
   return {
+    ...reads,
     agentId: o.agentId,
     hookRepairs: o.hookRepairs,
     home: o.home,
@@ -241,6 +244,14 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
     status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
     applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
   };
+}
+
+/** The memory tool's `view` command: the view text, as the message too (nothing is committed). */
+async function viewCall(reads: MemoryReadApi, args: Record<string, unknown>): Promise<WriteResult> {
+  const path = args['file_path'];
+  if (path !== undefined && typeof path !== 'string') throw new MemoryError('INVALID_PATH', "memory view: 'file_path' must be a string", { data: { field: 'file_path' } });
+  const v = await reads.view(path, args['view_range'] === undefined ? {} : { range: args['view_range'] as [number, number] });
+  return { commit: v.commit, paths: [], message: v.text, view: v.text };
 }
 
 async function committedFiles(git: GitRunner, memoryDir: string): Promise<{ revision: string | null; files: CommittedFile[] }> {

@@ -41,7 +41,11 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   daemon: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },
   hook: { subcommands: { 'pre-commit': [] } },
   init: { options: { name: str, personality: str } },
-  log: { options: { n: { type: 'string', short: 'n' } } },
+  log: { options: { n: { type: 'string', short: 'n' }, since: str }, args: ['[path]'] },
+  show: { options: { at: str }, args: ['<path>'] },
+  diff: { options: { path: str }, args: ['[from]', '[to]'] },
+  revert: { options: { reason: str }, args: ['<sha>'] },
+  tokens: { options: { top: str } },
   mcp: {},
   memory: {
     options: {

@@ -9,8 +9,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { applyPatchToolSchema, isMemoryError, memoryToolSchema, type Memory } from '../index.js';
+import { applyPatchToolSchema, isMemoryError, memoryToolSchema, type HistoryEntry, type Memory } from '../index.js';
 import { checkRequestParams, GuardedTransport } from './guard.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { OUTPUT_SCHEMAS, READ_ONLY, WRITES } from './output-schemas.js';
+import { servePrompts } from './prompts.js';
+import { serveResources } from './resources.js';
 import { checkToolArguments, type ToolInputSchema } from './tool-args.js';
 
 /** The most entries one memory_log call returns. */
@@ -21,6 +25,9 @@ type Args = Record<string, unknown>;
 interface ToolEntry {
   description: string;
   inputSchema: ToolInputSchema;
+  /** What structuredContent holds (output-schemas.ts). */
+  outputSchema: { type: 'object' };
+  annotations: Record<string, boolean>;
   run: (memory: Memory, args: Args) => Promise<CallToolResult>;
 }
 
@@ -28,21 +35,32 @@ function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
 }
 
+const opt = <K extends string>(key: K, v: unknown): Partial<Record<K, string>> => (typeof v === 'string' ? ({ [key]: v } as Record<K, string>) : {});
+
+function historyText(entries: readonly HistoryEntry[]): string {
+  const file = (f: HistoryEntry['files'][number]): string => (f.oldPath !== undefined ? `${f.status} ${f.oldPath} → ${f.path}` : `${f.status} ${f.path}`);
+  return entries.map((e) => `${e.sha.slice(0, 7)} ${e.date} ${e.writer} ${e.author}: ${e.reason.split('\n')[0] ?? ''}\n    ${e.files.map(file).join(', ')}`).join('\n') || 'No commits.';
+}
+
 /** The tools, in the order they are listed; each runs only with arguments that fit its schema. */
 const TOOLS = {
   memory: {
     description:
       'Edit your memory (a git repository of markdown files). Each call is one commit whose message is `reason`. ' +
-      'Commands: create, str_replace, insert, delete, rename, update_description.',
+      'Commands: create, str_replace, insert, delete, rename, update_description; and view (a read: no commit, no reason).',
     inputSchema: memoryToolSchema,
+    outputSchema: OUTPUT_SCHEMAS.write,
+    annotations: WRITES,
     run: async (memory, args) => {
       const r = await memory.tool(args);
-      return { ...text(`${r.message} ${r.paths.join(', ')}`), structuredContent: { ...r } };
+      return { ...text(r.view ?? `${r.message} ${r.paths.join(', ')}`), structuredContent: { ...r } };
     },
   },
   memory_apply_patch: {
     description: 'Apply a multi-file patch ("*** Begin Patch" … "*** End Patch") to memory as one commit.',
     inputSchema: applyPatchToolSchema,
+    outputSchema: OUTPUT_SCHEMAS.write,
+    annotations: WRITES,
     run: async (memory, args) => {
       const r = await memory.applyPatch(args as { reason: string; input: string });
       return { ...text(`${r.message} ${r.paths.join(', ')}`), structuredContent: { ...r } };
@@ -51,7 +69,12 @@ const TOOLS = {
   memory_tree: {
     description: 'The committed memory tree: paths and descriptions.',
     inputSchema: { type: 'object', additionalProperties: false, properties: {} },
-    run: async (memory) => text(await memory.tree()),
+    outputSchema: OUTPUT_SCHEMAS.tree,
+    annotations: READ_ONLY,
+    run: async (memory) => {
+      const tree = await memory.tree();
+      return { ...text(tree), structuredContent: { tree } };
+    },
   },
   memory_log: {
     description: 'Recent memory commits: sha, date, author, reason, files.',
@@ -60,7 +83,12 @@ const TOOLS = {
       additionalProperties: false,
       properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LOG_LIMIT, description: `How many commits (default 20, at most ${MAX_LOG_LIMIT}).` } },
     },
-    run: async (memory, args) => text(JSON.stringify(await memory.log({ limit: typeof args['limit'] === 'number' ? args['limit'] : 20 }), null, 2)),
+    outputSchema: OUTPUT_SCHEMAS.log,
+    annotations: READ_ONLY,
+    run: async (memory, args) => {
+      const entries = await memory.log({ limit: typeof args['limit'] === 'number' ? args['limit'] : 20 });
+      return { ...text(JSON.stringify(entries, null, 2)), structuredContent: { entries } };
+    },
   },
   memory_prompt: {
     description: 'The system prompt compiled from the committed memory.',
@@ -69,10 +97,52 @@ const TOOLS = {
       additionalProperties: false,
       properties: { mode: { type: 'string', enum: ['standard', 'memfs', 'local-memfs'] }, preset: { type: 'string' } },
     },
+    outputSchema: OUTPUT_SCHEMAS.prompt,
+    annotations: READ_ONLY,
     run: async (memory, args) => {
-      const mode = (typeof args['mode'] === 'string' ? args['mode'] : 'local-memfs') as 'local-memfs';
+      const mode = (typeof args['mode'] === 'string' ? args['mode'] : memory.defaultPromptMode()) as 'local-memfs';
       const preset = typeof args['preset'] === 'string' ? args['preset'] : 'default';
-      return text(await memory.compilePrompt({ mode, preset }));
+      const prompt = await memory.compilePrompt({ mode, preset });
+      return { ...text(prompt), structuredContent: { prompt } };
+    },
+  },
+  memory_view: {
+    description:
+      'Read committed memory: a directory (default the root) lists its files two levels deep as "<size>\\t<path> — <description>"; ' +
+      'a file shows its text with line numbers. `at` reads an older revision (a sha, HEAD~3, or a date: the last commit at or before it).',
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        path: { type: 'string', description: 'Memory-relative file or directory (default the root); `notes/a` also finds notes/a.md.' },
+        at: { type: 'string', maxLength: 256, description: 'Revision to read: a sha, a branch, HEAD~3, 2025-01-02T10:00 or @{3 days ago}. Default HEAD.' },
+        view_range: { type: 'array', description: 'A file\'s lines to show, [start, end], 1-based and inclusive; end -1 = to the end.' },
+      },
+    },
+    outputSchema: OUTPUT_SCHEMAS.view,
+    annotations: READ_ONLY,
+    run: async (memory, args) => {
+      const range = args['view_range'] as [number, number] | undefined;
+      const v = await memory.view(args['path'] as string | undefined, { ...opt('at', args['at']), ...(range !== undefined ? { range } : {}) });
+      return { ...text(v.text), structuredContent: { ...v } };
+    },
+  },
+  memory_history: {
+    description: 'Who changed memory, when and why: commits newest first (of one path: renames followed), each with its writer (agent, worker, reflection, shell, sync), reason and files.',
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        path: { type: 'string', description: 'Only commits touching this file or directory.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_LOG_LIMIT, description: `How many commits (default 20, at most ${MAX_LOG_LIMIT}).` },
+        since: { type: 'string', maxLength: 64, description: 'Only commits at or after this date (2025-01-02, 2025-01-02T10:00Z, "3 days ago").' },
+      },
+    },
+    outputSchema: OUTPUT_SCHEMAS.history,
+    annotations: READ_ONLY,
+    run: async (memory, args) => {
+      const entries = await memory.history({ ...opt('path', args['path']), ...opt('since', args['since']), ...(typeof args['limit'] === 'number' ? { limit: args['limit'] } : {}) });
+      return { ...text(historyText(entries)), structuredContent: { entries } };
     },
   },
 } as const satisfies Record<string, ToolEntry>;
@@ -90,8 +160,11 @@ function toolNamed(name: string): [string, ToolEntry] {
  * @example await serveMemory(memory, new LineStdioTransport())
  */
 export async function serveMemory(memory: Memory, transport: Transport, version = '0.1.0'): Promise<Server> {
-  const server = new Server({ name: 'gitmem', version }, { capabilities: { tools: {} } });
-  const tools = Object.entries(TOOLS).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }));
+  const server = new Server(
+    { name: 'gitmem', version },
+    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const tools = Object.entries(TOOLS).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const [name, tool] = toolNamed(req.params.name);
@@ -102,6 +175,9 @@ export async function serveMemory(memory: Memory, transport: Transport, version 
       throw err;
     }
   });
+  const stopResources = serveResources(server, memory);
+  servePrompts(server, memory);
+  server.onclose = stopResources;
   await server.connect(new GuardedTransport(transport, checkRequestParams));
   return server;
 }

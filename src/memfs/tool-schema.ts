@@ -6,7 +6,11 @@
 import { PATH_LIMITS } from '../blocks/path-rules.js';
 import { TOOL_LIMITS } from './limits.js';
 
-export const MEMORY_COMMANDS = ['create', 'str_replace', 'insert', 'delete', 'rename', 'update_description'] as const;
+/** The commands that write (one commit each). */
+export const WRITE_COMMANDS = ['create', 'str_replace', 'insert', 'delete', 'rename', 'update_description'] as const;
+export type WriteCommand = (typeof WRITE_COMMANDS)[number];
+/** Every command: the writes, and `view` (a read of the committed memory; no commit, no reason). */
+export const MEMORY_COMMANDS = [...WRITE_COMMANDS, 'view'] as const;
 export type MemoryCommand = (typeof MEMORY_COMMANDS)[number];
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -18,20 +22,27 @@ const TEXT_RULE = `At most ${n(TOOL_LIMITS.textChars)} characters; no NUL charac
 const path = (what: string) => ({ type: 'string', description: `${what} ${PATH_RULE}` }) as const;
 const text = (what: string) => ({ type: 'string', maxLength: TOOL_LIMITS.textChars, description: `${what} ${TEXT_RULE}` }) as const;
 
-/** JSON Schema of a memory-tool call. `command` and `reason` are required. */
+/** JSON Schema of a memory-tool call. `command` is required, and `reason` for every command but `view`. */
 export const memoryToolSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['command', 'reason'],
+  required: ['command'],
   properties: {
-    command: { type: 'string', enum: [...MEMORY_COMMANDS], description: 'The edit to make.' },
+    command: {
+      type: 'string',
+      enum: [...MEMORY_COMMANDS],
+      description:
+        'The edit to make (one commit each), or view: read the committed memory (no commit). view of a directory (the root when file_path is omitted) ' +
+        'lists its files and folders two levels deep, one per line as "<size>\t<path>" with " — <description>" after markdown files; ' +
+        'view of a file returns its text, each line prefixed by its number (6 wide, right-aligned) and a tab. Long output is cut and says so.',
+    },
     reason: {
       type: 'string',
       maxLength: TOOL_LIMITS.reasonChars,
-      description: `Why this change is being made; it becomes the commit message. At most ${n(TOOL_LIMITS.reasonChars)} characters; no NUL characters.`,
+      description: `Required for every command but view: why this change is being made; it becomes the commit message. At most ${n(TOOL_LIMITS.reasonChars)} characters; no NUL characters.`,
     },
     file_path: path(
-      'Memory-relative path, e.g. system/human.md (create, str_replace, insert, delete, update_description). ' +
+      'Memory-relative path, e.g. system/human.md (create, str_replace, insert, delete, update_description; view: a file or directory, default the memory root). ' +
         'A path ending in .md, or without an extension (.md is added), is a memory file with frontmatter; ' +
         'skills/<name>/SKILL.md is a skill (its name is the folder); any other extension (notes/progress.json) ' +
         'is a plain file kept exactly as written, with no frontmatter and no description.',
@@ -61,6 +72,13 @@ export const memoryToolSchema = {
       'create: the body of the new file. It may start with its own frontmatter (---\n…\n---\n): the keys are merged with the description, ' +
         'never doubled. A plain file holds exactly this text.',
     ),
+    view_range: {
+      type: 'array',
+      items: { type: 'integer' },
+      minItems: 2,
+      maxItems: 2,
+      description: 'view of a file: the lines to show, [start, end], 1-based and inclusive; end -1 = to the end of the file.',
+    },
   },
 } as const;
 

@@ -19,13 +19,17 @@ import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
-import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand } from './tool-schema.js';
+import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand, type WriteCommand } from './tool-schema.js';
 
-/** Result of a committed write. */
+/** Result of a committed write (or of a `view`, which commits nothing). */
 export interface WriteResult {
+  /** The new commit (view: the commit that was read). */
   commit: string;
+  /** Paths the write changed (view: none). */
   paths: string[];
   message: string;
+  /** view only: what the model should see (also in `message`). */
+  view?: string;
 }
 
 /** Everything a write needs, supplied by the composition root. */
@@ -40,12 +44,14 @@ export interface WriteDeps {
   afterCommit?: (commit: string) => void;
   /** Test seam: see CommitEditsRequest.onStep. */
   onStep?: (step: WriteStep) => void;
+  /** Runs a `view` call (a read of the committed memory, supplied by the read layer). */
+  view?: (args: Record<string, unknown>) => Promise<WriteResult>;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
 export type Planner = (fs: RepoFs) => FileEdit[];
 
-const PLANNERS: Record<MemoryCommand, (ctx: CommandContext, call: Record<string, unknown>) => FileEdit[]> = {
+const PLANNERS: Record<WriteCommand, (ctx: CommandContext, call: Record<string, unknown>) => FileEdit[]> = {
   create: planCreate,
   str_replace: planStrReplace,
   insert: planInsert,
@@ -62,7 +68,7 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
     throw new MemoryError('INVALID_ARGUMENT', 'memory: the tool call must be a JSON object');
   }
   const args = call as Record<string, unknown>;
-  const missing = ['command', 'reason'].filter((k) => !(k in args));
+  const missing = ['command', ...(args['command'] === 'view' ? [] : ['reason'])].filter((k) => !(k in args));
   if (missing.length > 0) {
     throw new MemoryError(
       'INVALID_ARGUMENT',
@@ -79,7 +85,8 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
     throw new MemoryError('UNKNOWN_COMMAND', `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`);
   }
   const reason = args['reason'];
-  if (typeof reason !== 'string' || reason.trim() === '') {
+  if (command === 'view' && reason === undefined) return { command, reason: '', args };
+  if (typeof reason !== 'string' || (reason.trim() === '' && command !== 'view')) {
     throw new MemoryError('INVALID_ARGUMENT', "memory: 'reason' must be a non-empty string", { data: { field: 'reason' } });
   }
   for (const [field, max] of Object.entries(TEXT_FIELDS)) checkText('memory', field, args[field], max);
@@ -150,5 +157,9 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
  */
 export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<WriteResult> {
   const { command, reason, args } = validateToolCall(call);
+  if (command === 'view') {
+    if (!deps.view) throw new MemoryError('UNKNOWN_COMMAND', 'memory: view is not available here');
+    return deps.view(args);
+  }
   return writeUnderLease(deps, `Memory ${command}`, reason, (fs) => PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args));
 }

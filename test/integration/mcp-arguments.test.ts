@@ -1,7 +1,7 @@
 /**
  * The MCP server's arguments: a bad `--agent` is one stderr line and exit 1 before any handshake, and
  * every tool checks its arguments against the schema it lists — wrong types, missing required keys and
- * undeclared keys are the same `isError` INVALID_ARGUMENT result for all five tools, the repo unchanged.
+ * undeclared keys are the same `isError` INVALID_ARGUMENT result for every tool, the repo unchanged.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -55,6 +55,8 @@ describe('MCP tool arguments', () => {
       memory_tree: {},
       memory_log: {},
       memory_prompt: {},
+      memory_view: {},
+      memory_history: {},
     };
     const { tools } = await client.listTools();
     expect(Object.keys(valid).sort()).toEqual(tools.map((t) => t.name).sort());
@@ -74,6 +76,11 @@ describe('MCP tool arguments', () => {
     await expectInvalid('memory_apply_patch', { input: PATCH }, /reason/);
     await expectInvalid('memory_prompt', { mode: 'loud' }, /mode/);
     await expectInvalid('memory_prompt', { preset: 7 }, /preset/);
+    await expectInvalid('memory_view', { path: 3 }, /path/);
+    await expectInvalid('memory_view', { view_range: '1-2' }, /view_range/);
+    await expectInvalid('memory_view', { path: 'system/human.md', view_range: [0, 1] }, /view_range/);
+    await expectInvalid('memory_history', { limit: 0 }, /limit/);
+    await expectInvalid('memory_history', { since: 'later' }, /since/);
   });
 });
 

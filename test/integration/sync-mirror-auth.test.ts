@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
 import { resolveCredentials } from '../../src/sync/credentials.js';
 import { mirrorStatus, pushMirror, setMirror } from '../../src/sync/mirror.js';
+import { lastMirrorPush } from '../../src/sync/mirror-log.js';
 import { createBareRepo, startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
@@ -78,7 +79,8 @@ describe('an HTTPS mirror with the sync credentials', () => {
 
     const r = await fx.memory.tool({ command: 'create', reason: 'mirror me', file_path: 'notes/m.md', description: 'm', file_text: 'm' });
     await waitFor(() => mirrorHead(fx.bare) === r.commit);
-    await waitFor(() => /exit=0\n$/.test(logOf(fx.dir)));
+    // The hook moves the mirror's ref before it logs: wait for ITS entry, not the earlier `mirror set` one.
+    await waitFor(() => lastMirrorPush(logOf(fx.dir))?.commit === r.commit.slice(0, 7));
     const status = await mirrorStatus({ git: fx.memory.git, memoryDir: fx.dir });
     expect(status.last).toMatchObject({ ok: true, commit: r.commit.slice(0, 7), branch: 'main', trigger: 'post-commit' });
     expectNoToken('mirror log', logOf(fx.dir));

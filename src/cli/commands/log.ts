@@ -1,21 +1,29 @@
-/** `gitmem log`: recent memory commits — sha, date, author, reason, files. */
+/** `gitmem log [<path>] [-n N] [--since DATE]`: memory commits (of one path: renames followed), newest first. */
 import { MemoryError } from '../../errors.js';
 import { createMemory } from '../../memory.js';
+import type { HistoryEntry } from '../../index.js';
 import type { CliCommand } from '../types.js';
+
+const fileLine = (f: HistoryEntry['files'][number]): string => (f.oldPath !== undefined ? `${f.status} ${f.oldPath} → ${f.path}` : `${f.status} ${f.path}`);
 
 export const command: CliCommand = {
   name: 'log',
-  summary: 'show recent memory commits with their reasons and files',
-  usage: 'Usage: gitmem log [-n N] [--agent ID] [--json]',
+  summary: 'show memory commits (of one path, renames followed) with writer, reason and files',
+  usage: `Usage: gitmem log [<path>] [-n N] [--since DATE] [--agent ID] [--json]
+  DATE: 2025-01-02, 2025-01-02T10:00Z or "3 days ago". writer: agent | worker | reflection | shell | sync.
+  --json prints [{ sha, date, author, email, writer, reason, parents, files: [paths], changes: [{ status, path, oldPath? }] }].`,
   async run(ctx) {
     const raw = typeof ctx.values['n'] === 'string' ? ctx.values['n'] : '20';
     const limit = Number(raw);
     if (!Number.isInteger(limit) || limit < 1) throw new MemoryError('INVALID_ARGUMENT', `-n must be a positive integer, got ${raw}`);
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
-    const entries = await memory.log({ limit });
+    const since = ctx.option('since');
+    const path = ctx.args[0];
+    const entries = await memory.history({ limit: Math.min(limit, 1000), ...(since !== undefined ? { since } : {}), ...(path !== undefined ? { path } : {}) });
+    const json = entries.map((e) => ({ ...e, files: e.files.map((f) => f.path), changes: e.files }));
     const text = entries
-      .map((e) => `${e.sha.slice(0, 7)} ${e.date} ${e.author}\n    ${e.reason.split('\n').join('\n    ')}\n    files: ${e.files.join(', ')}`)
+      .map((e) => `${e.sha.slice(0, 7)} ${e.date} ${e.author} (${e.writer})\n    ${e.reason.split('\n').join('\n    ')}\n    files: ${e.files.map(fileLine).join(', ')}`)
       .join('\n');
-    ctx.print(entries, text || 'No commits yet.');
+    ctx.print(json, text || 'No commits yet.');
   },
 };

@@ -11,7 +11,8 @@ export const command: CliCommand = {
   name: 'mcp',
   summary: 'serve the memory tools over MCP (stdio)',
   usage: `Usage: gitmem mcp [--agent ID] [--home DIR]
-  Tools: memory, memory_apply_patch, memory_tree, memory_log, memory_prompt.
+  Tools: memory, memory_apply_patch, memory_tree, memory_log, memory_prompt, memory_view, memory_history.
+  Resources: gitmem://<agent>/<path> (list, read, subscribe). Prompt: system_prompt (mode, preset).
   One JSON-RPC message per line, at most 4 MiB; a malformed or oversized line gets an error response.`,
   async run(ctx) {
     // A long-lived server: start git through resident shells rather than forking this process per call.

@@ -81,6 +81,6 @@ export const command: CliCommand = {
     const call = op === 'tool' ? await toolCall(ctx) : patch === undefined ? await buildCall(ctx) : undefined;
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
     const result = patch !== undefined ? await memory.applyPatch(patch) : await memory.tool(call);
-    ctx.print(result, `${result.message} ${result.paths.join(', ')}`);
+    ctx.print(result, result.view ?? `${result.message} ${result.paths.join(', ')}`);
   },
 };

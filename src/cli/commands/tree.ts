@@ -1,13 +1,18 @@
-/** `gitmem tree`: the memory tree (paths + descriptions) at HEAD. */
+/** `gitmem tree`: the memory tree (paths + descriptions) at HEAD; `--json`: the entries as data. */
 import { createMemory } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'tree',
   summary: 'show the committed memory tree with descriptions',
-  usage: 'Usage: gitmem tree [--agent ID] [--json]',
+  usage: `Usage: gitmem tree [--agent ID] [--json]
+  --json prints { commit, files: [{ path, size, description? }] }: every committed file.`,
   async run(ctx) {
     const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    if (ctx.json) {
+      ctx.print(await memory.files(), '');
+      return;
+    }
     const tree = await memory.tree();
     ctx.print({ tree }, tree);
   },

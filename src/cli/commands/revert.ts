@@ -1,0 +1,17 @@
+/** `gitmem revert <sha> --reason R`: one new commit that undoes one commit's change (a memory write). */
+import { createMemory } from '../../memory.js';
+import type { CliCommand } from '../types.js';
+
+export const command: CliCommand = {
+  name: 'revert',
+  summary: "undo one commit's change as a new commit (refused when it no longer applies cleanly)",
+  usage: `Usage: gitmem revert <sha> --reason R [--agent ID] [--json]
+  Through the same rules as every write (read_only and protected files, format); a file changed since in
+  a way the undo cannot merge with refuses the whole revert (REVERT_CONFLICT, the files listed) and
+  nothing changes. A merge commit is reverted against its first parent.`,
+  async run(ctx) {
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const r = await memory.revert(ctx.args[0] as string, { reason: ctx.option('reason') as string });
+    ctx.print(r, `Reverted ${r.reverted.slice(0, 7)}: ${r.message} ${r.paths.join(', ')}`);
+  },
+};

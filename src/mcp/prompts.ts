@@ -1,0 +1,40 @@
+/**
+ * The compiled system prompt as an MCP prompt (`system_prompt`, arguments `mode` and `preset`), so a client
+ * can put the agent's memory in front of a conversation without a tool call.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isMemoryError, MEMORY_MODES, type Memory, type MemoryMode } from '../index.js';
+
+const PROMPT = {
+  name: 'system_prompt',
+  title: 'Memory system prompt',
+  description: "The agent's system prompt compiled from its committed memory (system/ blocks, the memory tree, the memory rules).",
+  arguments: [
+    { name: 'mode', description: `${MEMORY_MODES.join(' | ')}; default: memfs with a remote, else local-memfs`, required: false },
+    { name: 'preset', description: 'gitmem (default) | concise | plain', required: false },
+  ],
+};
+
+const invalid = (message: string): Error => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+
+/** Serves prompts/list and prompts/get on `server`. */
+export function servePrompts(server: Server, memory: Memory): void {
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [PROMPT] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    if (req.params.name !== PROMPT.name) throw invalid(`Invalid params for prompts/get: unknown prompt '${req.params.name.slice(0, 80)}' (prompts: ${PROMPT.name})`);
+    const args = req.params.arguments ?? {};
+    const unknown = Object.keys(args).find((k) => k !== 'mode' && k !== 'preset');
+    if (unknown !== undefined) throw invalid(`Invalid params for prompts/get: unknown argument '${unknown.slice(0, 80)}' (arguments: mode, preset)`);
+    try {
+      const text = await memory.compilePrompt({
+        mode: (args['mode'] ?? memory.defaultPromptMode()) as MemoryMode,
+        ...(args['preset'] !== undefined ? { preset: args['preset'] } : {}),
+      });
+      return { description: PROMPT.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+    } catch (err) {
+      if (isMemoryError(err, 'UNKNOWN_MODE') || isMemoryError(err, 'UNKNOWN_PRESET')) throw invalid(`Invalid params for prompts/get: ${err.message}`);
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * `memory.tokens()`: how much of the system prompt memory takes — every markdown file under `system/` at
+ * HEAD (what the prompt compiles), estimated as ceil(UTF-8 bytes / 4), from the tree's blob sizes alone.
+ */
+import { MemoryError } from '../errors.js';
+import { commitAt, filesAt } from './at.js';
+import type { ReadDeps, TokensResult } from './types.js';
+
+/**
+ * The estimate for `bytes` of text.
+ * @example estimateTokens(10) // 3
+ */
+export function estimateTokens(bytes: number): number {
+  return Math.ceil(bytes / 4);
+}
+
+/**
+ * Token estimate of system/ at HEAD (or `at`), most expensive files first.
+ * @example (await memoryTokens(deps)).total_tokens
+ */
+export async function memoryTokens(deps: ReadDeps, options: { at?: string } = {}): Promise<TokensResult> {
+  let commit: string;
+  try {
+    commit = await commitAt(deps, options.at);
+  } catch (err) {
+    if (options.at === undefined && err instanceof MemoryError && err.code === 'UNKNOWN_REVISION') return { commit: null, total_tokens: 0, files: [] };
+    throw err;
+  }
+  const files = (await filesAt(deps, commit))
+    .filter((e) => e.path.startsWith('system/') && e.path.endsWith('.md') && (e.mode === '100644' || e.mode === '100755'))
+    .map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }))
+    .sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
+  return { commit, total_tokens: files.reduce((n, f) => n + f.tokens, 0), files };
+}

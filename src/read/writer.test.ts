@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { classifyCommit, classifyMove } from './writer.js';
+
+const agent = { email: 'ada@gitmem.local', message: 'learned X' };
+
+describe('writer rule', () => {
+  it('tells memory merges, reflections, the harness, agents and everyone else apart', () => {
+    expect(classifyCommit({ email: 'gitmem@gitmem.local', message: 'merge(memory): gitmem/worker/2025-x\n\nTask: t' })).toBe('worker');
+    expect(classifyCommit({ email: 'gitmem@gitmem.local', message: 'merge(memory): gitmem/reflection/2025-x' })).toBe('reflection');
+    expect(classifyCommit({ email: 'ada+reflection@gitmem.local', message: 'prefs' })).toBe('reflection');
+    expect(classifyCommit({ email: 'gitmem@gitmem.local', message: 'x' })).toBe('worker');
+    expect(classifyCommit(agent)).toBe('agent');
+    expect(classifyCommit({ email: 'me@example.com', message: 'hand edit' })).toBe('shell');
+    expect(classifyCommit({ email: 'me@example.com', message: 'not merge(memory): gitmem/worker/x' })).toBe('shell');
+  });
+
+  it('reads how main moved from the reflog', () => {
+    expect(classifyMove('merge refs/remotes/origin/main: Fast-forward', agent)).toBe('sync');
+    expect(classifyMove('rebase (finish): refs/heads/main onto 0123', agent)).toBe('sync');
+    expect(classifyMove('reset: moving to refs/remotes/origin/main', agent)).toBe('sync');
+    expect(classifyMove('reset: moving to HEAD~1', agent)).toBe('shell');
+    expect(classifyMove('commit: learned X', agent)).toBe('agent');
+    expect(classifyMove('commit: hand edit', { email: 'me@example.com', message: 'hand edit' })).toBe('shell');
+    expect(classifyMove('merge(memory): gitmem/worker/x', { email: 'gitmem@gitmem.local', message: 'merge(memory): gitmem/worker/x' })).toBe('worker');
+    expect(classifyMove(undefined, agent)).toBe('agent');
+  });
+});
