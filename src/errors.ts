@@ -18,6 +18,7 @@ export type MemoryErrorCode =
   | 'HOME_UNUSABLE' // the gitmem home is not a directory, or cannot be created or read (data.home)
   | 'NOT_A_GIT_REPO' // the memory directory has no .git
   | 'AGENT_EXISTS' // init/clone into an agent that already has a repo (where that is refused)
+  | 'UNKNOWN_REVISION' // a revision argument (at/from/to: sha, branch, HEAD~N, @{…}, ISO date) names no commit (data.at)
   | 'REPO_DIRTY' // uncommitted changes block an automated write
   | 'REPO_CONFLICT' // a merge or rebase is in progress / unmerged paths
   // --- file content ---
