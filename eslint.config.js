@@ -17,7 +17,7 @@ const layer = (folder, forbidden) => ({
   },
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'cli', 'mcp'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'search', 'cli', 'mcp'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -49,6 +49,8 @@ export default tseslint.config(
   layer('sync', except('sync', 'git', 'hooks', 'memfs', 'blocks')),
   layer('worktree', except('worktree', 'git', 'hooks', 'memfs', 'blocks', 'sandbox')),
   layer('llm', except('llm', 'sandbox')),
+  // search reads git objects and memory files, and embeds through llm; nothing below imports it.
+  layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
   layer('reflection', ['cli', 'mcp']),
   layer('cli', except()),
   layer('mcp', except()),

@@ -69,6 +69,8 @@ export type MemoryErrorCode =
   // --- reflection / models ---
   | 'MODEL_NOT_CONFIGURED' // no model given and none configured
   | 'MODEL_ERROR' // provider call failed
+  // --- search ---
+  | 'SEARCH_UNAVAILABLE' // the full-text engine (optional dependency better-sqlite3) is not installed or does not load
   | 'TIMEOUT' // a wall-clock limit fired (dream --timeout, sub-agent limits)
   | 'INTERNAL'; // a bug: an invariant did not hold
 

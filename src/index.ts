@@ -170,3 +170,5 @@ export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead,
 // Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
 export { createShellLauncher, type ShellLauncher } from './shell-launcher.js';
 export type { Launcher, ProcessOptions, ProcessResult } from './process.js';
+export { resolveRevision, parseRevision, MAX_REVISION_LENGTH, type RevisionSpec } from './git/revision.js';
+export { SEARCH_LIMITS, SEARCH_MODES, INDEXED_EXTENSIONS, type SearchHit, type SearchOptions, type SearchMode } from './search/types.js';
