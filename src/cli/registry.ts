@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, Loader> = {
   tree: () => import('./commands/tree.js'),
   status: () => import('./commands/status.js'),
   log: () => import('./commands/log.js'),
+  search: () => import('./commands/search.js'),
   memory: () => import('./commands/memory.js'),
   hook: () => import('./commands/hook.js'),
   protect: () => import('./commands/protect.js'),

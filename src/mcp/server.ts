@@ -12,6 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallTool
 import { applyPatchToolSchema, isMemoryError, memoryToolSchema, type Memory } from '../index.js';
 import { checkRequestParams, GuardedTransport } from './guard.js';
 import { checkToolArguments, type ToolInputSchema } from './tool-args.js';
+import { memorySearchTool } from './search-tool.js';
 
 /** The most entries one memory_log call returns. */
 const MAX_LOG_LIMIT = 1000;
@@ -21,6 +22,9 @@ type Args = Record<string, unknown>;
 interface ToolEntry {
   description: string;
   inputSchema: ToolInputSchema;
+  /** With an output schema, results carry matching `structuredContent` (and errors carry none). */
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
   run: (memory: Memory, args: Args) => Promise<CallToolResult>;
 }
 
@@ -53,6 +57,7 @@ const TOOLS = {
     inputSchema: { type: 'object', additionalProperties: false, properties: {} },
     run: async (memory) => text(await memory.tree()),
   },
+  memory_search: memorySearchTool,
   memory_log: {
     description: 'Recent memory commits: sha, date, author, reason, files.',
     inputSchema: {
@@ -91,14 +96,21 @@ function toolNamed(name: string): [string, ToolEntry] {
  */
 export async function serveMemory(memory: Memory, transport: Transport, version = '0.1.0'): Promise<Server> {
   const server = new Server({ name: 'gitmem', version }, { capabilities: { tools: {} } });
-  const tools = Object.entries(TOOLS).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }));
+  const tools = Object.entries(TOOLS).map(([name, t]: [string, ToolEntry]) => ({
+    name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const [name, tool] = toolNamed(req.params.name);
     try {
       return await tool.run(memory, checkToolArguments(name, tool.inputSchema, req.params.arguments));
     } catch (err) {
-      if (isMemoryError(err)) return { ...text(`${err.code}: ${err.message}`), isError: true, structuredContent: err.toJSON() };
+      // A client checks any structuredContent against the tool's output schema, errors' too.
+      if (isMemoryError(err)) return { ...text(`${err.code}: ${err.message}`), isError: true, ...(tool.outputSchema ? {} : { structuredContent: err.toJSON() }) };
       throw err;
     }
   });
