@@ -1,7 +1,7 @@
 /** `gitmem search <query>`: ranked hits in the committed memory (HEAD or --at REV). */
 import { MemoryError } from '../../errors.js';
 import { createMemory } from '../../memory.js';
-import type { SearchMode, SearchOptions } from '../../search/types.js';
+import type { SearchMode, SearchOptions } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 function limitOf(raw: string | undefined): number | undefined {
