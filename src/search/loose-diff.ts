@@ -93,3 +93,27 @@ export function diffLoose(objectsDir: string, from: string, to: string): MapChan
     throw err;
   }
 }
+
+function listInto(objectsDir: string, prefix: string, id: string, out: Map<string, string>, depth: number): void {
+  if (depth > 64) throw new NotLoose();
+  for (const [name, item] of treeItems(objectsDir, id)) {
+    const path = `${prefix}${name}`;
+    if (isTree(item)) listInto(objectsDir, `${path}/`, item.id, out, depth + 1);
+    else if (isIndexablePath(path, item.mode)) out.set(path, item.id);
+  }
+}
+
+/**
+ * A commit's indexable files (path → blob id) from loose trees, or undefined when git must be asked.
+ * @example listLoose('/mem/.git/objects', head)?.get('notes/a.md') // '4b82…'
+ */
+export function listLoose(objectsDir: string, commit: string): Map<string, string> | undefined {
+  try {
+    const out = new Map<string, string>();
+    listInto(objectsDir, '', rootTree(objectsDir, commit), out, 0);
+    return out;
+  } catch (err) {
+    if (err instanceof NotLoose) return undefined;
+    throw err;
+  }
+}

@@ -5,6 +5,7 @@
  * needs, so a reader never sees a map naming a blob that is not indexed. A revision other than that commit is
  * searched through a temporary map of its own tree.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './open-store.js';
 import type { QueryItem } from './query.js';
 import { indexFields } from './text.js';
@@ -35,10 +36,21 @@ const PRUNE_SLACK = 1_000;
 export class SearchStore {
   /** The commit (and database version) whose tree the temporary map holds. */
   private atKey: string | null = null;
+  private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[]>>();
   constructor(readonly db: Db) {}
 
+  /** A prepared statement, compiled once per store (a build runs some of them for every file). */
+  private sql(text: string): BetterSqlite3.Statement<unknown[]> {
+    let st = this.statements.get(text);
+    if (!st) {
+      st = this.db.prepare(text);
+      this.statements.set(text, st);
+    }
+    return st;
+  }
+
   meta(key: string): string {
-    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? '';
+    return (this.sql('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? '';
   }
 
   /** How many blobs this index file ever added (`meta.ingested`: shows that an update read only new blobs). */
@@ -53,15 +65,15 @@ export class SearchStore {
 
   /** Which of these blob ids are not in the index yet. */
   missing(oids: Iterable<string>): string[] {
-    const get = this.db.prepare('SELECT id FROM blobs WHERE oid = ?').pluck();
+    const get = this.sql('SELECT id FROM blobs WHERE oid = ?').pluck();
     const out: string[] = [];
     for (const oid of new Set(oids)) if (get.get(oid) === undefined) out.push(oid);
     return out;
   }
 
   private insertBlobs(blobs: readonly BlobInput[]): void {
-    const addBlob = this.db.prepare('INSERT OR IGNORE INTO blobs(oid, indexed, description, text) VALUES (?, ?, ?, ?)');
-    const addText = this.db.prepare('INSERT INTO fts(rowid, description, body) VALUES (?, ?, ?)');
+    const addBlob = this.sql('INSERT OR IGNORE INTO blobs(oid, indexed, description, text) VALUES (?, ?, ?, ?)');
+    const addText = this.sql('INSERT INTO fts(rowid, description, body) VALUES (?, ?, ?)');
     let added = 0;
     for (const b of blobs) {
       const fields = b.text === null ? null : indexFields(b.text);
@@ -75,7 +87,7 @@ export class SearchStore {
 
   /** A blob's row id, inside a transaction; MovedMeanwhile when another process pruned it since `missing`. */
   private idOf(oid: string): number {
-    const id = this.db.prepare('SELECT id FROM blobs WHERE oid = ?').pluck().get(oid) as number | undefined;
+    const id = this.sql('SELECT id FROM blobs WHERE oid = ?').pluck().get(oid) as number | undefined;
     if (id === undefined) throw new MovedMeanwhile();
     return id;
   }
@@ -95,9 +107,9 @@ export class SearchStore {
       if (now === to) return;
       if (now !== from && change.kind === 'delta') throw new MovedMeanwhile();
       this.insertBlobs(blobs);
-      const setPath = this.db.prepare('INSERT OR REPLACE INTO paths(path, blob) VALUES (?, ?)');
+      const setPath = this.sql('INSERT OR REPLACE INTO paths(path, blob) VALUES (?, ?)');
       if (change.kind === 'full') this.db.exec('DELETE FROM paths');
-      else for (const p of change.removed) this.db.prepare('DELETE FROM paths WHERE path = ?').run(p);
+      else for (const p of change.removed) this.sql('DELETE FROM paths WHERE path = ?').run(p);
       for (const [path, oid] of change.kind === 'full' ? change.entries : change.set) setPath.run(path, this.idOf(oid));
       this.db.prepare("UPDATE meta SET value = ? WHERE key = 'commit'").run(to);
       const applies = Number(this.meta('applies')) + 1;
@@ -127,7 +139,7 @@ export class SearchStore {
     this.atKey = null;
     this.db.transaction(() => {
       this.db.exec('DELETE FROM temp.at_paths');
-      const add = this.db.prepare('INSERT INTO temp.at_paths(path, blob) VALUES (?, ?)');
+      const add = this.sql('INSERT INTO temp.at_paths(path, blob) VALUES (?, ?)');
       for (const [path, oid] of entries) add.run(path, this.idOf(oid));
     })();
     this.atKey = key;
@@ -151,7 +163,7 @@ export class SearchStore {
 
   /** Stored text and description of blobs by id. */
   texts(ids: readonly number[]): Map<number, { text: string; description: string }> {
-    const get = this.db.prepare('SELECT text, description FROM blobs WHERE id = ?');
+    const get = this.sql('SELECT text, description FROM blobs WHERE id = ?');
     const out = new Map<number, { text: string; description: string }>();
     for (const id of new Set(ids)) {
       const row = get.get(id) as { text: string | null; description: string } | undefined;

@@ -8,7 +8,7 @@ import { catFileBatchRawOp } from '../git/commands/plumbing.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { readLooseObject } from '../git/objects.js';
 import type { GitOp, GitRunner } from '../git/runner.js';
-import { diffLoose } from './loose-diff.js';
+import { diffLoose, listLoose } from './loose-diff.js';
 import type { BlobInput, MapChange } from './store.js';
 import { indexableText, isIndexablePath } from './text.js';
 import { SEARCH_LIMITS } from './types.js';
@@ -54,6 +54,8 @@ export function lsTreeSizedOp(commit: string): GitOp<Array<{ path: string; mode:
 
 /** The indexable files of a commit and each blob's size. */
 export async function readTreeMap(repo: RepoRef, commit: string): Promise<{ entries: Map<string, string>; sizes: Map<string, number> }> {
+  const loose = listLoose(join(resolveGitCommonDir(repo.memoryDir), 'objects'), commit);
+  if (loose) return { entries: loose, sizes: new Map() }; // sizes unknown: blobs are then read loose or checked
   const entries = new Map<string, string>();
   const sizes = new Map<string, number>();
   for (const e of await repo.git.exec(lsTreeSizedOp(commit), { cwd: repo.memoryDir })) {
@@ -122,14 +124,15 @@ export async function readBlobs(repo: RepoRef, oids: readonly string[], known?: 
   const rest: string[] = [];
   for (const oid of oids) {
     if ((known?.get(oid) ?? 0) > SEARCH_LIMITS.maxFileBytes) out.push({ oid, text: null });
-    else if (known?.has(oid) && oids.length > 64) rest.push(oid); // a full build: git reads packs faster
     else {
       const obj = readLooseObject(objectsDir, oid);
       if (obj?.type === 'blob') out.push({ oid, text: indexableText(obj.data) });
       else rest.push(oid);
     }
   }
-  const sizes = known ?? new Map(rest.length > 0 ? (await repo.git.exec(sizesOp(rest), { cwd: repo.memoryDir })).map((s, i) => [rest[i] ?? '', s]) : []);
+  const unsized = rest.filter((oid) => !known?.has(oid));
+  const checked = unsized.length > 0 ? await repo.git.exec(sizesOp(unsized), { cwd: repo.memoryDir }) : [];
+  const sizes = new Map<string, number>([...(known ?? new Map<string, number>()), ...unsized.map((oid, i): [string, number] => [oid, checked[i] ?? -1])]);
   let batch: string[] = [];
   let bytes = 0;
   const flush = async (): Promise<void> => {
