@@ -16,9 +16,12 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   files: string[];
 };
 
-/** Budgets: ~0.45 MB packed / ~1.5 MB unpacked at the time of writing, plus a third; a jump past them is worth a look. */
-const MAX_PACKED = 600_000;
-const MAX_UNPACKED = 2_000_000;
+/**
+ * Budgets: ~0.45 MB packed / ~1.5 MB unpacked at the time of writing, plus a third; a jump past them is worth a
+ * look. Raised once for search (its engine ships in the tsc output and its own ESM bundle: ~0.63 / 2.1 MB).
+ */
+const MAX_PACKED = 720_000;
+const MAX_UNPACKED = 2_400_000;
 
 /** Node APIs newer than 20.0 that the sources may call, with the release that added them. */
 const LATE_APIS: Array<{ pattern: RegExp; since: [number, number]; name: string }> = [
