@@ -24,10 +24,14 @@ const inputSchema = {
   },
 } as const satisfies ToolInputSchema & Record<string, unknown>;
 
+// Clients check any structuredContent against this, an isError result's `{ code, message, data }` too.
 const outputSchema = {
   type: 'object',
-  required: ['hits'],
+  anyOf: [{ required: ['hits'] }, { required: ['code', 'message'] }],
   properties: {
+    code: { type: 'string', description: 'on an error result: the MemoryError code' },
+    message: { type: 'string' },
+    data: { type: 'object' },
     hits: {
       type: 'array',
       items: {

@@ -22,7 +22,7 @@ type Args = Record<string, unknown>;
 interface ToolEntry {
   description: string;
   inputSchema: ToolInputSchema;
-  /** With an output schema, results carry matching `structuredContent` (and errors carry none). */
+  /** With an output schema, results carry matching `structuredContent`; it must also admit an error's `{ code, message, data }`. */
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   run: (memory: Memory, args: Args) => Promise<CallToolResult>;
@@ -109,8 +109,7 @@ export async function serveMemory(memory: Memory, transport: Transport, version 
     try {
       return await tool.run(memory, checkToolArguments(name, tool.inputSchema, req.params.arguments));
     } catch (err) {
-      // A client checks any structuredContent against the tool's output schema, errors' too.
-      if (isMemoryError(err)) return { ...text(`${err.code}: ${err.message}`), isError: true, ...(tool.outputSchema ? {} : { structuredContent: err.toJSON() }) };
+      if (isMemoryError(err)) return { ...text(`${err.code}: ${err.message}`), isError: true, structuredContent: err.toJSON() };
       throw err;
     }
   });

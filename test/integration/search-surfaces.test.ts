@@ -78,3 +78,18 @@ it('keeps the index out of the work tree of every agent', () => {
   h.run(['search', 'anything', '--agent', 'w1']);
   expect(git(join(h.home, 'agents', 'w1', 'memory'), ['status', '--porcelain', '--ignored'])).toBe('');
 });
+
+it('importing gitmem does not load the search engine; the first search does', async () => {
+  const h = cliHome('local', ['e1']);
+  const script = `
+    const { createRequire } = await import('node:module');
+    const cache = () => Object.keys(createRequire(process.env.DIST).cache).some((k) => k.includes('better-sqlite3'));
+    const { createMemory } = await import(process.env.DIST);
+    const memory = await createMemory({ home: process.env.GITMEM_HOME, agentId: 'e1' });
+    const before = cache();
+    await memory.search('anything');
+    process.stdout.write(JSON.stringify({ before, after: cache() }));`;
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...h.env, DIST: join(process.cwd(), 'dist', 'index.js') }, encoding: 'utf8' });
+  expect(JSON.parse(out)).toEqual({ before: false, after: true });
+});
