@@ -17,7 +17,7 @@ const layer = (folder, forbidden) => ({
   },
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'cli', 'mcp'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -50,6 +50,8 @@ export default tseslint.config(
   layer('worktree', except('worktree', 'git', 'hooks', 'memfs', 'blocks', 'sandbox')),
   layer('llm', except('llm', 'sandbox')),
   layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
+  // search reads git objects and memory files, and embeds through llm; nothing below imports it.
+  layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
   layer('reflection', ['cli', 'mcp']),
   layer('cli', except()),
   layer('mcp', except()),

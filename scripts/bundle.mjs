@@ -50,6 +50,14 @@ const heavyCommandsExternal = {
   },
 };
 
+/** In the core, the search engine (memory.ts's `import('./search/search.js')`) stays in its ESM build, loaded on the first search. */
+const searchExternal = {
+  name: 'search-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/search\/search\.js$/ }, () => ({ path: './esm/search/search.js', external: true }));
+  },
+};
+
 /** In the entry, `./main.js` is the core bundle next to it. */
 const coreExternal = {
   name: 'core-external',
@@ -61,14 +69,14 @@ const coreExternal = {
 rmSync('dist/bin', { recursive: true, force: true }); // no stale chunks from earlier builds
 await build({
   ...common,
-  entryPoints: HEAVY.map((name) => `src/cli/commands/${name}.ts`),
+  entryPoints: [...HEAVY.map((name) => `src/cli/commands/${name}.ts`), 'src/search/search.ts'],
   outdir: 'dist/bin/esm',
   outbase: 'src',
   splitting: true,
   format: 'esm',
   chunkNames: 'chunks/[name]-[hash]',
 });
-await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/core.cjs', plugins: [heavyCommandsExternal] });
+await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/core.cjs', plugins: [heavyCommandsExternal, searchExternal] });
 await build({ ...cjs, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/bin/gitmem.cjs', plugins: [coreExternal] });
 await build({ ...cjs, entryPoints: ['src/hooks/pre-commit-main.ts'], outfile: 'dist/bin/pre-commit.cjs' });
 await build({ ...cjs, entryPoints: ['src/sync/mirror-hook-main.ts'], outfile: 'dist/bin/mirror-hook.cjs' });

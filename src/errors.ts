@@ -19,6 +19,7 @@ export type MemoryErrorCode =
   | 'HOME_UNUSABLE' // the gitmem home is not a directory, or cannot be created or read (data.home)
   | 'NOT_A_GIT_REPO' // the memory directory has no .git
   | 'AGENT_EXISTS' // init/clone into an agent that already has a repo (where that is refused)
+  | 'UNKNOWN_REVISION' // a revision argument (at/from/to: sha, branch, HEAD~N, @{…}, ISO date) names no commit (data.at)
   | 'REPO_DIRTY' // uncommitted changes block an automated write
   | 'REPO_CONFLICT' // a merge or rebase is in progress / unmerged paths
   | 'REPO_BROKEN' // the memory repository exists but is not usable as one (e.g. no commit on main: a failed init); data.memoryDir
@@ -73,6 +74,8 @@ export type MemoryErrorCode =
   // --- reflection / models ---
   | 'MODEL_NOT_CONFIGURED' // no model given and none configured
   | 'MODEL_ERROR' // provider call failed
+  // --- search ---
+  | 'SEARCH_UNAVAILABLE' // the full-text engine (optional dependency better-sqlite3) is not installed or does not load
   | 'TIMEOUT' // a wall-clock limit fired (dream --timeout, sub-agent limits)
   | 'INTERNAL'; // a bug: an invariant did not hold
 

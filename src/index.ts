@@ -171,7 +171,7 @@ export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead,
 export { createShellLauncher, type ShellLauncher } from './shell-launcher.js';
 export type { Launcher, ProcessOptions, ProcessResult } from './process.js';
 // --- the read side: reads of committed revisions, history, diff, revert, tokens, change events ---
-export { resolveRevision, parseDateSpec } from './git/revision.js';
+export { resolveRevision, parseDateSpec, MAX_REVISION_LENGTH } from './git/revision.js';
 export { WRITER_KINDS, classifyCommit, classifyMove, type WriterKind, type CommitFacts } from './read/writer.js';
 export { MemoryWatcher, type WatchOptions } from './read/watch.js';
 export { renderFileView, renderDirectoryView, formatSize, VIEW_LIMITS, type ViewFile } from './read/view-format.js';
@@ -191,3 +191,4 @@ export type {
   TokensResult,
   MemoryUpdatedEvent,
 } from './read/types.js';
+export { SEARCH_LIMITS, SEARCH_MODES, INDEXED_EXTENSIONS, type SearchHit, type SearchOptions, type SearchMode } from './search/types.js';

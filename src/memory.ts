@@ -29,6 +29,7 @@ import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js
 import type { WriteStep } from './memfs/edits.js';
 import { withMemoryOperation } from './git/lease.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
+import type { SearchHit, SearchOptions } from './search/types.js';
 
 export interface MemoryOptions {
   /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
@@ -79,6 +80,11 @@ export interface Memory extends MemoryReadApi {
   defaultPromptMode(): MemoryMode;
   /** The memory tree (paths + descriptions) at HEAD. */
   tree(): Promise<string>;
+  /**
+   * Ranked hits for `query` in the memory committed at `at` (default HEAD): full text (BM25), or semantic /
+   * hybrid with embeddings configured. The index lives under the git dir and follows every commit.
+   */
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   log(options?: { limit?: number }): Promise<LogEntry[]>;
   status(): Promise<MemoryStatus>;
   /**
@@ -237,6 +243,8 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
       });
       return renderTree(entries, resolveTreeLimits(o.env), { alwaysShow: ['system'] });
     },
+    // The search engine (and its native module) loads on the first search, never with gitmem itself.
+    search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: o.home, env: o.env }, query, opts),
     log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
       if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
       throw err;

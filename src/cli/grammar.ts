@@ -66,6 +66,7 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   personality: { options: { reason: str, force: flag }, subcommands: { list: [], apply: ['<id>'] } },
   prompt: { options: { mode: str, preset: str } },
   remote: { subcommands: { set: ['<url>'], show: [], remove: [], rm: [] } },
+  search: { options: { at: str, limit: str, path: { type: 'string', multiple: true }, mode: str }, args: ['<query>'] },
   status: {},
   sync: { options: { 'on-conflict': str } },
   tree: {},

@@ -21,6 +21,7 @@ export const COMMANDS: Record<string, Loader> = {
   diff: () => import('./commands/diff.js'),
   revert: () => import('./commands/revert.js'),
   tokens: () => import('./commands/tokens.js'),
+  search: () => import('./commands/search.js'),
   memory: () => import('./commands/memory.js'),
   hook: () => import('./commands/hook.js'),
   protect: () => import('./commands/protect.js'),

@@ -7,7 +7,8 @@ import { MemoryError } from '../errors.js';
 import type { GitOp, GitRunner } from './runner.js';
 
 /** Longest `at` accepted (a revision expression, not a document). */
-const MAX_AT = 256;
+export const MAX_REVISION_LENGTH = 256;
+const MAX_AT = MAX_REVISION_LENGTH;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const RELATIVE = /^(\d{1,6})[ .](second|minute|hour|day|week|month|year)s?[ .]ago$/;
@@ -64,7 +65,8 @@ function revParseCommitOp(rev: string): GitOp<string | null> {
 
 function lastCommitBeforeOp(date: string): GitOp<string | null> {
   return {
-    args: ['rev-list', '-1', `--before=${date}`, '--end-of-options', 'HEAD'],
+    // First parent: main's own line, so a worker's side commit dated earlier never stands for main's state then.
+    args: ['rev-list', '-1', '--first-parent', `--before=${date}`, '--end-of-options', 'HEAD'],
     okExitCodes: [128],
     parse: (r) => (r.exitCode === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : null),
   };

@@ -16,6 +16,7 @@ import { OUTPUT_SCHEMAS, READ_ONLY, WRITES } from './output-schemas.js';
 import { servePrompts } from './prompts.js';
 import { serveResources } from './resources.js';
 import { checkToolArguments, type ToolInputSchema } from './tool-args.js';
+import { memorySearchTool } from './search-tool.js';
 
 /** The most entries one memory_log call returns. */
 const MAX_LOG_LIMIT = 1000;
@@ -25,9 +26,9 @@ type Args = Record<string, unknown>;
 interface ToolEntry {
   description: string;
   inputSchema: ToolInputSchema;
-  /** What structuredContent holds (output-schemas.ts). */
-  outputSchema: { type: 'object' };
-  annotations: Record<string, boolean>;
+  /** What structuredContent holds (output-schemas.ts); it also admits an error's `{ code, message, data }`. */
+  outputSchema: Record<string, unknown>;
+  annotations: Record<string, unknown>;
   run: (memory: Memory, args: Args) => Promise<CallToolResult>;
 }
 
@@ -76,6 +77,7 @@ const TOOLS = {
       return { ...text(tree), structuredContent: { tree } };
     },
   },
+  memory_search: memorySearchTool,
   memory_log: {
     description: 'Recent memory commits: sha, date, author, reason, files.',
     inputSchema: {

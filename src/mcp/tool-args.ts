@@ -15,6 +15,8 @@ interface PropertySchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  /** An array's items (listed for clients; the library checks each item). */
+  items?: PropertySchema;
 }
 
 /** A tool's input schema as the server lists it. */

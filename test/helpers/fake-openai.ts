@@ -21,6 +21,10 @@ export interface FakeOpenAI {
   requests: Record<string, unknown>[];
   /** The Authorization header of each request ('' when absent). */
   authorizations: string[];
+  /** Parsed bodies of `/embeddings` requests, in order. */
+  embeddingRequests: Record<string, unknown>[];
+  /** Every HTTP request that reached the server, whatever its path. */
+  received: () => number;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,29 @@ function replySse(res: ServerResponse, r: FakeReply, n: number, model: string): 
   res.end('data: [DONE]\n\n');
 }
 
+/** Words that mean the same to the fake model: they share one dimension, so "automobile" finds "car". */
+const CONCEPTS: Record<string, number> = { car: 0, automobile: 0, vehicle: 0, dog: 1, puppy: 1, hound: 1, money: 2, cash: 2, salary: 2 };
+export const FAKE_EMBEDDING_DIMENSIONS = 32;
+
+/** A deterministic embedding: word counts folded into 32 dimensions (synonyms above share one). */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(FAKE_EMBEDDING_DIMENSIONS).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 7;
+    for (const c of w) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+    const dim = CONCEPTS[w] ?? 3 + (h % (FAKE_EMBEDDING_DIMENSIONS - 3));
+    v[dim] = (v[dim] ?? 0) + 1;
+  }
+  return v;
+}
+
+function replyEmbeddings(res: ServerResponse, body: Record<string, unknown>): void {
+  const input = Array.isArray(body['input']) ? (body['input'] as unknown[]) : [body['input']];
+  const data = input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(String(t)) }));
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ object: 'list', data, model: String(body['model'] ?? 'fake'), usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+}
+
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -77,8 +104,18 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 export async function startFakeOpenAI(script: Script): Promise<FakeOpenAI> {
   const requests: Record<string, unknown>[] = [];
   const authorizations: string[] = [];
+  const embeddingRequests: Record<string, unknown>[] = [];
+  let received = 0;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
+    received++;
+    if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+      void readBody(req).then((body) => {
+        embeddingRequests.push(body);
+        replyEmbeddings(res, body);
+      });
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404).end();
       return;
@@ -107,6 +144,8 @@ export async function startFakeOpenAI(script: Script): Promise<FakeOpenAI> {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     authorizations,
+    embeddingRequests,
+    received: () => received,
     close: () =>
       new Promise<void>((res) => {
         for (const s of sockets) s.destroy();

@@ -53,6 +53,7 @@ describe('MCP tool arguments', () => {
       memory: { command: 'create', reason: 'r', file_path: 'notes/u.md', description: 'u', file_text: 'u' },
       memory_apply_patch: { reason: 'r', input: PATCH },
       memory_tree: {},
+      memory_search: { query: 'x' },
       memory_log: {},
       memory_prompt: {},
       memory_view: {},

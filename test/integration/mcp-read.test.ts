@@ -32,10 +32,10 @@ afterAll(async () => {
 describe('MCP read side', () => {
   it('every tool lists an output schema and honest annotations; the server gives instructions', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['memory', 'memory_apply_patch', 'memory_tree', 'memory_log', 'memory_prompt', 'memory_view', 'memory_history']);
+    expect(tools.map((t) => t.name)).toEqual(['memory', 'memory_apply_patch', 'memory_tree', 'memory_search', 'memory_log', 'memory_prompt', 'memory_view', 'memory_history']);
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['memory_tree', 'memory_log', 'memory_prompt', 'memory_view', 'memory_history']) expect(hints[name]).toMatchObject({ readOnlyHint: true });
+    for (const name of ['memory_tree', 'memory_search', 'memory_log', 'memory_prompt', 'memory_view', 'memory_history']) expect(hints[name]).toMatchObject({ readOnlyHint: true });
     for (const name of ['memory', 'memory_apply_patch']) expect(hints[name]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(client.getInstructions()).toMatch(/memory_view[\s\S]*gitmem:\/\/<agent>\/<path>[\s\S]*reason/);
   });

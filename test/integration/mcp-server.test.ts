@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('gitmem mcp (through the official MCP client)', () => {
   it('lists the memory tools with the library schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['memory', 'memory_apply_patch', 'memory_tree', 'memory_log', 'memory_prompt', 'memory_view', 'memory_history']);
+    expect(tools.map((t) => t.name)).toEqual(['memory', 'memory_apply_patch', 'memory_tree', 'memory_search', 'memory_log', 'memory_prompt', 'memory_view', 'memory_history']);
     const memory = tools.find((t) => t.name === 'memory');
     expect(memory?.inputSchema.required).toEqual(['command']); // reason: every command but view (the library checks)
   });

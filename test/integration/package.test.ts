@@ -16,9 +16,9 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   files: string[];
 };
 
-/** Budgets: ~0.66 MB packed / ~2.2 MB unpacked once the read side landed, plus a fifth; a jump past them is worth a look. */
-const MAX_PACKED = 820_000;
-const MAX_UNPACKED = 2_700_000;
+/** Budgets: ~0.7 MB packed / ~2.4 MB unpacked once the read side and search landed, plus about a fifth; a jump past them is worth a look. */
+const MAX_PACKED = 860_000;
+const MAX_UNPACKED = 2_900_000;
 
 /** Node APIs newer than 20.0 that the sources may call, with the release that added them. */
 const LATE_APIS: Array<{ pattern: RegExp; since: [number, number]; name: string }> = [

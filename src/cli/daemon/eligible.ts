@@ -7,7 +7,7 @@
 import { parseCommandLine, splitCommand } from '../argv.js';
 import { GRAMMAR } from '../grammar.js';
 
-const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens']);
+const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens', 'search']);
 const OFF = new Set(['0', 'off', 'false', 'no']);
 
 /** `GITMEM_DAEMON=0|off|false|no` turns the daemon off for this call (and keeps it from being started). */

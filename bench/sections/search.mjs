@@ -1,0 +1,80 @@
+// Search: memory.search against `git grep -n -i <word>` in the same repository, measured in the same run and
+// interleaved (A B, B A, …): a warm search, the first search after a write (the index follows the commit),
+// and a full index build (the index removed first). Memories of 1,000 and 10,000 synthetic notes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMemory, initMemory } from '../../dist/index.js';
+import { benchEnv, execFileP, round, stats, tmpDir } from '../lib.mjs';
+import { makeCorpus, queryWords, writeCorpus } from '../search-corpus.mjs';
+
+/** `pairs` interleaved pairs after `warmup` ones; `prepare(i)` runs untimed before each of our side's calls. */
+async function interleaved(pairs, floor, ours, { warmup = 2, prepare = async () => {} } = {}) {
+  const f = [];
+  const o = [];
+  const ratios = [];
+  const timeFloor = async (i) => {
+    const t0 = performance.now();
+    await floor(i);
+    return performance.now() - t0;
+  };
+  const timeOurs = async (i) => {
+    await prepare(i);
+    const t0 = performance.now();
+    await ours(i);
+    return performance.now() - t0;
+  };
+  for (let i = -warmup; i < pairs; i++) {
+    const [a, b] = i % 2 === 0 ? [await timeFloor(i), await timeOurs(i)] : [0, await timeOurs(i)];
+    const a2 = i % 2 === 0 ? a : await timeFloor(i);
+    if (i < 0) continue;
+    f.push(a2);
+    o.push(b);
+    ratios.push(b / a2);
+  }
+  return { floor: stats(f), ours: stats(o), ratio: stats(ratios).median };
+}
+
+async function sizeRows(size, iterations) {
+  const home = tmpDir('gitmem-bench-search-');
+  const env = benchEnv(home);
+  await initMemory({ home, agentId: 'bench', env });
+  const memory = await createMemory({ home, agentId: 'bench', env });
+  const { files, words } = makeCorpus(size);
+  writeCorpus(memory.memoryDir, files);
+  execFileSync('git', ['add', '-A'], { cwd: memory.memoryDir, env });
+  execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', 'corpus'], { cwd: memory.memoryDir, env });
+  const word = queryWords(words).middling;
+  const grep = async () => {
+    await execFileP('git', ['grep', '-n', '-i', word], { cwd: memory.memoryDir, env, maxBuffer: 1 << 28 }).catch((e) => {
+      if (e.code !== 1) throw e;
+    });
+  };
+  const search = () => memory.search(word);
+  const warm = await interleaved(iterations, grep, search);
+  let n = 0;
+  const write = async () => {
+    const path = files[(n * 37) % files.length].path;
+    n++;
+    await memory.tool({ command: 'insert', reason: 'bench write', file_path: path, insert_line: 4, insert_text: `edit ${n} ${word}` });
+  };
+  // Each timed search follows an untimed write: the index moves to the new commit inside the timed call.
+  const afterWrite = await interleaved(iterations, grep, search, { prepare: write });
+  const dir = join(memory.memoryDir, '.git', 'gitmem', 'search');
+  const removeIndex = async () => rmSync(dir, { recursive: true, force: true });
+  const builds = await interleaved(Math.max(5, Math.floor(iterations / 3)), grep, search, { warmup: 1, prepare: removeIndex });
+  rmSync(home, { recursive: true, force: true });
+  const row = (name, r, target) => ({
+    section: 'search', name: `${name} @ ${size} files`, median_ms: round(r.ours.median), p95_ms: round(r.ours.p95),
+    floor_name: 'git grep -n -i <word>', floor_median_ms: round(r.floor.median), ratio: round(r.ratio), target,
+  });
+  return [row('warm search', warm, '<= 0.3x'), row('first search after a write', afterWrite, '<= 0.5x'), row('full index build + search', builds, '<= 3x')];
+}
+
+export async function bench({ iterations = 30 } = {}) {
+  const rows = [];
+  for (const size of [1000, 10000]) rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(12, Math.floor(iterations / 2)) : iterations)));
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  rows.push({ section: 'search', name: 'load average after the search rows', median_ms: '', p95_ms: '', floor_name: load, floor_median_ms: '', ratio: '', target: '' });
+  return rows;
+}

@@ -1,0 +1,36 @@
+/** `gitmem search <query>`: ranked hits in the committed memory (HEAD or --at REV). */
+import { MemoryError } from '../../errors.js';
+import { createMemory } from '../../memory.js';
+import type { SearchMode, SearchOptions } from '../../index.js';
+import type { CliCommand } from '../types.js';
+
+function limitOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isInteger(n)) throw new MemoryError('INVALID_ARGUMENT', `--limit must be a positive integer, got ${raw}`);
+  return n;
+}
+
+export const command: CliCommand = {
+  name: 'search',
+  summary: 'search the committed memory (full text; semantic with embeddings configured)',
+  usage: [
+    'Usage: gitmem search <query> [--at REV] [--limit N] [--path GLOB]... [--mode fulltext|semantic|hybrid] [--agent ID] [--json]',
+    '  Words match in any order (files with more, rarer words rank first), "quoted phrases" as written,',
+    '  the last word also as a prefix. --at searches an older revision (sha, branch, HEAD~3, an ISO date).',
+    '  Output: path:line  snippet  (score); --json prints the hits.',
+  ].join('\n'),
+  async run(ctx) {
+    const paths = ctx.values['path'];
+    const options: SearchOptions = {
+      ...(ctx.option('at') !== undefined ? { at: ctx.option('at') } : {}),
+      ...(limitOf(ctx.option('limit')) !== undefined ? { limit: limitOf(ctx.option('limit')) } : {}),
+      ...(Array.isArray(paths) ? { paths: paths.map(String) } : typeof paths === 'string' ? { paths } : {}),
+      ...(ctx.option('mode') !== undefined ? { mode: ctx.option('mode') as SearchMode } : {}),
+    };
+    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const hits = await memory.search(ctx.args[0] ?? '', options);
+    const text = hits.map((h) => `${h.path}:${h.line}  ${h.snippet}  (${h.score.toFixed(3)})`).join('\n');
+    ctx.print(hits, text || 'No matches.');
+  },
+};

@@ -1,0 +1,65 @@
+/**
+ * How search reads words, in one place: documents, queries and the best-line finder fold text alike
+ * (canonical decomposition, accents dropped, lower case) and split it into runs of letters and digits —
+ * the same rule SQLite's `unicode61` tokenizer with `remove_diacritics 2` applies inside the index.
+ */
+import { descriptionOf, splitFrontmatter, tryParseMemoryFile } from '../blocks/frontmatter.js';
+import { INDEXED_EXTENSIONS, SEARCH_LIMITS } from './types.js';
+
+const MARKS = /\p{M}+/gu;
+const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Folds a word or text for comparison.
+ * @example foldText('Élan CAFÉ') === 'elan cafe'
+ */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase();
+}
+
+/**
+ * The folded words of a text, in order.
+ * @example tokenize("L'été, 2024!") // ['l', 'ete', '2024']
+ */
+export function tokenize(text: string): string[] {
+  return foldText(text).match(WORD) ?? [];
+}
+
+/** Words of a text with their offsets in the ORIGINAL string (for snippets). */
+export function wordSpans(text: string): Array<{ word: string; start: number; end: number }> {
+  const out: Array<{ word: string; start: number; end: number }> = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}\p{Co}]+/gu)) {
+    for (const word of tokenize(m[0])) out.push({ word, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/**
+ * True for a tree entry search reads: a regular file named *.md, *.markdown or *.txt (any case).
+ * Links and submodules are never read.
+ */
+export function isIndexablePath(path: string, mode: string): boolean {
+  if (mode !== '100644' && mode !== '100755') return false;
+  const lower = path.toLowerCase();
+  return INDEXED_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** The text of a blob search indexes, or null (too large, NUL bytes, not UTF-8). */
+export function indexableText(bytes: Uint8Array): string | null {
+  if (bytes.length > SEARCH_LIMITS.maxFileBytes || bytes.includes(0)) return null;
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** What the index stores for a file: its description (frontmatter) and its body (what follows it). */
+export function indexFields(text: string): { description: string; body: string } {
+  const split = splitFrontmatter(text);
+  if (split.kind === 'none') return { description: '', body: split.body };
+  if (split.kind === 'unclosed') return { description: '', body: text };
+  const parsed = tryParseMemoryFile(text);
+  return { description: parsed ? descriptionOf(parsed.data) : '', body: split.body };
+}
