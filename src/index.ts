@@ -12,7 +12,7 @@ export {
   tryParseMemoryFile,
   isReadOnlyValue,
 } from './blocks/frontmatter.js';
-export { validateChanges, findProblems, isProtectedText, type FileChange, type Problem, type ValidationOptions } from './blocks/validate.js';
+export { validateChanges, findProblems, formatProblem, problemCode, isProtectedText, type FileChange, type Problem, type ValidationOptions } from './blocks/validate.js';
 export { agentPaths, assertAgentId, type AgentPaths } from './memfs/layout.js';
 export { normalizeMemoryPath } from './memfs/paths.js';
 export { parsePatch, type PatchOp, type Hunk, type HunkLine } from './memfs/apply-patch/parse.js';
