@@ -123,6 +123,10 @@ export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revi
 export { ensureHooks } from './hooks/install.js';
 export { runPreCommit } from './hooks/pre-commit.js';
 export { listProtectedPaths, protectPaths, unprotectPaths, recordProtection } from './hooks/protected.js';
+export { allowSecrets, disallowSecrets, listAllowedSecrets, readAllowedSecrets } from './hooks/secret-allow.js';
+export { readSystemBudget, readSystemUsage, REPO_BUDGET_KEY } from './hooks/budget-config.js';
+export { DEFAULT_SYSTEM_BUDGET_TOKENS, estimateTokens, isSystemFile, systemUsage, type SystemUsage } from './blocks/budgets.js';
+export { scanText, secretFingerprint, ALLOW_SECRET_MARKER, type SecretFinding } from './blocks/secrets.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';
 // --- reflection (issue 5): settings, triggers, snapshot, runs, harness entry points, dream ---
