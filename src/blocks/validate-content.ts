@@ -4,7 +4,7 @@
  * a repository already over budget keeps working, and a change that does not grow what is over is accepted.
  */
 import { bodyChars, formatCount, isSystemFile, textTokens } from './budgets.js';
-import { addedText, scanText } from './secrets.js';
+import { addedText, scanText, type SecretFinding } from './secrets.js';
 import type { FileChange, Problem } from './validate.js';
 
 /** The system/ budget and what system/ held before the change (both in estimated tokens). */
@@ -16,6 +16,21 @@ export interface SystemBudget {
 const ALLOW_HINT = 'if it is not a secret, an operator can allow it with `gitmem secrets allow';
 
 /**
+ * The problem a credential found in `path` is (named by rule, line and fingerprint; never the value).
+ * @example secretProblem('notes/a.md', finding).code === 'SECRET_DETECTED'
+ */
+export function secretProblem(path: string, f: SecretFinding): Problem {
+  return {
+    path,
+    line: f.line,
+    code: 'SECRET_DETECTED',
+    rule: f.rule,
+    fingerprint: f.fingerprint,
+    message: `${f.title} (rule ${f.rule}, ${f.preview}, fingerprint ${f.fingerprint}): memory must not hold credentials — remove it (and rotate it if it is real); ${ALLOW_HINT} ${f.fingerprint}\``,
+  };
+}
+
+/**
  * The credentials each change adds (only added lines of a modified file; nothing for a removal).
  * @example secretProblems([{ status: 'added', path: 'a.md', content, headContent: null }], new Set())
  */
@@ -23,16 +38,7 @@ export function secretProblems(changes: readonly FileChange[], allowed: Readonly
   const out: Problem[] = [];
   for (const c of changes) {
     if (c.status === 'deleted' || c.content === null) continue;
-    for (const f of scanText(addedText(c.headContent, c.content), { allowed })) {
-      out.push({
-        path: c.path,
-        line: f.line,
-        code: 'SECRET_DETECTED',
-        rule: f.rule,
-        fingerprint: f.fingerprint,
-        message: `${f.title} (rule ${f.rule}, ${f.preview}, fingerprint ${f.fingerprint}): memory must not hold credentials — remove it (and rotate it if it is real); ${ALLOW_HINT} ${f.fingerprint}\``,
-      });
-    }
+    for (const f of scanText(addedText(c.headContent, c.content), { allowed })) out.push(secretProblem(c.path, f));
   }
   return out;
 }

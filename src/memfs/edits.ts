@@ -4,7 +4,8 @@
  * (rollback.ts).
  */
 import { findProblems, formatProblem, problemCode, type FileChange, type Problem } from '../blocks/validate.js';
-import type { SystemBudget } from '../blocks/validate-content.js';
+import { secretProblem, type SystemBudget } from '../blocks/validate-content.js';
+import { scanText } from '../blocks/secrets.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
@@ -86,11 +87,14 @@ export function draftEdits(req: CommitEditsRequest): Draft {
       `${req.operation} made no effective changes; nothing was committed. The result matched what was already on disk.`,
     );
   }
+  const allowed = readAllowedSecrets(req.memoryDir);
   const found = findProblems(toChanges(effective), {
     protectedPaths: readProtectedPaths(req.memoryDir),
-    secrets: req.skipSecretScan ? false : { allowed: readAllowedSecrets(req.memoryDir) },
+    secrets: req.skipSecretScan ? false : { allowed },
     ...(req.systemBudget ? { systemBudget: req.systemBudget } : {}),
   });
+  // The reason becomes the commit message, which is pushed and kept like the files.
+  if (!req.skipSecretScan) found.push(...scanText(req.message, { allowed }).map((f) => secretProblem('(reason)', f)));
   if (found.length > 0) throw refusal(found);
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));

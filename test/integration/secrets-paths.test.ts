@@ -59,6 +59,12 @@ describe('the memory tool and apply_patch refuse every fake credential', () => {
     await refused(() => m.applyPatch({ reason: 'r', patch: update }), f, 'notes/base.md');
   });
 
+  it('refuses a reason (the commit message) holding a credential', async () => {
+    const f = fakes.find((x) => x.rule === 'github-token') as FakeSecret;
+    const e = await refused(() => fx.memory.tool({ command: 'create', reason: `saved ${f.text}`, file_path: 'notes/r.md', description: 'd', file_text: 'x\n' }), f, '(reason)');
+    expect(e.message).toContain('(reason):1: SECRET_DETECTED');
+  });
+
   it('accepts every look-alike, through the tool and apply_patch', async () => {
     const text = looks.map((l) => l.text).join('\n\n');
     await fx.memory.tool({ command: 'create', reason: 'look-alikes', file_path: 'notes/looks.md', description: 'not secrets', file_text: `${text}\n` });
@@ -162,6 +168,14 @@ describe('sync refuses to push a --no-verify commit holding a credential', () =>
     for (const f of fakes) expect(JSON.stringify(r)).not.toContain(f.value);
     expect(git(remote, ['rev-parse', 'main'], fx.env)).not.toBe(leak);
     expect(g(['rev-parse', 'HEAD'])).toBe(leak);
+    g(['reset', '-q', '--hard', 'HEAD~1']);
+    // A credential in a commit message is refused too (the hook never sees messages).
+    const slack = fakes.find((x) => x.rule === 'slack-token') as FakeSecret;
+    g(['commit', '-q', '--allow-empty', '-m', `note\n\ntoken ${slack.text}`]);
+    const m = await syncMemory({ git: runner, memoryDir: fx.dir });
+    expect(m.error?.code).toBe('SECRET_DETECTED');
+    expect(m.summary).toMatch(/\(commit message\):3: Slack token .*rule slack-token/);
+    expect(m.summary).not.toContain(slack.value);
     g(['reset', '-q', '--hard', 'HEAD~1']);
     mkdirSync(join(fx.dir, 'notes'), { recursive: true });
     writeFileSync(join(fx.dir, 'notes/s-looks.md'), md(`${looks.map((l) => l.text).join('\n')}\n`));
