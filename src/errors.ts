@@ -38,6 +38,8 @@ export type MemoryErrorCode =
   | 'PATCH_MISMATCH' // a hunk's context was not found in the current file
   | 'REVERT_CONFLICT' // a revert no longer applies cleanly to HEAD (data.paths lists the files); nothing changed
   | 'VALIDATION_FAILED' // the pre-commit rule set rejected the change (data.errors lists each)
+  | 'SECRET_DETECTED' // what is written (or about to be pushed) looks like a credential: rule, file:line and fingerprint named, never the value (data.secrets)
+  | 'BUDGET_EXCEEDED' // the change grows a file past its `limit` or system/ past its token budget (data.errors names file, size and budget)
   | 'HOOKS_UNPINNED' // core.hooksPath is set after gitmem's value by a source gitmem cannot edit (e.g. the environment)
   | 'HOOKS_UNRUNNABLE' // a writer would start from an install whose pre-commit hook entry is missing (broken install)
   | 'IO_ERROR' // the file system refused an operation (no space, read-only, permission…; data.errno)

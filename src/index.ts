@@ -12,7 +12,7 @@ export {
   tryParseMemoryFile,
   isReadOnlyValue,
 } from './blocks/frontmatter.js';
-export { validateChanges, findProblems, isProtectedText, type FileChange, type Problem, type ValidationOptions } from './blocks/validate.js';
+export { validateChanges, findProblems, formatProblem, problemCode, isProtectedText, type FileChange, type Problem, type ValidationOptions } from './blocks/validate.js';
 export { agentPaths, assertAgentId, type AgentPaths } from './memfs/layout.js';
 export { normalizeMemoryPath } from './memfs/paths.js';
 export { parsePatch, type PatchOp, type Hunk, type HunkLine } from './memfs/apply-patch/parse.js';
@@ -123,6 +123,10 @@ export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revi
 export { ensureHooks } from './hooks/install.js';
 export { runPreCommit } from './hooks/pre-commit.js';
 export { listProtectedPaths, protectPaths, unprotectPaths, recordProtection } from './hooks/protected.js';
+export { allowSecrets, disallowSecrets, listAllowedSecrets, readAllowedSecrets } from './hooks/secret-allow.js';
+export { readSystemBudget, readSystemUsage, REPO_BUDGET_KEY } from './hooks/budget-config.js';
+export { DEFAULT_SYSTEM_BUDGET_TOKENS, estimateTokens, isSystemFile, systemUsage, type SystemUsage } from './blocks/budgets.js';
+export { scanText, secretFingerprint, ALLOW_SECRET_MARKER, type SecretFinding } from './blocks/secrets.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';
 // --- reflection (issue 5): settings, triggers, snapshot, runs, harness entry points, dream ---
@@ -175,7 +179,6 @@ export { resolveRevision, parseDateSpec, MAX_REVISION_LENGTH } from './git/revis
 export { WRITER_KINDS, classifyCommit, classifyMove, type WriterKind, type CommitFacts } from './read/writer.js';
 export { MemoryWatcher, type WatchOptions } from './read/watch.js';
 export { renderFileView, renderDirectoryView, formatSize, VIEW_LIMITS, type ViewFile } from './read/view-format.js';
-export { estimateTokens } from './read/tokens.js';
 export type { MemoryReadApi } from './read/handle.js';
 export type { ViewCallOptions } from './read/view.js';
 export type { RevertResult } from './read/revert.js';

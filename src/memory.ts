@@ -15,7 +15,9 @@ import { createGitRunner, type GitRunner } from './git/runner.js';
 import { resolveGitCommonDir } from './git/common-dir.js';
 import { ensureHooks } from './hooks/install.js';
 import { isMirrorConfigured } from './hooks/post-commit.js';
-import { runPreCommit } from './hooks/pre-commit.js';
+import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
+import { readSystemBudget } from './hooks/budget-config.js';
+import type { Problem } from './blocks/validate.js';
 import { noteValidatedCommit, recordProtection } from './hooks/protected.js';
 import { readLooseObject } from './git/objects.js';
 import { firePostCommitHook, type Identity } from './memfs/commit.js';
@@ -190,6 +192,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     memoryDir,
     author: authorFor(agentId, env, options.author, recorded.name),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
+    systemBudget: () => readSystemBudget(memoryDir, home),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: (commit) => {
@@ -321,5 +324,10 @@ export function listAgents(home: string): Array<{ agentId: string; memoryDir: st
 
 /** Runs the pre-commit rules on the staged snapshot of the repo at `cwd` (what the hook does). */
 export async function runPreCommitCheck(cwd: string, env: Record<string, string | undefined> = process.env): Promise<string[]> {
-  return runPreCommit(createGitRunner({ env }), cwd);
+  return runPreCommit(createGitRunner({ env }), cwd, env);
+}
+
+/** The same check as {@link runPreCommitCheck}, as problems (each with its code, line, rule). */
+export async function preCommitProblems(cwd: string, env: Record<string, string | undefined> = process.env): Promise<Problem[]> {
+  return findPreCommitProblems(createGitRunner({ env }), cwd, env);
 }

@@ -17,6 +17,7 @@ import {
   type FrontmatterData,
 } from './frontmatter.js';
 import { pathProblem } from './path-rules.js';
+import { limitProblem, secretProblems, systemBudgetProblem, type SystemBudget } from './validate-content.js';
 
 /** One changed path. `content`/`headContent` are null when the file is absent on that side. */
 export interface FileChange {
@@ -41,15 +42,29 @@ export interface ValidationOptions {
    * commit): no change may create, modify, delete or rename them, whatever their frontmatter says now.
    */
   protectedPaths?: ReadonlySet<string>;
+  /**
+   * Secret scanning of what the change adds (on by default): `allowed` holds the fingerprints an operator
+   * allowed. `false` turns it off (benchmarks only).
+   */
+  secrets?: false | { allowed?: ReadonlySet<string> };
+  /** The system/ budget and what system/ held before the change; without it only per-file limits apply. */
+  systemBudget?: SystemBudget;
 }
 
 /** One broken rule: the path it is about and what is wrong. */
 export interface Problem {
   path: string;
   message: string;
+  /** The error code a refusal for this problem carries, when it is not plain VALIDATION_FAILED. */
+  code?: 'SECRET_DETECTED' | 'BUDGET_EXCEEDED';
+  /** 1-based line of the new content the problem is on. */
+  line?: number;
+  /** SECRET_DETECTED: the rule and the value's fingerprint (never the value). */
+  rule?: string;
+  fingerprint?: string;
 }
 
-type Report = (path: string, message: string) => void;
+type Report = (path: string, message: string, extra?: Problem) => void;
 
 export type FileKind = 'memory' | 'skill' | 'skill-asset' | 'bad-skill-path' | 'other';
 
@@ -162,6 +177,9 @@ function checkMemoryFile(change: FileChange, content: string, report: Report): v
   const limit = data['limit'];
   if (limit !== undefined && limit !== null && !(Number.isInteger(limit) && (limit as number) > 0)) {
     report(path, `'limit' must be a positive integer`);
+  } else if (typeof limit === 'number') {
+    const over = limitProblem(change, limit);
+    if (over !== null) report(path, over.message, over);
   }
 }
 
@@ -230,7 +248,7 @@ function checkWrite(change: FileChange, protectedPaths: ReadonlySet<string>, rep
  */
 export function findProblems(changes: readonly FileChange[], options: ValidationOptions = {}): Problem[] {
   const problems: Problem[] = [];
-  const report: Report = (path, message) => void problems.push({ path, message });
+  const report: Report = (path, message, extra) => void problems.push({ ...extra, path, message });
   const protectedPaths = options.protectedPaths ?? new Set<string>();
   for (const change of changes) {
     if (change.status === 'deleted' || change.status === 'renamed') {
@@ -238,7 +256,27 @@ export function findProblems(changes: readonly FileChange[], options: Validation
     }
     checkWrite(change, protectedPaths, report);
   }
+  if (options.systemBudget) {
+    const over = systemBudgetProblem(changes, options.systemBudget);
+    if (over !== null) problems.push(over);
+  }
+  if (options.secrets !== false) problems.push(...secretProblems(changes, options.secrets?.allowed ?? new Set()));
   return problems;
+}
+
+/** Which refusal a set of problems is: a credential first, then a budget, else the format rules. */
+export function problemCode(problems: readonly Problem[]): 'SECRET_DETECTED' | 'BUDGET_EXCEEDED' | 'VALIDATION_FAILED' {
+  if (problems.some((p) => p.code === 'SECRET_DETECTED')) return 'SECRET_DETECTED';
+  if (problems.some((p) => p.code === 'BUDGET_EXCEEDED')) return 'BUDGET_EXCEEDED';
+  return 'VALIDATION_FAILED';
+}
+
+/**
+ * One problem as one line: `<path>[:<line>]: [<code>: ]<problem>`.
+ * @example formatProblem({ path: 'a.md', line: 3, code: 'SECRET_DETECTED', message: 'x' }) === 'a.md:3: SECRET_DETECTED: x'
+ */
+export function formatProblem(p: Problem): string {
+  return `${shownPath(p.path)}${p.line === undefined ? '' : `:${p.line}`}: ${p.code === undefined ? '' : `${p.code}: `}${p.message}`;
 }
 
 /**
@@ -257,5 +295,5 @@ export function shownPath(path: string): string {
  *   // ['system/x.md: missing frontmatter (must start with ---)']
  */
 export function validateChanges(changes: readonly FileChange[], options: ValidationOptions = {}): string[] {
-  return findProblems(changes, options).map((p) => `${shownPath(p.path)}: ${p.message}`);
+  return findProblems(changes, options).map(formatProblem);
 }

@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, Loader> = {
   memory: () => import('./commands/memory.js'),
   hook: () => import('./commands/hook.js'),
   protect: () => import('./commands/protect.js'),
+  secrets: () => import('./commands/secrets.js'),
   personality: () => import('./commands/personality.js'),
   mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),

@@ -3,9 +3,9 @@
  * `git commit` pays one small Node start-up.
  */
 import { createGitRunner } from '../git/runner.js';
-import { formatPreCommitFailure, runPreCommit } from './pre-commit.js';
+import { findPreCommitProblems, formatPreCommitFailure } from './pre-commit.js';
 
-runPreCommit(createGitRunner({ env: process.env }), process.cwd()).then(
+findPreCommitProblems(createGitRunner({ env: process.env }), process.cwd(), process.env).then(
   (problems) => {
     if (problems.length === 0) return;
     process.stderr.write(formatPreCommitFailure(problems));

@@ -1,27 +1,53 @@
 /**
  * The pre-commit check over the staged snapshot: every staged change (renames detected) with its mode, its
- * staged and its HEAD content, read in two git calls, plus the protected list from the common git dir, handed
- * to the shared validator.
+ * staged and its HEAD content, read in two git calls, plus the protected list and the secret allow list from
+ * the common git dir and the system/ budget (HEAD's system/ sizes: one more git call, only when the commit
+ * grows system/), handed to the shared validator.
  */
-import { validateChanges, type FileChange } from '../blocks/validate.js';
+import { isSystemFile, textTokens } from '../blocks/budgets.js';
+import { findProblems, formatProblem, problemCode, type FileChange, type Problem } from '../blocks/validate.js';
 import type { GitRunner } from '../git/runner.js';
+import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
 import { readChangeSet } from './change-set.js';
 import { readProtectedPaths } from './protected.js';
+import { readAllowedSecrets } from './secret-allow.js';
 
 /** Collects the staged changes as validator input. */
 export async function collectStagedChanges(git: GitRunner, cwd: string): Promise<FileChange[]> {
   return readChangeSet(git, cwd, 'diff', ['--cached']);
 }
 
-/**
- * Runs the pre-commit rule set in `cwd`; returns the problems (empty = commit may proceed).
- * @example const problems = await runPreCommit(git, process.cwd())
- */
-export async function runPreCommit(git: GitRunner, cwd: string): Promise<string[]> {
-  return validateChanges(await collectStagedChanges(git, cwd), { protectedPaths: readProtectedPaths(cwd) });
+/** True when a change set makes some system/ file bigger (only then is the budget worth a git call). */
+export function growsSystem(changes: readonly FileChange[]): boolean {
+  return changes.some((c) => c.status !== 'deleted' && isSystemFile(c.path) && textTokens(c.content) > (c.status === 'added' ? 0 : textTokens(c.headContent)));
 }
 
-/** The text a rejected commit prints. */
-export function formatPreCommitFailure(problems: readonly string[]): string {
-  return `Memory rules refused this commit:\n${problems.map((p) => `  ${p}`).join('\n')}\n`;
+/**
+ * Runs the pre-commit rule set in `cwd`; returns the problems (empty = commit may proceed).
+ * @example const problems = await findPreCommitProblems(git, process.cwd(), process.env)
+ */
+export async function findPreCommitProblems(git: GitRunner, cwd: string, env: Record<string, string | undefined> = {}): Promise<Problem[]> {
+  const changes = await collectStagedChanges(git, cwd);
+  if (changes.length === 0) return [];
+  const systemBudget = growsSystem(changes)
+    ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, env)), used: await systemTokensAt(git, cwd, 'HEAD') }
+    : undefined;
+  return findProblems(changes, {
+    protectedPaths: readProtectedPaths(cwd),
+    secrets: { allowed: readAllowedSecrets(cwd) },
+    ...(systemBudget ? { systemBudget } : {}),
+  });
+}
+
+/**
+ * The pre-commit rule set as `<path>[:<line>]: <problem>` lines (empty = commit may proceed).
+ * @example const problems = await runPreCommit(git, process.cwd())
+ */
+export async function runPreCommit(git: GitRunner, cwd: string, env: Record<string, string | undefined> = {}): Promise<string[]> {
+  return (await findPreCommitProblems(git, cwd, env)).map(formatProblem);
+}
+
+/** The text a rejected commit prints (the first line names the refusal's code). */
+export function formatPreCommitFailure(problems: readonly Problem[]): string {
+  return `gitmem: ${problemCode(problems)}: memory rules refused this commit:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`;
 }

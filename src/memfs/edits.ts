@@ -3,10 +3,13 @@
  * rules, write, commit; on any failure put every file, the index and the ref back as they were
  * (rollback.ts).
  */
-import { validateChanges, type FileChange } from '../blocks/validate.js';
+import { findProblems, formatProblem, problemCode, type FileChange, type Problem } from '../blocks/validate.js';
+import { secretProblem, type SystemBudget } from '../blocks/validate-content.js';
+import { scanText } from '../blocks/secrets.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
+import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
 import { clearJournal, journalOwner, retireJournal, writeJournal } from './journal.js';
 import { RepoFs } from './repo-fs.js';
@@ -55,6 +58,10 @@ export interface CommitEditsRequest {
   operation: string;
   /** Test seam: called after each durable step (used to prove crash recovery). */
   onStep?: (step: WriteStep) => void;
+  /** The system/ budget and HEAD's system/ total, when the edits grow system/ (see write-budget.ts). */
+  systemBudget?: SystemBudget;
+  /** Benchmarks only: skip the secret scan. */
+  skipSecretScan?: boolean;
 }
 
 /** The durable steps of a write, in order. */
@@ -70,7 +77,7 @@ export interface Draft {
 
 /**
  * Checks `edits` and composes their commit without touching anything on disk. Throws NO_CHANGES when
- * every edit is a no-op and VALIDATION_FAILED when the format rules reject it.
+ * every edit is a no-op and VALIDATION_FAILED (SECRET_DETECTED, BUDGET_EXCEEDED) when the rules reject it.
  */
 export function draftEdits(req: CommitEditsRequest): Draft {
   const effective = req.edits.filter((e) => e.before !== e.after);
@@ -80,17 +87,34 @@ export function draftEdits(req: CommitEditsRequest): Draft {
       `${req.operation} made no effective changes; nothing was committed. The result matched what was already on disk.`,
     );
   }
-  const problems = validateChanges(toChanges(effective), { protectedPaths: readProtectedPaths(req.memoryDir) });
-  if (problems.length > 0) {
-    throw new MemoryError('VALIDATION_FAILED', `Frontmatter validation failed:\n  ${problems.join('\n  ')}`, {
-      data: { errors: problems },
-    });
-  }
+  const allowed = readAllowedSecrets(req.memoryDir);
+  const found = findProblems(toChanges(effective), {
+    protectedPaths: readProtectedPaths(req.memoryDir),
+    secrets: req.skipSecretScan ? false : { allowed },
+    ...(req.systemBudget ? { systemBudget: req.systemBudget } : {}),
+  });
+  // The reason becomes the commit message, which is pushed and kept like the files.
+  if (!req.skipSecretScan) found.push(...scanText(req.message, { allowed }).map((f) => secretProblem('(reason)', f)));
+  if (found.length > 0) throw refusal(found);
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
   const { memoryDir, message, author, base } = req;
   const composed = composeCommit({ memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
   return { req, effective, paths, composed };
+}
+
+const HEADLINES = {
+  VALIDATION_FAILED: 'Frontmatter validation failed',
+  SECRET_DETECTED: 'Refused: the change adds what looks like a credential (nothing was written)',
+  BUDGET_EXCEEDED: 'Refused: the change grows memory past its budget (nothing was written)',
+} as const;
+
+/** The typed refusal for validator problems; a credential is named by rule, line and fingerprint only. */
+function refusal(found: readonly Problem[]): MemoryError {
+  const code = problemCode(found);
+  const problems = found.map(formatProblem);
+  const secrets = found.filter((p) => p.code === 'SECRET_DETECTED').map((p) => ({ path: p.path, line: p.line, rule: p.rule, fingerprint: p.fingerprint }));
+  return new MemoryError(code, `${HEADLINES[code]}:\n  ${problems.join('\n  ')}`, { data: { errors: problems, ...(secrets.length > 0 ? { secrets } : {}) } });
 }
 
 /**

@@ -19,6 +19,8 @@ import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
+import { systemBudgetFor } from './write-budget.js';
+import type { SystemBudget } from '../blocks/validate-content.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand, type WriteCommand } from './tool-schema.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
@@ -46,6 +48,10 @@ export interface WriteDeps {
   onStep?: (step: WriteStep) => void;
   /** Runs a `view` call (a read of the committed memory, supplied by the read layer). */
   view?: (args: Record<string, unknown>) => Promise<WriteResult>;
+  /** The system/ budget in estimated tokens, read at each write that grows system/ (default 8,000). */
+  systemBudget?: () => number;
+  /** Benchmarks only: skip the secret scan. */
+  skipSecretScan?: boolean;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
@@ -128,23 +134,28 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
   const edits = attempt(plan);
   const date = deps.clock?.();
-  const request = (base: BaseTrees, e: FileEdit[]): CommitEditsRequest => ({
+  const request = (base: BaseTrees, e: FileEdit[], budget: SystemBudget | undefined): CommitEditsRequest => ({
     memoryDir, edits: e, message: reason, author: deps.author, base, operation,
     ...(date ? { date } : {}),
     ...(deps.onStep ? { onStep: deps.onStep } : {}),
+    ...(budget ? { systemBudget: budget } : {}),
+    ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
   });
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
+  const budgetP = edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);
+  budgetP.catch(() => undefined); // awaited below
   let draft: Draft | Error | undefined;
   if (!(edits instanceof Error)) {
     const base = await readBaseTrees(git, memoryDir, files).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
-    draft = base instanceof Error ? base : attempt(() => draftEdits(request(base, edits)));
+    const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    draft = base instanceof Error ? base : budget instanceof Error ? budget : attempt(() => draftEdits(request(base, edits, budget)));
   }
   const status = await statusP;
   if (edits instanceof Error) throw errnoOf(edits) === undefined ? edits : fsError(edits, '');
   // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
   // gitmem's lease) or a failed tree read is composed again.
   const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
-  if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits));
+  if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits, await budgetP));
   if (draft instanceof Error || draft === undefined) throw draft;
   const commit = await applyDraft(git, draft, fs);
   deps.afterCommit?.(commit);

@@ -2,17 +2,10 @@
  * `memory.tokens()`: how much of the system prompt memory takes — every markdown file under `system/` at
  * HEAD (what the prompt compiles), estimated as ceil(UTF-8 bytes / 4), from the tree's blob sizes alone.
  */
+import { estimateTokens, isSystemFile } from '../blocks/budgets.js';
 import { MemoryError } from '../errors.js';
 import { commitAt, filesAt } from './at.js';
 import type { ReadDeps, TokensResult } from './types.js';
-
-/**
- * The estimate for `bytes` of text.
- * @example estimateTokens(10) // 3
- */
-export function estimateTokens(bytes: number): number {
-  return Math.ceil(bytes / 4);
-}
 
 /**
  * Token estimate of system/ at HEAD (or `at`), most expensive files first.
@@ -27,7 +20,7 @@ export async function memoryTokens(deps: ReadDeps, options: { at?: string } = {}
     throw err;
   }
   const files = (await filesAt(deps, commit))
-    .filter((e) => e.path.startsWith('system/') && e.path.endsWith('.md') && (e.mode === '100644' || e.mode === '100755'))
+    .filter((e) => isSystemFile(e.path) && (e.mode === '100644' || e.mode === '100755'))
     .map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }))
     .sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
   return { commit, total_tokens: files.reduce((n, f) => n + f.tokens, 0), files };

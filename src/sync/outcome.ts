@@ -15,6 +15,7 @@ import { assertNoCredentialInUrl, getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
 import { CONFLICT_POLICIES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy, type ConflictPolicy } from './conflict-policy.js';
 import type { SyncOptions, SyncResult } from './types.js';
+import { assertNoSecretsToPush } from './push-scan.js';
 
 export interface Prepared {
   ctx: IntegrateInput;
@@ -127,10 +128,12 @@ function settle<T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> {
 
 /**
  * Pushes main to origin (with retry). Returns the failure instead of throwing, so callers can branch on
- * non-fast-forward.
+ * non-fast-forward. First scans the commits about to leave for credentials (a `--no-verify` commit skipped
+ * the hook): a hit throws SECRET_DETECTED and nothing is pushed.
  * @example const failure = await pushMain(ctx, true); if (!failure) ...pushed
  */
 export async function pushMain(ctx: IntegrateInput, setUpstream: boolean): Promise<GitCommandError | undefined> {
+  await assertNoSecretsToPush(ctx.git, ctx.memoryDir, ctx.signal);
   const args = ['push', '--quiet', ...(setUpstream ? ['-u'] : []), 'origin', 'refs/heads/main:refs/heads/main'];
   try {
     await ctx.git.run(args, runOpts(ctx, true));

@@ -33,7 +33,12 @@ export async function syncMemory(opts: SyncOptions): Promise<SyncResult> {
     const keep = { pulled, ...(backupRef ? { backupRef } : {}) };
     if (r.outcome === 'conflict') return { ...conflictResult(opts.memoryDir, r, ctx.onConflict), ...keep };
     if (r.ahead === 0) return { ...baseResult(opts.memoryDir), ...keep, status: 'clean', summary: upToDate(pulled) };
-    const failure = await pushMain(ctx, state.upstream === null);
+    let failure;
+    try {
+      failure = await pushMain(ctx, state.upstream === null);
+    } catch (err) {
+      return failedResult(opts.memoryDir, err, keep); // SECRET_DETECTED: nothing pushed, main as it was
+    }
     if (!failure) {
       const summary = `${pulled > 0 ? `Pulled ${pulled} and pushed` : 'Pushed'} ${r.ahead} memory commit(s).`;
       return { ...baseResult(opts.memoryDir), ...keep, status: 'pushed', summary, pushed: r.ahead };

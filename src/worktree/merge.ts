@@ -5,8 +5,11 @@
  * with two parents, and only then are the changed files of the checkout updated. On a conflict or a broken
  * rule the checkout is not touched at all. The caller holds the operation lease.
  */
-import { findProblems, shownPath } from '../blocks/validate.js';
+import { findProblems, formatProblem } from '../blocks/validate.js';
+import { homeOfRepo, readSystemBudget, systemTokensAt } from '../hooks/budget-config.js';
 import { readChangeSet } from '../hooks/change-set.js';
+import { growsSystem } from '../hooks/pre-commit.js';
+import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import type { GitRunner } from '../git/runner.js';
 import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
@@ -97,9 +100,11 @@ export async function checkMergeResult(
   protectedPaths: ReadonlySet<string> = readProtectedPaths(cwd),
 ): Promise<{ problems: string[]; rejectedPaths: string[] } | null> {
   const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
-  const found = findProblems(changes, { protectedPaths });
+  // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the home it sits in.
+  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, head) } : undefined;
+  const found = findProblems(changes, { protectedPaths, secrets: { allowed: readAllowedSecrets(cwd) }, ...(systemBudget ? { systemBudget } : {}) });
   if (found.length === 0) return null;
-  return { problems: found.map((p) => `${shownPath(p.path)}: ${p.message}`), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() };
+  return { problems: found.map(formatProblem), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() };
 }
 
 /**

@@ -87,7 +87,8 @@ describe('sync round trip: only the git calls it needs', () => {
     commit(a, 'system/a1.md', 'a1\n');
     const rt = recording();
     expect(await syncMemory({ git: rt.git, memoryDir: a })).toMatchObject({ status: 'pushed', pulled: 1, pushed: 2 });
-    expect(starts(rt.events).sort()).toEqual(['fetch', 'push', 'rebase', 'rev-list', 'status']);
+    // `log`: the secret scan of the outgoing commits, right before the push.
+    expect(starts(rt.events).sort()).toEqual(['fetch', 'log', 'push', 'rebase', 'rev-list', 'status']);
     expect(rt.events.slice(-2)).toEqual(['start push', 'end push']);
     expect(g(a, ['rev-parse', 'HEAD'])).toBe(g(remote, ['rev-parse', 'main']));
   });
@@ -102,7 +103,7 @@ describe('sync round trip: only the git calls it needs', () => {
     commit(a, 'system/a3.md', 'a3\n');
     const out = recording();
     expect(await syncMemory({ git: out.git, memoryDir: a })).toMatchObject({ status: 'pushed', pulled: 0, pushed: 2 });
-    expect(starts(out.events).sort()).toEqual(['fetch', 'push', 'status']);
+    expect(starts(out.events).sort()).toEqual(['fetch', 'log', 'push', 'status']);
 
     // Only incoming: one call moves main (and, when the status raced the fetch, one counts first).
     g(b, ['pull', '-q', '--rebase', 'origin', 'main']);
@@ -116,7 +117,7 @@ describe('sync round trip: only the git calls it needs', () => {
     commit(a, 'system/a4.md', 'a4\n');
     const post = recording();
     expect(await syncAfterTurn({ git: post.git, memoryDir: a })).toMatchObject({ status: 'pushed', pushed: 1 });
-    expect(starts(post.events)).toEqual(['status', 'push']);
+    expect(starts(post.events)).toEqual(['status', 'log', 'push']);
   });
 
   it('a commit that lands after the status is still counted and pushed (the hint is checked, not trusted)', async () => {

@@ -1,0 +1,117 @@
+/**
+ * Where the system/ budget comes from, and what system/ holds at a revision — the validator's budget input for
+ * the memory tool, the pre-commit hook and merges alike.
+ *
+ * The budget (estimated tokens): the repository's own `gitmem.budgetSystem` (its git config, in the common
+ * git dir: per repository, unreachable for the agent's tools and read-only to background writers), else
+ * `budgets.system` in `$GITMEM_HOME/config` (the JSON file llm/config.ts reads too), else the default.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { DEFAULT_SYSTEM_BUDGET_TOKENS, parseBudget, systemUsage, type SystemUsage } from '../blocks/budgets.js';
+import { MemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import type { GitOp, GitRunner } from '../git/runner.js';
+
+/** The repository's override, as `git config gitmem.budgetSystem 12000` writes it. */
+export const REPO_BUDGET_KEY = 'gitmem.budgetSystem';
+
+/**
+ * The gitmem home a repository belongs to when none is given: `GITMEM_HOME`, else the home it sits in
+ * (`<home>/agents/<id>/memory`), else `~/.gitmem`.
+ * @example homeOfRepo('/h/agents/a1/memory', {}) === '/h'
+ */
+export function homeOfRepo(memoryDir: string, env: Record<string, string | undefined>): string {
+  if (env['GITMEM_HOME']?.trim()) return resolve(env['GITMEM_HOME'].trim());
+  const dir = resolve(memoryDir);
+  if (basename(dir) === 'memory' && basename(dirname(dirname(dir))) === 'agents') return dirname(dirname(dirname(dir)));
+  return join(env['HOME']?.trim() || homedir(), '.gitmem');
+}
+
+function repoBudget(repoDir: string): number | undefined {
+  let config: string;
+  try {
+    config = readFileSync(join(resolveGitCommonDir(repoDir), 'config'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Plain `[gitmem]` section text (what `git config` writes); the last value wins, as in git.
+  let section = '';
+  let value: string | undefined;
+  for (const line of config.split('\n')) {
+    const head = /^\s*\[([^\]]*)\]/.exec(line);
+    if (head) section = (head[1] ?? '').trim().toLowerCase();
+    const m = section === 'gitmem' ? /^\s*budgetsystem\s*=\s*(.*?)\s*$/i.exec(head ? line.slice(head[0].length) : line) : null;
+    if (m) value = m[1];
+  }
+  if (value === undefined) return undefined;
+  const n = parseBudget(value.replace(/^"(.*)"$/, '$1'));
+  if (n === undefined) throw new MemoryError('INVALID_ARGUMENT', `${REPO_BUDGET_KEY} must be a positive integer (estimated tokens), got ${JSON.stringify(value.slice(0, 40))}`);
+  return n;
+}
+
+function homeBudget(home: string): number | undefined {
+  const path = join(home, 'config');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let budgets: unknown;
+  try {
+    budgets = (JSON.parse(text) as Record<string, unknown> | null)?.['budgets'];
+  } catch (err) {
+    throw new MemoryError('INVALID_ARGUMENT', `invalid gitmem config ${path}: not JSON`, { data: { path }, cause: err });
+  }
+  const value = typeof budgets === 'object' && budgets !== null ? (budgets as Record<string, unknown>)['system'] : undefined;
+  if (value === undefined) return undefined;
+  const n = parseBudget(value);
+  if (n === undefined) throw new MemoryError('INVALID_ARGUMENT', `invalid gitmem config ${path}: budgets.system must be a positive integer (estimated tokens)`, { data: { path } });
+  return n;
+}
+
+/**
+ * The system/ budget for a repository (estimated tokens).
+ * @example readSystemBudget(memoryDir, '/home/me/.gitmem') // 8000 unless configured
+ */
+export function readSystemBudget(repoDir: string, home: string): number {
+  return repoBudget(repoDir) ?? homeBudget(home) ?? DEFAULT_SYSTEM_BUDGET_TOKENS;
+}
+
+/** `ls-tree -l` of system/ at `rev`: paths and blob sizes (no revision yet: nothing). */
+function systemSizesOp(rev: string): GitOp<Array<{ path: string; size: number }>> {
+  return {
+    args: ['ls-tree', '-r', '-l', '-z', '--full-tree', rev, '--', 'system'],
+    okExitCodes: [128],
+    parse: (r) =>
+      r.exitCode !== 0
+        ? []
+        : r.stdout
+            .split('\0')
+            .filter((l) => l !== '')
+            .map((line) => {
+              const tab = line.indexOf('\t');
+              const [, type, , size] = line.slice(0, tab).split(/ +/);
+              return { path: line.slice(tab + 1), size: type === 'blob' ? Number(size) || 0 : 0 };
+            }),
+  };
+}
+
+/**
+ * What system/ holds at `rev` (a commit or tree; a revision that does not exist holds nothing), in one git call.
+ * @example const usage = await readSystemUsage(git, memoryDir, 'HEAD', 8000) // { total, budget, files }
+ */
+export async function readSystemUsage(git: GitRunner, cwd: string, rev: string, budget: number): Promise<SystemUsage> {
+  return systemUsage(await git.exec(systemSizesOp(rev), { cwd }), budget);
+}
+
+/**
+ * Estimated tokens in system/ at `rev`.
+ * @example await systemTokensAt(git, memoryDir, 'HEAD') // 1234
+ */
+export async function systemTokensAt(git: GitRunner, cwd: string, rev: string): Promise<number> {
+  return (await readSystemUsage(git, cwd, rev, 0)).total;
+}
+
