@@ -72,5 +72,7 @@ await build({
 await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/core.cjs', plugins: [heavyCommandsExternal] });
 await build({ ...cjs, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/bin/gitmem.cjs', plugins: [coreExternal] });
 await build({ ...cjs, entryPoints: ['src/hooks/pre-commit-main.ts'], outfile: 'dist/bin/pre-commit.cjs' });
-await build({ ...cjs, entryPoints: ['src/hooks/merge-driver-main.ts'], outfile: 'dist/bin/merge-driver.cjs' });
+// The merge driver carries markdown-it (a sandboxed writer's git may run it and sees only gitmem and yaml).
+const { packages: _external, ...cjsBundlingDeps } = cjs;
+await build({ ...cjsBundlingDeps, external: ['yaml'], minifyWhitespace: true, entryPoints: ['src/hooks/merge-driver-main.ts'], outfile: 'dist/bin/merge-driver.cjs' });
 await build({ ...cjs, entryPoints: ['src/sync/mirror-hook-main.ts'], outfile: 'dist/bin/mirror-hook.cjs' });

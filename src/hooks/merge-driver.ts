@@ -6,7 +6,7 @@
  * or the protected list failing to load are conflicts too.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mergeMarkdown } from '../blocks/merge/index.js';
+import { mergeMarkdownWith, type ParseMarkdown } from '../blocks/merge/index.js';
 import { readProtectedPaths } from './protected.js';
 
 export interface MergeDriverArgs {
@@ -32,9 +32,9 @@ function conclude(a: MergeDriverArgs, reason: string): { code: 1; message: strin
 
 /**
  * Runs the markdown merge for one file; returns the exit code and what to print on stderr.
- * @example runMergeDriver({ base, ours, theirs, path: 'notes/a.md', lines }, process.cwd()) // { code: 0, message: '' }
+ * @example runMergeDriver({ base, ours, theirs, path: 'notes/a.md', lines }, process.cwd(), parse) // { code: 0, message: '' }
  */
-export function runMergeDriver(a: MergeDriverArgs, repoDir: string): { code: 0 | 1; message: string } {
+export function runMergeDriver(a: MergeDriverArgs, repoDir: string, parse: ParseMarkdown): { code: 0 | 1; message: string } {
   if (!a.path.toLowerCase().endsWith('.md')) return conclude(a, 'not a markdown file');
   let texts: [string, string, string];
   let protectedPaths: ReadonlySet<string>;
@@ -45,7 +45,7 @@ export function runMergeDriver(a: MergeDriverArgs, repoDir: string): { code: 0 |
     return conclude(a, `cannot merge by structure (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
   }
   const [base, ours, theirs] = texts;
-  const r = mergeMarkdown({ base, ours, theirs, path: a.path, protectedPaths });
+  const r = mergeMarkdownWith(parse, { base, ours, theirs, path: a.path, protectedPaths });
   if (r.status === 'conflict') return conclude(a, r.conflicts.map((c) => c.message).join('; '));
   writeFileSync(a.ours, r.text);
   rmSync(a.lines, { force: true });

@@ -8,6 +8,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
 import { MERGE_ATTRIBUTES, mergeDriverScript } from '../../src/hooks/merge-driver-script.js';
 import { createMemory, initMemory } from '../../src/memory.js';
+import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 let home: string;
@@ -115,5 +116,21 @@ describe('the merge driver', () => {
     diverge({ 'list.txt': 'one\nmain\n' }, { 'list.txt': 'one\nside\n' });
     expect(gitTry(dir, ['merge', '--no-edit', 'side'], env).status).toBe(1);
     expect(read('list.txt')).toContain('<<<<<<<');
+  });
+});
+
+describe('the merge driver inside a sandbox', { tags: ['sandbox'] }, () => {
+  it('runs for a merge a confined worker makes in its own worktree (the bundled driver needs only what the sandbox shows)', async () => {
+    const command = [
+      'base=$(git rev-parse HEAD)',
+      "printf -- '- side\\n' >> work.md && git commit -qam side && side=$(git rev-parse HEAD)",
+      'git checkout -q --detach "$base"',
+      "printf -- '- main\\n' >> work.md && git commit -qam main",
+      'git merge --no-edit -m "merge side" "$side"',
+    ].join(' && ');
+    let output = '';
+    const outcome = await runWorkerCommand({ memoryDir: dir, gitmemHome: home, command, env, git: runner, onWarning: () => undefined, onOutput: (r) => (output += r.stdout + r.stderr) });
+    expect(outcome, output).toMatchObject({ status: 'merged', commitCount: 3 });
+    expect(read('work.md')).toBe(f('- a\n- b\n- main\n- side\n'));
   });
 });

@@ -8,7 +8,8 @@ import { loadMarkdownParser } from './parser.js';
 import { conflictOf, type MarkdownMergeInput, type MarkdownMergeResult } from './types.js';
 
 export { mergeMarkdownWith } from './merge-text.js';
-export { loadMarkdownParser } from './parser.js';
+export { blockParser, loadMarkdownParser, type CreateMarkdownIt } from './parser.js';
+export type { ParseMarkdown } from './structure.js';
 export { MAX_MERGE_CHARS } from './limits.js';
 export { CONFLICT_KINDS, type MarkdownMergeInput, type MarkdownMergeResult, type MergeConflict, type MergeConflictKind } from './types.js';
 

@@ -9,22 +9,33 @@
 import { createRequire } from 'node:module';
 import type { BlockToken, ParseMarkdown } from './structure.js';
 
-interface MarkdownIt {
+/** The part of a markdown-it instance the merge uses. */
+export interface MarkdownIt {
   parse(src: string, env: object): BlockToken[];
   core: { ruler: { disable(names: string[]): void } };
 }
 
+/** markdown-it's factory (its default export). */
+export type CreateMarkdownIt = (preset: string) => MarkdownIt;
+
 let parser: ParseMarkdown | undefined;
+
+/**
+ * A block-level CommonMark parser from markdown-it's factory (for a caller that imported markdown-it itself,
+ * such as the bundled merge driver).
+ * @example const parse = blockParser(markdownIt); parse('# A\n')
+ */
+export function blockParser(create: CreateMarkdownIt): ParseMarkdown {
+  const md = create('commonmark');
+  md.core.ruler.disable(['inline', 'text_join']);
+  return (text: string) => md.parse(text, {});
+}
 
 /**
  * The parser, loaded once per process. Throws when markdown-it cannot be loaded.
  * @example loadMarkdownParser()('- a\n') // [{ type: 'bullet_list_open', map: [0, 1], … }, …]
  */
 export function loadMarkdownParser(): ParseMarkdown {
-  if (parser) return parser;
-  const create = createRequire(import.meta.url)('markdown-it') as (preset: string) => MarkdownIt;
-  const md = create('commonmark');
-  md.core.ruler.disable(['inline', 'text_join']);
-  parser = (text: string) => md.parse(text, {});
+  parser ??= blockParser(createRequire(import.meta.url)('markdown-it') as CreateMarkdownIt);
   return parser;
 }
