@@ -1,7 +1,8 @@
 /**
  * gitmem's markdown- and frontmatter-aware three-way merge of one memory file: what git's line merge could
  * not finish, merged by frontmatter field, section and list item, never by guessing. Used by background
- * writers' merges, git's merge driver (sync's rebase, merges run by hand) and revert.
+ * writers' merges and git's merge driver (sync's rebase, merges run by hand); any other caller that holds
+ * three versions of a file (a revert) can call it directly.
  */
 import { mergeMarkdownWith } from './merge-text.js';
 import { loadMarkdownParser } from './parser.js';
