@@ -3,6 +3,7 @@
 //   gitmem.cjs      the entry: hands served calls to the daemon (src/cli/entry.ts); tiny on purpose
 //   core.cjs        the CLI itself (src/cli/main.ts), loaded when a call runs in this process
 //   pre-commit.cjs  the hook
+//   merge-driver.cjs the markdown merge git's merge driver starts where its line merge conflicts
 //   mirror-hook.cjs the post-commit hook's mirror push (detached, with the sync credentials)
 //   esm/…           heavy commands (sync, workers, dream, MCP): ES modules, code-split, imported on demand
 // CommonJS because Node loads it faster than ESM. Every bundle carries a build id (a hash of the sources)
@@ -79,4 +80,7 @@ await build({
 await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/core.cjs', plugins: [heavyCommandsExternal, searchExternal] });
 await build({ ...cjs, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/bin/gitmem.cjs', plugins: [coreExternal] });
 await build({ ...cjs, entryPoints: ['src/hooks/pre-commit-main.ts'], outfile: 'dist/bin/pre-commit.cjs' });
+// The merge driver carries markdown-it (a sandboxed writer's git may run it and sees only gitmem and yaml).
+const { packages: _external, ...cjsBundlingDeps } = cjs;
+await build({ ...cjsBundlingDeps, external: ['yaml'], minifyWhitespace: true, entryPoints: ['src/hooks/merge-driver-main.ts'], outfile: 'dist/bin/merge-driver.cjs' });
 await build({ ...cjs, entryPoints: ['src/sync/mirror-hook-main.ts'], outfile: 'dist/bin/mirror-hook.cjs' });

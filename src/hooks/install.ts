@@ -10,6 +10,8 @@ import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { pinHooksPath } from './hooks-path.js';
+import { ensureMergeDriver } from './merge-driver-install.js';
+import { MERGE_DRIVER_FILE, mergeDriverScript } from './merge-driver-script.js';
 import { postCommitScript } from './post-commit.js';
 import { isGitmemHookText, parseHookInstalls, planHookInstalls, preCommitScript, type HookInstall } from './pre-commit-script.js';
 
@@ -44,8 +46,9 @@ const MAX_HOOK_BYTES = 64 * 1024;
 
 export interface HookState {
   /**
-   * What was repaired: `pre-commit` / `post-commit` (missing, not a regular file, or stale text),
-   * `pre-commit (mode)` / `post-commit (mode)` (not 0755), `core.hooksPath` (not the one effective value).
+   * What was repaired: `pre-commit` / `post-commit` / `gitmem-merge-driver` (missing, not a regular file, or
+   * stale text), `pre-commit (mode)` / … (not 0755), `core.hooksPath` (not the one effective value),
+   * `merge driver (config)` / `merge driver (attributes)` (see merge-driver-install.ts).
    */
   repaired: string[];
 }
@@ -125,7 +128,9 @@ export async function ensureHooks(git: GitRunner, repoDir: string, o: EnsureHook
   const installs = planHookInstalls(parseHookInstalls(current), self, { preferSelf: o.forConfinedWriter === true, usable: isHookEntry, nodeExists: isExecutable });
   writeIfStale(hooksDir, 'pre-commit', preCommitScript(installs), repaired, { st, current });
   writeIfStale(hooksDir, 'post-commit', postCommitScript(), repaired);
+  writeIfStale(hooksDir, MERGE_DRIVER_FILE, mergeDriverScript(installs), repaired);
   if (await pinHooksPath(git, repoDir, gitDir, hooksDir)) repaired.push('core.hooksPath');
+  repaired.push(...(await ensureMergeDriver(git, repoDir, gitDir, hooksDir)));
   return { repaired };
 }
 

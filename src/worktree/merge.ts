@@ -1,6 +1,7 @@
 /**
  * Merges a background writer's branch into the primary checkout without ever leaving it half-merged: the
- * merge is computed in the object store (`merge-tree --write-tree`), checked against the memory rules (the
+ * merge is computed in the object store (`merge-tree --write-tree`; content conflicts that are all in
+ * markdown files go through the markdown merge, merge-markdown.ts), checked against the memory rules (the
  * same validator as the tool and the hook, over the merge result against the checkout's HEAD), committed
  * with two parents, and only then are the changed files of the checkout updated. On a conflict or a broken
  * rule the checkout is not touched at all. The caller holds the operation lease.
@@ -12,7 +13,9 @@ import { growsSystem } from '../hooks/pre-commit.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import type { GitRunner } from '../git/runner.js';
+import { LINE_MERGE_FOR_MARKDOWN, mergeTreeOp } from '../git/commands/merge-tree.js';
 import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
+import { resolveMarkdownConflicts } from './merge-markdown.js';
 import { MemoryError } from '../errors.js';
 
 /** Author/committer of commits gitmem makes itself (merge commits). */
@@ -40,15 +43,6 @@ export interface MergeIntoCheckoutOptions {
   identity?: GitIdentity;
 }
 
-/**
- * Parses `merge-tree --write-tree --name-only --no-messages -z` output: the tree, then conflicted paths.
- * @example parseMergeTree('abc\0a.md\0a.md\0') // { tree: 'abc', conflicts: ['a.md'] }
- */
-export function parseMergeTree(stdout: string): { tree: string; conflicts: string[] } {
-  const [tree = '', ...paths] = splitNul(stdout);
-  return { tree: tree.trim(), conflicts: [...new Set(paths)] };
-}
-
 function identityEnv(id: GitIdentity): Record<string, string> {
   return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: id.name, GIT_COMMITTER_EMAIL: id.email };
 }
@@ -66,10 +60,12 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
     throw new MemoryError('WORKTREE_ERROR', `cannot merge ${o.branch}: ${head === null ? 'the checkout has no HEAD' : 'no such branch'}`, { data: { branch: o.branch } });
   }
   if (await isAncestor(git, cwd, tip, head)) return { status: 'already_merged', head };
-  const mt = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', head, tip], { cwd, okExitCodes: [1] });
-  const { tree, conflicts } = parseMergeTree(mt.stdout);
-  if (mt.exitCode === 1) return { status: 'conflict', reason: 'content', conflictingPaths: conflicts, head };
-  const rejected = await checkMergeResult(git, cwd, head, tree);
+  const mt = await git.exec(mergeTreeOp(head, tip), { cwd, config: LINE_MERGE_FOR_MARKDOWN });
+  const protectedPaths = readProtectedPaths(cwd);
+  // What git's line merge left conflicting in markdown files, the markdown merge may still finish.
+  const tree = mt.clean ? mt.tree : await resolveMarkdownConflicts(git, cwd, mt, protectedPaths);
+  if (tree === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
+  const rejected = await checkMergeResult(git, cwd, head, tree, protectedPaths);
   if (rejected !== null) return { status: 'rejected', ...rejected, head };
   const env = identityEnv(o.identity ?? DEFAULT_IDENTITY);
   const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();

@@ -16,9 +16,12 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   files: string[];
 };
 
-/** Budgets: ~0.7 MB packed / ~2.4 MB unpacked once the read side and search landed, plus about a fifth; a jump past them is worth a look. */
-const MAX_PACKED = 860_000;
-const MAX_UNPACKED = 2_900_000;
+/**
+ * Budgets: ~0.9 MB packed / ~3.0 MB unpacked once the read side, search and the merge driver (a 240 kB bundle that
+ * carries markdown-it, so a confined writer's git can run it) landed, plus a margin; a jump past them is worth a look.
+ */
+const MAX_PACKED = 1_000_000;
+const MAX_UNPACKED = 3_300_000;
 
 /** Node APIs newer than 20.0 that the sources may call, with the release that added them. */
 const LATE_APIS: Array<{ pattern: RegExp; since: [number, number]; name: string }> = [
