@@ -53,7 +53,7 @@ async function planFile(deps: WriteDeps, e: RawDiffEntry, head: { id: string; da
   if (headId === newId) return { path: e.path, head: head ? head.data : null, after: oldData };
   if (head === null) return 'was deleted since';
   if (oldData === null || newId === null) return 'was changed since';
-  const merged = await mergeThreeWay(deps.git, deps.memoryDir, head.data, blobs.get(newId) ?? Buffer.alloc(0), oldData);
+  const merged = await mergeThreeWay(deps.git, deps.memoryDir, head.data, blobs.get(newId) ?? Buffer.alloc(0), oldData, e.path);
   return merged === null ? 'was changed since and the change does not apply cleanly' : { path: e.path, head: head.data, after: merged };
 }
 

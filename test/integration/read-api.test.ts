@@ -208,6 +208,15 @@ describe('revert', () => {
     expect((await m.read('facts/multi.md')).body).toBe('one\ntwo\nthree\nfour\nFIVE\n');
   });
 
+  it('undoes one bullet next to a later bullet through the markdown merge (the line merge alone conflicts)', async () => {
+    await create('facts/list.md', '# Tools\n\n- git\n', 'tools');
+    const a = await replace('facts/list.md', '- git\n', '- git\n- pnpm\n', 'learned pnpm');
+    await replace('facts/list.md', '- pnpm\n', '- pnpm\n- bun\n', 'learned bun');
+    await m.revert(a.commit, { reason: 'pnpm was a mistake' });
+    expect((await m.read('facts/list.md')).body).toBe('# Tools\n\n- git\n- bun\n');
+    expect(g(['status', '--porcelain'])).toBe('');
+  });
+
   it('refuses a revert that no longer applies, naming the files, and changes nothing', async () => {
     await create('facts/x.md', 'x1\n', 'fact x');
     const x = await replace('facts/x.md', 'x1', 'x2', 'x changes');
