@@ -4,17 +4,7 @@
  * odd unicode, collide files with directories; values with NUL, CRLF, huge sizes.
  */
 
-/** mulberry32: small, fast, good enough for test generation. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from './rng.js';
 
 export type FuzzCall = { kind: 'tool'; call: Record<string, unknown> } | { kind: 'patch'; call: { reason: string; patch: string } };
 

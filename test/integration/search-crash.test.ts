@@ -10,20 +10,10 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git } from '../helpers/tmp.js';
+import { rng } from '../helpers/rng.js';
 
 afterAll(cleanupTmp);
 
-/** mulberry32 (seeded): the kill points are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DIST = join(process.cwd(), 'dist', 'index.js');
 // With KILL_AFTER=n the child SIGKILLs itself at its n-th INSERT into the index: a kill at an exact point
