@@ -3,8 +3,7 @@
  * (`/agents/<id>/mcp`), opened on first use and kept; a failed open is not kept, so an agent created
  * later is found.
  */
-import { isMemoryError } from '../errors.js';
-import type { Memory } from '../memory.js';
+import { isMemoryError, type Memory } from '../index.js';
 
 /** How a memory is opened: `undefined` = the default agent. */
 export type OpenMemory = (agentId: string | undefined) => Promise<Memory>;

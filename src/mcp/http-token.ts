@@ -4,7 +4,7 @@
  */
 import { constants, fstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { MemoryError } from '../errors.js';
+import { MemoryError } from '../index.js';
 
 /** What a token may be: RFC 6750's token68 characters, 16 to 1024 of them. */
 const TOKEN = /^[A-Za-z0-9\-._~+/]{16,1024}=*$/;

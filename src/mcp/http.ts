@@ -7,8 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MemoryError } from '../errors.js';
-import { createMemory, type Memory } from '../memory.js';
+import { createMemory, MemoryError, type Memory } from '../index.js';
 import { AgentMemories, type NoMemory, type OpenMemory } from './http-agents.js';
 import { readBody } from './http-body.js';
 import { badOrigin, corsHeaders, headerPolicy, isLoopbackHost, PREFLIGHT_HEADERS, refusedHeaders, routeOf, urlHost, type HeaderPolicy, type Route } from './http-policy.js';

@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { createMemory, initMemory } from '../../src/memory.js';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/index.js';
@@ -35,8 +35,9 @@ interface Raw {
 }
 
 /** One raw HTTP request (node:http, so Host can be set), with the server's token unless told otherwise. */
-function raw(path: string, o: { method?: string; headers?: Record<string, string>; body?: string | Buffer; token?: string | null } = {}): Promise<Raw> {
-  const token = o.token === undefined ? server.token : o.token;
+function raw(path: string, o: { method?: string; headers?: Record<string, string>; body?: string | Buffer; token?: string | null; to?: McpHttpServer } = {}): Promise<Raw> {
+  const to = o.to ?? server;
+  const token = o.token === undefined ? to.token : o.token;
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json, text/event-stream',
@@ -44,7 +45,7 @@ function raw(path: string, o: { method?: string; headers?: Record<string, string
     ...o.headers,
   };
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method: o.method ?? 'POST', headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port: to.port, path, method: o.method ?? 'POST', headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
@@ -179,6 +180,24 @@ describe('MCP over HTTP: sessions and agents', () => {
     expect(again.status).toBe(200);
     for (const r of [...rest, again]) expect(await end(r)).toBe(200);
     expect(server.sessions).toBe(0);
+  });
+});
+
+describe('MCP over HTTP: idle sessions', () => {
+  it('a session with no request and no open stream for sessionIdleMs is closed, and its id is then unknown', async () => {
+    const memory = await createMemory({ home, agentId: 'bob', env });
+    const idle = await startMcpHttpServer({ memory, sessionIdleMs: 1 });
+    try {
+      // Raw requests: the SDK client keeps a GET stream open, and a session with an open stream is never idle.
+      const init = await raw('/mcp', { to: idle });
+      expect(init.status).toBe(200);
+      await vi.waitFor(() => expect(idle.sessions).toBe(0), { timeout: 20_000, interval: 20 });
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      const after = await raw('/mcp', { to: idle, body: list, headers: { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' } });
+      expect(after.status).toBe(404);
+    } finally {
+      await idle.close();
+    }
   });
 });
 
