@@ -59,6 +59,7 @@ describe('gitmem mcp --http', () => {
     const token = /bearer token .*: (\S+)\n/.exec(run.stderr())?.[1] as string;
     expect(url, run.stderr()).toBeTruthy();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(run.stderr()).toContain(`${url.replace(/\/mcp$/, '')}/agents/<id>/mcp (every agent of ${home})`);
     const unauth = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(unauth.status).toBe(401);
     const ada = await connect(url, token);

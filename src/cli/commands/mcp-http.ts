@@ -61,7 +61,7 @@ export async function serveHttp(ctx: CliContext): Promise<number> {
       log: (line) => ctx.stderr(`gitmem mcp: ${line}`),
     });
     const stopped = stopSignal();
-    ctx.stderr(`gitmem mcp: serving ${server.url} (${memory?.agentId ?? 'the default agent'}) and ${server.agentUrl('<id>')} (every agent of ${ctx.home})`);
+    ctx.stderr(`gitmem mcp: serving ${server.url} (${memory?.agentId ?? 'the default agent'}) and ${server.url.replace(/\/mcp$/, '/agents/<id>/mcp')} (every agent of ${ctx.home})`);
     if (server.tokenGenerated) ctx.stderr(`gitmem mcp: bearer token (generated; --token-file F to set one): ${server.token}`);
     ctx.stderr(`gitmem mcp: stopped (${await stopped})`);
     await server.close();
