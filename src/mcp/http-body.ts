@@ -8,13 +8,23 @@ import { ErrorCode, type JSONRPCErrorResponse, type JSONRPCMessage } from '@mode
 import { errorReply, readLine } from './envelope.js';
 import { MAX_LINE_BYTES } from './stdio-transport.js';
 
-/** The message to hand on, a refusal with its HTTP status, or nothing to do (202). */
-export type BodyVerdict = { message: JSONRPCMessage } | { status: number; reply: JSONRPCErrorResponse } | { accepted: true };
+/** The message to hand on, a refusal with its HTTP status, nothing to do (202), or a connection already cut. */
+export type BodyVerdict = { message: JSONRPCMessage } | { status: number; reply: JSONRPCErrorResponse } | { accepted: true } | { cut: true };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** The body's bytes, or `tooLarge` once more than `limit` arrived (the rest is read and dropped). */
-function readBounded(req: IncomingMessage, limit: number): Promise<Buffer | 'tooLarge'> {
+/**
+ * How much of an oversized body is read and dropped, in multiples of the limit, before the connection is
+ * cut: enough that a client which sends a body whole still reads the 413, and no more, so an endless
+ * body ends.
+ */
+const DRAIN_FACTOR = 4;
+
+/**
+ * The body's bytes, or `tooLarge` once more than `limit` arrived (the rest is read and dropped, up to
+ * DRAIN_FACTOR × limit; past that the connection is destroyed and there is no answer to give).
+ */
+function readBounded(req: IncomingMessage, limit: number): Promise<Buffer | 'tooLarge' | 'cut'> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -22,6 +32,10 @@ function readBounded(req: IncomingMessage, limit: number): Promise<Buffer | 'too
       size += chunk.length;
       if (size <= limit) parts.push(chunk);
       else parts.length = 0;
+      if (size > limit * DRAIN_FACTOR) {
+        req.destroy();
+        resolve('cut');
+      }
     });
     req.on('end', () => resolve(size > limit ? 'tooLarge' : Buffer.concat(parts)));
     req.on('error', reject);
@@ -40,6 +54,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_LINE_BYTES): Pr
     return tooLarge();
   }
   const bytes = await readBounded(req, limit);
+  if (bytes === 'cut') return { cut: true };
   if (bytes === 'tooLarge') return tooLarge();
   let text: string;
   try {

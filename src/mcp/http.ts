@@ -107,6 +107,7 @@ async function handle(s: Served, req: IncomingMessage, res: ServerResponse): Pro
   let message: JSONRPCMessage | undefined;
   if (req.method === 'POST') {
     const verdict = await readBody(req);
+    if ('cut' in verdict) return;
     if ('status' in verdict) return void res.writeHead(verdict.status, { 'Content-Type': 'application/json', Connection: 'close' }).end(JSON.stringify(verdict.reply));
     if ('accepted' in verdict) return void res.writeHead(202).end();
     message = verdict.message;

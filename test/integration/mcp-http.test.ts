@@ -230,6 +230,19 @@ describe('MCP over HTTP: hostile requests', () => {
     const big = Buffer.alloc(4 * 1024 * 1024 + 10, 0x20);
     expect((await raw('/mcp', { body: big })).status).toBe(413);
     expect((await raw('/mcp', { body: big, headers: { 'Transfer-Encoding': 'chunked' } })).status).toBe(413);
+    // An endless body: past a few times the limit the connection is cut, and the server goes on serving.
+    const endless = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' } });
+      req.on('response', (res) => resolve(`status ${res.statusCode ?? 0}`));
+      req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const pump = (): void => {
+        while (req.write(chunk));
+        req.once('drain', pump);
+      };
+      pump();
+    });
+    expect(['ECONNRESET', 'EPIPE']).toContain(endless);
     const notJson = await raw('/mcp', { body: '{"jsonrpc":' });
     expect(notJson.status).toBe(400);
     expect(JSON.parse(notJson.body).error.code).toBe(-32700);
