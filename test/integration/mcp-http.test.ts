@@ -5,10 +5,12 @@
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { createMemory, initMemory } from '../../src/memory.js';
-import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/index.js';
+import { createMcpServer, startMcpHttpServer, type McpHttpServer } from '../../src/mcp/index.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 let home: string;
@@ -56,9 +58,9 @@ function raw(path: string, o: { method?: string; headers?: Record<string, string
 }
 
 /** Ends the session a raw initialize opened. */
-async function end(r: Raw, headers: Record<string, string> = {}): Promise<number> {
+async function end(r: Raw, headers: Record<string, string> = {}, to: McpHttpServer = server): Promise<number> {
   const id = r.headers['mcp-session-id'] as string;
-  return (await raw('/mcp', { method: 'DELETE', headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18', ...headers }, body: '' })).status;
+  return (await raw('/mcp', { to, method: 'DELETE', headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18', ...headers }, body: '' })).status;
 }
 
 const head = (agent: string): string => git(`${home}/agents/${agent}/memory`, ['rev-parse', 'HEAD']);
@@ -146,6 +148,19 @@ describe('MCP over HTTP: sessions and agents', () => {
     expect(cross.status).toBe(404);
     await ada.transport.terminateSession();
     await bob.transport.terminateSession();
+  });
+
+  it('a write in one session reaches a subscriber in another, over its server-sent event stream', async () => {
+    const watcher = await connect(server.agentUrl('ada'));
+    const writer = await connect(server.url);
+    const updates: string[] = [];
+    watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    await writer.client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'to watch', file_path: 'notes/watched.md', description: 'w', file_text: 'one' } });
+    await watcher.client.subscribeResource({ uri: 'gitmem://ada/notes/watched.md' });
+    await writer.client.callTool({ name: 'memory', arguments: { command: 'str_replace', reason: 'edit watched', file_path: 'notes/watched.md', old_string: 'one', new_string: 'two' } });
+    await vi.waitFor(() => expect(updates).toEqual(['gitmem://ada/notes/watched.md']), { timeout: 20_000, interval: 25 });
+    await watcher.transport.terminateSession();
+    await writer.transport.terminateSession();
   });
 
   it('an unknown agent is 404, an invalid agent id 400, another path 404; none opens a session', async () => {
@@ -251,6 +266,51 @@ describe('MCP over HTTP: hostile requests', () => {
     const notUtf8 = await raw('/mcp', { body: Buffer.from([0x7b, 0xff, 0x7d]) });
     expect(JSON.parse(notUtf8.body).error.code).toBe(-32700);
     expect(server.sessions).toBe(0);
+  });
+});
+
+describe('gitmem/mcp createMcpServer', () => {
+  it('is the configured server, not yet connected: it serves on a transport of the harness', async () => {
+    const memory = await createMemory({ home, agentId: 'bob', env });
+    const mcp = createMcpServer(memory);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const client = new Client({ name: 'in-memory', version: '1.0.0' });
+    await client.connect(clientSide);
+    expect(client.getInstructions()).toMatch(/gitmem serves one agent's memory/);
+    const r = await client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'in memory transport', file_path: 'notes/im.md', description: 'i', file_text: 'i' } });
+    expect(r.isError).toBeFalsy();
+    expect(subject('bob')).toBe('in memory transport');
+    // Arguments are still checked against the listed schema, whoever connected the server.
+    const bad = await client.callTool({ name: 'memory_apply_patch', arguments: { reason: 'r', patch: 'x' } });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/INVALID_ARGUMENT/);
+    // And request params against the SDK's schemas (connect() wraps every transport): -32602, not a crash.
+    await expect(client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+});
+
+describe('MCP over HTTP: configured CORS origins', () => {
+  it('a configured origin gets its preflight and CORS headers; any other origin is 403; a bad configuration is refused', async () => {
+    const memory = await createMemory({ home, agentId: 'bob', env });
+    const cors = await startMcpHttpServer({ memory, corsOrigins: ['https://app.example'] });
+    try {
+      const pre = await raw('/mcp', { to: cors, method: 'OPTIONS', token: null, headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' }, body: '' });
+      expect(pre.status).toBe(204);
+      expect(pre.headers['access-control-allow-origin']).toBe('https://app.example');
+      expect(pre.headers['access-control-allow-headers']).toMatch(/Authorization/);
+      const init = await raw('/mcp', { to: cors, headers: { Origin: 'https://app.example' } });
+      expect(init.status).toBe(200);
+      expect(init.headers['access-control-expose-headers']).toMatch(/Mcp-Session-Id/);
+      expect(await end(init, { Origin: 'https://app.example' }, cors)).toBe(200);
+      expect((await raw('/mcp', { to: cors, token: null, headers: { Origin: 'https://app.example' } })).status).toBe(401);
+      expect((await raw('/mcp', { to: cors, headers: { Origin: 'https://evil.example' } })).status).toBe(403);
+    } finally {
+      await cors.close();
+    }
+    const bad = await startMcpHttpServer({ memory, corsOrigins: ['*'] }).catch((e: unknown) => e);
+    expect(isMemoryError(bad, 'INVALID_ARGUMENT')).toBe(true);
   });
 });
 
