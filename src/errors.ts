@@ -60,7 +60,9 @@ export type MemoryErrorCode =
   | 'SYNC_CONFLICT' // pull/rebase hit a true conflict (SyncConflictError carries paths)
   | 'PUSH_FAILED' // push rejected for a reason other than non-fast-forward
   | 'MIRROR_ERROR' // mirror push preconditions (no URL, no commits, detached HEAD)
-  | 'CREDENTIALS_INSECURE' // the credentials file is readable by group/others (must be 0600)
+  | 'CREDENTIALS_INSECURE' // the credentials file (or an MCP token file) is readable by group/others (must be 0600)
+  // --- MCP over HTTP ---
+  | 'UNSAFE_BIND' // an HTTP server was asked to listen beyond loopback without a token the operator gave (a token file); data.host
   // --- background writers ---
   | 'WORKTREE_ERROR' // a worktree could not be created or finalized
   | 'SANDBOX_UNAVAILABLE' // no kernel sandbox backend; fail-closed refusal

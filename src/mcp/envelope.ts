@@ -1,5 +1,5 @@
 /**
- * Reads one line of the stdio transport as a JSON-RPC 2.0 message, or says which error answers it. Pure.
+ * Reads one line of the stdio transport (or one HTTP request body) as a JSON-RPC 2.0 message, or says which error answers it. Pure.
  * The SDK's own reader drops whatever it cannot parse without a word, so a client waits forever; here
  * every malformed line gets an answer: not JSON → -32700, not a message → -32600, params that are not an
  * object → -32602, each with the request's id when that id is usable and null otherwise.
@@ -39,10 +39,11 @@ export function firstIssue(error: { issues: ReadonlyArray<{ path: ReadonlyArray<
 }
 
 /**
- * Classifies one line (without its newline).
+ * Classifies one line (without its newline), or one HTTP request body (`unit: 'request'`: only the
+ * wording of the batch refusal differs).
  * @example readLine('{"jsonrpc":"2.0","id":1,"method":"ping"}') // { message: { jsonrpc: '2.0', id: 1, method: 'ping' } }
  */
-export function readLine(line: string): LineVerdict {
+export function readLine(line: string, unit: 'line' | 'request' = 'line'): LineVerdict {
   if (line.trim() === '') return { skip: true };
   let value: unknown;
   try {
@@ -51,7 +52,7 @@ export function readLine(line: string): LineVerdict {
     return { reply: errorReply(null, ErrorCode.ParseError, 'Parse error: the line is not valid JSON') };
   }
   if (Array.isArray(value)) {
-    return { reply: errorReply(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported; send one JSON-RPC message per line') };
+    return { reply: errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported; send one JSON-RPC message per ${unit}`) };
   }
   if (!isPlainObject(value)) return { reply: errorReply(null, ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message is an object') };
   return readObject(value);

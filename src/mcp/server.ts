@@ -158,11 +158,23 @@ function toolNamed(name: string): [string, ToolEntry] {
 }
 
 /**
- * Creates the MCP server for one agent's memory and connects it to `transport`.
- * @example await serveMemory(memory, new LineStdioTransport())
+ * The SDK server gitmem configures: every transport it connects to is wrapped so request params are
+ * checked against the SDK's schemas first (guard.ts), whoever calls connect().
  */
-export async function serveMemory(memory: Memory, transport: Transport, version = '0.1.0'): Promise<Server> {
-  const server = new Server(
+class GitmemMcpServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(new GuardedTransport(transport, checkRequestParams));
+  }
+}
+
+/**
+ * The configured MCP server for one agent's memory — tools, resources, prompt, instructions and argument
+ * checks — not yet connected. Connect it to any transport; closing it stops its resource watcher (its
+ * `onclose` does that: chain, do not replace, a handler of your own).
+ * @example const server = createMcpServer(memory); await server.connect(new StdioServerTransport())
+ */
+export function createMcpServer(memory: Memory, version = '0.1.0'): Server {
+  const server = new GitmemMcpServer(
     { name: 'gitmem', version },
     { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} }, instructions: SERVER_INSTRUCTIONS },
   );
@@ -180,6 +192,15 @@ export async function serveMemory(memory: Memory, transport: Transport, version 
   const stopResources = serveResources(server, memory);
   servePrompts(server, memory);
   server.onclose = stopResources;
-  await server.connect(new GuardedTransport(transport, checkRequestParams));
+  return server;
+}
+
+/**
+ * Creates the MCP server for one agent's memory and connects it to `transport`.
+ * @example await serveMemory(memory, new LineStdioTransport())
+ */
+export async function serveMemory(memory: Memory, transport: Transport, version = '0.1.0'): Promise<Server> {
+  const server = createMcpServer(memory, version);
+  await server.connect(transport);
   return server;
 }

@@ -112,4 +112,10 @@ describe('installed from the tarball into an empty project', () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
     expect(out.trim()).toBe('Ada likes green tea');
   });
+
+  it('the gitmem/mcp subpath imports from the installed package', () => {
+    const script = "import('gitmem/mcp').then((m) => console.log(typeof m.createMcpServer, typeof m.startMcpHttpServer))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    expect(out.trim()).toBe('function function');
+  });
 });
