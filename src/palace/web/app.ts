@@ -21,6 +21,18 @@ const TABS = ['file', 'log', 'conflicts', 'reflection', 'sync', 'search'] as con
 type Tab = (typeof TABS)[number];
 const TAB_LABEL: Record<Tab, string> = { file: 'File', log: 'Log', conflicts: 'Conflicts', reflection: 'Reflection', sync: 'Sync', search: 'Search' };
 
+/** The last three notices, each gone after 8 s (a write's own notice and the change it caused both show). */
+function useToasts(): [Array<{ id: number; text: string }>, (text: string) => void, (id: number) => void] {
+  const [toasts, setToasts] = useState<Array<{ id: number; text: string }>>([]);
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
+  const add = useCallback((text: string) => {
+    const id = Date.now() + Math.random();
+    setToasts((list) => [...list.slice(-2), { id, text }]);
+    setTimeout(() => dismiss(id), 8000);
+  }, []);
+  return [toasts, add, dismiss];
+}
+
 function Budget({ system }: { system: SummaryReply['system'] }) {
   const share = system.budget > 0 ? system.tokens / system.budget : 0;
   return html`<div class=${`budget${share > 1 ? ' over' : share > 0.8 ? ' near' : ''}`} title=${system.files.map((f) => `${f.path}: ${f.tokens}`).join('\n')}>
@@ -77,7 +89,7 @@ export function App({ source }: { source: Source }) {
   const [event, setEvent] = useState<UpdateEvent | null>(null);
   const [connected, setConnected] = useState(false);
   const [query, setQuery] = useState('');
-  const [toast, setToast] = useState<string | null>(null);
+  const [toasts, setToast, dismiss] = useToasts();
   const [transcript, setTranscript] = useState<ReviewedTranscript | null>(null);
   useEffect(() => {
     if (agents.data && agent === '') setAgent(agents.data.current);
@@ -122,7 +134,7 @@ export function App({ source }: { source: Source }) {
           query=${query} open=${open} onTranscript=${setTranscript} />` : null}
       </main>
     </div>
-    ${toast ? html`<div class="toast" role="status" onClick=${() => setToast(null)}>${toast}</div>` : null}
+    <div class="toasts">${toasts.map((t) => html`<div key=${t.id} class="toast" role="status" onClick=${() => dismiss(t.id)}>${t.text}</div>`)}</div>
     ${transcript ? html`<${TranscriptModal} source=${source} agent=${agent} target=${transcript} onClose=${() => setTranscript(null)} />` : null}
   </div>`;
 }
