@@ -8,6 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
 import { GITMEM_BIN } from '../helpers/cli.js';
 import { hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
@@ -105,7 +106,7 @@ export function rawRequest(port: number, path: string, o: { method?: string; hea
 }
 
 /** Chromium as ENVIRONMENT.md says it runs here. */
-export async function launchBrowser(): Promise<import('playwright-core').BrowserContext> {
+export async function launchBrowser(): Promise<BrowserContext> {
   const { chromium } = await import('playwright-core');
   return chromium.launchPersistentContext(makeTmpDir('gitmem-chromium-'), {
     executablePath: CHROMIUM,
