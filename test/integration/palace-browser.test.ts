@@ -10,9 +10,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendRunLog, appendTranscript } from '../../src/index.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
-import { browserAvailable, gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
+import { gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
 
-const enabled = browserAvailable('palace-browser.test.ts');
 let h: PalaceHome;
 let p: RunningPalace;
 let browser: BrowserContext;
@@ -36,7 +35,7 @@ async function openFile(page: Page, path: string): Promise<void> {
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`) });
 
-describe.skipIf(!enabled)('the Memory Palace in Chromium', () => {
+describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
   beforeAll(async () => {
     shots = process.env['GITMEM_PALACE_SHOTS'] ?? makeTmpDir('gitmem-palace-shots-');
     h = palaceHome(['ada', 'bob']);

@@ -1,26 +1,18 @@
 /**
  * Shared by the palace tests: a home with agents, the palace started as a real `gitmem palace` process
  * (stopped by its pid), raw HTTP requests with any Host header, and headless Chromium (Debian's, driven by
- * playwright-core; never a downloaded browser). Without /usr/bin/chromium the browser tests skip with one
- * printed line, or fail under GITMEM_REQUIRE_BROWSER=1.
+ * playwright-core; never a downloaded browser). Tests that use the browser are tagged `browser`: without
+ * /usr/bin/chromium they skip (one line for the whole run, test/helpers/browser-probe.ts), or the run fails
+ * under GITMEM_REQUIRE_BROWSER=1.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import { CHROMIUM } from '../helpers/browser-probe.js';
 import { GITMEM_BIN } from '../helpers/cli.js';
 import { hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
-
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Whether the browser tests run; prints why not once, or throws when they must. */
-export function browserAvailable(file: string): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env['GITMEM_REQUIRE_BROWSER'] === '1') throw new Error(`GITMEM_REQUIRE_BROWSER=1 but ${CHROMIUM} is missing (apt-get install chromium)`);
-  process.stdout.write(`${file}: skipped, ${CHROMIUM} not found (GITMEM_REQUIRE_BROWSER=1 makes this a failure)\n`);
-  return false;
-}
 
 export interface PalaceHome {
   home: string;

@@ -11,9 +11,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendRunLog, appendTranscript } from '../../src/index.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
-import { browserAvailable, gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
+import { gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
 
-const enabled = browserAvailable('palace-xss.test.ts');
 let h: PalaceHome;
 let p: RunningPalace;
 let browser: BrowserContext;
@@ -68,6 +67,17 @@ function seed(): void {
   appendRunLog(agentDir, { kind: '<img src=x onerror=alert(1)>', startedAt: '<script>alert(1)</script>', durationMs: 1, steps: 1, inputTokens: 1, outputTokens: 1, outcome: "<svg onload=window.__pwned='outcome'>", model: `<img src="${canaryUrl}/model">` });
 }
 
+/** The little of the DOM the in-page probe below uses (this project compiles without the DOM library). */
+interface ProbeElement {
+  tagName: string;
+  type?: string;
+  attributes: Iterable<{ name: string; value: string }>;
+  children: Iterable<ProbeElement>;
+  querySelectorAll(selector: string): ArrayLike<ProbeElement> & Iterable<ProbeElement>;
+}
+declare const window: unknown;
+declare const document: { head: ProbeElement; getElementById(id: string): ProbeElement | null; querySelectorAll(selector: string): ArrayLike<ProbeElement> & Iterable<ProbeElement> };
+
 /** What the page must never contain, whatever memory holds. */
 async function assertInert(page: Page, where: string): Promise<void> {
   const found = await page.evaluate(() => {
@@ -76,7 +86,7 @@ async function assertInert(page: Page, where: string): Promise<void> {
     if (w.__pwned !== undefined) bad.push(`__pwned=${w.__pwned}`);
     const scripts = [...document.querySelectorAll('script')].filter((s) => s.type !== 'application/json');
     if (scripts.length !== 1) bad.push(`${scripts.length} executable scripts`);
-    const app = document.getElementById('app') as HTMLElement;
+    const app = document.getElementById('app') as ProbeElement;
     for (const sel of ['iframe', 'object', 'embed', 'svg', 'img', 'style', 'link', 'meta', 'base', 'form:not(.reason-form):not(.row):not(.search-form)', 'details']) {
       const n = app.querySelectorAll(sel).length;
       if (n > 0) bad.push(`${n} × ${sel}`);
@@ -162,7 +172,7 @@ async function newPage(allowed: (url: string) => boolean): Promise<Page> {
   return page;
 }
 
-describe.skipIf(!enabled)('hostile memory in the palace', () => {
+describe('hostile memory in the palace', { tags: ['browser'] }, () => {
   beforeAll(async () => {
     canary = createServer((req, res) => {
       canaryHits.push(req.url ?? '');
