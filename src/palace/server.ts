@@ -134,6 +134,9 @@ export async function startPalace(o: PalaceOptions): Promise<Palace> {
     server.listen(o.port, o.host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  // The first page asks for the start agent's tree at HEAD: list it while the browser loads the page.
+  // A failure here is the first request's to report.
+  if (o.agent !== undefined) void hub.agent(o.agent).then((v) => v.head().then((h) => v.tree(h))).catch(() => undefined);
   const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   return {
     url: `http://${shownHost}:${port}/${o.token}/`,

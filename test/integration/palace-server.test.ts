@@ -93,9 +93,11 @@ describe('reading through the API', () => {
   });
 
   it('system/ against its budget: 8,000 by default, budgets.system when the config sets it, 8,000 again for a broken config', async () => {
-    const s = await api<{ system: { tokens: number; budget: number } }>('summary?agent=ada');
+    const s = await api<{ system: { tokens: number; budget: number; files: unknown[] } }>('summary?agent=ada');
     expect(s.body.system.budget).toBe(8000);
-    expect(s.body.system.tokens).toBeGreaterThan(0);
+    const counted = JSON.parse(h.cli(['tokens', '--json', '--agent', 'ada'])) as { total_tokens: number; files: unknown[] };
+    expect(counted.total_tokens).toBeGreaterThan(0);
+    expect(s.body.system).toMatchObject({ tokens: counted.total_tokens, files: counted.files }); // what `gitmem tokens` counts
     writeFileSync(join(h.home, 'config'), JSON.stringify({ budgets: { system: 1234 } }));
     expect((await api<{ system: { budget: number } }>('summary?agent=ada')).body.system.budget).toBe(1234);
     writeFileSync(join(h.home, 'config'), '{ not json');

@@ -6,6 +6,7 @@
 import { estimateTokens, isMemoryError } from '../../index.js';
 import type { CommitInfo, DiffReply, FileReply, HistoryReply, SummaryReply, TimelineReply, TreeReply } from '../api-types.js';
 import { systemBudget } from '../budget.js';
+import type { TreeIndex } from '../tree-index.js';
 import { queryInt, queryString, requiredQuery, type ApiRequest } from './request.js';
 
 /** Entries of one directory per answer; the page asks for the rest with `offset`. */
@@ -15,14 +16,27 @@ const MAX_FILE_CHARS = 2_000_000;
 /** Bytes of diff text per answer. */
 export const DIFF_BYTES = 512 * 1024;
 
+/**
+ * system/'s markdown files, most expensive first: what `memory.tokens()` counts, taken from the commit's
+ * cached tree index so the first view lists the tree once, not twice.
+ */
+function systemTokens(index: TreeIndex): { tokens: number; files: Array<{ path: string; tokens: number }> } {
+  const files = [...index.files.values()]
+    .filter((f) => f.path.startsWith('system/') && f.path.endsWith('.md'))
+    .map((f) => ({ path: f.path, tokens: estimateTokens(f.size) }))
+    .sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
+  return { tokens: files.reduce((n, f) => n + f.tokens, 0), files };
+}
+
 export async function summary(req: ApiRequest): Promise<SummaryReply> {
   const head = await req.view.head();
-  const [commits, tokens] = await Promise.all([req.view.commitCount(head), req.view.memory.tokens()]);
+  const [commits, index] = await Promise.all([req.view.commitCount(head), req.view.tree(head)]);
+  const system = systemTokens(index);
   return {
     agent: req.view.agent,
     head,
     commits,
-    system: { tokens: tokens.total_tokens, budget: systemBudget(req.hub.home), files: tokens.files.slice(0, 50) },
+    system: { tokens: system.tokens, budget: systemBudget(req.hub.home), files: system.files.slice(0, 50) },
     live: true,
   };
 }
