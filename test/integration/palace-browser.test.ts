@@ -1,5 +1,6 @@
 // The Memory Palace in real Chromium (Debian's, through playwright-core): open it, walk the tree, open a
-// file, see its history and a diff between two versions, search, revert a change with a typed reason (a
+// file (its description and token estimate in the tree), see its history and a diff between two versions,
+// search (also at an older commit), revert a change with a typed reason (a
 // commit lands with it), see a live update after another process writes, move the timeline, follow a
 // Reviewed-Transcript trailer to the lines it reviewed, switch agents, drop a kept branch and take
 // another's side. Screenshots go to a temp dir, or GITMEM_PALACE_SHOTS=<dir> to look at them;
@@ -65,6 +66,9 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     const page = await openPalace();
     await expect.poll(() => page.locator('.budget').innerText()).toMatch(/of 8000 tokens/);
     await openFile(page, 'notes/tea.md');
+    const row = page.locator('button.tree-file[data-path="notes/tea.md"]');
+    expect(await row.locator('.desc').innerText()).toBe('Tea habits');
+    expect(await row.locator('.meta').innerText()).toMatch(/^\d+ tok$/);
     await expect.poll(() => page.locator('article.markdown strong').innerText()).toBe('green tea');
     await page.locator('.history li.commit').nth(1).waitFor();
     expect(await page.locator('.history li.commit .reason').allInnerTexts()).toEqual(['She switched to gyokuro in the morning', 'Ada told me about her tea']);
@@ -96,6 +100,19 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     await shot(page, 'search');
     await page.locator('button.hit').first().click();
     await page.locator('.file-head h2', { hasText: 'notes/tea.md' }).waitFor();
+    await page.close();
+  });
+
+  it('searches at a chosen commit: what memory said then, not now', async () => {
+    const created = gitIn(h, 'ada', ['log', '-1', '--format=%H', '--diff-filter=A', '--', 'notes/tea.md']);
+    const page = await openPalace();
+    await page.fill('.search-form input', 'sencha');
+    await page.press('.search-form input', 'Enter');
+    await expect.poll(() => page.locator('.search p.muted').innerText()).toMatch(/^0 hit\(s\) at /);
+    await page.fill('.search input[name="at"]', created);
+    await page.click('.search button:has-text("Search there")');
+    await expect.poll(() => page.locator('.search p.muted').innerText()).toBe(`1 hit(s) at ${created.slice(0, 7)}`);
+    expect(await page.locator('button.hit').allInnerTexts()).toEqual(['notes/tea.md']);
     await page.close();
   });
 
