@@ -2,7 +2,7 @@
 // file (its description and token estimate in the tree), see its history and a diff between two versions,
 // search (also at an older commit), revert a change with a typed reason (a
 // commit lands with it), see a live update after another process writes, move the timeline, follow a
-// Reviewed-Transcript trailer to the lines it reviewed, switch agents, drop a kept branch and take
+// Reviewed-Transcript trailer to the lines it reviewed, see a memory worker's merge in the log, switch agents, drop a kept branch and take
 // another's side. Screenshots go to a temp dir, or GITMEM_PALACE_SHOTS=<dir> to look at them;
 // GITMEM_PALACE_SCREENSHOT=<file> keeps the overview (docs/palace.png).
 import { copyFileSync, writeFileSync } from 'node:fs';
@@ -160,9 +160,16 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     await page.close();
   });
 
-  it('the log links a Reviewed-Transcript trailer to the lines it reviewed; reflection runs and cursors show', async () => {
+  it('the log links a Reviewed-Transcript trailer to the lines it reviewed, marks a memory worker\'s merge; reflection runs and cursors show', async () => {
+    // A background writer's merge, as a memory worker lands one: its branch merged into main with the merge message.
+    makeKeptBranch(h, 'ada', 'gitmem/worker/m1', 'HEAD', { 'notes/merged.md': '---\ndescription: From a merged worker\n---\nmerged\n' }, 'worker: merged note');
+    gitIn(h, 'ada', ['-c', 'user.name=gitmem', '-c', 'user.email=gitmem@gitmem.local', 'merge', '--no-ff', '--no-verify', '-q', '-m', 'merge(memory): gitmem/worker/m1/1: a merged note', 'gitmem/worker/m1']);
+    gitIn(h, 'ada', ['branch', '-D', 'gitmem/worker/m1']);
     const page = await openPalace();
     await page.click('button[data-tab="log"]');
+    const merged = page.locator('.log li.commit', { hasText: 'merge(memory): gitmem/worker/m1/1' });
+    await merged.waitFor();
+    expect(await merged.locator('.badge').allInnerTexts()).toEqual(['memory worker', 'merge']);
     const link = page.locator('button.transcript-link').first();
     await link.waitFor();
     expect(await link.innerText()).toBe('reviewed conv-7 lines 1–3');

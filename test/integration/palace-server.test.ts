@@ -3,7 +3,7 @@
 // JSON-only writes, the budget from the config, paged tree and history, revert, kept branches (drop, take
 // the branch's side), reflection runs and cursors, sync state, the change stream after another process
 // writes, and the CLI's refusals (non-loopback host without a token file, a token file others can read).
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendRunLog, appendTranscript } from '../../src/index.js';
@@ -285,6 +285,42 @@ describe('gitmem palace refuses', () => {
       expect(statSync(fresh).mode & 0o777).toBe(0o600);
       expect(readFileSync(fresh, 'utf8').trim()).toBe(q.token);
       expect(q.token.length).toBeGreaterThanOrEqual(43);
+    } finally {
+      await q.stop();
+    }
+  });
+});
+
+describe('gitmem palace --open', () => {
+  /** A fake browser opener on PATH that records its arguments and what the file it was given holds. */
+  function fakeOpener(): { env: PalaceHome; record: string } {
+    const bin = makeTmpDir('gitmem-fake-opener-');
+    const record = join(bin, 'record');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}.argv'\nf="\${1#file://}"\nstat -c %a "$f" > '${record}.mode'\ncat "$f" > '${record}.page'\n`, { mode: 0o755 });
+    return { env: { ...h, env: { ...h.env, PATH: `${bin}:${h.env['PATH'] ?? ''}` } }, record };
+  }
+
+  it('opens the page through a private redirect file: the token never sits on a command line', async () => {
+    const { env, record } = fakeOpener();
+    const q = await startPalaceProcess(env, ['--open']);
+    try {
+      await expect.poll(() => existsSync(`${record}.page`) && readFileSync(`${record}.page`, 'utf8').length > 0, { timeout: 10_000 }).toBe(true);
+      const argv = readFileSync(`${record}.argv`, 'utf8');
+      expect(argv).toMatch(/^file:\/\/\S+\.html\n$/);
+      expect(argv).not.toContain(q.token);
+      expect(readFileSync(`${record}.mode`, 'utf8').trim()).toBe('600');
+      expect(readFileSync(`${record}.page`, 'utf8')).toContain(`content="0;url=${q.url}"`);
+    } finally {
+      await q.stop();
+    }
+  });
+
+  it('does not start a browser under SSH, and says so', async () => {
+    const { env, record } = fakeOpener();
+    const q = await startPalaceProcess({ ...env, env: { ...env.env, SSH_CONNECTION: '10.0.0.1 5000 10.0.0.2 22' } }, ['--open']);
+    try {
+      await expect.poll(() => q.stderr(), { timeout: 10_000 }).toMatch(/not opening a browser under SSH/);
+      expect(existsSync(`${record}.argv`)).toBe(false);
     } finally {
       await q.stop();
     }
