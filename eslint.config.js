@@ -17,7 +17,7 @@ const layer = (folder, forbidden) => ({
   },
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp', 'palace'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -52,7 +52,19 @@ export default tseslint.config(
   layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
   // search reads git objects and memory files, and embeds through llm; nothing below imports it.
   layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
-  layer('reflection', ['cli', 'mcp']),
-  layer('cli', except()),
+  layer('reflection', ['cli', 'mcp', 'palace']),
+  // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).
+  layer('cli', except('palace')),
   layer('mcp', except()),
+  layer('palace', except('palace')),
+  {
+    // The palace's page runs in the browser: its globals, and no Node built-ins.
+    files: ['src/palace/web/**/*.ts'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'EventSource', 'MessageEvent', 'Event', 'MouseEvent', 'HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLTextAreaElement', 'Response', 'URLSearchParams'].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'the palace page runs in a browser' }, { group: ['../../*'], message: 'the page imports only src/palace/api-types.ts and tree-index.ts' }] }] },
+  },
 );

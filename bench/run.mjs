@@ -1,6 +1,6 @@
 // `npm run bench`: runs every section in bench/sections, prints one table, writes bench/results.json.
 // Ratios are against a floor measured in the same run, since this machine is noisy.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { removeTmpDirs } from './lib.mjs';
 
@@ -32,5 +32,9 @@ const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(line(table[0]));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of table.slice(1)) console.log(line(r));
-const result = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, iterations, rows };
-writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+// A run of named sections replaces only their rows: the other sections' rows of the last run stay.
+const file = new URL('./results.json', import.meta.url);
+const ran = sections.map((f) => f.replace(/\.mjs$/, ''));
+const kept = only.length > 0 && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).rows.filter((r) => !ran.includes(r.section)) : [];
+const result = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, iterations, sections_run: ran, rows: [...kept, ...rows] };
+writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

@@ -62,6 +62,7 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
       tool: [],
     },
   },
+  palace: { options: { port: str, host: str, open: flag, 'token-file': str, export: str } },
   mirror: { subcommands: { set: ['<url>'], push: [], status: [], unset: [], remove: [], rm: [] } },
   personality: { options: { reason: str, force: flag }, subcommands: { list: [], apply: ['<id>'] } },
   prompt: { options: { mode: str, preset: str } },

@@ -31,4 +31,5 @@ export const COMMANDS: Record<string, Loader> = {
   worker: () => import('./commands/worker.js'),
   dream: () => import('./commands/dream.js'),
   daemon: () => import('./commands/daemon.js'),
+  palace: () => import('./commands/palace.js'),
 };

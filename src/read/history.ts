@@ -24,6 +24,14 @@ function checkLimit(limit: unknown): number {
   return limit;
 }
 
+function checkSkip(skip: unknown): number {
+  if (skip === undefined) return 0;
+  if (typeof skip !== 'number' || !Number.isSafeInteger(skip) || skip < 0) {
+    throw new MemoryError('INVALID_ARGUMENT', `history: skip must be a non-negative integer, got ${String(skip)}`, { data: { field: 'skip' } });
+  }
+  return skip;
+}
+
 function checkSince(since: unknown): string | undefined {
   if (since === undefined) return undefined;
   const date = typeof since === 'string' ? parseDateSpec(since) : undefined;
@@ -61,6 +69,7 @@ function toEntry(c: HistoryCommit): HistoryEntry {
 export async function memoryHistory(deps: ReadDeps, options: HistoryOptions = {}): Promise<HistoryEntry[]> {
   const limit = checkLimit(options.limit);
   const since = checkSince(options.since);
+  const skip = checkSkip(options.skip);
   const candidates = options.path === undefined ? undefined : readCandidates(options.path, deps.memoryDir, 'path', 'memory history');
   let commit: string;
   try {
@@ -71,7 +80,7 @@ export async function memoryHistory(deps: ReadDeps, options: HistoryOptions = {}
   }
   const target = candidates ? await pickPath(deps, commit, candidates) : undefined;
   const commits = await deps.git.exec(
-    historyOp({ rev: commit, limit, ...(since !== undefined ? { since } : {}), ...(target ? { path: target.path, follow: target.follow } : {}) }),
+    historyOp({ rev: commit, limit, skip, ...(since !== undefined ? { since } : {}), ...(target ? { path: target.path, follow: target.follow } : {}) }),
     { cwd: deps.memoryDir, env: { ...LITERAL_PATHSPECS } },
   );
   return commits.map(toEntry);

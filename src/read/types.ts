@@ -55,6 +55,8 @@ export interface HistoryOptions {
   path?: string;
   /** At most this many commits (default 20, at most 1,000). */
   limit?: number;
+  /** Pass over this many commits first (the next page; default 0). */
+  skip?: number;
   /** Only commits at or after this date (ISO, or `3 days ago`). */
   since?: string;
   /** Start from this revision instead of HEAD. */

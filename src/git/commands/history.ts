@@ -28,6 +28,8 @@ export interface HistoryQuery {
   /** Where to start (a commit id; default HEAD). */
   rev?: string;
   limit: number;
+  /** Commits to pass over first (`--skip`): the next page of a long history. */
+  skip?: number;
   /** Passed as `--since=` (already checked by the caller: git reads any text as some date). */
   since?: string;
   /** One path: its history; `follow` follows renames (a single file only). */
@@ -78,6 +80,7 @@ export function parseHistory(stdout: string): HistoryCommit[] {
 export function historyOp(q: HistoryQuery): GitOp<HistoryCommit[]> {
   const args = ['log', '-z', `-n${Math.max(1, Math.floor(q.limit))}`, '--diff-merges=first-parent', '--name-status', '-M', '--no-abbrev'];
   args.push('--format=%x1e%H%x00%P%x00%aI%x00%an%x00%ae%x00%B');
+  if (q.skip !== undefined && q.skip > 0) args.push(`--skip=${Math.floor(q.skip)}`);
   if (q.since !== undefined) args.push(`--since=${q.since}`);
   if (q.path !== undefined && q.follow) args.push('--follow');
   args.push('--end-of-options', q.rev ?? 'HEAD');
