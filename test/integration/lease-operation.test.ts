@@ -157,13 +157,12 @@ describe('withMemoryOperation', () => {
     expect(reason).toBe('dead_holder');
   });
 
-  it('costs about a millisecond uncontended', async () => {
-    for (let i = 0; i < 20; i++) await withMemoryOperation(repo, () => undefined);
-    const n = 300;
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) await withMemoryOperation(repo, () => undefined);
-    const perOp = (performance.now() - t0) / n;
-    expect(perOp).toBeLessThan(1.5);
+  // Its cost (about a millisecond) is a bench row (worker section), never a timed assertion here.
+  it('takes and releases the lock each time, 300 times in a row, leaving no holder behind', async () => {
+    const lockFile = join(resolveGitCommonDir(repo), LEASE_FILE);
+    for (let i = 0; i < 300; i++) expect(await withMemoryOperation(repo, () => (existsSync(lockFile) ? i : -1))).toBe(i);
+    expect(readMemoryOperationHolder(repo)).toBeNull();
+    expect(existsSync(lockFile)).toBe(false);
   });
 
   it('gives up waiting when aborted', async () => {
