@@ -1,24 +1,39 @@
 /**
- * How the memory tool counts lines, the one rule for `insert_line`, the lines an AMBIGUOUS_MATCH names and
- * the numbered previews of apply-patch mismatches: lines of the whole file (frontmatter included), 1-based,
- * after line endings are normalised (CRLF and a lone CR end a line, like LF); a final newline does not start
- * another line. A numbered line reads like `view` and Anthropic's memory tool show it: the number
- * right-aligned in six columns, a tab, the line. Pure.
+ * How gitmem counts lines, the one rule for `insert_line`, the lines an AMBIGUOUS_MATCH names, the numbered
+ * previews of apply-patch mismatches, `view` and search hits: lines of the whole file (frontmatter included),
+ * 1-based, after the text is normalised (a BOM is not text; CRLF and a lone CR end a line, like LF); a final
+ * line end does not start another line, so an empty file has no lines. A numbered line reads like Anthropic's
+ * memory tool shows it: the number right-aligned in six columns, a tab, the line. Pure.
  */
+import { normalizeText } from '../blocks/frontmatter.js';
+
+const NUMBER_WIDTH = 6;
 
 /**
- * How many lines a normalised text has.
- * @example lineCount('a\nb\n') === 2; lineCount('a\nb') === 2; lineCount('') === 0
+ * The lines of a file's text (raw or normalised), without their line ends.
+ * @example fileLines('a\r\nb\rc\n') // ['a', 'b', 'c']; fileLines('\n') // ['']; fileLines('') // []
  */
-export function lineCount(text: string): number {
-  if (text === '') return 0;
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return text.endsWith('\n') ? n - 1 : n;
+export function fileLines(text: string): string[] {
+  const normal = normalizeText(text);
+  if (normal === '') return [];
+  return (normal.endsWith('\n') ? normal.slice(0, -1) : normal).split('\n');
 }
 
 /**
- * The 1-based line of each offset (sorted ascending), for at most `max` of them; one pass over the text.
+ * How many lines a text has (the same count as `fileLines(text).length`, without building the lines).
+ * @example lineCount('a\nb\n') === 2; lineCount('a\r\nb') === 2; lineCount('') === 0
+ */
+export function lineCount(text: string): number {
+  const normal = normalizeText(text);
+  if (normal === '') return 0;
+  let n = 1;
+  for (let i = normal.indexOf('\n'); i !== -1; i = normal.indexOf('\n', i + 1)) n++;
+  return normal.endsWith('\n') ? n - 1 : n;
+}
+
+/**
+ * The 1-based line of each offset into a NORMALISED text (offsets sorted ascending), for at most `max` of
+ * them; one pass over the text.
  * @example lineNumbersAt('a\nb\nb', [2, 4], 20) // [2, 3]
  */
 export function lineNumbersAt(text: string, offsets: readonly number[], max: number): number[] {
@@ -34,11 +49,17 @@ export function lineNumbersAt(text: string, offsets: readonly number[], max: num
 }
 
 /**
- * `text` with each line numbered (`     1\tfirst line`); a final newline is not a line.
- * @example numberLines('a\nb\n') === '     1\ta\n     2\tb'
+ * One numbered line as every view shows it.
+ * @example numberedLine(12, 'text') === '    12\ttext'
+ */
+export function numberedLine(n: number, line: string): string {
+  return `${String(n).padStart(NUMBER_WIDTH, ' ')}\t${line}`;
+}
+
+/**
+ * `text` with each line numbered (`     1\tfirst line`), lines joined by LF.
+ * @example numberLines('a\r\nb\n') === '     1\ta\n     2\tb'
  */
 export function numberLines(text: string): string {
-  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  if (text === '') return '';
-  return body.split('\n').map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n');
+  return fileLines(text).map((line, i) => numberedLine(i + 1, line)).join('\n');
 }

@@ -1,6 +1,8 @@
 /**
  * What a model sees when it views memory, in the format of Anthropic's memory tool (its local-filesystem
- * implementation in `@anthropic-ai/sdk`): a file as lines numbered 6 wide, right-aligned, then a tab; a
+ * implementation in `@anthropic-ai/sdk`): a file as lines numbered 6 wide, right-aligned, then a tab — the
+ * lines gitmem's tool counts (memfs/line-numbers.ts), so a final line end shows no empty last line, CRLF and a
+ * lone CR both end a line and a BOM is not shown; an empty file says so instead of showing one empty line; a
  * directory as `<size>\t<path>` lines two levels deep, hidden items and node_modules left out, sizes as
  * `0B`, `512B`, `1.5K`, `2M`. gitmem adds, for a markdown file with one, ` — <description>` after its
  * path (off with `descriptions: false`). A directory's size is the bytes of every file below it (a
@@ -8,6 +10,7 @@
  */
 import { clipDescription } from '../blocks/tree.js';
 import { MemoryError } from '../errors.js';
+import { fileLines, numberedLine } from '../memfs/line-numbers.js';
 
 export const VIEW_LIMITS = Object.freeze({
   /** Lines of a file shown by one view. */
@@ -18,7 +21,6 @@ export const VIEW_LIMITS = Object.freeze({
   maxEntries: 1_000,
 });
 
-const LINE_NUMBER_WIDTH = 6;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 const shownPath = (p: string): string => p.replace(CONTROL, '?');
@@ -34,6 +36,9 @@ export function formatSize(bytes: number): string {
   const size = bytes / Math.pow(1024, i);
   return (size % 1 === 0 ? size.toString() : size.toFixed(1)) + units[i];
 }
+
+/** What the view of an empty file shows in place of lines (a note, never numbered: it is not content). */
+export const EMPTY_FILE = '[empty file: no lines; insert_line 0 adds the first]';
 
 /** Checks a view range against a file of `lines` lines; returns 0-based [start, end) to show. */
 export function checkRange(range: unknown, lines: number): [number, number] {
@@ -54,18 +59,19 @@ export function checkRange(range: unknown, lines: number): [number, number] {
  * @example renderFileView('notes/a.md', 'x\ny').text // "Here's the content of notes/a.md with line numbers:\n     1\tx\n     2\ty"
  */
 export function renderFileView(shown: string, text: string, range?: unknown): { text: string; truncated: boolean } {
-  const lines = text.split('\n');
+  const lines = fileLines(text);
   const [start, end] = checkRange(range, lines.length);
   const out: string[] = [];
   let chars = 0;
   let i = start;
   for (; i < end && out.length < VIEW_LIMITS.maxLines; i++) {
-    const line = `${String(i + 1).padStart(LINE_NUMBER_WIDTH, ' ')}\t${lines[i] as string}`;
+    const line = numberedLine(i + 1, lines[i] as string);
     if (chars + line.length + 1 > VIEW_LIMITS.maxChars && out.length > 0) break;
     out.push(line);
     chars += line.length + 1;
   }
   const header = `Here's the content of ${shownPath(shown)} with line numbers:`;
+  if (lines.length === 0) return { text: `${header}\n${EMPTY_FILE}`, truncated: false };
   if (i >= end) return { text: `${header}\n${out.join('\n')}`, truncated: false };
   const note = `[truncated: lines ${start + 1}-${i} of ${lines.length} shown; view_range [${i + 1}, -1] shows the rest]`;
   return { text: `${header}\n${out.join('\n')}\n${note}`, truncated: true };

@@ -1,8 +1,9 @@
 /**
  * Where in a file a hit is: the line matching most of the query (a phrase counts more than a word), and a
- * snippet of it. Lines are numbered from 1 over the whole file, frontmatter included, as `view` shows them.
+ * snippet of it. Lines are counted by the tool's one rule (memfs/line-numbers.ts), as `view` numbers them.
  */
 import { splitFrontmatter } from '../blocks/frontmatter.js';
+import { fileLines, lineCount } from '../memfs/line-numbers.js';
 import type { QueryItem } from './query.js';
 import { wordSpans } from './text.js';
 import { SEARCH_LIMITS } from './types.js';
@@ -50,7 +51,7 @@ export function snippetOf(line: string, at: number): string {
 /** The first line of the body (after the frontmatter) that has any text, as a fallback position. */
 function firstBodyLine(lines: readonly string[], text: string): number {
   const split = splitFrontmatter(text);
-  const skip = split.kind === 'ok' ? lines.length - split.body.split('\n').length : 0;
+  const skip = split.kind === 'ok' ? lines.length - lineCount(split.body) : 0;
   for (let i = skip; i < lines.length; i++) if ((lines[i] ?? '').trim() !== '') return i;
   return Math.min(skip, Math.max(0, lines.length - 1));
 }
@@ -60,7 +61,7 @@ function firstBodyLine(lines: readonly string[], text: string): number {
  * @example bestLine('---\ndescription: d\n---\nalpha\nbeta gamma\n', [{ words: ['gamma'], prefix: false }]) // { line: 5, snippet: 'beta gamma' }
  */
 export function bestLine(text: string, items: readonly QueryItem[]): { line: number; snippet: string } {
-  const lines = text.split(/\r?\n|\r/);
+  const lines = fileLines(text);
   let best = { index: -1, score: 0, first: 0 };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';

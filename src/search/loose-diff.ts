@@ -3,11 +3,11 @@
  * skipped by id, so a one-file write costs a few tree reads whatever the repository's size. Undefined as soon
  * as an object is packed, unverifiable or the change is large — the caller then asks `git diff-tree`.
  */
+import { isUtf8 } from 'node:buffer';
 import { parseTree, readLooseObject, type TreeItem } from '../git/objects.js';
 import type { MapChange } from './store.js';
 import { isIndexablePath } from './text.js';
 
-const strict = new TextDecoder('utf-8', { fatal: true });
 // Past this many changed paths git's diff is as fast, and the walk stays bounded.
 const MAX_CHANGES = 2_000;
 
@@ -18,11 +18,8 @@ function treeItems(objectsDir: string, id: string): Map<string, TreeItem> {
   if (obj?.type !== 'tree') throw new NotLoose();
   const out = new Map<string, TreeItem>();
   for (const item of parseTree(obj.data)) {
-    try {
-      out.set(strict.decode(item.raw ?? Buffer.from(item.name)), item);
-    } catch {
-      // a name that is not UTF-8: search never reports it
-    }
+    const raw = item.raw ?? Buffer.from(item.name);
+    if (isUtf8(raw)) out.set(raw.toString('utf8'), item); // a name that is not UTF-8: search never reports it
   }
   return out;
 }

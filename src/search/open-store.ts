@@ -1,5 +1,5 @@
 /**
- * Opens the search index: one SQLite file under the common git dir (`gitmem/search/index-v1.sqlite`, never in
+ * Opens the search index: one SQLite file under the common git dir (`gitmem/search/index-v2.sqlite`, never in
  * the work tree; deleting it is always safe — it is rebuilt from git). SQLite's write-ahead log keeps it
  * whole across a killed process and lets any number of processes read while one writes. A file that is not
  * a database, is corrupt or has another schema is removed and rebuilt; a git dir that cannot be written
@@ -16,17 +16,21 @@ export type Db = BetterSqlite3.Database;
 type DbConstructor = new (path: string, options?: BetterSqlite3.Options) => Db;
 
 /** Bumped whenever the schema or what is stored changes: an older file is then rebuilt. */
-export const SCHEMA_VERSION = '1';
+export const SCHEMA_VERSION = '2';
 const FILE = `index-v${SCHEMA_VERSION}.sqlite`;
 
+// A blob's text is stored as its bytes (UTF-8, checked), for hits' lines and snippets. FTS5 keeps its in-memory
+// terms up to `hashsize` bytes before writing a segment: a first build of thousands of files then writes one
+// segment instead of many that automerge would merge again.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, indexed INTEGER NOT NULL,
-  description TEXT NOT NULL, text TEXT);
+  description TEXT NOT NULL, text BLOB);
 CREATE TABLE IF NOT EXISTS paths(path TEXT PRIMARY KEY, blob INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paths_by_blob ON paths(blob);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(description, body, content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 2');
+INSERT INTO fts(fts, rank) VALUES ('hashsize', 33554432);
 CREATE TABLE IF NOT EXISTS vectors(oid TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(oid, model)) WITHOUT ROWID;
 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '${SCHEMA_VERSION}'), ('commit', ''), ('ingested', '0'), ('applies', '0');
 `;
@@ -54,7 +58,10 @@ function configure(db: Db): Db {
   db.pragma('busy_timeout = 15000');
   if (!db.memory) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(SCHEMA);
+  // Up to 32 MiB of pages in memory (allocated only as used), so a large build does not spill mid-transaction.
+  db.pragma('cache_size = -32768');
+  // Created once, in one transaction (IF NOT EXISTS: a racing creator's second pass changes nothing).
+  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'meta'").get() === undefined) db.transaction(() => db.exec(SCHEMA)).immediate();
   const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get();
   if (schema !== SCHEMA_VERSION) throw new Error('gitmem: index schema mismatch');
   db.exec('CREATE TEMP TABLE IF NOT EXISTS at_paths(path TEXT PRIMARY KEY, blob INTEGER NOT NULL) WITHOUT ROWID');

@@ -6,15 +6,10 @@
  * searched through a temporary map of its own tree.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import type { BlobInput } from './blob-read.js';
 import type { Db } from './open-store.js';
 import type { QueryItem } from './query.js';
 import { indexFields } from './text.js';
-
-/** A blob to add: its text, or null when it is not indexable (kept, so it is never read again). */
-export interface BlobInput {
-  oid: string;
-  text: string | null;
-}
 
 /** How the map moves: every path of the new tree, or the paths that changed since `from`. */
 export type MapChange =
@@ -63,31 +58,36 @@ export class SearchStore {
     return this.meta('commit') || null;
   }
 
-  /** Which of these blob ids are not in the index yet. */
+  /** Which of these blob ids are not in the index yet (all of them while it holds none: a first build). */
   missing(oids: Iterable<string>): string[] {
+    const unique = new Set(oids);
+    if (this.sql('SELECT id FROM blobs LIMIT 1').get() === undefined) return [...unique];
     const get = this.sql('SELECT id FROM blobs WHERE oid = ?').pluck();
     const out: string[] = [];
-    for (const oid of new Set(oids)) if (get.get(oid) === undefined) out.push(oid);
+    for (const oid of unique) if (get.get(oid) === undefined) out.push(oid);
     return out;
   }
 
-  private insertBlobs(blobs: readonly BlobInput[]): void {
+  /** Adds blobs (the stored text is the blob's bytes); returns the row id of each one added here. */
+  private insertBlobs(blobs: readonly BlobInput[]): Map<string, number> {
     const addBlob = this.sql('INSERT OR IGNORE INTO blobs(oid, indexed, description, text) VALUES (?, ?, ?, ?)');
     const addText = this.sql('INSERT INTO fts(rowid, description, body) VALUES (?, ?, ?)');
-    let added = 0;
+    const ids = new Map<string, number>();
     for (const b of blobs) {
-      const fields = b.text === null ? null : indexFields(b.text);
-      const r = addBlob.run(b.oid, fields ? 1 : 0, fields?.description ?? '', b.text);
+      const fields = b.bytes === null ? null : indexFields(b.bytes.toString('utf8'));
+      const r = addBlob.run(b.oid, fields ? 1 : 0, fields?.description ?? '', b.bytes);
       if (r.changes === 0) continue; // another process indexed it first
-      if (fields) addText.run(r.lastInsertRowid, fields.description, fields.body);
-      added++;
+      const id = Number(r.lastInsertRowid);
+      if (fields) addText.run(id, fields.description, fields.body);
+      ids.set(b.oid, id);
     }
-    if (added > 0) this.db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'ingested'").run(added);
+    if (ids.size > 0) this.sql("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'ingested'").run(ids.size);
+    return ids;
   }
 
   /** A blob's row id, inside a transaction; MovedMeanwhile when another process pruned it since `missing`. */
-  private idOf(oid: string): number {
-    const id = this.sql('SELECT id FROM blobs WHERE oid = ?').pluck().get(oid) as number | undefined;
+  private idOf(oid: string, added?: ReadonlyMap<string, number>): number {
+    const id = added?.get(oid) ?? (this.sql('SELECT id FROM blobs WHERE oid = ?').pluck().get(oid) as number | undefined);
     if (id === undefined) throw new MovedMeanwhile();
     return id;
   }
@@ -106,11 +106,11 @@ export class SearchStore {
       const now = this.mappedCommit();
       if (now === to) return;
       if (now !== from && change.kind === 'delta') throw new MovedMeanwhile();
-      this.insertBlobs(blobs);
+      const added = this.insertBlobs(blobs);
       const setPath = this.sql('INSERT OR REPLACE INTO paths(path, blob) VALUES (?, ?)');
       if (change.kind === 'full') this.db.exec('DELETE FROM paths');
       else for (const p of change.removed) this.sql('DELETE FROM paths WHERE path = ?').run(p);
-      for (const [path, oid] of change.kind === 'full' ? change.entries : change.set) setPath.run(path, this.idOf(oid));
+      for (const [path, oid] of change.kind === 'full' ? change.entries : change.set) setPath.run(path, this.idOf(oid, added));
       this.db.prepare("UPDATE meta SET value = ? WHERE key = 'commit'").run(to);
       const applies = Number(this.meta('applies')) + 1;
       this.db.prepare("UPDATE meta SET value = ? WHERE key = 'applies'").run(String(applies));
@@ -166,8 +166,8 @@ export class SearchStore {
     const get = this.sql('SELECT text, description FROM blobs WHERE id = ?');
     const out = new Map<number, { text: string; description: string }>();
     for (const id of new Set(ids)) {
-      const row = get.get(id) as { text: string | null; description: string } | undefined;
-      if (row) out.set(id, { text: row.text ?? '', description: row.description });
+      const row = get.get(id) as { text: Buffer | null; description: string } | undefined;
+      if (row) out.set(id, { text: row.text?.toString('utf8') ?? '', description: row.description });
     }
     return out;
   }

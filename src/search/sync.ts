@@ -6,7 +6,8 @@
  */
 import { MemoryError } from '../errors.js';
 import { MovedMeanwhile, type MapChange, type SearchStore } from './store.js';
-import { diffCommits, readBlobs, readTreeMap, type RepoRef } from './tree-read.js';
+import { readBlobs } from './blob-read.js';
+import { diffCommits, readTreeMap, type RepoRef } from './tree-read.js';
 
 const ATTEMPTS = 4;
 
@@ -28,6 +29,13 @@ async function treeMapOf(repo: RepoRef, commit: string): Promise<Awaited<ReturnT
   return map;
 }
 
+/** One path of each blob of a map (path → blob id): where its work-tree file may hold it. */
+function pathsOf(entries: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, oid] of entries) if (!out.has(oid)) out.set(oid, path);
+  return out;
+}
+
 function busy(): never {
   throw new MemoryError('INTERNAL', 'the search index kept changing under this update (other processes); try again');
 }
@@ -47,8 +55,8 @@ export async function syncMap(repo: RepoRef, store: SearchStore, target: string)
       change = { kind: 'full', entries: map.entries };
       sizes = map.sizes;
     }
-    const wanted = change.kind === 'full' ? change.entries.values() : change.set.values();
-    const blobs = await readBlobs(repo, store.missing(wanted), sizes);
+    const wanted = change.kind === 'full' ? change.entries : change.set;
+    const blobs = await readBlobs(repo, store.missing(wanted.values()), pathsOf(wanted), sizes);
     try {
       store.advance(from, target, blobs, change);
       return;
@@ -66,7 +74,7 @@ export async function syncMap(repo: RepoRef, store: SearchStore, target: string)
 export async function mapRevision(repo: RepoRef, store: SearchStore, commit: string): Promise<void> {
   const map = await treeMapOf(repo, commit);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    store.addBlobs(await readBlobs(repo, store.missing(map.entries.values()), map.sizes));
+    store.addBlobs(await readBlobs(repo, store.missing(map.entries.values()), pathsOf(map.entries), map.sizes));
     try {
       store.mapRevision(commit, map.entries);
       return;

@@ -4,11 +4,10 @@
  * the same rule SQLite's `unicode61` tokenizer with `remove_diacritics 2` applies inside the index.
  */
 import { descriptionOf, splitFrontmatter, tryParseMemoryFile } from '../blocks/frontmatter.js';
-import { INDEXED_EXTENSIONS, SEARCH_LIMITS } from './types.js';
+import { INDEXED_EXTENSIONS } from './types.js';
 
 const MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
-const strict = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Folds a word or text for comparison.
@@ -43,16 +42,6 @@ export function isIndexablePath(path: string, mode: string): boolean {
   if (mode !== '100644' && mode !== '100755') return false;
   const lower = path.toLowerCase();
   return INDEXED_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
-
-/** The text of a blob search indexes, or null (too large, NUL bytes, not UTF-8). */
-export function indexableText(bytes: Uint8Array): string | null {
-  if (bytes.length > SEARCH_LIMITS.maxFileBytes || bytes.includes(0)) return null;
-  try {
-    return strict.decode(bytes);
-  } catch {
-    return null;
-  }
 }
 
 /** What the index stores for a file: its description (frontmatter) and its body (what follows it). */

@@ -1,17 +1,15 @@
 /**
- * Reads what search needs from git: a commit's indexable files (path → blob id), the paths two commits
- * differ in, and blob contents. Loose objects are read directly (what gitmem's own writes leave, so the
- * search after a write starts no git process); anything packed is asked of git, in one call per kind.
+ * Reads what search needs of a commit's trees: its indexable files (path → blob id) and the paths two commits
+ * differ in. Loose objects are read directly (what gitmem's own writes leave, so the search after a write
+ * starts no git process); anything packed is asked of git, in one call. Blob contents: blob-read.ts.
  */
+import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
-import { catFileBatchRawOp } from '../git/commands/plumbing.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
-import { readLooseObject } from '../git/objects.js';
 import type { GitOp, GitRunner } from '../git/runner.js';
 import { diffLoose, listLoose } from './loose-diff.js';
-import type { BlobInput, MapChange } from './store.js';
-import { indexableText, isIndexablePath } from './text.js';
-import { SEARCH_LIMITS } from './types.js';
+import type { MapChange } from './store.js';
+import { isIndexablePath } from './text.js';
 
 /** Where search reads a repository. */
 export interface RepoRef {
@@ -19,14 +17,9 @@ export interface RepoRef {
   memoryDir: string;
 }
 
-const strict = new TextDecoder('utf-8', { fatal: true });
-
+/** A path as UTF-8, or null: a name that is not UTF-8 has no exact JS string (never reported, never indexed). */
 function decodePath(raw: Buffer): string | null {
-  try {
-    return strict.decode(raw);
-  } catch {
-    return null; // a name that is not UTF-8 has no exact JS string: never reported, never indexed
-  }
+  return isUtf8(raw) ? raw.toString('utf8') : null;
 }
 
 /** `ls-tree -r -l -z` as (path, mode, id, size) records, paths decoded strictly. Pure parse. */
@@ -36,14 +29,18 @@ export function lsTreeSizedOp(commit: string): GitOp<Array<{ path: string; mode:
     parse: (r) => {
       const out: Array<{ path: string; mode: string; id: string; size: number }> = [];
       const buf = r.stdoutBuffer;
+      // Records are `<mode> <type> <id> <size, padded>\t<path>\0`; read by offsets (this runs per file).
       for (let pos = 0; pos < buf.length; ) {
         const nul = buf.indexOf(0, pos);
         const end = nul < 0 ? buf.length : nul;
         const tab = buf.indexOf(9, pos);
-        if (tab > pos && tab < end) {
-          const [mode = '', type = '', id = '', size = ''] = buf.subarray(pos, tab).toString('latin1').split(/ +/);
+        const sp = buf.indexOf(32, pos);
+        if (tab > pos && tab < end && sp > pos && sp < tab && buf.toString('latin1', sp + 1, sp + 6) === 'blob ') {
+          const idEnd = buf.indexOf(32, sp + 6);
           const path = decodePath(buf.subarray(tab + 1, end));
-          if (type === 'blob' && path !== null) out.push({ path, mode, id, size: Number(size) });
+          if (path !== null && idEnd > sp + 6 && idEnd < tab) {
+            out.push({ path, mode: buf.toString('latin1', pos, sp), id: buf.toString('latin1', sp + 6, idEnd), size: Number(buf.toString('latin1', idEnd, tab)) });
+          }
         }
         pos = end + 1;
       }
@@ -103,55 +100,4 @@ export async function diffCommits(repo: RepoRef, from: string, to: string): Prom
   } catch {
     return null; // e.g. the old commit was pruned after a reset: rebuild the map from the tree
   }
-}
-
-/** `cat-file --batch-check`: each object's size (-1 when missing). */
-function sizesOp(ids: readonly string[]): GitOp<number[]> {
-  return {
-    args: ['cat-file', '--batch-check'],
-    input: ids.map((id) => `${id}\n`).join(''),
-    parse: (r) => r.stdout.split('\n').filter((l) => l !== '').map((l) => (l.endsWith(' missing') ? -1 : Number(l.split(' ')[2]))),
-  };
-}
-
-// One cat-file call reads at most this much (the runner's output cap is far above it).
-const BATCH_BYTES = 24 * 1024 * 1024;
-
-/** Contents of blobs to index (text, or null for what search skips). Sizes, when known, save a git call. */
-export async function readBlobs(repo: RepoRef, oids: readonly string[], known?: ReadonlyMap<string, number>): Promise<BlobInput[]> {
-  const objectsDir = join(resolveGitCommonDir(repo.memoryDir), 'objects');
-  const out: BlobInput[] = [];
-  const rest: string[] = [];
-  for (const oid of oids) {
-    if ((known?.get(oid) ?? 0) > SEARCH_LIMITS.maxFileBytes) out.push({ oid, text: null });
-    else {
-      const obj = readLooseObject(objectsDir, oid);
-      if (obj?.type === 'blob') out.push({ oid, text: indexableText(obj.data) });
-      else rest.push(oid);
-    }
-  }
-  const unsized = rest.filter((oid) => !known?.has(oid));
-  const checked = unsized.length > 0 ? await repo.git.exec(sizesOp(unsized), { cwd: repo.memoryDir }) : [];
-  const sizes = new Map<string, number>([...(known ?? new Map<string, number>()), ...unsized.map((oid, i): [string, number] => [oid, checked[i] ?? -1])]);
-  let batch: string[] = [];
-  let bytes = 0;
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const objects = await repo.git.exec(catFileBatchRawOp(batch), { cwd: repo.memoryDir });
-    batch.forEach((oid, i) => out.push({ oid, text: objects[i]?.type === 'blob' ? indexableText(objects[i].data) : null }));
-    batch = [];
-    bytes = 0;
-  };
-  for (const oid of rest) {
-    const size = sizes.get(oid) ?? -1;
-    if (size < 0 || size > SEARCH_LIMITS.maxFileBytes) {
-      out.push({ oid, text: null });
-      continue;
-    }
-    if (bytes + size > BATCH_BYTES) await flush();
-    batch.push(oid);
-    bytes += size;
-  }
-  await flush();
-  return out;
 }

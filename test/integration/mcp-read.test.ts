@@ -42,7 +42,7 @@ describe('MCP read side', () => {
 
   it('memory_view, the memory tool\'s view and memory_history return structured content the client validates', async () => {
     const v = await client.callTool({ name: 'memory_view', arguments: { path: 'notes/watched.md' } });
-    expect(textOf(v)).toBe("Here's the content of notes/watched.md with line numbers:\n     1\t---\n     2\tdescription: watched note\n     3\t---\n     4\tfirst\n     5\t");
+    expect(textOf(v)).toBe("Here's the content of notes/watched.md with line numbers:\n     1\t---\n     2\tdescription: watched note\n     3\t---\n     4\tfirst");
     expect(v.structuredContent).toMatchObject({ kind: 'file', path: 'notes/watched.md', truncated: false });
     const root = await client.callTool({ name: 'memory', arguments: { command: 'view' } });
     expect(textOf(root)).toContain('\tnotes/watched.md — watched note');

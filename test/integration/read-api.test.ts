@@ -109,7 +109,8 @@ describe('read and view, at HEAD and as of an older commit', () => {
   it('views ranges of a file and refuses ranges that do not fit', async () => {
     await create('notes/lines.md', 'one\ntwo\nthree\n');
     expect((await m.view('notes/lines.md', { range: [5, 6] })).text).toBe("Here's the content of notes/lines.md with line numbers:\n     5\ttwo\n     6\tthree");
-    expect((await m.view('notes/lines.md', { range: [4, -1] })).text.split('\n').slice(1)).toEqual(['     4\tone', '     5\ttwo', '     6\tthree', '     7\t']);
+    expect((await m.view('notes/lines.md', { range: [4, -1] })).text.split('\n').slice(1)).toEqual(['     4\tone', '     5\ttwo', '     6\tthree']); // a final newline starts no line
+    await expect(m.view('notes/lines.md', { range: [7, -1] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(m.view('notes/lines.md', { range: [0, 2] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(m.view('notes/lines.md', { range: [8, -1] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(m.view('notes', { range: [1, 2] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });

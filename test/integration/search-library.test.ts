@@ -3,7 +3,8 @@
  * queries, incremental updates that read only new blobs, and an index that lives under the git dir.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { memoryFixture } from '../helpers/memory-fixture.js';
@@ -12,7 +13,7 @@ import { cleanupTmp, git } from '../helpers/tmp.js';
 afterAll(cleanupTmp);
 
 const create = (path: string, description: string, text: string) => ({ command: 'create', reason: `add ${path}`, file_path: path, description, file_text: text });
-const indexFile = (dir: string) => join(dir, '.git', 'gitmem', 'search', 'index-v1.sqlite');
+const indexFile = (dir: string) => join(dir, '.git', 'gitmem', 'search', 'index-v2.sqlite');
 function ingested(dir: string): number {
   const db = new Database(indexFile(dir), { readonly: true });
   try {
@@ -132,6 +133,35 @@ describe('memory.search', () => {
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '--no-verify', '-m', 'raw files']);
     expect((await memory.search('zebra')).map((h) => h.path)).toEqual(['notes.txt']);
+  });
+
+  // A first build reads a clean checkout's files instead of inflating objects: only bytes that are the blob count.
+  it.each(['loose', 'packed'])('indexes what the commit holds, whatever the work tree holds meanwhile (%s objects)', async (kind) => {
+    const { memory, dir } = await memoryFixture();
+    const outside = join(dir, '..', `outside-${kind}`);
+    mkdirSync(outside, { recursive: true });
+    for (const name of ['edited', 'linked', 'fifo', 'dirlink/inner', 'gone']) {
+      mkdirSync(join(dir, 'notes', name, '..'), { recursive: true });
+      writeFileSync(join(dir, 'notes', `${name}.md`), `committed walnut ${name}\n`);
+    }
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '--no-verify', '-m', 'notes']);
+    if (kind === 'packed') git(dir, ['gc', '-q', '--prune=now']);
+    writeFileSync(join(dir, 'notes/edited.md'), 'rewrote hazelnut edited\n');
+    writeFileSync(join(outside, 'linked.md'), 'rewrote hazelnut linked\n');
+    rmSync(join(dir, 'notes/linked.md'));
+    symlinkSync(join(outside, 'linked.md'), join(dir, 'notes/linked.md'));
+    rmSync(join(dir, 'notes/fifo.md'));
+    execFileSync('mkfifo', [join(dir, 'notes/fifo.md')]); // opened, it would block a reader forever
+    mkdirSync(join(outside, 'dirlink'), { recursive: true });
+    writeFileSync(join(outside, 'dirlink/inner.md'), 'rewrote hazelnut inner\n');
+    rmSync(join(dir, 'notes/dirlink'), { recursive: true });
+    symlinkSync(join(outside, 'dirlink'), join(dir, 'notes/dirlink'));
+    rmSync(join(dir, 'notes/gone.md'));
+    expect(await memory.search('hazelnut')).toEqual([]);
+    const hits = await memory.search('walnut', { limit: 10 });
+    expect(hits.map((h) => h.path).sort()).toEqual(['notes/dirlink/inner.md', 'notes/edited.md', 'notes/fifo.md', 'notes/gone.md', 'notes/linked.md']);
+    for (const h of hits) expect(h.snippet).toBe(`committed walnut ${h.path.slice('notes/'.length, -'.md'.length)}`);
   });
 
   it('answers [] in a repository without commits', async () => {
