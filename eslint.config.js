@@ -17,7 +17,7 @@ const layer = (folder, forbidden) => ({
   },
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp', 'adapters'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -52,7 +52,9 @@ export default tseslint.config(
   layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
   // search reads git objects and memory files, and embeds through llm; nothing below imports it.
   layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
-  layer('reflection', ['cli', 'mcp']),
+  layer('reflection', ['cli', 'mcp', 'adapters']),
+  // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
+  layer('adapters', ['cli', 'mcp', 'git', 'hooks', 'worktree', 'sandbox', 'search']),
   layer('cli', except()),
   layer('mcp', except()),
 );
