@@ -54,7 +54,7 @@ export default tseslint.config(
   layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
   layer('reflection', ['cli', 'mcp', 'adapters']),
   // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
-  layer('adapters', ['cli', 'mcp', 'git', 'hooks', 'worktree', 'sandbox', 'search']),
+  layer('adapters', ['cli', 'mcp', 'git', 'hooks', 'worktree', 'sandbox']),
   layer('cli', except()),
   layer('mcp', except()),
 );
