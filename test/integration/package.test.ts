@@ -3,7 +3,7 @@
 // imports and a Node version that has every API it calls; installed into an empty project, `npx gitmem init`
 // and a memory write work, and so does the library import.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installTarball, npmEnv, packDryRun, packTarball } from '../helpers/packed-install.js';
@@ -102,6 +102,13 @@ describe('installed from the tarball into an empty project', () => {
     const memoryDir = join(env['GITMEM_HOME'] as string, 'agents', 'ada', 'memory');
     expect(git(memoryDir, ['log', '-1', '--format=%s'], env)).toBe('Ada likes green tea');
     expect(readFileSync(join(memoryDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toContain(join(project, 'node_modules', 'gitmem', 'dist', 'bin', 'pre-commit.cjs'));
+  });
+
+  it('the harness subpaths load from the installed package, gitmem/anthropic without the Anthropic SDK installed', () => {
+    expect(existsSync(join(project, 'node_modules', '@anthropic-ai', 'sdk'))).toBe(false); // an optional peer: not installed
+    const script = "Promise.all([import('gitmem/anthropic'), import('gitmem/ai-sdk')]).then(([a, s]) => console.log(typeof a.createAnthropicMemoryHandlers, typeof s.withMemory, typeof s.memoryTools))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    expect(out.trim()).toBe('function function function');
   });
 
   it('the library import works from the installed package', () => {
