@@ -70,6 +70,9 @@ const SCRIPT: Call[] = [
   { command: 'rename', old_path: '/memories/raw.txt', new_path: '/memories' },
   { command: 'rename', old_path: '/memories/raw.txt', new_path: '/memories/../raw.txt' },
   { command: 'view', path: '/memories/archive/done.txt' },
+  { command: 'rename', old_path: '/memories/deep', new_path: '/memories/moved/here' },
+  { command: 'view', path: '/memories/moved' },
+  { command: 'view', path: '/memories/moved/here/er/still/data.json' },
   { command: 'delete', path: '/memories' },
   { command: 'delete', path: '/memories/ghost.md' },
   { command: 'delete', path: '/memories/../ghost.md' },
@@ -118,7 +121,7 @@ beforeAll(async () => {
 afterAll(cleanupTmp);
 
 describe('gitmem as the Anthropic memory tool', () => {
-  it('answers a 66-command script exactly as the SDK\'s own filesystem tool does, one commit per change', async () => {
+  it('answers a 69-command script exactly as the SDK\'s own filesystem tool does, one commit per change', async () => {
     expect(SCRIPT.length).toBeGreaterThanOrEqual(40);
     const sdk = betaMemoryTool(await BetaLocalFilesystemMemoryTool.init(join(sdkRoot, '..')));
     const commits: string[] = [];

@@ -95,6 +95,7 @@ interface Writer {
   commit(command: Command, path: string, call: Record<string, unknown>): Promise<WriteResult>;
   editable(shown: string): Promise<{ file: string; text: string }>;
   write(command: Command, file: string, before: string, edit: TextEdit): Promise<string>;
+  moveDir(command: Command, from: string, to: string, files: ReadonlyArray<{ rel: string }>): Promise<void>;
 }
 
 /** How the handlers change memory: each command one memory-tool call (or one patch), so one commit. */
@@ -132,7 +133,18 @@ function writer(memory: AnthropicMemory, options: AnthropicMemoryOptions): Write
     return edit.result;
   };
 
-  return { commit, editable, write };
+  /** A directory's files moved as one patch (each an Update with a Move and its first line as context). */
+  const moveDir = async (command: Command, from: string, to: string, files: ReadonlyArray<{ rel: string }>): Promise<void> => {
+    const ops: string[] = [];
+    for (const f of files) {
+      const first = (await memory.read(`${from}/${f.rel}`)).text.split(/\r?\n/)[0] ?? '';
+      ops.push(`*** Update File: ${from}/${f.rel}`, `*** Move to: ${to}/${f.rel}`, '@@', ` ${first}`);
+    }
+    const input = ['*** Begin Patch', ...ops, '*** End Patch'].join('\n');
+    committed(command, await translated(() => memory.applyPatch({ input, reason: reasonFor(command, `${from} -> ${to}`) })));
+  };
+
+  return { commit, editable, write, moveDir };
 }
 
 /**
@@ -143,7 +155,7 @@ function writer(memory: AnthropicMemory, options: AnthropicMemoryOptions): Write
  *   await client.beta.messages.toolRunner({ model, max_tokens: 1024, tools: [tool], messages });
  */
 export function createAnthropicMemoryHandlers(memory: AnthropicMemory, options: AnthropicMemoryOptions = {}): MemoryToolHandlers {
-  const { commit, editable, write } = writer(memory, options);
+  const { commit, editable, write, moveDir } = writer(memory, options);
   return {
     async view(c) {
       const entry = await lookup(memory, resolve(memory, c.path));
@@ -191,7 +203,11 @@ export function createAnthropicMemoryHandlers(memory: AnthropicMemory, options: 
       if (to === '' || (await lookup(memory, to)).kind !== 'none') fail(`The destination ${c.new_path} already exists`);
       const entry = await lookup(memory, from);
       if (entry.kind === 'none') fail(`The path ${c.old_path} does not exist`);
-      if (entry.kind === 'dir') fail(`gitmem: renaming a directory is not supported (${c.old_path}); rename its files one by one`);
+      if (entry.kind === 'dir') {
+        if (to.startsWith(`${from}/`)) fail(`gitmem: cannot move ${c.old_path} into itself (${c.new_path})`);
+        await moveDir(c, from, to, entry.files);
+        return `Successfully renamed ${c.old_path} to ${c.new_path}`;
+      }
       const source = (entry as { file: string }).file;
       await commit(c, `${source} -> ${fileOf(to)}`, { command: 'rename', old_path: source, new_path: fileOf(to) });
       return `Successfully renamed ${c.old_path} to ${c.new_path}`;
