@@ -9,7 +9,7 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryMiddleware, memoryTools, withMemory, type AfterTurn } from '../../src/adapters/ai-sdk/index.js';
 import { readTranscript } from '../../src/reflection/transcripts.js';
-import { cleanupTmp, git } from '../helpers/tmp.js';
+import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { scripted, usage } from './reflection-mock.js';
 
@@ -107,6 +107,41 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     expect(() => withMemory('openai/gpt-4.1', { memory: fx.memory, conversationId: 'x' })).toThrow(/model instance/);
     expect(() => memoryTools(fx.memory, { include: ['memory', 'nope' as never] })).toThrow(/unknown tool nope/);
     expect(Object.keys(memoryTools(fx.memory, { include: ['memory_view'] }))).toEqual(['memory_view']);
+  });
+});
+
+describe('post-turn sync and tool refusals', () => {
+  it('pushes the turn\'s commits to origin after the turn', async () => {
+    const remote = makeTmpDir('gitmem-origin-');
+    git(remote, ['init', '-q', '--bare'], fx.env);
+    git(fx.dir, ['remote', 'add', 'origin', remote], fx.env);
+    try {
+      const agent = scripted([
+        { calls: [{ name: 'memory', input: { command: 'create', reason: 'a fact', file_path: 'notes/fact.md', description: 'A fact', file_text: 'sky is blue\n' } }] },
+        { text: 'Saved.' },
+      ]);
+      const after: AfterTurn[] = [];
+      const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-sync', reflection: false, onAfterTurn: (a) => after.push(a) });
+      const { wrapLanguageModel } = await import('ai');
+      await generateText({ model: wrapLanguageModel({ model: agent, middleware }), tools: memoryTools(fx.memory), stopWhen: stepCountIs(3), prompt: 'remember' });
+      await middleware.idle();
+      expect(after[0]?.sync).toMatchObject({ status: 'pushed' });
+      expect(git(remote, ['log', '-1', '--format=%s', 'main'], fx.env).trim()).toBe('a fact');
+    } finally {
+      git(fx.dir, ['remote', 'remove', 'origin'], fx.env);
+    }
+  });
+
+  it('a refused write reaches the model as the tool\'s error, nothing committed', async () => {
+    const head = git(fx.dir, ['rev-parse', 'HEAD'], fx.env);
+    const agent = scripted([
+      { calls: [{ name: 'memory', input: { command: 'str_replace', reason: 'x', file_path: 'system/human.md', old_string: 'no such text anywhere', new_string: 'y' } }] },
+      { text: 'Could not.' },
+    ]);
+    const r = await generateText({ model: agent, tools: memoryTools(fx.memory), stopWhen: stepCountIs(3), prompt: 'edit' });
+    const error = r.steps[0]?.content.find((p) => p.type === 'tool-error');
+    expect(String((error as { error?: unknown } | undefined)?.error)).toMatch(/old_string was not found/);
+    expect(git(fx.dir, ['rev-parse', 'HEAD'], fx.env)).toBe(head);
   });
 });
 
