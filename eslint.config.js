@@ -17,7 +17,7 @@ const layer = (folder, forbidden) => ({
   },
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp', 'palace'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp', 'palace', 'adapters'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -52,7 +52,9 @@ export default tseslint.config(
   layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
   // search reads git objects and memory files, and embeds through llm; nothing below imports it.
   layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
-  layer('reflection', ['cli', 'mcp', 'palace']),
+  layer('reflection', ['cli', 'mcp', 'palace', 'adapters']),
+  // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
+  layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox']),
   // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).
   layer('cli', except('palace')),
   layer('mcp', except()),

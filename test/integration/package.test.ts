@@ -142,6 +142,13 @@ describe('installed from the tarball into an empty project', () => {
     expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
+  it('the harness subpaths load from the installed package, gitmem/anthropic without the Anthropic SDK installed', () => {
+    expect(existsSync(join(project, 'node_modules', '@anthropic-ai', 'sdk'))).toBe(false); // an optional peer: not installed
+    const script = "Promise.all([import('gitmem/anthropic'), import('gitmem/ai-sdk')]).then(([a, s]) => console.log(typeof a.createAnthropicMemoryHandlers, typeof s.withMemory, typeof s.memoryTools))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    expect(out.trim()).toBe('function function function');
+  });
+
   it('the library import works from the installed package', () => {
     const script = "import('gitmem').then(async (g) => { const m = await g.createMemory({ agentId: 'ada' }); console.log((await m.log({ limit: 1 }))[0].reason); })";
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
