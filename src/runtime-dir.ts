@@ -1,8 +1,8 @@
 /**
- * Where gitmem keeps per-user runtime state (the CLI daemon's socket, FIFOs and log). One derivation, used
- * by both sides that need it: the daemon's address, and the sandbox, which hides every place a daemon may
- * have put it (a socket stays connectable and a FIFO writable through a read-only mount, and a daemon runs
- * whatever it is sent, unconfined).
+ * Where gitmem keeps per-user runtime state (the CLI daemon's socket, tickets and log). One derivation,
+ * used by both sides that need it: the daemon's address, and the sandbox, which hides every place a daemon
+ * may have put it (a socket stays connectable through a read-only mount, and a daemon runs whatever it is
+ * sent, unconfined).
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

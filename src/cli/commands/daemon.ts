@@ -76,12 +76,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const launcher = createShellLauncher({ scratchParent: address.dir });
   const run = (argv: string[], io: CliIo): Promise<number> => main(argv, { ...io, launch: launcher.launch });
   try {
-    const mkfifo = async (paths: string[]): Promise<void> => {
-      const r = await launcher.launch('mkfifo', ['-m', '600', ...paths], { cwd: '/', env: { PATH: ctx.env['PATH'] ?? '/usr/bin:/bin' } });
-      if (r.exitCode !== 0) throw new Error(`mkfifo: ${r.stderr.trim() || r.spawnError?.message || `exit ${r.exitCode}`}`);
-    };
-    const fifo = { dir: address.fifoDir, mkfifo };
-    const why = await serveDaemon({ socket: address.socket, fifo, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.env['GITMEM_DAEMON_TRACE'] === '1' });
+    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.env['GITMEM_DAEMON_TRACE'] === '1' });
     ctx.print({ stopped: why }, `gitmem daemon stopped: ${why}`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'DAEMON_RUNNING') throw err;
