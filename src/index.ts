@@ -53,7 +53,7 @@ export {
 } from './sandbox/policy.js';
 export { renderBwrapArgv, type BwrapRenderOptions } from './sandbox/bwrap.js';
 export { renderSeatbeltProfile, renderSeatbeltArgv, type SeatbeltProfile } from './sandbox/seatbelt.js';
-export { detectSandboxBackend, resetSandboxDetection, type SandboxBackend } from './sandbox/detect.js';
+export { detectSandboxBackend, type SandboxBackend } from './sandbox/detect.js';
 export { buildConfinedEnv, SANDBOX_SENTINEL, type ConfinedEnvOptions } from './sandbox/env.js';
 export { confineCommand, fsSandboxSwitch, FS_SANDBOX_SWITCH, type ConfinedCommand, type ConfineOptions } from './sandbox/launch.js';
 export { runConfined, type RunConfinedOptions, type RunConfinedResult } from './sandbox/run.js';
@@ -115,7 +115,7 @@ export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } fro
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, WRITE_COMMANDS, type MemoryCommand, type WriteCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';
 export { initMemoryRepo, type InitResult } from './memfs/init.js';
-export { prepareCommit, publishCommit, type Identity } from './memfs/commit.js';
+export { publishCommit, type Identity } from './memfs/commit.js';
 export { recoverInterruptedWrite, type RecoveryOutcome } from './memfs/journal.js';
 export { objectId, writeObject, parseTree, serializeTree, commitText, type TreeItem } from './git/objects.js';
 export { assertCleanForWrite } from './memfs/clean-check.js';
@@ -163,7 +163,7 @@ export { dreamExitCode, DREAM_TIMEOUT_SECONDS, type DreamOptions, type DreamResu
 export { parseDreamTarget, syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './reflection/dream-target.js';
 export { pruneOrphanWorktrees, type PruneOrphanOptions, type PruneResult, type PrunedWorktree, type SkippedWorktree } from './worktree/prune.js';
 export { readWorktreeOwner, ownerState, type WorktreeOwner, type OwnerState } from './worktree/owner.js';
-export { pinCommonGitDir, PINNED_COMMON_ENTRIES } from './worktree/pin-common.js';
+export { pinCommonGitDir } from './worktree/pin-common.js';
 export { importWorktreeCommits, UNPACK_LIMIT, type ImportedWork, type ImportTarget } from './worktree/import.js';
 export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead, PRIVATE_GITDIRS, type WorktreeGitDirs } from './worktree/git-env.js';
 

@@ -23,9 +23,6 @@ interface PersonalityRow {
   human: string;
 }
 
-/** The id whose texts are the init defaults. */
-export const DEFAULT_PERSONALITY_ID = 'memo';
-
 const ROWS: readonly PersonalityRow[] = [
   { id: 'memo', label: 'Memo', summary: 'The memory-first default: a blank slate that learns who to be', persona: 'persona.md', human: 'human.md' },
   { id: 'blank', label: 'Blank', summary: 'No personality at all: you write it', persona: 'personalities/blank-persona.md', human: 'human.md' },

@@ -26,7 +26,7 @@ interface Node {
 }
 
 /** Longest description kept on a file line (in characters, the ellipsis included). */
-export const MAX_TREE_DESCRIPTION = 200;
+const MAX_TREE_DESCRIPTION = 200;
 
 // A fixed locale keeps the order (and so the prompt bytes) the same on every machine.
 // Created on first use: building ICU formatters costs ~15 ms, which a CLI write that never renders a tree

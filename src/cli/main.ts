@@ -32,7 +32,7 @@ function version(): string {
 }
 
 /** The io of this process: its own environment, directory and streams. */
-export function processIo(): CliIo {
+function processIo(): CliIo {
   return {
     env: process.env,
     cwd: process.cwd(),

@@ -26,7 +26,7 @@ function keyOf(env: Env, entry: ProviderConfig | undefined, fallback: string | u
 }
 
 /** The configured embeddings spec, or undefined when search is full-text only. */
-export function embeddingSpec(config: GitmemConfig): string | undefined {
+function embeddingSpec(config: GitmemConfig): string | undefined {
   const spec = config['embeddings'];
   if (spec === undefined) return undefined;
   if (typeof spec !== 'string' || spec.trim() === '') throw new MemoryError('INVALID_ARGUMENT', 'invalid gitmem config: "embeddings" must be a "<provider:model>" string');

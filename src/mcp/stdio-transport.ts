@@ -12,7 +12,7 @@ import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextpro
 import { errorReply, readLine } from './envelope.js';
 
 /** The longest line (one JSON-RPC message, newline excluded) the server reads: 4 MiB. */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /** How much of an oversized line's start and end is kept to find its id. */
 const EDGE = 512;

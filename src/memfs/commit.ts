@@ -55,18 +55,6 @@ export function composeCommit(req: CommitRequest): ComposedCommit {
   return { commit, objects, index: { after, before } };
 }
 
-/**
- * Writes the blobs, the changed trees and the commit object for `changes` on top of `base.head`; returns
- * the commit id. Touches nothing but the object store (unreferenced objects are harmless), so it runs before
- * the work tree changes and a crash after it can still roll the write forward (see journal.ts).
- * @example const commit = prepareCommit({ memoryDir, changes, message: 'learned X', author, base })
- */
-export function prepareCommit(req: CommitRequest): string {
-  const composed = composeCommit(req);
-  composed.objects.store();
-  return composed.commit;
-}
-
 /** What a publish changed, so a failed write can undo exactly that. */
 export interface PublishState {
   staged: boolean;

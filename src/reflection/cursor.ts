@@ -10,7 +10,7 @@ import { MemoryError } from '../errors.js';
 import { conversationKey, readNumberedTranscript, transcriptsDir, type TranscriptRow } from './transcripts.js';
 
 /** Our own schema tag (SPEC A.2 tracks message ids; we track transcript lines). */
-export const CURSOR_SCHEMA = 'gitmem_lines_v1';
+const CURSOR_SCHEMA = 'gitmem_lines_v1';
 
 /** The state of one conversation. */
 export interface ReflectionCursor {

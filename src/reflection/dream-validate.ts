@@ -25,7 +25,7 @@ export interface ValidDream {
  * Parses `--timeout` like the reference: a base-10 integer prefix that must be positive.
  * @example parseTimeoutSeconds('90s') === 90
  */
-export function parseTimeoutSeconds(value: string | number | undefined): number {
+function parseTimeoutSeconds(value: string | number | undefined): number {
   if (value === undefined) return DREAM_TIMEOUT_SECONDS;
   const n = typeof value === 'number' ? value : Number.parseInt(String(value), 10);
   if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `Invalid --timeout "${value}"`, { data: { timeout: value } });

@@ -21,9 +21,9 @@ import { buildParentSnapshot, shrinkSnapshot, type ParentSnapshot } from './snap
 import { buildTranscriptPayload } from './transcripts-payload.js';
 
 /** System prompt + task message are capped together at ~16k estimated tokens (4 characters each). */
-export const PROMPT_CHAR_CAP = 64_000;
+const PROMPT_CHAR_CAP = 64_000;
 /** Payloads up to this size are also inlined in the task message. */
-export const INLINE_PAYLOAD_CAP = 24_000;
+const INLINE_PAYLOAD_CAP = 24_000;
 
 /** Everything the run needs once the worktree exists. */
 export interface PreparedReflection {
@@ -40,7 +40,7 @@ export interface PreparedReflection {
 type Gate = { skip: ReflectionSkipped } | { payload: string; lines: { from: number; to: number } };
 
 /** Parent clean? Anything new to reflect on? (No worktree, no directory is created here.) */
-export async function gateReflection(o: ReflectionRunOptions, memoryDir: string, agentDir: string): Promise<Gate> {
+async function gateReflection(o: ReflectionRunOptions, memoryDir: string, agentDir: string): Promise<Gate> {
   const conversationId = o.conversationId;
   if ((await dirtyPaths(o.git, memoryDir)).length > 0) {
     return { skip: { launched: false, reason: 'parent_dirty', conversationId, message: 'Parent memory has uncommitted changes; commit or discard them before reflecting.' } };

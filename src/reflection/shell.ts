@@ -68,7 +68,7 @@ function warnOnce(sink: WarningSink | undefined): WarningSink {
  * this worktree and its private git dir writable (see commandBodyPolicy).
  * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir })
  */
-export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName?: string }): SandboxPolicy {
+function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName?: string }): SandboxPolicy {
   return commandBodyPolicy({ ...o, type: 'update' });
 }
 

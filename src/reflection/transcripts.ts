@@ -74,7 +74,7 @@ export function transcriptPath(agentDir: string, conversationId: string): string
  * True for a JSON value shaped like a transcript row (used when reading files we did not write).
  * @example isTranscriptRow({ kind: 'user', text: 'hi', captured_at: '…' }) === true
  */
-export function isTranscriptRow(v: unknown): v is TranscriptRow {
+function isTranscriptRow(v: unknown): v is TranscriptRow {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
   if (r['kind'] === 'tool_call') return true;

@@ -47,7 +47,7 @@ export interface CreateWorktreeOptions {
 }
 
 /** Config that makes git apply (and keep) cone-mode sparse patterns in a worktree, per invocation. */
-export const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
+const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
 
 /**
  * `YYYYMMDDhhmmss-<8 hex>` in UTC.
