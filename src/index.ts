@@ -57,7 +57,7 @@ export { detectSandboxBackend, type SandboxBackend } from './sandbox/detect.js';
 export { buildConfinedEnv, SANDBOX_SENTINEL, type ConfinedEnvOptions } from './sandbox/env.js';
 export { confineCommand, fsSandboxSwitch, FS_SANDBOX_SWITCH, type ConfinedCommand, type ConfineOptions } from './sandbox/launch.js';
 export { runConfined, type RunConfinedOptions, type RunConfinedResult } from './sandbox/run.js';
-// --- sync (issue 3): remotes, credentials, clone, sync, post-turn sync, kept branches, mirror ---
+// --- sync: remotes, credentials, clone, sync, post-turn sync, kept branches, mirror ---
 export { resolveCredentials, authForRemote, parseCredentialsFile, type GitCredentials, type AuthScheme } from './sync/credentials.js';
 export { setRemote, showRemote, removeRemote, normalizeRemoteUrl, type RemoteInfo } from './sync/remote.js';
 export { cloneMemory, agentIdFromUrl, type CloneOptions, type CloneResult } from './sync/clone.js';
@@ -125,7 +125,7 @@ export { runPreCommit } from './hooks/pre-commit.js';
 export { listProtectedPaths, protectPaths, unprotectPaths, recordProtection } from './hooks/protected.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';
-// --- reflection (issue 5): settings, triggers, snapshot, runs, harness entry points, dream ---
+// --- reflection: settings, triggers, snapshot, runs, harness entry points, dream ---
 export {
   resolveReflectionSettings,
   applyReflectionLayer,

@@ -34,7 +34,7 @@ import type { SearchHit, SearchOptions } from './search/types.js';
 export interface MemoryOptions {
   /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
   home?: string;
-  /** Agent id; default from the in-process context or the environment (SPEC §3.2). */
+  /** Agent id; default from the in-process context or the environment. */
   agentId?: string;
   /** Environment to read (default `process.env`). */
   env?: Record<string, string | undefined>;
@@ -67,7 +67,7 @@ export interface Memory extends MemoryReadApi {
   readonly git: GitRunner;
   /** What opening repaired in the hooks (see ensureHooks); empty when all was well. */
   readonly hookRepairs: readonly string[];
-  /** Runs one memory-tool call (SPEC §4) → one commit. */
+  /** Runs one memory-tool call → one commit. */
   tool(call: unknown): Promise<WriteResult>;
   /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
   applyPatch(call: { patch?: string; input?: string; reason: string }): Promise<WriteResult>;

@@ -1,5 +1,5 @@
 /**
- * Personality presets (SPEC §12): named pairs of persona + human texts that `gitmem personality apply`
+ * Personality presets: named pairs of persona + human texts that `gitmem personality apply`
  * writes into system/persona.md and system/human.md. The table is data; the texts live in prompts/.
  */
 import { MemoryError } from '../errors.js';

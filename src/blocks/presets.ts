@@ -1,6 +1,6 @@
 /**
- * The table of base system prompts ("presets") and the rule that picks one text for a memory mode
- * (SPEC §1.4, B1.13–B1.15). The table itself is pure data; texts are read through prompt-assets.
+ * The table of base system prompts ("presets") and the rule that picks one text for a memory mode.
+ * The table itself is pure data; texts are read through prompt-assets.
  */
 import { MemoryError } from '../errors.js';
 import { loadPromptAsset } from './prompt-assets.js';

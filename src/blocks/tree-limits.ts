@@ -1,5 +1,5 @@
 /**
- * The size caps of the memory tree (SPEC §2, B2.11–B2.13): defaults, env overrides and explicit options,
+ * The size caps of the memory tree: defaults, env overrides and explicit options,
  * resolved in one place so the prompt compiler and any viewer agree on what "too big" means.
  */
 

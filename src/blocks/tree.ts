@@ -1,5 +1,5 @@
 /**
- * Renders the memory repository as a box-drawing tree (SPEC §2) with per-directory and global caps, so an
+ * Renders the memory repository as a box-drawing tree with per-directory and global caps, so an
  * agent sees what exists beyond its in-context blocks without the listing ever blowing up the prompt.
  */
 import { singleLine } from './frontmatter.js';

@@ -39,10 +39,10 @@ export interface GitRetryPolicy {
   maxDelayMs?: number;
 }
 
-/** Timeouts of the runner's policy (SPEC B6.10). */
+/** Timeouts of the runner's policy. */
 const DEFAULT_GIT_TIMEOUT_MS = 60_000;
 export const CLONE_GIT_TIMEOUT_MS = 180_000;
-/** The retry policy used for network commands (SPEC B6.17). */
+/** The retry policy used for network commands. */
 export const NETWORK_RETRY: GitRetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 export interface GitRunOptions {

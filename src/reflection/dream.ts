@@ -1,5 +1,5 @@
 /**
- * `gitmem dream` as a library call (SPEC §11): validate, stage an external transcript, sync a `--to`
+ * `gitmem dream` as a library call: validate, stage an external transcript, sync a `--to`
  * document in, run one reflection raced against a timeout (so an unattended run always returns), and
  * write the document back from the committed result.
  */

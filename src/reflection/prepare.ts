@@ -1,5 +1,5 @@
 /**
- * The launch half of a reflection run (SPEC §10.4 steps 4–6): refuse a dirty parent and an empty payload
+ * The launch half of a reflection run: refuse a dirty parent and an empty payload
  * before anything is created, then make the private worktree, write the payload file beside it and build
  * both prompts (snapshot fitted to its budget).
  */

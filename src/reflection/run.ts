@@ -1,5 +1,5 @@
 /**
- * One reflection run end to end (SPEC §10.4, §10.9): gate (parent clean, payload present) → private
+ * One reflection run end to end: gate (parent clean, payload present) → private
  * worktree → sub-agent (confined file tools + sandboxed shell) → finalize → cursor, recompile, run log.
  * It is the body of a background memory writer; callers that must not block start it and do not await it.
  */

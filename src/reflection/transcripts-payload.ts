@@ -1,5 +1,5 @@
 /**
- * Renders transcript rows as the message array a reflection sub-agent reads (SPEC B10.13): a meta header,
+ * Renders transcript rows as the message array a reflection sub-agent reads: a meta header,
  * then user/assistant messages, tool calls with short arguments and tool results bounded in size. Errors
  * and reasoning are left out; no system message is included.
  */

@@ -1,6 +1,7 @@
 /**
- * Conversations as append-only JSONL under the agent (`<agentDir>/transcripts/<conversation>.jsonl`, rows of
- * SPEC Appendix A.1). A harness appends each turn's rows; reflection reads the part not yet reflected.
+ * Conversations as append-only JSONL under the agent (`<agentDir>/transcripts/<conversation>.jsonl`, one
+ * TranscriptRow per line: text rows and tool rows). A harness appends each turn's rows; reflection reads the
+ * part not yet reflected.
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

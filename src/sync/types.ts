@@ -1,5 +1,5 @@
 /**
- * The shapes shared by `gitmem sync` and the post-turn sync (SPEC A.7, extended).
+ * The shapes shared by `gitmem sync` and the post-turn sync.
  */
 import type { MemoryErrorCode } from '../errors.js';
 import type { GitAuth, GitRetryPolicy, GitRunner } from '../git/runner.js';

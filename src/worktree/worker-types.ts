@@ -1,5 +1,5 @@
 /**
- * The memory worker's contract as types (SPEC §8.4, seed 003): what a task names, what a body receives,
+ * The memory worker's contract as types: what a task names, what a body receives,
  * and the exact outcomes a worker can end with.
  */
 import type { MemoryOperationOptions } from '../git/lease.js';
