@@ -1,6 +1,7 @@
 /**
  * Validation of a dream's inputs, in a fixed order (so the first problem reported is stable): `--to`,
- * `--from`, `--timeout`, the agent id, then the memory repository. Every failure is a MemoryError thrown before anything is created.
+ * `--from`, `--timeout`, the agent id, then the memory repository. Every failure is a MemoryError thrown
+ * before anything is created.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
