@@ -74,7 +74,8 @@ export { resolveGitCommonDir } from './git/common-dir.js';
 export { createMemoryWorktree, worktreeId, type MemoryWorktree, type CreateWorktreeOptions } from './worktree/create.js';
 export { materializePaths } from './worktree/materialize.js';
 export { removeWorktreeDir, deleteBranch, discardWorktree } from './worktree/cleanup.js';
-export { mergeIntoCheckout, DEFAULT_IDENTITY, type CheckoutMergeResult, type GitIdentity } from './worktree/merge.js';
+export { mergeIntoCheckout, type CheckoutMergeResult } from './worktree/merge.js';
+export { agentIdentity, reflectionIdentity, SYSTEM_IDENTITY, identityEnv, identityConfig, type Identity } from './identity.js';
 export { runMemoryWorker, startMemoryWorker, type MemoryWorkerHandle } from './worktree/worker.js';
 export { integrateWorkerWorktree, workerMergeMessage } from './worktree/integrate.js';
 export type {
@@ -115,7 +116,7 @@ export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } fro
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, WRITE_COMMANDS, type MemoryCommand, type WriteCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';
 export { initMemoryRepo, type InitResult } from './memfs/init.js';
-export { publishCommit, type Identity } from './memfs/commit.js';
+export { publishCommit } from './memfs/commit.js';
 export { recoverInterruptedWrite, type RecoveryOutcome } from './memfs/journal.js';
 export { objectId, writeObject, parseTree, serializeTree, commitText, type TreeItem } from './git/objects.js';
 export { assertCleanForWrite } from './memfs/clean-check.js';

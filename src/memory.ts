@@ -18,7 +18,8 @@ import { isMirrorConfigured } from './hooks/post-commit.js';
 import { runPreCommit } from './hooks/pre-commit.js';
 import { noteValidatedCommit, recordProtection } from './hooks/protected.js';
 import { readLooseObject } from './git/objects.js';
-import { firePostCommitHook, type Identity } from './memfs/commit.js';
+import { firePostCommitHook } from './memfs/commit.js';
+import { agentIdentity, type Identity } from './identity.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
 import { logOp, type LogEntry } from './memfs/log.js';
 import { readCommittedSnapshot } from './memfs/read-revision.js';
@@ -161,15 +162,9 @@ function mirrorConfigured(memoryDir: string): boolean {
   }
 }
 
-function authorFor(
-  agentId: string | undefined,
-  env: Record<string, string | undefined>,
-  given?: Partial<Identity>,
-  recordedName?: string,
-): Identity {
-  const id = agentId ?? 'agent';
-  const name = given?.name ?? (env['GITMEM_AGENT_NAME']?.trim() || env['AGENT_NAME']?.trim() || recordedName || id);
-  return { name, email: given?.email ?? `${id}@gitmem.local` };
+/** GITMEM_AGENT_NAME, else AGENT_NAME: the display name of the agent's commits. */
+function configuredName(env: Record<string, string | undefined>): string | undefined {
+  return env['GITMEM_AGENT_NAME']?.trim() || env['AGENT_NAME']?.trim() || undefined;
 }
 
 /**
@@ -188,7 +183,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const deps: WriteDeps = {
     git,
     memoryDir,
-    author: authorFor(agentId, env, options.author, recorded.name),
+    author: agentIdentity(agentId, { given: options.author, configuredName: configuredName(env), recordedName: recorded.name }),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
@@ -290,7 +285,7 @@ export async function initMemory(options: InitOptions): Promise<InitResult> {
   const home = resolveHome(options.home, env);
   const agentId = assertAgentId(resolveInitAgent({ home, agentId: options.agentId, env }));
   const git = options.git ?? createGitRunner({ env });
-  const author = authorFor(agentId, env, { ...options.author, ...(options.name ? { name: options.name } : {}) });
+  const author = agentIdentity(agentId, { given: { ...options.author, ...(options.name ? { name: options.name } : {}) }, configuredName: configuredName(env) });
   const { defaultMemoryFiles } = await import('./blocks/defaults.js');
   let files = defaultMemoryFiles();
   if (options.personality) {

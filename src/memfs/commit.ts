@@ -14,12 +14,10 @@ import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/comm
 import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
+import type { Identity } from '../identity.js';
 import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
 
-export interface Identity {
-  name: string;
-  email: string;
-}
+export type { Identity } from '../identity.js';
 
 export interface CommitRequest {
   memoryDir: string;

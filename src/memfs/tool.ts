@@ -13,7 +13,7 @@ import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
-import type { Identity } from './commit.js';
+import type { Identity } from '../identity.js';
 import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';

@@ -13,7 +13,8 @@ import { deleteBranch, removeWorktreeDir } from './cleanup.js';
 import type { MemoryWorktree } from './create.js';
 import { importWorktreeCommits } from './import.js';
 import { commitSubject, countWorktreeCommits, dirtyPaths, isAncestor, resolveCommit, worktreeDirtyPaths } from './inspect.js';
-import { mergeIntoCheckout, type GitIdentity } from './merge.js';
+import type { Identity } from '../identity.js';
+import { mergeIntoCheckout } from './merge.js';
 
 /**
  * How a finished reflection worktree ended: nothing to merge, edits left uncommitted, the run failed, the parent
@@ -57,7 +58,7 @@ export interface FinalizeReflectionOptions {
 
 export interface FinalizeDeps {
   git: GitRunner;
-  identity?: GitIdentity;
+  identity?: Identity;
   lease?: MemoryOperationOptions;
 }
 

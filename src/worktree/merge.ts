@@ -11,14 +11,7 @@ import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import type { GitRunner } from '../git/runner.js';
 import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
 import { MemoryError } from '../errors.js';
-
-/** Author/committer of commits gitmem makes itself (merge commits). */
-export interface GitIdentity {
-  name: string;
-  email: string;
-}
-
-export const DEFAULT_IDENTITY: GitIdentity = { name: 'gitmem', email: 'gitmem@gitmem.local' };
+import { identityEnv, SYSTEM_IDENTITY, type Identity } from '../identity.js';
 
 export type CheckoutMergeResult =
   | { status: 'merged'; head: string; changedPaths: string[] }
@@ -34,7 +27,8 @@ export interface MergeIntoCheckoutOptions {
   branch: string;
   message: string;
   git: GitRunner;
-  identity?: GitIdentity;
+  /** Author/committer of the merge commit (default: gitmem's own, SYSTEM_IDENTITY). */
+  identity?: Identity;
 }
 
 /**
@@ -44,10 +38,6 @@ export interface MergeIntoCheckoutOptions {
 export function parseMergeTree(stdout: string): { tree: string; conflicts: string[] } {
   const [tree = '', ...paths] = splitNul(stdout);
   return { tree: tree.trim(), conflicts: [...new Set(paths)] };
-}
-
-function identityEnv(id: GitIdentity): Record<string, string> {
-  return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: id.name, GIT_COMMITTER_EMAIL: id.email };
 }
 
 /**
@@ -68,7 +58,7 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
   if (mt.exitCode === 1) return { status: 'conflict', reason: 'content', conflictingPaths: conflicts, head };
   const rejected = await checkMergeResult(git, cwd, head, tree);
   if (rejected !== null) return { status: 'rejected', ...rejected, head };
-  const env = identityEnv(o.identity ?? DEFAULT_IDENTITY);
+  const env = identityEnv(o.identity ?? SYSTEM_IDENTITY);
   const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
   const changed = splitNul((await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout);
   const blocked = await updateCheckout(git, cwd, head, commit, changed);

@@ -4,7 +4,7 @@
  */
 import type { MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
-import type { GitIdentity } from './merge.js';
+import type { Identity } from '../identity.js';
 
 /**
  * `update`: edits a private worktree, merged back later. `repair`: works on the checkout itself, under the
@@ -97,7 +97,7 @@ export interface MemoryWorkerDeps {
   now?: () => Date;
   randomHex?: () => string;
   /** Author of the merge commit (default `gitmem <gitmem@gitmem.local>`). */
-  identity?: GitIdentity;
+  identity?: Identity;
   /** Lease options (timeouts) for the worker's git-mutating steps. */
   lease?: MemoryOperationOptions;
   /** How long a cancelled body may take to stop before its worktree is removed anyway (default 5 s). */
