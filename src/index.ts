@@ -19,14 +19,14 @@ export { parsePatch, type PatchOp, type Hunk, type HunkLine } from './memfs/appl
 export { planPatch, type PatchFs, type PatchPlan } from './memfs/apply-patch/plan.js';
 export { compilePrompt, type CommittedFile, type CompileOptions } from './blocks/compile-prompt.js';
 export { renderTree, type TreeEntry } from './blocks/tree.js';
-export { resolveTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
+export { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 export { listPresets, buildPresetPrompt, isPresetId, DEFAULT_PRESET_ID, MEMORY_MODES, type MemoryMode, type PromptPreset } from './blocks/presets.js';
 export { defaultMemoryFiles } from './blocks/defaults.js';
 export { listPersonalities, getPersonality, detectPersonality, type Personality } from './blocks/personalities.js';
 export { replaceBodyPreservingFrontmatter, composeMemoryFile } from './blocks/replace-body.js';
 export { parseModelSpec, formatModelSpec, MODEL_SPEC_FORMS, type ModelSpec } from './llm/model-spec.js';
-export { readGitmemConfig, configPath, type GitmemConfig, type ProviderConfig } from './llm/config.js';
-export { resolveModel, pickModelSpec, describeModel, type ResolveModelOptions } from './llm/provider.js';
+export { readGitmemConfig, configPath, type GitmemConfigFile, type ProviderConfig } from './llm/config.js';
+export { resolveModel, describeModel, type ResolveModelOptions } from './llm/provider.js';
 export { runSubAgent, type SubAgentLimits, type SubAgentRun, type SubAgentOptions, type SubAgentStepInfo } from './llm/sub-agent.js';
 export { type ShellRunner } from './llm/tool-set.js';
 export { appendRunLog, readRunLog, runLogPath, type RunLogEntry } from './llm/run-log.js';
@@ -58,9 +58,10 @@ export { buildConfinedEnv, SANDBOX_SENTINEL, type ConfinedEnvOptions } from './s
 export { confineCommand, fsSandboxSwitch, FS_SANDBOX_SWITCH, type ConfinedCommand, type ConfineOptions } from './sandbox/launch.js';
 export { runConfined, type RunConfinedOptions, type RunConfinedResult } from './sandbox/run.js';
 // --- sync: remotes, credentials, clone, sync, post-turn sync, kept branches, mirror ---
-export { resolveCredentials, authForRemote, parseCredentialsFile, type GitCredentials, type AuthScheme } from './sync/credentials.js';
+export { authForRemote, parseCredentialsFile, credentialsFromToken, readCredentialsFile, type GitCredentials, type AuthScheme } from './sync/credentials.js';
+export { loadConfig, resolveCredentials, resolveTreeLimits, configuredAgent, treeLimitsFromEnv, daemonSettings, VARIABLES, type GitmemConfig } from './config.js';
 export { setRemote, showRemote, removeRemote, normalizeRemoteUrl, type RemoteInfo } from './sync/remote.js';
-export { cloneMemory, agentIdFromUrl, type CloneOptions, type CloneResult } from './sync/clone.js';
+export { agentIdFromUrl, type CloneOptions, type CloneResult } from './sync/clone.js';
 export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
 export { prepareParentRefresh, type ParentRefreshOptions, type PreparedRefresh } from './sync/refresh.js';
@@ -102,8 +103,13 @@ export { createCommandBody, runWorkerCommand, commandBodyPolicy, type CommandBod
 export {
   createMemory,
   initMemory,
-  resolveHome,
-  openMemoryDir,
+  cloneMemory,
+  createReflectionHarness,
+  runDream,
+  type MirrorStatus,
+  type MemorySyncOptions,
+  type WorkerTask,
+  type CloneMemoryOptions,
   listAgents,
   runPreCommitCheck,
   type Memory,
@@ -153,13 +159,11 @@ export type {
 } from './reflection/run-types.js';
 export { createReflectionShell, type ReflectionShellOptions } from './reflection/shell.js';
 export {
-  createReflectionHarness,
   type ReflectionHarness,
   type ReflectionHarnessOptions,
   type ReflectionLaunch,
   type HarnessOutcome,
 } from './reflection/harness.js';
-export { runDream } from './reflection/dream.js';
 export { dreamExitCode, DREAM_TIMEOUT_SECONDS, type DreamOptions, type DreamResult } from './reflection/dream-types.js';
 export { parseDreamTarget, syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './reflection/dream-target.js';
 export { pruneOrphanWorktrees, type PruneOrphanOptions, type PruneResult, type PrunedWorktree, type SkippedWorktree } from './worktree/prune.js';

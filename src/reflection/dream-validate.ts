@@ -39,7 +39,7 @@ function parseTimeoutSeconds(value: string | number | undefined): number {
  * memory directory must be an agent of the home (`<home>/agents/<id>/memory`).
  */
 function agentFrom(o: DreamOptions): string {
-  const scope = resolveScope({ home: o.home, agentId: o.agentId, env: o.env });
+  const scope = resolveScope({ home: o.home, agentId: o.agentId, configured: o.configuredAgent });
   if (scope.source !== 'env-dir') return scope.agentId as string;
   const agents = resolve(o.home, 'agents');
   const rel = resolve(scope.memoryDir).slice(agents.length + 1).split('/');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { GitRunner } from '../git/runner.js';
 import { agentPaths } from '../memfs/layout.js';
 import { readCommittedSnapshot, type CommittedSnapshot } from '../memfs/read-revision.js';
-import { resolveTreeLimits } from '../blocks/tree-limits.js';
+import { DEFAULT_TREE_LIMITS } from '../blocks/tree-limits.js';
 import { createMemoryWorktree, worktreeName, type MemoryWorktree } from '../worktree/create.js';
 import { discardWorktree } from '../worktree/cleanup.js';
 import { dirtyPaths } from '../worktree/inspect.js';
@@ -76,7 +76,7 @@ function buildPrompts(o: ReflectionRunOptions, snap: CommittedSnapshot, payload:
   const trailer = `Reviewed-Transcript: ${reviewed}`;
   if (o.taskPrompt !== undefined) return { system, prompt: o.taskPrompt };
   const files = snap.paths.filter((p) => snap.markdown.has(p)).map((p) => ({ path: p, content: snap.markdown.get(p) ?? '' }));
-  const parent = buildParentSnapshot(files, { treeLimits: resolveTreeLimits(o.env), ...(o.snapshotBudget ? { budget: o.snapshotBudget } : {}) });
+  const parent = buildParentSnapshot(files, { treeLimits: o.treeLimits ?? DEFAULT_TREE_LIMITS, ...(o.snapshotBudget ? { budget: o.snapshotBudget } : {}) });
   const base = {
     reviewed,
     trailer,

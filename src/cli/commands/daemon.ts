@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryError } from '../../errors.js';
+import { MemoryError } from '../../index.js';
 import { BUILD_ID, daemonAddress, ensurePrivateDir, isPrivateDir, type DaemonAddress } from '../daemon/address.js';
 import { askDaemon } from '../daemon/client.js';
 import { daemonDisabled } from '../daemon/eligible.js';
@@ -32,7 +32,7 @@ function unsafeDir(dir: string): MemoryError {
 }
 
 function idleSeconds(ctx: CliContext): number {
-  const raw = (typeof ctx.values['idle'] === 'string' ? ctx.values['idle'] : undefined) ?? ctx.env['GITMEM_DAEMON_IDLE'] ?? String(DEFAULT_IDLE_SECONDS);
+  const raw = (typeof ctx.values['idle'] === 'string' ? ctx.values['idle'] : undefined) ?? ctx.config.daemon.idleSeconds ?? String(DEFAULT_IDLE_SECONDS);
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `daemon: idle must be a positive number of seconds, got '${raw}'`);
   return n;
@@ -76,7 +76,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const launcher = createShellLauncher({ scratchParent: address.dir });
   const run = (argv: string[], io: CliIo): Promise<number> => main(argv, { ...io, launch: launcher.launch });
   try {
-    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.env['GITMEM_DAEMON_TRACE'] === '1' });
+    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.config.daemon.trace });
     ctx.print({ stopped: why }, `gitmem daemon stopped: ${why}`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'DAEMON_RUNNING') throw err;

@@ -1,5 +1,5 @@
 /** `gitmem hook pre-commit`: run the pre-commit rule set on the staged snapshot of the current repo. */
-import { MemoryError } from '../../errors.js';
+import { MemoryError } from '../../index.js';
 import { runPreCommitCheck } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
