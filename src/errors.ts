@@ -115,7 +115,10 @@ export class MemoryError extends Error {
   }
 }
 
-/** True when `err` is a MemoryError (optionally with the given code). */
+/**
+ * True when `err` is a MemoryError (optionally with the given code), also one from another copy of gitmem.
+ * @example catch (err) { if (isMemoryError(err, 'MEMORY_DIR_MISSING')) await initMemory({ agentId }); }
+ */
 export function isMemoryError(err: unknown, code?: MemoryErrorCode): err is MemoryError {
   return err instanceof MemoryError && (code === undefined || err.code === code);
 }

@@ -8,6 +8,7 @@ import { loadPromptAsset } from './prompt-assets.js';
 /** `standard`: memory blocks only; `memfs`: a git memory the harness syncs to a remote; `local-memfs`: local only. */
 export type MemoryMode = 'standard' | 'memfs' | 'local-memfs';
 
+/** The prompt modes: `standard` (memory blocks), `memfs` (a git-synced memory), `local-memfs` (no remote). */
 export const MEMORY_MODES: readonly MemoryMode[] = ['standard', 'memfs', 'local-memfs'];
 
 /** The preset used when none is named. */

@@ -2,7 +2,7 @@
  * The contract between the CLI dispatcher (main.ts) and each lazily imported command module.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { GitmemConfig, Launcher, Memory } from '../index.js';
+import type { GitmemConfig, Launcher, Memory } from '../internals.js';
 
 export type CliOptions = NonNullable<ParseArgsConfig['options']>;
 

@@ -13,7 +13,7 @@ import {
   UnsubscribeRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isMemoryError, type Memory, type MemoryWatcher } from '../index.js';
+import { isMemoryError, type Memory, type MemoryWatcher } from '../internals.js';
 
 /** Resources per resources/list page. */
 const RESOURCE_PAGE = 100;

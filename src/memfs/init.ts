@@ -23,6 +23,7 @@ export interface InitRequest {
   date?: Date;
 }
 
+/** What `initMemory` did: the agent's paths, whether it created the repository (and its first commit), the hooks it rewrote. */
 export interface InitResult extends AgentPaths {
   created: boolean;
   commit: string | null;

@@ -65,6 +65,7 @@ export interface DreamError {
   data?: Record<string, unknown>;
 }
 
+/** The outcome of one dream (see dreamExitCode for the CLI's exit code). */
 export interface DreamResult {
   launched: boolean;
   /** The outcome consumed the transcript (or a dry run finished) and any `--to` write succeeded. */

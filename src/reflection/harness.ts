@@ -25,6 +25,7 @@ export interface HarnessNoRun {
   error?: MemoryError;
 }
 
+/** How a harness-started reflection ended (`onComplete`): a run's result, or why none ran. */
 export type HarnessOutcome = ReflectionResult | HarnessNoRun;
 
 /** Returned at once by every entry point. */
@@ -54,6 +55,7 @@ export interface ReflectionHarnessOptions {
   onComplete?: (outcome: HarnessOutcome) => void;
 }
 
+/** The reflection entry points of one agent; each returns at once, the run goes on in the background. */
 export interface ReflectionHarness {
   /** Appends a turn's rows to the conversation's transcript (call before onTurnEnd). */
   recordTurn(conversationId: string, rows: TranscriptRowInput[]): void;

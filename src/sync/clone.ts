@@ -43,6 +43,7 @@ export interface CloneOptions {
   name?: string;
 }
 
+/** What `cloneMemory` did: the agent, where its memory is, and what came from the remote. */
 export interface CloneResult {
   agentId: string;
   memoryDir: string;

@@ -12,6 +12,7 @@ import type { ConflictPolicy } from './conflict-policy.js';
 /** What to do when integrating the remote hits a true conflict: the table in conflict-policy.ts. */
 export type { ConflictPolicy } from './conflict-policy.js';
 
+/** The outcome of a sync: a failure is a status here, never a throw. */
 export interface SyncResult {
   status: SyncStatus;
   summary: string;

@@ -26,6 +26,7 @@ export interface MemoryWorkerTask {
   signal?: AbortSignal;
 }
 
+/** What a trusted in-process worker body gets: its task, the directory it edits, the branch and base commit. */
 export interface MemoryWorkerContext {
   type: MemoryWorkerType;
   task: MemoryWorkerTask;
@@ -65,6 +66,7 @@ interface OutcomeBase {
   refreshError?: string;
 }
 
+/** How a background writer ended: merged, no_changes, merge_conflict, rejected or discarded. */
 export type MemoryWorkerOutcome =
   /** Nothing committed; worktree and branch cleaned up. */
   | (OutcomeBase & { status: 'no_changes' })

@@ -1,6 +1,6 @@
 /** `gitmem search <query>`: ranked hits in the committed memory (HEAD or --at REV). */
 import { MemoryError } from '../../index.js';
-import type { SearchMode, SearchOptions } from '../../index.js';
+import type { SearchMode, SearchOptions } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 function limitOf(raw: string | undefined): number | undefined {

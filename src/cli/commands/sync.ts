@@ -1,6 +1,6 @@
 /** `gitmem sync [--on-conflict <policy>]`: pull (fast-forward, else rebase), then push; policies from sync/conflict-policy.ts. */
-import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy } from '../../index.js';
-import type { MemoryErrorCode, SyncStatus } from '../../index.js';
+import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy } from '../../internals.js';
+import type { MemoryErrorCode, SyncStatus } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 const POLICY_HELP = CONFLICT_POLICY_NAMES.map((p) => `  ${p}${p === DEFAULT_CONFLICT_POLICY ? ' (default)' : ''}: ${CONFLICT_POLICIES[p].help}`);
