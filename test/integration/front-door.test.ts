@@ -2,11 +2,12 @@
 // the building blocks live behind `gitmem/internals`; importing `gitmem` (and opening a memory, writing,
 // reading the prompt) loads none of the model or MCP SDKs, which only the features that need them pull in.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createMemory, initMemory } from '../../src/memory.js';
 import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
@@ -78,5 +79,25 @@ describe('the front door', () => {
     expect(missing).toEqual([]);
     expect(exports.length).toBeGreaterThanOrEqual(40);
     expect(exports.length).toBeLessThanOrEqual(60);
+  });
+
+  it.runIf(process.platform === 'linux')('a handle opened with the defaults starts git from a resident shell, never as a fork of the caller', async () => {
+    const home = makeTmpDir('gitmem-home-');
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    const log = join(home, 'parents.txt');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    // A git on PATH that records which process started it, then is the real git.
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$PPID" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realGit)} "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const base = hermeticGitEnv(home);
+    const env = { ...base, PATH: `${bin}:${base['PATH'] ?? process.env['PATH'] ?? ''}` };
+    await initMemory({ home, agentId: 'ada', env });
+    const memory = await createMemory({ home, agentId: 'ada', env });
+    await memory.tool({ command: 'create', file_path: 'notes/tea.md', description: 'Drinks', file_text: 'green tea\n', reason: 'likes tea' });
+    await memory.log();
+    const parents = readFileSync(log, 'utf8').split('\n').filter(Boolean).map(Number);
+    expect(parents.length).toBeGreaterThan(0);
+    expect(parents.filter((pid) => pid === process.pid)).toEqual([]);
   });
 });
