@@ -100,4 +100,17 @@ describe('the front door', () => {
     expect(parents.length).toBeGreaterThan(0);
     expect(parents.filter((pid) => pid === process.pid)).toEqual([]);
   });
+
+  it('the README library example runs as written (against the built package, in a temp home)', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Library\n'));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(code).toContain("from 'gitmem'");
+    const home = makeTmpDir('gitmem-home-');
+    const runnable = code.replaceAll("'gitmem'", JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href)).replaceAll("'/tmp/gm'", JSON.stringify(home));
+    const script = join(home, 'example.mjs');
+    writeFileSync(script, runnable);
+    const out = execFileSync(process.execPath, [script], { cwd: home, env: hermeticGitEnv(home), encoding: 'utf8' });
+    expect(out.trim()).toBe('system/human/preferences.md no_remote true');
+  });
 });
