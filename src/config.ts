@@ -11,7 +11,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 import { gitmemHome } from './home.js';
 import { readGitmemConfig, type GitmemConfigFile } from './llm/config.js';
-import { gitmemRuntimeDir } from './runtime-dir.js';
+import { daemonSwitchOff, gitmemRuntimeDir } from './runtime-dir.js';
 import { credentialsFromToken, readCredentialsFile, type GitCredentials } from './sync/credentials.js';
 
 type Env = Record<string, string | undefined>;
@@ -115,7 +115,6 @@ export interface LoadConfigOptions {
 }
 
 const text = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
-const OFF = new Set(['0', 'off', 'false', 'no']);
 
 /**
  * The agent the environment names.
@@ -178,7 +177,7 @@ export function daemonSettings(env: Env): DaemonSettings {
   const idle = text(env['GITMEM_DAEMON_IDLE']);
   const runtimeDir = gitmemRuntimeDir(env);
   return {
-    enabled: !OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase()),
+    enabled: !daemonSwitchOff(env),
     ...(idle ? { idleSeconds: idle } : {}),
     trace: env['GITMEM_DAEMON_TRACE'] === '1',
     ...(runtimeDir ? { runtimeDir } : {}),

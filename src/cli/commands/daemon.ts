@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../../index.js';
 import { BUILD_ID, daemonAddress, ensurePrivateDir, isPrivateDir, type DaemonAddress } from '../daemon/address.js';
 import { askDaemon } from '../daemon/client.js';
-import { daemonDisabled } from '../daemon/eligible.js';
 import type { CliCommand, CliContext, CliIo } from '../types.js';
 
 const USAGE = `Usage:
@@ -98,7 +97,7 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 
 async function start(ctx: CliContext): Promise<number> {
   const address = addressOf(ctx);
-  if (daemonDisabled(ctx.env)) throw new MemoryError('DAEMON_UNAVAILABLE', 'GITMEM_DAEMON is off in this environment');
+  if (!ctx.config.daemon.enabled) throw new MemoryError('DAEMON_UNAVAILABLE', 'GITMEM_DAEMON is off in this environment');
   if (BUILD_ID === 'dev') throw new MemoryError('DAEMON_UNAVAILABLE', 'the daemon runs from the built CLI (npm run build), not from source');
   if (!existsSync(ctx.home)) throw new MemoryError('MEMORY_DIR_MISSING', `no gitmem home at ${ctx.home} (run \`gitmem init\`)`);
   if (existsSync(address.dir) && !isPrivateDir(address.dir)) throw unsafeDir(address.dir);
