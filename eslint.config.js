@@ -2,22 +2,41 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const layer = (folder, forbidden) => ({
-  files: [`src/${folder}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: forbidden.map((f) => ({
+// The composition root and the front door: a layer takes what they decide (runners, identities, settings)
+// as parameters. Only the adapters (cli, mcp), tests and a process's own entry file (`*-main.ts`) import them.
+const ROOT_FILES = ['memory', 'config', 'index', 'internals'];
+const rootFilePatterns = (folder) => ({
+  group: ROOT_FILES.flatMap((f) => [`../${f}.js`, `../../${f}.js`, `../../../${f}.js`]),
+  message: `src/${folder} must not import the composition root, the config or the front door (memory.ts and wiring/ pass what it needs).`,
+});
+
+const restrict = (folder, forbidden, roots) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...forbidden.map((f) => ({
           group: [`**/${f}/*`, `**/${f}/**`, `../${f}/*`, `../../${f}/*`],
           message: `src/${folder} must not import src/${f} (see ARCHITECTURE.md: imports point downward).`,
         })),
-      },
-    ],
-  },
+        ...(roots ? [rootFilePatterns(folder)] : []),
+      ],
+    },
+  ],
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp', 'palace', 'adapters'];
+// The layers that use gitmem as a harness does: through the front door (index.ts, memory.ts) only.
+const FRONT_DOOR_USERS = ['cli', 'mcp', 'palace', 'adapters'];
+
+// Every file of a layer keeps the downward rule; its non-test, non-entry files also stay off the root.
+const layer = (folder, forbidden) => [
+  { files: [`src/${folder}/**/*.ts`], rules: restrict(folder, forbidden, false) },
+  ...(FRONT_DOOR_USERS.includes(folder)
+    ? []
+    : [{ files: [`src/${folder}/**/*.ts`], ignores: ['src/**/*.test.ts', 'src/**/*-main.ts'], rules: restrict(folder, forbidden, true) }]),
+];
+
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'wiring', 'cli', 'mcp', 'palace', 'adapters'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -41,24 +60,24 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**'],
     rules: { 'max-lines-per-function': 'off', 'max-lines': ['error', { max: 600 }] },
   },
-  layer('blocks', except('blocks')),
-  layer('git', except('git')),
-  layer('hooks', except('hooks', 'git', 'blocks')),
-  layer('memfs', except('memfs', 'git', 'blocks', 'hooks')),
-  layer('sandbox', except('sandbox')),
-  layer('sync', except('sync', 'git', 'hooks', 'memfs', 'blocks')),
-  layer('worktree', except('worktree', 'git', 'hooks', 'memfs', 'blocks', 'sandbox')),
-  layer('llm', except('llm', 'sandbox')),
-  layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
+  ...layer('blocks', except('blocks')),
+  ...layer('git', except('git')),
+  ...layer('hooks', except('hooks', 'git', 'blocks')),
+  ...layer('memfs', except('memfs', 'git', 'blocks', 'hooks')),
+  ...layer('sandbox', except('sandbox')),
+  ...layer('sync', except('sync', 'git', 'hooks', 'memfs', 'blocks')),
+  ...layer('worktree', except('worktree', 'git', 'hooks', 'memfs', 'blocks', 'sandbox')),
+  ...layer('llm', except('llm', 'sandbox')),
+  ...layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
   // search reads git objects and memory files, and embeds through llm; nothing below imports it.
-  layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
-  layer('reflection', ['cli', 'mcp', 'palace', 'adapters']),
+  ...layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
+  ...layer('reflection', ['cli', 'mcp', 'wiring', 'palace', 'adapters']),
   // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
-  layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox']),
+  ...layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox', 'wiring']),
   // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).
-  layer('cli', except('palace')),
-  layer('mcp', except()),
-  layer('palace', except('palace')),
+  ...layer('cli', except('palace')),
+  ...layer('mcp', except()),
+  ...layer('palace', except('palace')),
   {
     // The palace's page runs in the browser: its globals, and no Node built-ins.
     files: ['src/palace/web/**/*.ts'],

@@ -12,7 +12,6 @@ export type MemoryErrorCode =
   | 'UNKNOWN_PRESET' // prompt preset id not in the table
   | 'UNKNOWN_MODE' // memory prompt mode not standard|memfs|local-memfs
   | 'UNKNOWN_PERSONALITY' // personality preset id not in the table
-  | 'UNKNOWN_REVISION' // a revision (`at`, a sha, a date) names no commit of the memory repository
   // --- repository state ---
   | 'NO_MEMORY_DIR' // no agent id / memory dir could be resolved
   | 'MEMORY_DIR_MISSING' // the resolved memory directory does not exist
@@ -57,7 +56,7 @@ export type MemoryErrorCode =
   | 'LOCK_TIMEOUT' // the memory operation lease could not be acquired in time (data.holder)
   // --- sync ---
   | 'NO_REMOTE' // no remote configured for an operation that needs one
-  | 'SYNC_CONFLICT' // pull/rebase hit a true conflict (SyncConflictError carries paths)
+  | 'SYNC_CONFLICT' // pull/rebase hit a true conflict (data: the sync result, with its conflictPaths)
   | 'PUSH_FAILED' // push rejected for a reason other than non-fast-forward
   | 'MIRROR_ERROR' // mirror push preconditions (no URL, no commits, detached HEAD)
   | 'CREDENTIALS_INSECURE' // the credentials file (or an MCP token file) is readable by group/others (must be 0600)
@@ -120,7 +119,10 @@ export class MemoryError extends Error {
   }
 }
 
-/** True when `err` is a MemoryError (optionally with the given code). */
+/**
+ * True when `err` is a MemoryError (optionally with the given code), also one from another copy of gitmem.
+ * @example catch (err) { if (isMemoryError(err, 'MEMORY_DIR_MISSING')) await initMemory({ agentId }); }
+ */
 export function isMemoryError(err: unknown, code?: MemoryErrorCode): err is MemoryError {
   return err instanceof MemoryError && (code === undefined || err.code === code);
 }

@@ -1,13 +1,25 @@
 /**
- * Where gitmem keeps per-user runtime state (the CLI daemon's socket, FIFOs and log). One derivation, used
- * by both sides that need it: the daemon's address, and the sandbox, which hides every place a daemon may
- * have put it (a socket stays connectable and a FIFO writable through a read-only mount, and a daemon runs
- * whatever it is sent, unconfined).
+ * Where gitmem keeps per-user runtime state (the CLI daemon's socket, tickets and log), and whether the
+ * daemon is switched off. One derivation,
+ * used by both sides that need it: the daemon's address, and the sandbox, which hides every place a daemon
+ * may have put it (a socket stays connectable through a read-only mount, and a daemon runs whatever it is
+ * sent, unconfined).
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 type Env = Record<string, string | undefined>;
+
+const OFF = new Set(['0', 'off', 'false', 'no']);
+
+/**
+ * `GITMEM_DAEMON=0|off|false|no` turns the CLI daemon off (the one reading of the switch: config.ts and the
+ * CLI's tiny entry, which runs before any configuration is loaded, both ask here).
+ * @example daemonSwitchOff({ GITMEM_DAEMON: 'off' }) === true
+ */
+export function daemonSwitchOff(env: Env): boolean {
+  return OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase());
+}
 
 /**
  * The runtime directory for `env`: `$XDG_RUNTIME_DIR/gitmem-<uid>`, else `$TMPDIR/gitmem-<uid>`, else the

@@ -7,12 +7,13 @@
  * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
  * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries) goes to
- * `runProcess` instead. Unlike `runProcess`, a timeout or abort signals the child itself, not a process
- * group: right for local git plumbing (the daemon's use), not for commands that start helpers of their own.
+ * `runProcess` instead. Like `runProcess`, each child leads its own process group (started through
+ * `setsid`, where the system has one), so a timeout or abort also stops the helpers it started (git's
+ * remote helpers); without `setsid` only the child itself is signalled.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants as fsConstants, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { constants as osConstants } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
@@ -22,6 +23,9 @@ const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names a shell will not take as a command prefix (bash: read-only or special); such a call spawns directly.
 const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+|_)$/;
 const DEFAULT_MAX_SHELLS = 4;
+// Makes the child a session (and process group) leader without a fork of its own: the background job of
+// a non-interactive shell is never a group leader, so setsid(2) succeeds in place and `$!` stays its pid.
+const SETSID = ['/usr/bin/setsid', '/bin/setsid'];
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -80,15 +84,21 @@ class Helper {
   }
   /** The last signal `kill` sent to the running job (undefined when none). */
   sentSignal: NodeJS.Signals | undefined;
+  /** Whether jobs lead their own process group (started through setsid). */
+  grouped = false;
   kill(sig: NodeJS.Signals): void {
     const job = this.job;
     if (!job) return;
     this.sentSignal = sig;
     if (job.pid === undefined) return void (job.killWith = sig);
-    try {
-      process.kill(job.pid, sig);
-    } catch {
-      // already gone
+    // The group first (the child and every helper it started); the child alone if it has no group yet.
+    for (const target of this.grouped ? [-job.pid, job.pid] : [job.pid]) {
+      try {
+        process.kill(target, sig);
+        return;
+      } catch {
+        // no such group (setsid not done yet) or already gone
+      }
     }
   }
 }
@@ -134,11 +144,12 @@ interface RunPlan {
   files: { out: string; err: string; input: string | undefined };
 }
 
-function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number): RunPlan {
+function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number, setsid: string | undefined): RunPlan {
   const files = { out: join(scratch, `${n}.out`), err: join(scratch, `${n}.err`), input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined };
   const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
   const stdin = files.input ? quote(files.input) : '/dev/null';
-  const command = `${env} ${[bin, ...args].map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
+  const argv = setsid ? [setsid, bin, ...args] : [bin, ...args];
+  const command = `${env} ${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
   const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then unset OLDPWD; ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
   return { script, files };
 }
@@ -152,6 +163,7 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number }): ShellLauncher {
   const scratch = mkdtempSync(join(options.scratchParent, 'launch-'));
   const hasShell = existsSync(SHELL);
+  const setsid = SETSID.find((p) => existsSync(p));
   const idle: Helper[] = [];
   const all = new Set<Helper>();
   const pathCache = new Map<string, string | undefined>();
@@ -177,7 +189,8 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;
-    return runInShell(helper, plan(bin as string, args, o, scratch, counter++), o, cmd).finally(() => {
+    helper.grouped = setsid !== undefined;
+    return runInShell(helper, plan(bin as string, args, o, scratch, counter++, setsid), o, cmd).finally(() => {
       helper.job = undefined;
       helper.hold(false);
       if (!helper.dead && !closed) idle.push(helper);
@@ -190,6 +203,26 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
       for (const h of all) h.shell.kill('SIGKILL');
       rmSync(scratch, { recursive: true, force: true });
     },
+  };
+}
+
+let shared: ShellLauncher | undefined;
+
+/**
+ * The launcher gitmem starts its children with unless told otherwise (memory.ts wires it into every git
+ * runner), one per process: created on first use (its scratch directory in the system temp dir), its idle
+ * shells never keep the process alive, and the shells and the scratch directory go when the process exits.
+ * So a git call from a harness with a large heap costs what it costs from a small one.
+ * @example createGitRunner({ env, launch: sharedShellLauncher() })
+ */
+export function sharedShellLauncher(): Launcher {
+  return (cmd, args, o) => {
+    if (!shared) {
+      const launcher = createShellLauncher({ scratchParent: tmpdir() });
+      process.once('exit', () => launcher.close());
+      shared = launcher;
+    }
+    return shared.launch(cmd, args, o);
   };
 }
 

@@ -8,7 +8,7 @@
 // drift and bursts of load hit both sides alike instead of landing on whichever ran second.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGitRunner, syncAfterTurn, syncMemory } from '../../dist/index.js';
+import { createGitRunner, syncAfterTurn, syncMemory } from '../../dist/internals.js';
 import { benchEnv, execFileP, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
 
 const G = ['-c', 'commit.gpgsign=false'];

@@ -4,7 +4,7 @@
 // Also the operation lease alone (acquire + release, uncontended). Target: cycle <= 5x one write at 10,000.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGitRunner, runMemoryWorker, withMemoryOperation } from '../../dist/index.js';
+import { createGitRunner, runMemoryWorker, withMemoryOperation } from '../../dist/internals.js';
 import { benchEnv, execFileP, gitSync, populate, round, timeIt, tmpDir } from '../lib.mjs';
 
 function rawWrite(dir, env, file, content) {

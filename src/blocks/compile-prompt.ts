@@ -1,5 +1,5 @@
 /**
- * Compiles the agent's system prompt from the files of ONE committed revision (SPEC §1.5): base preset text,
+ * Compiles the agent's system prompt from the files of ONE committed revision: base preset text,
  * `<self>`, nested `<memory>` blocks, the read-only `memory_filesystem` tree and the skills list. Pure and
  * deterministic — no clock, no counters — so the same commit always yields byte-identical text.
  */

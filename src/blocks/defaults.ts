@@ -1,5 +1,5 @@
 /**
- * The two starter memory files every new memory repository gets (SPEC §1.1): a persona that is a blank slate
+ * The two starter memory files every new memory repository gets: a persona that is a blank slate
  * with curiosity, and an empty-but-curious profile of the human. Texts live in prompts/persona.md and human.md.
  */
 import { descriptionOf, parseMemoryFile } from './frontmatter.js';

@@ -1,5 +1,5 @@
 /**
- * Personality presets (SPEC §12): named pairs of persona + human texts that `gitmem personality apply`
+ * Personality presets: named pairs of persona + human texts that `gitmem personality apply`
  * writes into system/persona.md and system/human.md. The table is data; the texts live in prompts/.
  */
 import { MemoryError } from '../errors.js';
@@ -22,9 +22,6 @@ interface PersonalityRow {
   persona: string;
   human: string;
 }
-
-/** The id whose texts are the init defaults. */
-export const DEFAULT_PERSONALITY_ID = 'memo';
 
 const ROWS: readonly PersonalityRow[] = [
   { id: 'memo', label: 'Memo', summary: 'The memory-first default: a blank slate that learns who to be', persona: 'persona.md', human: 'human.md' },

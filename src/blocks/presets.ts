@@ -1,6 +1,6 @@
 /**
- * The table of base system prompts ("presets") and the rule that picks one text for a memory mode
- * (SPEC §1.4, B1.13–B1.15). The table itself is pure data; texts are read through prompt-assets.
+ * The table of base system prompts ("presets") and the rule that picks one text for a memory mode.
+ * The table itself is pure data; texts are read through prompt-assets.
  */
 import { MemoryError } from '../errors.js';
 import { loadPromptAsset } from './prompt-assets.js';
@@ -8,6 +8,7 @@ import { loadPromptAsset } from './prompt-assets.js';
 /** `standard`: memory blocks only; `memfs`: a git memory the harness syncs to a remote; `local-memfs`: local only. */
 export type MemoryMode = 'standard' | 'memfs' | 'local-memfs';
 
+/** The prompt modes: `standard` (memory blocks), `memfs` (a git-synced memory), `local-memfs` (no remote). */
 export const MEMORY_MODES: readonly MemoryMode[] = ['standard', 'memfs', 'local-memfs'];
 
 /** The preset used when none is named. */

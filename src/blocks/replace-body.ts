@@ -1,5 +1,5 @@
 /**
- * Swaps the body of a memory file while keeping its frontmatter (SPEC §12.3), for personality switches and
+ * Swaps the body of a memory file while keeping its frontmatter, for personality switches and
  * seeded defaults: one place decides how such a file is laid out, so re-applying the same text is a no-op.
  */
 import { MemoryError } from '../errors.js';

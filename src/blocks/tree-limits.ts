@@ -1,6 +1,6 @@
 /**
- * The size caps of the memory tree (SPEC §2, B2.11–B2.13): defaults, env overrides and explicit options,
- * resolved in one place so the prompt compiler and any viewer agree on what "too big" means.
+ * The size caps of the memory tree: defaults and explicit options over the configured caps (config.ts
+ * reads GITMEM_TREE_*), so the prompt compiler and any viewer agree on what "too big" means.
  */
 
 /** Caps applied by renderTree. */
@@ -20,48 +20,19 @@ export const DEFAULT_TREE_LIMITS: Readonly<TreeLimits> = Object.freeze({
   maxChildrenPerDir: 50,
 });
 
-interface LimitSpec {
-  key: keyof TreeLimits;
-  env: string;
-  min: number;
-  max: number;
-}
-
-/** The env variables, with the range each accepts (outside it the default applies). */
-export const TREE_LIMIT_ENV: readonly LimitSpec[] = [
-  { key: 'maxLines', env: 'GITMEM_TREE_MAX_LINES', min: 2, max: 50_000 },
-  { key: 'maxChars', env: 'GITMEM_TREE_MAX_CHARS', min: 128, max: 5_000_000 },
-  { key: 'maxChildrenPerDir', env: 'GITMEM_TREE_MAX_CHILDREN_PER_DIR', min: 1, max: 5_000 },
-];
-
-function parseEnvValue(raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const text = raw.trim();
-  if (!/^\d+$/.test(text)) return undefined;
-  const value = Number.parseInt(text, 10);
-  return value >= min && value <= max ? value : undefined;
-}
+/** The least each cap may be set to (an explicit value below it is raised to it). */
+const MINIMUM: Readonly<TreeLimits> = Object.freeze({ maxLines: 2, maxChars: 128, maxChildrenPerDir: 1 });
 
 /**
- * Resolves the tree caps: explicit option > env variable > default. Env values are base-10 integers after
- * trimming; empty, non-numeric or out-of-range values fall back to the default silently. Explicit values are
- * clamped from below only (lines >= 2, chars >= 128, children >= 1); non-finite explicit values are ignored.
- * @example resolveTreeLimits({ GITMEM_TREE_MAX_LINES: '40' }).maxLines === 40
- * @example resolveTreeLimits({ GITMEM_TREE_MAX_LINES: '40' }, { maxLines: 10 }).maxLines === 10
+ * The caps with explicit options over `base` (the configured caps: config.ts reads GITMEM_TREE_*). Explicit
+ * values are clamped from below only (lines >= 2, chars >= 128, children >= 1); non-finite ones are ignored.
+ * @example applyTreeLimits(DEFAULT_TREE_LIMITS, { maxLines: 10 }).maxLines === 10
  */
-export function resolveTreeLimits(
-  env: Record<string, string | undefined>,
-  explicit: Partial<TreeLimits> = {},
-): TreeLimits {
-  const out: TreeLimits = { ...DEFAULT_TREE_LIMITS };
-  for (const spec of TREE_LIMIT_ENV) {
-    const given = explicit[spec.key];
-    if (typeof given === 'number' && Number.isFinite(given)) {
-      out[spec.key] = Math.max(spec.min, Math.floor(given));
-      continue;
-    }
-    const fromEnv = parseEnvValue(env[spec.env], spec.min, spec.max);
-    if (fromEnv !== undefined) out[spec.key] = fromEnv;
+export function applyTreeLimits(base: Readonly<TreeLimits>, explicit: Partial<TreeLimits> = {}): TreeLimits {
+  const out: TreeLimits = { ...base };
+  for (const key of Object.keys(MINIMUM) as Array<keyof TreeLimits>) {
+    const given = explicit[key];
+    if (typeof given === 'number' && Number.isFinite(given)) out[key] = Math.max(MINIMUM[key], Math.floor(given));
   }
   return out;
 }

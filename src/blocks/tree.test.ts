@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clipDescription, renderTree, type TreeEntry } from './tree.js';
-import { DEFAULT_TREE_LIMITS, resolveTreeLimits, type TreeLimits } from './tree-limits.js';
+import { resolveTreeLimits } from '../config.js';
+import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
 
 const limits = (over: Partial<TreeLimits> = {}): TreeLimits => ({ ...DEFAULT_TREE_LIMITS, ...over });
 const files = (...paths: string[]): TreeEntry[] => paths.map((path) => ({ path }));

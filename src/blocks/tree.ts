@@ -1,5 +1,5 @@
 /**
- * Renders the memory repository as a box-drawing tree (SPEC §2) with per-directory and global caps, so an
+ * Renders the memory repository as a box-drawing tree with per-directory and global caps, so an
  * agent sees what exists beyond its in-context blocks without the listing ever blowing up the prompt.
  */
 import { singleLine } from './frontmatter.js';
@@ -26,7 +26,7 @@ interface Node {
 }
 
 /** Longest description kept on a file line (in characters, the ellipsis included). */
-export const MAX_TREE_DESCRIPTION = 200;
+const MAX_TREE_DESCRIPTION = 200;
 
 // A fixed locale keeps the order (and so the prompt bytes) the same on every machine.
 // Created on first use: building ICU formatters costs ~15 ms, which a CLI write that never renders a tree

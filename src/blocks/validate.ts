@@ -1,7 +1,7 @@
 /**
  * The memory rules, as one pure function over a set of changes: which paths and file modes memory may hold,
  * read_only protection (fail-closed, plus the protected list gitmem keeps outside the repository), and the
- * frontmatter format (SPEC §7.2). The pre-commit hook feeds it the staged snapshot, merges of background
+ * frontmatter format. The pre-commit hook feeds it the staged snapshot, merges of background
  * writers the merge result against the checkout's HEAD, and the memory tool the change it is about to commit,
  * so all three enforce exactly the same rules.
  */

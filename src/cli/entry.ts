@@ -3,13 +3,14 @@
  * The `gitmem` executable. A call the daemon serves (daemon/eligible.ts) goes to the daemon for this home
  * when one is running; otherwise, or when the daemon cannot take it, the full CLI (main.ts) runs here and,
  * if no daemon was running, one is started for the next call. `GITMEM_DAEMON=0` keeps everything local.
- * Everything this file loads up front is on every call's critical path: keep it to `fs`, `path`, `url`.
+ * Everything this file loads up front is on every call's critical path: keep it to `fs`, `path`, `url`
+ * and `net` (the socket to the daemon).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { daemonAddress, isPrivateDir } from './daemon/address.js';
-import { runThroughFifo } from './daemon/fifo-client.js';
+import { runThroughDaemon } from './daemon/client.js';
 import { servedCall } from './daemon/eligible.js';
 import { gitmemHome } from '../home.js';
 import type * as MainNs from './main.js';
@@ -64,8 +65,7 @@ async function run(argv: string[]): Promise<number> {
     stderr: (t: string) => void process.stderr.write(t),
     readStdin: () => readStdinOrEmpty(),
   };
-  // The FIFO transport first (no `node:net` to load); the socket when no FIFO pair is free.
-  const outcome = runThroughFifo(address.fifoDir, request, streams) ?? (await (await import('./daemon/client.js')).runThroughDaemon(address.socket, request, streams));
+  const outcome = await runThroughDaemon(address.socket, request, streams);
   if (outcome.ran) return outcome.code;
   const code = await runLocally(argv);
   if (outcome.reason === 'absent' && worthADaemon(home, code)) await startInBackground(home);

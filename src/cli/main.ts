@@ -5,11 +5,10 @@
  * stderr (errors.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../assets.js';
+import { loadConfig } from '../config.js';
 import { MemoryError } from '../errors.js';
-import { gitmemHome } from '../home.js';
 import { parseCommandLine, splitCommand, type CommandLine } from './argv.js';
 import { decodeTextInput } from './decode-text.js';
 import { errorExit } from './errors.js';
@@ -27,12 +26,12 @@ async function globalHelp(): Promise<string> {
   return `${lines.join('\n')}\n${GLOBAL_HELP_FOOTER}`;
 }
 
-function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+async function version(): Promise<string> {
+  return (await import('../memory.js')).gitmemVersion();
 }
 
 /** The io of this process: its own environment, directory and streams. */
-export function processIo(): CliIo {
+function processIo(): CliIo {
   return {
     env: process.env,
     cwd: process.cwd(),
@@ -40,13 +39,6 @@ export function processIo(): CliIo {
     stderr: (t) => void process.stderr.write(t),
     readStdin: async () => readFileSync(0).toString('latin1'),
   };
-}
-
-/** A relative GITMEM_MEMORY_DIR / MEMORY_DIR means relative to the caller's directory, whoever runs the command. */
-function anchorEnv(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
-  const rel = ['GITMEM_MEMORY_DIR', 'MEMORY_DIR'].filter((k) => env[k]?.trim() && !isAbsolute(env[k]!.trim()));
-  if (rel.length === 0) return env;
-  return { ...env, ...Object.fromEntries(rel.map((k) => [k, resolve(cwd, env[k]!.trim())])) };
 }
 
 function stringValue(line: CommandLine, name: string): string | undefined {
@@ -60,7 +52,8 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
   const stdout = (t: string): void => io.stdout(newline(t));
   const agent = stringValue(line, 'agent');
   if (agent !== undefined && agent.trim() === '') throw new MemoryError('INVALID_ARGUMENT', '--agent is empty: pass an agent id');
-  const env = anchorEnv(io.env, io.cwd);
+  // The caller's directory, not the process's: a relative home or GITMEM_MEMORY_DIR is the caller's.
+  const config = loadConfig({ env: io.env, cwd: io.cwd, home: stringValue(line, 'home') });
   const readText = async (source: string): Promise<string> => {
     if (source === '-') return decodeTextInput(Buffer.from(await io.readStdin(), 'latin1'), 'standard input');
     try {
@@ -74,9 +67,11 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
     args: line.positionals,
     values: line.values,
     json,
-    home: gitmemHome(stringValue(line, 'home'), env, io.cwd),
+    home: config.home,
+    config,
+    openMemory: async () => (await import('../memory.js')).createMemory({ config, ...(agent ? { agentId: agent } : {}), ...(io.launch ? { launch: io.launch } : {}) }),
     agent,
-    env,
+    env: io.env,
     cwd: io.cwd,
     option: (name) => stringValue(line, name),
     readText,
@@ -91,7 +86,7 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
 async function answerWithoutCommand(argv: string[], io: CliIo): Promise<number> {
   const line = parseCommandLine(argv);
   const [topic, ...extra] = line.command === 'help' ? line.positionals : [];
-  if (line.values['version'] === true) return io.stdout(`${version()}\n`), 0;
+  if (line.values['version'] === true) return io.stdout(`${await version()}\n`), 0;
   if (line.command === undefined && argv.length > 0 && line.values['help'] !== true) {
     throw new MemoryError('INVALID_ARGUMENT', 'no command given (run gitmem help)');
   }
@@ -119,7 +114,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const grammar = Object.hasOwn(GRAMMAR, name) ? GRAMMAR[name] : undefined;
     const line = parseCommandLine(argv, { ...grammar?.options, ...command.options });
     json = line.values['json'] === true;
-    if (line.values['version'] === true) return io.stdout(`${version()}\n`), 0;
+    if (line.values['version'] === true) return io.stdout(`${await version()}\n`), 0;
     if (line.values['help'] === true || checkPositionals(name, grammar, line.positionals) === 'usage') {
       return io.stdout(`${command.usage.trim()}\n`), 0;
     }

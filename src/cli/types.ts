@@ -2,7 +2,7 @@
  * The contract between the CLI dispatcher (main.ts) and each lazily imported command module.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { Launcher } from '../process.js';
+import type { GitmemConfig, Launcher, Memory } from '../internals.js';
 
 export type CliOptions = NonNullable<ParseArgsConfig['options']>;
 
@@ -14,6 +14,10 @@ export interface CliContext {
   json: boolean;
   /** Resolved gitmem home (`--home`, `GITMEM_HOME`, `~/.gitmem`). */
   home: string;
+  /** The configuration of this call: the caller's environment and directory, `--home` (config.ts). */
+  config: GitmemConfig;
+  /** Opens the memory of `--agent` (else the default-agent rule) with this call's configuration and launcher. */
+  openMemory: () => Promise<Memory>;
   /** `--agent`, when given. */
   agent: string | undefined;
   env: NodeJS.ProcessEnv;

@@ -48,7 +48,7 @@ export function gitDirAt(dir: string): string | null {
 
 /**
  * Real path of the common git dir for `repoDir` (a worktree root, a subdirectory of one, or a bare repo).
- * Cached per input path; call {@link forgetGitCommonDir} if the repository was replaced.
+ * Cached per input path (a repository replaced at the same path keeps its answer: the process restarts first).
  * @example resolveGitCommonDir('/home/me/.gitmem/agents/a1/memory-worktrees/worker-x') // → …/a1/memory/.git
  */
 export function resolveGitCommonDir(repoDir: string): string {
@@ -67,7 +67,3 @@ export function resolveGitCommonDir(repoDir: string): string {
   throw new MemoryError('NOT_A_GIT_REPO', `${key} is not inside a git repository`, { data: { repoDir: key } });
 }
 
-/** Drops the cached answer for `repoDir` (e.g. after the repository was deleted and re-created). */
-export function forgetGitCommonDir(repoDir: string): void {
-  cache.delete(resolve(repoDir));
-}

@@ -8,7 +8,7 @@ import { classifyGitFailure, type GitFailureKind } from './classify.js';
 import { explainFailure, type AuthProblem, type FailureContext } from './auth-failure.js';
 import type { RedirectVerdict } from './http-auth.js';
 import { redactArgv, redactText } from './redact.js';
-import type { SpawnResult } from './spawn.js';
+import type { ProcessResult } from '../process.js';
 
 /** Error from a git invocation; every field is already redacted. */
 export class GitCommandError extends MemoryError {
@@ -68,7 +68,7 @@ const KIND_CODES: Partial<Record<GitFailureKind, MemoryErrorCode>> = {
  * Builds the typed, redacted error of a failed run (a refused redirect, an auth, host-key or DNS failure
  * get their own one-line explanation).
  */
-export function toGitError(argv: string[], r: SpawnResult, secrets: string[], cwd: string, details: FailureDetails = {}): GitCommandError {
+export function toGitError(argv: string[], r: ProcessResult, secrets: string[], cwd: string, details: FailureDetails = {}): GitCommandError {
   const { redirect } = details;
   const cleanArgv = redactArgv(argv, secrets);
   const stderr = redactText(r.stderr, secrets);

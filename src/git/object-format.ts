@@ -12,7 +12,7 @@ import { MemoryError } from '../errors.js';
 export type ObjectFormat = 'sha1' | 'sha256';
 
 /** Hex digits of an object id, per format. */
-export const HEX_LENGTH: Readonly<Record<ObjectFormat, number>> = Object.freeze({ sha1: 40, sha256: 64 });
+const HEX_LENGTH: Readonly<Record<ObjectFormat, number>> = Object.freeze({ sha1: 40, sha256: 64 });
 
 /** A full object id of either format. */
 export const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

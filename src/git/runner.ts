@@ -3,8 +3,7 @@
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
 import { spawn } from 'node:child_process';
-import type { Launcher } from '../process.js';
-import { spawnGit, type SpawnResult } from './spawn.js';
+import { runProcess, type Launcher, type ProcessResult } from '../process.js';
 import { mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isRetryableKind, lockPathOf } from './classify.js';
@@ -40,10 +39,10 @@ export interface GitRetryPolicy {
   maxDelayMs?: number;
 }
 
-/** Timeouts of the runner's policy (SPEC B6.10). */
-export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
+/** Timeouts of the runner's policy. */
+const DEFAULT_GIT_TIMEOUT_MS = 60_000;
 export const CLONE_GIT_TIMEOUT_MS = 180_000;
-/** The retry policy used for network commands (SPEC B6.17). */
+/** The retry policy used for network commands. */
 export const NETWORK_RETRY: GitRetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 export interface GitRunOptions {
@@ -177,17 +176,18 @@ async function spawnOnce(
   args: string[],
   options: GitRunOptions,
   extra: Array<[string, string]>,
-): Promise<SpawnResult & { redirects: RedirectVerdict[]; refusal?: AuthRefusal }> {
+): Promise<ProcessResult & { redirects: RedirectVerdict[]; refusal?: AuthRefusal }> {
   let env = { ...ctx.baseEnv, ...(options.env ?? {}), ...NON_INTERACTIVE };
   for (const k of DROPPED_ENV) delete env[k];
   if (options.auth) env = authEnv(env, authConfigEntries(options.auth, extra));
-  const result = await spawnGit(ctx.gitBinary, buildGitArgv(args, options), {
+  const launch = ctx.launch ?? runProcess;
+  const result = await launch(ctx.gitBinary, buildGitArgv(args, options), {
     cwd: options.cwd,
     env,
     input: options.input,
     timeoutMs: timeoutFor(args, options, ctx.defaultTimeout),
     signal: options.signal,
-  }, ctx.launch);
+  });
   if (!options.auth) return { ...result, redirects: [] };
   const traced = stripCurlTrace(result.stderr);
   const scheme = options.auth.urlPrefix ? new URL(options.auth.urlPrefix).protocol : 'https:';

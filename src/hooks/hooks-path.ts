@@ -21,7 +21,7 @@ export function configValue(hooksDir: string): string {
  * continuations). False means "ask git", not "wrong". Pure.
  * @example pinsHooksPath('[core]\n\thooksPath = /m/.git/hooks\n', '/m/.git/hooks') === true
  */
-export function pinsHooksPath(configText: string, hooksDir: string): boolean {
+function pinsHooksPath(configText: string, hooksDir: string): boolean {
   if (/^\s*\[\s*include/im.test(configText) || /\\\r?$/m.test(configText)) return false;
   const lines = configText.split('\n');
   const mentions = lines.filter((l) => /hookspath/i.test(l));

@@ -25,7 +25,7 @@ export function isMirrorConfigured(configText: string): boolean {
 export const MIRROR_LOG = 'gitmem-mirror.log';
 
 /** Absolute path of the mirror-hook entry in the built package (bundled, else the tsc output). */
-export function mirrorHookEntry(): string {
+function mirrorHookEntry(): string {
   const bundled = join(packageRoot(), 'dist', 'bin', 'mirror-hook.cjs');
   return existsSync(bundled) ? bundled : join(packageRoot(), 'dist', 'sync', 'mirror-hook-main.js');
 }

@@ -106,7 +106,7 @@ async function blobsSince(git: GitRunner, cwd: string, from: string | null, to: 
  * Records the read_only files of HEAD that changed since the last look. The caller holds the lease.
  * Returns the paths newly added to the list.
  */
-export async function scanProtection(git: GitRunner, repoDir: string): Promise<string[]> {
+async function scanProtection(git: GitRunner, repoDir: string): Promise<string[]> {
   const common = resolveGitCommonDir(repoDir);
   const head = quickHead(common) ?? (await git.exec(revParseOp('HEAD'), { cwd: repoDir }));
   const state = readState(common);

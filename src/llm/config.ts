@@ -31,7 +31,7 @@ export interface ProviderConfig {
 }
 
 /** The parsed config file. Unknown keys are kept (other layers own them). */
-export interface GitmemConfig {
+export interface GitmemConfigFile {
   model?: string;
   providers?: Record<string, ProviderConfig>;
   /** Reflection settings; validated by the reflection layer. */
@@ -71,7 +71,7 @@ function checkProviders(path: string, providers: unknown): void {
  * Reads and shape-checks `$GITMEM_HOME/config`. A missing file is an empty config.
  * @example readGitmemConfig('/home/me/.gitmem').model // 'anthropic:claude-sonnet-4-5' or undefined
  */
-export function readGitmemConfig(home: string): GitmemConfig {
+export function readGitmemConfig(home: string): GitmemConfigFile {
   const path = configPath(home);
   let text: string;
   try {
@@ -91,5 +91,5 @@ export function readGitmemConfig(home: string): GitmemConfig {
   if (parsed['model'] !== undefined && typeof parsed['model'] !== 'string') bad(path, '"model" must be a string');
   if (parsed['reflection'] !== undefined && !isObject(parsed['reflection'])) bad(path, '"reflection" must be an object');
   checkProviders(path, parsed['providers']);
-  return parsed as GitmemConfig;
+  return parsed as GitmemConfigFile;
 }

@@ -6,7 +6,7 @@
  */
 import type { EmbeddingModel } from 'ai';
 import { MemoryError } from '../errors.js';
-import type { GitmemConfig, ProviderConfig } from './config.js';
+import type { GitmemConfigFile, ProviderConfig } from './config.js';
 import { formatModelSpec, parseModelSpec } from './model-spec.js';
 
 type Env = Record<string, string | undefined>;
@@ -26,7 +26,7 @@ function keyOf(env: Env, entry: ProviderConfig | undefined, fallback: string | u
 }
 
 /** The configured embeddings spec, or undefined when search is full-text only. */
-export function embeddingSpec(config: GitmemConfig): string | undefined {
+function embeddingSpec(config: GitmemConfigFile): string | undefined {
   const spec = config['embeddings'];
   if (spec === undefined) return undefined;
   if (typeof spec !== 'string' || spec.trim() === '') throw new MemoryError('INVALID_ARGUMENT', 'invalid gitmem config: "embeddings" must be a "<provider:model>" string');
@@ -37,7 +37,7 @@ export function embeddingSpec(config: GitmemConfig): string | undefined {
  * Resolves the configured embedding model, or undefined when none is configured.
  * @example await resolveEmbeddingModel({ config: { embeddings: 'openai-compatible:local:nomic-embed-text' }, env })
  */
-export async function resolveEmbeddingModel(o: { config: GitmemConfig; env: Env }): Promise<EmbeddingChoice | undefined> {
+export async function resolveEmbeddingModel(o: { config: GitmemConfigFile; env: Env }): Promise<EmbeddingChoice | undefined> {
   const raw = embeddingSpec(o.config);
   if (raw === undefined) return undefined;
   const spec = parseModelSpec(raw);

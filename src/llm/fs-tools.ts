@@ -8,7 +8,7 @@ import { MemoryError } from '../errors.js';
 import { confinePath } from './confine.js';
 
 /** Largest text a read returns before truncating (characters). */
-export const READ_CAP = 60_000;
+const READ_CAP = 60_000;
 const GREP_CAP = 200;
 const LIST_CAP = 500;
 const GREP_FILE_MAX = 1_000_000;

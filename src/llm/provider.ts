@@ -5,25 +5,30 @@
  */
 import type { LanguageModel } from 'ai';
 import { MemoryError } from '../errors.js';
-import type { GitmemConfig, ProviderConfig } from './config.js';
+import type { GitmemConfigFile, ProviderConfig } from './config.js';
 import { MODEL_SPEC_FORMS, parseModelSpec, type ModelSpec } from './model-spec.js';
 
-/** Inputs of {@link resolveModel}; `env` is passed in by the composition root (never read here). */
+/**
+ * Inputs of {@link resolveModel}, all passed in by the composition root: `settings` are what config.ts read
+ * from GITMEM_MODEL / GITMEM_OPENAI_BASE_URL; `env` is only where API keys are looked up, by name.
+ */
 export interface ResolveModelOptions {
   /** `--model` value, highest precedence. */
   spec?: string;
+  /** The configured model and OpenAI base URL (config.ts `model`). */
+  settings?: { spec?: string; openaiBaseUrl?: string };
   env: Record<string, string | undefined>;
-  config: GitmemConfig;
+  config: GitmemConfigFile;
 }
 
 type Env = Record<string, string | undefined>;
 
 /**
- * Picks the spec string: `--model`, then `GITMEM_MODEL`, then the config file's `model`.
- * @example pickModelSpec({ env: { GITMEM_MODEL: 'openai:gpt-4.1' }, config: {} }) === 'openai:gpt-4.1'
+ * Picks the spec string: `--model`, then the configured one (GITMEM_MODEL), then the config file's `model`.
+ * @example pickModelSpec({ settings: { spec: 'openai:gpt-4.1' }, env: {}, config: {} }) === 'openai:gpt-4.1'
  */
-export function pickModelSpec(o: ResolveModelOptions): string {
-  const candidates = [o.spec, o.env['GITMEM_MODEL'], o.config.model];
+function pickModelSpec(o: ResolveModelOptions): string {
+  const candidates = [o.spec, o.settings?.spec, o.config.model];
   const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '');
   if (found === undefined) {
     throw new MemoryError(
@@ -55,9 +60,9 @@ function missingKey(spec: ModelSpec, variable: string): never {
   );
 }
 
-async function openaiModel(spec: ModelSpec, env: Env, entry: ProviderConfig | undefined): Promise<LanguageModel> {
+async function openaiModel(spec: ModelSpec, env: Env, entry: ProviderConfig | undefined, configuredBase: string | undefined): Promise<LanguageModel> {
   const apiKey = keyFrom(env, entry, 'OPENAI_API_KEY') ?? missingKey(spec, entry?.apiKeyEnv ?? 'OPENAI_API_KEY');
-  const baseURL = nonEmpty(env['GITMEM_OPENAI_BASE_URL']) ?? entry?.baseURL;
+  const baseURL = nonEmpty(configuredBase) ?? entry?.baseURL;
   const { createOpenAI } = await import('@ai-sdk/openai');
   const provider = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...(entry?.headers ? { headers: entry.headers } : {}) });
   // OpenAI itself gets the Responses API; a custom base URL (a proxy, an OpenAI-compatible server) gets Chat
@@ -81,8 +86,9 @@ async function compatibleModel(
   spec: Extract<ModelSpec, { provider: 'openai-compatible' }>,
   env: Env,
   entry: ProviderConfig | undefined,
+  configuredBase: string | undefined,
 ): Promise<LanguageModel> {
-  const baseURL = nonEmpty(env['GITMEM_OPENAI_BASE_URL']) ?? entry?.baseURL;
+  const baseURL = nonEmpty(configuredBase) ?? entry?.baseURL;
   if (baseURL === undefined) {
     throw new MemoryError(
       'MODEL_NOT_CONFIGURED',
@@ -113,11 +119,11 @@ export async function resolveModel(o: ResolveModelOptions): Promise<LanguageMode
   const providers = o.config.providers ?? {};
   switch (spec.provider) {
     case 'openai':
-      return openaiModel(spec, o.env, providers['openai']);
+      return openaiModel(spec, o.env, providers['openai'], o.settings?.openaiBaseUrl);
     case 'anthropic':
       return anthropicModel(spec, o.env, providers['anthropic']);
     case 'openai-compatible':
-      return compatibleModel(spec, o.env, providers[spec.name]);
+      return compatibleModel(spec, o.env, providers[spec.name], o.settings?.openaiBaseUrl);
   }
 }
 

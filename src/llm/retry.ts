@@ -49,7 +49,7 @@ function causeCodes(err: unknown): string[] {
  * connection or an unknown host.
  * @example isRetryableModelError(new APICallError({ statusCode: 503, isRetryable: true, ... })) === true
  */
-export function isRetryableModelError(err: unknown): boolean {
+function isRetryableModelError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null || (err as { isRetryable?: unknown }).isRetryable !== true) return false;
   return !causeCodes(err).some((c) => HOPELESS.has(c));
 }
@@ -69,7 +69,7 @@ function retryAfterMs(err: unknown): number | undefined {
  * Runs `call`, retrying retryable failures per `policy`; the last error is thrown as it was.
  * @example await withModelRetry(() => model.doGenerate(params), DEFAULT_MODEL_RETRY, params.abortSignal)
  */
-export async function withModelRetry<T>(call: () => PromiseLike<T>, policy: ModelRetryPolicy, signal?: AbortSignal): Promise<T> {
+async function withModelRetry<T>(call: () => PromiseLike<T>, policy: ModelRetryPolicy, signal?: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();

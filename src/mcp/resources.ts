@@ -13,17 +13,17 @@ import {
   UnsubscribeRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isMemoryError, type Memory, type MemoryWatcher } from '../index.js';
+import { isMemoryError, type Memory, type MemoryWatcher } from '../internals.js';
 
 /** Resources per resources/list page. */
-export const RESOURCE_PAGE = 100;
+const RESOURCE_PAGE = 100;
 /** The MCP error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
 const protocolError = (code: number, message: string): Error => Object.assign(new Error(message), { code });
 
 /** The agent segment of this memory's URIs. */
-export function agentSegment(memory: Memory): string {
+function agentSegment(memory: Memory): string {
   return encodeURIComponent(memory.agentId ?? 'memory');
 }
 
@@ -31,12 +31,12 @@ export function agentSegment(memory: Memory): string {
  * The URI of a memory path.
  * @example resourceUri(memory, 'notes/a b.md') // 'gitmem://ada/notes/a%20b.md'
  */
-export function resourceUri(memory: Memory, path: string): string {
+function resourceUri(memory: Memory, path: string): string {
   return `gitmem://${agentSegment(memory)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** The memory path a URI names; InvalidParams when it is no URI of this memory. */
-export function pathOfUri(memory: Memory, uri: string): string {
+function pathOfUri(memory: Memory, uri: string): string {
   const prefix = `gitmem://${agentSegment(memory)}/`;
   if (!uri.startsWith(prefix)) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)} (this server serves ${prefix}…)`);
   try {

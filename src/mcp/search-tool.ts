@@ -3,7 +3,7 @@
  * `structuredContent` matching the listed `outputSchema`. Read-only.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_REVISION_LENGTH, SEARCH_LIMITS, SEARCH_MODES, type Memory, type SearchOptions } from '../index.js';
+import { MAX_REVISION_LENGTH, SEARCH_LIMITS, SEARCH_MODES, type Memory, type SearchOptions } from '../internals.js';
 import type { ToolInputSchema } from './tool-args.js';
 
 const inputSchema = {

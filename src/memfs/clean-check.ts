@@ -15,7 +15,7 @@ const DIAGNOSE_BYTES = 1 << 20;
  * Encoding problems among dirty markdown files, e.g. `system/x.md has a UTF-16LE BOM`. Files are read
  * without following links, and only their first MiB.
  */
-export function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
+function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
   const issues: string[] = [];
   const fs = new RepoFs(memoryDir);
   try {

@@ -14,12 +14,10 @@ import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/comm
 import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
+import type { Identity } from '../identity.js';
 import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
 
-export interface Identity {
-  name: string;
-  email: string;
-}
+export type { Identity } from '../identity.js';
 
 export interface CommitRequest {
   memoryDir: string;
@@ -53,18 +51,6 @@ export function composeCommit(req: CommitRequest): ComposedCommit {
   const time = (req.date ?? new Date()).getTime() / 1000;
   const commit = objects.add('commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
   return { commit, objects, index: { after, before } };
-}
-
-/**
- * Writes the blobs, the changed trees and the commit object for `changes` on top of `base.head`; returns
- * the commit id. Touches nothing but the object store (unreferenced objects are harmless), so it runs before
- * the work tree changes and a crash after it can still roll the write forward (see journal.ts).
- * @example const commit = prepareCommit({ memoryDir, changes, message: 'learned X', author, base })
- */
-export function prepareCommit(req: CommitRequest): string {
-  const composed = composeCommit(req);
-  composed.objects.store();
-  return composed.commit;
 }
 
 /** What a publish changed, so a failed write can undo exactly that. */

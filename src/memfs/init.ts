@@ -11,7 +11,7 @@ import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { ensureHooks } from '../hooks/install.js';
 import { commitEdits } from './edits.js';
-import type { Identity } from './commit.js';
+import type { Identity } from '../identity.js';
 import { agentPaths, type AgentPaths } from './layout.js';
 
 export interface InitRequest {
@@ -23,6 +23,7 @@ export interface InitRequest {
   date?: Date;
 }
 
+/** What `initMemory` did: the agent's paths, whether it created the repository (and its first commit), the hooks it rewrote. */
 export interface InitResult extends AgentPaths {
   created: boolean;
   commit: string | null;

@@ -41,8 +41,3 @@ export function agentPaths(home: string, agentId: string): AgentPaths {
   const agentDir = join(resolve(home), 'agents', agentId);
   return { agentId, agentDir, memoryDir: join(agentDir, 'memory'), worktreesDir: join(agentDir, 'memory-worktrees') };
 }
-
-/** The worktrees directory that sits beside a memory directory. */
-export function worktreesDirFor(memoryDir: string): string {
-  return join(resolve(memoryDir), '..', 'memory-worktrees');
-}

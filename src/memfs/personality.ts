@@ -30,7 +30,7 @@ function bodyOf(file: string): string {
 }
 
 /** True when `file` is absent or its body is a starter/preset human text (nothing learned to lose). */
-export function holdsPresetHuman(file: string | null): boolean {
+function holdsPresetHuman(file: string | null): boolean {
   if (file === null) return true;
   const body = bodyOf(file);
   return listPersonalities().some((p) => p.human.body.trim() === body);
@@ -50,7 +50,7 @@ function edit(ctx: CommandContext, file: string, text: { description: string; bo
  * Plans the persona/human edits for a personality (pure over the current files); `learned` is true when
  * human.md held learned text that `force` lets go. Throws WOULD_DISCARD_EDITS naming the file otherwise.
  */
-export function planPersonality(ctx: CommandContext, personalityId: string, force = false): { edits: FileEdit[]; learned: boolean } {
+function planPersonality(ctx: CommandContext, personalityId: string, force = false): { edits: FileEdit[]; learned: boolean } {
   const p = getPersonality(personalityId);
   const learned = !holdsPresetHuman(readFile(ctx, HUMAN));
   if (learned && !force) {

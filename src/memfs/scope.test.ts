@@ -1,3 +1,4 @@
+import { configuredAgent } from '../config.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,25 +20,25 @@ const home = '/h';
 
 describe('memory scope resolution (runtime first)', () => {
   it('explicit agent id wins over everything', () => {
-    const s = runWithAgent('ctx', () => resolveScope({ home, agentId: 'x', env: { GITMEM_MEMORY_DIR: '/m', GITMEM_AGENT_ID: 'e' } }));
+    const s = runWithAgent('ctx', () => resolveScope({ home, agentId: 'x', configured: configuredAgent({ GITMEM_MEMORY_DIR: '/m', GITMEM_AGENT_ID: 'e' }) }));
     expect(s).toMatchObject({ memoryDir: '/h/agents/x/memory', source: 'explicit' });
   });
   it('the in-process context beats a stale MEMORY_DIR', () => {
-    const s = runWithAgent('ctx', () => resolveScope({ home, env: { MEMORY_DIR: '/stale' } }));
+    const s = runWithAgent('ctx', () => resolveScope({ home, configured: configuredAgent({ MEMORY_DIR: '/stale' }) }));
     expect(s).toMatchObject({ memoryDir: '/h/agents/ctx/memory', source: 'context' });
   });
   it('then GITMEM_MEMORY_DIR, then MEMORY_DIR', () => {
-    expect(resolveScope({ home, env: { GITMEM_MEMORY_DIR: '/a', MEMORY_DIR: '/b' } }).memoryDir).toBe('/a');
-    expect(resolveScope({ home, env: { MEMORY_DIR: '/b' } }).memoryDir).toBe('/b');
+    expect(resolveScope({ home, configured: configuredAgent({ GITMEM_MEMORY_DIR: '/a', MEMORY_DIR: '/b' }) }).memoryDir).toBe('/a');
+    expect(resolveScope({ home, configured: configuredAgent({ MEMORY_DIR: '/b' }) }).memoryDir).toBe('/b');
   });
   it('then GITMEM_AGENT_ID, then AGENT_ID', () => {
-    expect(resolveScope({ home, env: { GITMEM_AGENT_ID: 'g', AGENT_ID: 'a' } }).memoryDir).toBe('/h/agents/g/memory');
-    expect(resolveScope({ home, env: { AGENT_ID: 'a' } }).memoryDir).toBe('/h/agents/a/memory');
+    expect(resolveScope({ home, configured: configuredAgent({ GITMEM_AGENT_ID: 'g', AGENT_ID: 'a' }) }).memoryDir).toBe('/h/agents/g/memory');
+    expect(resolveScope({ home, configured: configuredAgent({ AGENT_ID: 'a' }) }).memoryDir).toBe('/h/agents/a/memory');
   });
   it('otherwise a clear NO_MEMORY_DIR error', () => {
     let err: unknown;
     try {
-      resolveScope({ home, env: {} });
+      resolveScope({ home, configured: configuredAgent({}) });
     } catch (e) {
       err = e;
     }
@@ -46,16 +47,16 @@ describe('memory scope resolution (runtime first)', () => {
   });
   it('rejects agent ids with path characters', () => {
     for (const bad of ['../x', 'a/b', '', '.hidden', 'a\0b']) {
-      expect(() => resolveScope({ home, agentId: bad || ' x/ ', env: {} })).toThrow();
+      expect(() => resolveScope({ home, agentId: bad || ' x/ ', configured: configuredAgent({}) })).toThrow();
     }
   });
   it('then the home\'s only agent; with several, NO_MEMORY_DIR listing them', () => {
     const one = homeWith('solo');
-    expect(resolveScope({ home: one, env: {} })).toMatchObject({ agentId: 'solo', source: 'only-agent', memoryDir: join(one, 'agents/solo/memory') });
+    expect(resolveScope({ home: one, configured: configuredAgent({}) })).toMatchObject({ agentId: 'solo', source: 'only-agent', memoryDir: join(one, 'agents/solo/memory') });
     const two = homeWith('b', 'a');
     let err: unknown;
     try {
-      resolveScope({ home: two, env: {} });
+      resolveScope({ home: two, configured: configuredAgent({}) });
     } catch (e) {
       err = e;
     }
@@ -63,15 +64,15 @@ describe('memory scope resolution (runtime first)', () => {
     expect(String((err as Error).message)).toContain('(a, b)');
   });
   it('init: the same order without the memory-dir step, and "default" on a home without agents', () => {
-    expect(resolveInitAgent({ home: homeWith(), env: { GITMEM_MEMORY_DIR: '/x' } })).toBe('default');
-    expect(resolveInitAgent({ home: homeWith('solo'), env: {} })).toBe('solo');
-    expect(resolveInitAgent({ home: homeWith('solo'), env: { AGENT_ID: 'e' } })).toBe('e');
-    expect(runWithAgent('ctx', () => resolveInitAgent({ home: homeWith('a', 'b'), env: {} }))).toBe('ctx');
-    expect(errorCodeOf(() => resolveInitAgent({ home: homeWith('a', 'b'), env: {} }))).toBe('NO_MEMORY_DIR');
+    expect(resolveInitAgent({ home: homeWith(), configured: configuredAgent({ GITMEM_MEMORY_DIR: '/x' }) })).toBe('default');
+    expect(resolveInitAgent({ home: homeWith('solo'), configured: configuredAgent({}) })).toBe('solo');
+    expect(resolveInitAgent({ home: homeWith('solo'), configured: configuredAgent({ AGENT_ID: 'e' }) })).toBe('e');
+    expect(runWithAgent('ctx', () => resolveInitAgent({ home: homeWith('a', 'b'), configured: configuredAgent({}) }))).toBe('ctx');
+    expect(errorCodeOf(() => resolveInitAgent({ home: homeWith('a', 'b'), configured: configuredAgent({}) }))).toBe('NO_MEMORY_DIR');
   });
   it('a home that is a regular file is HOME_UNUSABLE, not "no agents"', () => {
     const file = join(makeTmpDir('gitmem-scope-'), 'f');
     writeFileSync(file, 'x');
-    expect(errorCodeOf(() => resolveScope({ home: file, env: {} }))).toBe('HOME_UNUSABLE');
+    expect(errorCodeOf(() => resolveScope({ home: file, configured: configuredAgent({}) }))).toBe('HOME_UNUSABLE');
   });
 });

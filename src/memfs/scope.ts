@@ -27,7 +27,8 @@ export function currentAgentId(): string | undefined {
 export interface ScopeInput {
   home: string;
   agentId?: string | undefined;
-  env: Record<string, string | undefined>;
+  /** The agent the configuration names (config.ts: GITMEM_MEMORY_DIR / MEMORY_DIR, GITMEM_AGENT_ID / AGENT_ID). */
+  configured?: { id?: string | undefined; memoryDir?: string | undefined } | undefined;
 }
 
 export interface ResolvedScope {
@@ -82,13 +83,13 @@ function namedAgent(input: ScopeInput): { agentId: string; source: 'explicit' | 
 
 /**
  * Resolves the memory directory by the rule above, or throws NO_MEMORY_DIR listing the home's agents.
- * @example resolveScope({ home: '/h', env: { GITMEM_AGENT_ID: 'a' } }).memoryDir === '/h/agents/a/memory'
+ * @example resolveScope({ home: '/h', configured: { id: 'a' } }).memoryDir === '/h/agents/a/memory'
  */
 export function resolveScope(input: ScopeInput): ResolvedScope {
   const named = namedAgent(input);
   if (named) return { memoryDir: agentPaths(input.home, named.agentId).memoryDir, ...named };
-  const dir = firstNonEmpty(input.env['GITMEM_MEMORY_DIR'], input.env['MEMORY_DIR']);
-  const envAgent = firstNonEmpty(input.env['GITMEM_AGENT_ID'], input.env['AGENT_ID']);
+  const dir = firstNonEmpty(input.configured?.memoryDir);
+  const envAgent = firstNonEmpty(input.configured?.id);
   if (dir) return { memoryDir: resolve(dir), agentId: envAgent, source: 'env-dir' };
   if (envAgent) return { memoryDir: agentPaths(input.home, envAgent).memoryDir, agentId: envAgent, source: 'env-agent' };
   const agents = listHomeAgents(input.home);
@@ -100,10 +101,10 @@ export function resolveScope(input: ScopeInput): ResolvedScope {
  * The agent `init` sets up, by the same rule minus the memory-directory step (init creates agents under
  * the home): explicit → context → GITMEM_AGENT_ID / AGENT_ID → the home's only agent → `default` when the
  * home has none; with several and none named, NO_MEMORY_DIR listing them.
- * @example resolveInitAgent({ home: '/empty', env: {} }) === 'default'
+ * @example resolveInitAgent({ home: '/empty' }) === 'default'
  */
 export function resolveInitAgent(input: ScopeInput): string {
-  const named = namedAgent(input) ?? { agentId: firstNonEmpty(input.env['GITMEM_AGENT_ID'], input.env['AGENT_ID']) };
+  const named = namedAgent(input) ?? { agentId: firstNonEmpty(input.configured?.id) };
   if (named.agentId) return named.agentId;
   const agents = listHomeAgents(input.home);
   if (agents.length === 0) return 'default';

@@ -1,6 +1,5 @@
 /**
- * The memory tool: one tool call → one commit whose message is the agent's `reason` (SPEC §4.2 flow:
- * validate the call → clean check → plan → validate format → write → commit; no residue on failure).
+ * The memory tool: one tool call → one commit whose message is the agent's `reason`.
  */
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
@@ -14,7 +13,7 @@ import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
-import type { Identity } from './commit.js';
+import type { Identity } from '../identity.js';
 import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
@@ -112,7 +111,8 @@ function attempt<T>(fn: () => T): T | Error {
  * Plans edits under the lease and commits them as one commit. The clean check (a git process) starts
  * first; while it runs, the edits are planned (pure reads of the work tree), HEAD's trees along their paths
  * are read and the commit is composed in memory. Nothing is stored until the repo proves clean, and a dirty
- * repo wins over any planning error, as in SPEC §4.2. Shared by the memory tool, apply-patch and personalities.
+ * repo wins over any planning error (the agent must hear about the repo first). Shared by the memory tool,
+ * apply-patch and personalities.
  */
 export async function writeUnderLease(deps: WriteDeps, operation: string, reason: string, plan: Planner): Promise<WriteResult> {
   checkText(operation, 'reason', reason, TOOL_LIMITS.reasonChars);

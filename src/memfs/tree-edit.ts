@@ -42,7 +42,7 @@ function exactName(item: TreeItem): string | null {
 }
 
 /** Every directory (root included, as '') that contains one of `files`. Pure. */
-export function ancestorDirs(files: readonly string[]): string[] {
+function ancestorDirs(files: readonly string[]): string[] {
   const dirs = new Set<string>(['']);
   for (const f of files) for (let d = parentOf(f); d !== ''; d = parentOf(d)) dirs.add(d);
   return [...dirs];

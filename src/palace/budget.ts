@@ -3,7 +3,7 @@
  * integer, else 8,000. Read defensively: a config another version wrote, or a broken one, never stops the
  * palace — it falls back to the default.
  */
-import { readGitmemConfig } from '../index.js';
+import { readGitmemConfig } from '../internals.js';
 
 export const DEFAULT_SYSTEM_BUDGET = 8000;
 

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, renameSync, rmSync, writeSync, constants as fsc } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { MemoryError, readCommittedSnapshot, tryParseMemoryFile } from '../index.js';
+import { MemoryError } from '../index.js';
+import { readCommittedSnapshot, tryParseMemoryFile } from '../internals.js';
 import { reflection, sync } from './api/activity.js';
 import { conflicts } from './api/conflicts.js';
 import { summary } from './api/reads.js';

@@ -4,7 +4,8 @@
  * and one `memory.watch()` per watched agent fanned out to every open page.
  */
 import { join } from 'node:path';
-import { createMemory, isMemoryError, listAgents, MemoryError, resolveRevision, type Launcher, type Memory, type MemoryUpdatedEvent } from '../index.js';
+import { createMemory, isMemoryError, listAgents, MemoryError, type Memory, type MemoryUpdatedEvent } from '../index.js';
+import { resolveRevision, type Launcher } from '../internals.js';
 import type { UpdateEvent } from './api-types.js';
 import { buildTreeIndex, type TreeIndex } from './tree-index.js';
 

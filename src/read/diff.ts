@@ -12,14 +12,14 @@ import { readCandidates } from './paths.js';
 import type { DiffOptions, DiffResult, ReadDeps } from './types.js';
 
 /** Bytes of diff text one call returns by default. */
-export const DEFAULT_DIFF_BYTES = 1024 * 1024;
+const DEFAULT_DIFF_BYTES = 1024 * 1024;
 export const EMPTY_TREE: Record<number, string> = {
   40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
   64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
 
 /** Cuts `text` at a line end within `max` bytes. Pure. */
-export function clipText(text: string, max: number): { text: string; truncated: boolean } {
+function clipText(text: string, max: number): { text: string; truncated: boolean } {
   if (Buffer.byteLength(text) <= max) return { text, truncated: false };
   const cut = Buffer.from(text).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
   const nl = cut.lastIndexOf('\n');

@@ -12,7 +12,7 @@ import type { HistoryEntry, HistoryOptions, ReadDeps } from './types.js';
 import { classifyCommit } from './writer.js';
 
 /** The most commits one history call returns. */
-export const MAX_HISTORY = 1000;
+const MAX_HISTORY = 1000;
 /** Characters of a reason kept per entry (a hostile commit message cannot flood the caller). */
 const MAX_REASON = 10_000;
 

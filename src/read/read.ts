@@ -10,7 +10,7 @@ import { readCandidates } from './paths.js';
 import type { ReadDeps, ReadResult } from './types.js';
 
 /** The bytes of the first candidate that is a file at `commit`, or FILE_NOT_FOUND. */
-export async function readCommittedBytes(deps: ReadDeps, commit: string, candidates: readonly string[], shown: string): Promise<{ path: string; bytes: Buffer }> {
+async function readCommittedBytes(deps: ReadDeps, commit: string, candidates: readonly string[], shown: string): Promise<{ path: string; bytes: Buffer }> {
   const objects = await readPaths(deps, commit, candidates);
   for (const [i, o] of objects.entries()) {
     if (o?.type === 'blob') return { path: candidates[i] as string, bytes: regularFileOrRefuse(candidates[i] as string, o) };
@@ -21,7 +21,7 @@ export async function readCommittedBytes(deps: ReadDeps, commit: string, candida
 }
 
 /** Splits a file into frontmatter and body (no frontmatter, or none that parses: null and the whole text). */
-export function splitRead(path: string, text: string, commit: string): ReadResult {
+function splitRead(path: string, text: string, commit: string): ReadResult {
   const parsed = tryParseMemoryFile(text);
   return parsed ? { path, frontmatter: parsed.data, body: parsed.body, text, commit } : { path, frontmatter: null, body: text, text, commit };
 }

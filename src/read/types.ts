@@ -33,6 +33,7 @@ export interface ViewOptions {
   range?: readonly [number, number];
 }
 
+/** What `memory.view` shows: a file's numbered lines or a directory listing, at one commit. */
 export interface ViewResult {
   /** What a model should see. */
   text: string;
@@ -63,6 +64,7 @@ export interface HistoryOptions {
   at?: string;
 }
 
+/** One commit of a memory's history, with who wrote it (see read/writer.ts). */
 export interface HistoryEntry {
   sha: string;
   date: string;
@@ -85,6 +87,7 @@ export interface DiffOptions {
   maxBytes?: number;
 }
 
+/** What `memory.diff` returns: the changed files and git's unified diff between two revisions. */
 export interface DiffResult {
   from: string | null;
   to: string;

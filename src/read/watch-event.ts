@@ -11,7 +11,7 @@ import type { MemoryUpdatedEvent, ReadDeps } from './types.js';
 import { classifyMove, type CommitFacts } from './writer.js';
 
 /** The author address and message of a raw commit object. Pure. */
-export function commitFacts(raw: Buffer): CommitFacts {
+function commitFacts(raw: Buffer): CommitFacts {
   const text = raw.toString('utf8');
   const split = text.indexOf('\n\n');
   const headers = split < 0 ? text : text.slice(0, split);

@@ -11,6 +11,7 @@
  * `refs/remotes/…`, a pull or a clone is `sync`; another reset or checkout is `shell`; a commit or a merge
  * is classified by the commit it moved to.
  */
+import { identityKind } from '../identity.js';
 
 /** The writers of memory. */
 export const WRITER_KINDS = ['agent', 'worker', 'reflection', 'shell', 'sync'] as const;
@@ -32,11 +33,11 @@ const OTHER_MOVE = /^(?:reset: |checkout: |branch: |update-ref)/;
 export function classifyCommit(c: CommitFacts): WriterKind {
   const kind = MEMORY_MERGE.exec(c.message.split('\n')[0] ?? '')?.[1];
   if (kind !== undefined) return kind === 'reflection' ? 'reflection' : 'worker';
-  const email = c.email.trim().toLowerCase();
-  if (email.endsWith('+reflection@gitmem.local')) return 'reflection';
-  if (email === 'gitmem@gitmem.local') return 'worker';
-  return email.endsWith('@gitmem.local') ? 'agent' : 'shell';
+  return BY_IDENTITY[identityKind(c.email)];
 }
+
+/** Who an author address says wrote the commit (the identities are decided in identity.ts). */
+const BY_IDENTITY: Record<ReturnType<typeof identityKind>, WriterKind> = { system: 'worker', reflection: 'reflection', agent: 'agent', other: 'shell' };
 
 /**
  * The writer of one move of main, from its reflog message (undefined: none readable) and the commit it

@@ -2,15 +2,15 @@
  * How far each conversation has been reflected on (`<agentDir>/transcripts/<conversation>.state.json`).
  * The cursor only moves when a reflection outcome consumes the transcript (`merged`, `no_changes`), so a
  * failed or conflicted run is retried later from the same point. Step counts are always recomputed from the
- * transcript (a step = an assistant row, SPEC B10.2), so the file cannot drift from the rows.
+ * transcript (a step = an assistant row), so the file cannot drift from the rows.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { conversationKey, readNumberedTranscript, transcriptsDir, type TranscriptRow } from './transcripts.js';
 
-/** Our own schema tag (SPEC A.2 tracks message ids; we track transcript lines). */
-export const CURSOR_SCHEMA = 'gitmem_lines_v1';
+/** Our own schema tag. */
+const CURSOR_SCHEMA = 'gitmem_lines_v1';
 
 /** The state of one conversation. */
 export interface ReflectionCursor {
@@ -57,7 +57,7 @@ function readState(path: string): Partial<StateFile> {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<StateFile>) : {};
   } catch {
-    return {}; // unreadable state ⇒ rebuilt as fully unreflected (SPEC §10.5)
+    return {}; // unreadable state ⇒ rebuilt as fully unreflected
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * `gitmem dream --to <path>` (SPEC §11.5): a document such as AGENTS.md is maintained THROUGH memory. It
+ * `gitmem dream --to <path>`: a document such as AGENTS.md is maintained THROUGH memory. It
  * lives at `system/<basename>` (in context for the dreaming agent); before the run the on-disk file is
  * synced in with one commit, and after a merged run the committed text is written back — never the
  * worktree's uncommitted state, never a failed run's.

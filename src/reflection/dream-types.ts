@@ -1,21 +1,29 @@
 /**
  * The shapes of `gitmem dream` as a library call: its options and its one-line JSON result (documented in
- * the README), plus the exit-code rule of SPEC §11.2–11.3.
+ * the README), plus its exit-code rule (dreamExitCode).
  */
 import type { LanguageModel } from 'ai';
 import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import type { TreeLimits } from '../blocks/tree-limits.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { GitCredentials } from '../sync/credentials.js';
 import type { ReflectionCompleted, ReflectionStatus } from './run-types.js';
 import type { ReflectionMergeMode } from './settings.js';
 
 /** Default wall-clock limit of a dream, in seconds. */
 export const DREAM_TIMEOUT_SECONDS = 1_500;
 
+/**
+ * Options of one dream, everything wired in (memory.ts fills the wiring for `runDream` and `memory.dream`).
+ */
 export interface DreamOptions {
   home: string;
-  /** `--memory`; else the default-agent rule (memfs/scope.ts) over `env` and the home's agents. */
+  /** `--memory`; else the default-agent rule (memfs/scope.ts) over `configuredAgent` and the home's agents. */
   agentId?: string;
+  /** The agent the configuration names (config.ts `agent`), for the default-agent rule. */
+  configuredAgent?: { id?: string; memoryDir?: string };
+  /** The environment the sub-agent's sandbox is built from (and provider keys looked up in). */
   env: Record<string, string | undefined>;
   /** Base for relative `--from` / `--to` paths. */
   cwd: string;
@@ -25,6 +33,13 @@ export interface DreamOptions {
   instruction?: string;
   /** A `provider:model` spec (else GITMEM_MODEL / config), or a model instance (tests, embedding). */
   model?: string | LanguageModel;
+  /** Turns the spec (or none: the configured model) into a model, after the options were checked. */
+  resolveModel?: (spec: string | undefined) => Promise<LanguageModel>;
+  /** Opens the agent's memory for the `--to` sync-in (without it the document is not synced in first). */
+  openMemory?: (agentId: string) => Promise<{ tool(call: unknown): Promise<unknown> }>;
+  /** Passed to the reflection run (see ReflectionRunOptions). */
+  credentials?: () => GitCredentials | undefined;
+  treeLimits?: TreeLimits;
   /** Seconds; a string is parsed like the CLI flag (integer prefix). */
   timeoutSeconds?: number | string;
   dryRun?: boolean;
@@ -33,7 +48,7 @@ export interface DreamOptions {
   /** Replace the task message / the system prompt. */
   prompt?: string;
   system?: string;
-  git?: GitRunner;
+  git: GitRunner;
   /** Stream model output (default true). */
   stream?: boolean;
   maxRetries?: number;
@@ -50,6 +65,7 @@ export interface DreamError {
   data?: Record<string, unknown>;
 }
 
+/** The outcome of one dream (see dreamExitCode for the CLI's exit code). */
 export interface DreamResult {
   launched: boolean;
   /** The outcome consumed the transcript (or a dry run finished) and any `--to` write succeeded. */

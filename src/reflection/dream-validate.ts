@@ -1,6 +1,7 @@
 /**
- * Validation of a dream's inputs, in SPEC §11.2 order: `--to`, `--from`, `--timeout`, the agent id, then
- * the memory repository. Every failure is a MemoryError thrown before anything is created.
+ * Validation of a dream's inputs, in a fixed order (so the first problem reported is stable): `--to`,
+ * `--from`, `--timeout`, the agent id, then the memory repository. Every failure is a MemoryError thrown
+ * before anything is created.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,7 +26,7 @@ export interface ValidDream {
  * Parses `--timeout` like the reference: a base-10 integer prefix that must be positive.
  * @example parseTimeoutSeconds('90s') === 90
  */
-export function parseTimeoutSeconds(value: string | number | undefined): number {
+function parseTimeoutSeconds(value: string | number | undefined): number {
   if (value === undefined) return DREAM_TIMEOUT_SECONDS;
   const n = typeof value === 'number' ? value : Number.parseInt(String(value), 10);
   if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `Invalid --timeout "${value}"`, { data: { timeout: value } });
@@ -38,7 +39,7 @@ export function parseTimeoutSeconds(value: string | number | undefined): number 
  * memory directory must be an agent of the home (`<home>/agents/<id>/memory`).
  */
 function agentFrom(o: DreamOptions): string {
-  const scope = resolveScope({ home: o.home, agentId: o.agentId, env: o.env });
+  const scope = resolveScope({ home: o.home, agentId: o.agentId, configured: o.configuredAgent });
   if (scope.source !== 'env-dir') return scope.agentId as string;
   const agents = resolve(o.home, 'agents');
   const rel = resolve(scope.memoryDir).slice(agents.length + 1).split('/');

@@ -1,13 +1,11 @@
 /**
- * `gitmem dream` as a library call (SPEC §11): validate, stage an external transcript, sync a `--to`
+ * `gitmem dream` as a library call: validate, stage an external transcript, sync a `--to`
  * document in, run one reflection raced against a timeout (so an unattended run always returns), and
  * write the document back from the committed result.
  */
 import type { LanguageModel } from 'ai';
-import { toMemoryError } from '../errors.js';
-import { createGitRunner, type GitRunner } from '../git/runner.js';
-import { readGitmemConfig } from '../llm/config.js';
-import { createMemory } from '../memory.js';
+import { MemoryError, toMemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
 import { syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './dream-target.js';
 import { type DreamError, type DreamOptions, type DreamResult } from './dream-types.js';
 import { validateDream, type ValidDream } from './dream-validate.js';
@@ -20,8 +18,8 @@ import { hasTranscript, transcriptPath } from './transcripts.js';
 
 async function modelFor(o: DreamOptions): Promise<LanguageModel> {
   if (o.model !== undefined && typeof o.model !== 'string') return o.model;
-  const { resolveModel } = await import('../llm/provider.js');
-  return resolveModel({ ...(o.model ? { spec: o.model } : {}), env: o.env, config: readGitmemConfig(o.home) });
+  if (!o.resolveModel) throw new MemoryError('MODEL_NOT_CONFIGURED', 'no model given and no way to resolve one (open the memory through createMemory)');
+  return o.resolveModel(o.model);
 }
 
 type Staged = { conversationId: string; staged?: number; skipped?: number } | { result: DreamResult };
@@ -47,7 +45,8 @@ function stage(o: DreamOptions, v: ValidDream): Staged {
 
 async function syncIn(o: DreamOptions, v: ValidDream, git: GitRunner, t: DreamTarget): Promise<string> {
   try {
-    const memory = await createMemory({ home: o.home, agentId: v.agentId, env: o.env, git });
+    if (!o.openMemory) throw new MemoryError('INVALID_ARGUMENT', 'no memory opener was wired');
+    const memory = await o.openMemory(v.agentId);
     const how = await syncTargetIn(memory, git, v.memoryDir, t);
     if (how === 'synced') o.onProgress?.(`Synced ${t.name} into memory at ${t.memoryPath}.`);
   } catch (err) {
@@ -112,7 +111,7 @@ function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamR
 export async function runDream(o: DreamOptions): Promise<DreamResult> {
   const v = validateDream(o);
   const model = await modelFor(o);
-  const git = o.git ?? createGitRunner({ env: o.env });
+  const git = o.git;
   const staged = stage(o, v);
   if ('result' in staged) return staged.result;
   const { conversationId } = staged;
@@ -131,6 +130,7 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
       limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits }, ...(instruction ? { instruction } : {}),
       ...(o.dryRun ? { dryRun: true } : {}), ...(o.prompt ? { taskPrompt: o.prompt } : {}), ...(o.system ? { systemPrompt: o.system } : {}),
       ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+      ...(o.credentials ? { credentials: o.credentials } : {}), ...(o.treeLimits ? { treeLimits: o.treeLimits } : {}),
       // the final message is the result's, printed once by the caller
       onProgress: (p) => {
         if (p.phase !== 'done') o.onProgress?.(p.message);

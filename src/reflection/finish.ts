@@ -1,5 +1,5 @@
 /**
- * The completion half of a reflection run (SPEC §10.9): turn the worktree into an outcome (finalize, or a
+ * The completion half of a reflection run: turn the worktree into an outcome (finalize, or a
  * dry run's diff, or a branch kept for review — each starts by importing the sub-agent's commits from its
  * private object directory), move the cursor only when the outcome consumed the transcript, signal a
  * recompile only after a merge, and record the run in the agent's run log.

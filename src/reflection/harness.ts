@@ -3,15 +3,14 @@
  * from the settings whether a reflection fires and start it in the background. They never block the caller:
  * each returns at once with a handle whose `done` promise (never rejecting) settles when the run ends.
  * One reflection per agent per process; a launch while one runs is queued and runs once afterwards.
+ * The run itself (and with it the model layer) is loaded at the first launch.
  */
 import type { LanguageModel } from 'ai';
 import { toMemoryError, type MemoryError } from '../errors.js';
-import { createGitRunner, type GitRunner } from '../git/runner.js';
-import { readGitmemConfig } from '../llm/config.js';
+import type { GitRunner } from '../git/runner.js';
 import { agentPaths } from '../memfs/layout.js';
 import { readCursor } from './cursor.js';
 import { createReservationTable } from './reservation.js';
-import { runReflection } from './run.js';
 import type { ReflectionResult, ReflectionRunOptions } from './run-types.js';
 import { resolveReflectionSettings, type ReflectionSettings } from './settings.js';
 import { appendTranscript, type TranscriptRowInput } from './transcripts.js';
@@ -26,6 +25,7 @@ export interface HarnessNoRun {
   error?: MemoryError;
 }
 
+/** How a harness-started reflection ended (`onComplete`): a run's result, or why none ran. */
 export type HarnessOutcome = ReflectionResult | HarnessNoRun;
 
 /** Returned at once by every entry point. */
@@ -38,14 +38,15 @@ export interface ReflectionLaunch {
 
 type RunExtras = Partial<Omit<ReflectionRunOptions, 'home' | 'agentId' | 'conversationId' | 'model' | 'env' | 'git' | 'trigger'>>;
 
-/** Options of {@link createReflectionHarness}. */
+/** Options of {@link createReflectionHarness}: everything wired in (memory.ts fills them for a harness). */
 export interface ReflectionHarnessOptions {
   home: string;
   agentId: string;
-  env?: Record<string, string | undefined>;
-  git?: GitRunner;
-  /** A model, or a function resolving one at launch (default: the configured model, see resolveModel). */
-  model?: LanguageModel | (() => Promise<LanguageModel>);
+  /** The environment the sub-agent's sandbox is built from (and provider keys looked up in). */
+  env: Record<string, string | undefined>;
+  git: GitRunner;
+  /** A model, or a function resolving one at launch (memory.ts passes the configured model's resolver). */
+  model: LanguageModel | (() => Promise<LanguageModel>);
   projectDir?: string;
   /** Overrides applied on top of the resolved settings. */
   settings?: Partial<ReflectionSettings>;
@@ -54,6 +55,7 @@ export interface ReflectionHarnessOptions {
   onComplete?: (outcome: HarnessOutcome) => void;
 }
 
+/** The reflection entry points of one agent; each returns at once, the run goes on in the background. */
 export interface ReflectionHarness {
   /** Appends a turn's rows to the conversation's transcript (call before onTurnEnd). */
   recordTurn(conversationId: string, rows: TranscriptRowInput[]): void;
@@ -76,11 +78,8 @@ interface Request {
 const table = createReservationTable<Request>((previous, next) => ({ ...next, waiters: [...previous.waiters, ...next.waiters] }));
 const running = new Map<string, Promise<void>>();
 
-async function resolveModelFor(o: ReflectionHarnessOptions, env: Record<string, string | undefined>): Promise<LanguageModel> {
-  if (typeof o.model === 'function') return o.model();
-  if (o.model !== undefined) return o.model;
-  const { resolveModel } = await import('../llm/provider.js');
-  return resolveModel({ env, config: readGitmemConfig(o.home) });
+async function resolveModelFor(o: ReflectionHarnessOptions): Promise<LanguageModel> {
+  return typeof o.model === 'function' ? o.model() : o.model;
 }
 
 interface Ctx {
@@ -95,7 +94,9 @@ interface Ctx {
 async function execute(c: Ctx, req: Request): Promise<HarnessOutcome> {
   try {
     const s = c.settings();
-    const model = await resolveModelFor(c.o, c.env);
+    const model = await resolveModelFor(c.o);
+    // Loaded at the first launch: the run pulls in the model layer, which importing gitmem must not.
+    const { runReflection } = await import('./run.js');
     return await runReflection({
       merge: s.merge, mergeInstructions: s.mergeInstructions, ...c.o.run,
       home: c.o.home, agentId: c.o.agentId, conversationId: req.conversationId, model, env: c.env, git: c.git, trigger: req.trigger,
@@ -156,13 +157,13 @@ function launch(c: Ctx, conversationId: string, event: ReflectionEvent, instruct
  *   h.recordTurn('conv-1', rows); h.onTurnEnd('conv-1'); // returns at once
  */
 export function createReflectionHarness(o: ReflectionHarnessOptions): ReflectionHarness {
-  const env = o.env ?? process.env;
+  const env = o.env;
   const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
   const settings = (): ReflectionSettings => ({
     ...resolveReflectionSettings({ home: o.home, agentDir, ...(o.projectDir ? { projectDir: o.projectDir } : {}) }),
     ...o.settings,
   });
-  const c: Ctx = { o, env, git: o.git ?? createGitRunner({ env }), agentDir, memoryDir, settings };
+  const c: Ctx = { o, env, git: o.git, agentDir, memoryDir, settings };
   return {
     recordTurn: (conversationId, rows) => appendTranscript(agentDir, conversationId, rows),
     onTurnEnd: (conversationId) => launch(c, conversationId, 'turn-end'),

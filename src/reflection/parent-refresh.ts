@@ -4,7 +4,6 @@
  * returns is applied by finalize under the lease, right before the merge.
  */
 import { toMemoryError } from '../errors.js';
-import { resolveCredentials } from '../sync/credentials.js';
 import { prepareParentRefresh, type PreparedRefresh } from '../sync/refresh.js';
 import type { PreparedReflection } from './prepare.js';
 import type { ReflectionRunOptions } from './run-types.js';
@@ -22,7 +21,7 @@ export async function refreshForMerge(o: ReflectionRunOptions, p: PreparedReflec
   const prepare =
     o.refreshParent ??
     (() => {
-      const credentials = resolveCredentials({ env: o.env, home: o.home });
+      const credentials = o.credentials?.();
       return prepareParentRefresh({ git: o.git, memoryDir: p.wt.parentMemoryDir, ...(credentials ? { credentials } : {}), ...(o.signal ? { signal: o.signal } : {}) });
     });
   return Promise.resolve()

@@ -1,5 +1,5 @@
 /**
- * The launch half of a reflection run (SPEC §10.4 steps 4–6): refuse a dirty parent and an empty payload
+ * The launch half of a reflection run: refuse a dirty parent and an empty payload
  * before anything is created, then make the private worktree, write the payload file beside it and build
  * both prompts (snapshot fitted to its budget).
  */
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { GitRunner } from '../git/runner.js';
 import { agentPaths } from '../memfs/layout.js';
 import { readCommittedSnapshot, type CommittedSnapshot } from '../memfs/read-revision.js';
-import { resolveTreeLimits } from '../blocks/tree-limits.js';
+import { DEFAULT_TREE_LIMITS } from '../blocks/tree-limits.js';
 import { createMemoryWorktree, worktreeName, type MemoryWorktree } from '../worktree/create.js';
 import { discardWorktree } from '../worktree/cleanup.js';
 import { dirtyPaths } from '../worktree/inspect.js';
@@ -21,9 +21,9 @@ import { buildParentSnapshot, shrinkSnapshot, type ParentSnapshot } from './snap
 import { buildTranscriptPayload } from './transcripts-payload.js';
 
 /** System prompt + task message are capped together at ~16k estimated tokens (4 characters each). */
-export const PROMPT_CHAR_CAP = 64_000;
+const PROMPT_CHAR_CAP = 64_000;
 /** Payloads up to this size are also inlined in the task message. */
-export const INLINE_PAYLOAD_CAP = 24_000;
+const INLINE_PAYLOAD_CAP = 24_000;
 
 /** Everything the run needs once the worktree exists. */
 export interface PreparedReflection {
@@ -40,7 +40,7 @@ export interface PreparedReflection {
 type Gate = { skip: ReflectionSkipped } | { payload: string; lines: { from: number; to: number } };
 
 /** Parent clean? Anything new to reflect on? (No worktree, no directory is created here.) */
-export async function gateReflection(o: ReflectionRunOptions, memoryDir: string, agentDir: string): Promise<Gate> {
+async function gateReflection(o: ReflectionRunOptions, memoryDir: string, agentDir: string): Promise<Gate> {
   const conversationId = o.conversationId;
   if ((await dirtyPaths(o.git, memoryDir)).length > 0) {
     return { skip: { launched: false, reason: 'parent_dirty', conversationId, message: 'Parent memory has uncommitted changes; commit or discard them before reflecting.' } };
@@ -76,7 +76,7 @@ function buildPrompts(o: ReflectionRunOptions, snap: CommittedSnapshot, payload:
   const trailer = `Reviewed-Transcript: ${reviewed}`;
   if (o.taskPrompt !== undefined) return { system, prompt: o.taskPrompt };
   const files = snap.paths.filter((p) => snap.markdown.has(p)).map((p) => ({ path: p, content: snap.markdown.get(p) ?? '' }));
-  const parent = buildParentSnapshot(files, { treeLimits: resolveTreeLimits(o.env), ...(o.snapshotBudget ? { budget: o.snapshotBudget } : {}) });
+  const parent = buildParentSnapshot(files, { treeLimits: o.treeLimits ?? DEFAULT_TREE_LIMITS, ...(o.snapshotBudget ? { budget: o.snapshotBudget } : {}) });
   const base = {
     reviewed,
     trailer,

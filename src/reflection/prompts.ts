@@ -1,6 +1,6 @@
 /**
  * The reflection sub-agent's texts: system prompts shipped as markdown next to this module
- * (src/reflection/prompts → dist/reflection/prompts) and the per-run task message (SPEC §10.7), which names
+ * (src/reflection/prompts → dist/reflection/prompts) and the per-run task message, which names
  * no absolute path and never says "worktree": the agent only knows `$MEMORY_DIR` and `$TRANSCRIPT_PATH`.
  */
 import { readFileSync } from 'node:fs';

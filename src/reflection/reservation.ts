@@ -1,5 +1,5 @@
 /**
- * One reflection per agent per process (SPEC §10.4 step 3): a second launch while one runs is queued, not
+ * One reflection per agent per process: a second launch while one runs is queued, not
  * dropped — one pending launch per agent, the latest replacing earlier ones — and runs once after release.
  */
 

@@ -5,7 +5,9 @@
 import type { LanguageModel } from 'ai';
 import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import type { TreeLimits } from '../blocks/tree-limits.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { GitCredentials } from '../sync/credentials.js';
 import type { PreparedRefresh } from '../sync/refresh.js';
 import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
 import type { ReflectionMergeMode } from './settings.js';
@@ -53,12 +55,16 @@ export interface ReflectionRunOptions {
   maxRetries?: number;
   /**
    * How the parent is brought up to date with its remote before an auto merge (default: fetch origin with
-   * the credentials of `env`/`home`, then fast-forward or rebase under the lease); `false` merges locally.
+   * {@link credentials}, then fast-forward or rebase under the lease); `false` merges locally.
    */
   refreshParent?: false | (() => Promise<PreparedRefresh>);
+  /** The sync credentials, asked for when the parent is refreshed (the wiring passes config.credentials). */
+  credentials?: () => GitCredentials | undefined;
   /** Print-only: compute the diff the run would merge, then discard everything. */
   dryRun?: boolean;
   snapshotBudget?: number;
+  /** The tree caps of the snapshot's memory tree (the wiring passes config.treeLimits; default: the defaults). */
+  treeLimits?: TreeLimits;
   signal?: AbortSignal;
   onProgress?: (p: ReflectionProgress) => void;
   /** Called after a merge changed memory (recompile the system prompt). */

@@ -1,10 +1,11 @@
 /**
- * One reflection run end to end (SPEC §10.4, §10.9): gate (parent clean, payload present) → private
+ * One reflection run end to end: gate (parent clean, payload present) → private
  * worktree → sub-agent (confined file tools + sandboxed shell) → finalize → cursor, recompile, run log.
  * It is the body of a background memory writer; callers that must not block start it and do not await it.
  */
 import { rmSync } from 'node:fs';
 import { toMemoryError, type MemoryErrorCode } from '../errors.js';
+import { reflectionIdentity } from '../identity.js';
 import { describeModel } from '../llm/provider.js';
 import { runSubAgent, type SubAgentLimits, type SubAgentRun } from '../llm/sub-agent.js';
 import { discardWorktree } from '../worktree/cleanup.js';
@@ -16,14 +17,10 @@ import { createReflectionShell } from './shell.js';
 /** Limits of a reflection sub-agent unless the caller overrides them. */
 export const DEFAULT_REFLECTION_LIMITS: Readonly<SubAgentLimits> = Object.freeze({ maxSteps: 40, timeoutMs: 20 * 60_000 });
 
-function identity(agentId: string): { name: string; email: string } {
-  return { name: 'gitmem reflection', email: `${agentId}+reflection@gitmem.local` };
-}
-
 async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise<{ run?: SubAgentRun; error?: string; errorCode?: MemoryErrorCode }> {
   const shell = createReflectionShell({
     gitmemHome: o.home, agentId: o.agentId, memoryDir: p.wt.parentMemoryDir, worktreeDir: p.wt.worktreeDir, branchName: p.wt.branchName,
-    transcriptPath: p.payloadPath, env: o.env, identity: identity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    transcriptPath: p.payloadPath, env: o.env, identity: reflectionIdentity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
   });
   o.onProgress?.({ phase: 'reflecting', message: `Reflecting on ${o.conversationId} lines ${p.lines.from}-${p.lines.to} with ${describeModel(o.model)}…` });
   try {

@@ -1,5 +1,5 @@
 /**
- * Reflection settings (SPEC §10.1–10.2): when a reflection fires and how its result is merged, resolved from
+ * Reflection settings: when a reflection fires and how its result is merged, resolved from
  * three layers — global (`$GITMEM_HOME/config` → "reflection"), project (`<project>/.gitmem/config.json`
  * → "reflection") and agent (`<agentDir>/config.json` → "reflection") — later layers winning.
  */

@@ -4,6 +4,7 @@
  * objects going to the worktree's private object directory, under the same policy as any background memory
  * writer (own memory read-only; only its worktree and private git dir writable; work imported at finalize).
  */
+import { identityEnv, type Identity } from '../identity.js';
 import type { ShellRunner } from '../llm/tool-set.js';
 import { withReadPaths, type SandboxPolicy } from '../sandbox/policy.js';
 import { confineCommand } from '../sandbox/launch.js';
@@ -22,7 +23,7 @@ export interface ReflectionShellOptions {
   transcriptPath: string;
   /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX read here). */
   env: Record<string, string | undefined>;
-  identity: { name: string; email: string };
+  identity: Identity;
   onWarning?: (message: string) => void;
 }
 
@@ -32,10 +33,7 @@ function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
     MEMORY_DIR: o.worktreeDir,
     GITMEM_MEMORY_DIR: o.worktreeDir,
     TRANSCRIPT_PATH: o.transcriptPath,
-    GIT_AUTHOR_NAME: o.identity.name,
-    GIT_AUTHOR_EMAIL: o.identity.email,
-    GIT_COMMITTER_NAME: o.identity.name,
-    GIT_COMMITTER_EMAIL: o.identity.email,
+    ...identityEnv(o.identity),
     // A user's global commit signing would need keys the sandbox hides; memory commits are never signed.
     GIT_CONFIG_COUNT: '1',
     GIT_CONFIG_KEY_0: 'commit.gpgsign',
@@ -68,7 +66,7 @@ function warnOnce(sink: WarningSink | undefined): WarningSink {
  * this worktree and its private git dir writable (see commandBodyPolicy).
  * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir })
  */
-export function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName?: string }): SandboxPolicy {
+function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName?: string }): SandboxPolicy {
   return commandBodyPolicy({ ...o, type: 'update' });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The parent-memory snapshot a reflection sub-agent sees up front (SPEC §10.6): the memory tree (with the
+ * The parent-memory snapshot a reflection sub-agent sees up front: the memory tree (with the
  * descriptions of files outside `system/`) and the full text of each `system/` file, within a character
  * budget. Over budget it degrades file by file — truncate with a notice naming the full path, then a
  * notice only, then a count of omitted files — and never drops the tree. Paths are always `$MEMORY_DIR/…`.
@@ -94,7 +94,7 @@ export const SHRUNK_NOTICE =
   '[The parent memory preview was reduced to keep the system prompt and this message within the startup budget. Read files directly from $MEMORY_DIR when needed.]';
 
 /**
- * Second guard (SPEC B10.28): if `fixedChars + snapshot` exceeds `maxChars`, keep only the tree plus a
+ * Second guard: if `fixedChars + snapshot` exceeds `maxChars`, keep only the tree plus a
  * notice; if even that is too long, the notice alone.
  * @example shrinkSnapshot(snap, 10_000, 64_000) // snap.text when it fits
  */

@@ -1,5 +1,5 @@
 /**
- * Renders transcript rows as the message array a reflection sub-agent reads (SPEC B10.13): a meta header,
+ * Renders transcript rows as the message array a reflection sub-agent reads: a meta header,
  * then user/assistant messages, tool calls with short arguments and tool results bounded in size. Errors
  * and reasoning are left out; no system message is included.
  */
@@ -75,7 +75,7 @@ function boundedText(text: string, cap: number): string {
  * that is not JSON becomes a bounded string.
  * @example boundedArgs('{"path":"a.md"}') // { path: 'a.md' }
  */
-export function boundedArgs(argsText: string | undefined, cap = ARGS_CAP): unknown {
+function boundedArgs(argsText: string | undefined, cap = ARGS_CAP): unknown {
   if (argsText === undefined || argsText === '') return {};
   let parsed: unknown;
   try {
@@ -104,7 +104,7 @@ function fits(v: unknown, cap: number): boolean {
  * Keeps the head and the tail of a long text.
  * @example headTail('x'.repeat(5000)).length <= 2500
  */
-export function headTail(text: string, cap = RESULT_CAP): string {
+function headTail(text: string, cap = RESULT_CAP): string {
   if (text.length <= cap) return text;
   const marker = `\n… [${text.length - cap} characters omitted] …\n`;
   const room = Math.max(0, cap - marker.length);

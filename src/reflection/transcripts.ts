@@ -1,6 +1,7 @@
 /**
- * Conversations as append-only JSONL under the agent (`<agentDir>/transcripts/<conversation>.jsonl`, rows of
- * SPEC Appendix A.1). A harness appends each turn's rows; reflection reads the part not yet reflected.
+ * Conversations as append-only JSONL under the agent (`<agentDir>/transcripts/<conversation>.jsonl`, one
+ * TranscriptRow per line: text rows and tool rows). A harness appends each turn's rows; reflection reads the
+ * part not yet reflected.
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,7 +75,7 @@ export function transcriptPath(agentDir: string, conversationId: string): string
  * True for a JSON value shaped like a transcript row (used when reading files we did not write).
  * @example isTranscriptRow({ kind: 'user', text: 'hi', captured_at: '…' }) === true
  */
-export function isTranscriptRow(v: unknown): v is TranscriptRow {
+function isTranscriptRow(v: unknown): v is TranscriptRow {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
   if (r['kind'] === 'tool_call') return true;

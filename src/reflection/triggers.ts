@@ -1,5 +1,5 @@
 /**
- * When a reflection fires (SPEC B10.2–B10.5): a pure decision over the settings, the event that just
+ * When a reflection fires: a pure decision over the settings, the event that just
  * happened and the number of assistant steps since the last successful reflection.
  */
 import type { ReflectionSettings } from './settings.js';

@@ -104,11 +104,3 @@ export function detectSandboxBackend(o: DetectOptions = {}): SandboxBackend {
   if (o.run === undefined) cache.set(key, found);
   return found;
 }
-
-/**
- * Forgets cached detections (tests, or after installing bubblewrap).
- * @example resetSandboxDetection(); detectSandboxBackend({ env: process.env })
- */
-export function resetSandboxDetection(): void {
-  cache.clear();
-}

@@ -4,7 +4,7 @@
  */
 
 /** Names always passed through when set. */
-export const BASE_ENV_NAMES: readonly string[] = [
+const BASE_ENV_NAMES: readonly string[] = [
   'PATH',
   'HOME',
   'USER',

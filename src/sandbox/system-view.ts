@@ -21,7 +21,7 @@ export interface HostFacts {
   userHomes: string[];
   /** gitmem homes named by the environment, besides the writer's own (hidden whole). */
   gitmemHomes: string[];
-  /** Every place a gitmem runtime directory (the CLI daemon's socket and FIFOs) may be. */
+  /** Every place a gitmem runtime directory (the CLI daemon's socket) may be. */
   runtimeDirs: string[];
 }
 

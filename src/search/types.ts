@@ -8,6 +8,7 @@ export type SearchMode = 'fulltext' | 'semantic' | 'hybrid';
 
 export const SEARCH_MODES: readonly SearchMode[] = ['fulltext', 'semantic', 'hybrid'];
 
+/** Options of `memory.search`: the revision, how many hits, path globs, the ranking mode. */
 export interface SearchOptions {
   /** Revision to search (sha, branch, `HEAD~3`, `main@{…}`, ISO date); default HEAD. */
   at?: string;

@@ -1,5 +1,5 @@
 /**
- * The post-turn sync (SPEC §6.10), run after every agent turn: report a conflict or dirty tree, push
+ * The post-turn sync, run after every agent turn: report a conflict or dirty tree, push
  * pending commits, and on a non-fast-forward rebase and push again. Never commits on the agent's behalf,
  * never reports `clean` while local commits are unpushed, never throws for git failures.
  */

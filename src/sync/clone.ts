@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } fro
 import { dirname } from 'node:path';
 import { defaultMemoryFiles } from '../blocks/defaults.js';
 import { MemoryError, isMemoryError } from '../errors.js';
+import { agentIdentity } from '../identity.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { advertisedObjectFormat, repoObjectFormat, type ObjectFormat } from '../git/object-format.js';
 import { prepareHome } from '../home.js';
@@ -42,6 +43,7 @@ export interface CloneOptions {
   name?: string;
 }
 
+/** What `cloneMemory` did: the agent, where its memory is, and what came from the remote. */
 export interface CloneResult {
   agentId: string;
   memoryDir: string;
@@ -187,7 +189,7 @@ async function initializeEmptyClone(git: GitRunner, dir: string, o: { agentId: s
     memoryDir: dir,
     edits: defaultMemoryFiles().map((f) => ({ file: f.path, before: null, after: f.content })),
     message: 'chore: initialize memory',
-    author: { name: o.name, email: `${o.agentId}@gitmem.local` },
+    author: agentIdentity(o.agentId, { given: { name: o.name } }),
     base: { head: null, trees: new Map() },
     operation: 'init',
   });
@@ -207,8 +209,9 @@ async function configureClone(git: GitRunner, dir: string, agentId: string): Pro
     if (r.exitCode === 1) await git.run(['config', key, value], { cwd: dir });
   };
   await git.run(['config', 'gitmem.agentId', agentId], { cwd: dir });
-  await setIfUnset('user.name', agentId);
-  await setIfUnset('user.email', `${agentId}@gitmem.local`);
+  const id = agentIdentity(agentId);
+  await setIfUnset('user.name', id.name);
+  await setIfUnset('user.email', id.email);
   await setIfUnset('commit.gpgsign', 'false');
 }
 

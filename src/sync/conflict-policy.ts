@@ -64,6 +64,7 @@ export const CONFLICT_POLICIES = {
   },
 } as const satisfies Record<string, ConflictPolicyDef>;
 
+/** What a sync does when the rebase meets a true conflict (one of CONFLICT_POLICY_NAMES). */
 export type ConflictPolicy = keyof typeof CONFLICT_POLICIES;
 
 /** The policies in table order. */

@@ -8,6 +8,7 @@ import type { GitRunner } from '../git/runner.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { BACKUP_REF_PREFIX, createUniqueRef } from './refs.js';
 
+/** A branch that keeps local commits a conflict left out of main. */
 export interface KeptBranch {
   branch: string;
   /** `conflict` for sync, else the worker kind (`gitmem/<kind>/<id>`). */
@@ -23,6 +24,7 @@ export interface KeptBranch {
   files: string[];
 }
 
+/** A kept branch with its commits and what it changes against main. */
 export interface KeptBranchDetail extends KeptBranch {
   log: Array<{ sha: string; subject: string }>;
   /** `git diff --name-status` lines, e.g. `M\tsystem/human.md`. */

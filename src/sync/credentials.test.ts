@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../errors.js';
 import { cleanupTmp, makeTmpDir } from '../../test/helpers/tmp.js';
-import { authForRemote, parseCredentialsFile, resolveCredentials } from './credentials.js';
+import { resolveCredentials } from '../config.js';
+import { authForRemote, parseCredentialsFile } from './credentials.js';
 
 afterAll(cleanupTmp);
 

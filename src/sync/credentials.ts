@@ -20,12 +20,6 @@ export interface GitCredentials {
   source: 'env' | 'file';
 }
 
-export interface ResolveCredentialsInput {
-  env: Record<string, string | undefined>;
-  /** `$GITMEM_HOME`; the file is `<home>/credentials`. */
-  home: string;
-}
-
 const DEFAULT_USER = 'x-access-token';
 
 /**
@@ -59,22 +53,21 @@ function withDefaults(f: { token: string; scheme?: string; username?: string; ur
 }
 
 /**
- * Finds the git token: `GITMEM_GIT_TOKEN` (with optional `GITMEM_GIT_USERNAME` ⇒ Basic,
- * `GITMEM_GIT_AUTH_SCHEME`), else `<home>/credentials`, which must not be readable by group or others.
- * Returns undefined when there is none (remotes then use the user's own git/SSH setup).
- * @example const cred = resolveCredentials({ env: process.env, home: '/home/me/.gitmem' })
+ * Credentials from a token given directly (config.ts passes GITMEM_GIT_TOKEN and its companions): a user
+ * name means Basic unless a scheme says otherwise.
+ * @example credentialsFromToken({ token: 't', username: 'me' }).scheme === 'basic'
  */
-export function resolveCredentials(input: ResolveCredentialsInput): GitCredentials | undefined {
-  const token = input.env['GITMEM_GIT_TOKEN']?.trim();
-  if (token) {
-    const username = input.env['GITMEM_GIT_USERNAME']?.trim();
-    const scheme = input.env['GITMEM_GIT_AUTH_SCHEME']?.trim();
-    return {
-      ...withDefaults({ token, ...(username ? { username } : {}), ...(scheme ? { scheme } : {}) }),
-      source: 'env',
-    };
-  }
-  const file = join(input.home, 'credentials');
+export function credentialsFromToken(given: { token: string; username?: string; scheme?: string }): GitCredentials {
+  return { ...withDefaults(given), source: 'env' };
+}
+
+/**
+ * The credentials file `<home>/credentials`, which must not be readable by group or others
+ * (CREDENTIALS_INSECURE); undefined when there is none (remotes then use the user's own git/SSH setup).
+ * @example readCredentialsFile('/home/me/.gitmem')?.source === 'file'
+ */
+export function readCredentialsFile(home: string): GitCredentials | undefined {
+  const file = join(home, 'credentials');
   let mode: number;
   try {
     mode = statSync(file).mode;

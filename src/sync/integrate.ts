@@ -5,6 +5,7 @@
  */
 import { GitCommandError, type GitAuth, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
 import { NETWORK_RETRY } from '../git/runner.js';
+import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { parseFetchUpdate, quickRelation, type SyncHint, type TrackingUpdate } from './quick-relation.js';
 import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
@@ -177,11 +178,9 @@ async function rebase(input: IntegrateInput, onto: string): Promise<void> {
   } catch (err) {
     if (!(err instanceof GitCommandError) || err.kind !== 'identity') throw err;
     await abortRebase(input);
-    await input.git.run(['rebase', '--quiet', onto], { ...runOpts(input), config: FALLBACK_IDENTITY });
+    await input.git.run(['rebase', '--quiet', onto], { ...runOpts(input), config: identityConfig(SYSTEM_IDENTITY) });
   }
 }
-
-const FALLBACK_IDENTITY = ['user.name=gitmem', 'user.email=gitmem@gitmem.local'];
 
 async function onRebaseConflict(
   input: IntegrateInput,

@@ -4,12 +4,11 @@
  * (or from `GITMEM_GIT_TOKEN`), and push main to the mirror exactly as `gitmem mirror push` does — the same
  * runner, origin scoping and redaction. Nothing is written but the log entry; never throws.
  */
-import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { isMemoryError } from '../errors.js';
-import { createGitRunner, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
+import type { GitRetryPolicy, GitRunner } from '../git/runner.js';
 import { MIRROR_HOME_KEY } from '../hooks/post-commit.js';
-import { resolveCredentials, type GitCredentials } from './credentials.js';
+import type { GitCredentials } from './credentials.js';
 import { pushMirror } from './mirror.js';
 import { appendMirrorLog } from './mirror-log.js';
 import { gitDirOf } from './repo-state.js';
@@ -17,31 +16,46 @@ import { gitDirOf } from './repo-state.js';
 /** One retry: the next commit pushes again anyway, and a hook's push should not linger. */
 const HOOK_RETRY: GitRetryPolicy = { attempts: 2, baseDelayMs: 500 };
 
+/** The configured home (config.ts), and whether the environment named it (GITMEM_HOME) or it is the default. */
+export interface ConfiguredHome {
+  home: string;
+  fromEnv: boolean;
+}
+
 /**
  * The gitmem home whose credentials the mirror uses: the one recorded by `gitmem mirror set`, else
  * `GITMEM_HOME`, else the home the repository sits in (`<home>/agents/<id>/memory`), else `~/.gitmem`.
- * @example await mirrorHome(git, '/h/agents/a1/memory', {}) === '/h'
+ * @example await mirrorHome(git, '/h/agents/a1/memory', { home: '/me/.gitmem', fromEnv: false }) === '/h'
  */
-export async function mirrorHome(git: GitRunner, memoryDir: string, env: Record<string, string | undefined>): Promise<string> {
+async function mirrorHome(git: GitRunner, memoryDir: string, configured: ConfiguredHome): Promise<string> {
   const recorded = await git.run(['config', '--get', MIRROR_HOME_KEY], { cwd: memoryDir, okExitCodes: [1] });
   if (recorded.exitCode === 0 && recorded.stdout.trim() !== '') return resolve(recorded.stdout.trim());
-  if (env['GITMEM_HOME']?.trim()) return resolve(env['GITMEM_HOME'].trim());
+  if (configured.fromEnv) return configured.home;
   const dir = resolve(memoryDir);
   if (basename(dir) === 'memory' && basename(dirname(dirname(dir))) === 'agents') return dirname(dirname(dirname(dir)));
-  return join(env['HOME']?.trim() || homedir(), '.gitmem');
+  return configured.home;
+}
+
+/** What the hook process hands {@link runMirrorHook} (mirror-hook-main.ts wires it from config.ts). */
+export interface MirrorHookInput {
+  git: GitRunner;
+  cwd: string;
+  home: ConfiguredHome;
+  /** The sync credentials of a home. */
+  credentials: (home: string) => GitCredentials | undefined;
 }
 
 /**
  * Pushes main to the configured mirror with the sync credentials; every outcome lands in the mirror log.
- * @example await runMirrorHook({ env: process.env, cwd: process.cwd() })
+ * @example await runMirrorHook({ git, cwd, home: { home, fromEnv }, credentials: (h) => resolveCredentials({ env, home: h }) })
  */
-export async function runMirrorHook(input: { env: Record<string, string | undefined>; cwd: string }): Promise<void> {
+export async function runMirrorHook(input: MirrorHookInput): Promise<void> {
   const gitDir = gitDirOf(input.cwd);
   if (!gitDir) return;
-  const git = createGitRunner({ env: input.env });
+  const { git } = input;
   let credentials: GitCredentials | undefined;
   try {
-    credentials = resolveCredentials({ env: input.env, home: await mirrorHome(git, input.cwd, input.env) });
+    credentials = input.credentials(await mirrorHome(git, input.cwd, input.home));
   } catch (err) {
     // e.g. a credentials file others can read: say so where `gitmem mirror status` looks.
     const commit = (await git.run(['rev-parse', '--short', 'HEAD'], { cwd: input.cwd, okExitCodes: [128] })).stdout.trim();

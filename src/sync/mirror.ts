@@ -17,7 +17,7 @@ import { gitDirOf } from './repo-state.js';
 
 export type { MirrorLogEntry } from './mirror-log.js';
 
-/** SPEC A.8. */
+/** One push to the mirror: whether it worked, where to, which branch, and git's (redacted) output. */
 export interface MirrorPushResult {
   ok: boolean;
   url: string | null;

@@ -1,5 +1,6 @@
 /**
- * The steps `gitmem sync` and the post-turn sync share: the pre-checks of SPEC §6.10 rows 1–4, the push
+ * The steps `gitmem sync` and the post-turn sync share: the pre-checks (not a repository, a merge or rebase
+ * in progress, uncommitted changes, no remote — in that order), the push
  * of main, and the result builders (every message redacted, every failure carrying its stable code).
  */
 import { isMemoryError } from '../errors.js';

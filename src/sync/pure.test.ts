@@ -34,7 +34,7 @@ describe('sync pure helpers', () => {
     expect(parseStatusV2('# branch.oid (initial)\0# branch.head (detached)\0')).toMatchObject({ oid: null, branch: null, upstream: null, ahead: null });
   });
 
-  it('summarises conflict state like SPEC §6.10 row 2, listing ten files then a count', () => {
+  it('summarises conflict state as sync reports it first, listing ten files then a count', () => {
     const paths = Array.from({ length: 12 }, (_, i) => `f${i}.md`);
     expect(conflictSummary({ mergeInProgress: false, rebaseInProgress: true, unmerged: paths })).toBe(
       `rebase in progress; conflicted file(s): ${paths.slice(0, 10).join(', ')}, and 2 more`,

@@ -9,6 +9,7 @@ import type { GitRunner } from '../git/runner.js';
 import { redactText, secretParamNames } from '../git/redact.js';
 import { gitDirOf, readRepoState } from './repo-state.js';
 
+/** The sync remote (`origin`) as stored; a URL never carries a token. */
 export interface RemoteInfo {
   name: 'origin';
   /** The configured URL (redacted for display), or null. */

@@ -72,7 +72,8 @@ export async function readRepoState(git: GitRunner, memoryDir: string, signal?: 
 }
 
 /**
- * The conflict summary of SPEC §6.10 row 2, or undefined when the repo is not in a conflict state.
+ * The one-line summary of a merge or rebase left in progress (what sync reports before anything else), or
+ * undefined when the repo is not in a conflict state.
  * @example conflictSummary(state) === 'rebase in progress; conflicted file(s): a.md'
  */
 export function conflictSummary(s: Pick<RepoState, 'mergeInProgress' | 'rebaseInProgress' | 'unmerged'>): string | undefined {

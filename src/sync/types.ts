@@ -1,5 +1,5 @@
 /**
- * The shapes shared by `gitmem sync` and the post-turn sync (SPEC A.7, extended).
+ * The shapes shared by `gitmem sync` and the post-turn sync.
  */
 import type { MemoryErrorCode } from '../errors.js';
 import type { GitAuth, GitRetryPolicy, GitRunner } from '../git/runner.js';
@@ -12,6 +12,7 @@ import type { ConflictPolicy } from './conflict-policy.js';
 /** What to do when integrating the remote hits a true conflict: the table in conflict-policy.ts. */
 export type { ConflictPolicy } from './conflict-policy.js';
 
+/** The outcome of a sync: a failure is a status here, never a throw. */
 export interface SyncResult {
   status: SyncStatus;
   summary: string;

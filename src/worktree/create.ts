@@ -19,7 +19,7 @@ import { resolveCommit } from './inspect.js';
 import { currentOwner, writeWorktreeOwner } from './owner.js';
 import { DEFAULT_SPARSE_DIRS, normalizeSparseDirs, renderConePatterns } from './sparse.js';
 
-/** A private worktree (SPEC A.6 handle, plus the kind, its own git dir and the materialised directories). */
+/** A private worktree: where it is, its branch and base, its kind, its own git dir and the materialised paths. */
 export interface MemoryWorktree {
   id: string;
   kind: string;
@@ -47,7 +47,7 @@ export interface CreateWorktreeOptions {
 }
 
 /** Config that makes git apply (and keep) cone-mode sparse patterns in a worktree, per invocation. */
-export const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
+const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
 
 /**
  * `YYYYMMDDhhmmss-<8 hex>` in UTC.

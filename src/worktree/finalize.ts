@@ -1,5 +1,5 @@
 /**
- * Reflection finalize (SPEC §8.3): decides, under the operation lease, what a finished reflection worktree
+ * Reflection finalize: decides, under the operation lease, what a finished reflection worktree
  * becomes — one of six outcomes — and cleans up. Its commits are imported first (import.ts: re-hashed,
  * ancestry checked, branch created); commits that cannot be imported end `failed`. Anything but success or
  * "genuinely nothing to write" rolls back so the transcript can be retried. gitmem keeps a conflicting
@@ -13,12 +13,17 @@ import { deleteBranch, removeWorktreeDir } from './cleanup.js';
 import type { MemoryWorktree } from './create.js';
 import { importWorktreeCommits } from './import.js';
 import { commitSubject, countWorktreeCommits, dirtyPaths, isAncestor, resolveCommit, worktreeDirtyPaths } from './inspect.js';
-import { mergeIntoCheckout, type GitIdentity } from './merge.js';
+import type { Identity } from '../identity.js';
+import { mergeIntoCheckout } from './merge.js';
 
-/** SPEC's six outcomes, plus `rejected`: the merge result broke the memory rules (branch kept, nothing merged). */
+/**
+ * How a finished reflection worktree ended: nothing to merge, edits left uncommitted, the run failed, the parent
+ * was dirty, a merge conflict, merged — or `rejected`: the merge result broke the memory rules (branch kept,
+ * nothing merged).
+ */
 export type ReflectionFinalizeStatus = 'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'rejected' | 'merged';
 
-/** SPEC A.6 finalize result, plus the conflicting paths and whether the branch was kept. */
+/** What finalizing a reflection worktree did, with the conflicting paths and whether the branch was kept. */
 export interface ReflectionFinalizeResult {
   status: ReflectionFinalizeStatus;
   parentMemoryDir: string;
@@ -45,7 +50,7 @@ export interface FinalizeReflectionOptions {
   mergeMode?: 'auto' | 'explicit';
   /** Summary to use when explicit mode finds the branch unmerged. */
   failureSummary?: string;
-  /** Keep the branch on a merge conflict (default true; SPEC's reference deletes it). */
+  /** Keep the branch on a merge conflict (default true, so the work stays reviewable with `gitmem conflicts`). */
   keepBranchOnConflict?: boolean;
   /** Optional "refresh the parent from its remote" step run before an auto merge; a throw ⇒ `failed`. */
   refreshParent?: () => Promise<void>;
@@ -53,7 +58,7 @@ export interface FinalizeReflectionOptions {
 
 export interface FinalizeDeps {
   git: GitRunner;
-  identity?: GitIdentity;
+  identity?: Identity;
   lease?: MemoryOperationOptions;
 }
 

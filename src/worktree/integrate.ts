@@ -1,5 +1,5 @@
 /**
- * Brings a finished update worker's work home (seed 003, W4–W5), inside the operation lease: import its
+ * Brings a finished update worker's work home, inside the operation lease: import its
  * commits from the private object directory (re-hashed, ancestry checked, branch created), remove the
  * worktree, merge as `merge(memory): <branch>`, and on conflict keep the branch and report it instead of
  * guessing; a merge result that breaks the memory rules is `rejected` and its branch kept too. Work that

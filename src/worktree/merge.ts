@@ -17,14 +17,7 @@ import { LINE_MERGE_FOR_MARKDOWN, mergeTreeOp } from '../git/commands/merge-tree
 import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
 import { resolveMarkdownConflicts } from './merge-markdown.js';
 import { MemoryError } from '../errors.js';
-
-/** Author/committer of commits gitmem makes itself (merge commits). */
-export interface GitIdentity {
-  name: string;
-  email: string;
-}
-
-export const DEFAULT_IDENTITY: GitIdentity = { name: 'gitmem', email: 'gitmem@gitmem.local' };
+import { identityEnv, SYSTEM_IDENTITY, type Identity } from '../identity.js';
 
 export type CheckoutMergeResult =
   | { status: 'merged'; head: string; changedPaths: string[] }
@@ -40,11 +33,8 @@ export interface MergeIntoCheckoutOptions {
   branch: string;
   message: string;
   git: GitRunner;
-  identity?: GitIdentity;
-}
-
-function identityEnv(id: GitIdentity): Record<string, string> {
-  return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: id.name, GIT_COMMITTER_EMAIL: id.email };
+  /** Author/committer of the merge commit (default: gitmem's own, SYSTEM_IDENTITY). */
+  identity?: Identity;
 }
 
 /**
@@ -67,7 +57,7 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
   if (tree === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
   const rejected = await checkMergeResult(git, cwd, head, tree, protectedPaths);
   if (rejected !== null) return { status: 'rejected', ...rejected, head };
-  const env = identityEnv(o.identity ?? DEFAULT_IDENTITY);
+  const env = identityEnv(o.identity ?? SYSTEM_IDENTITY);
   const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
   const changed = splitNul((await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout);
   const blocked = await updateCheckout(git, cwd, head, commit, changed);

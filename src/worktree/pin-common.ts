@@ -9,14 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isWithin, type SandboxPolicy } from '../sandbox/policy.js';
-import { PROTECTED_FILE } from '../hooks/protected.js';
 import { PRIVATE_GITDIRS, worktreeGitDirs } from './git-env.js';
-
-/**
- * Entries of the common git dir a worker must not write. The whole common dir is read-only now; the list
- * stays for callers that check a policy entry by entry.
- */
-export const PINNED_COMMON_ENTRIES: readonly string[] = ['refs', 'logs', 'info', 'objects', 'worktrees', PRIVATE_GITDIRS, 'HEAD', 'index', 'packed-refs', 'shallow', 'ORIG_HEAD', 'FETCH_HEAD', PROTECTED_FILE];
 
 /** What {@link pinCommonGitDir} needs to know about the worker. */
 export interface PinTarget {

@@ -47,6 +47,7 @@ export interface SkippedWorktree {
   ownerPid: number | null;
 }
 
+/** What `memory.pruneWorkers` removed and what it kept (a branch with new commits). */
 export interface PruneResult {
   pruned: PrunedWorktree[];
   skipped: SkippedWorktree[];

@@ -1,10 +1,10 @@
 /**
- * The memory worker's contract as types (SPEC §8.4, seed 003): what a task names, what a body receives,
+ * The memory worker's contract as types: what a task names, what a body receives,
  * and the exact outcomes a worker can end with.
  */
 import type { MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
-import type { GitIdentity } from './merge.js';
+import type { Identity } from '../identity.js';
 
 /**
  * `update`: edits a private worktree, merged back later. `repair`: works on the checkout itself, under the
@@ -26,6 +26,7 @@ export interface MemoryWorkerTask {
   signal?: AbortSignal;
 }
 
+/** What a trusted in-process worker body gets: its task, the directory it edits, the branch and base commit. */
 export interface MemoryWorkerContext {
   type: MemoryWorkerType;
   task: MemoryWorkerTask;
@@ -65,6 +66,7 @@ interface OutcomeBase {
   refreshError?: string;
 }
 
+/** How a background writer ended: merged, no_changes, merge_conflict, rejected or discarded. */
 export type MemoryWorkerOutcome =
   /** Nothing committed; worktree and branch cleaned up. */
   | (OutcomeBase & { status: 'no_changes' })
@@ -97,7 +99,7 @@ export interface MemoryWorkerDeps {
   now?: () => Date;
   randomHex?: () => string;
   /** Author of the merge commit (default `gitmem <gitmem@gitmem.local>`). */
-  identity?: GitIdentity;
+  identity?: Identity;
   /** Lease options (timeouts) for the worker's git-mutating steps. */
   lease?: MemoryOperationOptions;
   /** How long a cancelled body may take to stop before its worktree is removed anyway (default 5 s). */

@@ -1,5 +1,5 @@
 /**
- * The memory worker (seed 003): a background writer the primary never waits for. An update worker edits a
+ * The memory worker: a background writer the primary never waits for. An update worker edits a
  * private worktree and is merged back under the lease (or discarded when cancelled); a repair worker works
  * on the checkout itself, holding the lease throughout, and what it committed is validated (repair.ts).
  */

@@ -19,7 +19,8 @@ export function makeTmpDir(prefix = 'gitmem-test-'): string {
 
 /** Removes every directory made by makeTmpDir in this worker. */
 export function cleanupTmp(): void {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // Retries: a git process of a SIGKILLed child (crash tests) may still be finishing a file in there (ENOTEMPTY).
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
 /** Environment for raw git calls in tests: no user/system config leaks in. */

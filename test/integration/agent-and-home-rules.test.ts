@@ -41,9 +41,9 @@ describe('cloneMemory as a library call', () => {
   it('refuses a home under /proc with HOME_UNUSABLE at once', () => {
     const root = makeTmpDir('gitmem-clone-proc-');
     const script = `
-      const { cloneMemory, createGitRunner } = await import(${JSON.stringify(join(process.cwd(), 'dist/index.js'))});
+      const { cloneMemory } = await import(${JSON.stringify(join(process.cwd(), 'dist/index.js'))});
       try {
-        await cloneMemory({ git: createGitRunner({ env: process.env }), home: '/proc/nope', url: ${JSON.stringify(join(root, 'none.git'))}, agentId: 'x' });
+        await cloneMemory({ home: '/proc/nope', url: ${JSON.stringify(join(root, 'none.git'))}, agentId: 'x' });
         console.log('cloned?');
       } catch (err) { console.log(err.code); }`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: hermeticGitEnv(root), encoding: 'utf8', timeout: 10_000 });

@@ -1,7 +1,8 @@
 // The CLI daemon, end to end with the built CLI: served calls behave exactly like local ones, the
 // daemon starts and stops itself, and no call is ever run twice or lost when the daemon misbehaves.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
@@ -44,10 +45,10 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 const memoryDir = (s: Setup): string => join(s.home, 'agents', 'a', 'memory');
 const commits = (s: Setup): number => Number(git(memoryDir(s), ['rev-list', '--count', 'HEAD']));
 const started: Setup[] = [];
-function init(name: string): Setup {
+function init(name: string, daemonEnv: Record<string, string> = {}): Setup {
   const s = setup(name);
   expect(cli(s, ['init', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } }).code).toBe(0);
-  expect(cli(s, ['daemon', 'start']).code).toBe(0);
+  expect(cli(s, ['daemon', 'start'], { env: daemonEnv }).code).toBe(0);
   started.push(s);
   return s;
 }
@@ -129,15 +130,6 @@ describe('CLI daemon: served calls are the same calls', () => {
     const log = cli(s, ['log', '-n', '2', '--agent', 'a', '--json']);
     expect((JSON.parse(log.stdout) as Array<{ reason: string }>).map((e) => e.reason)).toEqual(['r', 'big stdin ✓']);
   });
-
-  it('falls back to the socket when no FIFO pair is free, and still serves', () => {
-    const pool = readdirSync(s.runtime).find((n) => n.endsWith('.d'));
-    expect(pool).toBeDefined();
-    rmSync(join(s.runtime, pool as string, 'pool'), { recursive: true, force: true });
-    const before = served(s);
-    expect(cli(s, ['log', '-n', '1', '--agent', 'a']).code).toBe(0);
-    expect(served(s)).toBe(before + 1);
-  });
 });
 
 describe('CLI daemon: lifecycle', () => {
@@ -218,15 +210,15 @@ describe('CLI daemon: never twice, never lost', () => {
   });
 
   it('a daemon killed while it holds a command: the client says DAEMON_LOST (exit 2), nothing half-done', async () => {
-    const s = init('lost');
+    const s = init('lost', { GITMEM_DAEMON_TRACE: '1' });
     const pid = (JSON.parse(cli(s, ['daemon', 'status', '--json']).stdout) as { pid: number }).pid;
     const before = commits(s);
     const child = spawn(process.execPath, [MAIN, 'memory', 'apply-patch', '--reason', 'never', '--agent', 'a'], { env: s.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const fifo = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.d')) as string);
-    await until(() => readdirSync(join(fifo, 'taken')).length > 0); // the daemon took it and now waits for stdin
+    const log = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.log')) as string);
+    await until(() => readFileSync(log, 'utf8').includes('running memory apply-patch')); // the daemon took it: it waits for stdin
     process.kill(pid, 'SIGKILL');
     child.stdin.end('*** Begin Patch\n*** Add File: lost.md\n+---\n+description: l\n+---\n+l\n*** End Patch\n');
     expect(await exited).toBe(2);
@@ -235,30 +227,23 @@ describe('CLI daemon: never twice, never lost', () => {
     expect(cli(s, ['status', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } }).stdout).toContain('clean');
   });
 
-  it('a stopping daemon tells every client still waiting on a FIFO pair to run the command itself', async () => {
+  it('a stopping daemon never runs the command of a client still connected: it refuses or hangs up', async () => {
     const s = init('refuse');
-    const fifo = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.d')) as string);
-    const name = readdirSync(join(fifo, 'pool'))[0] as string;
-    const id = `${process.pid}-${name}`;
-    renameSync(join(fifo, 'pool', name), join(fifo, 'busy', id)); // what a client does before ringing
-    const down = openSync(join(fifo, 'busy', id, 'down'), constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      expect(cli(s, ['daemon', 'stop']).code).toBe(0);
-      const buf = Buffer.alloc(4096);
-      let n = 0;
-      await until(() => {
-        try {
-          n = readSync(down, buf);
-        } catch {
-          n = 0; // EAGAIN: not written yet
-        }
-        return n > 0;
-      }, 3000);
-      expect(JSON.parse(buf.subarray(0, n).toString())).toMatchObject({ t: 'refused' });
-      expect(existsSync(join(fifo, 'door'))).toBe(false);
-    } finally {
-      closeSync(down);
-    }
+    const before = commits(s);
+    const socket = join(s.runtime, readdirSync(s.runtime).find((n) => n.endsWith('.sock')) as string);
+    const conn = connect(socket);
+    let received = '';
+    conn.on('data', (c: Buffer) => (received += c.toString()));
+    const closed = new Promise<void>((resolve) => conn.on('close', () => resolve()));
+    conn.on('error', () => undefined);
+    await until(() => received.includes('"ready"')); // accepted before the stop
+    expect(cli(s, ['daemon', 'stop']).code).toBe(0);
+    const argv = ['memory', 'create', 'late.md', '--description', 'l', '--text', 'l', '--reason', 'late', '--agent', 'a'];
+    conn.write(`${JSON.stringify({ t: 'run', v: 1, argv, env: s.env, cwd: '/' })}\n${JSON.stringify({ t: 'go' })}\n`);
+    await closed;
+    const frames = received.trim().split('\n').map((l) => JSON.parse(l) as { t: string });
+    expect(frames.map((f) => f.t).filter((t) => t !== 'ready' && t !== 'refused')).toEqual([]); // no output, no exit: never run
+    expect(commits(s)).toBe(before);
   });
 
   it('a stalled daemon: the call is withdrawn and runs here, exactly once', async () => {

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
-import type { GitmemConfig } from '../../src/llm/config.js';
+import type { GitmemConfigFile } from '../../src/llm/config.js';
+import { loadConfig } from '../../src/config.js';
 import { describeModel, resolveModel } from '../../src/llm/provider.js';
 import { appendRunLog, readRunLog } from '../../src/llm/run-log.js';
 import { runSubAgent } from '../../src/llm/sub-agent.js';
@@ -65,8 +66,8 @@ describe('resolveModel', () => {
 
   it('builds provider instances from --model, GITMEM_MODEL or the config, and demands keys and base URLs', async () => {
     expect(describeModel(await resolveModel({ spec: 'openai:gpt-4.1-mini', env: { OPENAI_API_KEY: 'sk-test' }, config: {} }))).toBe('openai.responses:gpt-4.1-mini');
-    expect(describeModel(await resolveModel({ env: { GITMEM_MODEL: 'anthropic:claude-x', ANTHROPIC_API_KEY: 'k' }, config: { model: 'openai:ignored' } }))).toBe('anthropic.messages:claude-x');
-    const cfg: GitmemConfig = { model: 'openai-compatible:local:qwen3:8b', providers: { local: { baseURL: 'http://127.0.0.1:1/v1' } } };
+    expect(describeModel(await resolveModel({ settings: { spec: 'anthropic:claude-x' }, env: { ANTHROPIC_API_KEY: 'k' }, config: { model: 'openai:ignored' } }))).toBe('anthropic.messages:claude-x');
+    const cfg: GitmemConfigFile = { model: 'openai-compatible:local:qwen3:8b', providers: { local: { baseURL: 'http://127.0.0.1:1/v1' } } };
     expect(describeModel(await resolveModel({ env: {}, config: cfg }))).toBe('local.chat:qwen3:8b');
     expect(await errorOf(resolveModel({ spec: 'openai:gpt-x', env: {}, config: {} }))).toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: expect.stringContaining('OPENAI_API_KEY') });
     expect(await errorOf(resolveModel({ spec: 'anthropic:c', env: {}, config: { providers: { anthropic: { apiKeyEnv: 'MY_KEY' } } } }))).toMatchObject({ message: expect.stringContaining('MY_KEY') });
@@ -107,7 +108,8 @@ describe('sub-agent over a real provider and a fake OpenAI-compatible server', (
     const server = await fake(EDIT_SCRIPT);
     const model = await resolveModel({
       spec: 'openai-compatible:local:qwen3',
-      env: { GITMEM_OPENAI_BASE_URL: server.baseURL },
+      env: {},
+      settings: loadConfig({ env: { GITMEM_OPENAI_BASE_URL: server.baseURL } }).model,
       config: { providers: { local: { baseURL: 'http://127.0.0.1:9/unused' } } },
     });
     const dir = root();
@@ -120,7 +122,7 @@ describe('sub-agent over a real provider and a fake OpenAI-compatible server', (
 
   it('an HTTP failure becomes MODEL_ERROR (no retries); a server that never answers is cut off by the timeout', async () => {
     const failing = await fake([{ status: 500 }, { status: 500 }]);
-    const cfg = (url: string): GitmemConfig => ({ providers: { local: { baseURL: url } } });
+    const cfg = (url: string): GitmemConfigFile => ({ providers: { local: { baseURL: url } } });
     const model = await resolveModel({ spec: 'openai-compatible:local:m', env: {}, config: cfg(failing.baseURL) });
     for (const stream of [false, true]) {
       const err = await errorOf(runSubAgent({ model, system: 's', prompt: 'p', root: root(), limits: { maxSteps: 3, timeoutMs: 5000 }, stream, maxRetries: 0 }));
@@ -141,8 +143,8 @@ describe('openai: with a custom base URL', () => {
     for (const how of ['config', 'env'] as const) {
       const server = await fake(EDIT_SCRIPT);
       const env = { OPENAI_API_KEY: 'sk-test', ...(how === 'env' ? { GITMEM_OPENAI_BASE_URL: server.baseURL } : {}) };
-      const config: GitmemConfig = how === 'config' ? { providers: { openai: { baseURL: server.baseURL } } } : {};
-      const model = await resolveModel({ spec: 'openai:gpt-x', env, config });
+      const config: GitmemConfigFile = how === 'config' ? { providers: { openai: { baseURL: server.baseURL } } } : {};
+      const model = await resolveModel({ spec: 'openai:gpt-x', env, settings: loadConfig({ env }).model, config });
       expect(describeModel(model)).toBe('openai.chat:gpt-x');
       const dir = root();
       const run = await runSubAgent({ model, system: 's', prompt: 'p', root: dir, limits: { maxSteps: 5, timeoutMs: 10_000 }, maxRetries: 0 });
@@ -154,7 +156,7 @@ describe('openai: with a custom base URL', () => {
 });
 
 describe('provider retries', () => {
-  const cfg = (url: string): GitmemConfig => ({ providers: { local: { baseURL: url } } });
+  const cfg = (url: string): GitmemConfigFile => ({ providers: { local: { baseURL: url } } });
 
   it('a 5xx is retried twice with short bounded delays; a 4xx is not retried', async () => {
     for (const stream of [false, true]) {

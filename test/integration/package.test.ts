@@ -21,11 +21,12 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
  * Budgets: ~0.7 MB packed / ~2.4 MB unpacked once the read side and search landed; the merge driver (a 240 kB
  * bundle carrying markdown-it, so a confined writer's git can run it) and the Memory Palace (its page bundle is
  * 176 KB minified, 70 KB gzipped: markdown-it with its entity tables ~100 KB, DOMPurify 32 KB, Preact 14 KB; its
- * server ships as library code and in the CLI's chunk) took it to ~1.0 / ~3.2 MB; the budgets are that plus a
- * margin. A jump past them is worth a look.
+ * server ships as library code and in the CLI's chunk) took it to ~1.0 / ~3.2 MB; the front door's
+ * internals entry and the harness adapters to ~1.18 / ~3.8 MB (the CLI's core bundle alone is 660 KB). The
+ * budgets are that plus a margin. A jump past them is worth a look.
  */
-const MAX_PACKED = 1_150_000;
-const MAX_UNPACKED = 3_600_000;
+const MAX_PACKED = 1_300_000;
+const MAX_UNPACKED = 4_200_000;
 
 /**
  * The page's libraries: bundled into dist/palace/assets at build time, so never runtime dependencies. markdown-it

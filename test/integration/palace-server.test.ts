@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendRunLog, appendTranscript } from '../../src/index.js';
+import { appendRunLog, appendTranscript } from '../../src/internals.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
 import { GITMEM_BIN } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendRunLog, appendTranscript } from '../../src/index.js';
+import { appendRunLog, appendTranscript } from '../../src/internals.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
 import { gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
 

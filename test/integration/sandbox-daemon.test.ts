@@ -1,7 +1,7 @@
 // No unconfined helper is reachable from a background writer. The CLI daemon runs whatever it is sent,
-// outside the sandbox, so a confined body that found its socket or FIFOs could write `main` through it.
+// outside the sandbox, so a confined body that found its socket could write `main` through it.
 // A daemon is started with another XDG_RUNTIME_DIR and TMPDIR than the worker's; the worker body searches
-// the whole visible filesystem for sockets and FIFOs and speaks gitmem's own client protocol to each.
+// the whole visible filesystem for sockets and speaks gitmem's own client protocol to each.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ function served(): number {
 }
 
 /**
- * A hostile client: finds every socket and FIFO it can see (plus the daemon's real location, which it
+ * A hostile client: finds every socket (and FIFO) it can see (plus the daemon's real location, which it
  * knows here), and asks each, through gitmem's own client code, to create `pwned.md` in main. The
  * sandbox's marker variable is dropped first, as a hostile body would.
  */
@@ -40,9 +40,8 @@ function attackScript(known: string[], sink: 'file' | 'stdout' = 'file'): string
   const search = sink === 'file'; // inside gitmem's sandbox, search everything visible; outside, only what it knows
   return `
 import { lstatSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 const { runThroughDaemon } = await import(${JSON.stringify(join(PKG, 'dist/cli/daemon/client.js'))});
-const { runThroughFifo } = await import(${JSON.stringify(join(PKG, 'dist/cli/daemon/fifo-client.js'))});
 const found = new Set();
 const walk = (dir, depth) => {
   if (depth > 14) return;
@@ -68,7 +67,6 @@ for (const p of [...found].sort()) {
   let outcome;
   try {
     if (p.endsWith('.sock')) outcome = await runThroughDaemon(p, request, streams, { handshakeMs: 3000 });
-    else if (basename(p) === 'door') outcome = runThroughFifo(dirname(p), request, streams, { handshakeMs: 3000 }) ?? 'no pair claimed';
     else outcome = 'ignored';
   } catch (e) { outcome = 'error ' + e.code; }
   lines.push(p + ' => ' + JSON.stringify(outcome));
@@ -83,7 +81,6 @@ function runAttack(extra: Record<string, string> = {}): string {
   const known = [join(runtimeBase, `gitmem-${uid}`)];
   for (const n of readdirSync(known[0] as string)) {
     if (n.endsWith('.sock')) known.push(join(known[0] as string, n));
-    if (n.endsWith('.d')) known.push(join(known[0] as string, n, 'door'));
   }
   const body = `cat > /tmp/attack.mjs <<'EOF'\n${attackScript(known)}\nEOF\nnode /tmp/attack.mjs && git add -A && git commit -qm report`;
   const r = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', body], { ...env, ...extra });
@@ -116,7 +113,7 @@ afterAll(async () => {
 });
 
 describe('a confined worker cannot reach a CLI daemon', { tags: ['sandbox'] }, () => {
-  it('finds no daemon socket or FIFO started with another XDG_RUNTIME_DIR / TMPDIR, and main is unchanged', () => {
+  it('finds no daemon socket started with another XDG_RUNTIME_DIR / TMPDIR, and main is unchanged', () => {
     const before = served();
     const report = runAttack();
     expect(report).toMatch(/^found 0$/m);
@@ -135,17 +132,16 @@ describe('a confined worker cannot reach a CLI daemon', { tags: ['sandbox'] }, (
 
   it('refuses a client in another mount namespace even when it can write the runtime dir and drops the marker', () => {
     // The strongest position a confined body could be in: the whole host visible and writable (raw bwrap,
-    // not gitmem's policy), so it can claim a FIFO pair and create a socket ticket like a real client.
+    // not gitmem's policy), so it can create a socket ticket like a real client.
     const before = served();
     const dir = join(runtimeBase, `gitmem-${uid}`);
-    const known = readdirSync(dir).flatMap((n) => (n.endsWith('.sock') ? [join(dir, n)] : n.endsWith('.d') ? [join(dir, n, 'door')] : []));
+    const known = readdirSync(dir).flatMap((n) => (n.endsWith('.sock') ? [join(dir, n)] : []));
     const script = attackScript(known, 'stdout');
     const r = spawnSync('bwrap', ['--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--', process.execPath, '--input-type=module', '-e', script], {
       env: { ...env, GITMEM_SANDBOX: 'bwrap' }, encoding: 'utf8', cwd: root,
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\.sock => \{"ran":false,"reason":"refused"\}/);
-    expect(r.stdout).toMatch(/door => \{"ran":false,"reason":"refused"\}/);
     expect(served()).toBe(before);
     expect(git(memoryDir(), ['ls-tree', '-r', '--name-only', 'main'], env)).not.toContain('pwned.md');
   });

@@ -1,6 +1,6 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessOptions } from '../../src/process.js';
@@ -65,6 +65,26 @@ describe('shell launcher', () => {
     const aborted = await launcher.launch('sleep', ['30'], opts({ signal: ac.signal, graceMs: 200 }));
     expect(aborted.aborted).toBe(true);
     expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it.runIf(process.platform === 'linux')('a timeout stops the helpers a child started too, as a spawn does (its process group)', async () => {
+    // Alive = exists and not a zombie (an orphan waits for whoever reaps it, which may be slow in a container).
+    const alive = (pid: number): boolean => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    // The child starts a helper of its own (as git starts git-remote-https) and reports its pid.
+    const script = 'sleep 30 & echo $! > helper.pid; wait';
+    for (const launch of [launcher.launch, runProcess]) {
+      const r = await launch('sh', ['-c', script], opts({ timeoutMs: 300, graceMs: 200 }));
+      expect(r.timedOut).toBe(true);
+      const pid = Number(readFileSync(join(scratch, 'helper.pid'), 'utf8'));
+      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((res) => setTimeout(res, 20));
+      expect(alive(pid)).toBe(false);
+    }
   });
 
   it('runs more children at once than it has shells (the rest spawn directly)', async () => {

@@ -51,7 +51,7 @@ function commit(dir: string, file: string, text: string, msg: string): string {
 const count = (dir: string, rev = 'HEAD'): number => Number(g(dir, ['rev-list', '--count', rev]));
 const has = (dir: string, sha: string, rev = 'HEAD'): boolean => gitTry(dir, ['merge-base', '--is-ancestor', sha, rev], env).status === 0;
 
-describe('post-turn sync (SPEC §6.10) against a bare remote', () => {
+describe('post-turn sync against a bare remote', () => {
   it('walks skipped → no_remote → pushed with upstream → clean → dirty → conflict, never committing', async () => {
     expect((await syncAfterTurn({ git: runner, memoryDir: makeTmpDir() })).status).toBe('skipped');
     const a = repo();

@@ -10,7 +10,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
-import { resolveCredentials } from '../../src/sync/credentials.js';
+import { resolveCredentials } from '../../src/config.js';
 import { mirrorStatus, pushMirror, setMirror } from '../../src/sync/mirror.js';
 import { lastMirrorPush } from '../../src/sync/mirror-log.js';
 import { createBareRepo, startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';

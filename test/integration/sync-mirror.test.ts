@@ -1,5 +1,5 @@
 /**
- * The push-only mirror (SPEC §7.3–7.4): the post-commit hook pushes main in the background without
+ * The push-only mirror: the post-commit hook pushes main in the background without
  * delaying the commit and logs to .git/gitmem-mirror.log; `mirror set|push|status|unset` and its errors.
  */
 import { spawnSync } from 'node:child_process';

@@ -99,7 +99,8 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     // the worker edits persona.md, then waits until the primary has committed its own edit of the same line
     // (the flags live in its own worktree: the only directory it may write besides its private git dir)
     const worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
-    const body = 'echo worker > system/persona.md && git commit -qam worker && touch ready.flag && while [ ! -f go.flag ]; do sleep 0.05; done';
+    // (opening the memory installed gitmem's hooks: every commit here keeps the memory rules)
+    const body = 'printf -- "---\\ndescription: persona\\n---\\nworker\\n" > system/persona.md && git commit -qam worker && touch ready.flag && while [ ! -f go.flag ]; do sleep 0.05; done';
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], { env: cliEnv });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -109,13 +110,13 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
       expect(child.exitCode, stdout).toBeNull(); // a worker that died early would otherwise hang the test
       await new Promise((r) => setTimeout(r, 50));
     }
-    writeFileSync(join(memoryDir, 'system', 'persona.md'), 'primary\n');
+    writeFileSync(join(memoryDir, 'system', 'persona.md'), '---\ndescription: persona\n---\nprimary\n');
     git(memoryDir, ['commit', '-qam', 'primary'], env);
     writeFileSync(join(worktrees, flagged() ?? '', 'go.flag'), '');
     expect(await exited).toBe(3);
     const branch = /merge_conflict: (gitmem\/worker\/\S+)/.exec(stdout)?.[1] ?? '';
     expect(stdout).toContain('system/persona.md');
     expect(git(memoryDir, ['branch', '--list', branch], env)).toContain(branch);
-    expect(readFileSync(join(memoryDir, 'system', 'persona.md'), 'utf8')).toBe('primary\n');
+    expect(readFileSync(join(memoryDir, 'system', 'persona.md'), 'utf8')).toBe('---\ndescription: persona\n---\nprimary\n');
   });
 });

@@ -1,4 +1,4 @@
-// Reflection finalize (SPEC §8.3) with real git: the six outcomes, the predicates, explicit mode, and the
+// Reflection finalize with real git: the six outcomes, the predicates, explicit mode, and the
 // guard against calling a vanished worktree "nothing happened".
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

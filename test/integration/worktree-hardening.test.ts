@@ -152,7 +152,8 @@ describe('a confined worker cannot change the shared object store or other worke
 
   it('refuses at import a forged object name, a HEAD that is not a detached commit, and a history not built on the base', async () => {
     const forge = [
-      'E=$(echo evil | git hash-object -w --stdin) && O=$(echo innocent | git hash-object --stdin) && D=$GIT_OBJECT_DIRECTORY',
+      // valid memory files both (the hook would refuse plain text): the forgery is what import must catch
+      'E=$(printf -- "---\\ndescription: d\\n---\\nevil\\n" | git hash-object -w --stdin) && O=$(printf -- "---\\ndescription: d\\n---\\ninnocent\\n" | git hash-object --stdin) && D=$GIT_OBJECT_DIRECTORY',
       'mkdir -p $D/$(echo $O | cut -c1-2) && cp $D/$(echo $E | cut -c1-2)/$(echo $E | cut -c3-) $D/$(echo $O | cut -c1-2)/$(echo $O | cut -c3-)',
       'git update-index --add --cacheinfo 100644,$O,system/forged.md && git commit -qm forged',
     ].join(' && ');

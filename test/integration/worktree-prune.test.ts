@@ -72,7 +72,7 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
   it('removes the orphans of SIGKILLed workers, imports and keeps a branch with commits, spares a live worker', async () => {
     const [empty, committed, live] = await Promise.all([
       startWorker('empty'),
-      startWorker('committed', 'echo kept > system/kept.md && git add -A && git commit -qm "feat: kept"'),
+      startWorker('committed', 'printf -- "---\\ndescription: kept\\n---\\nkept\\n" > system/kept.md && git add -A && git commit -qm "feat: kept"'),
       startWorker('live'),
     ]);
     await kill9(empty);
@@ -91,7 +91,7 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
     expect(worktreeDirs()).toEqual([r.skipped[0]?.name]);
     expect(privateGitDirs()).toEqual([r.skipped[0]?.name]);
     expect(branches()).toEqual([kept?.branchName]);
-    expect(git(memoryDir, ['show', `${kept?.branchName ?? ''}:system/kept.md`], env)).toBe('kept');
+    expect(git(memoryDir, ['show', `${kept?.branchName ?? ''}:system/kept.md`], env)).toBe('---\ndescription: kept\n---\nkept');
     expect((await listKeptBranches({ git: createGitRunner({ env }), memoryDir })).map((b) => b.branch)).toEqual([kept?.branchName]);
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
 

@@ -8,8 +8,8 @@
 import { setImmediate } from 'node:timers';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import { MemoryError, toMemoryError } from '../../errors.js';
-import type { Memory } from '../../memory.js';
-import { createReflectionHarness, type ReflectionHarness, type ReflectionHarnessOptions, type ReflectionLaunch } from '../../reflection/harness.js';
+import { createReflectionHarness, type CreateReflectionHarnessOptions, type Memory } from '../../memory.js';
+import type { ReflectionHarness, ReflectionLaunch } from '../../reflection/harness.js';
 import type { TranscriptRowInput } from '../../reflection/transcripts.js';
 import type { SyncResult } from '../../sync/types.js';
 import { conversationLength, newMessages, rowsOfMessages, rowsOfOutput, type CallOptions, type OutputPart } from './turn-rows.js';
@@ -19,7 +19,7 @@ type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrap
 type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 
 /** The part of the Memory handle the middleware uses. */
-export type MiddlewareMemory = Pick<Memory, 'compilePrompt' | 'home' | 'agentId' | 'git' | 'memoryDir'>;
+export type MiddlewareMemory = Pick<Memory, 'compilePrompt' | 'home' | 'agentId' | 'git' | 'memoryDir' | 'syncAfterTurn'>;
 
 /** What happened after one turn (handed to `onAfterTurn`; errors are values, never thrown). */
 export interface AfterTurn {
@@ -35,7 +35,7 @@ export interface WithMemoryOptions {
   /** Post-turn sync (default on): a function to run instead, or false. */
   sync?: false | (() => Promise<SyncResult>);
   /** Reflection after each turn (default: the agent's settings): a harness, options for one, or false. */
-  reflection?: false | ReflectionHarness | Partial<Omit<ReflectionHarnessOptions, 'home' | 'agentId'>>;
+  reflection?: false | ReflectionHarness | Omit<CreateReflectionHarnessOptions, 'home' | 'agentId'>;
   /** The compiled prompt's mode and preset (default the memory's own). */
   prompt?: Parameters<Memory['compilePrompt']>[0];
   /** Told when a turn's background work has run. */
@@ -48,11 +48,7 @@ export interface MemoryMiddleware extends LanguageModelMiddleware {
 }
 
 async function defaultSync(memory: MiddlewareMemory): Promise<SyncResult> {
-  const fromHandle = (memory as { syncAfterTurn?: () => Promise<SyncResult> }).syncAfterTurn;
-  if (typeof fromHandle === 'function') return fromHandle.call(memory);
-  const [{ syncAfterTurn }, { resolveCredentials }] = await Promise.all([import('../../sync/after-turn.js'), import('../../sync/credentials.js')]);
-  const credentials = resolveCredentials({ env: process.env, home: memory.home });
-  return syncAfterTurn({ git: memory.git, memoryDir: memory.memoryDir, ...(credentials ? { credentials } : {}) });
+  return memory.syncAfterTurn();
 }
 
 /** The harness that records turns (and, unless reflection is off, fires reflections); none without an agent id. */

@@ -1,6 +1,5 @@
 /** `gitmem clone <url> [--agent ID]`: brings an existing agent's memory to this machine, ready to use. */
-import { cloneMemory, createGitRunner, MemoryError, resolveCredentials } from '../../index.js';
-import { prepareHome } from '../../home.js';
+import { cloneMemory, MemoryError } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -10,16 +9,7 @@ export const command: CliCommand = {
   async run(ctx) {
     const url = (ctx.args[0] ?? '').trim();
     if (!url) throw new MemoryError('INVALID_ARGUMENT', 'clone: the <url> is empty (usage: gitmem clone <url> [--agent ID])');
-    prepareHome(ctx.home);
-    const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
-    const r = await cloneMemory({
-      git: createGitRunner({ env: ctx.env }),
-      home: ctx.home,
-      url,
-      baseDir: ctx.cwd,
-      ...(ctx.agent ? { agentId: ctx.agent } : {}),
-      ...(credentials ? { credentials } : {}),
-    });
+    const r = await cloneMemory({ config: ctx.config, url, baseDir: ctx.cwd, ...(ctx.launch ? { launch: ctx.launch } : {}), ...(ctx.agent ? { agentId: ctx.agent } : {}) });
     const what = r.initialized ? 'an empty remote: initialised the agent and pushed its first commit' : `${r.commits} commit(s), head ${r.head?.slice(0, 7)}`;
     ctx.print(r, `Cloned ${r.url} as agent ${r.agentId} (${what})\nmemory: ${r.memoryDir}`);
   },

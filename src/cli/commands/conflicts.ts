@@ -1,6 +1,5 @@
 /** `gitmem conflicts [list] | show <branch> | drop <branch>`: local commits kept aside after a conflict. */
-import { createGitRunner, dropKeptBranch, listKeptBranches, MemoryError, showKeptBranch } from '../../index.js';
-import { openMemoryDir } from '../../memory.js';
+import { MemoryError } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -13,10 +12,9 @@ export const command: CliCommand = {
 Global: --agent ID, --home DIR, --json.`,
   async run(ctx) {
     const [sub = 'list', branch] = ctx.args;
-    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
-    const git = createGitRunner({ env: ctx.env });
+    const { conflicts } = await ctx.openMemory();
     if (sub === 'list') {
-      const kept = await listKeptBranches({ git, memoryDir });
+      const kept = await conflicts.list();
       const text = kept
         .map((b) => `${b.branch}  (${b.commits} commit(s), ${b.date})\n  ${b.files.join('\n  ') || '(no file changes)'}`)
         .join('\n');
@@ -24,13 +22,13 @@ Global: --agent ID, --home DIR, --json.`,
       return 0;
     }
     if (sub === 'show') {
-      const d = await showKeptBranch({ git, memoryDir, branch: branch as string });
+      const d = await conflicts.show(branch as string);
       const log = d.log.map((c) => `  ${c.sha.slice(0, 7)} ${c.subject}`).join('\n');
       ctx.print(d, `${d.branch} (${d.kind}) head ${d.head.slice(0, 7)}\ncommits not on main:\n${log}\nchanges:\n  ${d.changes.join('\n  ')}`);
       return 0;
     }
     if (sub === 'drop') {
-      const r = await dropKeptBranch({ git, memoryDir, branch: branch as string });
+      const r = await conflicts.drop(branch as string);
       ctx.print(r, `Dropped ${r.branch}; its commits stay reachable at ${r.backupRef}.`);
       return 0;
     }

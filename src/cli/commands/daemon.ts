@@ -5,10 +5,9 @@
 import { appendFileSync, existsSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryError } from '../../errors.js';
+import { MemoryError } from '../../index.js';
 import { BUILD_ID, daemonAddress, ensurePrivateDir, isPrivateDir, type DaemonAddress } from '../daemon/address.js';
 import { askDaemon } from '../daemon/client.js';
-import { daemonDisabled } from '../daemon/eligible.js';
 import type { CliCommand, CliContext, CliIo } from '../types.js';
 
 const USAGE = `Usage:
@@ -32,7 +31,7 @@ function unsafeDir(dir: string): MemoryError {
 }
 
 function idleSeconds(ctx: CliContext): number {
-  const raw = (typeof ctx.values['idle'] === 'string' ? ctx.values['idle'] : undefined) ?? ctx.env['GITMEM_DAEMON_IDLE'] ?? String(DEFAULT_IDLE_SECONDS);
+  const raw = (typeof ctx.values['idle'] === 'string' ? ctx.values['idle'] : undefined) ?? ctx.config.daemon.idleSeconds ?? String(DEFAULT_IDLE_SECONDS);
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `daemon: idle must be a positive number of seconds, got '${raw}'`);
   return n;
@@ -76,12 +75,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const launcher = createShellLauncher({ scratchParent: address.dir });
   const run = (argv: string[], io: CliIo): Promise<number> => main(argv, { ...io, launch: launcher.launch });
   try {
-    const mkfifo = async (paths: string[]): Promise<void> => {
-      const r = await launcher.launch('mkfifo', ['-m', '600', ...paths], { cwd: '/', env: { PATH: ctx.env['PATH'] ?? '/usr/bin:/bin' } });
-      if (r.exitCode !== 0) throw new Error(`mkfifo: ${r.stderr.trim() || r.spawnError?.message || `exit ${r.exitCode}`}`);
-    };
-    const fifo = { dir: address.fifoDir, mkfifo };
-    const why = await serveDaemon({ socket: address.socket, fifo, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.env['GITMEM_DAEMON_TRACE'] === '1' });
+    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.config.daemon.trace });
     ctx.print({ stopped: why }, `gitmem daemon stopped: ${why}`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'DAEMON_RUNNING') throw err;
@@ -103,7 +97,7 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 
 async function start(ctx: CliContext): Promise<number> {
   const address = addressOf(ctx);
-  if (daemonDisabled(ctx.env)) throw new MemoryError('DAEMON_UNAVAILABLE', 'GITMEM_DAEMON is off in this environment');
+  if (!ctx.config.daemon.enabled) throw new MemoryError('DAEMON_UNAVAILABLE', 'GITMEM_DAEMON is off in this environment');
   if (BUILD_ID === 'dev') throw new MemoryError('DAEMON_UNAVAILABLE', 'the daemon runs from the built CLI (npm run build), not from source');
   if (!existsSync(ctx.home)) throw new MemoryError('MEMORY_DIR_MISSING', `no gitmem home at ${ctx.home} (run \`gitmem init\`)`);
   if (existsSync(address.dir) && !isPrivateDir(address.dir)) throw unsafeDir(address.dir);

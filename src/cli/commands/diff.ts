@@ -1,5 +1,4 @@
 /** `gitmem diff [REV [REV]] [--path P]`: what changed between two commits (default: what HEAD's commit did). */
-import { createMemory } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -9,7 +8,7 @@ export const command: CliCommand = {
   No revision: what HEAD's commit changed. FROM alone: FROM → HEAD. Revisions as in gitmem show.
   --json prints { from, to, text, truncated, files: [{ status, path, oldPath?, additions, deletions }] }.`,
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const [from, to] = ctx.args;
     const path = ctx.option('path');
     const d = await memory.diff({ ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(path !== undefined ? { path } : {}) });

@@ -3,7 +3,7 @@
  * transcript, optionally maintaining a document such as AGENTS.md through memory. Thin: validation and
  * printing; the work is runDream. Progress goes to stderr (a spinner only on a TTY).
  */
-import { dreamExitCode, MemoryError, MODEL_SPEC_FORMS, runDream, SOURCE_FORMS, type DreamResult } from '../../index.js';
+import { dreamExitCode, MemoryError, MODEL_SPEC_FORMS, runDream, SOURCE_FORMS, type DreamResult } from '../../internals.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `

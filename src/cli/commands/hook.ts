@@ -1,6 +1,6 @@
 /** `gitmem hook pre-commit`: run the pre-commit rule set on the staged snapshot of the current repo. */
-import { MemoryError } from '../../errors.js';
-import { formatProblem, problemCode } from '../../index.js';
+import { MemoryError } from '../../index.js';
+import { formatProblem, problemCode } from '../../internals.js';
 import { preCommitProblems } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 

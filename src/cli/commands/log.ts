@@ -1,6 +1,5 @@
 /** `gitmem log [<path>] [-n N] [--since DATE]`: memory commits (of one path: renames followed), newest first. */
-import { MemoryError } from '../../errors.js';
-import { createMemory } from '../../memory.js';
+import { MemoryError } from '../../index.js';
 import type { HistoryEntry } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
@@ -16,7 +15,7 @@ export const command: CliCommand = {
     const raw = typeof ctx.values['n'] === 'string' ? ctx.values['n'] : '20';
     const limit = Number(raw);
     if (!Number.isInteger(limit) || limit < 1) throw new MemoryError('INVALID_ARGUMENT', `-n must be a positive integer, got ${raw}`);
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const since = ctx.option('since');
     const path = ctx.args[0];
     const entries = await memory.history({ limit: Math.min(limit, 1000), ...(since !== undefined ? { since } : {}), ...(path !== undefined ? { path } : {}) });

@@ -6,7 +6,8 @@
  */
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { createMemory, createShellLauncher, MemoryError } from '../../index.js';
+import { createMemory, MemoryError } from '../../index.js';
+import { createShellLauncher } from '../../internals.js';
 import type { CliContext } from '../types.js';
 
 /** The port when --port is not given. */

@@ -4,8 +4,7 @@
  * The memory is opened before the transport starts, so a bad --agent or home is one stderr line and exit 1
  * before any handshake. At the end of input the server answers what is in flight, then exits 0.
  */
-import { tmpdir } from 'node:os';
-import { createMemory, createShellLauncher, MemoryError } from '../../index.js';
+import { MemoryError } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -25,19 +24,14 @@ export const command: CliCommand = {
     for (const name of ['host', 'port', 'token-file']) {
       if (ctx.values[name] !== undefined) throw new MemoryError('INVALID_ARGUMENT', `--${name} needs --http`, { data: { field: name } });
     }
-    // A long-lived server: start git through resident shells rather than forking this process per call.
-    const launcher = createShellLauncher({ scratchParent: ctx.env['TMPDIR']?.trim() || tmpdir() });
-    try {
-      const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: launcher.launch });
-      const { serveMemory } = await import('../../mcp/server.js');
-      const { LineStdioTransport } = await import('../../mcp/stdio-transport.js');
-      const transport = new LineStdioTransport();
-      await serveMemory(memory, transport);
-      ctx.stderr(`gitmem mcp: serving ${memory.memoryDir}`);
-      await transport.closed;
-    } finally {
-      launcher.close();
-    }
+    // A long-lived server: git starts through the process's resident shells (the handle's default launcher).
+    const memory = await ctx.openMemory();
+    const { serveMemory } = await import('../../mcp/server.js');
+    const { LineStdioTransport } = await import('../../mcp/stdio-transport.js');
+    const transport = new LineStdioTransport();
+    await serveMemory(memory, transport);
+    ctx.stderr(`gitmem mcp: serving ${memory.memoryDir}`);
+    await transport.closed;
     return 0;
   },
 };

@@ -1,6 +1,5 @@
 /** `gitmem memory <op>`: one memory-tool write from the shell (each one commit with --reason). */
-import { MemoryError } from '../../errors.js';
-import { createMemory } from '../../memory.js';
+import { MemoryError } from '../../index.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `Usage:
@@ -79,7 +78,7 @@ export const command: CliCommand = {
     // Read and check every input before opening the repository: bad input changes nothing.
     const patch = op === 'apply-patch' ? { reason: ctx.option('reason') ?? '', input: await ctx.readText(ctx.option('patch-file') ?? '-') } : undefined;
     const call = op === 'tool' ? await toolCall(ctx) : patch === undefined ? await buildCall(ctx) : undefined;
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const result = patch !== undefined ? await memory.applyPatch(patch) : await memory.tool(call);
     ctx.print(result, result.view ?? `${result.message} ${result.paths.join(', ')}`);
   },

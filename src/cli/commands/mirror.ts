@@ -1,7 +1,6 @@
 /** `gitmem mirror set <url> | push | status | unset`: a push-only mirror of main, pushed after each commit. */
-import { createGitRunner, MemoryError, mirrorStatus, pushMirror, resolveCredentials, setMirror, unsetMirror } from '../../index.js';
-import type { MirrorPushResult } from '../../index.js';
-import { openMemoryDir } from '../../memory.js';
+import { MemoryError } from '../../index.js';
+import type { Memory, MirrorPushResult, MirrorStatus } from '../../index.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `Usage:
@@ -17,15 +16,10 @@ function pushFailed(first: string, r: MirrorPushResult, extra: Record<string, un
   return new MemoryError('PUSH_FAILED', r.output ? `${first}\n${r.output}` : first, { data: { ...extra, push: r } });
 }
 
-/** The sync credentials, which an HTTP(S) mirror uses too (scoped to the mirror's origin). */
-function credentialsOf(ctx: CliContext): { credentials?: NonNullable<ReturnType<typeof resolveCredentials>> } {
-  const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
-  return credentials ? { credentials } : {};
-}
-
-async function set(ctx: CliContext, memoryDir: string, url: string): Promise<number> {
+async function set(ctx: CliContext, mirror: Memory['mirror'], url: string): Promise<number> {
   if (!url) throw new MemoryError('INVALID_ARGUMENT', 'mirror set: the <url> is empty');
-  const r = await setMirror({ git: createGitRunner({ env: ctx.env }), memoryDir, url, baseDir: ctx.cwd, home: ctx.home, ...credentialsOf(ctx) });
+  // An HTTP(S) mirror uses the sync credentials too (scoped to the mirror's origin).
+  const r = await mirror.set(url, { baseDir: ctx.cwd });
   if (r.initialPush && !r.initialPush.ok) {
     const first = `mirror URL set to ${r.url}, but the first push failed; fix it and run \`gitmem mirror push\` (or wait for the next commit)`;
     throw pushFailed(first, r.initialPush, { url: r.url });
@@ -35,7 +29,7 @@ async function set(ctx: CliContext, memoryDir: string, url: string): Promise<num
   return 0;
 }
 
-function lastText(last: Awaited<ReturnType<typeof mirrorStatus>>['last']): string {
+function lastText(last: MirrorStatus['last']): string {
   if (!last) return 'Last push: none yet (no commit has triggered the hook)\n';
   const what = last.ok ? 'succeeded' : `failed: ${last.output.split('\n').at(-1) ?? ''}`;
   return `Last push (${last.trigger}, ${last.at}, ${last.commit}) ${what}\n`;
@@ -47,17 +41,16 @@ export const command: CliCommand = {
   usage: USAGE,
   async run(ctx) {
     const [sub, first] = ctx.args;
-    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
-    const git = createGitRunner({ env: ctx.env });
-    if (sub === 'set') return set(ctx, memoryDir, (first ?? '').trim());
+    const { mirror } = await ctx.openMemory();
+    if (sub === 'set') return set(ctx, mirror, (first ?? '').trim());
     if (sub === 'push') {
-      const r = await pushMirror({ git, memoryDir, ...credentialsOf(ctx) });
+      const r = await mirror.push();
       if (!r.ok) throw pushFailed(`push to the mirror ${r.url ?? ''} failed`, r);
       ctx.print(r, `Pushed ${r.branch} to ${r.url}.\n${r.output || 'Pushed (no output).'}`);
       return 0;
     }
     if (sub === 'status') {
-      const s = await mirrorStatus({ git, memoryDir });
+      const s = await mirror.status();
       const text =
         s.url === null
           ? 'No mirror URL configured.\nUse `gitmem mirror set <url>` to configure one.'
@@ -65,7 +58,7 @@ export const command: CliCommand = {
       ctx.print(s, text);
       return 0;
     }
-    const r = await unsetMirror({ git, memoryDir });
+    const r = await mirror.unset();
     ctx.print(r, r.removed === null ? 'No mirror URL was configured.' : `Mirror URL removed (was ${r.removed}).`);
     return 0;
   },

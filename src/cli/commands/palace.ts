@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createShellLauncher, listAgents, MemoryError, openMemoryDir } from '../../index.js';
+import { listAgents, MemoryError } from '../../index.js';
+import { createShellLauncher, openMemoryDir } from '../../internals.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `Usage: gitmem palace [--agent ID] [--port N] [--host 127.0.0.1] [--open] [--token-file F]

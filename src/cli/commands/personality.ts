@@ -1,5 +1,5 @@
 /** `gitmem personality list|apply <id>`: switch the persona/human texts to a preset. */
-import { createMemory, listPersonalities } from '../../memory.js';
+import { listPersonalities } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 const USAGE = `Usage:
@@ -20,7 +20,7 @@ export const command: CliCommand = {
       const list = (await listPersonalities()).map((p) => ({ id: p.id, label: p.label, summary: p.summary }));
       return ctx.print(list, list.map((p) => `${p.id.padEnd(10)} ${p.label} — ${p.summary}`).join('\n'));
     }
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const reason = ctx.option('reason');
     const r = await memory.applyPersonality(id as string, { ...(reason ? { reason } : {}), force: ctx.values['force'] === true });
     ctx.print(r, `${r.message} ${r.paths.join(', ')}`);

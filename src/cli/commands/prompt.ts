@@ -1,6 +1,5 @@
 /** `gitmem prompt`: print the system prompt compiled from the committed memory. */
-import { createMemory, listPresets, MEMORY_MODES } from '../../memory.js';
-import type { MemoryMode } from '../../memory.js';
+import { listPresets, MEMORY_MODES, type MemoryMode } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 const MODES: Record<MemoryMode, string> = {
@@ -28,7 +27,7 @@ export const command: CliCommand = {
   summary: 'print the system prompt compiled from the committed memory',
   usage: usage(),
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const mode = (ctx.option('mode') ?? memory.defaultPromptMode()) as MemoryMode;
     const preset = ctx.option('preset') ?? 'default';
     const prompt = await memory.compilePrompt({ mode, preset });

@@ -3,7 +3,7 @@
  * read_only, which no tool write, plain commit or merge may change even after the key is gone. Adding and
  * removing is an operator action; the agent's tools cannot do either.
  */
-import { createGitRunner, listProtectedPaths, MemoryError, protectPaths, recordProtection, resolveMemoryDir, unprotectPaths } from '../../index.js';
+import { MemoryError } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -15,16 +15,15 @@ export const command: CliCommand = {
   remove  lift protection; a file whose frontmatter still says read_only stays protected by it`,
   async run(ctx) {
     const [sub = 'list', ...paths] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const { protection } = await ctx.openMemory();
     if (sub === 'list') {
-      await recordProtection(createGitRunner({ env: ctx.env }), memoryDir);
-      const list = listProtectedPaths(memoryDir);
+      const list = await protection.list();
       ctx.print(list, list.length > 0 ? list.join('\n') : 'No protected paths.');
       return 0;
     }
     if (sub !== 'add' && sub !== 'remove') throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, add or remove)`);
     if (paths.length === 0) throw new MemoryError('INVALID_ARGUMENT', `usage: gitmem protect ${sub} <path>...`);
-    const list = sub === 'add' ? await protectPaths(memoryDir, paths) : await unprotectPaths(memoryDir, paths);
+    const list = sub === 'add' ? await protection.add(paths) : await protection.remove(paths);
     ctx.print(list, `${sub === 'add' ? 'Protected' : 'Unprotected'}: ${paths.join(', ')}\nProtected paths now: ${list.length > 0 ? list.join(', ') : '(none)'}`);
     return 0;
   },

@@ -1,5 +1,4 @@
 /** `gitmem revert <sha> --reason R`: one new commit that undoes one commit's change (a memory write). */
-import { createMemory } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -10,7 +9,7 @@ export const command: CliCommand = {
   a way the undo cannot merge with refuses the whole revert (REVERT_CONFLICT, the files listed) and
   nothing changes. A merge commit is reverted against its first parent.`,
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const r = await memory.revert(ctx.args[0] as string, { reason: ctx.option('reason') as string });
     ctx.print(r, `Reverted ${r.reverted.slice(0, 7)}: ${r.message} ${r.paths.join(', ')}`);
   },

@@ -1,7 +1,6 @@
 /** `gitmem search <query>`: ranked hits in the committed memory (HEAD or --at REV). */
-import { MemoryError } from '../../errors.js';
-import { createMemory } from '../../memory.js';
-import type { SearchMode, SearchOptions } from '../../index.js';
+import { MemoryError } from '../../index.js';
+import type { SearchMode, SearchOptions } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 function limitOf(raw: string | undefined): number | undefined {
@@ -28,7 +27,7 @@ export const command: CliCommand = {
       ...(Array.isArray(paths) ? { paths: paths.map(String) } : typeof paths === 'string' ? { paths } : {}),
       ...(ctx.option('mode') !== undefined ? { mode: ctx.option('mode') as SearchMode } : {}),
     };
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const hits = await memory.search(ctx.args[0] ?? '', options);
     const text = hits.map((h) => `${h.path}:${h.line}  ${h.snippet}  (${h.score.toFixed(3)})`).join('\n');
     ctx.print(hits, text || 'No matches.');

@@ -3,7 +3,8 @@
  * fingerprints (as a SECRET_DETECTED refusal names them) of values that are not credentials. An operator
  * action: the agent's tools and background writers cannot change it.
  */
-import { allowSecrets, disallowSecrets, listAllowedSecrets, MemoryError, resolveMemoryDir } from '../../index.js';
+import { MemoryError } from '../../index.js';
+import { allowSecrets, disallowSecrets, listAllowedSecrets, openMemoryDir } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -16,7 +17,7 @@ export const command: CliCommand = {
   options: { note: { type: 'string' } },
   async run(ctx) {
     const [sub = 'list', ...fingerprints] = ctx.args;
-    const memoryDir = resolveMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
+    const { memoryDir } = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
     const show = (list: Array<{ fingerprint: string; note: string }>): string =>
       list.length > 0 ? list.map((e) => (e.note ? `${e.fingerprint}  ${e.note}` : e.fingerprint)).join('\n') : 'No allowed fingerprints.';
     if (sub === 'list') {

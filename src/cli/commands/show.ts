@@ -1,6 +1,5 @@
 /** `gitmem show <path> [--at REV]`: a committed file's text (a directory: its view), as of HEAD or REV. */
-import { isMemoryError } from '../../errors.js';
-import { createMemory } from '../../memory.js';
+import { isMemoryError } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -10,7 +9,7 @@ export const command: CliCommand = {
   REV: a sha, a branch, HEAD~3, an ISO date (2025-01-02T10:00) or @{3 days ago}: the last commit at or before it.
   --json prints { path, frontmatter, body, text, commit } (a directory: its view).`,
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const at = ctx.option('at');
     const path = ctx.args[0] as string;
     try {

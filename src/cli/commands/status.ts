@@ -1,5 +1,4 @@
 /** `gitmem status`: HEAD, branch, uncommitted changes and upstream distance. */
-import { createMemory } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -7,7 +6,7 @@ export const command: CliCommand = {
   summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)',
   usage: 'Usage: gitmem status [--agent ID] [--json]',
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const s = await memory.status();
     const lines = [`memory: ${s.memoryDir}`, `branch: ${s.branch ?? '(detached)'}  head: ${s.head?.slice(0, 7) ?? '(none)'}`];
     if (s.upstream) lines.push(`upstream: ${s.upstream}  ahead ${s.ahead}, behind ${s.behind}`);

@@ -1,7 +1,6 @@
 /** `gitmem sync [--on-conflict <policy>]`: pull (fast-forward, else rebase), then push; policies from sync/conflict-policy.ts. */
-import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, createGitRunner, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy, resolveCredentials, syncMemory } from '../../index.js';
-import type { MemoryErrorCode, SyncStatus } from '../../index.js';
-import { openMemoryDir } from '../../memory.js';
+import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy } from '../../internals.js';
+import type { MemoryErrorCode, SyncStatus } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 const POLICY_HELP = CONFLICT_POLICY_NAMES.map((p) => `  ${p}${p === DEFAULT_CONFLICT_POLICY ? ' (default)' : ''}: ${CONFLICT_POLICIES[p].help}`);
@@ -26,9 +25,9 @@ export const command: CliCommand = {
   ].join('\n'),
   async run(ctx) {
     const onConflict = parseConflictPolicy(ctx.values['on-conflict'] ?? DEFAULT_CONFLICT_POLICY);
-    const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
-    const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
-    const r = await syncMemory({ git: createGitRunner({ env: ctx.env }), memoryDir, onConflict, ...(credentials ? { credentials } : {}) });
+    const memory = await ctx.openMemory();
+    const memoryDir = memory.memoryDir;
+    const r = await memory.sync({ onConflict });
     if (r.status === 'clean' || r.status === 'pushed') {
       return ctx.print(r, [`${r.status}: ${r.summary}`, ...(r.backupRef ? [`previous main saved at ${r.backupRef}`] : [])].join('\n')), 0;
     }

@@ -1,6 +1,5 @@
 /** `gitmem tokens [--top N]`: how many tokens system/ adds to the prompt (estimate: ceil(UTF-8 bytes / 4)). */
-import { MemoryError } from '../../errors.js';
-import { createMemory } from '../../memory.js';
+import { MemoryError } from '../../index.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -13,7 +12,7 @@ export const command: CliCommand = {
     const raw = ctx.option('top') ?? '10';
     const top = Number(raw);
     if (!Number.isSafeInteger(top) || top < 1) throw new MemoryError('INVALID_ARGUMENT', `--top must be a positive integer, got ${raw}`, { data: { field: 'top' } });
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     const t = await memory.tokens();
     const width = Math.max(0, ...t.files.slice(0, top).map((f) => String(f.tokens).length));
     const rows = t.files.slice(0, top).map((f) => `  ${String(f.tokens).padStart(width)}  ${f.path}`);

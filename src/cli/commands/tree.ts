@@ -1,5 +1,4 @@
 /** `gitmem tree`: the memory tree (paths + descriptions) at HEAD; `--json`: the entries as data. */
-import { createMemory } from '../../memory.js';
 import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
@@ -8,7 +7,7 @@ export const command: CliCommand = {
   usage: `Usage: gitmem tree [--agent ID] [--json]
   --json prints { commit, files: [{ path, size, description? }] }: every committed file.`,
   async run(ctx) {
-    const memory = await createMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, launch: ctx.launch });
+    const memory = await ctx.openMemory();
     if (ctx.json) {
       ctx.print(await memory.files(), '');
       return;

@@ -2,8 +2,7 @@
  * `gitmem worker run --command '<cmd>'`: runs any command as a confined memory worker in a private worktree
  * and prints the outcome. Thin: validation and printing only; the work is runWorkerCommand.
  */
-import { createGitRunner, MemoryError, prepareParentRefresh, pruneOrphanWorktrees, resolveCredentials, runWorkerCommand, type GitRunner, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
-import { openMemoryDir } from '../../memory.js';
+import { MemoryError, type Memory, type MemoryWorkerOutcome, type PruneResult } from '../../index.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
@@ -76,10 +75,11 @@ function describeAll(o: MemoryWorkerOutcome): string {
  * A failed update worker that names a top-level folder its sparse checkout lacks (in its command or its
  * output) most likely failed for that reason: say how to check the folder out.
  */
-async function sparseHint(git: GitRunner, memoryDir: string, paths: readonly string[], text: string): Promise<string | undefined> {
-  const listed = await git.run(['ls-tree', '-d', '--name-only', '-z', 'HEAD'], { cwd: memoryDir }).catch(() => undefined);
+async function sparseHint(memory: Memory, paths: readonly string[], text: string): Promise<string | undefined> {
+  const listed = await memory.files().catch(() => undefined);
   const inCone = new Set(['system', ...paths.map((p) => p.replace(/^\.?\/+/, '').split('/')[0])]);
-  const missing = (listed?.stdout.split('\0') ?? []).filter((d) => d !== '' && !inCone.has(d));
+  const topDirs = new Set((listed?.files ?? []).map((f) => f.path.split('/')).filter((parts) => parts.length > 1).map((parts) => parts[0] as string));
+  const missing = [...topDirs].filter((d) => !inCone.has(d));
   const named = missing.filter((d) => new RegExp(`(^|[^\\w.-])${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`).test(text));
   if (named.length === 0) return undefined;
   const dirs = named.map((d) => `${d}/`).join(', ');
@@ -97,14 +97,8 @@ function parseTimeout(v: unknown): number | undefined {
   return Math.round(n * 1000);
 }
 
-function optionalCredentials(ctx: CliContext): { credentials?: NonNullable<ReturnType<typeof resolveCredentials>> } {
-  const credentials = resolveCredentials({ env: ctx.env, home: ctx.home });
-  return credentials ? { credentials } : {};
-}
-
 async function prune(ctx: CliContext): Promise<number> {
-  const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
-  const result = await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env: ctx.env }) });
+  const result = await (await ctx.openMemory()).pruneWorkers();
   ctx.print(result, describePrune(result));
   return 0;
 }
@@ -118,24 +112,16 @@ async function run(ctx: CliContext): Promise<number> {
   const paths = typeof ctx.values['paths'] === 'string' ? ctx.values['paths'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
   const task = typeof ctx.values['task'] === 'string' ? ctx.values['task'] : undefined;
   const timeoutMs = parseTimeout(ctx.values['timeout']);
-  const memoryDir = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env }).memoryDir;
-  const git = createGitRunner({ env: ctx.env });
+  const memory = await ctx.openMemory();
   let output = '';
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  // With a remote, the checkout is brought up to date before the merge (a remote edit conflicts now, not at the next sync).
-  const refreshParent = () => prepareParentRefresh({ git, memoryDir, ...optionalCredentials(ctx) });
   try {
-    const outcome = await runWorkerCommand({
-      memoryDir,
-      gitmemHome: ctx.home,
-      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+    // With a remote, the checkout is brought up to date before the merge (a remote edit conflicts now, not at the next sync).
+    const outcome = await memory.runWorker({
       command,
-      env: ctx.env,
-      git,
-      refreshParent,
       type: ctx.values['repair'] === true ? 'repair' : 'update',
       signal: controller.signal,
       onWarning: ctx.stderr,
@@ -150,7 +136,7 @@ async function run(ctx: CliContext): Promise<number> {
     });
     ctx.print(outcome, describeAll(outcome));
     if (outcome.status === 'discarded' && outcome.reason === 'body_failed' && outcome.type === 'update') {
-      const hint = await sparseHint(git, memoryDir, paths ?? [], `${command}\n${output}`);
+      const hint = await sparseHint(memory, paths ?? [], `${command}\n${output}`);
       if (hint) ctx.stderr(hint);
     }
     return exitCode(outcome);

@@ -19,8 +19,6 @@ export interface DaemonAddress {
   /** The private runtime directory holding sockets and logs. */
   dir: string;
   socket: string;
-  /** The FIFO transport's directory (see fifo-client.ts). */
-  fifoDir: string;
   log: string;
 }
 
@@ -49,7 +47,7 @@ export function daemonAddress(home: string, env: NodeJS.ProcessEnv): DaemonAddre
   const key = fnv1a(identity, 0x811c9dc5) + fnv1a(identity, 0x050c5d1f);
   const socket = join(dir, `${key}.sock`);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) return undefined;
-  return { dir, socket, fifoDir: join(dir, `${key}.d`), log: join(dir, `${key}.log`) };
+  return { dir, socket, log: join(dir, `${key}.log`) };
 }
 
 /** True when `dir` is a real directory owned by this user and closed to everyone else. */

@@ -6,14 +6,9 @@
  */
 import { parseCommandLine, splitCommand } from '../argv.js';
 import { GRAMMAR } from '../grammar.js';
+import { daemonSwitchOff } from '../../runtime-dir.js';
 
 const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens', 'search']);
-const OFF = new Set(['0', 'off', 'false', 'no']);
-
-/** `GITMEM_DAEMON=0|off|false|no` turns the daemon off for this call (and keeps it from being started). */
-export function daemonDisabled(env: NodeJS.ProcessEnv): boolean {
-  return OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase());
-}
 
 /**
  * A call the daemon may serve, with its `--home` value; undefined for every other call (including any the
@@ -22,7 +17,7 @@ export function daemonDisabled(env: NodeJS.ProcessEnv): boolean {
  */
 export function servedCall(argv: readonly string[], env: NodeJS.ProcessEnv): { home: string | undefined } | undefined {
   // Never from inside gitmem's sandbox (its runtime dir is hidden there anyway): a daemon runs unconfined.
-  if (daemonDisabled(env) || env['GITMEM_SANDBOX']) return undefined;
+  if (daemonSwitchOff(env) || env['GITMEM_SANDBOX']) return undefined;
   let line;
   try {
     const name = splitCommand(argv).command;

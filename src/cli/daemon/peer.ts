@@ -3,8 +3,8 @@
  * request from inside a gitmem sandbox (a background writer that somehow reached the runtime directory)
  * must be refused. Sandboxes hide the runtime directory in the first place; this is the second wall.
  *
- * A client proves where it runs by naming its pid and a file it holds open: the FIFO pair it claimed, or a
- * ticket file it created next to the socket. On Linux the daemon then checks, in /proc, that this pid
+ * A client proves where it runs by naming its pid and a ticket file it created next to the socket and holds
+ * open while it talks. On Linux the daemon then checks, in /proc, that this pid
  * holds that very file (same device and inode) and lives in the daemon's own mount namespace. A confined
  * process cannot pass: its own pid is in another mount (and pid) namespace, and it cannot make a process
  * outside hold a file of its choosing. The environment marker (GITMEM_SANDBOX) is checked too, though a
@@ -64,7 +64,7 @@ function holdsOpen(pid: number, file: string): boolean {
 
 /**
  * Why a request must be refused, or undefined when it comes from outside every sandbox.
- * @example peerRefusal({ pid: 4242, holds: '/run/…/busy/4242-ab/down' }, request.env) // undefined for a plain CLI
+ * @example peerRefusal({ pid: 4242, holds: '/run/…/ab.sock.4242-x1.ticket' }, request.env) // undefined for a plain CLI
  */
 export function peerRefusal(claim: PeerClaim | undefined, env: Record<string, string>): string | undefined {
   if ((env[SENTINEL] ?? '') !== '') return `the client runs inside a gitmem sandbox (${SENTINEL}=${env[SENTINEL]})`;

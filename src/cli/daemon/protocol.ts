@@ -6,11 +6,15 @@
  *   it, streaming `out` / `err` (and `need-stdin` → client `stdin`) → daemon `exit`.
  * The daemon never starts a command before `go`; the client never runs one itself after sending `go`.
  */
+import type { MemoryErrorCode } from '../../errors.js';
+
 export const PROTOCOL_VERSION = 1;
+
+const LOST: MemoryErrorCode = 'DAEMON_LOST';
 
 /** What a client prints when the daemon dies after it took a command (exit code 2; never retried). */
 export const DAEMON_LOST_MESSAGE =
-  'gitmem: DAEMON_LOST: the gitmem daemon stopped while running this command; it may or may not have taken ' +
+  `gitmem: ${LOST}: the gitmem daemon stopped while running this command; it may or may not have taken ` +
   'effect (check `gitmem log`). Set GITMEM_DAEMON=0 to run commands without the daemon.\n';
 
 export interface RunRequest {

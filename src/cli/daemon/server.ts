@@ -11,15 +11,12 @@
 import { existsSync, statSync, unlinkSync, chmodSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { socketChannel, type Channel } from './channel.js';
-import { openFifoTransport, type FifoTransport, type MakeFifos } from './fifo-server.js';
 import { peerRefusal, sweepTickets, ticketClaim } from './peer.js';
 import { frame, lineReader, PROTOCOL_VERSION, type DaemonInfo, type DaemonMessage, type RunRequest } from './protocol.js';
 import type { CliIo } from '../types.js';
 
 export interface DaemonOptions {
   socket: string;
-  /** The FIFO transport: its directory and how to make FIFOs; socket only when omitted. */
-  fifo?: { dir: string; mkfifo: MakeFifos };
   home: string;
   build: string;
   /** Stop after this long without a request. */
@@ -27,7 +24,7 @@ export interface DaemonOptions {
   /** Runs one CLI call (the CLI's `main`). */
   run: (argv: string[], io: CliIo) => Promise<number>;
   log: (line: string) => void;
-  /** Log each request's duration (GITMEM_DAEMON_TRACE=1). */
+  /** Log each request as it starts and with its duration (GITMEM_DAEMON_TRACE=1). */
   trace?: boolean;
   /** How often to check idleness, the home and the socket (default 1 s). */
   checkEveryMs?: number;
@@ -73,6 +70,7 @@ function handle(conn: Channel, o: DaemonOptions, state: State, info: () => Daemo
     };
     let code = 2;
     const t0 = performance.now();
+    if (o.trace) o.log(`running ${req.argv.slice(0, 2).join(' ')}`);
     try {
       code = await o.run(req.argv, io);
     } catch (err) {
@@ -92,7 +90,7 @@ function handle(conn: Channel, o: DaemonOptions, state: State, info: () => Daemo
     if (m['t'] === 'run' && !request) {
       if (!isRunRequest(m) || state.stopping) return send({ t: 'refused', reason: state.stopping ? 'stopping' : 'bad request' }), void conn.end();
       // Never run a request from inside a sandbox: the client then runs it itself, confined.
-      const refusal = peerRefusal(conn.peer ?? ticketClaim(o.socket, m['ticket']), m.env);
+      const refusal = peerRefusal(ticketClaim(o.socket, m['ticket']), m.env);
       if (refusal) return o.log(`refused a request: ${refusal}`), send({ t: 'refused', reason: 'unverified client' }), void conn.end();
       request = m;
       if (go) void execute(request);
@@ -108,17 +106,6 @@ function handle(conn: Channel, o: DaemonOptions, state: State, info: () => Daemo
   // `ready` goes out at once, so the client's `go` follows its request without waiting a round trip.
   if (state.stopping) return send({ t: 'refused', reason: 'stopping' }), conn.end();
   send({ t: 'ready' });
-}
-
-/** The FIFO transport, or none (logged) where FIFOs cannot be made: the socket still serves. */
-function openFifo(o: DaemonOptions, onChannel: (ch: Channel) => void): FifoTransport | undefined {
-  if (!o.fifo) return undefined;
-  try {
-    return openFifoTransport({ ...o.fifo, log: o.log, onChannel });
-  } catch (err) {
-    o.log(`fifo transport unavailable: ${(err as Error).message}`);
-    return undefined;
-  }
 }
 
 /** Resolves true when something already answers on `socket`. */
@@ -159,21 +146,15 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
     stop = (why) => {
       if (state.stopping) return;
       state.stopping = true;
-      if (why === TAKEN_OVER) {
-        // The paths belong to another daemon now: closing would unlink its socket (libuv unlinks the path)
-        // and tear down its FIFOs. Only let go of what is ours.
-        server.unref();
-        fifo?.detach();
-      } else {
-        fifo?.close(); // first: once the socket is gone, `daemon stop` reports the stop done
-        server.close(); // also unlinks the socket path
-      }
+      // A taken-over path belongs to another daemon now: closing would unlink its socket (libuv unlinks
+      // the path), so only let go of the server.
+      if (why === TAKEN_OVER) server.unref();
+      else server.close(); // also unlinks the socket path
       const wait = setInterval(() => state.active === 0 && (clearInterval(wait), resolve(why)), 20);
     };
   });
   const server = createServer((conn) => handle(socketChannel(conn), o, state, info, stop));
   await listen(server, o.socket);
-  const fifo = openFifo(o, (ch) => handle(ch, o, state, info, stop));
   const ino = statSync(o.socket).ino;
   const ownSocket = (): boolean => {
     try {
@@ -186,10 +167,7 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
     if (state.active === 0 && Date.now() - state.lastActivity >= o.idleMs) stop('idle');
     else if (!existsSync(o.home)) stop('home directory removed');
     else if (!ownSocket()) stop(TAKEN_OVER);
-    else {
-      fifo?.sweep();
-      sweepTickets(o.socket);
-    }
+    else sweepTickets(o.socket);
   }, o.checkEveryMs ?? 1000);
   const onSignal = (): void => stop('signal');
   process.once('SIGTERM', onSignal);

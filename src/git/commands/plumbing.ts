@@ -13,15 +13,6 @@ function refuseIgnoredPaths(r: GitResult): void {
   }
 }
 
-/** Stages exactly these paths from the work tree (adds, modifies, removes deleted ones). */
-export function updateIndexOp(paths: readonly string[]): GitOp<void> {
-  return {
-    args: ['update-index', '--add', '--remove', '-z', '--stdin'],
-    input: paths.map((p) => `${p}\0`).join(''),
-    parse: refuseIgnoredPaths,
-  };
-}
-
 /**
  * An index entry to set: a blob with its mode, or `mode: null` to remove the path (`id` then the all-zero
  * id of the repository's format; SHA-1's when absent).

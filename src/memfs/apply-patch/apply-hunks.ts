@@ -1,5 +1,5 @@
 /**
- * Applies parsed hunks to a file's text by exact matching (SPEC B5.15–B5.16). Pure; the mismatch message
+ * Applies parsed hunks to a file's text by exact matching. Pure; the mismatch message
  * comes from diagnostics.ts.
  *
  * gitmem's matching decisions (stricter than the reference, never fuzzier):

@@ -1,5 +1,5 @@
 /**
- * Parses the text of a `memory_apply_patch` call into file operations (SPEC §5.2). Pure: no paths are
+ * Parses the text of a `memory_apply_patch` call into file operations. Pure: no paths are
  * resolved and no files are read here; plan.ts does that.
  */
 import { MemoryError } from '../../errors.js';
@@ -122,7 +122,7 @@ function findEnd(lines: string[]): number {
 }
 
 /**
- * Parses a patch (SPEC §5.2). `*** End of File` is accepted as a hunk terminator and marks the hunk as
+ * Parses a patch. `*** End of File` is accepted as a hunk terminator and marks the hunk as
  * anchored at the end of the file. Throws PATCH_INVALID (`data.line`, 1-based) on any grammar error,
  * including a patch with no operations.
  * @example

@@ -1,9 +1,9 @@
 /**
- * Turns a `memory_apply_patch` input into a plan of writes and deletes (SPEC §5.3) without touching disk:
+ * Turns a `memory_apply_patch` input into a plan of writes and deletes without touching disk:
  * file access is injected, so every rule here is tested as a pure function and the caller applies the
  * plan under its own lock, commit and rollback.
  *
- * Decisions beyond the SPEC (documented for the tool description):
+ * Decisions the patch grammar leaves open (documented for the tool description):
  * - Add onto a path deleted earlier in the same patch is allowed (as for Move), since the net effect is a
  *   rewrite; otherwise adding onto an existing file is FILE_EXISTS.
  * - Add content that carries `read_only: true` is refused; any other `read_only` value is dropped, since
@@ -12,7 +12,7 @@
  *   `Memory block <label>`, a SKILL.md without a name its folder (commands/new-file.ts, shared with create).
  * - A plain file (not markdown memory: another extension, a skill's other files) is added exactly as given
  *   and updated as a whole, with no frontmatter rules.
- * - Update may not add, change or remove `read_only` (true is refused with the SPEC's message).
+ * - Update may not add, change or remove `read_only` (true is refused with the message the memory tool gives).
  * - Delete of a file added earlier in the same patch just cancels the add.
  */
 import {

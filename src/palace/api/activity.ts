@@ -4,7 +4,7 @@
  * (remote, ahead/behind as of the last fetch, recent pushes and fetches, the mirror's last push). Nothing
  * here touches the network.
  */
-import { listConversations, mirrorStatus, readCursor, readNumberedTranscript, readRunLog, showRemote } from '../../index.js';
+import { listConversations, mirrorStatus, readCursor, readNumberedTranscript, readRunLog, showRemote } from '../../internals.js';
 import type { CursorInfo, ReflectionReply, RunInfo, SyncReply, TranscriptReply } from '../api-types.js';
 import { queryInt, requiredQuery, type ApiRequest } from './request.js';
 

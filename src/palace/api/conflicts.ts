@@ -3,7 +3,8 @@
  * branch with what it changed since it left main, and the two ways to settle one — drop it (main's side;
  * the library keeps its tip under refs/gitmem/backup/) or take the branch's side (take-side.ts).
  */
-import { dropKeptBranch, listKeptBranches, MemoryError, showKeptBranch } from '../../index.js';
+import { MemoryError } from '../../index.js';
+import { dropKeptBranch, listKeptBranches, showKeptBranch } from '../../internals.js';
 import type { KeptBranchInfo, KeptBranchReply } from '../api-types.js';
 import { DIFF_BYTES } from './reads.js';
 import { bodyString, requiredQuery, type ApiRequest } from './request.js';

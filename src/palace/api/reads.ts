@@ -3,7 +3,8 @@
  * the whole memory's history (paged), a diff, and the timeline's commit at a position. All of a committed
  * revision, through the Memory handle.
  */
-import { estimateTokens, isMemoryError } from '../../index.js';
+import { isMemoryError } from '../../index.js';
+import { estimateTokens } from '../../internals.js';
 import type { CommitInfo, DiffReply, FileReply, HistoryReply, SummaryReply, TimelineReply, TreeReply } from '../api-types.js';
 import { systemBudget } from '../budget.js';
 import type { TreeIndex } from '../tree-index.js';

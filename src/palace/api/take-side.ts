@@ -6,7 +6,8 @@
  * (carriage returns, a byte-order mark, bytes that are not UTF-8, a memory file without its own
  * description) refuses the whole action, and so does a branch or main that moved since the page looked.
  */
-import { dropKeptBranch, isMemoryError, MemoryError, showKeptBranch, tryParseMemoryFile, type Memory } from '../../index.js';
+import { isMemoryError, MemoryError, type Memory } from '../../index.js';
+import { dropKeptBranch, showKeptBranch, tryParseMemoryFile } from '../../internals.js';
 
 export interface TakePlanFile {
   path: string;

@@ -1,5 +1,5 @@
 /**
- * `--from openhands:<dir | file>`: OpenHands agent-SDK event logs (SPEC B11.9). A directory holds
+ * `--from openhands:<dir | file>`: OpenHands agent-SDK event logs. A directory holds
  * `event-<n>-<id>.json` files (in `events/` when present); a file is a JSON array or `{"items": [...]}`.
  * Messages become user/assistant rows, actions become an optional thought plus a tool_call row whose result
  * comes from the matching observation, error or rejection.

@@ -1,0 +1,217 @@
+/**
+ * gitmem's configuration, read once: every GITMEM_* environment variable and the user's config file
+ * (`$GITMEM_HOME/config`, JSON) become one typed object. The composition root (memory.ts) and the CLI build
+ * it; the layers below take the values they need as parameters and never read the environment for a
+ * setting. The environment itself still travels where it must go whole: into git's processes (`env`), into
+ * the sandbox, which builds a confined child's environment from it and reads its three switches from the
+ * environment that child would inherit (listed in VARIABLES), and to the provider key lookup, by the
+ * variable name the config file names (`providers.<name>.apiKeyEnv`).
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
+import { gitmemHome } from './home.js';
+import { readGitmemConfig, type GitmemConfigFile } from './llm/config.js';
+import { daemonSwitchOff, gitmemRuntimeDir } from './runtime-dir.js';
+import { credentialsFromToken, readCredentialsFile, type GitCredentials } from './sync/credentials.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Every variable gitmem reads, and what it means (README "Configuration" lists the same). */
+export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
+  GITMEM_HOME: 'the home: agents, credentials, config (default ~/.gitmem)',
+  GITMEM_AGENT_ID: 'the agent when none is named (AGENT_ID too)',
+  GITMEM_MEMORY_DIR: 'the memory directory when no agent is named; relative to the caller (MEMORY_DIR too)',
+  GITMEM_AGENT_NAME: "the display name of the agent's commits (AGENT_NAME too)",
+  GITMEM_TREE_MAX_LINES: 'cap of the memory tree in the prompt (2–50,000; default 500)',
+  GITMEM_TREE_MAX_CHARS: 'cap of the memory tree in characters (128–5,000,000; default 20,000)',
+  GITMEM_TREE_MAX_CHILDREN_PER_DIR: 'entries shown per directory (1–5,000; default 50)',
+  GITMEM_GIT_TOKEN: 'a token for HTTPS remotes (else $GITMEM_HOME/credentials, mode 0600)',
+  GITMEM_GIT_USERNAME: 'with the token: Basic auth under this user name',
+  GITMEM_GIT_AUTH_SCHEME: 'with the token: bearer or basic',
+  GITMEM_MODEL: 'the model of reflections and dreams (after --model, before the config file)',
+  GITMEM_OPENAI_BASE_URL: 'base URL for openai / openai-compatible models (over the config file)',
+  GITMEM_FS_SANDBOX: '0/false runs background writers unconfined, loudly (sandbox switch)',
+  GITMEM_SANDBOX_READ: 'extra read-only paths for background writers, colon-separated (sandbox switch)',
+  GITMEM_SANDBOX: 'set inside a gitmem sandbox (sandbox marker; a nested writer is refused)',
+  GITMEM_DAEMON: '0/off/false/no: every CLI call runs in its own process, no daemon',
+  GITMEM_DAEMON_IDLE: 'seconds a CLI daemon waits for a call before it stops (default 600)',
+  GITMEM_DAEMON_TRACE: "1: the daemon logs each call's start and duration",
+  GITMEM_DEBUG: 'set: an internal error prints its stack',
+});
+
+/** The agent the environment names (used when a call names none; see memfs/scope.ts). */
+export interface ConfiguredAgent {
+  /** GITMEM_AGENT_ID, else AGENT_ID. */
+  id?: string;
+  /** GITMEM_MEMORY_DIR, else MEMORY_DIR: absolute, a relative value resolved against the caller's directory. */
+  memoryDir?: string;
+  /** GITMEM_AGENT_NAME, else AGENT_NAME: the display name of the agent's commits. */
+  name?: string;
+}
+
+/** Where models come from besides `--model` and the config file. */
+export interface ModelSettings {
+  /** GITMEM_MODEL. */
+  spec?: string;
+  /** GITMEM_OPENAI_BASE_URL. */
+  openaiBaseUrl?: string;
+}
+
+/** How the CLI daemon behaves. */
+export interface DaemonSettings {
+  /** False with GITMEM_DAEMON=0|off|false|no. */
+  enabled: boolean;
+  /** GITMEM_DAEMON_IDLE as given (checked by `gitmem daemon run`). */
+  idleSeconds?: string;
+  /** GITMEM_DAEMON_TRACE=1. */
+  trace: boolean;
+  /** Where its socket and log live (`$XDG_RUNTIME_DIR/gitmem-<uid>`, else the temp dir's); none on Windows. */
+  runtimeDir?: string;
+}
+
+/** The sandbox switches as they are set (the sandbox reads them from the confined child's environment). */
+export interface SandboxSettings {
+  /** False only with GITMEM_FS_SANDBOX=0|false. */
+  enabled: boolean;
+  /** GITMEM_SANDBOX_READ as given. */
+  readPaths?: string;
+  /** GITMEM_SANDBOX: this process runs inside a gitmem sandbox (its backend's name). */
+  inside?: string;
+}
+
+/** gitmem's configuration for one caller (see {@link loadConfig}). */
+export interface GitmemConfig {
+  /** The home (`--home`/option, else GITMEM_HOME, else ~/.gitmem), absolute. */
+  readonly home: string;
+  /** Who named the home: the caller (`--home`, an option), GITMEM_HOME, or nobody (~/.gitmem). */
+  readonly homeSource: 'option' | 'env' | 'default';
+  readonly agent: Readonly<ConfiguredAgent>;
+  /** The memory tree's caps (GITMEM_TREE_*; out-of-range values fall back to the default). */
+  readonly treeLimits: Readonly<TreeLimits>;
+  readonly model: Readonly<ModelSettings>;
+  readonly sandbox: Readonly<SandboxSettings>;
+  readonly daemon: Readonly<DaemonSettings>;
+  /** GITMEM_DEBUG is set. */
+  readonly debug: boolean;
+  /** The environment git and the sandbox are handed (and where provider keys are looked up by name). */
+  readonly env: Readonly<Env>;
+  /**
+   * The git token: GITMEM_GIT_TOKEN (+ GITMEM_GIT_USERNAME / GITMEM_GIT_AUTH_SCHEME), else
+   * `<home>/credentials` (CREDENTIALS_INSECURE unless 0600); undefined when there is none. Read on first use.
+   */
+  credentials(): GitCredentials | undefined;
+  /** `$GITMEM_HOME/config` (model, providers, reflection, embeddings); read on first use; {} when absent. */
+  file(): GitmemConfigFile;
+}
+
+/** Inputs of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** The environment to read (default: this process's). */
+  env?: Env;
+  /** The caller's directory: relative homes and memory directories resolve against it (default: the process's). */
+  cwd?: string;
+  /** An explicit home (wins over GITMEM_HOME; an empty one is INVALID_ARGUMENT). */
+  home?: string | undefined;
+}
+
+const text = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
+
+/**
+ * The agent the environment names.
+ * @example configuredAgent({ MEMORY_DIR: 'm' }, '/work').memoryDir === '/work/m'
+ */
+export function configuredAgent(env: Env, cwd: string = process.cwd()): ConfiguredAgent {
+  const id = text(env['GITMEM_AGENT_ID']) ?? text(env['AGENT_ID']);
+  const dir = text(env['GITMEM_MEMORY_DIR']) ?? text(env['MEMORY_DIR']);
+  const name = text(env['GITMEM_AGENT_NAME']) ?? text(env['AGENT_NAME']);
+  return { ...(id ? { id } : {}), ...(dir ? { memoryDir: isAbsolute(dir) ? resolve(dir) : resolve(cwd, dir) } : {}), ...(name ? { name } : {}) };
+}
+
+const TREE_LIMITS: ReadonlyArray<{ key: keyof TreeLimits; variable: string; min: number; max: number }> = [
+  { key: 'maxLines', variable: 'GITMEM_TREE_MAX_LINES', min: 2, max: 50_000 },
+  { key: 'maxChars', variable: 'GITMEM_TREE_MAX_CHARS', min: 128, max: 5_000_000 },
+  { key: 'maxChildrenPerDir', variable: 'GITMEM_TREE_MAX_CHILDREN_PER_DIR', min: 1, max: 5_000 },
+];
+
+/**
+ * The tree caps the environment sets: base-10 integers after trimming; an empty, non-numeric or
+ * out-of-range value keeps the default. Explicit options then go through blocks/tree-limits.ts.
+ * @example treeLimitsFromEnv({ GITMEM_TREE_MAX_LINES: '40' }).maxLines === 40
+ */
+export function treeLimitsFromEnv(env: Env): TreeLimits {
+  const out: TreeLimits = { ...DEFAULT_TREE_LIMITS };
+  for (const spec of TREE_LIMITS) {
+    const raw = env[spec.variable]?.trim() ?? '';
+    const value = /^\d+$/.test(raw) ? Number.parseInt(raw, 10) : Number.NaN;
+    if (value >= spec.min && value <= spec.max) out[spec.key] = value;
+  }
+  return out;
+}
+
+/**
+ * The git token: GITMEM_GIT_TOKEN (with GITMEM_GIT_USERNAME ⇒ Basic, GITMEM_GIT_AUTH_SCHEME), else the
+ * 0600 file `<home>/credentials`; undefined when there is none.
+ * @example resolveCredentials({ env: { GITMEM_GIT_TOKEN: 't' }, home: '/h' })?.scheme === 'bearer'
+ */
+export function resolveCredentials(input: { env: Env; home: string }): GitCredentials | undefined {
+  const token = text(input.env['GITMEM_GIT_TOKEN']);
+  if (!token) return readCredentialsFile(input.home);
+  const username = text(input.env['GITMEM_GIT_USERNAME']);
+  const scheme = text(input.env['GITMEM_GIT_AUTH_SCHEME']);
+  return credentialsFromToken({ token, ...(username ? { username } : {}), ...(scheme ? { scheme } : {}) });
+}
+
+/**
+ * The tree caps: explicit option > environment variable > default (see treeLimitsFromEnv, applyTreeLimits).
+ * @example resolveTreeLimits({ GITMEM_TREE_MAX_LINES: '40' }, { maxLines: 10 }).maxLines === 10
+ */
+export function resolveTreeLimits(env: Env, explicit: Partial<TreeLimits> = {}): TreeLimits {
+  return applyTreeLimits(treeLimitsFromEnv(env), explicit);
+}
+
+/**
+ * The CLI daemon's settings for this environment (what the CLI entry needs before loading anything else).
+ * @example daemonSettings({ GITMEM_DAEMON: 'off' }).enabled === false
+ */
+export function daemonSettings(env: Env): DaemonSettings {
+  const idle = text(env['GITMEM_DAEMON_IDLE']);
+  const runtimeDir = gitmemRuntimeDir(env);
+  return {
+    enabled: !daemonSwitchOff(env),
+    ...(idle ? { idleSeconds: idle } : {}),
+    trace: env['GITMEM_DAEMON_TRACE'] === '1',
+    ...(runtimeDir ? { runtimeDir } : {}),
+  };
+}
+
+function once<T>(read: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: read() }).v;
+}
+
+/**
+ * Reads the configuration of one caller. Cheap: files (credentials, config) are read on first use only.
+ * @example const config = loadConfig({ env: process.env }); config.home // '/home/me/.gitmem'
+ */
+export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const home = gitmemHome(options.home, env, cwd);
+  const fsSwitch = (env['GITMEM_FS_SANDBOX'] ?? '').trim().toLowerCase();
+  const readPaths = text(env['GITMEM_SANDBOX_READ']);
+  const inside = text(env['GITMEM_SANDBOX']);
+  const model = { ...(text(env['GITMEM_MODEL']) ? { spec: text(env['GITMEM_MODEL']) as string } : {}), ...(text(env['GITMEM_OPENAI_BASE_URL']) ? { openaiBaseUrl: text(env['GITMEM_OPENAI_BASE_URL']) as string } : {}) };
+  return Object.freeze({
+    home,
+    homeSource: options.home !== undefined ? 'option' : text(env['GITMEM_HOME']) ? 'env' : 'default',
+    agent: Object.freeze(configuredAgent(env, cwd)),
+    treeLimits: Object.freeze(treeLimitsFromEnv(env)),
+    model: Object.freeze(model),
+    sandbox: Object.freeze({ enabled: fsSwitch !== '0' && fsSwitch !== 'false', ...(readPaths ? { readPaths } : {}), ...(inside ? { inside } : {}) }),
+    daemon: Object.freeze(daemonSettings(env)),
+    debug: text(env['GITMEM_DEBUG']) !== undefined,
+    env,
+    credentials: once(() => resolveCredentials({ env, home })),
+    file: once(() => readGitmemConfig(home)),
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * What opening a memory wires before the handle exists: which directory (the default-agent rule), the git
+ * runner and how it starts processes, what `init` recorded in the repository config, and what runs after
+ * each commit. Owned by memory.ts: the only place, with its siblings here, that builds runners.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GitmemConfig } from '../config.js';
+import { MemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { readLooseObject } from '../git/objects.js';
+import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { assertHomeUsable } from '../home.js';
+import { isMirrorConfigured } from '../hooks/post-commit.js';
+import { noteValidatedCommit } from '../hooks/protected.js';
+import { firePostCommitHook } from '../memfs/commit.js';
+import { resolveScope } from '../memfs/scope.js';
+import type { Launcher } from '../process.js';
+import { sharedShellLauncher } from '../shell-launcher.js';
+
+/**
+ * The git runner of a handle: the caller's, else one over the configured environment that starts git
+ * through `launch`, by default the process-wide shell launcher (no fork of this process's heap per call).
+ * @example const git = runnerFor(config, {})
+ */
+export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined; launch?: Launcher | undefined }): GitRunner {
+  return o.git ?? createGitRunner({ env: config.env, launch: o.launch ?? sharedShellLauncher() });
+}
+
+/**
+ * The memory directory the configuration and `agentId` name (the default-agent rule of memfs/scope.ts),
+ * checked to be a repository: HOME_UNUSABLE, MEMORY_DIR_MISSING or NOT_A_GIT_REPO otherwise.
+ * @example locateMemory(loadConfig({ home: '/tmp/gm' }), undefined).memoryDir // '/tmp/gm/agents/<the only agent>/memory'
+ */
+export function locateMemory(config: GitmemConfig, agentId: string | undefined): { memoryDir: string; agentId: string | undefined } {
+  const scope = resolveScope({ home: config.home, agentId, configured: config.agent });
+  const memoryDir = scope.memoryDir;
+  if (!existsSync(memoryDir)) {
+    if (scope.source !== 'env-dir') assertHomeUsable(config.home);
+    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+  }
+  if (!existsSync(join(memoryDir, '.git'))) {
+    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
+  }
+  return { memoryDir, agentId: scope.agentId };
+}
+
+function repoConfigText(memoryDir: string): string | undefined {
+  try {
+    return readFileSync(join(memoryDir, '.git', 'config'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The agent id and display name `init` recorded in the repo config (read as text: no git process). */
+export function recordedIdentity(memoryDir: string): { agentId?: string; name?: string } {
+  const config = repoConfigText(memoryDir) ?? '';
+  const agentId = /\[gitmem\][^[]*?agentId\s*=\s*(\S+)/i.exec(config)?.[1];
+  const name = /\[user\][^[]*?name\s*=\s*([^\n]+)/i.exec(config)?.[1]?.trim().replace(/^"(.*)"$/, '$1');
+  return { ...(agentId ? { agentId } : {}), ...(name ? { name } : {}) };
+}
+
+/** True when the repo config names an `origin` (read as text: no git process). */
+export function remoteConfigured(memoryDir: string): boolean {
+  return /^\s*\[remote\s+"origin"\]/m.test(repoConfigText(memoryDir) ?? '');
+}
+
+// git's own estimate (gc.auto 6700 loose objects): more than 6700/256 entries in the objects/17 fan-out.
+const LOOSE_IN_17_BEFORE_GC = 27;
+
+/** Plumbing commits never trigger git's `gc --auto`; ask for it (in the background) once git would want it. */
+function gcIfDue(git: GitRunner, memoryDir: string): void {
+  try {
+    const sample = readdirSync(join(resolveGitCommonDir(memoryDir), 'objects', '17')).length;
+    if (sample > LOOSE_IN_17_BEFORE_GC) git.detach(['gc', '--auto', '--quiet'], { cwd: memoryDir });
+  } catch {
+    // no objects/17 yet: nothing to pack
+  }
+}
+
+/**
+ * A tool commit passed the validator, which refuses every new read_only file: it protects what its parent
+ * did, so the protected list's marker may follow it (the next open then scans nothing). Runs under the lease.
+ */
+function keepProtectionMarker(memoryDir: string, commit: string): void {
+  const object = readLooseObject(join(resolveGitCommonDir(memoryDir), 'objects'), commit);
+  if (object?.type !== 'commit') return;
+  const parent = /^parent ([0-9a-f]{64}|[0-9a-f]{40})$/m.exec(object.data.toString('latin1'))?.[1] ?? null;
+  noteValidatedCommit(memoryDir, parent, commit);
+}
+
+/**
+ * What runs after each tool commit: the protected list's marker, the mirror push (the post-commit hook,
+ * in its own process, told which home's credentials this memory uses) and git's housekeeping.
+ * @example deps.afterCommit = afterCommit(git, memoryDir, config)
+ */
+export function afterCommit(git: GitRunner, memoryDir: string, config: GitmemConfig): (commit: string) => void {
+  return (commit) => {
+    keepProtectionMarker(memoryDir, commit);
+    if (isMirrorConfigured(repoConfigText(memoryDir) ?? '')) firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home });
+    gcIfDue(git, memoryDir);
+  };
+}

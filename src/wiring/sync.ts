@@ -1,0 +1,64 @@
+/**
+ * The handle's sync side, wired once: pull/push with the configured credentials, the remote, the mirror,
+ * the kept branches and the protected list — each a call on the handle instead of a free function that
+ * takes a runner and a directory.
+ */
+import type { GitmemConfig } from '../config.js';
+import type { GitRunner } from '../git/runner.js';
+import { listProtectedPaths, protectPaths, recordProtection, unprotectPaths } from '../hooks/protected.js';
+import type { GitCredentials } from '../sync/credentials.js';
+import type { Memory, MemorySyncOptions } from './types.js';
+
+/** What the sync side needs of the handle being built. */
+export interface SyncWiring {
+  git: GitRunner;
+  memoryDir: string;
+  config: GitmemConfig;
+}
+
+function credentialsOf(config: GitmemConfig): { credentials?: GitCredentials } {
+  const credentials = config.credentials();
+  return credentials ? { credentials } : {};
+}
+
+function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
+  return { git: w.git, memoryDir: w.memoryDir, ...credentialsOf(w.config), ...(o.onConflict ? { onConflict: o.onConflict } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+}
+
+/**
+ * The sync entries of a handle (each module loaded on first use: the write path never pays for them).
+ * @example Object.assign(handle, syncParts({ git, memoryDir, config }))
+ */
+export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror' | 'conflicts' | 'protection'> {
+  const { git, memoryDir } = w;
+  const at = { git, memoryDir };
+  return {
+    sync: async (o) => (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
+    syncAfterTurn: async (o) => (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
+    remote: {
+      set: async (url, o = {}) => (await import('../sync/remote.js')).setRemote({ ...at, url, ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
+      show: async () => (await import('../sync/remote.js')).showRemote(at),
+      remove: async () => (await import('../sync/remote.js')).removeRemote(at),
+    },
+    mirror: {
+      set: async (url, o = {}) =>
+        (await import('../sync/mirror.js')).setMirror({ ...at, url, home: w.config.home, ...credentialsOf(w.config), ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
+      push: async () => (await import('../sync/mirror.js')).pushMirror({ ...at, ...credentialsOf(w.config) }),
+      status: async () => (await import('../sync/mirror.js')).mirrorStatus(at),
+      unset: async () => (await import('../sync/mirror.js')).unsetMirror(at),
+    },
+    conflicts: {
+      list: async () => (await import('../sync/conflicts.js')).listKeptBranches(at),
+      show: async (branch) => (await import('../sync/conflicts.js')).showKeptBranch({ ...at, branch }),
+      drop: async (branch) => (await import('../sync/conflicts.js')).dropKeptBranch({ ...at, branch }),
+    },
+    protection: {
+      list: async () => {
+        await recordProtection(git, memoryDir); // first record the read_only files committed since the last look
+        return listProtectedPaths(memoryDir);
+      },
+      add: (paths) => protectPaths(memoryDir, paths),
+      remove: (paths) => unprotectPaths(memoryDir, paths),
+    },
+  };
+}

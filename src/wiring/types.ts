@@ -1,0 +1,199 @@
+/**
+ * The shape of the front door: the `Memory` handle and the options of the functions that open one. Types
+ * only; memory.ts builds the handle and re-exports these.
+ */
+import type { LanguageModel } from 'ai';
+import type { MemoryMode } from '../blocks/presets.js';
+import type { GitmemConfig } from '../config.js';
+import type { GitRunner } from '../git/runner.js';
+import type { Identity } from '../identity.js';
+import type { WriteStep } from '../memfs/edits.js';
+import type { LogEntry } from '../memfs/log.js';
+import type { WriteResult } from '../memfs/tool.js';
+import type { Launcher } from '../process.js';
+import type { MemoryReadApi } from '../read/handle.js';
+import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
+import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
+import type { SearchHit, SearchOptions } from '../search/types.js';
+import type { KeptBranch, KeptBranchDetail } from '../sync/conflicts.js';
+import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
+import type { RemoteInfo } from '../sync/remote.js';
+import type { ConflictPolicy, SyncResult } from '../sync/types.js';
+import type { PruneResult } from '../worktree/prune.js';
+import type { MemoryWorkerHandle } from '../worktree/worker.js';
+import type { MemoryWorkerBody, MemoryWorkerOutcome, MemoryWorkerType } from '../worktree/worker-types.js';
+import type { RunConfinedResult } from '../sandbox/run.js';
+
+/** Options of {@link createMemory}. */
+export interface MemoryOptions {
+  /** A configuration already read ({@link loadConfig}): wins over `home` and `env`. */
+  config?: GitmemConfig;
+  /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
+  home?: string;
+  /** Agent id; default from the in-process context or the environment (see memfs/scope.ts). */
+  agentId?: string;
+  /** Environment to read (default `process.env`): the configuration (config.ts), and what git is handed. */
+  env?: Record<string, string | undefined>;
+  /** A runner to use instead of the one this handle would wire (tests, an embedding with its own). */
+  git?: GitRunner;
+  clock?: () => Date;
+  /** Diagnostics / test seam: called after each durable step of a write (see memfs/edits.ts). */
+  onWriteStep?: (step: WriteStep) => void;
+  /** Commit author; default `<agent name> <agentId@gitmem.local>` (see identity.ts). */
+  author?: Partial<Identity>;
+  /**
+   * How git processes start (ignored when `git` is given). Default: the process-wide shell launcher
+   * (shell-launcher.ts), so a call costs the same whatever the size of this process's heap.
+   */
+  launch?: Launcher;
+}
+
+/** The working tree as git sees it. */
+export interface MemoryStatus {
+  memoryDir: string;
+  head: string | null;
+  branch: string | null;
+  dirty: boolean;
+  changes: Array<{ code: string; path: string }>;
+  upstream: string | null;
+  ahead: number;
+  behind: number;
+}
+
+/** Options of a sync. */
+export interface MemorySyncOptions {
+  /** What to do when the rebase meets a true conflict (default `keep-branch`; see CONFLICT_POLICIES). */
+  onConflict?: ConflictPolicy;
+  signal?: AbortSignal;
+}
+
+/** What `memory.mirror.set` did: the URL stored and the first push (none while main has no commit). */
+export interface MirrorSetResult {
+  url: string;
+  initialPush: MirrorPushResult | null;
+}
+
+/** The mirror's URL, its last push and the recent push log. */
+export interface MirrorStatus {
+  url: string | null;
+  logPath: string;
+  last: MirrorLogEntry | null;
+  log: string[];
+}
+
+/** A worker's task: what it is for, what it needs checked out, and its body — a confined command or a function. */
+export type WorkerTask = {
+  /** `update` (a private worktree, merged back; the default) or `repair` (the checkout itself, under the lease). */
+  type?: MemoryWorkerType;
+  /** Free text; recorded in the merge commit's body. */
+  description?: string;
+  /** Files or directories to check out besides `system/` and top-level files. */
+  paths?: readonly string[];
+  signal?: AbortSignal;
+  /** Wall-clock limit of a command body, in ms. */
+  timeoutMs?: number;
+  onWarning?: (message: string) => void;
+} & (
+  | {
+      /** Shell text run as `sh -c` confined by the sandbox in the worktree (it must commit its own work). */
+      command: string;
+      /** The command's captured output when it ends. */
+      onOutput?: (result: RunConfinedResult) => void;
+      /** Extra read-only paths the command may see. */
+      readPaths?: string[];
+    }
+  | {
+      /** A trusted in-process body (not confined): edits and commits in `ctx.worktreeDir`. */
+      body: MemoryWorkerBody;
+    }
+);
+
+/** Options of {@link Memory.reflection}: the harness of this memory's agent. */
+export interface MemoryReflectionOptions {
+  /** A model or a resolver (default: the configured model: `--model`, GITMEM_MODEL, the config file). */
+  model?: LanguageModel | (() => Promise<LanguageModel>);
+  projectDir?: string;
+  settings?: ReflectionHarnessOptions['settings'];
+  run?: ReflectionHarnessOptions['run'];
+  onComplete?: (outcome: HarnessOutcome) => void;
+}
+
+/** Options of {@link Memory.dream} (the agent is the handle's). */
+export type MemoryDreamOptions = Omit<
+  DreamOptions,
+  'home' | 'agentId' | 'configuredAgent' | 'env' | 'git' | 'cwd' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'
+> & {
+  /** Base for relative `from` / `to` paths (default: the process's directory). */
+  cwd?: string;
+};
+
+/** A handle on one agent's memory repository: every operation a harness needs. */
+export interface Memory extends MemoryReadApi {
+  readonly agentId: string | undefined;
+  readonly home: string;
+  readonly memoryDir: string;
+  /** The configuration this handle was opened with (config.ts). */
+  readonly config: GitmemConfig;
+  /** The git runner this handle wired (for building blocks from `gitmem/internals`). */
+  readonly git: GitRunner;
+  /** What opening repaired in the hooks (see ensureHooks); empty when all was well. */
+  readonly hookRepairs: readonly string[];
+  /** Runs one memory-tool call → one commit whose message is its reason. */
+  tool(call: unknown): Promise<WriteResult>;
+  /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
+  applyPatch(call: { patch?: string; input?: string; reason: string }): Promise<WriteResult>;
+  /**
+   * Replaces system/persona.md with a preset's, and system/human.md while it holds only a starter or preset
+   * text (else WOULD_DISCARD_EDITS unless `force`); one commit whose message says what was replaced.
+   */
+  applyPersonality(id: string, options?: { reason?: string; force?: boolean }): Promise<WriteResult>;
+  /** Compiles the system prompt from the committed HEAD (never the working tree); mode: {@link Memory.defaultPromptMode}. */
+  compilePrompt(options?: { mode?: MemoryMode; preset?: string }): Promise<string>;
+  /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
+  defaultPromptMode(): MemoryMode;
+  /** The memory tree (paths + descriptions) at HEAD. */
+  tree(): Promise<string>;
+  /** Ranked hits for `query` in the memory committed at `at` (default HEAD); the index follows every commit. */
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  log(options?: { limit?: number }): Promise<LogEntry[]>;
+  status(): Promise<MemoryStatus>;
+  /** Pull (fast-forward, else rebase), then push; a failure is an outcome, not a throw. */
+  sync(options?: MemorySyncOptions): Promise<SyncResult>;
+  /** What a harness runs after each turn: push what is new, report a conflict or a dirty tree, never block. */
+  syncAfterTurn(options?: MemorySyncOptions): Promise<SyncResult>;
+  /** The sync remote (`origin`; never a URL with a token in it). */
+  readonly remote: {
+    set(url: string, options?: { baseDir?: string }): Promise<RemoteInfo>;
+    show(): Promise<RemoteInfo>;
+    remove(): Promise<{ removed: string | null }>;
+  };
+  /** A push-only mirror of main, pushed after each commit in the background. */
+  readonly mirror: {
+    set(url: string, options?: { baseDir?: string }): Promise<MirrorSetResult>;
+    push(): Promise<MirrorPushResult>;
+    status(): Promise<MirrorStatus>;
+    unset(): Promise<{ removed: string | null }>;
+  };
+  /** Branches that keep local commits after a conflict (sync keep-branch, background writers). */
+  readonly conflicts: {
+    list(): Promise<KeptBranch[]>;
+    show(branch: string): Promise<KeptBranchDetail>;
+    drop(branch: string): Promise<{ branch: string; head: string; backupRef: string }>;
+  };
+  /** The protected list: paths seen committed as read_only, which no write may change. */
+  readonly protection: {
+    list(): Promise<string[]>;
+    add(paths: readonly string[]): Promise<string[]>;
+    remove(paths: readonly string[]): Promise<string[]>;
+  };
+  /** Runs a background writer to its outcome (merged, no_changes, merge_conflict, rejected, discarded). */
+  runWorker(task: WorkerTask): Promise<MemoryWorkerOutcome>;
+  /** Starts a background writer and returns at once: its outcome promise and a cancel. */
+  startWorker(task: WorkerTask): MemoryWorkerHandle;
+  /** Removes the worktrees of workers whose process is gone (a branch with new commits is kept). */
+  pruneWorkers(): Promise<PruneResult>;
+  /** The reflection harness of this agent: recordTurn, onTurnEnd, onCompaction, reflectNow, idle. */
+  reflection(options?: MemoryReflectionOptions): ReflectionHarness;
+  /** One reflection by hand: over a stored conversation or an external transcript, optionally a document. */
+  dream(options?: MemoryDreamOptions): Promise<DreamResult>;
+}
