@@ -17,7 +17,7 @@ const layer = (folder, forbidden) => ({
   },
 });
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'cli', 'mcp'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'cli', 'mcp'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -52,6 +52,9 @@ export default tseslint.config(
   layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
   // search reads git objects and memory files, and embeds through llm; nothing below imports it.
   layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
+  // conflicts resolves kept branches (sync's and the workers') and proposes through llm; doctor checks everything.
+  layer('conflicts', except('conflicts', 'git', 'hooks', 'memfs', 'blocks', 'sync', 'worktree', 'llm', 'sandbox')),
+  layer('doctor', ['reflection', 'cli', 'mcp']),
   layer('reflection', ['cli', 'mcp']),
   layer('cli', except()),
   layer('mcp', except()),

@@ -32,6 +32,7 @@ import type { WriteStep } from './memfs/edits.js';
 import { withMemoryOperation } from './git/lease.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
 import type { SearchHit, SearchOptions } from './search/types.js';
+import { conflictsApi, type MemoryConflicts } from './conflicts/handle.js';
 
 export interface MemoryOptions {
   /** gitmem home; default `GITMEM_HOME` or `~/.gitmem`. */
@@ -94,6 +95,8 @@ export interface Memory extends MemoryReadApi {
    * text (else WOULD_DISCARD_EDITS unless `force`); one commit whose message says what was replaced.
    */
   applyPersonality(id: string, options?: { reason?: string; force?: boolean }): Promise<WriteResult>;
+  /** Kept branches and what ends them: list, show, drop, resolve, propose, accept (conflicts/handle.ts). */
+  readonly conflicts: MemoryConflicts;
 }
 
 // git's own estimate (gc.auto 6700 loose objects): more than 6700/256 entries in the objects/17 fan-out.
@@ -254,6 +257,7 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
     }),
     status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
     applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
+    conflicts: conflictsApi({ git, memoryDir, author: deps.author, home: o.home, env: o.env, ...(deps.clock ? { clock: deps.clock } : {}) }),
   };
 }
 
