@@ -67,6 +67,8 @@ export { prepareParentRefresh, type ParentRefreshOptions, type PreparedRefresh }
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
 export { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy } from './sync/conflict-policy.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch, type KeptBranch, type KeptBranchDetail } from './sync/conflicts.js';
+export { runDoctor, type DoctorReport, type DoctorCheckReport, type DoctorOptions } from './doctor/doctor.js';
+export { DOCTOR_CHECK_NAMES, type DoctorCheckName } from './doctor/checks.js';
 export type { MemoryConflicts, Resolution, ResolveResult, ProposalInfo, ProposeOptions, ProposeResult, ConflictDetail } from './conflicts/handle.js';
 export { setMirror, unsetMirror, pushMirror, mirrorStatus, getMirrorUrl, type MirrorPushResult, type MirrorLogEntry } from './sync/mirror.js';
 export { NETWORK_RETRY, backoffDelay, type GitRetryPolicy, type GitRunOptions } from './git/runner.js';
