@@ -24,7 +24,7 @@ export const budgetsCheck: DoctorCheck = {
       const chars = bodyChars(text);
       if (typeof limit === 'number' && chars !== null && chars > limit) found.push(`${f.path}: body is ${formatCount(chars)} characters, over its limit of ${formatCount(limit)}`);
     }
-    const line = `budgets: system/ ${formatCount(usage.total)} of ${formatCount(usage.budget)} tokens`;
+    const line = `system/ ${formatCount(usage.total)} of ${formatCount(usage.budget)} tokens`;
     return found.length === 0 ? ok(line) : problem(`${line}; ${found.length} over budget (only growth is refused)`, found);
   },
 };

@@ -32,6 +32,6 @@ export const configCheck: DoctorCheck = {
   title: 'repository config as gitmem needs it',
   async run(ctx) {
     const found = await configProblems(ctx);
-    return found.length === 0 ? ok('config: on main, agent id, author and large-repo settings as init set them') : problem(`config: ${found.length} setting(s) off: ${found[0]}${found.length > 1 ? ' …' : ''}`, found);
+    return found.length === 0 ? ok('on main, agent id, author and large-repo settings as init set them') : problem(`${found.length} setting(s) off: ${found[0]}${found.length > 1 ? ' …' : ''}`, found);
   },
 };

@@ -22,6 +22,6 @@ export const filesCheck: DoctorCheck = {
       const change = { status: 'modified' as const, path: f.path, content: text, headContent: text, mode: f.mode };
       for (const p of findProblems([change], { protectedPaths: readProtectedPaths(ctx.memoryDir), secrets: false })) found.push(formatProblem(p));
     }
-    return found.length === 0 ? ok(`files: ${files.length} file(s) follow the memory rules`) : problem(`files: ${found.length} problem(s) in committed files`, capped(found));
+    return found.length === 0 ? ok(`${files.length} file(s) follow the memory rules`) : problem(`${found.length} problem(s) in committed files`, capped(found));
   },
 };

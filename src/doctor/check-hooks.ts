@@ -64,7 +64,7 @@ export const hooksCheck: DoctorCheck = {
   title: 'hooks installed and runnable by this install',
   async run(ctx) {
     const found = await inspect(ctx);
-    return found.length === 0 ? ok('pre-commit and post-commit hooks are gitmem\'s and run with this install') : problem(`hooks need repair: ${found.join('; ')}`, found);
+    return found.length === 0 ? ok('pre-commit and post-commit hooks are gitmem\'s and run with this install') : problem(`need repair: ${found.join('; ')}`, found);
   },
   async fix(ctx) {
     const { repaired } = await ensureHooks(ctx.git, ctx.memoryDir);

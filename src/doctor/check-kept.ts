@@ -9,11 +9,11 @@ export const keptCheck: DoctorCheck = {
     const deps = { git: ctx.git, memoryDir: ctx.memoryDir };
     const kept = await listKeptBranches(deps);
     const proposals = await listProposals(deps);
-    if (kept.length === 0 && proposals.length === 0) return ok('kept branches: none waiting');
+    if (kept.length === 0 && proposals.length === 0) return ok('none waiting');
     const details = [
       ...kept.map((b) => `${b.branch}: ${b.commits} commit(s) not on main (gitmem conflicts show ${b.branch})`),
       ...proposals.map((p) => `${p.proposal}: proposed resolution of ${p.branch} (gitmem conflicts accept ${p.proposal})`),
     ];
-    return problem(`kept branches: ${kept.length} kept, ${proposals.length} proposal(s) waiting (gitmem conflicts)`, details);
+    return problem(`${kept.length} kept, ${proposals.length} proposal(s) waiting (gitmem conflicts)`, details);
   },
 };

@@ -65,6 +65,6 @@ export const linksCheck: DoctorCheck = {
         if (l.target.startsWith('../') || !exists(paths, dirs, l.target, l.wiki)) dead.push(`${f.path}: ${l.raw} names no file`);
       }
     }
-    return dead.length === 0 ? ok(`links: ${links} link(s), none dead`) : problem(`links: ${dead.length} dead link(s)`, capped(dead));
+    return dead.length === 0 ? ok(`${links} link(s), none dead`) : problem(`${dead.length} dead link(s)`, capped(dead));
   },
 };

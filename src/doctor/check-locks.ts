@@ -61,7 +61,7 @@ export const locksCheck: DoctorCheck = {
     const details = [...(s.lease ? [s.lease] : []), ...s.locks.map((l) => `${l}: a git lock left behind`), ...(s.journal ? [s.journal] : [])];
     const setAside = readdirSafe(ctx.gitDir).filter((n) => /^gitmem-write\..+\.(rejected|failed)\.json$/.test(n));
     const note = setAside.length > 0 ? ` (${setAside.length} set-aside journal(s) kept for inspection in ${ctx.gitDir})` : '';
-    return details.length === 0 ? ok(`locks: none stale, no unfinished write${note}`) : problem(`locks: ${details.length} stale lock(s) or unfinished write(s)${note}`, details);
+    return details.length === 0 ? ok(`none stale, no unfinished write${note}`) : problem(`${details.length} stale lock(s) or unfinished write(s)${note}`, details);
   },
   async fix(ctx) {
     const before = staleThings(ctx);

@@ -21,16 +21,16 @@ export const remoteCheck: DoctorCheck = {
   title: 'remote reachable, ahead/behind',
   async run(ctx) {
     const url = await getOriginUrl(ctx.git, ctx.memoryDir);
-    if (url === null) return ok('remote: none configured (local memory)');
+    if (url === null) return ok('none configured (local memory)');
     try {
       const auth = authForRemote(resolveCredentials({ env: ctx.env, home: ctx.home }), url);
       const r = await ctx.git.run(['ls-remote', '--end-of-options', 'origin', 'refs/heads/main'], { cwd: ctx.memoryDir, timeoutMs: 20_000, ...(auth ? { auth } : {}), okExitCodes: [2] });
       const remoteHead = r.stdout.split('\t')[0]?.trim() ?? '';
-      if (remoteHead === '') return ok('remote: reachable; it has no main yet (gitmem sync pushes it)');
-      return ok(`remote: reachable; ${await standing(ctx, remoteHead)}`);
+      if (remoteHead === '') return ok('reachable; it has no main yet (gitmem sync pushes it)');
+      return ok(`reachable; ${await standing(ctx, remoteHead)}`);
     } catch (err) {
       const e = toMemoryError(err, 'GIT_FAILED');
-      return problem(`remote: origin does not answer: ${e.code}: ${e.message.split('\n')[0] ?? ''}`);
+      return problem(`origin does not answer: ${e.code}: ${e.message.split('\n')[0] ?? ''}`);
     }
   },
 };

@@ -60,7 +60,7 @@ export const secretsCheck: DoctorCheck = {
     const allowed = readAllowedSecrets(ctx.memoryDir);
     const { found, blobs } = await scanBlobs(ctx, allowed);
     found.push(...(await scanMessages(ctx, allowed)));
-    if (found.length === 0) return ok(`secrets: none in ${blobs} blob(s) and the commit messages of every ref`);
-    return problem(`secrets: ${found.length} credential(s) in history: rotate them, then rewrite history or allow false positives (gitmem secrets allow)`, capped(found));
+    if (found.length === 0) return ok(`none in ${blobs} blob(s) and the commit messages of every ref`);
+    return problem(`${found.length} credential(s) in history: rotate them, then rewrite history or allow false positives (gitmem secrets allow)`, capped(found));
   },
 };

@@ -137,14 +137,14 @@ describe('gitmem doctor', () => {
 
   it('remote: an unreachable origin is a problem; a reachable one reports where main stands', async () => {
     git(dir, ['remote', 'add', 'origin', join(makeTmpDir(), 'missing.git')], env);
-    expect((await one('remote')).line).toMatch(/^remote: origin does not answer: GIT_/);
+    expect((await one('remote')).line).toMatch(/^origin does not answer: GIT_/);
     const bare = join(makeTmpDir(), 'remote.git');
     git(dir, ['init', '-q', '--bare', bare], env);
     git(dir, ['remote', 'set-url', 'origin', bare], env);
-    expect(await one('remote')).toMatchObject({ status: 'ok', line: 'remote: reachable; it has no main yet (gitmem sync pushes it)' });
+    expect(await one('remote')).toMatchObject({ status: 'ok', line: 'reachable; it has no main yet (gitmem sync pushes it)' });
     git(dir, ['push', '-q', 'origin', 'main'], env);
     commitRaw({ 'notes/n.md': md('n', 'n\n') });
-    expect(await one('remote')).toMatchObject({ status: 'ok', line: 'remote: reachable; main is 1 ahead, 0 behind' });
+    expect(await one('remote')).toMatchObject({ status: 'ok', line: 'reachable; main is 1 ahead, 0 behind' });
   });
 
   it('secrets: a credential committed and deleted later is still found in history, never echoed; a commit message too', async () => {
@@ -157,5 +157,27 @@ describe('gitmem doctor', () => {
     expect(r.status).toBe('problem');
     expect(r.details).toEqual([expect.stringMatching(/^notes\/s\.md \(blob [0-9a-f]{12}\):4: /), expect.stringMatching(/^commit [0-9a-f]{12} message:1: /)]);
     expect(JSON.stringify(r)).not.toContain(key);
+  });
+});
+
+describe('gitmem doctor (CLI)', () => {
+  it('one line per check, exit 0 healthy / 1 with problems; --fix says what it did; --json is the report', async () => {
+    const { runGitmem } = await import('../helpers/cli.js');
+    const cli = (args: string[]) => runGitmem({ ...env, GITMEM_HOME: home }, ['doctor', '--agent', 'a1', ...args]);
+    const healthy = cli([]);
+    expect(healthy.code, healthy.stderr).toBe(0);
+    expect(healthy.stdout.trimEnd().split('\n')).toHaveLength(DOCTOR_CHECK_NAMES.length + 1);
+    expect(healthy.stdout).toMatch(/^ok +hooks: pre-commit/m);
+    expect(healthy.stdout.trimEnd().split('\n').at(-1)).toBe('healthy');
+    chmodSync(join(dir, '.git/hooks/pre-commit'), 0o644);
+    const sick = cli(['--json']);
+    expect(sick.code).toBe(1);
+    const report = JSON.parse(sick.stdout) as DoctorReport;
+    expect(report.healthy).toBe(false);
+    expect(report.checks.find((c) => c.check === 'hooks')).toMatchObject({ status: 'problem' });
+    const fixed = cli(['--fix']);
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(fixed.stdout).toMatch(/^ {10}fixed: repaired pre-commit \(mode\)$/m);
+    expect(cli([]).code).toBe(0);
   });
 });

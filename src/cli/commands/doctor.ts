@@ -16,7 +16,7 @@ Global: --agent ID, --home DIR, --json.`,
     const git = createGitRunner({ env: ctx.env, ...(ctx.launch ? { launch: ctx.launch } : {}) });
     const report = await runDoctor({ git, memoryDir, home, env: ctx.env, fix: ctx.values['fix'] === true });
     const lines = report.checks.flatMap((c) => [
-      `${c.status === 'ok' ? 'ok     ' : 'PROBLEM'} ${c.check}: ${c.line.replace(new RegExp(`^${c.check}: `), '')}`,
+      `${c.status === 'ok' ? 'ok     ' : 'PROBLEM'} ${c.check}: ${c.line}`,
       ...(c.fixed ?? []).map((f) => `          fixed: ${f}`),
       ...(c.status === 'problem' ? (c.details ?? []).map((d) => `          ${d}`) : []),
     ]);
