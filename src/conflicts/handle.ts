@@ -32,6 +32,8 @@ export interface MemoryConflicts {
   resolve(branch: string, options: Resolution & { reason: string }): Promise<ResolveResult>;
   /** A model's resolution on a new branch `gitmem/proposal/<time>`; main is not touched. */
   propose(branch: string, options?: ProposeOptions): Promise<ProposeResult>;
+  /** What a harness shows the agent while kept branches or proposals wait (null when none). */
+  reminder(): Promise<string | null>;
   /** Lands a proposal made on the current main (else PROPOSAL_STALE). */
   accept(proposal: string, options?: { reason?: string }): Promise<ResolveResult & { proposal: string }>;
 }
@@ -53,6 +55,10 @@ export function conflictsApi(deps: ConflictDeps): MemoryConflicts {
     drop: async (branch) => (await import('./drop.js')).dropBranchOrProposal(deps, branch),
     resolve: async (branch, o) => (await import('./resolve.js')).resolveKeptBranch(deps, branch, resolutionOf(o), o.reason),
     propose: async (branch, o) => (await import('./propose.js')).proposeResolution(deps, branch, o),
+    reminder: async () => {
+      const [{ listKeptBranches }, { listProposals }, { conflictsReminder }] = await Promise.all([import('../sync/conflicts.js'), import('./proposals.js'), import('./reminder.js')]);
+      return conflictsReminder(await listKeptBranches({ git, memoryDir }), await listProposals({ git, memoryDir }));
+    },
     accept: async (proposal, o) => (await import('./accept.js')).acceptProposal(deps, proposal, o),
   };
 }

@@ -115,3 +115,19 @@ describe('memory.conflicts.resolve', () => {
     await expect(memory.conflicts.resolve(BRANCH, { take: 'sideways' as 'ours', reason: 'r' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
+
+describe('telling the agent', () => {
+  it('the compiled prompt says kept branches exist and how to look at them; the reminder names each waiting one', async () => {
+    for (const mode of ['memfs', 'local-memfs'] as const) {
+      const prompt = await memory.compilePrompt({ mode });
+      expect(prompt).toContain("git branch --list 'gitmem/*'");
+      expect(prompt).toContain('gitmem conflicts show <branch>');
+    }
+    expect(await memory.conflicts.reminder()).toBeNull();
+    await conflictingBranch();
+    const reminder = await memory.conflicts.reminder();
+    expect(reminder).toContain(`- ${BRANCH}: 1 commit(s) touching notes/team.md, notes/worker.md`);
+    await memory.conflicts.resolve(BRANCH, { take: 'ours', reason: 'done' });
+    expect(await memory.conflicts.reminder()).toBeNull();
+  });
+});
