@@ -10,7 +10,7 @@ import { createUniqueRef } from '../sync/refs.js';
 import { assertResolutionValid, commitTree } from './land.js';
 import { PROPOSAL_PREFIX, RESOLVES_TRAILER } from './proposals.js';
 import { answerText, PROPOSE_SYSTEM, proposePrompt } from './propose-prompt.js';
-import { checkReason, mainHead, requireKeptBranch } from './resolve.js';
+import { checkReason, checkResolution, mainHead, requireKeptBranch } from './resolve.js';
 import { mergeStages, resolvedTree } from './resolved-tree.js';
 import type { ConflictedPath, StageEntry } from './merge-stages.js';
 import type { ConflictDeps } from './types.js';
@@ -39,6 +39,7 @@ async function modelFor(deps: ConflictDeps, model: ProposeOptions['model']): Pro
 }
 
 const MAX_SIDE_BYTES = 200_000;
+const CONFLICT_MARKER = /^(?:<{7} |>{7} |={7}$)/m;
 
 async function sideText(deps: ConflictDeps, path: string, side: StageEntry | undefined): Promise<string | null> {
   if (side === undefined) return null;
@@ -75,6 +76,9 @@ export async function proposeResolution(deps: ConflictDeps, branch: string, opti
     const model = await modelFor(deps, options.model);
     for (const c of stages.conflicts) files[c.path] = await askModel(deps, model, c, options.signal);
   }
+  checkResolution('conflicts propose', { files });
+  const marked = Object.keys(files).filter((p) => CONFLICT_MARKER.test(files[p] ?? ''));
+  if (marked.length > 0) throw new MemoryError('INVALID_ARGUMENT', `the model's answer for ${marked.join(', ')} still holds conflict markers; no proposal was made`, { data: { paths: marked } });
   const { tree, conflicted } = await resolvedTree(git, cwd, head, kept.head, { files });
   const message = `Proposed resolution of ${kept.branch}\n\n${reason ?? 'Written by a model; accept it with `gitmem conflicts accept`.'}\n\n${RESOLVES_TRAILER}: ${kept.branch}`;
   await assertResolutionValid(git, cwd, head, tree, message);

@@ -4,6 +4,7 @@
  * hunk with `git merge-file --ours|--theirs`, or the exact text given per path. A conflicted path nobody
  * decided is refused: a resolution never guesses.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,7 +93,7 @@ function assertCovered(stages: MergeStages, r: Resolution): void {
 /** The merged tree with `decisions` applied, through a private index file (the checkout's index is untouched). */
 async function applyDecisions(git: GitRunner, cwd: string, tree: string, decisions: Map<string, Decision>): Promise<string> {
   if (decisions.size === 0) return tree;
-  const index = join(resolveGitCommonDir(cwd), `gitmem-resolve-${process.pid}-${Date.now()}.index`);
+  const index = join(resolveGitCommonDir(cwd), `gitmem-resolve-${process.pid}-${randomBytes(6).toString('hex')}.index`);
   const env = { GIT_INDEX_FILE: index };
   try {
     await git.run(['read-tree', tree], { cwd, env });

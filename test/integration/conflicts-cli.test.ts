@@ -98,6 +98,9 @@ describe('gitmem conflicts (CLI)', () => {
 
   it('a proposal on an older main is PROPOSAL_STALE; one whose text breaks the rules is never made', async () => {
     await withModel();
+    answer = `${doc(['one'])}<<<<<<< ours\n- two (main)\n=======\n- two (worker)\n>>>>>>> theirs\n`;
+    const marked = await runAsync(['conflicts', 'resolve', BRANCH, '--propose', ...MODEL]);
+    expect([errorCode(marked), marked.stderr]).toEqual(['INVALID_ARGUMENT', expect.stringMatching(/still holds conflict markers/)]);
     answer = doc(['one', `two ghp_${'Qw3Er5Ty7U'.repeat(3)}123456`]);
     const bad = await runAsync(['conflicts', 'resolve', BRANCH, '--propose', ...MODEL]);
     expect(errorCode(bad)).toBe('SECRET_DETECTED');
