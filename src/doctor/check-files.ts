@@ -12,6 +12,7 @@ export const filesCheck: DoctorCheck = {
   async run(ctx) {
     const files = await committedFiles(ctx);
     const found: string[] = [];
+    const protectedPaths = readProtectedPaths(ctx.memoryDir);
     for (const f of files) {
       const text = textOf(f);
       if (text === null) {
@@ -20,7 +21,7 @@ export const filesCheck: DoctorCheck = {
       }
       // As an unchanged file: what the rules say of its content, not of a change to it.
       const change = { status: 'modified' as const, path: f.path, content: text, headContent: text, mode: f.mode };
-      for (const p of findProblems([change], { protectedPaths: readProtectedPaths(ctx.memoryDir), secrets: false })) found.push(formatProblem(p));
+      for (const p of findProblems([change], { protectedPaths, secrets: false })) found.push(formatProblem(p));
     }
     return found.length === 0 ? ok(`${files.length} file(s) follow the memory rules`) : problem(`${found.length} problem(s) in committed files`, capped(found));
   },

@@ -62,9 +62,10 @@ describe('gitmem doctor', () => {
     git(dir, ['config', '--unset', 'gitmem.agentId'], env);
     const r = await one('config');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual([expect.stringMatching(/^gitmem\.agentId is not set/), expect.stringMatching(/^core\.untrackedCache is false, want true/)]);
-    git(dir, ['config', 'core.untrackedCache', 'true'], env);
+    expect(r.details).toEqual([expect.stringMatching(/^gitmem\.agentId is not set/), expect.stringMatching(/^advice: core\.untrackedCache is false, want true/)]);
     git(dir, ['config', 'gitmem.agentId', 'a1'], env);
+    expect(await one('config')).toMatchObject({ status: 'ok', line: expect.stringMatching(/advice: core\.untrackedCache is false/) });
+    git(dir, ['config', 'core.untrackedCache', 'true'], env);
     git(dir, ['checkout', '-q', '--detach'], env);
     expect((await one('config')).details).toEqual([expect.stringMatching(/HEAD is detached, not branch main/)]);
   });
@@ -179,5 +180,19 @@ describe('gitmem doctor (CLI)', () => {
     expect(fixed.code, fixed.stdout).toBe(0);
     expect(fixed.stdout).toMatch(/^ {10}fixed: repaired pre-commit \(mode\)$/m);
     expect(cli([]).code).toBe(0);
+  });
+
+  it('a clone of a pushed memory is healthy on the other machine too', async () => {
+    const { runGitmem } = await import('../helpers/cli.js');
+    const bare = join(makeTmpDir(), 'remote.git');
+    git(dir, ['init', '-q', '--bare', bare], env);
+    git(dir, ['remote', 'add', 'origin', bare], env);
+    git(dir, ['push', '-q', 'origin', 'main'], env);
+    const otherHome = makeTmpDir('gitmem-home-b-');
+    const benv = { ...env, GITMEM_HOME: otherHome };
+    expect(runGitmem(benv, ['clone', bare, '--agent', 'b1']).code).toBe(0);
+    const r = runGitmem(benv, ['doctor', '--agent', 'b1']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^ok +remote: reachable; main is up to date$/m);
   });
 });
