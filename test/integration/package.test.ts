@@ -16,8 +16,11 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   files: string[];
 };
 
-/** Budgets: ~0.7 MB packed / ~2.4 MB unpacked once the read side and search landed, plus about a fifth; a jump past them is worth a look. */
-const MAX_PACKED = 860_000;
+/**
+ * Budgets: ~0.7 MB packed / ~2.4 MB unpacked once the read side and search landed, plus about a fifth, plus
+ * ~40 KB packed for conflict resolution and `doctor`; a jump past them is worth a look.
+ */
+const MAX_PACKED = 900_000;
 const MAX_UNPACKED = 2_900_000;
 
 /** Node APIs newer than 20.0 that the sources may call, with the release that added them. */
