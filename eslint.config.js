@@ -36,7 +36,7 @@ const layer = (folder, forbidden) => [
     : [{ files: [`src/${folder}/**/*.ts`], ignores: ['src/**/*.test.ts', 'src/**/*-main.ts'], rules: restrict(folder, forbidden, true) }]),
 ];
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'wiring', 'cli', 'mcp', 'palace', 'adapters'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'wiring', 'cli', 'mcp', 'palace', 'adapters'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -71,7 +71,10 @@ export default tseslint.config(
   ...layer('read', except('read', 'git', 'blocks', 'memfs', 'hooks')),
   // search reads git objects and memory files, and embeds through llm; nothing below imports it.
   ...layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
-  ...layer('reflection', ['cli', 'mcp', 'wiring', 'palace', 'adapters']),
+  // conflicts resolves kept branches (sync's and the workers') and proposes through llm; doctor checks everything.
+  ...layer('conflicts', except('conflicts', 'git', 'hooks', 'memfs', 'blocks', 'sync', 'worktree', 'llm', 'sandbox')),
+  ...layer('doctor', ['reflection', 'cli', 'mcp', 'wiring', 'palace', 'adapters']),
+  ...layer('reflection', ['cli', 'mcp', 'wiring', 'palace', 'adapters', 'conflicts', 'doctor']),
   // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
   ...layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox', 'wiring']),
   // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).

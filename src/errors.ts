@@ -70,6 +70,7 @@ export type MemoryErrorCode =
   | 'MERGE_CONFLICT' // a background writer's commits conflict with the checkout; its branch is kept (gitmem conflicts)
   | 'MERGE_REJECTED' // a background writer's commits broke the memory rules; nothing merged, its branch is kept
   | 'REFLECTION_FAILED' // a reflection ended without a usable result (edits left uncommitted, commits refused, not merged)
+  | 'PROPOSAL_STALE' // a proposed conflict resolution was made on another main or kept-branch tip; propose again (data.proposal)
   // --- CLI daemon ---
   | 'DAEMON_UNAVAILABLE' // no daemon can run here (platform, socket path, disabled, not built)
   | 'DAEMON_UNSAFE_DIR' // the daemon's runtime directory is not private to this user

@@ -193,4 +193,8 @@ export { readSystemBudget, readSystemUsage, REPO_BUDGET_KEY } from './hooks/budg
 export { scanText, secretFingerprint, ALLOW_SECRET_MARKER, type SecretFinding } from './blocks/secrets.js';
 export { allowSecrets, disallowSecrets, listAllowedSecrets, readAllowedSecrets } from './hooks/secret-allow.js';
 export { formatProblem, problemCode } from './blocks/validate.js';
-export { openMemoryDir, preCommitProblems } from './memory.js';
+export { openMemoryDir, preCommitProblems, runMemoryDoctor } from './memory.js';
+// --- kept branches resolved, and doctor ---
+export { runDoctor, type DoctorReport, type DoctorCheckReport, type DoctorOptions } from './doctor/doctor.js';
+export { DOCTOR_CHECK_NAMES, type DoctorCheckName } from './doctor/checks.js';
+export type { MemoryConflicts, Resolution, ResolveResult, ProposalInfo, ProposeOptions, ProposeResult, ConflictDetail } from './conflicts/handle.js';

@@ -28,6 +28,8 @@ import { reflectionParts } from './wiring/reflection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
+import { conflictsApi } from './conflicts/handle.js';
+import type { DoctorReport } from './doctor/doctor.js';
 
 export type {
   Memory, MemoryOptions, MemoryStatus, MemorySyncOptions, MirrorSetResult, MirrorStatus, WorkerTask,
@@ -82,6 +84,7 @@ function buildMemory(o: Parts): Memory {
   return {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
+    conflicts: conflictsApi({ git, memoryDir, author: deps.author, home: config.home, env: config.env, ...(deps.clock ? { clock: deps.clock } : {}) }),
     ...workerParts({ git, memoryDir, agentId, config }),
     ...reflectionParts({ git, memoryDir, agentId, config }, o.reopen),
     agentId,
@@ -180,6 +183,19 @@ export async function preCommitProblems(cwd: string, env: Record<string, string 
 export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env'> = {}): { memoryDir: string; agentId: string | undefined; home: string } {
   const config = loadConfig({ env: options.env, home: options.home });
   return { ...locateMemory(config, options.agentId), home: config.home };
+}
+
+/**
+ * `gitmem doctor` on an agent's memory, wired from the configuration. Not through createMemory: opening
+ * repairs the hooks, and the doctor must see them as they are.
+ * @example const r = await runMemoryDoctor({ home: '/tmp/gm', fix: true }); r.healthy
+ */
+export async function runMemoryDoctor(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env' | 'launch'> & { fix?: boolean } = {}): Promise<DoctorReport> {
+  const config = loadConfig({ env: options.env, home: options.home });
+  const { memoryDir } = locateMemory(config, options.agentId);
+  const git = runnerFor(config, { launch: options.launch });
+  const { runDoctor } = await import('./doctor/doctor.js');
+  return runDoctor({ git, memoryDir, home: config.home, env: config.env, credentials: () => config.credentials(), fix: options.fix === true });
 }
 
 /** The version of this gitmem package. */

@@ -37,7 +37,8 @@ const flag = { type: 'boolean' } as const;
 export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   agents: {},
   clone: { args: ['<url>'] },
-  conflicts: { subcommands: { list: [], show: ['<branch>'], drop: ['<branch>'] }, defaultSub: 'list' },
+  doctor: { options: { fix: flag } },
+  conflicts: { subcommands: { list: [], show: ['<branch>'], resolve: ['<branch>'], accept: ['<proposal>'], drop: ['<branch>'] }, defaultSub: 'list' },
   daemon: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },
   hook: { subcommands: { 'pre-commit': [] } },
   init: { options: { name: str, personality: str } },

@@ -11,6 +11,7 @@ export const COMMANDS: Record<string, Loader> = {
   sync: () => import('./commands/sync.js'),
   mirror: () => import('./commands/mirror.js'),
   conflicts: () => import('./commands/conflicts.js'),
+  doctor: () => import('./commands/doctor.js'),
   init: () => import('./commands/init.js'),
   agents: () => import('./commands/agents.js'),
   prompt: () => import('./commands/prompt.js'),

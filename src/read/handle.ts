@@ -35,7 +35,7 @@ export interface MemoryReadApi {
  * @example const api = readApi(writeDeps, 'ada'); await api.read('system/human.md')
  */
 export function readApi(deps: WriteDeps, agentId: string | undefined): MemoryReadApi {
-  const r: ReadDeps = { git: deps.git, memoryDir: deps.memoryDir, agentId };
+  const r: ReadDeps = { git: deps.git, memoryDir: deps.memoryDir, agentId, ...(deps.systemBudget ? { systemBudget: deps.systemBudget } : {}) };
   return {
     read: async (path, o) => (await import('./read.js')).readMemoryFile(r, path, o),
     view: async (path, o) => (await import('./view.js')).viewMemory(r, path, o),

@@ -1,9 +1,11 @@
 /**
  * `memory.tokens()`: how much of the system prompt memory takes — every markdown file under `system/` at
- * HEAD (what the prompt compiles), estimated as ceil(UTF-8 bytes / 4), from the tree's blob sizes alone.
+ * HEAD (what the prompt compiles), estimated as ceil(UTF-8 bytes / 4), from the tree's blob sizes alone, and
+ * the budget that use is held to.
  */
 import { estimateTokens, isSystemFile } from '../blocks/budgets.js';
 import { MemoryError } from '../errors.js';
+import { homeOfRepo, readSystemBudget } from '../hooks/budget-config.js';
 import { commitAt, filesAt } from './at.js';
 import type { ReadDeps, TokensResult } from './types.js';
 
@@ -12,16 +14,17 @@ import type { ReadDeps, TokensResult } from './types.js';
  * @example (await memoryTokens(deps)).total_tokens
  */
 export async function memoryTokens(deps: ReadDeps, options: { at?: string } = {}): Promise<TokensResult> {
+  const budget_tokens = deps.systemBudget ? deps.systemBudget() : readSystemBudget(deps.memoryDir, homeOfRepo(deps.memoryDir, {}));
   let commit: string;
   try {
     commit = await commitAt(deps, options.at);
   } catch (err) {
-    if (options.at === undefined && err instanceof MemoryError && err.code === 'UNKNOWN_REVISION') return { commit: null, total_tokens: 0, files: [] };
+    if (options.at === undefined && err instanceof MemoryError && err.code === 'UNKNOWN_REVISION') return { commit: null, total_tokens: 0, budget_tokens, files: [] };
     throw err;
   }
   const files = (await filesAt(deps, commit))
     .filter((e) => isSystemFile(e.path) && (e.mode === '100644' || e.mode === '100755'))
     .map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }))
     .sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
-  return { commit, total_tokens: files.reduce((n, f) => n + f.tokens, 0), files };
+  return { commit, total_tokens: files.reduce((n, f) => n + f.tokens, 0), budget_tokens, files };
 }

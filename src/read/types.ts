@@ -11,6 +11,8 @@ export interface ReadDeps {
   memoryDir: string;
   /** The agent whose memory this is (tells its own commits from others'). */
   agentId?: string | undefined;
+  /** The system/ token budget (default: the repository's config, its home's, else the default). */
+  systemBudget?: () => number;
 }
 
 /** One file as of a commit. */
@@ -100,6 +102,8 @@ export interface DiffResult {
 export interface TokensResult {
   commit: string | null;
   total_tokens: number;
+  /** The system/ budget in tokens (writes that grow system/ past it are refused: BUDGET_EXCEEDED). */
+  budget_tokens: number;
   /** Files under system/, most tokens first. */
   files: Array<{ path: string; tokens: number }>;
 }

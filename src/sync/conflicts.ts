@@ -32,6 +32,8 @@ export interface KeptBranchDetail extends KeptBranch {
 }
 
 const SEP = '\x1f';
+/** Proposed resolutions of kept branches (src/conflicts/proposals.ts) live beside them, but are not kept work. */
+const PROPOSAL_BRANCH_PREFIX = 'gitmem/proposal/';
 
 /**
  * Lists kept branches with the files each one changes.
@@ -46,6 +48,7 @@ export async function listKeptBranches(input: { git: GitRunner; memoryDir: strin
   for (const line of r.stdout.split('\n')) {
     if (line.trim() === '') continue;
     const [branch = '', head = '', date = '', subject = ''] = line.split(SEP);
+    if (branch.startsWith(PROPOSAL_BRANCH_PREFIX)) continue; // a proposed resolution, not kept work
     out.push({ ...nameParts(branch), branch, head, date, subject, ...(await branchDelta(input, branch)) });
   }
   return out;

@@ -29,7 +29,7 @@ function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
  * The sync entries of a handle (each module loaded on first use: the write path never pays for them).
  * @example Object.assign(handle, syncParts({ git, memoryDir, config }))
  */
-export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror' | 'conflicts' | 'protection'> {
+export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror' | 'protection'> {
   const { git, memoryDir } = w;
   const at = { git, memoryDir };
   return {
@@ -46,11 +46,6 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' 
       push: async () => (await import('../sync/mirror.js')).pushMirror({ ...at, ...credentialsOf(w.config) }),
       status: async () => (await import('../sync/mirror.js')).mirrorStatus(at),
       unset: async () => (await import('../sync/mirror.js')).unsetMirror(at),
-    },
-    conflicts: {
-      list: async () => (await import('../sync/conflicts.js')).listKeptBranches(at),
-      show: async (branch) => (await import('../sync/conflicts.js')).showKeptBranch({ ...at, branch }),
-      drop: async (branch) => (await import('../sync/conflicts.js')).dropKeptBranch({ ...at, branch }),
     },
     protection: {
       list: async () => {

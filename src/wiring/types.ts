@@ -15,7 +15,7 @@ import type { MemoryReadApi } from '../read/handle.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
-import type { KeptBranch, KeptBranchDetail } from '../sync/conflicts.js';
+import type { MemoryConflicts } from '../conflicts/handle.js';
 import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
 import type { RemoteInfo } from '../sync/remote.js';
 import type { ConflictPolicy, SyncResult } from '../sync/types.js';
@@ -174,12 +174,11 @@ export interface Memory extends MemoryReadApi {
     status(): Promise<MirrorStatus>;
     unset(): Promise<{ removed: string | null }>;
   };
-  /** Branches that keep local commits after a conflict (sync keep-branch, background writers). */
-  readonly conflicts: {
-    list(): Promise<KeptBranch[]>;
-    show(branch: string): Promise<KeptBranchDetail>;
-    drop(branch: string): Promise<{ branch: string; head: string; backupRef: string }>;
-  };
+  /**
+   * Branches that keep local commits after a conflict (sync keep-branch, background writers), and what ends
+   * them: list, show (with the diff), drop, resolve, propose, accept, and a reminder for the harness.
+   */
+  readonly conflicts: MemoryConflicts;
   /** The protected list: paths seen committed as read_only, which no write may change. */
   readonly protection: {
     list(): Promise<string[]>;

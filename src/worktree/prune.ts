@@ -174,6 +174,15 @@ async function pruneLocked(o: PruneOrphanOptions): Promise<PruneResult> {
 }
 
 /**
+ * The worktrees `pruneOrphanWorktrees` would remove, without touching anything (for `gitmem doctor`).
+ * @example (await findOrphanWorktrees({ memoryDir, git })).map((w) => w.name)
+ */
+export function findOrphanWorktrees(o: PruneOrphanOptions): Array<{ name: string; worktreeDir: string }> {
+  if (!existsSync(o.memoryDir)) return [];
+  return classify(scanWorktrees(o.memoryDir), o).orphans.map((c) => ({ name: c.name, worktreeDir: c.worktreeDir }));
+}
+
+/**
  * Removes the worktrees of background writers whose process is gone (see the module comment). Cheap when
  * there is nothing to do: a directory listing and a few small reads, no git process and no lease.
  * @example

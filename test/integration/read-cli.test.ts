@@ -74,11 +74,16 @@ describe.each<CliMode>(['local', 'daemon'])('read commands (%s)', (mode) => {
     expect(h.state('ada')).toBe(before);
   });
 
-  it('tokens prints the estimate; --json has the documented shape', () => {
+  it('tokens prints the estimate against the system/ budget; --json has the documented shape', () => {
     const text = ok('tokens', '--top', '1');
-    expect(text).toMatch(/^System prompt token estimate\n {2}Total: \d+ tokens\nTop files:\n {2}\d+ {2}system\/\S+\.md\n$/);
-    const t = json<{ total_tokens: number; files: Array<{ path: string; tokens: number }> }>('tokens');
-    expect(Object.keys(t).sort()).toEqual(['commit', 'files', 'total_tokens']);
+    expect(text).toMatch(/^System prompt token estimate\n {2}Total: \d+ of 8000 tokens budgeted \(\d+%\)\nTop files:\n {2}\d+ {2}system\/\S+\.md\n$/);
+    const t = json<{ total_tokens: number; budget_tokens: number; files: Array<{ path: string; tokens: number }> }>('tokens');
+    expect(Object.keys(t).sort()).toEqual(['budget_tokens', 'commit', 'files', 'total_tokens']);
+    expect(t.budget_tokens).toBe(8000);
+    g(['config', 'gitmem.budgetSystem', '10']);
+    expect(ok('tokens')).toMatch(/^ {2}Total: (\d+) of 10 tokens budgeted \(\d+%\) — over budget by \d+: only growth is refused; move detail out of system\/$/m);
+    expect(json<{ budget_tokens: number }>('tokens').budget_tokens).toBe(10);
+    g(['config', '--unset', 'gitmem.budgetSystem']);
     expect(t.files.map((f) => f.path).sort()).toEqual(['system/human.md', 'system/persona.md']);
     expect(t.total_tokens).toBe(t.files.reduce((n, f) => n + f.tokens, 0));
     expect(errorCode(run('tokens', '--top', '0'))).toBe('INVALID_ARGUMENT');

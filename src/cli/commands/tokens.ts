@@ -7,7 +7,9 @@ export const command: CliCommand = {
   summary: 'estimate the tokens system/ adds to the system prompt',
   usage: `Usage: gitmem tokens [--top N] [--agent ID] [--json]
   Every markdown file under system/ at HEAD, ceil(UTF-8 bytes / 4) each; --top N shows the N largest (default 10).
-  --json prints { commit, total_tokens, files: [{ path, tokens }] } (every file).`,
+  The total is shown against the system/ budget (config budgets.system / gitmem.budgetSystem): a write that grows
+  system/ past it is refused (BUDGET_EXCEEDED); a repository already over keeps working.
+  --json prints { commit, total_tokens, budget_tokens, files: [{ path, tokens }] } (every file).`,
   async run(ctx) {
     const raw = ctx.option('top') ?? '10';
     const top = Number(raw);
@@ -16,6 +18,9 @@ export const command: CliCommand = {
     const t = await memory.tokens();
     const width = Math.max(0, ...t.files.slice(0, top).map((f) => String(f.tokens).length));
     const rows = t.files.slice(0, top).map((f) => `  ${String(f.tokens).padStart(width)}  ${f.path}`);
-    ctx.print(t, ['System prompt token estimate', `  Total: ${t.total_tokens} tokens`, 'Top files:', ...rows].join('\n'));
+    const share = t.budget_tokens > 0 ? Math.round((t.total_tokens / t.budget_tokens) * 100) : 0;
+    const over = t.total_tokens > t.budget_tokens ? ` — over budget by ${t.total_tokens - t.budget_tokens}: only growth is refused; move detail out of system/` : '';
+    const total = `  Total: ${t.total_tokens} of ${t.budget_tokens} tokens budgeted (${share}%)${over}`;
+    ctx.print(t, ['System prompt token estimate', total, 'Top files:', ...rows].join('\n'));
   },
 };
