@@ -4,10 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommittedFile } from './blocks/compile-prompt.js';
 import type { MemoryMode } from './blocks/presets.js';
 import { resolveTreeLimits } from './blocks/tree-limits.js';
-import { descriptionOf, tryParseMemoryFile } from './blocks/frontmatter.js';
 import { MemoryError } from './errors.js';
 import type { Launcher } from './process.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
@@ -23,7 +21,6 @@ import { readLooseObject } from './git/objects.js';
 import { firePostCommitHook, type Identity } from './memfs/commit.js';
 import { initMemoryRepo, type InitResult } from './memfs/init.js';
 import { logOp, type LogEntry } from './memfs/log.js';
-import { readCommittedSnapshot } from './memfs/read-revision.js';
 import { assertAgentId } from './memfs/layout.js';
 import { listHomeAgents, resolveInitAgent, resolveScope } from './memfs/scope.js';
 import { assertHomeUsable, gitmemHome, prepareHome } from './home.js';
@@ -232,20 +229,11 @@ function buildMemory(o: { deps: WriteDeps; home: string; agentId: string | undef
     defaultPromptMode: () => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs'),
     compilePrompt: async (opts = {}) => {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast).
-      const { compilePrompt } = await import('./blocks/compile-prompt.js');
-      const files = await committedFiles(git, memoryDir);
+      const { readPrompt } = await import('./memfs/prompt-read.js');
       const mode = opts.mode ?? (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
-      return compilePrompt(files.files, { ...opts, mode, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}), ...(files.revision ? { revision: files.revision } : {}) });
+      return readPrompt(git, memoryDir, { ...opts, mode, treeLimits: resolveTreeLimits(o.env), ...(o.agentId ? { agentId: o.agentId } : {}) });
     },
-    tree: async () => {
-      const { renderTree } = await import('./blocks/tree.js');
-      const { files } = await committedFiles(git, memoryDir);
-      const entries = files.map((f) => {
-        const d = f.path.endsWith('.md') ? descriptionOf(tryParseMemoryFile(f.content)?.data ?? {}) : '';
-        return d ? { path: f.path, description: d } : { path: f.path };
-      });
-      return renderTree(entries, resolveTreeLimits(o.env), { alwaysShow: ['system'] });
-    },
+    tree: async () => (await import('./memfs/prompt-read.js')).readTree(git, memoryDir, resolveTreeLimits(o.env)),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: o.home, env: o.env }, query, opts),
     log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
@@ -263,11 +251,6 @@ async function viewCall(reads: MemoryReadApi, args: Record<string, unknown>): Pr
   if (path !== undefined && typeof path !== 'string') throw new MemoryError('INVALID_PATH', "memory view: 'file_path' must be a string", { data: { field: 'file_path' } });
   const v = await reads.view(path, args['view_range'] === undefined ? {} : { range: args['view_range'] as [number, number] });
   return { commit: v.commit, paths: [], message: v.text, view: v.text };
-}
-
-async function committedFiles(git: GitRunner, memoryDir: string): Promise<{ revision: string | null; files: CommittedFile[] }> {
-  const snap = await readCommittedSnapshot(git, memoryDir);
-  return { revision: snap.revision, files: snap.paths.map((path) => ({ path, content: snap.markdown.get(path) ?? '' })) };
 }
 
 function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {

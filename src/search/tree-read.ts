@@ -5,10 +5,11 @@
  */
 import { join } from 'node:path';
 import { catFileBatchRawOp } from '../git/commands/plumbing.js';
+import { diffTreeMapOp, lsTreeMapOp } from '../git/commands/tree-map.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
+import { diffLoose, listLoose } from '../git/loose-tree.js';
 import { readLooseObject } from '../git/objects.js';
 import type { GitOp, GitRunner } from '../git/runner.js';
-import { diffLoose, listLoose } from './loose-diff.js';
 import type { BlobInput, MapChange } from './store.js';
 import { indexableText, isIndexablePath } from './text.js';
 import { SEARCH_LIMITS } from './types.js';
@@ -19,87 +20,26 @@ export interface RepoRef {
   memoryDir: string;
 }
 
-const strict = new TextDecoder('utf-8', { fatal: true });
-
-function decodePath(raw: Buffer): string | null {
-  try {
-    return strict.decode(raw);
-  } catch {
-    return null; // a name that is not UTF-8 has no exact JS string: never reported, never indexed
-  }
-}
-
-/** `ls-tree -r -l -z` as (path, mode, id, size) records, paths decoded strictly. Pure parse. */
-export function lsTreeSizedOp(commit: string): GitOp<Array<{ path: string; mode: string; id: string; size: number }>> {
-  return {
-    args: ['ls-tree', '-r', '-l', '-z', '--full-tree', commit],
-    parse: (r) => {
-      const out: Array<{ path: string; mode: string; id: string; size: number }> = [];
-      const buf = r.stdoutBuffer;
-      for (let pos = 0; pos < buf.length; ) {
-        const nul = buf.indexOf(0, pos);
-        const end = nul < 0 ? buf.length : nul;
-        const tab = buf.indexOf(9, pos);
-        if (tab > pos && tab < end) {
-          const [mode = '', type = '', id = '', size = ''] = buf.subarray(pos, tab).toString('latin1').split(/ +/);
-          const path = decodePath(buf.subarray(tab + 1, end));
-          if (type === 'blob' && path !== null) out.push({ path, mode, id, size: Number(size) });
-        }
-        pos = end + 1;
-      }
-      return out;
-    },
-  };
-}
-
 /** The indexable files of a commit and each blob's size. */
 export async function readTreeMap(repo: RepoRef, commit: string): Promise<{ entries: Map<string, string>; sizes: Map<string, number> }> {
-  const loose = listLoose(join(resolveGitCommonDir(repo.memoryDir), 'objects'), commit);
+  const loose = listLoose(join(resolveGitCommonDir(repo.memoryDir), 'objects'), commit, isIndexablePath);
   if (loose) return { entries: loose, sizes: new Map() }; // sizes unknown: blobs are then read loose or checked
   const entries = new Map<string, string>();
   const sizes = new Map<string, number>();
-  for (const e of await repo.git.exec(lsTreeSizedOp(commit), { cwd: repo.memoryDir })) {
-    if (!isIndexablePath(e.path, e.mode)) continue;
+  for (const e of await repo.git.exec(lsTreeMapOp(commit, isIndexablePath), { cwd: repo.memoryDir })) {
     entries.set(e.path, e.id);
     sizes.set(e.id, e.size);
   }
   return { entries, sizes };
 }
 
-/** `diff-tree -r --raw -z --no-renames` between two commits, as map changes. Pure parse. */
-export function diffTreeOp(from: string, to: string): GitOp<MapChange> {
-  return {
-    args: ['diff-tree', '-r', '--raw', '-z', '--no-abbrev', '--no-renames', '--no-ext-diff', '--no-textconv', from, to, '--'],
-    parse: (r) => {
-      const set = new Map<string, string>();
-      const removed: string[] = [];
-      const parts: Buffer[] = [];
-      const buf = r.stdoutBuffer;
-      for (let pos = 0; pos < buf.length; ) {
-        const nul = buf.indexOf(0, pos);
-        const end = nul < 0 ? buf.length : nul;
-        parts.push(buf.subarray(pos, end));
-        pos = end + 1;
-      }
-      for (let i = 0; i + 1 < parts.length; i += 2) {
-        const [, newMode = '', , newId = ''] = (parts[i] ?? Buffer.alloc(0)).toString('latin1').slice(1).split(' ');
-        const path = decodePath(parts[i + 1] ?? Buffer.alloc(0));
-        if (path === null) continue;
-        if (isIndexablePath(path, newMode)) set.set(path, newId);
-        else removed.push(path);
-      }
-      return { kind: 'delta', set, removed };
-    },
-  };
-}
-
 /** How the map moves from one commit to another: loose objects first, else git; null when `from` is gone. */
 export async function diffCommits(repo: RepoRef, from: string, to: string): Promise<MapChange | null> {
   const objectsDir = join(resolveGitCommonDir(repo.memoryDir), 'objects');
-  const loose = diffLoose(objectsDir, from, to);
+  const loose = diffLoose(objectsDir, from, to, isIndexablePath);
   if (loose) return loose;
   try {
-    return await repo.git.exec(diffTreeOp(from, to), { cwd: repo.memoryDir });
+    return await repo.git.exec(diffTreeMapOp(from, to, isIndexablePath), { cwd: repo.memoryDir });
   } catch {
     return null; // e.g. the old commit was pruned after a reset: rebuild the map from the tree
   }
