@@ -96,7 +96,7 @@ function sortedUnique(files: readonly CommittedFile[]): CommittedFile[] {
   const byPath = new Map<string, CommittedFile>();
   for (const f of files) {
     const path = cleanPath(f.path);
-    if (path === '' || path.split('/').some((s) => s.startsWith('.'))) continue; // .git*, dot-dirs: not memory
+    if (path === '' || path.startsWith('.') || path.includes('/.')) continue; // .git*, dot-dirs: not memory
     if (byPath.has(path)) {
       throw new MemoryError('INVALID_ARGUMENT', `compilePrompt: duplicate file path ${JSON.stringify(path)}`, { data: { path } });
     }

@@ -119,12 +119,14 @@ export function loadReadCache(commonDir: string): ReadSnapshot | undefined {
  */
 export function saveReadCache(commonDir: string, snap: ReadSnapshot): void {
   const paths = [...snap.files.keys()];
+  const ids = [...snap.files.values()];
+  const used = new Set(ids); // the maps may hold blobs of earlier commits: only this commit's are kept
   const body = JSON.stringify({
     commit: snap.commit,
     paths,
-    ids: paths.map((p) => snap.files.get(p)),
-    summaries: [...snap.summaries].map(([id, s]) => [id, s.description, s.name ?? null, s.error ?? null]),
-    texts: [...snap.texts],
+    ids,
+    summaries: [...snap.summaries].filter(([id]) => used.has(id)).map(([id, s]) => [id, s.description, s.name ?? null, s.error ?? null]),
+    texts: [...snap.texts].filter(([id]) => used.has(id)),
   });
   const target = readCachePath(commonDir);
   const tmp = `${target}.${process.pid}.${Math.random().toString(16).slice(2)}.tmp`;

@@ -4,8 +4,9 @@
  * objects first, else one `git diff-tree`), and only blobs never summarised are read. With no usable
  * snapshot it lists the commit (`ls-tree`, or loose trees) and reads every markdown blob, as before the cache.
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { summarizeMarkdown } from '../blocks/file-summary.js';
+import { summarizeMarkdown, type MarkdownSummary } from '../blocks/file-summary.js';
 import { catFileBatchRawOp, revParseOp } from '../git/commands/plumbing.js';
 import { diffTreeMapOp, lsTreeMapOp } from '../git/commands/tree-map.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
@@ -24,6 +25,14 @@ const wantsText = (path: string): boolean => path.startsWith('system/') && path.
 
 // The last snapshot per repository (common git dir): the next read at a new commit starts from it.
 const lastSnapshot = new Map<string, ReadSnapshot>();
+// Blobs read since the cache file was last written, per repository. The file is rewritten only once this
+// passes SAVE_AFTER: an older file still serves a new process (it moves by the diff), and rewriting every
+// path at every commit would make each read cost the repository's size again.
+const readSinceSave = new Map<string, number>();
+const SAVE_AFTER = 64;
+// Past this many blobs to read, the loose ones are found by listing the fan-out directories (256 readdirs)
+// instead of trying to open each id.
+const PROBE_EACH_UP_TO = 256;
 
 /** HEAD's commit: from the ref files when plain, else git; null for a repository without commits. */
 export async function headCommit(git: GitRunner, memoryDir: string): Promise<string | null> {
@@ -32,14 +41,19 @@ export async function headCommit(git: GitRunner, memoryDir: string): Promise<str
   return quick ?? git.exec(revParseOp('HEAD'), { cwd: memoryDir });
 }
 
-async function listFiles(git: GitRunner, memoryDir: string, objectsDir: string, commit: string): Promise<Map<string, string>> {
-  const loose = listLoose(objectsDir, commit, keepBlob);
-  if (loose) return loose;
-  const listed = await git.exec(lsTreeMapOp(commit, keepBlob), { cwd: memoryDir });
-  return new Map(listed.map((e) => [e.path, e.id]));
+/** A commit's files, and which of them may need reading (`changed`: every file, or only what the diff set). */
+interface Listing {
+  files: Map<string, string>;
+  changed: ReadonlyMap<string, string>;
 }
 
-async function movedFiles(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, to: string): Promise<Map<string, string> | undefined> {
+async function listFiles(git: GitRunner, memoryDir: string, objectsDir: string, commit: string): Promise<Listing> {
+  const loose = listLoose(objectsDir, commit, keepBlob);
+  const files = loose ?? new Map((await git.exec(lsTreeMapOp(commit, keepBlob), { cwd: memoryDir })).map((e) => [e.path, e.id]));
+  return { files, changed: files };
+}
+
+async function movedFiles(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, to: string): Promise<Listing | undefined> {
   let delta = diffLoose(objectsDir, from.commit, to, keepBlob);
   if (delta === undefined) {
     try {
@@ -51,15 +65,32 @@ async function movedFiles(git: GitRunner, memoryDir: string, objectsDir: string,
   const files = new Map(from.files);
   for (const path of delta.removed) files.delete(path);
   for (const [path, id] of delta.set) files.set(path, id);
-  return files;
+  return { files, changed: delta.set };
+}
+
+/** The ids stored loose among `ids` (every id when few: trying to open each then costs less). */
+function looseAmong(objectsDir: string, ids: readonly string[]): Set<string> | undefined {
+  if (ids.length <= PROBE_EACH_UP_TO) return undefined;
+  const loose = new Set<string>();
+  for (const fan of new Set(ids.map((id) => id.slice(0, 2)))) {
+    let names: string[];
+    try {
+      names = readdirSync(join(objectsDir, fan));
+    } catch {
+      continue;
+    }
+    for (const name of names) loose.add(fan + name);
+  }
+  return loose;
 }
 
 /** Reads blobs: loose ones in-process, the rest in one `cat-file --batch`; text decoded as UTF-8. */
 async function readTexts(git: GitRunner, memoryDir: string, objectsDir: string, ids: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const rest: string[] = [];
+  const loose = looseAmong(objectsDir, ids);
   for (const id of ids) {
-    const obj = readLooseObject(objectsDir, id);
+    const obj = loose === undefined || loose.has(id) ? readLooseObject(objectsDir, id) : undefined;
     if (obj?.type === 'blob') out.set(id, obj.data.toString('utf8'));
     else rest.push(id);
   }
@@ -72,30 +103,37 @@ async function readTexts(git: GitRunner, memoryDir: string, objectsDir: string, 
   return out;
 }
 
-/** Fills summaries and texts for `files`, reusing `from`'s per blob id and reading only the others. */
-async function describe(git: GitRunner, memoryDir: string, objectsDir: string, commit: string, files: Map<string, string>, from: ReadSnapshot | undefined): Promise<ReadSnapshot> {
-  const snap: ReadSnapshot = { commit, files, summaries: new Map(), texts: new Map() };
+/** Keeps only the entries `files` names (the maps are shared between snapshots and only grow otherwise). */
+function pruned<T>(byId: Map<string, T>, files: ReadonlyMap<string, string>): Map<string, T> {
+  if (byId.size <= 2 * files.size + 1024) return byId;
+  const out = new Map<string, T>();
+  for (const id of files.values()) {
+    const v = byId.get(id);
+    if (v !== undefined) out.set(id, v);
+  }
+  return out;
+}
+
+/**
+ * Adds summaries and texts for the changed files, reusing what `from` knows per blob id (its maps are shared:
+ * content-addressed entries are never wrong, only unused) and reading only the others (how many: `read`).
+ */
+async function describe(git: GitRunner, memoryDir: string, objectsDir: string, commit: string, listing: Listing, from: ReadSnapshot | undefined): Promise<{ snap: ReadSnapshot; read: number }> {
+  const { files, changed } = listing;
+  const summaries = pruned(from?.summaries ?? new Map<string, MarkdownSummary>(), files);
+  const texts = pruned(from?.texts ?? new Map<string, string>(), files);
   const missing = new Set<string>();
-  for (const [path, id] of files) {
-    if (wantsSummary(path) && !snap.summaries.has(id)) {
-      const known = from?.summaries.get(id);
-      if (known) snap.summaries.set(id, known);
-      else missing.add(id);
-    }
-    if (wantsText(path) && !snap.texts.has(id)) {
-      const known = from?.texts.get(id);
-      if (known !== undefined) snap.texts.set(id, known);
-      else missing.add(id);
-    }
+  for (const [path, id] of changed) {
+    if ((wantsSummary(path) && !summaries.has(id)) || (wantsText(path) && !texts.has(id))) missing.add(id);
   }
   const read = await readTexts(git, memoryDir, objectsDir, [...missing]);
-  for (const [path, id] of files) {
+  for (const [path, id] of changed) {
     const text = read.get(id);
     if (text === undefined) continue;
-    if (wantsSummary(path) && !snap.summaries.has(id)) snap.summaries.set(id, summarizeMarkdown(text));
-    if (wantsText(path)) snap.texts.set(id, text);
+    if (wantsSummary(path) && !summaries.has(id)) summaries.set(id, summarizeMarkdown(text));
+    if (wantsText(path)) texts.set(id, text);
   }
-  return snap;
+  return { snap: { commit, files, summaries, texts }, read: missing.size };
 }
 
 /**
@@ -111,9 +149,13 @@ export async function readSnapshotAt(git: GitRunner, memoryDir: string, commit: 
     lastSnapshot.set(commonDir, from);
     return from;
   }
-  const files = (from && (await movedFiles(git, memoryDir, objectsDir, from, commit))) ?? (await listFiles(git, memoryDir, objectsDir, commit));
-  const snap = await describe(git, memoryDir, objectsDir, commit, files, from);
+  const listing = (from && (await movedFiles(git, memoryDir, objectsDir, from, commit))) ?? (await listFiles(git, memoryDir, objectsDir, commit));
+  const { snap, read } = await describe(git, memoryDir, objectsDir, commit, listing, from);
   lastSnapshot.set(commonDir, snap);
-  saveReadCache(commonDir, snap);
+  const unsaved = (readSinceSave.get(commonDir) ?? 0) + read;
+  if (from === undefined || unsaved >= SAVE_AFTER) {
+    saveReadCache(commonDir, snap);
+    readSinceSave.set(commonDir, 0);
+  } else readSinceSave.set(commonDir, unsaved);
   return snap;
 }

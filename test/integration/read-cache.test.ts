@@ -117,10 +117,9 @@ describe('the read cache', () => {
     calls.length = 0;
     expect(await fresh.compilePrompt()).toContain('f3.md — changed three');
     expect(calls).toEqual(['diff-tree', 'cat-file']);
-    const third = await freshMemory(f.home, f.env, runner);
     calls.length = 0;
     await fresh.compilePrompt();
-    await third.tree();
+    await fresh.tree();
     expect(calls).toEqual([]); // same commit: nothing read at all
   });
 });
