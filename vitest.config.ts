@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { sandboxForTests } from './test/helpers/sandbox-probe.js';
+import { straceForTests } from './test/helpers/strace-probe.js';
 
 // Detected once for the whole run: tests tagged `sandbox` skip without a usable one (the reporter prints
 // one line saying which and why), or the run fails under GITMEM_REQUIRE_SANDBOX=1.
 const sandbox = sandboxForTests(process.env);
+// The same for the tests tagged `strace` (the durable write's syscall order).
+const strace = straceForTests(process.env);
 
 // Integration tests spawn real git; two cores means a small pool and generous timeouts.
 export default defineConfig({
@@ -16,6 +19,9 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // CLI calls run in their own process unless a test asks for the daemon (test/integration/cli-daemon.test.ts).
     env: { GITMEM_DAEMON: '0' },
-    tags: [{ name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable }],
+    tags: [
+      { name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable },
+      { name: 'strace', description: 'needs strace allowed to trace a child', skip: !strace.usable },
+    ],
   },
 });

@@ -71,12 +71,13 @@ export const round = (x) => Math.round(x * 100) / 100;
 
 /**
  * `pairs` interleaved pairs (floor first on even i, ours first on odd i) after `warmup` ones; `prepare(i)` runs
- * untimed before each of our side's calls. The ratio is the median of the per-pair ratios.
+ * untimed before each of our side's calls. The ratio (delta) is the median of the per-pair ratios (differences).
  */
 export async function interleavedPairs(pairs, floor, ours, { warmup = 2, prepare = async () => {} } = {}) {
   const f = [];
   const o = [];
   const ratios = [];
+  const deltas = [];
   const time = async (fn, i) => {
     const t0 = performance.now();
     await fn(i);
@@ -92,8 +93,9 @@ export async function interleavedPairs(pairs, floor, ours, { warmup = 2, prepare
     f.push(a);
     o.push(b);
     ratios.push(b / a);
+    deltas.push(b - a);
   }
-  return { floor: stats(f), ours: stats(o), ratio: stats(ratios).median };
+  return { floor: stats(f), ours: stats(o), ratio: stats(ratios).median, delta: stats(deltas).median };
 }
 
 /**

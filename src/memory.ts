@@ -11,6 +11,7 @@ import type { Launcher } from './process.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { createGitRunner, type GitRunner } from './git/runner.js';
 import { resolveGitCommonDir } from './git/common-dir.js';
+import { durableWrites } from './git/durable.js';
 import { ensureHooks } from './hooks/install.js';
 import { isMirrorConfigured } from './hooks/post-commit.js';
 import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
@@ -190,6 +191,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     author: authorFor(agentId, env, options.author, recorded.name),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     systemBudget: () => readSystemBudget(memoryDir, home),
+    durable: durableWrites(resolveGitCommonDir(memoryDir), env),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: (commit) => {

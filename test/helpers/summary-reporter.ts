@@ -6,6 +6,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import { SKIP_REASON_ENV } from './sandbox-probe.js';
+import { STRACE_SKIP_REASON_ENV } from './strace-probe.js';
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -13,6 +14,7 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     const sandboxSkipped = new Map<string, number>();
+    let straceSkipped = 0;
     for (const mod of testModules) {
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
@@ -23,6 +25,7 @@ export default class SummaryReporter implements Reporter {
           const file = relative(process.cwd(), mod.moduleId);
           sandboxSkipped.set(file, (sandboxSkipped.get(file) ?? 0) + 1);
         }
+        if (state === 'skipped' && test.options.tags?.includes('strace')) straceSkipped++;
       }
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
@@ -31,6 +34,10 @@ export default class SummaryReporter implements Reporter {
       const count = [...sandboxSkipped.values()].reduce((a, b) => a + b, 0);
       const files = [...sandboxSkipped].map(([f, n]) => `${f} (${n})`).join(', ');
       process.stdout.write(`\nsandbox: skipped ${count} tests that need it (${reason}; GITMEM_REQUIRE_SANDBOX=1 makes this a failure): ${files}\n`);
+    }
+    const straceReason = process.env[STRACE_SKIP_REASON_ENV];
+    if (straceReason !== undefined && straceSkipped > 0) {
+      process.stdout.write(`\nstrace: skipped ${straceSkipped} tests that need it (${straceReason}; GITMEM_REQUIRE_SANDBOX=1 makes this a failure)\n`);
     }
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
