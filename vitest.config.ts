@@ -1,12 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import { browserForTests } from './test/helpers/browser-probe.js';
 import { sandboxForTests } from './test/helpers/sandbox-probe.js';
+import { straceForTests } from './test/helpers/strace-probe.js';
 
 // Detected once for the whole run: tests tagged `sandbox` skip without a usable one (the reporter prints
 // one line saying which and why), or the run fails under GITMEM_REQUIRE_SANDBOX=1.
 const sandbox = sandboxForTests(process.env);
 // Likewise tests tagged `browser` need Debian's chromium (GITMEM_REQUIRE_BROWSER=1 makes its absence a failure).
 const browser = browserForTests(process.env);
+// The same for the tests tagged `strace` (the durable write's syscall order).
+const strace = straceForTests(process.env);
 
 // Integration tests spawn real git; two cores means a small pool and generous timeouts.
 export default defineConfig({
@@ -22,6 +25,7 @@ export default defineConfig({
     tags: [
       { name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable },
       { name: 'browser', description: 'needs headless Chromium (/usr/bin/chromium)', skip: !browser.usable },
+      { name: 'strace', description: 'needs strace allowed to trace a child', skip: !strace.usable },
     ],
   },
 });

@@ -4,14 +4,13 @@
  * uses — writes, reads, sync, workers, reflection and dream on one object. `createMemory()` opens an
  * agent's memory; `initMemory()` and `cloneMemory()` make one.
  */
-import type { CommittedFile } from './blocks/compile-prompt.js';
 import type { MemoryMode } from './blocks/presets.js';
-import { descriptionOf, tryParseMemoryFile } from './blocks/frontmatter.js';
 import { loadConfig, type GitmemConfig } from './config.js';
 import { MemoryError } from './errors.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { withMemoryOperation } from './git/lease.js';
-import type { GitRunner } from './git/runner.js';
+import { resolveGitCommonDir } from './git/common-dir.js';
+import { durableWrites } from './git/durable.js';
 import { ensureHooks } from './hooks/install.js';
 import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
 import { readSystemBudget } from './hooks/budget-config.js';
@@ -19,7 +18,6 @@ import type { Problem } from './blocks/validate.js';
 import { recordProtection } from './hooks/protected.js';
 import { agentIdentity } from './identity.js';
 import { logOp } from './memfs/log.js';
-import { readCommittedSnapshot } from './memfs/read-revision.js';
 import { listHomeAgents } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
@@ -58,6 +56,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     author: agentIdentity(agentId, { given: options.author, configuredName: config.agent.name, recordedName: recorded.name }),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     systemBudget: () => readSystemBudget(memoryDir, config.home),
+    durable: durableWrites(resolveGitCommonDir(memoryDir), config.env),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: afterCommit(git, memoryDir, config),
@@ -98,21 +97,12 @@ function buildMemory(o: Parts): Memory {
     applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
     defaultPromptMode: mode,
     compilePrompt: async (opts = {}) => {
-      // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast).
-      const { compilePrompt } = await import('./blocks/compile-prompt.js');
-      const files = await committedFiles(git, memoryDir);
-      const revision = files.revision ? { revision: files.revision } : {};
-      return compilePrompt(files.files, { ...opts, mode: opts.mode ?? mode(), treeLimits: config.treeLimits, ...(agentId ? { agentId } : {}), ...revision });
+      // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
+      // through the per-blob read cache (memfs/prompt-read.ts): only blobs new since the last call are read.
+      const { readPrompt } = await import('./memfs/prompt-read.js');
+      return readPrompt(git, memoryDir, { ...opts, mode: opts.mode ?? mode(), treeLimits: config.treeLimits, ...(agentId ? { agentId } : {}) });
     },
-    tree: async () => {
-      const { renderTree } = await import('./blocks/tree.js');
-      const { files } = await committedFiles(git, memoryDir);
-      const entries = files.map((f) => {
-        const d = f.path.endsWith('.md') ? descriptionOf(tryParseMemoryFile(f.content)?.data ?? {}) : '';
-        return d ? { path: f.path, description: d } : { path: f.path };
-      });
-      return renderTree(entries, config.treeLimits, { alwaysShow: ['system'] });
-    },
+    tree: async () => (await import('./memfs/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: config.home, env: config.env }, query, opts),
     log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
@@ -129,11 +119,6 @@ async function viewCall(reads: MemoryReadApi, args: Record<string, unknown>): Pr
   if (path !== undefined && typeof path !== 'string') throw new MemoryError('INVALID_PATH', "memory view: 'file_path' must be a string", { data: { field: 'file_path' } });
   const v = await reads.view(path, args['view_range'] === undefined ? {} : { range: args['view_range'] as [number, number] });
   return { commit: v.commit, paths: [], message: v.text, view: v.text };
-}
-
-async function committedFiles(git: GitRunner, memoryDir: string): Promise<{ revision: string | null; files: CommittedFile[] }> {
-  const snap = await readCommittedSnapshot(git, memoryDir);
-  return { revision: snap.revision, files: snap.paths.map((path) => ({ path, content: snap.markdown.get(path) ?? '' })) };
 }
 
 function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {

@@ -4,16 +4,21 @@
  * deterministic — no clock, no counters — so the same commit always yields byte-identical text.
  */
 import { MemoryError } from '../errors.js';
+import { summarizeMarkdown, type MarkdownSummary } from './file-summary.js';
 import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
 import { assertMemoryMode, buildPresetPrompt, DEFAULT_PRESET_ID, type MemoryMode } from './presets.js';
 import { clipDescription, renderTree, type TreeEntry } from './tree.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
 
-/** One committed file (repo-relative path, UTF-8 text) at the revision being compiled. */
-export interface CommittedFile {
-  path: string;
-  content: string;
-}
+/**
+ * One committed file (repo-relative path, UTF-8 text) at the revision being compiled. A file outside
+ * `system/` may come as its summary instead of its text (what a read cache keeps per blob): the prompt shows
+ * no more of it. A `system/` file given as a summary is shown with an empty body.
+ */
+export type CommittedFile = { path: string; content: string } | { path: string; summary: MarkdownSummary };
+
+const contentOf = (file: CommittedFile): string => ('content' in file ? file.content : '');
+const summaryOf = (file: CommittedFile): MarkdownSummary => ('summary' in file ? file.summary : summarizeMarkdown(file.content));
 
 export interface CompileOptions {
   /** Default `local-memfs`. `standard` renders the blocks without filesystem/git material. */
@@ -81,37 +86,30 @@ function parseBlock(path: string, content: string): Block {
   }
 }
 
-function parseSkill(folder: string, content: string): Skill {
-  try {
-    const { data } = parseMemoryFile(content);
-    const rawName = data['name'];
-    const name = typeof rawName === 'string' && rawName.trim() !== '' ? singleLine(rawName) : folder;
-    const description = singleLine(descriptionOf(data));
-    return { folder, name, description: description === '' ? '(no description)' : clipDescription(description) };
-  } catch (err) {
-    const reason = singleLine(err instanceof Error ? err.message : String(err));
-    return { folder, name: folder, description: `(SKILL.md frontmatter is broken: ${reason})` };
-  }
+function parseSkill(folder: string, summary: MarkdownSummary): Skill {
+  if (summary.error !== undefined) return { folder, name: folder, description: `(SKILL.md frontmatter is broken: ${summary.error})` };
+  const description = summary.description === '' ? '(no description)' : clipDescription(summary.description);
+  return { folder, name: summary.name ?? folder, description };
 }
 
 function sortedUnique(files: readonly CommittedFile[]): CommittedFile[] {
   const byPath = new Map<string, CommittedFile>();
   for (const f of files) {
     const path = cleanPath(f.path);
-    if (path === '' || path.split('/').some((s) => s.startsWith('.'))) continue; // .git*, dot-dirs: not memory
+    if (path === '' || path.startsWith('.') || path.includes('/.')) continue; // .git*, dot-dirs: not memory
     if (byPath.has(path)) {
       throw new MemoryError('INVALID_ARGUMENT', `compilePrompt: duplicate file path ${JSON.stringify(path)}`, { data: { path } });
     }
-    byPath.set(path, { path, content: f.content });
+    byPath.set(path, { ...f, path });
   }
   return [...byPath.values()].sort((a, b) => BYTE_ORDER(a.path, b.path));
 }
 
 function treeEntry(file: CommittedFile): TreeEntry {
   if (file.path.startsWith('system/') || !file.path.endsWith('.md')) return { path: file.path };
-  const block = parseBlock(file.path, file.content);
-  if (block.error !== undefined) return { path: file.path, description: '(frontmatter invalid)' };
-  return block.description === '' ? { path: file.path } : { path: file.path, description: block.description };
+  const summary = summaryOf(file);
+  if (summary.error !== undefined) return { path: file.path, description: '(frontmatter invalid)' };
+  return summary.description === '' ? { path: file.path } : { path: file.path, description: summary.description };
 }
 
 function classify(files: readonly CommittedFile[]): Classified {
@@ -123,13 +121,13 @@ function classify(files: readonly CommittedFile[]): Classified {
   for (const file of sorted) {
     const skillFolder = /^skills\/([^/]+)\//.exec(file.path)?.[1];
     if (skillFolder !== undefined && skillFolders.has(skillFolder)) {
-      if (file.path === `skills/${skillFolder}/SKILL.md`) out.skills.push(parseSkill(skillFolder, file.content));
+      if (file.path === `skills/${skillFolder}/SKILL.md`) out.skills.push(parseSkill(skillFolder, summaryOf(file)));
       continue; // a skill's files are reached through its SKILL.md
     }
     out.tree.push(treeEntry(file));
     if (!file.path.startsWith('system/') || !file.path.endsWith('.md')) continue;
-    if (file.path === PERSONA_PATH) out.persona = parseBlock(file.path, file.content);
-    else out.blocks.push(parseBlock(file.path, file.content));
+    if (file.path === PERSONA_PATH) out.persona = parseBlock(file.path, contentOf(file));
+    else out.blocks.push(parseBlock(file.path, contentOf(file)));
   }
   return out;
 }

@@ -4,8 +4,9 @@
  * format, see object-format.ts). The write path uses it so a commit costs no git process for hashing and tree
  * building; git remains the reader of everything written here.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, rmSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fsyncDirAsync, fsyncFd } from './durable.js';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
 import { formatOfId, type ObjectFormat } from './object-format.js';
@@ -73,6 +74,42 @@ export class ObjectBatch {
   /** Writes every queued object (each atomically) and freshens the reused ones (rewriting any pruned meanwhile). */
   store(): void {
     for (const o of this.pending) storeWithRetry(o);
+    this.freshen();
+  }
+
+  /**
+   * Like store, durably: every object is written to its temp file and all are fsynced at once (the kernel
+   * overlaps them), then renamed, then every directory that got an entry is fsynced, again at once.
+   */
+  async storeDurably(): Promise<void> {
+    const staged: Array<{ o: PendingObject; tmp: string; fd: number }> = [];
+    const dirs = new Set<string>();
+    try {
+      for (const o of this.pending) {
+        if (existsSync(o.file)) continue;
+        const made = mkdirSync(o.dir, { recursive: true });
+        if (made !== undefined) dirs.add(dirname(made)); // a new fan-out directory: its parent's entry
+        const tmp = join(o.dir, `tmp_obj_${process.pid}_${Math.random().toString(16).slice(2)}`);
+        const fd = openSync(tmp, 'wx', 0o444);
+        staged.push({ o, tmp, fd });
+        writeSync(fd, o.data);
+      }
+      await Promise.all(staged.map((s) => fsyncFd(s.fd)));
+    } catch (err) {
+      for (const s of staged) closeSync(s.fd);
+      for (const s of staged) rmSync(s.tmp, { force: true });
+      throw err;
+    }
+    for (const s of staged) closeSync(s.fd);
+    for (const { o, tmp } of staged) {
+      renameSync(tmp, o.file);
+      dirs.add(o.dir);
+    }
+    this.freshen();
+    await Promise.all([...dirs].map((d) => fsyncDirAsync(d)));
+  }
+
+  private freshen(): void {
     const now = new Date();
     for (const r of this.reused) {
       try {

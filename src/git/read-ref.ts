@@ -50,3 +50,16 @@ export function readBranchHeadQuick(gitDir: string, branch: string): string | un
   if (typeof head !== 'string' || head.trim() !== `ref: refs/heads/${branch}`) return undefined;
   return readRefQuick(gitDir, `refs/heads/${branch}`);
 }
+
+/**
+ * The commit HEAD points at when that is plain (a commit id, or `ref: refs/heads/<branch>` with the branch
+ * readable), else undefined — callers then ask git.
+ * @example readHeadQuick('/mem/.git') // 'e6a8099…'
+ */
+export function readHeadQuick(gitDir: string): string | undefined {
+  const head = readText(join(gitDir, 'HEAD'))?.trim();
+  if (head === undefined || head === null) return undefined;
+  if (OID.test(head)) return head;
+  const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+  return ref === undefined ? undefined : readRefQuick(gitDir, ref);
+}

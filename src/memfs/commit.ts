@@ -7,9 +7,10 @@
  * were already checked in-process with the same validator.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { resolveGitCommonDir } from '../git/common-dir.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
+import { DURABLE_GIT_CONFIG, fsyncDirAsync } from '../git/durable.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
@@ -67,24 +68,41 @@ export interface PublishState {
  */
 export async function publishCommit(
   git: GitRunner,
-  o: { memoryDir: string; commit: string; parent: string | null; index: readonly IndexInfoEntry[]; subject: string; state?: PublishState },
+  o: { memoryDir: string; commit: string; parent: string | null; index: readonly IndexInfoEntry[]; subject: string; state?: PublishState; durable?: boolean },
 ): Promise<void> {
   const cwd = o.memoryDir;
   const state = o.state ?? { staged: false, moved: false };
+  // Durable: git fsyncs index.lock and the ref's lock before renaming them; the renames are flushed below.
+  const config = o.durable ? [...DURABLE_GIT_CONFIG] : [];
   // update-index replaces the index atomically, so only a staging that succeeded needs undoing.
-  const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd }).then(() => void (state.staged = true));
-  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd }).then(() => void (state.moved = true));
+  const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd, config }).then(() => void (state.staged = true));
+  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd, config }).then(() => void (state.moved = true));
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
-    return;
+  } else {
+    const [staged, moved] = await Promise.allSettled([stage(), move()]);
+    if (staged.status === 'rejected') {
+      if (moved.status === 'fulfilled') await undoRefMove(git, cwd, o.commit, o.parent, state).catch(() => undefined);
+      throw staged.reason;
+    }
+    if (moved.status === 'rejected') throw moved.reason;
   }
-  const [staged, moved] = await Promise.allSettled([stage(), move()]);
-  if (staged.status === 'rejected') {
-    if (moved.status === 'fulfilled') await undoRefMove(git, cwd, o.commit, o.parent, state).catch(() => undefined);
-    throw staged.reason;
+  if (o.durable) await flushPublished(o.memoryDir);
+}
+
+/** Flushes the renames of the index (in the git dir) and of HEAD's branch (under the common dir's refs/). */
+async function flushPublished(memoryDir: string): Promise<void> {
+  const gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git');
+  let head = '';
+  try {
+    head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+  } catch {
+    // unreadable HEAD: the ref was written by git in the common dir's refs/heads
   }
-  if (moved.status === 'rejected') throw moved.reason;
+  const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1] ?? 'refs/heads/main';
+  const refDir = dirname(join(resolveGitCommonDir(memoryDir), ref));
+  await Promise.all([gitDir, ...(refDir === gitDir ? [] : [refDir])].map((d) => fsyncDirAsync(d)));
 }
 
 /** Moves HEAD back from `commit` to `parent` (compare-and-swap). */

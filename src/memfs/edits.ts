@@ -62,6 +62,8 @@ export interface CommitEditsRequest {
   systemBudget?: SystemBudget;
   /** Benchmarks only: skip the secret scan. */
   skipSecretScan?: boolean;
+  /** Survive a power loss once acknowledged (fsync of objects, journal, files, index, ref); default true. */
+  durable?: boolean;
 }
 
 /** The durable steps of a write, in order. */
@@ -143,10 +145,14 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Prom
   const commit = composed.commit;
   const step = req.onStep ?? ((): void => undefined);
   const subject = message.split('\n')[0] ?? '';
+  // Durable order: objects, then the journal naming them, then the files, then the index and the ref —
+  // each on disk before the next starts, so a power loss at any point leaves the old or the new state.
+  const durable = req.durable !== false;
   try {
-    composed.objects.store(); // unreferenced objects are harmless if what follows fails
+    if (durable) await composed.objects.storeDurably(); // unreferenced objects are harmless if what follows fails
+    else composed.objects.store();
     step('objects');
-    writeJournal(memoryDir, { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject });
+    writeJournal(memoryDir, { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject }, durable);
   } catch (err) {
     throw failure(req.operation, err, []);
   }
@@ -154,9 +160,10 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Prom
   const undo: UndoRecord[] = [];
   const state: PublishState = { staged: false, moved: false };
   try {
-    for (const e of effective) writeFile(fs, e, undo);
+    for (const e of effective) writeFile(fs, e, undo, durable);
+    if (durable) await fs.syncDirsOf(draft.paths);
     step('files');
-    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state });
+    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state, durable });
     step('published');
   } catch (err) {
     const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });

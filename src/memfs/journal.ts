@@ -10,12 +10,13 @@
  * or a step that fails) is renamed to `gitmem-write.<time>.rejected.json` beside it, the call that found
  * it fails once with RECOVERY_SET_ASIDE naming that file, and the next write proceeds.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathProblem } from '../blocks/path-rules.js';
 import { isMemoryError, MemoryError } from '../errors.js';
 import { gitDirAt } from '../git/common-dir.js';
+import { fsyncDir } from '../git/durable.js';
 import { OBJECT_ID } from '../git/object-format.js';
 import { isProcessAlive, processStartTime } from '../git/lease-file.js';
 import type { IndexInfoEntry } from '../git/commands/plumbing.js';
@@ -52,11 +53,26 @@ export function journalOwner(): Pick<JournalEntry, 'pid' | 'hostname' | 'pidStar
   return owner;
 }
 
-/** Records the write about to happen (atomically: temp file + rename). */
-export function writeJournal(memoryDir: string, entry: JournalEntry): void {
+/**
+ * Records the write about to happen (atomically: temp file + rename). `durable`: the entry is on disk
+ * (file fsynced before the rename, the git dir after it) before any file of the write changes.
+ */
+export function writeJournal(memoryDir: string, entry: JournalEntry, durable = false): void {
   const file = journalPath(memoryDir);
-  writeFileSync(`${file}.tmp`, JSON.stringify(entry));
+  if (!durable) {
+    writeFileSync(`${file}.tmp`, JSON.stringify(entry));
+    renameSync(`${file}.tmp`, file);
+    return;
+  }
+  const fd = openSync(`${file}.tmp`, 'w');
+  try {
+    writeFileSync(fd, JSON.stringify(entry));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(`${file}.tmp`, file);
+  fsyncDir(dirname(file));
 }
 
 /** Removes the entry once the write is published or rolled back. */

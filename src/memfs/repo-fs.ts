@@ -15,7 +15,8 @@
  * One RepoFs serves one call (plan, write, rollback) and must be closed; the directories it opened stay
  * the ones it writes to, so a rollback restores the very directories the write changed.
  */
-import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { fsyncFd } from '../git/durable.js';
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { errnoOf, fsError, linkRefusal } from './fs-errors.js';
@@ -185,7 +186,7 @@ export class RepoFs {
    * Replaces (or creates) `rel` with `data` atomically: temp file in the verified directory, then a rename
    * within it. `mode` (permission bits) is set exactly when given; otherwise the umask decides.
    */
-  writeFile(rel: string, data: Buffer, mode?: number): void {
+  writeFile(rel: string, data: Buffer, mode?: number, sync = false): void {
     const parent = parentOf(rel);
     this.dir(parent, true);
     const temp = this.at(parent, `${TEMP_PREFIX}${process.pid}-${++tempCounter}`);
@@ -199,6 +200,7 @@ export class RepoFs {
       try {
         for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
         if (mode !== undefined) fchmodSync(fd, mode);
+        if (sync) fsyncSync(fd); // on disk before the rename makes it the file
       } finally {
         closeSync(fd);
       }
@@ -207,6 +209,22 @@ export class RepoFs {
       tryUnlink(temp);
       throw fsError(err, rel);
     }
+  }
+
+  /**
+   * Flushes the entries of every directory on the way to each of `rels` (renames, unlinks, new and removed
+   * directories), through the directories this view opened; one fsync per directory, all at once.
+   */
+  async syncDirsOf(rels: readonly string[]): Promise<void> {
+    const dirs = new Set<string>(['']);
+    for (const rel of rels) {
+      for (let d = parentOf(rel); d !== ''; d = parentOf(d)) dirs.add(d);
+    }
+    const fds = [...dirs].flatMap((d) => {
+      const known = this.dirs.get(d);
+      return known ? [known.fd] : [];
+    });
+    await Promise.all(fds.map((fd) => fsyncFd(fd))); // at once: the disk overlaps them
   }
 
   /** Removes file `rel` (a link is removed as a link, never followed); absent is fine. */

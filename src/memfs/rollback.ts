@@ -22,7 +22,7 @@ export interface UndoRecord {
 const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** Applies one edit to the work tree, recording how to undo it first. An existing file keeps its mode. */
-export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[]): void {
+export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[], durable = false): void {
   const existing = fs.info(e.file);
   if (existing?.kind === 'link') throw linkRefusal(e.file);
   if (existing && existing.kind !== 'file') {
@@ -33,7 +33,7 @@ export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[]): void {
     fs.unlink(e.file);
     fs.pruneEmptyDirs(parentOf(e.file));
   } else {
-    fs.writeFile(e.file, Buffer.from(e.after), existing?.mode);
+    fs.writeFile(e.file, Buffer.from(e.after), existing?.mode, durable);
   }
 }
 

@@ -51,6 +51,8 @@ export interface WriteDeps {
   systemBudget?: () => number;
   /** Benchmarks only: skip the secret scan. */
   skipSecretScan?: boolean;
+  /** Writes survive a power loss once acknowledged (default true; see git/durable.ts for the switch). */
+  durable?: boolean;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
@@ -140,6 +142,7 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
     ...(deps.onStep ? { onStep: deps.onStep } : {}),
     ...(budget ? { systemBudget: budget } : {}),
     ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
+    ...(deps.durable === false ? { durable: false } : {}),
   });
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
   const budgetP = edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);

@@ -74,6 +74,32 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     expect(rows[1]).toMatchObject({ kind: 'tool_call', name: 'memory', resultOk: true });
   });
 
+  it('runs turns\' background work in turn order, even when an earlier turn\'s sync is slow', async () => {
+    const agent = scripted([{ text: 'one' }, { text: 'two' }]);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const order: string[] = [];
+    let calls = 0;
+    const sync = async (): Promise<never> => {
+      const n = ++calls;
+      if (n === 1) await gate; // the first turn's sync is held until the second turn has answered
+      order.push(`sync ${n}`);
+      return { status: 'no_remote' } as never;
+    };
+    const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-order', reflection: false, sync, onAfterTurn: (a) => order.push(`after ${a.rows}`) });
+    const { wrapLanguageModel } = await import('ai');
+    const model = wrapLanguageModel({ model: agent, middleware });
+    await generateText({ model, prompt: 'first' });
+    const second = await generateText({ model, messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'one' }, { role: 'user', content: 'second' }] });
+    expect(second.text).toBe('two');
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await middleware.idle();
+    expect(order).toEqual(['sync 1', 'after 2', 'sync 2', 'after 2']);
+    const rows = readTranscript(join(fx.home, 'agents', 'ai-agent'), 'conv-order');
+    expect(rows.map((r) => r.text)).toEqual(['first', 'one', 'second', 'two']);
+  });
+
   it('answers before the post-turn work runs, and a stream turn is recorded too', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));

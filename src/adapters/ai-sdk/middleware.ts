@@ -96,19 +96,24 @@ export function memoryMiddleware(o: WithMemoryOptions): MemoryMiddleware {
   let compiled: Promise<string> | undefined;
   let seen = 0;
   const background = new Set<Promise<void>>();
+  // Turns' background work runs one after another: the transcript keeps the turns' order, syncs do not race.
+  let tail: Promise<void> = Promise.resolve();
   const harness = harnessFor(o);
 
   /** Records a finished turn and starts its background work; returns at once. */
   const finish = (params: CallOptions, output: readonly OutputPart[]): void => {
     const rows = [...rowsOfMessages(newMessages(params.prompt, seen)), ...rowsOfOutput(output)];
     seen = conversationLength(params.prompt);
+    const previous = tail;
     const job: Promise<void> = (async () => {
       await new Promise((resolve) => setImmediate(resolve)); // after the response is handed back
+      await previous;
       await afterTurn(o, harness, rows);
     })()
       .catch(() => undefined) // only onAfterTurn can throw here; the turn is already answered
       .finally(() => background.delete(job));
     background.add(job);
+    tail = job;
   };
 
   return {

@@ -1,12 +1,21 @@
 /**
- * The paths two commits differ in, read from loose objects only (no git process): equal subtrees are
- * skipped by id, so a one-file write costs a few tree reads whatever the repository's size. Undefined as soon
- * as an object is packed, unverifiable or the change is large — the caller then asks `git diff-tree`.
+ * The paths two commits differ in, and a commit's files, read from loose objects only (no git process):
+ * equal subtrees are skipped by id, so a one-file write costs a few tree reads whatever the repository's size.
+ * Undefined as soon as an object is packed, unverifiable or the change is large — the caller then asks git
+ * (`diff-tree`, `ls-tree`). Search and the prompt's read cache both move their path maps with it.
  */
 import { isUtf8 } from 'node:buffer';
-import { parseTree, readLooseObject, type TreeItem } from '../git/objects.js';
-import type { MapChange } from './store.js';
-import { isIndexablePath } from './text.js';
+import { parseTree, readLooseObject, type TreeItem } from './objects.js';
+
+/** Which files a caller keeps (e.g. search: indexable text; the prompt: every blob). */
+export type KeepFile = (path: string, mode: string) => boolean;
+
+/** How a path map moves between two commits: paths set to a blob id, paths removed. */
+export interface TreeDelta {
+  kind: 'delta';
+  set: Map<string, string>;
+  removed: string[];
+}
 
 // Past this many changed paths git's diff is as fast, and the walk stays bounded.
 const MAX_CHANGES = 2_000;
@@ -19,7 +28,7 @@ function treeItems(objectsDir: string, id: string): Map<string, TreeItem> {
   const out = new Map<string, TreeItem>();
   for (const item of parseTree(obj.data)) {
     const raw = item.raw ?? Buffer.from(item.name);
-    if (isUtf8(raw)) out.set(raw.toString('utf8'), item); // a name that is not UTF-8: search never reports it
+    if (isUtf8(raw)) out.set(raw.toString('utf8'), item); // a name that is not UTF-8: never reported
   }
   return out;
 }
@@ -35,6 +44,7 @@ const isTree = (item: TreeItem | undefined): boolean => item?.mode === '40000';
 
 interface Walk {
   objectsDir: string;
+  keep: KeepFile;
   set: Map<string, string>;
   removed: string[];
 }
@@ -68,7 +78,7 @@ function compare(w: Walk, prefix: string, a: Map<string, TreeItem>, b: Map<strin
       compare(w, `${path}/`, before && isTree(before) ? treeItems(w.objectsDir, before.id) : new Map(), treeItems(w.objectsDir, after.id));
     } else {
       if (before && isTree(before)) removeAll(w, `${path}/`, before.id);
-      if (isIndexablePath(path, after.mode)) w.set.set(path, after.id);
+      if (w.keep(path, after.mode)) w.set.set(path, after.id);
       else w.removed.push(path);
     }
     note(w);
@@ -77,11 +87,11 @@ function compare(w: Walk, prefix: string, a: Map<string, TreeItem>, b: Map<strin
 
 /**
  * The map change from commit `from` to commit `to`, or undefined when git must be asked.
- * @example diffLoose('/mem/.git/objects', headBefore, headAfter) // { kind: 'delta', set: Map { 'notes/a.md' => '4b82…' }, removed: [] }
+ * @example diffLoose('/mem/.git/objects', headBefore, headAfter, keep) // { kind: 'delta', set: Map { 'notes/a.md' => '4b82…' }, removed: [] }
  */
-export function diffLoose(objectsDir: string, from: string, to: string): MapChange | undefined {
+export function diffLoose(objectsDir: string, from: string, to: string, keep: KeepFile): TreeDelta | undefined {
   try {
-    const w: Walk = { objectsDir, set: new Map(), removed: [] };
+    const w: Walk = { objectsDir, keep, set: new Map(), removed: [] };
     const [a, b] = [rootTree(objectsDir, from), rootTree(objectsDir, to)];
     if (a !== b) compare(w, '', treeItems(objectsDir, a), treeItems(objectsDir, b));
     return { kind: 'delta', set: w.set, removed: w.removed };
@@ -91,23 +101,23 @@ export function diffLoose(objectsDir: string, from: string, to: string): MapChan
   }
 }
 
-function listInto(objectsDir: string, prefix: string, id: string, out: Map<string, string>, depth: number): void {
+function listInto(w: Walk, prefix: string, id: string, out: Map<string, string>, depth: number): void {
   if (depth > 64) throw new NotLoose();
-  for (const [name, item] of treeItems(objectsDir, id)) {
+  for (const [name, item] of treeItems(w.objectsDir, id)) {
     const path = `${prefix}${name}`;
-    if (isTree(item)) listInto(objectsDir, `${path}/`, item.id, out, depth + 1);
-    else if (isIndexablePath(path, item.mode)) out.set(path, item.id);
+    if (isTree(item)) listInto(w, `${path}/`, item.id, out, depth + 1);
+    else if (w.keep(path, item.mode)) out.set(path, item.id);
   }
 }
 
 /**
  * A commit's indexable files (path → blob id) from loose trees, or undefined when git must be asked.
- * @example listLoose('/mem/.git/objects', head)?.get('notes/a.md') // '4b82…'
+ * @example listLoose('/mem/.git/objects', head, keep)?.get('notes/a.md') // '4b82…'
  */
-export function listLoose(objectsDir: string, commit: string): Map<string, string> | undefined {
+export function listLoose(objectsDir: string, commit: string, keep: KeepFile): Map<string, string> | undefined {
   try {
     const out = new Map<string, string>();
-    listInto(objectsDir, '', rootTree(objectsDir, commit), out, 0);
+    listInto({ objectsDir, keep, set: new Map(), removed: [] }, '', rootTree(objectsDir, commit), out, 0);
     return out;
   } catch (err) {
     if (err instanceof NotLoose) return undefined;

@@ -1,0 +1,75 @@
+/**
+ * A commit's path map (path → blob id) and how it moves between two commits, as git ops: the fallback of
+ * git/loose-tree.ts when objects are packed. Paths are decoded strictly: a name that is not UTF-8 has no
+ * exact JS string, so it is never reported (search and the prompt's read cache skip it alike).
+ */
+import { isUtf8 } from 'node:buffer';
+import type { KeepFile, TreeDelta } from '../loose-tree.js';
+import type { GitOp } from '../runner.js';
+
+function decodePath(raw: Buffer): string | null {
+  return isUtf8(raw) ? raw.toString('utf8') : null;
+}
+
+/** One blob of a listing: path, mode, id and size in bytes. */
+export interface MappedBlob {
+  path: string;
+  mode: string;
+  id: string;
+  size: number;
+}
+
+/** `ls-tree -r -l -z` as the blobs `keep` accepts, paths decoded strictly. Pure parse. */
+export function lsTreeMapOp(commit: string, keep: KeepFile): GitOp<MappedBlob[]> {
+  return {
+    args: ['ls-tree', '-r', '-l', '-z', '--full-tree', commit],
+    parse: (r) => {
+      const out: MappedBlob[] = [];
+      const buf = r.stdoutBuffer;
+      // Records are `<mode> <type> <id> <size, padded>\t<path>\0`; read by offsets (this runs per file).
+      for (let pos = 0; pos < buf.length; ) {
+        const nul = buf.indexOf(0, pos);
+        const end = nul < 0 ? buf.length : nul;
+        const tab = buf.indexOf(9, pos);
+        const sp = buf.indexOf(32, pos);
+        if (tab > pos && tab < end && sp > pos && sp < tab && buf.toString('latin1', sp + 1, sp + 6) === 'blob ') {
+          const idEnd = buf.indexOf(32, sp + 6);
+          const path = decodePath(buf.subarray(tab + 1, end));
+          const mode = buf.toString('latin1', pos, sp);
+          if (path !== null && idEnd > sp + 6 && idEnd < tab && keep(path, mode)) {
+            out.push({ path, mode, id: buf.toString('latin1', sp + 6, idEnd), size: Number(buf.toString('latin1', idEnd, tab)) });
+          }
+        }
+        pos = end + 1;
+      }
+      return out;
+    },
+  };
+}
+
+/** `diff-tree -r --raw -z --no-renames` between two commits, as a path-map change. Pure parse. */
+export function diffTreeMapOp(from: string, to: string, keep: KeepFile): GitOp<TreeDelta> {
+  return {
+    args: ['diff-tree', '-r', '--raw', '-z', '--no-abbrev', '--no-renames', '--no-ext-diff', '--no-textconv', from, to, '--'],
+    parse: (r) => {
+      const set = new Map<string, string>();
+      const removed: string[] = [];
+      const parts: Buffer[] = [];
+      const buf = r.stdoutBuffer;
+      for (let pos = 0; pos < buf.length; ) {
+        const nul = buf.indexOf(0, pos);
+        const end = nul < 0 ? buf.length : nul;
+        parts.push(buf.subarray(pos, end));
+        pos = end + 1;
+      }
+      for (let i = 0; i + 1 < parts.length; i += 2) {
+        const [, newMode = '', , newId = ''] = (parts[i] ?? Buffer.alloc(0)).toString('latin1').slice(1).split(' ');
+        const path = decodePath(parts[i + 1] ?? Buffer.alloc(0));
+        if (path === null) continue;
+        if (keep(path, newMode)) set.set(path, newId);
+        else removed.push(path);
+      }
+      return { kind: 'delta', set, removed };
+    },
+  };
+}
