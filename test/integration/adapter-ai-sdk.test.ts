@@ -97,7 +97,7 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     await middleware.idle();
     expect(order).toEqual(['sync 1', 'after 2', 'sync 2', 'after 2']);
     const rows = readTranscript(join(fx.home, 'agents', 'ai-agent'), 'conv-order');
-    expect(rows.map((r) => r.text)).toEqual(['first', 'one', 'second', 'two']);
+    expect(rows.map((r) => ('text' in r ? r.text : r.kind))).toEqual(['first', 'one', 'second', 'two']);
   });
 
   it('answers before the post-turn work runs, and a stream turn is recorded too', async () => {
