@@ -15,8 +15,8 @@ const loadBefore = loadavg();
 for (const file of sections) {
   const t0 = Date.now();
   process.stderr.write(`bench: ${file} …\n`);
-  const mod = await import(new URL(`./sections/${file}`, import.meta.url));
   try {
+    const mod = await import(new URL(`./sections/${file}`, import.meta.url));
     rows.push(...(await mod.bench({ iterations })));
   } catch (err) {
     process.stderr.write(`bench: ${file} failed: ${err instanceof Error ? err.stack : err}\n`);

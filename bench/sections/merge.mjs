@@ -5,7 +5,7 @@
 // Setup of each sample (two commits) is not timed.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGitRunner, initMemory, mergeIntoCheckout } from '../../dist/index.js';
+import { createGitRunner, initMemory, mergeIntoCheckout } from '../../dist/internals.js';
 import { benchEnv, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
 
 const FILE = 'notes/work.md';

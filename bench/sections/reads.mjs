@@ -5,7 +5,7 @@
 // git fast-import at 10 / 1,000 / 10,000 / 50,000 files.
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { compilePrompt, createGitRunner, DEFAULT_TREE_LIMITS, readCommittedSnapshot, renderTree, tryParseMemoryFile } from '../../dist/index.js';
+import { compilePrompt, createGitRunner, DEFAULT_TREE_LIMITS, readCommittedSnapshot, renderTree, tryParseMemoryFile } from '../../dist/internals.js';
 import { readPrompt, readTree } from '../../dist/memfs/prompt-read.js';
 import { benchEnv, execFileP, fastImportEdit, fastImportRepo, interleavedPairs, round, tmpDir } from '../lib.mjs';
 

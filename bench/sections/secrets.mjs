@@ -4,7 +4,7 @@
 // - budget: a write that grows system/ (one extra `ls-tree -l` of HEAD's system/) vs the same write outside it.
 // The scan alone on a typical change (a 3 KB file gaining one line) is timed in-process too.
 import { join } from 'node:path';
-import { createGitRunner, initMemory, scanText } from '../../dist/index.js';
+import { createGitRunner, initMemory, scanText } from '../../dist/internals.js';
 import { withMemoryOperation } from '../../dist/git/lease.js';
 import { runMemoryTool } from '../../dist/memfs/tool.js';
 import { addedText } from '../../dist/blocks/secrets.js';

@@ -34,7 +34,8 @@ async function measure(home, size, iterations) {
   const cycle = await timeIt(iterations, async (i) => {
     const out = await runMemoryWorker({ memoryDir: repo }, async (ctx) => {
       const wenv = { ...env, ...ctx.gitEnv };
-      writeFileSync(join(ctx.worktreeDir, `worker-${i + 10}.md`), `worker ${i}\n`);
+      // A memory file (frontmatter and all): merges are validated, a file without one ends `rejected`.
+      writeFileSync(join(ctx.worktreeDir, `worker-${i + 10}.md`), `---\ndescription: worker note ${i}\n---\nworker ${i}\n`);
       await execFileP('git', ['-c', 'commit.gpgsign=false', 'add', '--', `worker-${i + 10}.md`], { cwd: ctx.worktreeDir, env: wenv });
       await execFileP('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'worker write'], { cwd: ctx.worktreeDir, env: wenv });
     }, { git });
