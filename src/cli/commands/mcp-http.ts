@@ -4,10 +4,8 @@
  * `--token-file` or is generated; a generated token is printed once, to stderr, and nowhere else (the
  * server's log lines redact it). Runs until SIGINT/SIGTERM, then closes every session and exits 0.
  */
-import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { createMemory, MemoryError } from '../../index.js';
-import { createShellLauncher } from '../../internals.js';
 import type { CliContext } from '../types.js';
 
 /** The port when --port is not given. */
@@ -43,31 +41,26 @@ export async function serveHttp(ctx: CliContext): Promise<number> {
   const port = portOf(ctx.option('port'));
   const tokenFile = ctx.option('token-file');
   const token = tokenFile === undefined ? undefined : readTokenFile(resolve(ctx.cwd, tokenFile));
-  // A long-lived server: start git through resident shells rather than forking this process per call.
-  const launcher = createShellLauncher({ scratchParent: ctx.env['TMPDIR']?.trim() || tmpdir() });
-  try {
-    const open = (agentId: string | undefined): ReturnType<typeof createMemory> => {
-      const id = agentId ?? ctx.agent;
-      return createMemory({ home: ctx.home, env: ctx.env, launch: launcher.launch, ...(id !== undefined ? { agentId: id } : {}) });
-    };
-    // A named agent is opened first, so a bad --agent is one error line before the server listens.
-    const memory = ctx.agent === undefined ? undefined : await open(undefined);
-    const server = await startMcpHttpServer({
-      ...(memory ? { memory } : {}),
-      home: ctx.home,
-      openMemory: open,
-      ...(token !== undefined ? { token } : {}),
-      host,
-      port,
-      log: (line) => ctx.stderr(`gitmem mcp: ${line}`),
-    });
-    const stopped = stopSignal();
-    ctx.stderr(`gitmem mcp: serving ${server.url} (${memory?.agentId ?? 'the default agent'}) and ${server.url.replace(/\/mcp$/, '/agents/<id>/mcp')} (every agent of ${ctx.home})`);
-    if (server.tokenGenerated) ctx.stderr(`gitmem mcp: bearer token (generated; --token-file F to set one): ${server.token}`);
-    ctx.stderr(`gitmem mcp: stopped (${await stopped})`);
-    await server.close();
-  } finally {
-    launcher.close();
-  }
+  // A long-lived server: git starts through the process's resident shells (the handle's default launcher).
+  const open = (agentId: string | undefined): ReturnType<typeof createMemory> => {
+    const id = agentId ?? ctx.agent;
+    return createMemory({ home: ctx.home, env: ctx.env, ...(ctx.launch ? { launch: ctx.launch } : {}), ...(id !== undefined ? { agentId: id } : {}) });
+  };
+  // A named agent is opened first, so a bad --agent is one error line before the server listens.
+  const memory = ctx.agent === undefined ? undefined : await open(undefined);
+  const server = await startMcpHttpServer({
+    ...(memory ? { memory } : {}),
+    home: ctx.home,
+    openMemory: open,
+    ...(token !== undefined ? { token } : {}),
+    host,
+    port,
+    log: (line) => ctx.stderr(`gitmem mcp: ${line}`),
+  });
+  const stopped = stopSignal();
+  ctx.stderr(`gitmem mcp: serving ${server.url} (${memory?.agentId ?? 'the default agent'}) and ${server.url.replace(/\/mcp$/, '/agents/<id>/mcp')} (every agent of ${ctx.home})`);
+  if (server.tokenGenerated) ctx.stderr(`gitmem mcp: bearer token (generated; --token-file F to set one): ${server.token}`);
+  ctx.stderr(`gitmem mcp: stopped (${await stopped})`);
+  await server.close();
   return 0;
 }

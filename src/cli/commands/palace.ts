@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listAgents, MemoryError } from '../../index.js';
-import { createShellLauncher, openMemoryDir } from '../../internals.js';
+import { openMemoryDir } from '../../internals.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `Usage: gitmem palace [--agent ID] [--port N] [--host 127.0.0.1] [--open] [--token-file F]
@@ -67,21 +67,17 @@ async function serve(ctx: CliContext, agent: string): Promise<number> {
   }
   const { readOrCreateToken } = await import('../../palace/token-file.js');
   const token = tokenFile !== undefined ? readOrCreateToken(resolve(ctx.cwd, tokenFile)) : newToken();
-  const launcher = createShellLauncher({ scratchParent: ctx.env['TMPDIR']?.trim() || tmpdir() });
+  // A long-lived server: git starts through the process's resident shells (the handle's default launcher).
   const { startPalace } = await import('../../palace/server.js');
-  try {
-    const palace = await startPalace({ home: ctx.home, env: ctx.env, launch: launcher.launch, token, host, port: portOf(ctx), agent, onError: (err) => ctx.stderr(`gitmem palace: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) });
-    ctx.print({ url: palace.url, port: palace.port, agent }, `Memory Palace of ${agent}: ${palace.url}`);
-    const cleanup = ctx.values['open'] === true ? openBrowser(ctx, palace.url) : undefined;
-    await new Promise<void>((done) => {
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    });
-    cleanup?.();
-    await palace.close();
-  } finally {
-    launcher.close();
-  }
+  const palace = await startPalace({ home: ctx.home, env: ctx.env, ...(ctx.launch ? { launch: ctx.launch } : {}), token, host, port: portOf(ctx), agent, onError: (err) => ctx.stderr(`gitmem palace: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) });
+  ctx.print({ url: palace.url, port: palace.port, agent }, `Memory Palace of ${agent}: ${palace.url}`);
+  const cleanup = ctx.values['open'] === true ? openBrowser(ctx, palace.url) : undefined;
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  cleanup?.();
+  await palace.close();
   return 0;
 }
 
