@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { durableWrites, gitmemConfigValue } from './durable.js';
+import { gitmemConfigValue } from './config-text.js';
+import { durableWrites } from './durable.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gitmem-durable-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,6 +7,7 @@
 import { closeSync, constants, fsync, fsyncSync, openSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gitmemConfigValue } from './config-text.js';
 
 /** `-c` entries for git calls that write the index or a ref: fsync each file before its rename. */
 export const DURABLE_GIT_CONFIG: readonly string[] = Object.freeze(['core.fsync=index,reference', 'core.fsyncMethod=fsync']);
@@ -41,20 +42,6 @@ export async function fsyncDirAsync(path: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-/** The last `[gitmem] <key>` value of a git config file's text (plain text, as `git config` writes it). Pure. */
-export function gitmemConfigValue(config: string, key: string): string | undefined {
-  let section = '';
-  let value: string | undefined;
-  const pattern = new RegExp(`^\\s*${key}\\s*=\\s*(.*?)\\s*$`, 'i');
-  for (const line of config.split('\n')) {
-    const head = /^\s*\[([^\]]*)\]/.exec(line);
-    if (head) section = (head[1] ?? '').trim().toLowerCase();
-    const m = section === 'gitmem' ? pattern.exec(head ? line.slice(head[0].length) : line) : null;
-    if (m) value = (m[1] ?? '').replace(/^"(.*)"$/, '$1');
-  }
-  return value;
 }
 
 /**

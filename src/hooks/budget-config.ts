@@ -12,6 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_SYSTEM_BUDGET_TOKENS, parseBudget, systemUsage, type SystemUsage } from '../blocks/budgets.js';
 import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
+import { gitmemConfigValue } from '../git/config-text.js';
 import type { GitOp, GitRunner } from '../git/runner.js';
 
 /** The repository's override, as `git config gitmem.budgetSystem 12000` writes it. */
@@ -36,17 +37,10 @@ function repoBudget(repoDir: string): number | undefined {
   } catch {
     return undefined;
   }
-  // Plain `[gitmem]` section text (what `git config` writes); the last value wins, as in git.
-  let section = '';
-  let value: string | undefined;
-  for (const line of config.split('\n')) {
-    const head = /^\s*\[([^\]]*)\]/.exec(line);
-    if (head) section = (head[1] ?? '').trim().toLowerCase();
-    const m = section === 'gitmem' ? /^\s*budgetsystem\s*=\s*(.*?)\s*$/i.exec(head ? line.slice(head[0].length) : line) : null;
-    if (m) value = m[1];
-  }
+  // The last value wins, as in git.
+  const value = gitmemConfigValue(config, 'budgetSystem');
   if (value === undefined) return undefined;
-  const n = parseBudget(value.replace(/^"(.*)"$/, '$1'));
+  const n = parseBudget(value);
   if (n === undefined) throw new MemoryError('INVALID_ARGUMENT', `${REPO_BUDGET_KEY} must be a positive integer (estimated tokens), got ${JSON.stringify(value.slice(0, 40))}`);
   return n;
 }
