@@ -44,7 +44,7 @@ async function sizeRows(size, pairs) {
     rows.push(row(`${label} warm`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind)), 'git ls-tree -r HEAD', target));
     let n = 0;
     const edit = async () => fastImportEdit(dir, 'bulk/d0/f0.md', `---\ndescription: edited ${kind} ${n++}\n---\nx\n`, env);
-    rows.push(row(`${label} after a 1-file commit`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind), { prepare: edit }), 'git ls-tree -r HEAD', ''));
+    rows.push(row(`${label} after a 1-file commit`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind), { prepare: edit }), 'git ls-tree -r HEAD', target));
     let copy = 0;
     const fresh = () => {
       const to = join(root, `copy-${kind}-${copy++}`);
