@@ -15,7 +15,8 @@ interface ModelNode extends LayoutNode {
   file: boolean;
   /** Always shown as a directory (`alwaysShow`), never removed. */
   pinned: boolean;
-  children: Map<string, ModelNode>;
+  /** Made with the first child (a repository of 50,000 files has 50,000 leaves). */
+  children: Map<string, ModelNode> | undefined;
   /**
    * The children in sibling order (compareNodes), kept in step with `children` once made; made when the
    * node is first rendered (a directory never shown is never sorted).
@@ -24,7 +25,7 @@ interface ModelNode extends LayoutNode {
 }
 
 function newNode(name: string, parent: ModelNode | undefined): ModelNode {
-  return { name, dir: false, parent, file: false, pinned: false, children: new Map(), sorted: undefined };
+  return { name, dir: false, parent, file: false, pinned: false, children: undefined, sorted: undefined };
 }
 
 /** Where `node` sits (or would sit) in `list`, by binary search on the total sibling order. */
@@ -51,7 +52,9 @@ function link(node: ModelNode): void {
   if (siblings !== undefined) siblings.splice(indexIn(siblings, node), 0, node);
 }
 
-const sortedKids = (node: ModelNode): readonly ModelNode[] => (node.sorted ??= [...node.children.values()].sort(compareNodes));
+const NONE: readonly ModelNode[] = [];
+const sortedKids = (node: ModelNode): readonly ModelNode[] =>
+  node.children === undefined ? NONE : (node.sorted ??= [...node.children.values()].sort(compareNodes));
 
 /** A tree of entries that moves by single paths; see the file comment. */
 export class TreeModel {
@@ -95,7 +98,7 @@ export class TreeModel {
     if (!this.entries.delete(path)) return;
     if (this.irregular.delete(path)) return;
     let node: ModelNode | undefined = this.root;
-    for (const segment of path.split('/')) node = node?.children.get(segment);
+    for (const segment of path.split('/')) node = node?.children?.get(segment);
     if (node === undefined || node === this.root) return;
     node.file = false;
     delete node.description;
@@ -116,10 +119,10 @@ export class TreeModel {
   private nodeAt(segments: readonly string[]): ModelNode {
     let node = this.root;
     for (const segment of segments) {
-      let next = node.children.get(segment);
+      let next = node.children?.get(segment);
       if (next === undefined) {
         next = newNode(segment, node);
-        node.children.set(segment, next);
+        (node.children ??= new Map()).set(segment, next);
         this.count += 1;
         link(next);
         this.refresh(node);
@@ -137,10 +140,10 @@ export class TreeModel {
   private refresh(node: ModelNode): void {
     if (node === this.root) return;
     const parent = node.parent as ModelNode;
-    const dir = node.pinned || node.children.size > 0;
+    const dir = node.pinned || (node.children !== undefined && node.children.size > 0);
     if (!dir && !node.file) {
       unlink(node);
-      parent.children.delete(node.name);
+      parent.children?.delete(node.name);
       this.count -= 1;
       this.refresh(parent);
       return;
