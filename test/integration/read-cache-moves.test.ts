@@ -124,4 +124,31 @@ describe('the read cache moving between commits', () => {
       }
     }
   }, 60_000);
+
+  it('places only the changed paths again at a new commit (the views catch up, they are not rebuilt)', async () => {
+    const dir = makeTmpDir('gitmem-read-moves-');
+    const env = hermeticGitEnv(dir);
+    const runner = createGitRunner({ env });
+    git(dir, ['init', '-q'], env);
+    for (let i = 0; i < 200; i++) {
+      mkdirSync(join(dir, `d${i % 7}`), { recursive: true });
+      writeFileSync(join(dir, `d${i % 7}/f${i}.md`), `---\ndescription: file ${i}\n---\n`);
+    }
+    git(dir, ['add', '-A'], env);
+    git(dir, ['commit', '-q', '-m', 'many'], env);
+    const reads = await freshReads();
+    const { TreeModel } = await import('../../src/blocks/tree-model.js'); // the instance prompt-read uses
+    const set = vi.spyOn(TreeModel.prototype, 'set');
+    await reads.readPrompt(runner, dir, { mode: 'local-memfs' });
+    await reads.readTree(runner, dir, DEFAULT_TREE_LIMITS);
+    expect(set.mock.calls.length).toBeGreaterThanOrEqual(400); // built once: every file, in both views
+    writeFileSync(join(dir, 'd3/f3.md'), '---\ndescription: changed\n---\n');
+    rmSync(join(dir, 'd4/f4.md'));
+    git(dir, ['commit', '-q', '-am', 'one edit, one delete'], env);
+    set.mockClear();
+    expect(await reads.readPrompt(runner, dir, { mode: 'local-memfs' })).toContain('f3.md — changed');
+    expect(await reads.readTree(runner, dir, DEFAULT_TREE_LIMITS)).not.toContain('f4.md');
+    expect(set.mock.calls.map((c) => c[0]).sort()).toEqual(['d3/f3.md', 'd3/f3.md']);
+    set.mockRestore();
+  });
 });
