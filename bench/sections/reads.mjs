@@ -1,6 +1,6 @@
 // Reads: memory.tree() and memory.compilePrompt() against `git ls-tree -r HEAD` on the same repository,
 // interleaved in the same run — warm (the same commit again), after a one-file commit (the cache moves by the
-// diff), and cold (a fresh copy of the repository: no cache file, nothing in the process) next to today's
+// diff of loose trees, or by git's diff when the objects are packed), and cold (a fresh copy of the repository: no cache file, nothing in the process) next to today's
 // uncached path (ls-tree + cat-file of every markdown blob + a parse of each). Repositories made with
 // git fast-import at 10 / 1,000 / 10,000 / 50,000 files.
 import { cpSync } from 'node:fs';
@@ -44,7 +44,11 @@ async function sizeRows(size, pairs) {
     rows.push(row(`${label} warm`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind)), 'git ls-tree -r HEAD', target));
     let n = 0;
     const edit = async () => fastImportEdit(dir, 'bulk/d0/f0.md', `---\ndescription: edited ${kind} ${n++}\n---\nx\n`, env);
-    rows.push(row(`${label} after a 1-file commit`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind), { prepare: edit }), 'git ls-tree -r HEAD', ''));
+    rows.push(row(`${label} after a 1-file commit`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind), { prepare: edit }), 'git ls-tree -r HEAD', target));
+    // The same with the new commit packed too (as after a gc): no loose trees, so the diff is git's.
+    const packedEnv = { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'fastimport.unpackLimit', GIT_CONFIG_VALUE_0: '0' };
+    const packedEdit = async () => fastImportEdit(dir, 'bulk/d0/f0.md', `---\ndescription: packed ${kind} ${n++}\n---\nx\n`, packedEnv);
+    rows.push(row(`${label} after a 1-file commit, packed`, await interleavedPairs(pairs, lsTree, () => ours(git, dir, kind), { prepare: packedEdit }), 'git ls-tree -r HEAD', target));
     let copy = 0;
     const fresh = () => {
       const to = join(root, `copy-${kind}-${copy++}`);

@@ -17,8 +17,10 @@ import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
  */
 export type CommittedFile = { path: string; content: string } | { path: string; summary: MarkdownSummary };
 
-const contentOf = (file: CommittedFile): string => ('content' in file ? file.content : '');
-const summaryOf = (file: CommittedFile): MarkdownSummary => ('summary' in file ? file.summary : summarizeMarkdown(file.content));
+/** A file's text ('' when it came as a summary). */
+export const contentOf = (file: CommittedFile): string => ('content' in file ? file.content : '');
+/** A file's summary (parsed from its text when it came as text). */
+export const summaryOf = (file: CommittedFile): MarkdownSummary => ('summary' in file ? file.summary : summarizeMarkdown(file.content));
 
 export interface CompileOptions {
   /** Default `local-memfs`. `standard` renders the blocks without filesystem/git material. */
@@ -34,7 +36,7 @@ export interface CompileOptions {
 }
 
 /** A parsed memory file; `error` is set (and `body` is the raw text) when its frontmatter is broken. */
-interface Block {
+export interface Block {
   path: string;
   description: string;
   body: string;
@@ -42,7 +44,7 @@ interface Block {
   error?: string;
 }
 
-interface Skill {
+export interface Skill {
   folder: string;
   name: string;
   description: string;
@@ -55,15 +57,29 @@ interface Classified {
   skills: Skill[];
 }
 
+/**
+ * What the prompt is assembled from: the parsed blocks, the skills in path order and the tree's text (given
+ * its caps and root line). compilePrompt makes them from a file list; blocks/prompt-model.ts keeps them
+ * between commits.
+ */
+export interface PromptParts {
+  persona?: Block;
+  blocks: readonly Block[];
+  skills: readonly Skill[];
+  tree: (limits: TreeLimits, rootLine: string) => string;
+}
+
 interface Context {
   dir: string;
   filesystem: boolean;
 }
 
-const PERSONA_PATH = 'system/persona.md';
+/** The block shown as `<self>`. */
+export const PERSONA_PATH = 'system/persona.md';
 const BYTE_ORDER = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function cleanPath(path: string): string {
+/** The path a file is listed under (backslashes turned, leading `./` and `/` dropped). */
+export function cleanPath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^(?:\.\/|\/)+/, '');
 }
 
@@ -71,7 +87,8 @@ function tidyBody(body: string): string {
   return body.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
-function parseBlock(path: string, content: string): Block {
+/** A `system/` file as a block (never throws: broken frontmatter is shown, with the raw text). */
+export function parseBlock(path: string, content: string): Block {
   try {
     const parsed = parseMemoryFile(content);
     return {
@@ -86,7 +103,8 @@ function parseBlock(path: string, content: string): Block {
   }
 }
 
-function parseSkill(folder: string, summary: MarkdownSummary): Skill {
+/** A skill folder's entry in the skills list, from its SKILL.md. */
+export function parseSkill(folder: string, summary: MarkdownSummary): Skill {
   if (summary.error !== undefined) return { folder, name: folder, description: `(SKILL.md frontmatter is broken: ${summary.error})` };
   const description = summary.description === '' ? '(no description)' : clipDescription(summary.description);
   return { folder, name: summary.name ?? folder, description };
@@ -96,7 +114,7 @@ function sortedUnique(files: readonly CommittedFile[]): CommittedFile[] {
   const byPath = new Map<string, CommittedFile>();
   for (const f of files) {
     const path = cleanPath(f.path);
-    if (path === '' || path.startsWith('.') || path.includes('/.')) continue; // .git*, dot-dirs: not memory
+    if (!isMemoryPath(path)) continue;
     if (byPath.has(path)) {
       throw new MemoryError('INVALID_ARGUMENT', `compilePrompt: duplicate file path ${JSON.stringify(path)}`, { data: { path } });
     }
@@ -105,7 +123,13 @@ function sortedUnique(files: readonly CommittedFile[]): CommittedFile[] {
   return [...byPath.values()].sort((a, b) => BYTE_ORDER(a.path, b.path));
 }
 
-function treeEntry(file: CommittedFile): TreeEntry {
+/** Whether a (cleaned) path is memory at all: `.git*` and dot-directories are not. */
+export function isMemoryPath(path: string): boolean {
+  return path !== '' && !path.startsWith('.') && !path.includes('/.');
+}
+
+/** The entry a (cleaned) file has in the prompt's tree. */
+export function treeEntry(file: CommittedFile): TreeEntry {
   if (file.path.startsWith('system/') || !file.path.endsWith('.md')) return { path: file.path };
   const summary = summaryOf(file);
   if (summary.error !== undefined) return { path: file.path, description: '(frontmatter invalid)' };
@@ -204,13 +228,12 @@ function memorySection(blocks: readonly Block[], ctx: Context): string {
   return ['<memory>', ...inner, '</memory>'].join('\n');
 }
 
-function filesystemSection(tree: TreeEntry[], limits: TreeLimits, ctx: Context): string {
-  const rendered = renderTree(tree, limits, { root: `${ctx.dir}/`, alwaysShow: ['system'] });
+function filesystemSection(parts: PromptParts, limits: TreeLimits, ctx: Context): string {
   return [
     '<memory_filesystem read_only="true">',
     'Generated from the same commit; read-only (change the files, never this listing). Files outside system/',
     'are not loaded into context: open one when its description says it is relevant.',
-    rendered,
+    parts.tree(limits, `${ctx.dir}/`),
     '</memory_filesystem>',
   ].join('\n');
 }
@@ -248,14 +271,22 @@ function metadataSection(options: CompileOptions): string | undefined {
  *   // '<preset text>\n\n# Memory\n…\n\n<self>\n<projection>$MEMORY_DIR/system/persona.md</projection>…'
  */
 export function compilePrompt(files: CommittedFile[], options: CompileOptions = {}): string {
+  const { tree, ...rest } = classify(files);
+  return compileParts({ ...rest, tree: (limits, root) => renderTree(tree, limits, { root, alwaysShow: ['system'] }) }, options);
+}
+
+/**
+ * The prompt assembled from its parts (see PromptParts): what compilePrompt gives for the files they come from.
+ * @example compileParts(model.parts(), { revision: head })
+ */
+export function compileParts(parts: PromptParts, options: CompileOptions = {}): string {
   const mode = options.mode ?? 'local-memfs';
   assertMemoryMode(mode);
   const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode);
   const ctx: Context = { dir: options.memoryDirLabel ?? '$MEMORY_DIR', filesystem: mode !== 'standard' };
-  const parts = classify(files);
   const sections = [base, introSection(options, ctx), selfSection(parts.persona, ctx), memorySection(parts.blocks, ctx)];
   if (ctx.filesystem) {
-    sections.push(filesystemSection(parts.tree, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));
+    sections.push(filesystemSection(parts, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));
     sections.push(skillsSection(parts.skills, ctx));
   }
   sections.push(metadataSection(options));

@@ -18,11 +18,15 @@ export interface RenderTreeOptions {
   alwaysShow?: string[];
 }
 
-interface Node {
+/** What the layout needs of a node: shared by this file's one-shot tree and the incremental one (tree-model.ts). */
+export interface LayoutNode {
   name: string;
   dir: boolean;
-  children: Map<string, Node>;
   description?: string;
+}
+
+interface Node extends LayoutNode {
+  children: Map<string, Node>;
 }
 
 /** Longest description kept on a file line (in characters, the ellipsis included). */
@@ -43,6 +47,19 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
 const NEEDS_REPAIR = /[\\\u0000-\u001f\u007f]|(?:^|\/)\.?(?:\/|$)/;
 // Leaves share one empty map until a child appears (a repository of 50,000 files makes 50,000 leaves).
 const NO_CHILDREN: Map<string, Node> = new Map();
+
+/**
+ * Whether a path is taken as it is (no repair, not a directory entry): the only paths tree-model.ts keeps
+ * incrementally; any other makes it render from scratch.
+ */
+export function isPlainTreePath(path: string): boolean {
+  return !NEEDS_REPAIR.test(path) && !path.endsWith('/');
+}
+
+/** The description a file line shows, or undefined when it shows none. */
+export function shownDescription(description: string | undefined): string | undefined {
+  return description !== undefined && description.trim() !== '' ? description : undefined;
+}
 
 function segmentsOf(path: string): string[] {
   if (!NEEDS_REPAIR.test(path)) return path.split('/');
@@ -80,12 +97,14 @@ function buildTree(entries: readonly TreeEntry[], alwaysShow: readonly string[])
       continue;
     }
     const leaf = child(parent, last, false);
-    if (entry.description !== undefined && entry.description.trim() !== '') leaf.description = entry.description;
+    const description = shownDescription(entry.description);
+    if (description !== undefined) leaf.description = description;
   }
   return root;
 }
 
-function compareNodes(a: Node, b: Node): number {
+/** The sibling order: directories first, then the fixed `en` collation, then code units (a total order). */
+export function compareNodes(a: LayoutNode, b: LayoutNode): number {
   if (a.dir !== b.dir) return a.dir ? -1 : 1;
   const byLocale = compareNames(a.name, b.name);
   if (byLocale !== 0) return byLocale;
@@ -108,20 +127,23 @@ export function clipDescription(text: string, max = MAX_TREE_DESCRIPTION): strin
   return chars.length <= max ? line : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
-function nodeLabel(node: Node): string {
+function nodeLabel(node: LayoutNode): string {
   if (node.dir) return `${node.name}/`;
   return node.description === undefined ? node.name : `${node.name} — ${clipDescription(node.description)}`;
 }
 
-function* walk(node: Node, prefix: string, cap: number): Generator<string> {
-  const kids = [...node.children.values()].sort(compareNodes);
-  const shown = kids.slice(0, cap);
-  const hidden = kids.length - shown.length;
-  for (let i = 0; i < shown.length; i += 1) {
-    const kid = shown[i] as Node;
-    const last = i === shown.length - 1 && hidden === 0;
+/** A node's children in sibling order (the caller's array is only read). */
+export type SortedKids<N extends LayoutNode> = (node: N) => readonly N[];
+
+function* walk<N extends LayoutNode>(node: N, kidsOf: SortedKids<N>, prefix: string, cap: number): Generator<string> {
+  const kids = kidsOf(node);
+  const shown = Math.min(kids.length, cap);
+  const hidden = kids.length - shown;
+  for (let i = 0; i < shown; i += 1) {
+    const kid = kids[i] as N;
+    const last = i === shown - 1 && hidden === 0;
     yield `${prefix}${last ? '└── ' : '├── '}${nodeLabel(kid)}`;
-    if (kid.dir) yield* walk(kid, `${prefix}${last ? '    ' : '│   '}`, cap);
+    if (kid.dir) yield* walk(kid, kidsOf, `${prefix}${last ? '    ' : '│   '}`, cap);
   }
   if (hidden > 0) yield `${prefix}└── … (${formatCount(hidden)} more entries)`;
 }
@@ -154,13 +176,21 @@ function appendNotice(lines: string[], chars: number, total: number, limits: Tre
  *   // '/memory/\n├── notes/\n│   └── a.md — Ideas\n└── system/'
  */
 export function renderTree(entries: TreeEntry[], limits: TreeLimits, options: RenderTreeOptions = {}): string {
-  const rootLine = options.root ?? '/memory/';
   const tree = buildTree(entries, options.alwaysShow ?? []);
+  const kidsOf = (node: Node): Node[] => [...node.children.values()].sort(compareNodes);
+  return layoutTree(tree, kidsOf, () => countNodes(tree), limits, options.root ?? '/memory/');
+}
+
+/**
+ * The bounded text of a tree given its root, each node's sorted children and its node count (asked only
+ * when the text is cut): the one layout of renderTree and of the incremental tree (tree-model.ts).
+ */
+export function layoutTree<N extends LayoutNode>(root: N, kidsOf: SortedKids<N>, total: () => number, limits: TreeLimits, rootLine: string): string {
   const cap = Math.max(1, Math.floor(limits.maxChildrenPerDir));
   const lines = [rootLine];
   let chars = rootLine.length;
   let truncated = false;
-  for (const line of walk(tree, '', cap)) {
+  for (const line of walk(root, kidsOf, '', cap)) {
     if (lines.length + 1 > limits.maxLines || chars + 1 + line.length > limits.maxChars) {
       truncated = true;
       break;
@@ -168,6 +198,6 @@ export function renderTree(entries: TreeEntry[], limits: TreeLimits, options: Re
     lines.push(line);
     chars += 1 + line.length;
   }
-  if (truncated) appendNotice(lines, chars, countNodes(tree), limits);
+  if (truncated) appendNotice(lines, chars, total(), limits);
   return lines.join('\n');
 }

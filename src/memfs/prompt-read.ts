@@ -1,14 +1,19 @@
 /**
  * The prompt and the tree of HEAD, read through the read cache (memfs/read-snapshot.ts): at a new commit
- * only changed blobs are read, and the text rendered for a commit is kept in the process (a commit id names
- * its content, so the same commit and options always give the same text).
+ * only changed blobs are read, and only changed paths are rendered again — the tree and the prompt's parts
+ * are kept per repository as models (blocks/tree-model.ts, blocks/prompt-model.ts) that catch up by the paths
+ * the snapshot moved by, or are rebuilt from its files when they are further behind. The text rendered for a
+ * commit is kept in the process too (a commit id names its content, so the same commit and options always
+ * give the same text).
  */
-import { compilePrompt, type CommittedFile, type CompileOptions } from '../blocks/compile-prompt.js';
-import { renderTree, type TreeEntry } from '../blocks/tree.js';
+import { compileParts, compilePrompt, type CommittedFile, type CompileOptions } from '../blocks/compile-prompt.js';
+import { PromptModel } from '../blocks/prompt-model.js';
+import { renderTree } from '../blocks/tree.js';
+import { TreeModel } from '../blocks/tree-model.js';
 import type { TreeLimits } from '../blocks/tree-limits.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
-import { headCommit, readSnapshotAt, type ReadSnapshot } from './read-snapshot.js';
+import { headCommit, withSnapshotAt, type ReadSnapshot } from './read-snapshot.js';
 
 const rendered = new Map<string, string>();
 const RENDERED_KEPT = 16;
@@ -22,17 +27,67 @@ function remember(key: string, make: () => string): string {
   return text;
 }
 
-function committedFiles(snap: ReadSnapshot): CommittedFile[] {
-  const files: CommittedFile[] = [];
-  for (const [path, id] of snap.files) {
-    const text = snap.texts.get(id);
-    const summary = snap.summaries.get(id);
-    if (text !== undefined && path.startsWith('system/')) files.push({ path, content: text });
-    else if (summary !== undefined && path.endsWith('.md')) files.push({ path, summary });
-    else files.push({ path, content: '' });
-  }
-  return files;
+/** A model and the commit whose files it holds. */
+interface View<M> {
+  commit: string;
+  model: M;
 }
+
+/** How a kind of view is made and moved: a fresh model, and one path set to a blob id or removed. */
+interface ViewKind<M> {
+  views: Map<string, View<M>>;
+  make: () => M;
+  apply: (model: M, snap: ReadSnapshot, path: string, id: string | undefined) => void;
+}
+
+// Views of this many repositories are kept (each holds a node per file).
+const VIEWS_KEPT = 4;
+
+/** The model of `kind` at the snapshot's commit: moved by the snapshot's moves when it is on their chain. */
+function viewAt<M>(kind: ViewKind<M>, repo: string, snap: ReadSnapshot): M {
+  const view = kind.views.get(repo);
+  kind.views.delete(repo);
+  let model: M;
+  const moves = snap.moves ?? [];
+  const since = view === undefined ? -1 : moves.findIndex((m) => m.from === view.commit);
+  if (view !== undefined && view.commit === snap.commit) model = view.model;
+  else if (view !== undefined && since >= 0) {
+    model = view.model;
+    // A path's state is the snapshot's, whatever steps it took in between.
+    const touched = new Set(moves.slice(since).flatMap((m) => m.paths));
+    for (const path of touched) kind.apply(model, snap, path, snap.files.get(path));
+  } else {
+    model = kind.make();
+    for (const [path, id] of snap.files) kind.apply(model, snap, path, id);
+  }
+  kind.views.set(repo, { commit: snap.commit, model });
+  if (kind.views.size > VIEWS_KEPT) kind.views.delete(kind.views.keys().next().value ?? '');
+  return model;
+}
+
+/** A file as the prompt takes it: `system/` texts in full, other markdown as its summary. */
+function committedFile(snap: ReadSnapshot, path: string, id: string): CommittedFile {
+  const text = snap.texts.get(id);
+  const summary = snap.summaries.get(id);
+  if (text !== undefined && path.startsWith('system/')) return { path, content: text };
+  if (summary !== undefined && path.endsWith('.md')) return { path, summary };
+  return { path, content: '' };
+}
+
+const prompts: ViewKind<PromptModel> = {
+  views: new Map(),
+  make: () => new PromptModel(),
+  apply: (model, snap, path, id) => (id === undefined ? model.delete(path) : model.set(committedFile(snap, path, id))),
+};
+
+const treeDescription = (snap: ReadSnapshot, path: string, id: string): string | undefined =>
+  path.endsWith('.md') ? snap.summaries.get(id)?.description : undefined;
+
+const trees: ViewKind<TreeModel> = {
+  views: new Map(),
+  make: () => new TreeModel(['system']),
+  apply: (model, snap, path, id) => (id === undefined ? model.delete(path) : model.set(path, treeDescription(snap, path, id))),
+};
 
 /**
  * HEAD's system prompt (see blocks/compile-prompt.ts); the revision shown is HEAD's commit.
@@ -41,11 +96,16 @@ function committedFiles(snap: ReadSnapshot): CommittedFile[] {
 export async function readPrompt(git: GitRunner, memoryDir: string, options: Omit<CompileOptions, 'revision'>): Promise<string> {
   const commit = await headCommit(git, memoryDir);
   if (commit === null) return compilePrompt([], options);
-  const key = `prompt\0${resolveGitCommonDir(memoryDir)}\0${commit}\0${JSON.stringify(options)}`;
+  const repo = resolveGitCommonDir(memoryDir);
+  const key = `prompt\0${repo}\0${commit}\0${JSON.stringify(options)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
-  const snap = await readSnapshotAt(git, memoryDir, commit);
-  return remember(key, () => compilePrompt(committedFiles(snap), { ...options, revision: commit }));
+  return withSnapshotAt(git, memoryDir, commit, (snap) => remember(key, () => {
+    const parts = viewAt(prompts, repo, snap).parts();
+    if (parts !== undefined) return compileParts(parts, { ...options, revision: commit });
+    const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id));
+    return compilePrompt(files, { ...options, revision: commit });
+  }));
 }
 
 /**
@@ -54,18 +114,10 @@ export async function readPrompt(git: GitRunner, memoryDir: string, options: Omi
  */
 export async function readTree(git: GitRunner, memoryDir: string, limits: TreeLimits): Promise<string> {
   const commit = await headCommit(git, memoryDir);
-  const options = { alwaysShow: ['system'] };
-  if (commit === null) return renderTree([], limits, options);
-  const key = `tree\0${resolveGitCommonDir(memoryDir)}\0${commit}\0${JSON.stringify(limits)}`;
+  if (commit === null) return renderTree([], limits, { alwaysShow: ['system'] });
+  const repo = resolveGitCommonDir(memoryDir);
+  const key = `tree\0${repo}\0${commit}\0${JSON.stringify(limits)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
-  const snap = await readSnapshotAt(git, memoryDir, commit);
-  return remember(key, () => {
-    const entries: TreeEntry[] = [];
-    for (const [path, id] of snap.files) {
-      const description = path.endsWith('.md') ? snap.summaries.get(id)?.description : undefined;
-      entries.push(description ? { path, description } : { path });
-    }
-    return renderTree(entries, limits, options);
-  });
+  return withSnapshotAt(git, memoryDir, commit, (snap) => remember(key, () => viewAt(trees, repo, snap).render(limits)));
 }

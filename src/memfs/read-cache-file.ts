@@ -11,6 +11,12 @@ import type * as Crypto from 'node:crypto';
 import type { MarkdownSummary } from '../blocks/file-summary.js';
 import { OBJECT_ID } from '../git/object-format.js';
 
+/** One step a snapshot moved by: from commit `from` to the next one, the paths the diff set or removed. */
+export interface SnapshotMove {
+  from: string;
+  paths: readonly string[];
+}
+
 /** A commit's files with what the prompt needs of each blob (content-addressed). */
 export interface ReadSnapshot {
   commit: string;
@@ -20,6 +26,11 @@ export interface ReadSnapshot {
   summaries: Map<string, MarkdownSummary>;
   /** Blob id → text, for the blobs of `system/` markdown paths (shown in full). */
   texts: Map<string, string>;
+  /**
+   * The last moves that led here in this process (oldest first; never saved): a view kept at an earlier
+   * commit of the chain catches up by these paths alone.
+   */
+  moves?: readonly SnapshotMove[];
 }
 
 const MAGIC = 'gitmem-read-cache 1';

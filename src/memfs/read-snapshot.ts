@@ -1,8 +1,10 @@
 /**
  * A commit's files and what the prompt needs of them, at the cost of what changed: the last snapshot (kept in
  * the process, else read from the cache file) is moved to the new commit by the diff of the two trees (loose
- * objects first, else one `git diff-tree`), and only blobs never summarised are read. With no usable
- * snapshot it lists the commit (`ls-tree`, or loose trees) and reads every markdown blob, as before the cache.
+ * objects first, else one `git diff-tree`), and only blobs never summarised are read. Its path map moves in
+ * place, so a snapshot is only lent for one synchronous call, and it remembers the paths its last moves
+ * touched (views kept at an earlier commit catch up by them). With no usable snapshot it lists the commit
+ * (`ls-tree`, or loose trees) and reads every markdown blob, as before the cache.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,11 +12,11 @@ import { summarizeMarkdown, type MarkdownSummary } from '../blocks/file-summary.
 import { catFileBatchRawOp, revParseOp } from '../git/commands/plumbing.js';
 import { diffTreeMapOp, lsTreeMapOp } from '../git/commands/tree-map.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { diffLoose, listLoose, type KeepFile } from '../git/loose-tree.js';
+import { diffLoose, listLoose, type KeepFile, type TreeDelta } from '../git/loose-tree.js';
 import { readLooseObject } from '../git/objects.js';
 import { readHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
-import { loadReadCache, saveReadCache, type ReadSnapshot } from './read-cache-file.js';
+import { loadReadCache, saveReadCache, type ReadSnapshot, type SnapshotMove } from './read-cache-file.js';
 
 export type { ReadSnapshot } from './read-cache-file.js';
 
@@ -33,6 +35,10 @@ const SAVE_AFTER = 64;
 // Past this many blobs to read, the loose ones are found by listing the fan-out directories (256 readdirs)
 // instead of trying to open each id.
 const PROBE_EACH_UP_TO = 256;
+// How many moves a snapshot remembers (a view further behind is rebuilt from the files).
+const MOVES_KEPT = 8;
+// How often a read starts again from a snapshot another read moved first, before it lists the commit.
+const MOVE_ATTEMPTS = 3;
 
 /** HEAD's commit: from the ref files when plain, else git; null for a repository without commits. */
 export async function headCommit(git: GitRunner, memoryDir: string): Promise<string | null> {
@@ -53,19 +59,14 @@ async function listFiles(git: GitRunner, memoryDir: string, objectsDir: string, 
   return { files, changed: files };
 }
 
-async function movedFiles(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, to: string): Promise<Listing | undefined> {
-  let delta = diffLoose(objectsDir, from.commit, to, keepBlob);
-  if (delta === undefined) {
-    try {
-      delta = await git.exec(diffTreeMapOp(from.commit, to, keepBlob), { cwd: memoryDir });
-    } catch {
-      return undefined; // the old commit is gone (reset, gc): list the new one
-    }
+async function diffFrom(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, to: string): Promise<TreeDelta | undefined> {
+  const delta = diffLoose(objectsDir, from.commit, to, keepBlob);
+  if (delta !== undefined) return delta;
+  try {
+    return await git.exec(diffTreeMapOp(from.commit, to, keepBlob), { cwd: memoryDir });
+  } catch {
+    return undefined; // the old commit is gone (reset, gc): list the new one
   }
-  const files = new Map(from.files);
-  for (const path of delta.removed) files.delete(path);
-  for (const [path, id] of delta.set) files.set(path, id);
-  return { files, changed: delta.set };
 }
 
 /** The ids stored loose among `ids` (every id when few: trying to open each then costs less). */
@@ -114,48 +115,97 @@ function pruned<T>(byId: Map<string, T>, files: ReadonlyMap<string, string>): Ma
   return out;
 }
 
-/**
- * Adds summaries and texts for the changed files, reusing what `from` knows per blob id (its maps are shared:
- * content-addressed entries are never wrong, only unused) and reading only the others (how many: `read`).
- */
-async function describe(git: GitRunner, memoryDir: string, objectsDir: string, commit: string, listing: Listing, from: ReadSnapshot | undefined): Promise<{ snap: ReadSnapshot; read: number }> {
-  const { files, changed } = listing;
-  const summaries = pruned(from?.summaries ?? new Map<string, MarkdownSummary>(), files);
-  const texts = pruned(from?.texts ?? new Map<string, string>(), files);
+/** The blob ids among `changed` that `known` has no summary or text for. */
+function missingIds(changed: ReadonlyMap<string, string>, known: ReadSnapshot | undefined): string[] {
   const missing = new Set<string>();
   for (const [path, id] of changed) {
-    if ((wantsSummary(path) && !summaries.has(id)) || (wantsText(path) && !texts.has(id))) missing.add(id);
+    if ((wantsSummary(path) && !known?.summaries.has(id)) || (wantsText(path) && !known?.texts.has(id))) missing.add(id);
   }
-  const read = await readTexts(git, memoryDir, objectsDir, [...missing]);
+  return [...missing];
+}
+
+/**
+ * The snapshot of `files` with summaries and texts for the changed files: what `from` knows per blob id is
+ * reused (its maps are shared: content-addressed entries are never wrong, only unused), `read` adds the rest.
+ */
+function describe(commit: string, files: Map<string, string>, changed: ReadonlyMap<string, string>, read: ReadonlyMap<string, string>, from: ReadSnapshot | undefined): ReadSnapshot {
+  const summaries = pruned(from?.summaries ?? new Map<string, MarkdownSummary>(), files);
+  const texts = pruned(from?.texts ?? new Map<string, string>(), files);
   for (const [path, id] of changed) {
     const text = read.get(id);
     if (text === undefined) continue;
     if (wantsSummary(path) && !summaries.has(id)) summaries.set(id, summarizeMarkdown(text));
     if (wantsText(path)) texts.set(id, text);
   }
-  return { snap: { commit, files, summaries, texts }, read: missing.size };
+  return { commit, files, summaries, texts };
+}
+
+// Snapshots whose path map was moved in place to a newer commit: no longer theirs, never used again.
+const spent = new WeakSet<ReadSnapshot>();
+
+/** Where a read ends, synchronously after its last await: the snapshot becomes the last one and is used. */
+type Finish<T> = (snap: ReadSnapshot, read: number) => { value: T };
+
+/**
+ * Moves `from` to `commit` by the diff, reading only the blobs it set. The path map is moved in place (a
+ * copy would cost the repository's size) after the last await, so `from` is spent; undefined when there is
+ * no usable diff or another read spent `from` first.
+ */
+async function moveSnapshot<T>(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, commit: string, finish: Finish<T>): Promise<{ value: T } | undefined> {
+  const delta = await diffFrom(git, memoryDir, objectsDir, from, commit);
+  if (delta === undefined) return undefined;
+  const missing = missingIds(delta.set, from);
+  const read = await readTexts(git, memoryDir, objectsDir, missing);
+  if (spent.has(from)) return undefined;
+  spent.add(from);
+  const files = from.files;
+  for (const path of delta.removed) files.delete(path);
+  for (const [path, id] of delta.set) files.set(path, id);
+  const snap = describe(commit, files, delta.set, read, from);
+  const move: SnapshotMove = { from: from.commit, paths: [...delta.removed, ...delta.set.keys()] };
+  snap.moves = [...(from.moves ?? []).slice(1 - MOVES_KEPT), move];
+  return finish(snap, missing.length);
+}
+
+async function listSnapshot<T>(git: GitRunner, memoryDir: string, objectsDir: string, commit: string, from: ReadSnapshot | undefined, finish: Finish<T>): Promise<{ value: T }> {
+  const { files, changed } = await listFiles(git, memoryDir, objectsDir, commit);
+  // What a snapshot knows per blob id stays true when its path map is spent: only the map moved on.
+  const missing = missingIds(changed, from);
+  const read = await readTexts(git, memoryDir, objectsDir, missing);
+  return finish(describe(commit, files, changed, read, from), missing.length);
 }
 
 /**
- * The snapshot of `commit`: from the process, the cache file, or built from the last one by the diff.
- * @example const snap = await readSnapshotAt(git, memoryDir, head); snap.summaries.get(snap.files.get('notes/a.md')!)
+ * Calls `use` with the snapshot of `commit` (from the process, the cache file, or moved from the last one by
+ * the diff) and returns what it returns. The snapshot is lent for that synchronous call only: a later read
+ * may move its path map in place.
+ * @example await withSnapshotAt(git, memoryDir, head, (snap) => snap.files.get('notes/a.md'))
  */
-export async function readSnapshotAt(git: GitRunner, memoryDir: string, commit: string): Promise<ReadSnapshot> {
+export async function withSnapshotAt<T>(git: GitRunner, memoryDir: string, commit: string, use: (snap: ReadSnapshot) => T): Promise<T> {
   const commonDir = resolveGitCommonDir(memoryDir);
   const objectsDir = join(commonDir, 'objects');
-  // The process's own snapshot first: moving it costs less than parsing the file.
-  const from = lastSnapshot.get(commonDir) ?? loadReadCache(commonDir);
-  if (from?.commit === commit) {
-    lastSnapshot.set(commonDir, from);
-    return from;
+  let from: ReadSnapshot | undefined;
+  const finish: Finish<T> = (snap, read) => {
+    lastSnapshot.set(commonDir, snap);
+    const unsaved = (readSinceSave.get(commonDir) ?? 0) + read;
+    if (from === undefined || unsaved >= SAVE_AFTER) {
+      saveReadCache(commonDir, snap);
+      readSinceSave.set(commonDir, 0);
+    } else readSinceSave.set(commonDir, unsaved);
+    return { value: use(snap) };
+  };
+  // A read racing this one may move the last snapshot first: then this one starts again from where it got.
+  for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+    // The process's own snapshot first: moving it costs less than parsing the file.
+    from = lastSnapshot.get(commonDir) ?? loadReadCache(commonDir);
+    if (from?.commit === commit) {
+      lastSnapshot.set(commonDir, from);
+      return use(from);
+    }
+    if (from === undefined) break;
+    const moved = await moveSnapshot(git, memoryDir, objectsDir, from, commit, finish);
+    if (moved !== undefined) return moved.value;
+    if (!spent.has(from)) break; // no usable diff
   }
-  const listing = (from && (await movedFiles(git, memoryDir, objectsDir, from, commit))) ?? (await listFiles(git, memoryDir, objectsDir, commit));
-  const { snap, read } = await describe(git, memoryDir, objectsDir, commit, listing, from);
-  lastSnapshot.set(commonDir, snap);
-  const unsaved = (readSinceSave.get(commonDir) ?? 0) + read;
-  if (from === undefined || unsaved >= SAVE_AFTER) {
-    saveReadCache(commonDir, snap);
-    readSinceSave.set(commonDir, 0);
-  } else readSinceSave.set(commonDir, unsaved);
-  return snap;
+  return (await listSnapshot(git, memoryDir, objectsDir, commit, from, finish)).value;
 }

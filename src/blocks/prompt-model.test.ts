@@ -1,0 +1,98 @@
+// The incremental prompt parts against compilePrompt from scratch: seeded random adds, edits, deletes, renames
+// and moves among system/ blocks, skill folders (SKILL.md coming and going), dot paths, paths compilePrompt
+// cleans, broken frontmatter and summaries — compared after every step.
+import { describe, expect, it } from 'vitest';
+import { compileParts, compilePrompt, type CommittedFile } from './compile-prompt.js';
+import { summarizeMarkdown } from './file-summary.js';
+import { PromptModel } from './prompt-model.js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DIRS = ['system', 'system/sub', 'notes', 'skills/a', 'skills/a/ref', 'skills/b-c', 'skills/b', '.hidden', 'x/.y', ''];
+const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'a.md', 'B.md', 'n.txt', 'é.md', 'system'];
+const ODD = ['./notes/a.md', 'notes\\a.md', '/top.md'];
+
+function text(next: () => number, step: number): string {
+  const roll = next();
+  if (roll < 0.15) return `---\ndescription: [broken\n---\nbody ${step}\n`;
+  if (roll < 0.3) return `no frontmatter ${step}\n`;
+  const name = next() < 0.3 ? `name: skill ${step}\n` : '';
+  const ro = next() < 0.2 ? 'read_only: true\n' : '';
+  return `---\ndescription: text ${step}\n${name}${ro}---\n\nbody ${step}\n`;
+}
+
+/** A file as the read cache hands it over: system/ texts in full, other markdown as summaries. */
+function asCommitted(path: string, content: string, next: () => number): CommittedFile {
+  if (path.startsWith('system/') || !path.endsWith('.md') || next() < 0.3) return { path, content };
+  return { path, summary: summarizeMarkdown(content) };
+}
+
+function randomPath(next: () => number): string {
+  if (next() < 0.04) return ODD[Math.floor(next() * ODD.length)] as string;
+  const dir = DIRS[Math.floor(next() * DIRS.length)] as string;
+  const name = NAMES[Math.floor(next() * NAMES.length)] as string;
+  return dir === '' ? name : `${dir}/${name}`;
+}
+
+describe('PromptModel', () => {
+  it('compiles like compilePrompt from scratch after every random step (seeded)', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const next = rng(seed);
+      const model = new PromptModel();
+      const files = new Map<string, CommittedFile>();
+      const treeLimits = seed % 2 === 0 ? { maxLines: 4 + (seed % 9), maxChars: 300, maxChildrenPerDir: 1 + (seed % 3) } : undefined;
+      const options = { revision: `r${seed}`, ...(treeLimits ? { treeLimits } : {}), ...(seed % 5 === 0 ? { mode: 'standard' as const } : {}) };
+      for (let step = 0; step < 80; step++) {
+        const paths = [...files.keys()];
+        const pick = paths[Math.floor(next() * paths.length)];
+        const roll = next();
+        if (roll < 0.5 || pick === undefined) {
+          const path = randomPath(next);
+          const file = asCommitted(path, text(next, step), next);
+          model.set(file);
+          files.set(path, file);
+        } else if (roll < 0.65) {
+          const file = asCommitted(pick, text(next, step), next);
+          model.set(file);
+          files.set(pick, file);
+        } else if (roll < 0.85) {
+          model.delete(pick);
+          files.delete(pick);
+        } else {
+          const to = randomPath(next);
+          const file = { ...(files.get(pick) as CommittedFile), path: to };
+          model.delete(pick);
+          files.delete(pick);
+          model.set(file);
+          files.set(to, file);
+        }
+        let expected: string;
+        try {
+          expected = compilePrompt([...files.values()], options);
+        } catch (err) {
+          expected = `throws ${(err as Error).message}`;
+        }
+        const parts = model.parts();
+        const got = parts === undefined ? expected : compileParts(parts, options);
+        expect(got, `seed ${seed} step ${step}`).toBe(expected);
+      }
+    }
+  });
+
+  it('has no parts while a path compilePrompt would clean is present, and has them again once it goes', () => {
+    const model = new PromptModel();
+    model.set({ path: 'notes\\a.md', content: 'x' });
+    expect(model.parts()).toBeUndefined();
+    model.delete('notes\\a.md');
+    expect(model.parts()).toBeDefined();
+  });
+});
