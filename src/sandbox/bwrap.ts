@@ -43,6 +43,17 @@ function visibleDenied(p: SandboxPolicy): Set<string> {
 }
 
 /**
+ * A plain read-only root inside another one with no writable root between them (`/usr/bin` under `/usr`):
+ * bwrap's read-only binds are recursive, so it is already visible and read-only, and each mount costs the
+ * launch time.
+ */
+function coveredReadonly(l: SandboxLayer, p: SandboxPolicy): boolean {
+  if (l.kind !== 'plain' || l.writable) return false;
+  const outer = p.readonlyRoots.filter((r) => r !== l.path && r !== '/' && isWithin(r, l.path));
+  return outer.some((o) => !p.writableRoots.some((w) => w !== o && isWithin(o, w) && isWithin(w, l.path)));
+}
+
+/**
  * The full argv: `[bwrap, ...flags, '--', ...command]`.
  * @example
  *   renderBwrapArgv(policy, ['git', 'status'], { bwrapPath: '/usr/bin/bwrap' })
@@ -53,7 +64,7 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   const absent = new Set(options.absentReadonly ?? []);
   const files = new Set(options.deniedFiles ?? []);
   const denied = visibleDenied(p);
-  const layers = planLayers(p).filter((l) => l.kind !== 'denied' || denied.has(l.path));
+  const layers = planLayers(p).filter((l) => (l.kind !== 'denied' || denied.has(l.path)) && !coveredReadonly(l, p));
   const argv = [options.bwrapPath ?? 'bwrap'];
   // A writable `/` (tests, or a caller who asks for it) goes under everything else.
   if (p.writableRoots.includes('/')) argv.push('--bind', '/', '/');

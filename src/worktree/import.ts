@@ -9,7 +9,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { buildPrivatePack } from './pack-private.js';
+import { buildPrivatePack, type PrivatePack } from './pack-private.js';
 import { readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
 
 /** Below this many objects the pack is exploded into loose objects (as `git receive-pack` does); else kept as a pack. */
@@ -29,6 +29,8 @@ export interface ImportedWork {
   commitCount: number;
   /** False when there was nothing to import (the branch was neither created nor touched). */
   branchCreated: boolean;
+  /** The tip's tree, when the in-process walk read it (re-hashed). */
+  tipTree?: string;
 }
 
 /**
@@ -71,7 +73,7 @@ function exists(path: string): boolean {
  * pack-objects (reading the private store, falling back to the shared one); then unpack-objects / index-pack,
  * which re-hash and check every object. Returns the commit count when the in-process walk learnt it.
  */
-async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<number | null> {
+async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<PrivatePack | null> {
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
     throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', { data: { gitDir: d.gitDir } });
   }
@@ -82,7 +84,7 @@ async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: st
   const count = packObjectCount(pack);
   const args = count < limit ? ['unpack-objects', '-q', '--strict'] : ['index-pack', '--stdin', '--strict'];
   await git.run(args, { cwd, input: pack });
-  return own?.commitCount ?? null;
+  return own;
 }
 
 /**
@@ -120,13 +122,14 @@ export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o:
     const cwd = wt.parentMemoryDir;
     const walked = await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
     // The in-process walk re-hashed every commit it followed and found the base among their parents.
-    const rel = walked !== null ? { baseOnly: 0, tipOnly: walked } : parseLeftRight((await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout);
+    const rel = walked !== null ? { baseOnly: 0, tipOnly: walked.commitCount } : parseLeftRight((await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout);
     if (rel.baseOnly > 0) {
       throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, { data: { tip, baseHead: wt.baseHead } });
     }
-    if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false };
+    const tree = walked !== null ? { tipTree: walked.tipTree } : {};
+    if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false, ...tree };
     await keepWorkBranch(git, cwd, wt.branchName, tip);
-    return { tip, commitCount: rel.tipOnly, branchCreated: true };
+    return { tip, commitCount: rel.tipOnly, branchCreated: true, ...tree };
   } catch (err) {
     throw fail(err, tip);
   }

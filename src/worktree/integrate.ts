@@ -61,7 +61,7 @@ export async function integrateWorkerWorktree(
         return { ...base, status: 'no_changes', commitCount, uncommittedPaths };
       }
       const kept = { ...base, commitCount, uncommittedPaths, branchTip: tip };
-      const outcome = await mergeImported(wt, tip, o, deps).catch(async (err: unknown) => {
+      const outcome = await mergeImported(wt, imported, o, deps).catch(async (err: unknown) => {
         // An infrastructure failure: the work stays on its branch (or, failing that, in the worktree for prune).
         await keepBranch(wt, tip, git).catch(() => undefined);
         throw err;
@@ -85,16 +85,22 @@ export async function integrateWorkerWorktree(
 type MergeStep = CheckoutMergeResult | { status: 'stale'; error: MemoryError };
 
 /** The parent's refresh, then the merge of the imported tip (which descends from the worktree's base). */
-async function mergeImported(wt: MemoryWorktree, tip: string, o: { description?: string; refresh?: ParentRefresh }, deps: MemoryWorkerDeps): Promise<MergeStep> {
+async function mergeImported(
+  wt: MemoryWorktree,
+  imported: { tip: string; tipTree?: string },
+  o: { description?: string; refresh?: ParentRefresh },
+  deps: MemoryWorkerDeps,
+): Promise<MergeStep> {
   const stale = await o.refresh?.apply().then(() => undefined, (err: unknown) => toMemoryError(err));
   if (stale) return { status: 'stale', error: stale };
   const message = workerMergeMessage(wt.branchName, o.description);
   return mergeIntoCheckout({
     memoryDir: wt.parentMemoryDir,
-    branch: tip,
+    branch: imported.tip,
     message,
     git: deps.git,
     tipDescendsFrom: wt.baseHead,
+    ...(imported.tipTree ? { tipTree: imported.tipTree } : {}),
     ...(deps.identity ? { identity: deps.identity } : {}),
   });
 }

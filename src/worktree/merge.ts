@@ -14,6 +14,7 @@ import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import type { GitRunner } from '../git/runner.js';
 import { LINE_MERGE_FOR_MARKDOWN, mergeTreeOp } from '../git/commands/merge-tree.js';
+import { readHeadFile } from './head-file.js';
 import { dirtyPaths, isAncestor, resolveCommit } from './inspect.js';
 import { resolveMarkdownConflicts } from './merge-markdown.js';
 import { MemoryError } from '../errors.js';
@@ -41,12 +42,20 @@ export interface MergeIntoCheckoutOptions {
    * merge-tree are needed.
    */
   tipDescendsFrom?: string;
+  /** The tip's tree when the caller has read it (with `tipDescendsFrom` and a commit id as `branch`). */
+  tipTree?: string;
 }
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** HEAD, the tip and the tip's tree in one rev-parse; null fields when something is missing (the slow path says what). */
-async function resolveMergeSides(git: GitRunner, cwd: string, branch: string): Promise<{ head: string | null; tip: string | null; tipTree?: string }> {
+/**
+ * HEAD, the tip and the tip's tree: from the checkout's files and the caller when it knows them (an imported
+ * writer's tip), else one rev-parse; null fields when something is missing (the slow path says what).
+ */
+async function resolveMergeSides(git: GitRunner, cwd: string, o: MergeIntoCheckoutOptions): Promise<{ head: string | null; tip: string | null; tipTree?: string }> {
+  const { branch } = o;
+  const head = readHeadFile(cwd);
+  if (head !== null && o.tipTree !== undefined && OBJECT_ID.test(branch) && OBJECT_ID.test(o.tipTree)) return { head, tip: branch, tipTree: o.tipTree };
   const r = await git.run(['rev-parse', 'HEAD^{commit}', `${branch}^{commit}`, `${branch}^{tree}`], { cwd, okExitCodes: [128] });
   const ids = r.stdout.split('\n').filter((l) => l !== '');
   if (r.exitCode === 0 && ids.length === 3 && ids.every((id) => OBJECT_ID.test(id))) return { head: ids[0] ?? null, tip: ids[1] ?? null, tipTree: ids[2] as string };
@@ -60,7 +69,7 @@ async function resolveMergeSides(git: GitRunner, cwd: string, branch: string): P
  */
 export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<CheckoutMergeResult> {
   const { git, memoryDir: cwd } = o;
-  const { head, tip, tipTree } = await resolveMergeSides(git, cwd, o.branch);
+  const { head, tip, tipTree } = await resolveMergeSides(git, cwd, o);
   if (head === null || tip === null) {
     throw new MemoryError('WORKTREE_ERROR', `cannot merge ${o.branch}: ${head === null ? 'the checkout has no HEAD' : 'no such branch'}`, { data: { branch: o.branch } });
   }

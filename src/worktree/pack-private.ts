@@ -29,6 +29,8 @@ export interface PrivatePack {
   pack: Buffer;
   objectCount: number;
   commitCount: number;
+  /** The tree the tip commit records. */
+  tipTree: string;
 }
 
 /** A loose object file's bytes: a regular file, not a link, at most `max` bytes; null when absent. Throws when it cannot be used. */
@@ -129,6 +131,7 @@ function walkAndPack(objectsDir: string, tip: string, base: string): PrivatePack
   const todo: Array<{ id: string; commit: boolean }> = [{ id: tip, commit: true }];
   let commitCount = 0;
   let reachesBase = false;
+  let tipTree = '';
   while (todo.length > 0) {
     const { id, commit } = todo.pop() as { id: string; commit: boolean };
     if (found.has(id)) continue;
@@ -147,12 +150,13 @@ function walkAndPack(objectsDir: string, tip: string, base: string): PrivatePack
       const links = commitLinks(obj.body);
       if (links === null) return null;
       commitCount++;
+      if (id === tip) tipTree = links.tree;
       todo.push({ id: links.tree, commit: false }, ...links.parents.map((p) => ({ id: p, commit: true })));
     } else if (obj.type === 'tree') {
       for (const child of treeLinks(obj.body)) todo.push({ id: child, commit: false });
     }
   }
-  if (!reachesBase) return null;
+  if (!reachesBase || tipTree === '') return null;
   const head = Buffer.alloc(12);
   head.write('PACK', 0, 'latin1');
   head.writeUInt32BE(2, 4);
@@ -160,5 +164,5 @@ function walkAndPack(objectsDir: string, tip: string, base: string): PrivatePack
   const parts: Buffer[] = [head];
   for (const obj of found.values()) parts.push(entryHeader(obj.type, obj.body.length), deflateSync(obj.body));
   const body = Buffer.concat(parts);
-  return { pack: Buffer.concat([body, createHash('sha1').update(body).digest()]), objectCount: found.size, commitCount };
+  return { pack: Buffer.concat([body, createHash('sha1').update(body).digest()]), objectCount: found.size, commitCount, tipTree };
 }
