@@ -1,4 +1,4 @@
-// Background writer cycle, as `gitmem worker run --command` does it: create a private worktree → start the
+// Background writer cycle, as `memory.runWorker({ command })` (and `gitmem worker run --command`) does it: create a private worktree → start the
 // body (a shell command) in the sandbox, which writes one memory file and commits it with plain git → import
 // and merge back through the validator → cleanup. In a real memory repo (gitmem's init: hooks installed) of
 // 1,000 and 10,000 files, against one raw `git add && git commit --no-verify` (what one memory write costs)
@@ -6,7 +6,7 @@
 // Also the operation lease alone (acquire + release, uncontended). Target: cycle <= 3x one write, interleaved.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGitRunner, initMemory, runWorkerCommand, withMemoryOperation } from '../../dist/internals.js';
+import { createMemory, initMemory, withMemoryOperation } from '../../dist/internals.js';
 import { benchEnv, execFileP, gitSync, interleavedPairs, populate, round, timeIt, tmpDir } from '../lib.mjs';
 
 function rawWrite(dir, env, file, content) {
@@ -34,14 +34,15 @@ async function measure(home, size, iterations) {
   const { memoryDir: repo } = await initMemory({ home, agentId: 'bench', env });
   if (!existsSync(join(repo, '.git', 'hooks', 'pre-commit'))) throw new Error('the bench repo has no pre-commit hook');
   populate(repo, size, env);
-  const git = createGitRunner({ env });
+  // The handle, as a harness uses it (`memory.runWorker`, what `gitmem worker run` does): its git runner and all.
+  const memory = await createMemory({ home, agentId: 'bench', env });
   let n = 0;
   const cycle = (verify) => async () => {
     const i = n++;
     const file = `notes/worker-${i}.md`;
     let stderr = '';
     const command = bodyCommand(file, i, verify);
-    const out = await runWorkerCommand({ memoryDir: repo, gitmemHome: home, command, env, git, onOutput: (r) => (stderr = r.stderr) });
+    const out = await memory.runWorker({ command, onOutput: (r) => (stderr = r.stderr) });
     if (out.status !== 'merged') throw new Error(`worker cycle ended ${out.status}: ${out.error ?? out.problems?.join('; ') ?? stderr}`);
   };
   // The floor (one raw write) and each cycle are measured in interleaved pairs in the same repo, so drift in a

@@ -5,6 +5,7 @@
  * carve-outs are bound back, every namespace is unshared, user namespaces are disabled inside, and all
  * capabilities are dropped: as root, without `--cap-drop ALL` the process could simply unmount the tmpfs.
  */
+import { dirname } from 'node:path';
 import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { planLayers, type SandboxLayer } from './layers.js';
 
@@ -47,10 +48,14 @@ function visibleDenied(p: SandboxPolicy): Set<string> {
  * bwrap's read-only binds are recursive, so it is already visible and read-only, and each mount costs the
  * launch time.
  */
-function coveredReadonly(l: SandboxLayer, p: SandboxPolicy): boolean {
+function coveredReadonly(l: SandboxLayer, readonly: ReadonlySet<string>, writable: ReadonlySet<string>): boolean {
   if (l.kind !== 'plain' || l.writable) return false;
-  const outer = p.readonlyRoots.filter((r) => r !== l.path && r !== '/' && isWithin(r, l.path));
-  return outer.some((o) => !p.writableRoots.some((w) => w !== o && isWithin(o, w) && isWithin(w, l.path)));
+  // The nearest enclosing root decides (policy paths are normalised absolute paths; `/` is never bound).
+  for (let d = dirname(l.path); d !== '/' && d !== '.'; d = dirname(d)) {
+    if (writable.has(d)) return false;
+    if (readonly.has(d)) return true;
+  }
+  return false;
 }
 
 /**
@@ -64,7 +69,9 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   const absent = new Set(options.absentReadonly ?? []);
   const files = new Set(options.deniedFiles ?? []);
   const denied = visibleDenied(p);
-  const layers = planLayers(p).filter((l) => (l.kind !== 'denied' || denied.has(l.path)) && !coveredReadonly(l, p));
+  const readonly = new Set(p.readonlyRoots);
+  const writable = new Set(p.writableRoots);
+  const layers = planLayers(p).filter((l) => (l.kind !== 'denied' || denied.has(l.path)) && !coveredReadonly(l, readonly, writable));
   const argv = [options.bwrapPath ?? 'bwrap'];
   // A writable `/` (tests, or a caller who asks for it) goes under everything else.
   if (p.writableRoots.includes('/')) argv.push('--bind', '/', '/');
