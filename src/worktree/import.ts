@@ -29,8 +29,9 @@ export interface ImportedWork {
   commitCount: number;
   /** False when there was nothing to import (the branch was neither created nor touched). */
   branchCreated: boolean;
-  /** The tip's tree, when the in-process walk read it (re-hashed). */
+  /** The tip's tree and the new blobs, when the in-process walk read them (re-hashed). */
   tipTree?: string;
+  blobs?: ReadonlyMap<string, Buffer>;
 }
 
 /**
@@ -126,7 +127,7 @@ export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o:
     if (rel.baseOnly > 0) {
       throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, { data: { tip, baseHead: wt.baseHead } });
     }
-    const tree = walked !== null ? { tipTree: walked.tipTree } : {};
+    const tree = walked !== null ? { tipTree: walked.tipTree, blobs: walked.blobs } : {};
     if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false, ...tree };
     await keepWorkBranch(git, cwd, wt.branchName, tip);
     return { tip, commitCount: rel.tipOnly, branchCreated: true, ...tree };

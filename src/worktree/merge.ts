@@ -44,6 +44,8 @@ export interface MergeIntoCheckoutOptions {
   tipDescendsFrom?: string;
   /** The tip's tree when the caller has read it (with `tipDescendsFrom` and a commit id as `branch`). */
   tipTree?: string;
+  /** Blobs of the tip the caller has read and re-hashed: the validator does not ask git for them again. */
+  knownBlobs?: ReadonlyMap<string, Buffer>;
 }
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -85,7 +87,7 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
     if (merged === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
     tree = merged;
   }
-  const checked = await validateMergeResult(git, cwd, head, tree, protectedPaths);
+  const checked = await validateMergeResult(git, cwd, head, tree, protectedPaths, o.knownBlobs);
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   const env = identityEnv(o.identity ?? SYSTEM_IDENTITY);
   const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
@@ -126,8 +128,9 @@ async function validateMergeResult(
   head: string,
   tree: string,
   protectedPaths: ReadonlySet<string>,
+  knownBlobs?: ReadonlyMap<string, Buffer>,
 ): Promise<{ rejected: { problems: string[]; rejectedPaths: string[] } | null; changedPaths: string[] }> {
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree], knownBlobs);
   const changedPaths = [...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path])))];
   // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the home it sits in.
   const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, head) } : undefined;

@@ -46,7 +46,8 @@ describe('buildPrivatePack', () => {
     const one = privateCommit(s, s.base, 'b.md', 'b\n');
     const tip = privateCommit(s, one, 'c.md', 'c\n');
     const p = buildPrivatePack(s.priv, tip, s.base);
-    expect(p).toMatchObject({ commitCount: 2, objectCount: looseIds(s.priv).length });
+    expect(p).toMatchObject({ commitCount: 2, objectCount: looseIds(s.priv).length, tipTree: s.git(['rev-parse', `${tip}^{tree}`], undefined, true) });
+    expect(p?.blobs.get(s.git(['rev-parse', `${tip}:c.md`], undefined, true))?.toString()).toBe('c\n'); // the validator reads no blob twice
   });
 
   it('is accepted by unpack-objects --strict, which writes the objects into the shared store', () => {

@@ -31,6 +31,8 @@ export interface PrivatePack {
   commitCount: number;
   /** The tree the tip commit records. */
   tipTree: string;
+  /** The new blobs, by id (re-hashed): the merge's validator need not read them again. */
+  blobs: Map<string, Buffer>;
 }
 
 /** A loose object file's bytes: a regular file, not a link, at most `max` bytes; null when absent. Throws when it cannot be used. */
@@ -162,7 +164,9 @@ function walkAndPack(objectsDir: string, tip: string, base: string): PrivatePack
   head.writeUInt32BE(2, 4);
   head.writeUInt32BE(found.size, 8);
   const parts: Buffer[] = [head];
+  const blobs = new Map<string, Buffer>();
+  for (const [id, obj] of found) if (obj.type === 'blob') blobs.set(id, obj.body);
   for (const obj of found.values()) parts.push(entryHeader(obj.type, obj.body.length), deflateSync(obj.body));
   const body = Buffer.concat(parts);
-  return { pack: Buffer.concat([body, createHash('sha1').update(body).digest()]), objectCount: found.size, commitCount, tipTree };
+  return { pack: Buffer.concat([body, createHash('sha1').update(body).digest()]), objectCount: found.size, commitCount, tipTree, blobs };
 }
