@@ -30,7 +30,14 @@ function toChange(e: RawDiffEntry, blob: (mode: string, id: string) => string | 
  * The change set a raw diff describes, with contents.
  * @example await readChangeSet(git, cwd, 'diff', ['--cached']) // what `git commit` would record
  */
-export async function readChangeSet(git: GitRunner, cwd: string, command: 'diff' | 'diff-tree', rest: readonly string[]): Promise<FileChange[]> {
+export async function readChangeSet(
+  git: GitRunner,
+  cwd: string,
+  command: 'diff' | 'diff-tree',
+  rest: readonly string[],
+  /** Blobs the caller has already read and re-hashed (a background writer's new objects): not asked again. */
+  known?: ReadonlyMap<string, Buffer>,
+): Promise<FileChange[]> {
   const entries = await git.exec(rawDiffOp(command, rest), { cwd });
   if (entries.length === 0) return [];
   const ids = new Set<string>();
@@ -38,8 +45,12 @@ export async function readChangeSet(git: GitRunner, cwd: string, command: 'diff'
     if (readable(e.oldMode, e.oldId) && e.status !== 'A' && e.status !== 'C') ids.add(e.oldId);
     if (readable(e.newMode, e.newId) && e.status !== 'D') ids.add(e.newId);
   }
-  const wanted = [...ids];
+  const wanted = [...ids].filter((id) => known?.has(id) !== true);
   const blobs = wanted.length === 0 ? [] : await git.exec(catFileBatchOp(wanted), { cwd });
-  const byId = new Map(wanted.map((id, i) => [id, blobs[i] ?? null]));
+  const byId = new Map<string, string | null>(wanted.map((id, i) => [id, blobs[i] ?? null]));
+  for (const id of ids) {
+    const blob = known?.get(id);
+    if (blob !== undefined) byId.set(id, blob.toString('utf8'));
+  }
   return entries.map((e) => toChange(e, (mode, id) => (readable(mode, id) ? (byId.get(id) ?? null) : null)));
 }

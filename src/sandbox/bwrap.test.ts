@@ -33,6 +33,16 @@ describe('renderBwrapArgv', () => {
     ]);
   });
 
+  it('binds a read-only root inside another read-only root only when a writable root lies between them', () => {
+    const p: SandboxPolicy = { readonlyRoots: ['/usr', '/usr/bin', '/w/ro', '/w/ro/x/deep'], writableRoots: ['/w', '/w/ro/x'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
+    const s = flags(renderBwrapArgv(p, ['true']));
+    expect(s).toContain('--ro-bind-try /usr /usr');
+    expect(s).not.toContain('/usr/bin');
+    expect(s).toContain('--ro-bind-try /w/ro /w/ro');
+    expect(s).toContain('--bind /w/ro/x /w/ro/x');
+    expect(s).toContain('--ro-bind-try /w/ro/x/deep /w/ro/x/deep'); // read-only again inside the writable carve
+  });
+
   it('always drops every capability and locks user namespaces, whatever the policy', () => {
     const open: SandboxPolicy = { readonlyRoots: [], writableRoots: ['/'], deniedRoots: [], reopenedRoots: [], allowNetwork: true };
     const s = flags(renderBwrapArgv(open, ['true']));

@@ -5,6 +5,7 @@
  * carve-outs are bound back, every namespace is unshared, user namespaces are disabled inside, and all
  * capabilities are dropped: as root, without `--cap-drop ALL` the process could simply unmount the tmpfs.
  */
+import { dirname } from 'node:path';
 import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { planLayers, type SandboxLayer } from './layers.js';
 
@@ -43,6 +44,21 @@ function visibleDenied(p: SandboxPolicy): Set<string> {
 }
 
 /**
+ * A plain read-only root inside another one with no writable root between them (`/usr/bin` under `/usr`):
+ * bwrap's read-only binds are recursive, so it is already visible and read-only, and each mount costs the
+ * launch time.
+ */
+function coveredReadonly(l: SandboxLayer, readonly: ReadonlySet<string>, writable: ReadonlySet<string>): boolean {
+  if (l.kind !== 'plain' || l.writable) return false;
+  // The nearest enclosing root decides (policy paths are normalised absolute paths; `/` is never bound).
+  for (let d = dirname(l.path); d !== '/' && d !== '.'; d = dirname(d)) {
+    if (writable.has(d)) return false;
+    if (readonly.has(d)) return true;
+  }
+  return false;
+}
+
+/**
  * The full argv: `[bwrap, ...flags, '--', ...command]`.
  * @example
  *   renderBwrapArgv(policy, ['git', 'status'], { bwrapPath: '/usr/bin/bwrap' })
@@ -53,7 +69,9 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   const absent = new Set(options.absentReadonly ?? []);
   const files = new Set(options.deniedFiles ?? []);
   const denied = visibleDenied(p);
-  const layers = planLayers(p).filter((l) => l.kind !== 'denied' || denied.has(l.path));
+  const readonly = new Set(p.readonlyRoots);
+  const writable = new Set(p.writableRoots);
+  const layers = planLayers(p).filter((l) => (l.kind !== 'denied' || denied.has(l.path)) && !coveredReadonly(l, readonly, writable));
   const argv = [options.bwrapPath ?? 'bwrap'];
   // A writable `/` (tests, or a caller who asks for it) goes under everything else.
   if (p.writableRoots.includes('/')) argv.push('--bind', '/', '/');

@@ -13,7 +13,18 @@ import type { SandboxPlatform } from './system-roots.js';
 /** Packages the pre-commit hook loads at run time (the bundle keeps dependencies external). */
 const HOOK_PACKAGES = ['yaml'];
 
+const packageDirsCache = new Map<string, string[]>();
+
+/** Where the hook's packages are installed: fixed for the life of the process, so looked up once per root. */
 function packageDirs(root: string): string[] {
+  const hit = packageDirsCache.get(root);
+  if (hit !== undefined) return hit;
+  const found = lookUpPackageDirs(root);
+  packageDirsCache.set(root, found);
+  return found;
+}
+
+function lookUpPackageDirs(root: string): string[] {
   const req = createRequire(join(root, 'package.json'));
   const out: string[] = [];
   for (const name of HOOK_PACKAGES) {
@@ -30,12 +41,19 @@ function absolutePaths(values: Array<string | undefined>): string[] {
   return [...new Set(values.map((v) => v?.trim()).filter((v): v is string => !!v && isAbsolute(v)).map((v) => resolve(v)))];
 }
 
+let passwdHomeCache: { home: string | undefined } | undefined;
+
+/** The user's home from the password database (asked once per process: an NSS lookup per launch adds up). */
 function passwdHome(): string | undefined {
+  if (passwdHomeCache !== undefined) return passwdHomeCache.home;
+  let home: string | undefined;
   try {
-    return userInfo().homedir;
+    home = userInfo().homedir;
   } catch {
-    return undefined;
+    home = undefined;
   }
+  passwdHomeCache = { home };
+  return home;
 }
 
 /**

@@ -3,9 +3,10 @@
  * imported) always go, and the branch is deleted only when the caller says so (a conflicting worker branch is
  * kept for `gitmem conflicts`).
  */
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { isWithin } from '../sandbox/policy.js';
@@ -35,9 +36,41 @@ function ownPrivateGitDir(wt: WorktreeRef): string | null {
  */
 export async function removeWorktreeDir(wt: WorktreeRef, git: GitRunner): Promise<void> {
   const gitDir = ownPrivateGitDir(wt);
-  await rm(wt.worktreeDir, { recursive: true, force: true, maxRetries: 3 });
-  if (gitDir !== null) await rm(gitDir, { recursive: true, force: true, maxRetries: 3 });
+  const trash = trashDirOf(wt);
+  await dropTree(wt.worktreeDir, trash);
+  if (gitDir !== null) await dropTree(gitDir, trash);
   else await git.run(['worktree', 'prune'], { cwd: wt.parentMemoryDir });
+}
+
+/** Folder of the common git dir where removed trees wait for their deletion (see {@link dropTree}). */
+export const TRASH_DIR = 'gitmem-trash';
+
+function trashDirOf(wt: WorktreeRef): string | null {
+  try {
+    return join(wt.gitCommonDir || resolveGitCommonDir(wt.parentMemoryDir), TRASH_DIR);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes a tree away from its path at once (a rename into the trash folder: the name is free and no other step
+ * sees it any more) and deletes it in the background, off the caller's critical path. A deletion cut short
+ * (the process died) leaves an entry that prune deletes. Where a rename is impossible, deletes in place.
+ */
+async function dropTree(path: string, trashDir: string | null): Promise<void> {
+  if (trashDir !== null) {
+    const trash = join(trashDir, `${basename(path)}-${randomBytes(4).toString('hex')}`);
+    try {
+      mkdirSync(trashDir, { recursive: true });
+      renameSync(path, trash);
+      void rm(trash, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(path)) return;
+    }
+  }
+  await rm(path, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /**

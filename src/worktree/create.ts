@@ -15,6 +15,7 @@ import type { GitRunner } from '../git/runner.js';
 import { ensureHooksForWriter } from '../hooks/install.js';
 import { discardWorktree } from './cleanup.js';
 import { harnessWorktreeEnv, privateGitDirFor } from './git-env.js';
+import { readHeadFile } from './head-file.js';
 import { resolveCommit } from './inspect.js';
 import { currentOwner, writeWorktreeOwner } from './owner.js';
 import { DEFAULT_SPARSE_DIRS, normalizeSparseDirs, renderConePatterns } from './sparse.js';
@@ -87,7 +88,7 @@ export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<Me
 async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWorktree> {
   // The writer's `git commit` runs the shared hook inside a sandbox that shows only this install of gitmem.
   await ensureHooksForWriter(git, wt.parentMemoryDir);
-  const head = await resolveCommit(git, wt.parentMemoryDir, 'HEAD');
+  const head = readHeadFile(wt.parentMemoryDir) ?? (await resolveCommit(git, wt.parentMemoryDir, 'HEAD'));
   if (head === null) {
     throw new MemoryError('WORKTREE_ERROR', `cannot create a worktree: ${wt.parentMemoryDir} has no HEAD commit`, { data: { memoryDir: wt.parentMemoryDir } });
   }

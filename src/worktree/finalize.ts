@@ -152,7 +152,8 @@ async function finalizeExplicit(tip: string, n: number, o: FinalizeReflectionOpt
 async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeReflectionOptions, deps: FinalizeDeps, f: Finish): Promise<ReflectionFinalizeResult> {
   const { git } = deps;
   const message = `merge(reflection): ${reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip))}`;
-  const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, ...(deps.identity ? { identity: deps.identity } : {}) });
+  // The import checked that the tip descends from the base.
+  const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, tipDescendsFrom: wt.baseHead, ...(deps.identity ? { identity: deps.identity } : {}) });
   if (r.status === 'conflict') {
     const keep = o.keepBranchOnConflict ?? true;
     await removeWorktreeDir(wt, git);

@@ -9,6 +9,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import { buildPrivatePack, type PrivatePack } from './pack-private.js';
 import { readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
 
 /** Below this many objects the pack is exploded into loose objects (as `git receive-pack` does); else kept as a pack. */
@@ -28,6 +29,9 @@ export interface ImportedWork {
   commitCount: number;
   /** False when there was nothing to import (the branch was neither created nor touched). */
   branchCreated: boolean;
+  /** The tip's tree and the new blobs, when the in-process walk read them (re-hashed). */
+  tipTree?: string;
+  blobs?: ReadonlyMap<string, Buffer>;
 }
 
 /**
@@ -65,27 +69,44 @@ function exists(path: string): boolean {
   }
 }
 
-/** pack-objects (reading the private store, falling back to the shared one) → unpack-objects / index-pack. */
-async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<void> {
+/**
+ * The writer's objects into the shared store: packed in-process when that is simple (pack-private.ts), else by
+ * pack-objects (reading the private store, falling back to the shared one); then unpack-objects / index-pack,
+ * which re-hash and check every object. Returns the commit count when the in-process walk learnt it.
+ */
+async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<PrivatePack | null> {
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
     throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', { data: { gitDir: d.gitDir } });
   }
+  const own = buildPrivatePack(join(d.gitDir, 'objects'), range.tip, range.base);
   const env = { GIT_DIR: d.gitCommonDir, ...workerObjectEnv(d) };
-  const packed = await git.run(['pack-objects', '--revs', '--stdout', '-q'], { cwd, env, config: [...READ_CONFIG], input: `${range.tip}\n^${range.base}\n` });
+  const pack = own?.pack ?? (await git.run(['pack-objects', '--revs', '--stdout', '-q'], { cwd, env, config: [...READ_CONFIG], input: `${range.tip}\n^${range.base}\n` })).stdoutBuffer;
   // A pack cut short (beyond the runner's output buffer) fails its trailing checksum below: never half-imported.
-  const count = packObjectCount(packed.stdoutBuffer);
+  const count = packObjectCount(pack);
   const args = count < limit ? ['unpack-objects', '-q', '--strict'] : ['index-pack', '--stdin', '--strict'];
-  await git.run(args, { cwd, input: packed.stdoutBuffer });
+  await git.run(args, { cwd, input: pack });
+  return own;
+}
+
+/**
+ * Points the writer's branch `gitmem/<kind>/<id>` at its imported tip (the only ref the import ever writes).
+ * @example await keepWorkBranch(git, memoryDir, 'gitmem/worker/20250102030405-abcdef12', tip)
+ */
+export async function keepWorkBranch(git: GitRunner, cwd: string, branchName: string, tip: string): Promise<void> {
+  if (!BRANCH.test(branchName)) throw new MemoryError('INVALID_ARGUMENT', `refusing to write branch ${JSON.stringify(branchName)}`, { data: { branch: branchName } });
+  await git.run(['update-ref', '-m', `gitmem: import ${branchName}`, `refs/heads/${branchName}`, tip], { cwd });
 }
 
 /**
  * Imports the worktree's work as described in the module comment and returns its tip and commit count. The
  * caller holds the lease. Throws WORKTREE_ERROR (`data.phase: 'import'`) for anything short of a clean import:
  * a HEAD that is not a detached commit id, objects that are missing or malformed, a tip that does not descend
- * from the base. It is idempotent: importing the same tip twice leaves the same branch.
+ * from the base. It is idempotent: importing the same tip twice leaves the same branch. With `branch: false`
+ * the objects are imported and checked but no ref is written: the caller keeps the private git dir (which
+ * still holds the work) until the merge landed or {@link keepWorkBranch} named it.
  * @example const { tip, commitCount } = await importWorktreeCommits(wt, git); // branch gitmem/worker/<id> → tip
  */
-export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o: { unpackLimit?: number } = {}): Promise<ImportedWork> {
+export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o: { unpackLimit?: number; branch?: boolean } = {}): Promise<ImportedWork> {
   const fail = (err: unknown, tip?: string): MemoryError => {
     const e = toMemoryError(err, 'WORKTREE_ERROR');
     return new MemoryError('WORKTREE_ERROR', `could not import the commits of ${wt.branchName}: ${e.message}`, {
@@ -100,13 +121,16 @@ export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o:
     tip = readDetachedHead(dirs.gitDir);
     if (tip === wt.baseHead) return { tip, commitCount: 0, branchCreated: false };
     const cwd = wt.parentMemoryDir;
-    await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
-    const rel = parseLeftRight((await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout);
+    const walked = await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
+    // The in-process walk re-hashed every commit it followed and found the base among their parents.
+    const rel = walked !== null ? { baseOnly: 0, tipOnly: walked.commitCount } : parseLeftRight((await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout);
     if (rel.baseOnly > 0) {
       throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, { data: { tip, baseHead: wt.baseHead } });
     }
-    await git.run(['update-ref', '-m', `gitmem: import ${wt.branchName}`, `refs/heads/${wt.branchName}`, tip], { cwd });
-    return { tip, commitCount: rel.tipOnly, branchCreated: true };
+    const tree = walked !== null ? { tipTree: walked.tipTree, blobs: walked.blobs } : {};
+    if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false, ...tree };
+    await keepWorkBranch(git, cwd, wt.branchName, tip);
+    return { tip, commitCount: rel.tipOnly, branchCreated: true, ...tree };
   } catch (err) {
     throw fail(err, tip);
   }

@@ -1,17 +1,18 @@
 /**
  * Brings a finished update worker's work home, inside the operation lease: import its
- * commits from the private object directory (re-hashed, ancestry checked, branch created), remove the
- * worktree, merge as `merge(memory): <branch>`, and on conflict keep the branch and report it instead of
- * guessing; a merge result that breaks the memory rules is `rejected` and its branch kept too. Work that
- * cannot be imported is discarded with the reason.
+ * commits from the private object directory (re-hashed, ancestry checked), merge as `merge(memory): <branch>`,
+ * then remove the worktree. A merged tip needs no branch; on conflict the branch is created and kept and
+ * reported instead of guessing; a merge result that breaks the memory rules is `rejected` and its branch kept
+ * too. Until the merge landed or the branch exists, the private git dir still holds the work, so a crash at
+ * any step leaves it for prune to import. Work that cannot be imported is discarded with the reason.
  */
 import { withMemoryOperation } from '../git/lease.js';
-import { toMemoryError } from '../errors.js';
+import { MemoryError, toMemoryError } from '../errors.js';
 import type { MemoryWorktree } from './create.js';
-import { deleteBranch, discardWorktree, removeWorktreeDir } from './cleanup.js';
-import { importWorktreeCommits } from './import.js';
+import { discardWorktree, removeWorktreeDir } from './cleanup.js';
+import { importWorktreeCommits, keepWorkBranch } from './import.js';
 import { countWorktreeCommits, worktreeDirtyPaths } from './inspect.js';
-import { mergeIntoCheckout } from './merge.js';
+import { mergeIntoCheckout, type CheckoutMergeResult } from './merge.js';
 import type { MemoryWorkerDeps, MemoryWorkerOutcome, ParentRefresh } from './worker-types.js';
 
 /**
@@ -38,41 +39,75 @@ export async function integrateWorkerWorktree(
   return withMemoryOperation(
     wt.parentMemoryDir,
     async (): Promise<MemoryWorkerOutcome> => {
-      const uncommittedPaths = await worktreeDirtyPaths(git, wt).catch(() => []);
       if (o.signal?.aborted) {
+        const uncommittedPaths = await worktreeDirtyPaths(git, wt).catch(() => []);
         const commitCount = await countWorktreeCommits(git, wt);
         await discardWorktree(wt, git);
         return { ...base, status: 'discarded', reason: 'cancelled', commitCount, uncommittedPaths };
       }
-      let imported;
-      try {
-        imported = await importWorktreeCommits(wt, git);
-      } catch (err) {
+      // Independent questions, asked at once: what the writer left uncommitted, and its commits brought home
+      // (objects only: until the merge lands or the branch is kept, the private git dir still holds the work).
+      const [uncommittedPaths, imported] = await Promise.all([
+        worktreeDirtyPaths(git, wt).catch(() => []),
+        importWorktreeCommits(wt, git, { branch: false }).catch((err: unknown) => toMemoryError(err)),
+      ]);
+      if (imported instanceof MemoryError) {
         await discardWorktree(wt, git);
-        return { ...base, status: 'discarded', reason: 'import_failed', commitCount: 0, uncommittedPaths, error: toMemoryError(err).message };
+        return { ...base, status: 'discarded', reason: 'import_failed', commitCount: 0, uncommittedPaths, error: imported.message };
       }
       const { tip, commitCount } = imported;
-      await removeWorktreeDir(wt, git);
       if (commitCount === 0) {
-        if (imported.branchCreated) await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
+        await removeWorktreeDir(wt, git);
         return { ...base, status: 'no_changes', commitCount, uncommittedPaths };
       }
-      const stale = await o.refresh?.apply().then(() => undefined, (err: unknown) => toMemoryError(err));
-      if (stale) {
-        const conflictingPaths = Array.isArray(stale.data['paths']) ? stale.data['paths'].map(String) : [];
-        return { ...base, status: 'merge_conflict', commitCount, uncommittedPaths, conflictingPaths, conflictReason: 'remote', branchTip: tip, refreshError: stale.message };
+      const kept = { ...base, commitCount, uncommittedPaths, branchTip: tip };
+      const outcome = await mergeImported(wt, imported, o, deps).catch(async (err: unknown) => {
+        // An infrastructure failure: the work stays on its branch (or, failing that, in the worktree for prune).
+        await keepBranch(wt, tip, git).catch(() => undefined);
+        throw err;
+      });
+      const landed = outcome.status === 'merged' || outcome.status === 'already_merged';
+      if (landed) await removeWorktreeDir(wt, git);
+      else await keepBranch(wt, tip, git);
+      if (landed) return { ...base, status: 'merged', commitCount, uncommittedPaths, head: outcome.head };
+      if (outcome.status === 'stale') {
+        const { error } = outcome;
+        const conflictingPaths = Array.isArray(error.data['paths']) ? error.data['paths'].map(String) : [];
+        return { ...kept, status: 'merge_conflict', conflictingPaths, conflictReason: 'remote', refreshError: error.message };
       }
-      const message = workerMergeMessage(wt.branchName, o.description);
-      const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, ...(deps.identity ? { identity: deps.identity } : {}) });
-      if (r.status === 'conflict') {
-        return { ...base, status: 'merge_conflict', commitCount, uncommittedPaths, conflictingPaths: r.conflictingPaths, conflictReason: r.reason, branchTip: tip };
-      }
-      if (r.status === 'rejected') {
-        return { ...base, status: 'rejected', commitCount, uncommittedPaths, problems: r.problems, rejectedPaths: r.rejectedPaths, branchTip: tip };
-      }
-      await deleteBranch(git, wt.parentMemoryDir, wt.branchName, tip);
-      return { ...base, status: 'merged', commitCount, uncommittedPaths, head: r.head };
+      if (outcome.status === 'conflict') return { ...kept, status: 'merge_conflict', conflictingPaths: outcome.conflictingPaths, conflictReason: outcome.reason };
+      return { ...kept, status: 'rejected', problems: outcome.problems, rejectedPaths: outcome.rejectedPaths };
     },
     { purpose: `merge ${wt.branchName}`, ...deps.lease },
   );
+}
+
+type MergeStep = CheckoutMergeResult | { status: 'stale'; error: MemoryError };
+
+/** The parent's refresh, then the merge of the imported tip (which descends from the worktree's base). */
+async function mergeImported(
+  wt: MemoryWorktree,
+  imported: { tip: string; tipTree?: string; blobs?: ReadonlyMap<string, Buffer> },
+  o: { description?: string; refresh?: ParentRefresh },
+  deps: MemoryWorkerDeps,
+): Promise<MergeStep> {
+  const stale = await o.refresh?.apply().then(() => undefined, (err: unknown) => toMemoryError(err));
+  if (stale) return { status: 'stale', error: stale };
+  const message = workerMergeMessage(wt.branchName, o.description);
+  return mergeIntoCheckout({
+    memoryDir: wt.parentMemoryDir,
+    branch: imported.tip,
+    message,
+    git: deps.git,
+    tipDescendsFrom: wt.baseHead,
+    ...(imported.tipTree ? { tipTree: imported.tipTree } : {}),
+    ...(imported.blobs ? { knownBlobs: imported.blobs } : {}),
+    ...(deps.identity ? { identity: deps.identity } : {}),
+  });
+}
+
+/** Names the work with its branch, then drops the worktree; if the branch cannot be written, the worktree stays for prune. */
+async function keepBranch(wt: MemoryWorktree, tip: string, git: MemoryWorkerDeps['git']): Promise<void> {
+  await keepWorkBranch(git, wt.parentMemoryDir, wt.branchName, tip);
+  await removeWorktreeDir(wt, git);
 }

@@ -14,7 +14,8 @@ import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import type { GitRunner } from '../git/runner.js';
 import { LINE_MERGE_FOR_MARKDOWN, mergeTreeOp } from '../git/commands/merge-tree.js';
-import { dirtyPaths, isAncestor, resolveCommit, splitNul } from './inspect.js';
+import { readHeadFile } from './head-file.js';
+import { dirtyPaths, isAncestor, resolveCommit } from './inspect.js';
 import { resolveMarkdownConflicts } from './merge-markdown.js';
 import { MemoryError } from '../errors.js';
 import { identityEnv, SYSTEM_IDENTITY, type Identity } from '../identity.js';
@@ -35,6 +36,32 @@ export interface MergeIntoCheckoutOptions {
   git: GitRunner;
   /** Author/committer of the merge commit (default: gitmem's own, SYSTEM_IDENTITY). */
   identity?: Identity;
+  /**
+   * A commit the tip is known to descend from and differ from (an imported writer's base, checked by the
+   * import). While HEAD is still there, the merge result is the tip's own tree: no ancestry question and no
+   * merge-tree are needed.
+   */
+  tipDescendsFrom?: string;
+  /** The tip's tree when the caller has read it (with `tipDescendsFrom` and a commit id as `branch`). */
+  tipTree?: string;
+  /** Blobs of the tip the caller has read and re-hashed: the validator does not ask git for them again. */
+  knownBlobs?: ReadonlyMap<string, Buffer>;
+}
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * HEAD, the tip and the tip's tree: from the checkout's files and the caller when it knows them (an imported
+ * writer's tip), else one rev-parse; null fields when something is missing (the slow path says what).
+ */
+async function resolveMergeSides(git: GitRunner, cwd: string, o: MergeIntoCheckoutOptions): Promise<{ head: string | null; tip: string | null; tipTree?: string }> {
+  const { branch } = o;
+  const head = readHeadFile(cwd);
+  if (head !== null && o.tipTree !== undefined && OBJECT_ID.test(branch) && OBJECT_ID.test(o.tipTree)) return { head, tip: branch, tipTree: o.tipTree };
+  const r = await git.run(['rev-parse', 'HEAD^{commit}', `${branch}^{commit}`, `${branch}^{tree}`], { cwd, okExitCodes: [128] });
+  const ids = r.stdout.split('\n').filter((l) => l !== '');
+  if (r.exitCode === 0 && ids.length === 3 && ids.every((id) => OBJECT_ID.test(id))) return { head: ids[0] ?? null, tip: ids[1] ?? null, tipTree: ids[2] as string };
+  return { head: await resolveCommit(git, cwd, 'HEAD'), tip: await resolveCommit(git, cwd, branch) };
 }
 
 /**
@@ -44,22 +71,28 @@ export interface MergeIntoCheckoutOptions {
  */
 export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<CheckoutMergeResult> {
   const { git, memoryDir: cwd } = o;
-  const head = await resolveCommit(git, cwd, 'HEAD');
-  const tip = await resolveCommit(git, cwd, o.branch);
+  const { head, tip, tipTree } = await resolveMergeSides(git, cwd, o);
   if (head === null || tip === null) {
     throw new MemoryError('WORKTREE_ERROR', `cannot merge ${o.branch}: ${head === null ? 'the checkout has no HEAD' : 'no such branch'}`, { data: { branch: o.branch } });
   }
-  if (await isAncestor(git, cwd, tip, head)) return { status: 'already_merged', head };
-  const mt = await git.exec(mergeTreeOp(head, tip), { cwd, config: LINE_MERGE_FOR_MARKDOWN });
+  // The tip descends from HEAD itself: three-way merging against HEAD as the base yields the tip's tree.
+  const fastForward = tipTree !== undefined && o.tipDescendsFrom === head && tip !== head;
+  if (!fastForward && (await isAncestor(git, cwd, tip, head))) return { status: 'already_merged', head };
   const protectedPaths = readProtectedPaths(cwd);
-  // What git's line merge left conflicting in markdown files, the markdown merge may still finish.
-  const tree = mt.clean ? mt.tree : await resolveMarkdownConflicts(git, cwd, mt, protectedPaths);
-  if (tree === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
-  const rejected = await checkMergeResult(git, cwd, head, tree, protectedPaths);
-  if (rejected !== null) return { status: 'rejected', ...rejected, head };
+  let tree = tipTree ?? '';
+  if (!fastForward) {
+    const mt = await git.exec(mergeTreeOp(head, tip), { cwd, config: LINE_MERGE_FOR_MARKDOWN });
+    // What git's line merge left conflicting in markdown files, the markdown merge may still finish.
+    const merged = mt.clean ? mt.tree : await resolveMarkdownConflicts(git, cwd, mt, protectedPaths);
+    if (merged === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
+    tree = merged;
+  }
+  const checked = await validateMergeResult(git, cwd, head, tree, protectedPaths, o.knownBlobs);
+  if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   const env = identityEnv(o.identity ?? SYSTEM_IDENTITY);
   const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
-  const changed = splitNul((await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout);
+  // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.
+  const changed = checked.changedPaths;
   const blocked = await updateCheckout(git, cwd, head, commit, changed);
   if (blocked.length > 0) return { status: 'conflict', reason: 'uncommitted', conflictingPaths: blocked, head };
   try {
@@ -85,12 +118,25 @@ export async function checkMergeResult(
   tree: string,
   protectedPaths: ReadonlySet<string> = readProtectedPaths(cwd),
 ): Promise<{ problems: string[]; rejectedPaths: string[] } | null> {
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
+  return (await validateMergeResult(git, cwd, head, tree, protectedPaths)).rejected;
+}
+
+/** {@link checkMergeResult}, also giving every path the merge changes (both names of a rename). */
+async function validateMergeResult(
+  git: GitRunner,
+  cwd: string,
+  head: string,
+  tree: string,
+  protectedPaths: ReadonlySet<string>,
+  knownBlobs?: ReadonlyMap<string, Buffer>,
+): Promise<{ rejected: { problems: string[]; rejectedPaths: string[] } | null; changedPaths: string[] }> {
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree], knownBlobs);
+  const changedPaths = [...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path])))];
   // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the home it sits in.
   const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, head) } : undefined;
   const found = findProblems(changes, { protectedPaths, secrets: { allowed: readAllowedSecrets(cwd) }, ...(systemBudget ? { systemBudget } : {}) });
-  if (found.length === 0) return null;
-  return { problems: found.map(formatProblem), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() };
+  if (found.length === 0) return { rejected: null, changedPaths };
+  return { rejected: { problems: found.map(formatProblem), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() }, changedPaths };
 }
 
 /**

@@ -5,12 +5,13 @@
  * `gitmem conflicts`) and deleted otherwise. A live worker's worktree is never touched. Nothing a writer
  * could have rewritten in its own git dir decides a path or a ref name here.
  */
-import { existsSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { withMemoryOperation, type MemoryOperationOptions } from '../git/lease.js';
 import type { GitRunner } from '../git/runner.js';
-import { deleteBranch } from './cleanup.js';
+import { deleteBranch, TRASH_DIR } from './cleanup.js';
 import { PRIVATE_GITDIRS, readSmallFile } from './git-env.js';
 import { importWorktreeCommits } from './import.js';
 import { countCommits, resolveCommit } from './inspect.js';
@@ -26,6 +27,8 @@ export interface PruneOrphanOptions {
   /** Test seams for the liveness check (default: this host, `kill(pid, 0)`, /proc start times). */
   hostname?: string;
   isAlive?: (pid: number) => boolean;
+  /** Test seam for the age of removed trees (default Date.now). */
+  now?: () => number;
 }
 
 /** A worktree that was removed. `branch`: what happened to its branch. */
@@ -173,6 +176,20 @@ async function pruneLocked(o: PruneOrphanOptions): Promise<PruneResult> {
   return { pruned, skipped };
 }
 
+/** A removed tree younger than this may still be being deleted by the process that removed it. */
+const TRASH_GRACE_MS = 10_000;
+
+/** Deletes, in the background, removed trees whose deletion was cut short (cleanup.ts): nothing uses them. */
+function sweepTrash(memoryDir: string, now: number): void {
+  const dir = join(resolveGitCommonDir(memoryDir), TRASH_DIR);
+  for (const name of listDir(dir)) {
+    const path = join(dir, name);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined || now - st.ctimeMs < TRASH_GRACE_MS) continue;
+    void rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  }
+}
+
 /**
  * The worktrees `pruneOrphanWorktrees` would remove, without touching anything (for `gitmem doctor`).
  * @example (await findOrphanWorktrees({ memoryDir, git })).map((w) => w.name)
@@ -191,6 +208,7 @@ export function findOrphanWorktrees(o: PruneOrphanOptions): Array<{ name: string
  */
 export async function pruneOrphanWorktrees(o: PruneOrphanOptions): Promise<PruneResult> {
   if (!existsSync(o.memoryDir)) return { pruned: [], skipped: [] };
+  sweepTrash(o.memoryDir, (o.now ?? Date.now)());
   const quick = classify(scanWorktrees(o.memoryDir), o);
   if (quick.orphans.length === 0) return { pruned: [], skipped: quick.skipped };
   return withMemoryOperation(o.memoryDir, () => pruneLocked(o), { purpose: 'prune orphan worktrees', ...o.lease });
