@@ -120,7 +120,7 @@ export async function writeUnderLease(deps: WriteDeps, operation: string, reason
   checkText(operation, 'reason', reason, TOOL_LIMITS.reasonChars);
   return deps.lease(async () => {
     // Holding the lease, any journal entry left behind belongs to a writer that died mid-write: finish it first.
-    await recoverInterruptedWrite(deps.git, deps.memoryDir);
+    await recoverInterruptedWrite(deps.git, deps.memoryDir, deps.durable !== false);
     const fs = new RepoFs(deps.memoryDir);
     try {
       return await planAndCommit(deps, operation, reason, () => plan(fs), fs);
