@@ -11,8 +11,8 @@ import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
-import { stageFiles, type FileStage } from './file-staging.js';
-import { clearJournal, journalOwner, retireJournal, storeAndJournal } from './journal.js';
+import { clearJournal, retireJournal } from './journal.js';
+import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { RepoFs } from './repo-fs.js';
 import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
 import type { BaseTrees } from './tree-edit.js';
@@ -140,7 +140,7 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
  * writer that died may have its write finished later. What cannot be put back is reported as
  * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
  */
-export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Promise<string> {
+export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
   const commit = composed.commit;
@@ -150,17 +150,18 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Prom
   // each on disk before the next starts, so a power loss at any point leaves the old or the new state
   // (the files' directories are flushed alongside the ref: recovery rolls files forward under a moved ref).
   const durable = req.durable !== false;
-  let stage: FileStage | undefined;
+  let prepared: PreparedWrite | undefined = early?.draft === draft ? early : undefined;
+  if (early !== undefined && prepared === undefined) await early.discard();
   try {
     // Unreferenced objects are harmless if what follows fails; the files' texts wait, flushed, in the git dir.
-    stage = durable ? stageFiles(memoryDir, fs, effective) : undefined;
-    const entry = { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject };
-    await storeAndJournal(composed.objects, memoryDir, entry, durable, () => step('objects'), stage?.fds);
-    stage?.close();
+    prepared ??= prepareWrite(draft, fs);
+    await prepared.store.publish(() => step('objects'));
+    prepared.stage?.close();
   } catch (err) {
-    stage?.discard();
+    await prepared?.discard();
     throw failure(req.operation, err, []);
   }
+  const stage = prepared.stage;
   step('journaled');
   const undo: UndoRecord[] = [];
   const state: PublishState = { staged: false, moved: false };

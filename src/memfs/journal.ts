@@ -62,45 +62,72 @@ export function writeJournal(memoryDir: string, entry: JournalEntry): void {
   renameSync(`${file}.tmp`, file);
 }
 
+/** A write's objects and journal entry, written and being flushed, not yet in place (see prepareStore). */
+export interface PreparedStore {
+  /** Places the objects, then (after `onObjects`) the entry, and flushes their directories. */
+  publish(onObjects: () => void): Promise<void>;
+  /** Removes the temp files instead (waits for their flush to settle first). */
+  discard(): Promise<void>;
+}
+
 /**
  * Stores a write's objects and records its entry, in the order a crash cannot break: objects before the
  * entry naming them, the entry before any work-tree file changes. Durably that takes two flushes, not
- * four: the objects' and the entry's temp files are flushed together, then renamed (objects, `onObjects`,
- * entry), then every directory that got an entry is flushed together. A power loss before the second
- * flush ends leaves the work tree untouched, and recovery abandons an entry whose objects did not survive.
- * `alsoFlush`: more files to flush in the first flush (the write's staged work-tree files).
+ * four, and the first starts here, before the write is even allowed: the objects' and the entry's temp
+ * files (with `alsoFlush`, the write's staged work-tree files) are written and their flush begins, so it can
+ * overlap the clean check. `publish` then renames them (objects, `onObjects`, entry) and flushes every
+ * directory that got an entry at once. A power loss before that flush ends leaves the work tree untouched,
+ * and recovery abandons an entry whose objects did not survive.
  */
-export async function storeAndJournal(
-  objects: ObjectBatch,
-  memoryDir: string,
-  entry: JournalEntry,
-  durable: boolean,
-  onObjects: () => void,
-  alsoFlush: readonly number[] = [],
-): Promise<void> {
+export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: JournalEntry, durable: boolean, alsoFlush: readonly number[] = []): PreparedStore {
   if (!durable) {
-    objects.store();
-    onObjects();
-    writeJournal(memoryDir, entry);
-    return;
+    return {
+      publish: async (onObjects) => {
+        objects.store();
+        onObjects();
+        writeJournal(memoryDir, entry);
+      },
+      discard: async () => undefined,
+    };
   }
   const file = journalPath(memoryDir);
   const staged = objects.stageDurably();
-  let fd: number | undefined;
+  let fd: number;
   try {
     fd = openSync(`${file}.tmp`, 'w');
-    writeFileSync(fd, JSON.stringify(entry));
-    await syncAll({ data: [...staged.fds, fd], full: alsoFlush });
   } catch (err) {
     staged.discard();
-    if (fd !== undefined) closeSync(fd);
     throw err;
   }
-  closeSync(fd);
-  const dirs = staged.place();
-  onObjects();
-  renameSync(`${file}.tmp`, file);
-  await syncAll({ dirs: [...dirs, dirname(file)] });
+  const flushed = (async () => {
+    writeFileSync(fd, JSON.stringify(entry));
+    await syncAll({ data: [...staged.fds, fd], full: alsoFlush });
+  })();
+  flushed.catch(() => undefined); // awaited by publish or discard
+  let open = true;
+  const discard = async (): Promise<void> => {
+    await flushed.catch(() => undefined);
+    if (!open) return;
+    open = false;
+    staged.discard();
+    closeSync(fd);
+    rmSync(`${file}.tmp`, { force: true });
+  };
+  const publish = async (onObjects: () => void): Promise<void> => {
+    try {
+      await flushed;
+    } catch (err) {
+      await discard();
+      throw err;
+    }
+    open = false;
+    closeSync(fd);
+    const dirs = staged.place();
+    onObjects();
+    renameSync(`${file}.tmp`, file);
+    await syncAll({ dirs: [...dirs, dirname(file)] });
+  };
+  return { publish, discard };
 }
 
 /** Removes the entry once the write is published or rolled back. */

@@ -3,7 +3,7 @@
 // abandoned (a missing blob never reads as "delete the file"); a ref that survived without the files'
 // renames gets its files back. And a recovered write is as durable as a normal one, in the same order.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git } from '../helpers/tmp.js';
@@ -98,5 +98,22 @@ describe('a recovered write', { tags: ['strace'] }, () => {
     expect(at(ev, syncedPath(join(gitDir, 'refs/heads')), published)).toBeLessThan(nextJournal);
     expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+});
+
+describe('a write refused after its temp files were written', () => {
+  it('leaves no temp file behind: objects, journal entry, staged text', async () => {
+    const fx = await memoryFixture();
+    await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha' });
+    writeFileSync(join(fx.dir, 'notes/a.md'), 'edited by hand\n'); // the clean check refuses the next write
+    const err = await fx.memory.tool({ command: 'create', reason: 'refused', file_path: 'notes/b.md', description: 'b', file_text: 'beta' }).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('REPO_DIRTY');
+    const gitDir = join(fx.dir, '.git');
+    const objects = join(gitDir, 'objects');
+    const temps = readdirSync(objects).flatMap((d) => (/^[0-9a-f]{2}$/.test(d) ? readdirSync(join(objects, d)).filter((n) => n.startsWith('tmp_obj_')) : []));
+    expect(temps).toEqual([]);
+    expect(existsSync(join(gitDir, 'gitmem-staged')) ? readdirSync(join(gitDir, 'gitmem-staged')) : []).toEqual([]);
+    expect(existsSync(join(gitDir, 'gitmem-write.json.tmp'))).toBe(false);
+    expect(existsSync(join(gitDir, 'gitmem-write.json'))).toBe(false);
   });
 });
