@@ -4,9 +4,10 @@
  * flushed in the same flush as the write's objects and journal entry, and later moves into the work tree
  * with one rename. That saves the write a flush of its own for the files. A file system boundary between
  * the git dir and the work tree (EXDEV), or a mode that changed meanwhile, falls back to a temp file beside
- * the target, flushed there.
+ * the target, flushed there. The staging directory is only ever used through a descriptor opened without
+ * following links, so a link planted there never sends a text, a rename or a sweep elsewhere.
  */
-import { closeSync, fchmodSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitDirAt } from '../git/common-dir.js';
 import type { FileEdit } from './edits.js';
@@ -28,31 +29,56 @@ export interface FileStage {
   files: Map<string, StagedFile>;
   fds: number[];
   close(): void;
-  /** Removes what is still staged (after a failure, or what a fallback did not use). */
+  /** Removes what is still staged (after a failure, or what a fallback did not use); ends the stage. */
   discard(): void;
 }
 
 const stagingDir = (memoryDir: string): string => join(gitDirAt(memoryDir) ?? join(memoryDir, '.git'), STAGING);
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 let counter = 0;
+
+/**
+ * Opens the staging directory without following a link (created when absent); null where it cannot be
+ * named through its fd (no /proc/self/fd) or is not a plain directory: the write then stages nothing.
+ */
+function openStaging(memoryDir: string, create: boolean): number | null {
+  if (process.platform !== 'linux' || !existsSync('/proc/self/fd')) return null;
+  const dir = stagingDir(memoryDir);
+  if (create) mkdirSync(dir, { recursive: true });
+  try {
+    return openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch {
+    return null; // absent, a link or not a directory: nothing staged there
+  }
+}
 
 /** Writes the text of every edit that leaves a file into the staging directory (not flushed yet). */
 export function stageFiles(memoryDir: string, fs: RepoFs, edits: readonly FileEdit[]): FileStage {
-  const dir = stagingDir(memoryDir);
   const files = new Map<string, StagedFile>();
   const fds: number[] = [];
+  const dirFd = openStaging(memoryDir, true);
   let open = true;
   const close = (): void => {
     if (open) fds.forEach((fd) => closeSync(fd));
     open = false;
   };
-  const stage: FileStage = { files, fds, close, discard: () => (close(), files.forEach((f) => rmSync(f.temp, { force: true }))) };
+  let ended = false;
+  const discard = (): void => {
+    if (ended) return; // the descriptor's number may already name another file
+    ended = true;
+    close();
+    files.forEach((f) => rmSync(f.temp, { force: true }));
+    files.clear();
+    if (dirFd !== null) closeSync(dirFd);
+  };
+  const stage: FileStage = { files, fds, close, discard };
+  if (dirFd === null) return stage;
   try {
-    mkdirSync(dir, { recursive: true });
     for (const e of edits) {
       if (e.after === null) continue;
       const existing = fs.info(e.file);
       const mode = existing?.kind === 'file' ? existing.mode : undefined;
-      const temp = join(dir, `${process.pid}-${++counter}`);
+      const temp = `/proc/self/fd/${dirFd}/${process.pid}-${++counter}`;
       const fd = openSync(temp, 'wx', mode ?? 0o666);
       fds.push(fd);
       files.set(e.file, { path: e.file, mode, temp });
@@ -61,7 +87,7 @@ export function stageFiles(memoryDir: string, fs: RepoFs, edits: readonly FileEd
       if (mode !== undefined) fchmodSync(fd, mode);
     }
   } catch (err) {
-    stage.discard();
+    discard();
     throw err;
   }
   return stage;
@@ -84,12 +110,12 @@ export function placeStaged(fs: RepoFs, staged: StagedFile, mode: number | undef
 
 /** Removes files a crashed writer left staged. Call under the lease: no live write has any then. */
 export function sweepStaged(memoryDir: string): void {
-  const dir = stagingDir(memoryDir);
-  let names: string[];
+  const dirFd = openStaging(memoryDir, false);
+  if (dirFd === null) return;
   try {
-    names = readdirSync(dir);
-  } catch {
-    return; // none staged yet
+    const dir = `/proc/self/fd/${dirFd}`;
+    for (const name of readdirSync(dir)) rmSync(`${dir}/${name}`, { force: true });
+  } finally {
+    closeSync(dirFd);
   }
-  for (const name of names) rmSync(join(dir, name), { force: true });
 }

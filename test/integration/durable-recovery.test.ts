@@ -117,3 +117,20 @@ describe('a write refused after its temp files were written', () => {
     expect(existsSync(join(gitDir, 'gitmem-write.json'))).toBe(false);
   });
 });
+
+describe('the staging directory', () => {
+  it('a link planted as .git/gitmem-staged is never written through or swept: the write stages nothing and succeeds', async () => {
+    const { symlinkSync, mkdirSync: mkdir } = await import('node:fs');
+    const fx = await memoryFixture();
+    const outside = join(fx.home, 'outside');
+    mkdir(outside);
+    writeFileSync(join(outside, 'keep.txt'), 'not gitmem\'s\n');
+    rmSync(join(fx.dir, '.git', 'gitmem-staged'), { recursive: true, force: true });
+    symlinkSync(outside, join(fx.dir, '.git', 'gitmem-staged'));
+    await fx.memory.tool({ command: 'create', reason: 'through a link?', file_path: 'notes/x.md', description: 'x', file_text: 'secret text' });
+    await fx.memory.tool({ command: 'create', reason: 'and a sweep', file_path: 'notes/y.md', description: 'y' });
+    expect(readdirSync(outside)).toEqual(['keep.txt']);
+    expect(readFileSync(join(fx.dir, 'notes/x.md'), 'utf8')).toContain('secret text');
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+});

@@ -5,7 +5,7 @@
 // moved into the work tree; the index and the ref (git's core.fsync), with the file's directories flushed
 // alongside; then the index's and the ref's directories.
 // GITMEM_FSYNC=0 and `git config gitmem.fsync false` turn every fsync off.
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryFixture } from '../helpers/memory-fixture.js';
 import { at, renamedTo, synced, syncedPath, tracedWrite } from '../helpers/strace-trace.js';
@@ -34,7 +34,8 @@ describe('durable writes', { tags: ['strace'] }, () => {
     // Then their directories (each fan-out directory, the git dir), all before the work tree changes.
     const fileRename = at(ev, renamedTo(/\/x\.md$/), journalRename);
     const moved = ev[fileRename];
-    expect(moved?.kind === 'rename' && ev.findIndex(syncedPath(moved.from))).toBe(fileSync);
+    const staged = moved?.kind === 'rename' ? join(gitDir, 'gitmem-staged', basename(moved.from)) : '';
+    expect(ev.findIndex(syncedPath(staged))).toBe(fileSync); // the text flushed is the one moved in
     for (const dir of [gitDir, ...objectRenames.map(({ e }) => (e.kind === 'rename' ? dirname(e.to) : ''))]) {
       expect(at(ev, syncedPath(dir), journalRename), dir).toBeLessThan(fileRename);
     }
