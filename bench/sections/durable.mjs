@@ -1,6 +1,7 @@
 // Durable writes: a memory write with fsync on (the default) against the same write with GITMEM_FSYNC=0 on an
 // identical memory, interleaved in the same run — on the real disk (os.tmpdir(), where fsync costs what it
-// costs) and on /dev/shm (tmpfs: the syscalls only). Target: at most +4 ms per write.
+// costs) and on /dev/shm (tmpfs: the syscalls only), at 10, 1,000 and 10,000 files. Target: at most +4 ms per
+// write. BENCH_DURABLE_SIZES=10,1000 picks the sizes (default all three).
 import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,8 @@ async function rows(where, root, size, pairs) {
 
 export async function bench({ iterations = 30 } = {}) {
   const out = [];
-  for (const size of [10, 1000]) {
+  const sizes = (process.env.BENCH_DURABLE_SIZES ?? '10,1000,10000').split(',').map(Number).filter((n) => n > 0);
+  for (const size of sizes) {
     const disk = mkdtempSync(join(tmpdir(), 'gitmem-bench-durable-'));
     try {
       out.push(await rows(`disk ${tmpdir()}`, disk, size, iterations));

@@ -4,12 +4,15 @@
  * `core.fsync` for the call. Whether writes are durable is decided once, here: `GITMEM_FSYNC` (env), else
  * the repository's `gitmem.fsync` (git config), else on.
  */
-import { closeSync, constants, fsync, fsyncSync, openSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fdatasync, fdatasyncSync, fsync, fsyncSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitmemConfigValue } from './config-text.js';
 
-/** `-c` entries for git calls that write the index or a ref: fsync each file before its rename. */
+/**
+ * `-c` entries for the git calls that publish a write: fsync the index (with its shared part) and the ref
+ * before each rename. Nothing else: the objects are gitmem's own (fsynced here), and the reflog, caches and
+ * the protected list are rebuilt or not needed after a crash.
+ */
 export const DURABLE_GIT_CONFIG: readonly string[] = Object.freeze(['core.fsync=index,reference', 'core.fsyncMethod=fsync']);
 
 const { O_RDONLY, O_DIRECTORY } = constants;
@@ -34,14 +37,50 @@ export function fsyncFd(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }
 
+/** fdatasync on the thread pool: a new file's data and size, not its timestamps. */
+function fdatasyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+/** What one flush covers: files by fd (`data`: contents and size, fdatasync; `full`: with their mode, fsync), directories by path. */
+export interface FlushSet {
+  data?: readonly number[];
+  full?: readonly number[];
+  dirs?: Iterable<string>;
+}
+
+/**
+ * Flushes everything in `set` at once: the kernel overlaps the calls into about one journal commit, where
+ * one after another each costs its own (measured here: five directories 0.5 ms at once, 14 ms in turn).
+ * The first call runs on this thread while the thread pool (4 threads by default) takes the rest, so a
+ * group of five — a write's usual size — needs no second round.
+ * @example await syncAll({ data: [fd], dirs: ['/mem/.git/objects/4b'] })
+ */
+export async function syncAll(set: FlushSet): Promise<void> {
+  const dirFds: number[] = [];
+  try {
+    for (const d of new Set(set.dirs ?? [])) dirFds.push(openSync(d, O_RDONLY | O_DIRECTORY));
+    const all = [...(set.data ?? []).map((fd) => ({ fd, data: true })), ...[...(set.full ?? []), ...dirFds].map((fd) => ({ fd, data: false }))];
+    const [first, ...rest] = all;
+    const running = rest.map((x) => (x.data ? fdatasyncFd(x.fd) : fsyncFd(x.fd)));
+    let failed: unknown;
+    try {
+      if (first !== undefined) (first.data ? fdatasyncSync : fsyncSync)(first.fd);
+    } catch (err) {
+      failed = err;
+    }
+    const settled = await Promise.allSettled(running);
+    const rejected = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed;
+    if (rejected) throw rejected.reason;
+  } finally {
+    for (const fd of dirFds) closeSync(fd);
+  }
+}
+
 /** fsyncDir on the thread pool: flush several directories at once. */
 export async function fsyncDirAsync(path: string): Promise<void> {
-  const handle = await open(path, O_RDONLY | O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await syncAll({ dirs: [path] });
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 import { closeSync, existsSync, mkdirSync, rmSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fsyncDirAsync, fsyncFd } from './durable.js';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
 import { formatOfId, type ObjectFormat } from './object-format.js';
@@ -48,6 +47,13 @@ export interface PendingObject {
   data: Buffer;
 }
 
+/** Objects in temp files, flushed by the caller before `place` makes them objects (see stageDurably). */
+export interface StagedObjects {
+  fds: readonly number[];
+  place(): string[];
+  discard(): void;
+}
+
 /**
  * Objects prepared in memory and written later in one go: the write path hashes and compresses while it
  * waits for git, and stores nothing if the write is then refused.
@@ -78,12 +84,19 @@ export class ObjectBatch {
   }
 
   /**
-   * Like store, durably: every object is written to its temp file and all are fsynced at once (the kernel
-   * overlaps them), then renamed, then every directory that got an entry is fsynced, again at once.
+   * The durable store's first half: every queued object goes to a temp file in its fan-out directory,
+   * invisible to git. The caller flushes `fds` (with anything else that may go in the same flush), then
+   * calls `place`, which renames each into the store, freshens the reused ones and returns the directories
+   * whose entries changed (to flush next); `discard` removes the temps instead. Either closes the files.
    */
-  async storeDurably(): Promise<void> {
+  stageDurably(): StagedObjects {
     const staged: Array<{ o: PendingObject; tmp: string; fd: number }> = [];
     const dirs = new Set<string>();
+    const close = (): void => staged.forEach((s) => closeSync(s.fd));
+    const discard = (): void => {
+      close();
+      for (const s of staged) rmSync(s.tmp, { force: true });
+    };
     try {
       for (const o of this.pending) {
         if (existsSync(o.file)) continue;
@@ -94,19 +107,20 @@ export class ObjectBatch {
         staged.push({ o, tmp, fd });
         writeSync(fd, o.data);
       }
-      await Promise.all(staged.map((s) => fsyncFd(s.fd)));
     } catch (err) {
-      for (const s of staged) closeSync(s.fd);
-      for (const s of staged) rmSync(s.tmp, { force: true });
+      discard();
       throw err;
     }
-    for (const s of staged) closeSync(s.fd);
-    for (const { o, tmp } of staged) {
-      renameSync(tmp, o.file);
-      dirs.add(o.dir);
-    }
-    this.freshen();
-    await Promise.all([...dirs].map((d) => fsyncDirAsync(d)));
+    const place = (): string[] => {
+      close();
+      for (const { o, tmp } of staged) {
+        renameSync(tmp, o.file);
+        dirs.add(o.dir);
+      }
+      this.freshen();
+      return [...dirs];
+    };
+    return { fds: staged.map((s) => s.fd), place, discard };
   }
 
   private freshen(): void {

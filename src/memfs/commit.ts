@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { DURABLE_GIT_CONFIG, fsyncDirAsync } from '../git/durable.js';
+import { DURABLE_GIT_CONFIG, fsyncDirAsync, syncAll } from '../git/durable.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
@@ -60,19 +60,37 @@ export interface PublishState {
   moved: boolean;
 }
 
+/** What publishCommit is asked to do; see there. */
+export interface PublishRequest {
+  memoryDir: string;
+  commit: string;
+  parent: string | null;
+  index: readonly IndexInfoEntry[];
+  subject: string;
+  state?: PublishState;
+  durable?: boolean;
+  /** Started with the git steps and awaited with them (the write flushes its work-tree directories here). */
+  alongside?: () => Promise<void>;
+}
+
 /**
  * Makes a prepared commit current: sets exactly the index entries `index` and moves HEAD's branch from
  * `parent` to `commit` (compare-and-swap, so a concurrent writer makes this fail instead of losing its
  * commit). The index and the ref are separate files, so both updates run at once; if staging fails the ref
- * move is undone here. `state` (when given) records what is in place, for the caller's rollback.
+ * move is undone here. `state` (when given) records what is in place, for the caller's rollback. Durable:
+ * git fsyncs the index and the ref before renaming them, and their directories are flushed after.
  */
-export async function publishCommit(
-  git: GitRunner,
-  o: { memoryDir: string; commit: string; parent: string | null; index: readonly IndexInfoEntry[]; subject: string; state?: PublishState; durable?: boolean },
-): Promise<void> {
+export async function publishCommit(git: GitRunner, o: PublishRequest): Promise<void> {
+  const alongside = o.alongside?.() ?? Promise.resolve();
+  const [steps, side] = await Promise.allSettled([gitSteps(git, o), alongside]);
+  if (steps.status === 'rejected') throw steps.reason;
+  if (side.status === 'rejected') throw side.reason;
+  if (o.durable) await flushPublished(o.memoryDir);
+}
+
+async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   const cwd = o.memoryDir;
   const state = o.state ?? { staged: false, moved: false };
-  // Durable: git fsyncs index.lock and the ref's lock before renaming them; the renames are flushed below.
   const config = o.durable ? [...DURABLE_GIT_CONFIG] : [];
   // update-index replaces the index atomically, so only a staging that succeeded needs undoing.
   const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd, config }).then(() => void (state.staged = true));
@@ -80,15 +98,20 @@ export async function publishCommit(
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
-  } else {
-    const [staged, moved] = await Promise.allSettled([stage(), move()]);
-    if (staged.status === 'rejected') {
-      if (moved.status === 'fulfilled') await undoRefMove(git, cwd, o.commit, o.parent, state).catch(() => undefined);
-      throw staged.reason;
-    }
-    if (moved.status === 'rejected') throw moved.reason;
+    return;
   }
-  if (o.durable) await flushPublished(o.memoryDir);
+  const [staged, moved] = await Promise.allSettled([stage(), move()]);
+  if (staged.status === 'rejected') {
+    if (moved.status === 'fulfilled') await undoRefMove(git, cwd, o.commit, o.parent, state).catch(() => undefined);
+    throw staged.reason;
+  }
+  if (moved.status === 'rejected') throw moved.reason;
+}
+
+/** Sets the index entries of an already published commit (recovery), durably when asked. */
+export async function restageIndex(git: GitRunner, memoryDir: string, index: readonly IndexInfoEntry[], durable: boolean): Promise<void> {
+  await git.exec(updateIndexInfoOp(index), { cwd: memoryDir, config: durable ? [...DURABLE_GIT_CONFIG] : [] });
+  if (durable) await fsyncDirAsync(gitDirAt(memoryDir) ?? join(memoryDir, '.git'));
 }
 
 /** Flushes the renames of the index (in the git dir) and of HEAD's branch (under the common dir's refs/). */
@@ -102,7 +125,7 @@ async function flushPublished(memoryDir: string): Promise<void> {
   }
   const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1] ?? 'refs/heads/main';
   const refDir = dirname(join(resolveGitCommonDir(memoryDir), ref));
-  await Promise.all([gitDir, ...(refDir === gitDir ? [] : [refDir])].map((d) => fsyncDirAsync(d)));
+  await syncAll({ dirs: [gitDir, refDir] });
 }
 
 /** Moves HEAD back from `commit` to `parent` (compare-and-swap). */

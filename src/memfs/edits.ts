@@ -11,7 +11,8 @@ import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
-import { clearJournal, journalOwner, retireJournal, writeJournal } from './journal.js';
+import { clearJournal, retireJournal } from './journal.js';
+import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { RepoFs } from './repo-fs.js';
 import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
 import type { BaseTrees } from './tree-edit.js';
@@ -139,31 +140,36 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
  * writer that died may have its write finished later. What cannot be put back is reported as
  * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
  */
-export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Promise<string> {
+export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
   const commit = composed.commit;
   const step = req.onStep ?? ((): void => undefined);
   const subject = message.split('\n')[0] ?? '';
   // Durable order: objects, then the journal naming them, then the files, then the index and the ref —
-  // each on disk before the next starts, so a power loss at any point leaves the old or the new state.
+  // each on disk before the next starts, so a power loss at any point leaves the old or the new state
+  // (the files' directories are flushed alongside the ref: recovery rolls files forward under a moved ref).
   const durable = req.durable !== false;
+  let prepared: PreparedWrite | undefined = early?.draft === draft ? early : undefined;
+  if (early !== undefined && prepared === undefined) await early.discard();
   try {
-    if (durable) await composed.objects.storeDurably(); // unreferenced objects are harmless if what follows fails
-    else composed.objects.store();
-    step('objects');
-    writeJournal(memoryDir, { ...journalOwner(), parent: base.head, commit, paths: draft.paths, index: composed.index.after, subject }, durable);
+    // Unreferenced objects are harmless if what follows fails; the files' texts wait, flushed, in the git dir.
+    prepared ??= prepareWrite(draft, fs);
+    await prepared.store.publish(() => step('objects'));
+    prepared.stage?.close();
   } catch (err) {
+    await prepared?.discard();
     throw failure(req.operation, err, []);
   }
+  const stage = prepared.stage;
   step('journaled');
   const undo: UndoRecord[] = [];
   const state: PublishState = { staged: false, moved: false };
   try {
-    for (const e of effective) writeFile(fs, e, undo, durable);
-    if (durable) await fs.syncDirsOf(draft.paths);
+    for (const e of effective) writeFile(fs, e, undo, durable, stage?.files.get(e.file));
     step('files');
-    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state, durable });
+    const alongside = durable ? (): Promise<void> => fs.syncDirsOf(draft.paths) : undefined;
+    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state, durable, ...(alongside ? { alongside } : {}) });
     step('published');
   } catch (err) {
     const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });
@@ -173,6 +179,8 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs): Prom
       problems.push((retireErr as Error).message);
     }
     throw failure(req.operation, err, problems);
+  } finally {
+    stage?.discard(); // what a fallback wrote in place instead
   }
   try {
     clearJournal(memoryDir);

@@ -3,12 +3,16 @@
  * in place through a race-safe RepoFs, and the index from the commit's known entries, never by reading
  * the work tree back.
  */
-import { formatOfId, zeroId, type ObjectFormat } from '../git/object-format.js';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { syncAll } from '../git/durable.js';
+import { formatOfId, OBJECT_ID, zeroId, type ObjectFormat } from '../git/object-format.js';
 import { objectId } from '../git/objects.js';
-import { catFileBatchRawOp, revParseOp, updateIndexInfoOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
+import { catFileBatchRawOp, revParseOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { isMemoryError } from '../errors.js';
-import { publishCommit } from './commit.js';
+import { publishCommit, restageIndex } from './commit.js';
 import type { JournalEntry, RecoveryOutcome } from './journal.js';
 import { RepoFs, TEMP_PREFIX } from './repo-fs.js';
 
@@ -62,38 +66,84 @@ function sweepTemps(fs: RepoFs, e: JournalEntry): void {
 }
 
 /**
- * Finishes the journaled write `e` whose writer died. Throws when a step fails (the caller sets it aside).
- * @example await finishWrite(git, memoryDir, entry) // 'rolled_forward'
+ * True when every path's object at the commit is the one the entry's index names: a power loss can keep
+ * the entry and lose objects it names (they were flushed together), and a missing blob must never read as
+ * "delete this file".
  */
-export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalEntry): Promise<RecoveryOutcome> {
+function objectsSurvived(e: JournalEntry, index: readonly IndexInfoEntry[], wanted: ReadonlyArray<{ id: string } | null>): boolean {
+  return e.paths.every((p, i) => {
+    const entry = index.find((x) => x.path === p);
+    const want = wanted[i] ?? null;
+    return entry !== undefined && (entry.mode === null ? want === null : want?.id === entry.id);
+  });
+}
+
+/** Flushes the loose objects `commit` adds to `parent` (the dead writer may not have), with their directories. */
+async function syncCommitObjects(git: GitRunner, cwd: string, commit: string, parent: string | null): Promise<void> {
+  const out = (await git.run(['rev-list', '--objects', '--no-object-names', commit, ...(parent === null ? [] : ['--not', parent])], { cwd })).stdout;
+  const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
+  const fds: number[] = [];
+  const dirs = new Set<string>();
+  try {
+    for (const id of out.split('\n').filter((l) => OBJECT_ID.test(l))) {
+      const dir = join(objectsDir, id.slice(0, 2));
+      try {
+        fds.push(openSync(join(dir, id.slice(2)), 'r'));
+        dirs.add(dir);
+      } catch {
+        // packed (fetched or repacked): git flushed it when it wrote the pack
+      }
+    }
+    await syncAll({ data: fds, dirs: [...dirs, objectsDir] });
+  } finally {
+    fds.forEach((fd) => closeSync(fd));
+  }
+}
+
+/** Puts each path's wanted content in place where the work tree still shows the parent's. */
+function rollFilesForward(fs: RepoFs, e: JournalEntry, index: readonly IndexInfoEntry[], current: ReadonlyArray<string | null>, wanted: ReadonlyArray<{ id: string; data: Buffer } | null>, durable: boolean): void {
+  e.paths.forEach((p, i) => {
+    const want = wanted[i] ?? null;
+    if (current[i] === (want?.id ?? null)) return;
+    if (want === null) {
+      fs.unlink(p);
+      fs.pruneEmptyDirs(parentOf(p));
+    } else {
+      const existing = fs.info(p);
+      fs.writeFile(p, want.data, existing ? existing.mode : index.find((x) => x.path === p)?.mode === '100755' ? 0o755 : undefined, durable);
+    }
+  });
+}
+
+/**
+ * Finishes the journaled write `e` whose writer died, in the order and with the flushes of a normal write
+ * when `durable`. HEAD still at the parent: the files are put in place and the commit published. HEAD
+ * already at the commit (a power loss can keep the ref and lose the files' renames): the files are put in
+ * place too, and the index set. Throws when a step fails (the caller sets it aside).
+ * @example await finishWrite(git, memoryDir, entry, true) // 'rolled_forward'
+ */
+export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalEntry, durable: boolean): Promise<RecoveryOutcome> {
   const cwd = memoryDir;
   const head = await git.exec(revParseOp('HEAD'), { cwd });
   const fs = new RepoFs(memoryDir);
   try {
     sweepTemps(fs, e);
+    if (head !== e.commit && head !== e.parent) return 'abandoned';
     const index = e.index ?? (await indexAt(git, cwd, e.commit, e.paths));
-    if (head === e.commit) {
-      await git.exec(updateIndexInfoOp(index), { cwd });
-      return 'already_published';
-    }
-    if (head !== e.parent) return 'abandoned';
     const [wanted, before] = await Promise.all([objectsAt(git, cwd, e.commit, e.paths), objectsAt(git, cwd, e.parent, e.paths)]);
+    if (!objectsSurvived(e, index, wanted)) return 'abandoned';
     const format = formatOfId(e.commit) ?? 'sha1'; // the journal's commit was hashed in the repository's format
     const current = e.paths.map((p) => workTreeId(fs, p, format));
     const onlyThisWrite = current.every((id, i) => id === (wanted[i]?.id ?? null) || id === (before[i]?.id ?? null));
-    if (!onlyThisWrite) return 'abandoned';
-    e.paths.forEach((p, i) => {
-      const want = wanted[i] ?? null;
-      if (current[i] === (want?.id ?? null)) return;
-      if (want === null) {
-        fs.unlink(p);
-        fs.pruneEmptyDirs(parentOf(p));
-      } else {
-        const existing = fs.info(p);
-        fs.writeFile(p, want.data, existing ? existing.mode : index.find((x) => x.path === p)?.mode === '100755' ? 0o755 : undefined);
-      }
-    });
-    await publishCommit(git, { memoryDir, commit: e.commit, parent: e.parent, index, subject: e.subject });
+    if (!onlyThisWrite && head === e.parent) return 'abandoned';
+    if (durable) await syncCommitObjects(git, cwd, e.commit, e.parent);
+    if (onlyThisWrite) rollFilesForward(fs, e, index, current, wanted, durable);
+    const alongside = durable ? (): Promise<void> => fs.syncDirsOf(e.paths) : undefined;
+    if (head === e.commit) {
+      await Promise.all([restageIndex(git, memoryDir, index, durable), alongside?.()]);
+      return 'already_published';
+    }
+    await publishCommit(git, { memoryDir, commit: e.commit, parent: e.parent, index, subject: e.subject, durable, ...(alongside ? { alongside } : {}) });
     return 'rolled_forward';
   } finally {
     fs.close();

@@ -10,17 +10,19 @@
  * or a step that fails) is renamed to `gitmem-write.<time>.rejected.json` beside it, the call that found
  * it fails once with RECOVERY_SET_ASIDE naming that file, and the next write proceeds.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathProblem } from '../blocks/path-rules.js';
 import { isMemoryError, MemoryError } from '../errors.js';
 import { gitDirAt } from '../git/common-dir.js';
-import { fsyncDir } from '../git/durable.js';
+import { syncAll } from '../git/durable.js';
+import type { ObjectBatch } from '../git/objects.js';
 import { OBJECT_ID } from '../git/object-format.js';
 import { isProcessAlive, processStartTime } from '../git/lease-file.js';
 import type { IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
+import { sweepStaged } from './file-staging.js';
 import { finishWrite } from './journal-finish.js';
 
 export interface JournalEntry {
@@ -53,26 +55,79 @@ export function journalOwner(): Pick<JournalEntry, 'pid' | 'hostname' | 'pidStar
   return owner;
 }
 
-/**
- * Records the write about to happen (atomically: temp file + rename). `durable`: the entry is on disk
- * (file fsynced before the rename, the git dir after it) before any file of the write changes.
- */
-export function writeJournal(memoryDir: string, entry: JournalEntry, durable = false): void {
+/** Records the write about to happen, not durably (temp file + rename: atomic). */
+export function writeJournal(memoryDir: string, entry: JournalEntry): void {
   const file = journalPath(memoryDir);
-  if (!durable) {
-    writeFileSync(`${file}.tmp`, JSON.stringify(entry));
-    renameSync(`${file}.tmp`, file);
-    return;
-  }
-  const fd = openSync(`${file}.tmp`, 'w');
-  try {
-    writeFileSync(fd, JSON.stringify(entry));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(`${file}.tmp`, JSON.stringify(entry));
   renameSync(`${file}.tmp`, file);
-  fsyncDir(dirname(file));
+}
+
+/** A write's objects and journal entry, written and being flushed, not yet in place (see prepareStore). */
+export interface PreparedStore {
+  /** Places the objects, then (after `onObjects`) the entry, and flushes their directories. */
+  publish(onObjects: () => void): Promise<void>;
+  /** Removes the temp files instead (waits for their flush to settle first). */
+  discard(): Promise<void>;
+}
+
+/**
+ * Stores a write's objects and records its entry, in the order a crash cannot break: objects before the
+ * entry naming them, the entry before any work-tree file changes. Durably that takes two flushes, not
+ * four, and the first starts here, before the write is even allowed: the objects' and the entry's temp
+ * files (with `alsoFlush`, the write's staged work-tree files) are written and their flush begins, so it can
+ * overlap the clean check. `publish` then renames them (objects, `onObjects`, entry) and flushes every
+ * directory that got an entry at once. A power loss before that flush ends leaves the work tree untouched,
+ * and recovery abandons an entry whose objects did not survive.
+ */
+export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: JournalEntry, durable: boolean, alsoFlush: readonly number[] = []): PreparedStore {
+  if (!durable) {
+    return {
+      publish: async (onObjects) => {
+        objects.store();
+        onObjects();
+        writeJournal(memoryDir, entry);
+      },
+      discard: async () => undefined,
+    };
+  }
+  const file = journalPath(memoryDir);
+  const staged = objects.stageDurably();
+  let fd: number;
+  try {
+    fd = openSync(`${file}.tmp`, 'w');
+  } catch (err) {
+    staged.discard();
+    throw err;
+  }
+  const flushed = (async () => {
+    writeFileSync(fd, JSON.stringify(entry));
+    await syncAll({ data: [...staged.fds, fd], full: alsoFlush });
+  })();
+  flushed.catch(() => undefined); // awaited by publish or discard
+  let open = true;
+  const discard = async (): Promise<void> => {
+    await flushed.catch(() => undefined);
+    if (!open) return;
+    open = false;
+    staged.discard();
+    closeSync(fd);
+    rmSync(`${file}.tmp`, { force: true });
+  };
+  const publish = async (onObjects: () => void): Promise<void> => {
+    try {
+      await flushed;
+    } catch (err) {
+      await discard();
+      throw err;
+    }
+    open = false;
+    closeSync(fd);
+    const dirs = staged.place();
+    onObjects();
+    renameSync(`${file}.tmp`, file);
+    await syncAll({ dirs: [...dirs, dirname(file)] });
+  };
+  return { publish, discard };
 }
 
 /** Removes the entry once the write is published or rolled back. */
@@ -138,10 +193,12 @@ function setAside(memoryDir: string, entry: JournalEntry | null, why: string, qu
 }
 
 /**
- * Finishes or retires a write that a killed process left half done. Call it under the lease.
+ * Finishes or retires a write that a killed process left half done. Call it under the lease. `durable`
+ * (default on): the finished write is flushed like a normal durable write.
  * @example await recoverInterruptedWrite(git, memoryDir) // 'none' when there was nothing to do
  */
-export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string): Promise<RecoveryOutcome> {
+export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string, durable = true): Promise<RecoveryOutcome> {
+  sweepStaged(memoryDir);
   const file = journalPath(memoryDir);
   if (!existsSync(file)) return 'none';
   let text: string;
@@ -156,7 +213,7 @@ export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string)
   const e = entry as JournalEntry;
   let outcome: RecoveryOutcome;
   try {
-    outcome = await finishWrite(git, memoryDir, e);
+    outcome = await finishWrite(git, memoryDir, e, durable);
   } catch (err) {
     // Another git process's lock or a slow git: leave the entry for the next call to finish.
     if (isMemoryError(err, 'GIT_LOCKED') || isMemoryError(err, 'GIT_TIMEOUT')) throw err;

@@ -212,6 +212,17 @@ export class RepoFs {
   }
 
   /**
+   * Replaces (or creates) `rel` with the finished file `src` (outside the work tree, on the same file
+   * system) in one rename into the verified directory. Errors are left as the system's (EXDEV: another file
+   * system), for the caller to fall back on writeFile.
+   */
+  moveIn(rel: string, src: string): void {
+    const parent = parentOf(rel);
+    this.dir(parent, true);
+    renameSync(src, this.at(parent, nameOf(rel)));
+  }
+
+  /**
    * Flushes the entries of every directory on the way to each of `rels` (renames, unlinks, new and removed
    * directories), through the directories this view opened; one fsync per directory, all at once.
    */

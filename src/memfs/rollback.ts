@@ -9,6 +9,7 @@ import type { IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { restoreIndex, undoRefMove, type PublishState } from './commit.js';
 import type { FileEdit } from './edits.js';
+import { placeStaged, type StagedFile } from './file-staging.js';
 import { errnoOf, fsError, linkRefusal } from './fs-errors.js';
 import type { RepoFs } from './repo-fs.js';
 
@@ -21,8 +22,11 @@ export interface UndoRecord {
 
 const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
-/** Applies one edit to the work tree, recording how to undo it first. An existing file keeps its mode. */
-export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[], durable = false): void {
+/**
+ * Applies one edit to the work tree, recording how to undo it first. An existing file keeps its mode.
+ * `staged`: the new text already flushed in the git dir (file-staging.ts), moved in when it still fits.
+ */
+export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[], durable = false, staged?: StagedFile): void {
   const existing = fs.info(e.file);
   if (existing?.kind === 'link') throw linkRefusal(e.file);
   if (existing && existing.kind !== 'file') {
@@ -32,7 +36,7 @@ export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[], durable =
   if (e.after === null) {
     fs.unlink(e.file);
     fs.pruneEmptyDirs(parentOf(e.file));
-  } else {
+  } else if (staged === undefined || !placeStaged(fs, staged, existing?.mode)) {
     fs.writeFile(e.file, Buffer.from(e.after), existing?.mode, durable);
   }
 }

@@ -13,6 +13,7 @@ import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
+import { prepareEarly } from './prepare-write.js';
 import type { Identity } from '../identity.js';
 import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
@@ -120,7 +121,7 @@ export async function writeUnderLease(deps: WriteDeps, operation: string, reason
   checkText(operation, 'reason', reason, TOOL_LIMITS.reasonChars);
   return deps.lease(async () => {
     // Holding the lease, any journal entry left behind belongs to a writer that died mid-write: finish it first.
-    await recoverInterruptedWrite(deps.git, deps.memoryDir);
+    await recoverInterruptedWrite(deps.git, deps.memoryDir, deps.durable !== false);
     const fs = new RepoFs(deps.memoryDir);
     try {
       return await planAndCommit(deps, operation, reason, () => plan(fs), fs);
@@ -153,14 +154,22 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
     const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     draft = base instanceof Error ? base : budget instanceof Error ? budget : attempt(() => draftEdits(request(base, edits, budget)));
   }
-  const status = await statusP;
+  // A durable write's first flush (temp files only) overlaps the clean check; a refused write discards it.
+  const early = prepareEarly(draft, fs);
+  const status = await statusP.catch(async (err: unknown) => {
+    await early?.discard();
+    throw err;
+  });
   if (edits instanceof Error) throw errnoOf(edits) === undefined ? edits : fsError(edits, '');
   // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
   // gitmem's lease) or a failed tree read is composed again.
   const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
   if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits, await budgetP));
-  if (draft instanceof Error || draft === undefined) throw draft;
-  const commit = await applyDraft(git, draft, fs);
+  if (draft instanceof Error || draft === undefined) {
+    await early?.discard();
+    throw draft;
+  }
+  const commit = await applyDraft(git, draft, fs, early);
   deps.afterCommit?.(commit);
   return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
 }

@@ -1,0 +1,136 @@
+// Recovery after a power loss: the states a crash can leave once objects and the journal share one flush
+// and the files' directories are flushed alongside the ref. A journal whose objects did not survive is
+// abandoned (a missing blob never reads as "delete the file"); a ref that survived without the files'
+// renames gets its files back. And a recovered write is as durable as a normal one, in the same order.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTmp, git } from '../helpers/tmp.js';
+import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
+import { at, renamedTo, synced, syncedPath, tracedWrite } from '../helpers/strace-trace.js';
+
+afterAll(cleanupTmp);
+
+// A writer that edits notes/a.md and kills itself (SIGKILL) right after the journal is on disk.
+const CRASHER = `
+const { createMemory } = await import(process.argv[1]);
+const [home, agent] = process.argv.slice(2);
+const memory = await createMemory({ home, agentId: agent, onWriteStep: (s) => { if (s === 'journaled') process.kill(process.pid, 'SIGKILL'); } });
+await memory.tool({ command: 'str_replace', reason: 'crashed edit', file_path: 'notes/a.md', old_string: 'alpha', new_string: 'omega' });
+`;
+
+function crashAfterJournal(fx: MemoryFixture): Promise<string | null> {
+  const index = join(process.cwd(), 'dist/index.js');
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, index, fx.home, 'agent-1'], { env: fx.env, stdio: 'ignore' });
+    child.on('close', (_code, signal) => resolve(signal));
+  });
+}
+
+interface Journal {
+  commit: string;
+  parent: string;
+  index: Array<{ path: string; mode: string | null; id: string }>;
+}
+
+async function crashedFixture(): Promise<{ fx: MemoryFixture; journal: Journal; parent: string }> {
+  const fx = await memoryFixture();
+  await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha' });
+  const parent = git(fx.dir, ['rev-parse', 'HEAD']);
+  expect(await crashAfterJournal(fx)).toBe('SIGKILL');
+  const journal = JSON.parse(readFileSync(join(fx.dir, '.git', 'gitmem-write.json'), 'utf8')) as Journal;
+  expect(journal.parent).toBe(parent);
+  return { fx, journal, parent };
+}
+
+const looseFile = (fx: MemoryFixture, id: string): string => join(fx.dir, '.git', 'objects', id.slice(0, 2), id.slice(2));
+
+describe('recovery after a power loss', () => {
+  it('abandons a journal whose new blob did not survive, leaving the file as it was', async () => {
+    const { fx, journal, parent } = await crashedFixture();
+    const blob = journal.index.find((e) => e.path === 'notes/a.md')?.id ?? '';
+    rmSync(looseFile(fx, blob)); // the entry's rename survived the power loss, the blob's did not
+    const r = await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
+    expect(git(fx.dir, ['rev-parse', 'HEAD~1'])).toBe(parent);
+    expect(r.commit).toBe(git(fx.dir, ['rev-parse', 'HEAD']));
+    expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('alpha');
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+    expect(git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling', '--connectivity-only'])).toBe('');
+  });
+
+  it('abandons a journal whose commit did not survive, leaving the file as it was', async () => {
+    const { fx, journal, parent } = await crashedFixture();
+    rmSync(looseFile(fx, journal.commit));
+    await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
+    expect(git(fx.dir, ['rev-parse', 'HEAD~1'])).toBe(parent);
+    expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('alpha');
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+
+  it('puts the files back when the ref survived and their renames did not', async () => {
+    const { fx, journal } = await crashedFixture();
+    // The ref's rename reached the disk, the work file's did not: HEAD at the commit, the old text in place.
+    writeFileSync(join(fx.dir, '.git', 'refs', 'heads', 'main'), `${journal.commit}\n`);
+    await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
+    expect(git(fx.dir, ['log', '--format=%s', '-n2']).split('\n')).toEqual(['next write', 'crashed edit']);
+    expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+    git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling']);
+  });
+});
+
+describe('a recovered write', { tags: ['strace'] }, () => {
+  it('is flushed like a normal write: objects, file, index and ref, each before its rename, directories after', async () => {
+    const { fx, journal } = await crashedFixture();
+    const ev = tracedWrite(fx.env, 'notes/next.md'); // the next write finishes the crashed one first
+    const gitDir = join(fx.dir, '.git');
+    const nextJournal = at(ev, renamedTo(/\/gitmem-write\.json$/)); // the next write's own entry
+    expect(git(fx.dir, ['log', '--format=%s', '-n2']).split('\n')).toEqual(['durable write', 'crashed edit']);
+    const commitSync = at(ev, syncedPath(looseFile(fx, journal.commit)));
+    const fileSync = at(ev, synced(/\/notes\/\.gitmem-tmp-/), commitSync);
+    const fileRename = at(ev, renamedTo(/\/a\.md$/), fileSync);
+    for (const d of [fx.dir, join(fx.dir, 'notes')]) expect(at(ev, syncedPath(d), fileRename)).toBeLessThan(nextJournal);
+    const indexRename = at(ev, renamedTo(/\/\.git\/index$/), at(ev, synced(/\/\.git\/index\.lock$/), fileRename));
+    const refRename = at(ev, renamedTo(/\/\.git\/refs\/heads\/main$/), at(ev, synced(/\/\.git\/refs\/heads\/main\.lock$/), fileRename));
+    const published = Math.max(indexRename, refRename);
+    expect(at(ev, syncedPath(gitDir), published)).toBeLessThan(nextJournal);
+    expect(at(ev, syncedPath(join(gitDir, 'refs/heads')), published)).toBeLessThan(nextJournal);
+    expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+});
+
+describe('a write refused after its temp files were written', () => {
+  it('leaves no temp file behind: objects, journal entry, staged text', async () => {
+    const fx = await memoryFixture();
+    await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha' });
+    writeFileSync(join(fx.dir, 'notes/a.md'), 'edited by hand\n'); // the clean check refuses the next write
+    const err = await fx.memory.tool({ command: 'create', reason: 'refused', file_path: 'notes/b.md', description: 'b', file_text: 'beta' }).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('REPO_DIRTY');
+    const gitDir = join(fx.dir, '.git');
+    const objects = join(gitDir, 'objects');
+    const temps = readdirSync(objects).flatMap((d) => (/^[0-9a-f]{2}$/.test(d) ? readdirSync(join(objects, d)).filter((n) => n.startsWith('tmp_obj_')) : []));
+    expect(temps).toEqual([]);
+    expect(existsSync(join(gitDir, 'gitmem-staged')) ? readdirSync(join(gitDir, 'gitmem-staged')) : []).toEqual([]);
+    expect(existsSync(join(gitDir, 'gitmem-write.json.tmp'))).toBe(false);
+    expect(existsSync(join(gitDir, 'gitmem-write.json'))).toBe(false);
+  });
+});
+
+describe('the staging directory', () => {
+  it('a link planted as .git/gitmem-staged is never written through or swept: the write stages nothing and succeeds', async () => {
+    const { symlinkSync, mkdirSync: mkdir } = await import('node:fs');
+    const fx = await memoryFixture();
+    const outside = join(fx.home, 'outside');
+    mkdir(outside);
+    writeFileSync(join(outside, 'keep.txt'), 'not gitmem\'s\n');
+    rmSync(join(fx.dir, '.git', 'gitmem-staged'), { recursive: true, force: true });
+    symlinkSync(outside, join(fx.dir, '.git', 'gitmem-staged'));
+    await fx.memory.tool({ command: 'create', reason: 'through a link?', file_path: 'notes/x.md', description: 'x', file_text: 'secret text' });
+    await fx.memory.tool({ command: 'create', reason: 'and a sweep', file_path: 'notes/y.md', description: 'y' });
+    expect(readdirSync(outside)).toEqual(['keep.txt']);
+    expect(readFileSync(join(fx.dir, 'notes/x.md'), 'utf8')).toContain('secret text');
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+});
