@@ -1,5 +1,5 @@
 /**
- * Opens the search index: one SQLite file under the common git dir (`gitmem/search/index-v2.sqlite`, never in
+ * Opens the search index: one SQLite file under the common git dir (`gitmem/search/index-v3.sqlite`, never in
  * the work tree; deleting it is always safe — it is rebuilt from git). SQLite's write-ahead log keeps it
  * whole across a killed process and lets any number of processes read while one writes. A file that is not
  * a database, is corrupt or has another schema is removed and rebuilt; a git dir that cannot be written
@@ -16,16 +16,16 @@ export type Db = BetterSqlite3.Database;
 type DbConstructor = new (path: string, options?: BetterSqlite3.Options) => Db;
 
 /** Bumped whenever the schema or what is stored changes: an older file is then rebuilt. */
-export const SCHEMA_VERSION = '2';
+export const SCHEMA_VERSION = '3';
 const FILE = `index-v${SCHEMA_VERSION}.sqlite`;
 
-// A blob's text is stored as its bytes (UTF-8, checked), for hits' lines and snippets. FTS5 keeps its in-memory
-// terms up to `hashsize` bytes before writing a segment: a first build of thousands of files then writes one
-// segment instead of many that automerge would merge again.
+// Only what ranking needs is stored: blob ids and the full-text index. A hit's text (its line, snippet and
+// description) is read from git by blob id when it is returned, so a build writes no copy of the files. FTS5
+// keeps its in-memory terms up to `hashsize` bytes before writing a segment: a first build of thousands of
+// files then writes one segment instead of many that automerge would merge again.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, indexed INTEGER NOT NULL,
-  description TEXT NOT NULL, text BLOB);
+CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, indexed INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS paths(path TEXT PRIMARY KEY, blob INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paths_by_blob ON paths(blob);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(description, body, content='', contentless_delete=1,

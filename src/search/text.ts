@@ -3,7 +3,7 @@
  * (canonical decomposition, accents dropped, lower case) and split it into runs of letters and digits —
  * the same rule SQLite's `unicode61` tokenizer with `remove_diacritics 2` applies inside the index.
  */
-import { descriptionOf, splitFrontmatter, tryParseMemoryFile } from '../blocks/frontmatter.js';
+import { descriptionOf, parseFrontmatterYaml, splitFrontmatter } from '../blocks/frontmatter.js';
 import { INDEXED_EXTENSIONS } from './types.js';
 
 const MARKS = /\p{M}+/gu;
@@ -44,11 +44,27 @@ export function isIndexablePath(path: string, mode: string): boolean {
   return INDEXED_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-/** What the index stores for a file: its description (frontmatter) and its body (what follows it). */
+/** What the index holds of a file: its description (frontmatter) and its body (what follows it). */
 export function indexFields(text: string): { description: string; body: string } {
   const split = splitFrontmatter(text);
   if (split.kind === 'none') return { description: '', body: split.body };
   if (split.kind === 'unclosed') return { description: '', body: text };
-  const parsed = tryParseMemoryFile(text);
-  return { description: parsed ? descriptionOf(parsed.data) : '', body: split.body };
+  let description = '';
+  try {
+    description = descriptionOf(parseFrontmatterYaml(split.yamlText));
+  } catch {
+    // invalid YAML: no description, the body is still searchable
+  }
+  return { description, body: split.body };
+}
+
+/**
+ * The same fields of a blob's bytes, the body as a slice of them when it is their exact tail (no BOM or CR
+ * changed the text): SQLite then reads the bytes as they are, with no conversion to and from a JS string.
+ */
+export function indexValues(bytes: Buffer): { description: string; body: string | Buffer } {
+  const text = bytes.toString('utf8');
+  const fields = indexFields(text);
+  if (text.charCodeAt(0) === 0xfeff || text.includes('\r')) return fields;
+  return { description: fields.description, body: bytes.subarray(bytes.length - Buffer.byteLength(fields.body)) };
 }

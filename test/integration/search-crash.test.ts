@@ -64,7 +64,7 @@ function writeFiles(fx: MemoryFixture, count: number, version: string, has: (i: 
   return needles.sort();
 }
 
-const indexPath = (fx: MemoryFixture) => join(fx.dir, '.git', 'gitmem', 'search', 'index-v2.sqlite');
+const indexPath = (fx: MemoryFixture) => join(fx.dir, '.git', 'gitmem', 'search', 'index-v3.sqlite');
 
 function integrity(fx: MemoryFixture): string {
   const db = new Database(indexPath(fx));
