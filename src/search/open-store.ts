@@ -54,10 +54,12 @@ export function isCorruption(err: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB' || (err as Error).message === 'gitmem: index schema mismatch';
 }
 
-function configure(db: Db): Db {
+/** `aside`: a private file being built whole (its rollback journal in memory, no syncs until it is published: see fresh-build.ts). */
+function configure(db: Db, aside = false): Db {
   db.pragma('busy_timeout = 15000');
-  if (!db.memory) db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  if (aside) db.pragma('journal_mode = MEMORY');
+  else if (!db.memory) db.pragma('journal_mode = WAL');
+  db.pragma(aside ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // Up to 32 MiB of pages in memory (allocated only as used), so a large build does not spill mid-transaction.
   db.pragma('cache_size = -32768');
   // Created once, in one transaction (IF NOT EXISTS: a racing creator's second pass changes nothing).
@@ -85,12 +87,22 @@ function canWriteDir(dir: string): boolean {
   }
 }
 
+/** Where a common git dir's index file is, or null when its directory cannot be written (the index is then in memory). */
+export function indexFilePath(commonDir: string): string | null {
+  const dir = join(commonDir, 'gitmem', 'search');
+  return canWriteDir(dir) ? join(dir, FILE) : null;
+}
+
+/** A new, private index file at `path`, with the schema, for a build that is published whole afterwards. */
+export function createAside(path: string): Db {
+  return configure(new (loadEngine())(path), true);
+}
+
 /** Opens (creating, or rebuilding a bad file) the index for a common git dir. */
 function openFresh(commonDir: string): { db: Db; path: string | null } {
   const Database = loadEngine();
-  const dir = join(commonDir, 'gitmem', 'search');
-  if (!canWriteDir(dir)) return { db: configure(new Database(':memory:')), path: null };
-  const path = join(dir, FILE);
+  const path = indexFilePath(commonDir);
+  if (path === null) return { db: configure(new Database(':memory:')), path: null };
   for (let attempt = 0; ; attempt++) {
     let db: Db | undefined;
     try {

@@ -14,6 +14,7 @@ import type { GitRunner } from '../git/runner.js';
 import { readGitmemConfig } from '../llm/config.js';
 import { resolveEmbeddingModel, type EmbeddingChoice } from '../llm/embedding.js';
 import { bestLine } from './best-line.js';
+import { buildIfAbsent } from './fresh-build.js';
 import { hitTexts } from './hit-text.js';
 import { dropConnection, indexConnection, isCorruption } from './open-store.js';
 import { checkOptions, type CheckedOptions } from './options.js';
@@ -105,8 +106,10 @@ async function rankIn(repo: RepoRef, store: SearchStore, scope: 'head' | 'at', t
 }
 
 async function searchOnce(ctx: SearchContext, target: string, plan: Plan): Promise<SearchHit[]> {
-  const store = new SearchStore(indexConnection(resolveGitCommonDir(ctx.memoryDir)).db);
+  const commonDir = resolveGitCommonDir(ctx.memoryDir);
   const repo = { git: ctx.git, memoryDir: ctx.memoryDir };
+  await buildIfAbsent(repo, commonDir, target);
+  const store = new SearchStore(indexConnection(commonDir).db);
   if (plan.options.at === undefined || store.mappedCommit() === target) {
     for (let attempt = 0; attempt < 3; attempt++) {
       await syncMap(repo, store, target);
