@@ -49,22 +49,45 @@ export function indexFields(text: string): { description: string; body: string }
   const split = splitFrontmatter(text);
   if (split.kind === 'none') return { description: '', body: split.body };
   if (split.kind === 'unclosed') return { description: '', body: text };
-  let description = '';
+  return { description: yamlDescription(split.yamlText), body: split.body };
+}
+
+function yamlDescription(yamlText: string): string {
   try {
-    description = descriptionOf(parseFrontmatterYaml(split.yamlText));
+    return descriptionOf(parseFrontmatterYaml(yamlText));
   } catch {
-    // invalid YAML: no description, the body is still searchable
+    return ''; // invalid YAML: no description, the body is still searchable
   }
-  return { description, body: split.body };
+}
+
+// Frontmatter is split from a decoded prefix of the file first (most end within a few hundred bytes); the
+// rest of the file is never decoded to a JS string.
+const PREFIXES = [512, 8192];
+
+/** The body's byte offset and the description when the prefix holds the whole frontmatter, else undefined. */
+function fromPrefix(bytes: Buffer, size: number): { description: string; offset: number } | undefined {
+  const head = bytes.toString('utf8', 0, size); // a character cut at the end lands in the body, never read here
+  const split = splitFrontmatter(head);
+  if (split.kind !== 'ok') return undefined;
+  const cut = head.length - split.body.length;
+  // The closing line must end inside the prefix (a cut `---` line might go on past it).
+  if (cut === 0 || head.charCodeAt(cut - 1) !== 10) return undefined;
+  return { description: yamlDescription(split.yamlText), offset: Buffer.byteLength(head.slice(0, cut)) };
 }
 
 /**
  * The same fields of a blob's bytes, the body as a slice of them when it is their exact tail (no BOM or CR
- * changed the text): SQLite then reads the bytes as they are, with no conversion to and from a JS string.
+ * changes the text): SQLite then reads the bytes as they are, with no conversion to and from a JS string.
  */
 export function indexValues(bytes: Buffer): { description: string; body: string | Buffer } {
+  if (bytes[0] === 0xef || bytes.includes(13)) return indexFields(bytes.toString('utf8'));
+  if (!(bytes.length === 3 || bytes[3] === 10) || bytes.toString('latin1', 0, 3) !== '---') return { description: '', body: bytes };
+  for (const size of PREFIXES) {
+    if (size >= bytes.length) break;
+    const hit = fromPrefix(bytes, size);
+    if (hit) return { description: hit.description, body: bytes.subarray(hit.offset) };
+  }
   const text = bytes.toString('utf8');
   const fields = indexFields(text);
-  if (text.charCodeAt(0) === 0xfeff || text.includes('\r')) return fields;
   return { description: fields.description, body: bytes.subarray(bytes.length - Buffer.byteLength(fields.body)) };
 }
