@@ -10,7 +10,7 @@
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createAside, indexFilePath } from './open-store.js';
+import { createAside, indexFileName, indexFilePath } from './open-store.js';
 import { SearchStore } from './store.js';
 import { syncMap } from './sync.js';
 import type { RepoRef } from './tree-read.js';
@@ -48,8 +48,9 @@ function syncFile(path: string): void {
  * @example await buildIfAbsent(repo, '/mem/.git', headCommit)
  */
 export async function buildIfAbsent(repo: RepoRef, commonDir: string, target: string): Promise<void> {
+  if (existsSync(indexFileName(commonDir))) return; // the usual case: one stat
   const path = indexFilePath(commonDir);
-  if (path === null || existsSync(path)) return;
+  if (path === null) return;
   removeStrays(path);
   const aside = `${path}.build-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
@@ -63,8 +64,9 @@ export async function buildIfAbsent(repo: RepoRef, commonDir: string, target: st
     syncFile(aside);
     try {
       linkSync(aside, path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } catch {
+      // EEXIST: another process published (or opened) an index first, which is used; anything else (no hard
+      // links on this file system, the private file removed meanwhile): the index is built in place instead
     }
   } finally {
     rmSync(aside, { force: true });

@@ -8,7 +8,7 @@
  */
 import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MemoryError } from '../errors.js';
 
@@ -87,10 +87,15 @@ function canWriteDir(dir: string): boolean {
   }
 }
 
+/** Where a common git dir's index file is (whether or not it exists). */
+export function indexFileName(commonDir: string): string {
+  return join(commonDir, 'gitmem', 'search', FILE);
+}
+
 /** Where a common git dir's index file is, or null when its directory cannot be written (the index is then in memory). */
 export function indexFilePath(commonDir: string): string | null {
-  const dir = join(commonDir, 'gitmem', 'search');
-  return canWriteDir(dir) ? join(dir, FILE) : null;
+  const path = indexFileName(commonDir);
+  return canWriteDir(dirname(path)) ? path : null;
 }
 
 /** A new, private index file at `path`, with the schema, for a build that is published whole afterwards. */
