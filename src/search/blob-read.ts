@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { catFileBatchRawOp } from '../git/commands/plumbing.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
@@ -36,8 +36,20 @@ function staysInside(path: string): boolean {
   return !path.startsWith('/') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
-/** The work-tree file at `path` when it is exactly blob `oid`, else undefined (absent, changed, not a plain file). */
-function fromWorkTree(root: string, path: string, oid: string, size: number | undefined): Buffer | undefined {
+// Room for git's object header (`blob <size>\0`, at most 18 bytes) before the bytes read.
+const HEAD_ROOM = 32;
+
+/** One scratch buffer per read of many files: the header room, the largest indexed file, and one byte to spot a larger one. */
+function scratch(): Buffer {
+  return Buffer.allocUnsafe(HEAD_ROOM + SEARCH_LIMITS.maxFileBytes + 1);
+}
+
+/**
+ * The work-tree file at `path` when it is exactly blob `oid`, else undefined (absent, changed, too large,
+ * not readable). No stat: whatever the path is (a FIFO, a device, a directory), at most the largest indexed
+ * size plus one byte is read without blocking, and only bytes that hash to the blob id are the blob.
+ */
+function fromWorkTree(root: string, path: string, oid: string, size: number | undefined, buf: Buffer): Buffer | undefined {
   const format = formatOfId(oid);
   if (format === undefined || !staysInside(path)) return undefined;
   let fd: number;
@@ -47,16 +59,14 @@ function fromWorkTree(root: string, path: string, oid: string, size: number | un
     return undefined;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > SEARCH_LIMITS.maxFileBytes || (size !== undefined && st.size !== size)) return undefined;
-    // git's object header and the bytes in one buffer: one read, one hash.
-    const header = `blob ${st.size}\0`;
-    const buf = Buffer.allocUnsafe(header.length + st.size);
-    buf.write(header, 0, 'latin1');
-    let n = header.length;
-    for (let r = 1; n < buf.length && r > 0; n += r) r = readSync(fd, buf, n, buf.length - n, n - header.length);
-    // Only bytes that hash to the blob id are the blob: anything else (an edit, a filter, a race) is ignored.
-    return n === buf.length && hash(format, buf) === oid ? buf.subarray(header.length) : undefined;
+    let n = 0;
+    for (let r = 1; r > 0 && HEAD_ROOM + n < buf.length; n += r) r = readSync(fd, buf, HEAD_ROOM + n, buf.length - HEAD_ROOM - n, null);
+    if (n > SEARCH_LIMITS.maxFileBytes || (size !== undefined && n !== size)) return undefined;
+    // git's object header right before the bytes: one hash over both.
+    const header = `blob ${n}\0`;
+    buf.write(header, HEAD_ROOM - header.length, 'latin1');
+    if (hash(format, buf.subarray(HEAD_ROOM - header.length, HEAD_ROOM + n)) !== oid) return undefined; // an edit, a filter, a race
+    return Buffer.from(buf.subarray(HEAD_ROOM, HEAD_ROOM + n));
   } catch {
     return undefined;
   } finally {
@@ -138,6 +148,7 @@ export async function readBlobs(repo: RepoRef, oids: readonly string[], pathOf: 
   const objectsDir = join(resolveGitCommonDir(repo.memoryDir), 'objects');
   const out: BlobInput[] = [];
   const rest: string[] = [];
+  const buf = scratch();
   for (const oid of oids) {
     const size = known?.get(oid);
     if (size !== undefined && size > SEARCH_LIMITS.maxFileBytes) {
@@ -145,7 +156,7 @@ export async function readBlobs(repo: RepoRef, oids: readonly string[], pathOf: 
       continue;
     }
     const path = pathOf.get(oid);
-    const bytes = path === undefined ? undefined : fromWorkTree(repo.memoryDir, path, oid, size);
+    const bytes = path === undefined ? undefined : fromWorkTree(repo.memoryDir, path, oid, size, buf);
     if (bytes) out.push({ oid, bytes: indexable(bytes) });
     else rest.push(oid);
   }

@@ -1,5 +1,5 @@
 /**
- * Opens the search index: one SQLite file under the common git dir (`gitmem/search/index-v2.sqlite`, never in
+ * Opens the search index: one SQLite file under the common git dir (`gitmem/search/index-v3.sqlite`, never in
  * the work tree; deleting it is always safe — it is rebuilt from git). SQLite's write-ahead log keeps it
  * whole across a killed process and lets any number of processes read while one writes. A file that is not
  * a database, is corrupt or has another schema is removed and rebuilt; a git dir that cannot be written
@@ -8,7 +8,7 @@
  */
 import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MemoryError } from '../errors.js';
 
@@ -16,16 +16,16 @@ export type Db = BetterSqlite3.Database;
 type DbConstructor = new (path: string, options?: BetterSqlite3.Options) => Db;
 
 /** Bumped whenever the schema or what is stored changes: an older file is then rebuilt. */
-export const SCHEMA_VERSION = '2';
+export const SCHEMA_VERSION = '3';
 const FILE = `index-v${SCHEMA_VERSION}.sqlite`;
 
-// A blob's text is stored as its bytes (UTF-8, checked), for hits' lines and snippets. FTS5 keeps its in-memory
-// terms up to `hashsize` bytes before writing a segment: a first build of thousands of files then writes one
-// segment instead of many that automerge would merge again.
+// Only what ranking needs is stored: blob ids and the full-text index. A hit's text (its line, snippet and
+// description) is read from git by blob id when it is returned, so a build writes no copy of the files. FTS5
+// keeps its in-memory terms up to `hashsize` bytes before writing a segment: a first build of thousands of
+// files then writes one segment instead of many that automerge would merge again.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, indexed INTEGER NOT NULL,
-  description TEXT NOT NULL, text BLOB);
+CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, oid TEXT NOT NULL UNIQUE, indexed INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS paths(path TEXT PRIMARY KEY, blob INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paths_by_blob ON paths(blob);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(description, body, content='', contentless_delete=1,
@@ -54,10 +54,12 @@ export function isCorruption(err: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB' || (err as Error).message === 'gitmem: index schema mismatch';
 }
 
-function configure(db: Db): Db {
+/** `aside`: a private file being built whole (its rollback journal in memory, no syncs until it is published: see fresh-build.ts). */
+function configure(db: Db, aside = false): Db {
   db.pragma('busy_timeout = 15000');
-  if (!db.memory) db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  if (aside) db.pragma('journal_mode = MEMORY');
+  else if (!db.memory) db.pragma('journal_mode = WAL');
+  db.pragma(aside ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // Up to 32 MiB of pages in memory (allocated only as used), so a large build does not spill mid-transaction.
   db.pragma('cache_size = -32768');
   // Created once, in one transaction (IF NOT EXISTS: a racing creator's second pass changes nothing).
@@ -85,12 +87,27 @@ function canWriteDir(dir: string): boolean {
   }
 }
 
+/** Where a common git dir's index file is (whether or not it exists). */
+export function indexFileName(commonDir: string): string {
+  return join(commonDir, 'gitmem', 'search', FILE);
+}
+
+/** Where a common git dir's index file is, or null when its directory cannot be written (the index is then in memory). */
+export function indexFilePath(commonDir: string): string | null {
+  const path = indexFileName(commonDir);
+  return canWriteDir(dirname(path)) ? path : null;
+}
+
+/** A new, private index file at `path`, with the schema, for a build that is published whole afterwards. */
+export function createAside(path: string): Db {
+  return configure(new (loadEngine())(path), true);
+}
+
 /** Opens (creating, or rebuilding a bad file) the index for a common git dir. */
 function openFresh(commonDir: string): { db: Db; path: string | null } {
   const Database = loadEngine();
-  const dir = join(commonDir, 'gitmem', 'search');
-  if (!canWriteDir(dir)) return { db: configure(new Database(':memory:')), path: null };
-  const path = join(dir, FILE);
+  const path = indexFilePath(commonDir);
+  if (path === null) return { db: configure(new Database(':memory:')), path: null };
   for (let attempt = 0; ; attempt++) {
     let db: Db | undefined;
     try {

@@ -14,12 +14,15 @@ import type { GitRunner } from '../git/runner.js';
 import { readGitmemConfig } from '../llm/config.js';
 import { resolveEmbeddingModel, type EmbeddingChoice } from '../llm/embedding.js';
 import { bestLine } from './best-line.js';
+import { buildIfAbsent } from './fresh-build.js';
+import { hitTexts } from './hit-text.js';
 import { dropConnection, indexConnection, isCorruption } from './open-store.js';
 import { checkOptions, type CheckedOptions } from './options.js';
 import { checkQuery, parseQuery, type ParsedQuery } from './query.js';
 import { fuse, semanticRank, type Ranked } from './semantic.js';
 import { MovedMeanwhile, SearchStore } from './store.js';
 import { mapRevision, syncMap } from './sync.js';
+import type { RepoRef } from './tree-read.js';
 import type { SearchHit, SearchMode } from './types.js';
 
 /** What a search needs from the composition root. */
@@ -57,10 +60,10 @@ async function targetCommit(ctx: SearchContext, at: string | undefined): Promise
   }
 }
 
-function toHits(store: SearchStore, ranked: readonly Ranked[], parsed: ParsedQuery): SearchHit[] {
-  const texts = store.texts(ranked.map((r) => r.id));
-  return ranked.flatMap((r) => {
-    const t = texts.get(r.id);
+async function toHits(repo: RepoRef, rows: ReadonlyArray<Ranked & { oid: string }>, parsed: ParsedQuery): Promise<SearchHit[]> {
+  const texts = await hitTexts(repo, rows);
+  return rows.flatMap((r) => {
+    const t = texts.get(r.oid);
     if (!t) return [];
     const { line, snippet } = bestLine(t.text, parsed.items);
     return [{ path: r.path, line, snippet, score: Math.round(r.score * 1e6) / 1e6, description: t.description }];
@@ -76,10 +79,11 @@ interface Plan {
 }
 
 /**
- * Ranks within one scope. The rows become hits inside a read transaction that first checks the map still
- * names `target` (scope `head`), so another process moving it cannot mix two trees into one answer.
+ * Ranks within one scope. The rows (and their blob ids) are taken inside a read transaction that first checks
+ * the map still names `target` (scope `head`), so another process moving it cannot mix two trees into one
+ * answer; their text is then read by blob id, which never changes.
  */
-async function rankIn(store: SearchStore, scope: 'head' | 'at', target: string, plan: Plan): Promise<SearchHit[]> {
+async function rankIn(repo: RepoRef, store: SearchStore, scope: 'head' | 'at', target: string, plan: Plan): Promise<SearchHit[]> {
   const { limit, pathOk } = plan.options;
   const depth = plan.mode === 'hybrid' ? Math.max(limit, 50) : limit;
   const fulltext = (): Ranked[] =>
@@ -87,30 +91,37 @@ async function rankIn(store: SearchStore, scope: 'head' | 'at', target: string, 
   let semantic: Ranked[] = [];
   if (plan.mode !== 'fulltext' && plan.embeddings) {
     const rows = store.scopeRows(scope).filter((r) => !pathOk || pathOk(r.path));
-    semantic = await semanticRank(store, plan.embeddings, rows, plan.query, depth);
+    semantic = await semanticRank(repo, store, plan.embeddings, rows, plan.query, depth);
   }
-  return store.db.transaction(() => {
+  const rows = store.db.transaction(() => {
     if (scope === 'head' && store.mappedCommit() !== target) throw new MovedMeanwhile();
     const ranked = plan.mode === 'fulltext' ? fulltext() : plan.mode === 'semantic' ? semantic : fuse([fulltext(), semantic], limit);
-    return toHits(store, ranked, plan.parsed);
+    const oids = store.oids(ranked.map((r) => r.id));
+    return ranked.flatMap((r) => {
+      const oid = oids.get(r.id);
+      return oid === undefined ? [] : [{ ...r, oid }];
+    });
   })();
+  return toHits(repo, rows, plan.parsed);
 }
 
 async function searchOnce(ctx: SearchContext, target: string, plan: Plan): Promise<SearchHit[]> {
-  const store = new SearchStore(indexConnection(resolveGitCommonDir(ctx.memoryDir)).db);
+  const commonDir = resolveGitCommonDir(ctx.memoryDir);
   const repo = { git: ctx.git, memoryDir: ctx.memoryDir };
+  await buildIfAbsent(repo, commonDir, target);
+  const store = new SearchStore(indexConnection(commonDir).db);
   if (plan.options.at === undefined || store.mappedCommit() === target) {
     for (let attempt = 0; attempt < 3; attempt++) {
       await syncMap(repo, store, target);
       try {
-        return await rankIn(store, 'head', target, plan);
+        return await rankIn(repo, store, 'head', target, plan);
       } catch (err) {
         if (!(err instanceof MovedMeanwhile)) throw err;
       }
     }
   }
   await mapRevision(repo, store, target);
-  return rankIn(store, 'at', target, plan);
+  return rankIn(repo, store, 'at', target, plan);
 }
 
 async function planFor(ctx: SearchContext, query: string, options: CheckedOptions): Promise<Plan> {

@@ -7,6 +7,8 @@
 import { MemoryError } from '../errors.js';
 import type { EmbeddingChoice } from '../llm/embedding.js';
 import type { SearchStore } from './store.js';
+import { hitTexts } from './hit-text.js';
+import type { RepoRef } from './tree-read.js';
 
 export interface Ranked {
   path: string;
@@ -45,10 +47,10 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** Vectors for every candidate blob, embedding (and caching) those the index has none for. */
-async function vectorsFor(store: SearchStore, choice: EmbeddingChoice, rows: ReadonlyArray<{ id: number; oid: string }>): Promise<Map<string, Float32Array>> {
+async function vectorsFor(repo: RepoRef, store: SearchStore, choice: EmbeddingChoice, rows: ReadonlyArray<{ path: string; oid: string }>): Promise<Map<string, Float32Array>> {
   const oids = [...new Set(rows.map((r) => r.oid))];
   const have = store.vectors(choice.label, oids);
-  const todo: Array<{ id: number; oid: string }> = [];
+  const todo: Array<{ path: string; oid: string }> = [];
   const queued = new Set<string>();
   for (const r of rows) {
     if (have.has(r.oid) || queued.has(r.oid)) continue;
@@ -56,9 +58,9 @@ async function vectorsFor(store: SearchStore, choice: EmbeddingChoice, rows: Rea
     todo.push(r);
   }
   if (todo.length > 0) {
-    const texts = store.texts(todo.map((r) => r.id));
+    const texts = await hitTexts(repo, todo);
     const values = todo.map((r) => {
-      const t = texts.get(r.id);
+      const t = texts.get(r.oid);
       return `${t?.description ?? ''}\n${t?.text ?? ''}`.slice(0, EMBED_CHARS);
     });
     const vecs = await embedAll(choice, values);
@@ -71,11 +73,11 @@ async function vectorsFor(store: SearchStore, choice: EmbeddingChoice, rows: Rea
 
 /**
  * The `limit` candidates most similar to the query.
- * @example await semanticRank(store, choice, rows, 'where do I keep passwords', 10)
+ * @example await semanticRank(repo, store, choice, rows, 'where do I keep passwords', 10)
  */
-export async function semanticRank(store: SearchStore, choice: EmbeddingChoice, rows: ReadonlyArray<{ path: string; id: number; oid: string }>, query: string, limit: number): Promise<Ranked[]> {
+export async function semanticRank(repo: RepoRef, store: SearchStore, choice: EmbeddingChoice, rows: ReadonlyArray<{ path: string; id: number; oid: string }>, query: string, limit: number): Promise<Ranked[]> {
   if (rows.length === 0) return [];
-  const vectors = await vectorsFor(store, choice, rows);
+  const vectors = await vectorsFor(repo, store, choice, rows);
   const [q] = await embedAll(choice, [query]);
   if (!q) return [];
   return rows

@@ -9,7 +9,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { BlobInput } from './blob-read.js';
 import type { Db } from './open-store.js';
 import type { QueryItem } from './query.js';
-import { indexFields } from './text.js';
+import { indexValues } from './text.js';
 
 /** How the map moves: every path of the new tree, or the paths that changed since `from`. */
 export type MapChange =
@@ -68,17 +68,19 @@ export class SearchStore {
     return out;
   }
 
-  /** Adds blobs (the stored text is the blob's bytes); returns the row id of each one added here. */
+  /** Adds blobs (the full-text fields of those search reads); returns the row id of each one added here. */
   private insertBlobs(blobs: readonly BlobInput[]): Map<string, number> {
-    const addBlob = this.sql('INSERT OR IGNORE INTO blobs(oid, indexed, description, text) VALUES (?, ?, ?, ?)');
+    const addBlob = this.sql('INSERT OR IGNORE INTO blobs(oid, indexed) VALUES (?, ?)');
     const addText = this.sql('INSERT INTO fts(rowid, description, body) VALUES (?, ?, ?)');
     const ids = new Map<string, number>();
     for (const b of blobs) {
-      const fields = b.bytes === null ? null : indexFields(b.bytes.toString('utf8'));
-      const r = addBlob.run(b.oid, fields ? 1 : 0, fields?.description ?? '', b.bytes);
+      const r = addBlob.run(b.oid, b.bytes === null ? 0 : 1);
       if (r.changes === 0) continue; // another process indexed it first
       const id = Number(r.lastInsertRowid);
-      if (fields) addText.run(id, fields.description, fields.body);
+      if (b.bytes !== null) {
+        const v = indexValues(b.bytes);
+        addText.run(id, v.description, v.body);
+      }
       ids.set(b.oid, id);
     }
     if (ids.size > 0) this.sql("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'ingested'").run(ids.size);
@@ -161,13 +163,13 @@ export class SearchStore {
     return this.db.prepare(`SELECT p.path AS path, b.id AS id, b.oid AS oid FROM ${table} p JOIN blobs b ON b.id = p.blob WHERE b.indexed = 1`).all() as Array<{ path: string; id: number; oid: string }>;
   }
 
-  /** Stored text and description of blobs by id. */
-  texts(ids: readonly number[]): Map<number, { text: string; description: string }> {
-    const get = this.sql('SELECT text, description FROM blobs WHERE id = ?');
-    const out = new Map<number, { text: string; description: string }>();
+  /** The blob ids of rows (a hit's text is read from git by its id). */
+  oids(ids: readonly number[]): Map<number, string> {
+    const get = this.sql('SELECT oid FROM blobs WHERE id = ?').pluck();
+    const out = new Map<number, string>();
     for (const id of new Set(ids)) {
-      const row = get.get(id) as { text: Buffer | null; description: string } | undefined;
-      if (row) out.set(id, { text: row.text?.toString('utf8') ?? '', description: row.description });
+      const oid = get.get(id) as string | undefined;
+      if (oid !== undefined) out.set(id, oid);
     }
     return out;
   }

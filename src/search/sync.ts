@@ -51,7 +51,7 @@ export async function syncMap(repo: RepoRef, store: SearchStore, target: string)
     let change: MapChange | null = from && attempt < ATTEMPTS - 1 ? await diffCommits(repo, from, target) : null;
     let sizes: ReadonlyMap<string, number> | undefined;
     if (change === null) {
-      const map = await treeMapOf(repo, target);
+      const map = await readTreeMap(repo, target); // not the `at` cache: a full build always lists the tree
       change = { kind: 'full', entries: map.entries };
       sizes = map.sizes;
     }

@@ -3,7 +3,7 @@
  * (canonical decomposition, accents dropped, lower case) and split it into runs of letters and digits —
  * the same rule SQLite's `unicode61` tokenizer with `remove_diacritics 2` applies inside the index.
  */
-import { descriptionOf, splitFrontmatter, tryParseMemoryFile } from '../blocks/frontmatter.js';
+import { descriptionOf, parseFrontmatterYaml, splitFrontmatter } from '../blocks/frontmatter.js';
 import { INDEXED_EXTENSIONS } from './types.js';
 
 const MARKS = /\p{M}+/gu;
@@ -44,11 +44,50 @@ export function isIndexablePath(path: string, mode: string): boolean {
   return INDEXED_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-/** What the index stores for a file: its description (frontmatter) and its body (what follows it). */
+/** What the index holds of a file: its description (frontmatter) and its body (what follows it). */
 export function indexFields(text: string): { description: string; body: string } {
   const split = splitFrontmatter(text);
   if (split.kind === 'none') return { description: '', body: split.body };
   if (split.kind === 'unclosed') return { description: '', body: text };
-  const parsed = tryParseMemoryFile(text);
-  return { description: parsed ? descriptionOf(parsed.data) : '', body: split.body };
+  return { description: yamlDescription(split.yamlText), body: split.body };
+}
+
+function yamlDescription(yamlText: string): string {
+  try {
+    return descriptionOf(parseFrontmatterYaml(yamlText));
+  } catch {
+    return ''; // invalid YAML: no description, the body is still searchable
+  }
+}
+
+// Frontmatter is split from a decoded prefix of the file first (most end within a few hundred bytes); the
+// rest of the file is never decoded to a JS string.
+const PREFIXES = [512, 8192];
+
+/** The body's byte offset and the description when the prefix holds the whole frontmatter, else undefined. */
+function fromPrefix(bytes: Buffer, size: number): { description: string; offset: number } | undefined {
+  const head = bytes.toString('utf8', 0, size); // a character cut at the end lands in the body, never read here
+  const split = splitFrontmatter(head);
+  if (split.kind !== 'ok') return undefined;
+  const cut = head.length - split.body.length;
+  // The closing line must end inside the prefix (a cut `---` line might go on past it).
+  if (cut === 0 || head.charCodeAt(cut - 1) !== 10) return undefined;
+  return { description: yamlDescription(split.yamlText), offset: Buffer.byteLength(head.slice(0, cut)) };
+}
+
+/**
+ * The same fields of a blob's bytes, the body as a slice of them when it is their exact tail (no BOM or CR
+ * changes the text): SQLite then reads the bytes as they are, with no conversion to and from a JS string.
+ */
+export function indexValues(bytes: Buffer): { description: string; body: string | Buffer } {
+  if (bytes[0] === 0xef || bytes.includes(13)) return indexFields(bytes.toString('utf8'));
+  if (!(bytes.length === 3 || bytes[3] === 10) || bytes.toString('latin1', 0, 3) !== '---') return { description: '', body: bytes };
+  for (const size of PREFIXES) {
+    if (size >= bytes.length) break;
+    const hit = fromPrefix(bytes, size);
+    if (hit) return { description: hit.description, body: bytes.subarray(hit.offset) };
+  }
+  const text = bytes.toString('utf8');
+  const fields = indexFields(text);
+  return { description: fields.description, body: bytes.subarray(bytes.length - Buffer.byteLength(fields.body)) };
 }

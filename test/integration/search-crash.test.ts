@@ -4,7 +4,7 @@
  * several processes searching and updating at once never corrupt it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,7 +64,9 @@ function writeFiles(fx: MemoryFixture, count: number, version: string, has: (i: 
   return needles.sort();
 }
 
-const indexPath = (fx: MemoryFixture) => join(fx.dir, '.git', 'gitmem', 'search', 'index-v2.sqlite');
+const indexPath = (fx: MemoryFixture) => join(fx.dir, '.git', 'gitmem', 'search', 'index-v3.sqlite');
+/** Private files of first builds (made aside, published whole) left in the index's directory. */
+const asideFiles = (fx: MemoryFixture) => readdirSync(join(fx.dir, '.git', 'gitmem', 'search')).filter((f) => f.includes('.build-'));
 
 function integrity(fx: MemoryFixture): string {
   const db = new Database(indexPath(fx));
@@ -90,7 +92,12 @@ describe('search index crash safety', () => {
     const kills: boolean[] = [];
     for (const n of [1, 2, 1 + Math.floor(random() * 3000), 3000 + Math.floor(random() * 3000), 8990]) kills.push(await killAt(fx, n));
     expect(kills).toEqual([true, true, true, true, true]); // a transaction killed leaves nothing: each child starts over
+    // A first build is made aside: killed, it leaves no file under the index's name, and one private file at
+    // most (each build removes those of processes that are gone); the next build removes that one too.
+    expect(existsSync(indexPath(fx))).toBe(false);
+    expect(asideFiles(fx).length, asideFiles(fx).join(" ")).toBeLessThanOrEqual(1);
     expect(await fx.memory.search('needle', { limit: 100 }).then((h) => h.map((x) => x.path).sort())).toEqual(first);
+    expect(asideFiles(fx)).toEqual([]);
     const second = writeFiles(fx, 3000, 'v2', (i) => i % 499 === 3);
     for (const n of [1, 1 + Math.floor(random() * 3000), 3000 + Math.floor(random() * 3000)]) expect(await killAt(fx, n)).toBe(true);
     const fresh = child(fx, 'needle');

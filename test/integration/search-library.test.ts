@@ -13,7 +13,7 @@ import { cleanupTmp, git } from '../helpers/tmp.js';
 afterAll(cleanupTmp);
 
 const create = (path: string, description: string, text: string) => ({ command: 'create', reason: `add ${path}`, file_path: path, description, file_text: text });
-const indexFile = (dir: string) => join(dir, '.git', 'gitmem', 'search', 'index-v2.sqlite');
+const indexFile = (dir: string) => join(dir, '.git', 'gitmem', 'search', 'index-v3.sqlite');
 function ingested(dir: string): number {
   const db = new Database(indexFile(dir), { readonly: true });
   try {
