@@ -3,7 +3,7 @@
  * about what changed, and a dirty repo still refuses exactly as with the full walk — whatever the watcher
  * missed (killed, restarted, not running, its queue possibly overflowed, a change a moment before the check).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
@@ -55,6 +55,33 @@ describe('watched clean check', () => {
     const { dir, memory, plain } = await watched();
     writeFileSync(join(dir, 'notes/first.md'), 'edited by hand\n');
     expectSameDirty(await refusals(memory, plain), 'notes/first.md');
+  });
+
+  it('an exec bit, a link swapped in, a same-size edit refuse; an ignored file touched does not', async () => {
+    const { dir, memory, plain, check } = await watched();
+    const file = join(dir, 'notes/first.md');
+    const text = readFileSync(file);
+    chmodSync(file, 0o755);
+    expectSameDirty(await refusals(memory, plain), 'notes/first.md');
+    chmodSync(file, 0o644);
+    await create(memory);
+    await create(memory);
+    rmSync(file);
+    symlinkSync('elsewhere.md', file);
+    expectSameDirty(await refusals(memory, plain), 'notes/first.md');
+    rmSync(file);
+    writeFileSync(file, text);
+    await create(memory);
+    await create(memory);
+    writeFileSync(file, Buffer.from(text.toString('latin1').replace('text', 'TEXT'), 'latin1'));
+    expectSameDirty(await refusals(memory, plain), 'notes/first.md');
+    writeFileSync(file, text);
+    writeFileSync(join(dir, '.git/info/exclude'), '*.tmp\n');
+    await create(memory);
+    await create(memory);
+    writeFileSync(join(dir, 'notes/editor.tmp'), 'ignored');
+    await create(memory);
+    expect(check.lastMode).toBe('incremental');
   });
 
   it('a change made just before the check is seen (the cookie waits for its event)', async () => {

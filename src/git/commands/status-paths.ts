@@ -4,6 +4,7 @@
  * trees, never the whole work tree.
  */
 import type { GitOp } from '../runner.js';
+import { lsTreeOp, type TreeEntry } from './plumbing.js';
 import { parseStatusV2, statusOp, type RepoStatus } from './status.js';
 
 /** Run the ops below with this environment: a path is a path, never a pathspec pattern or magic. */
@@ -15,10 +16,10 @@ export function pathStatusOp(paths: readonly string[]): GitOp<RepoStatus> {
   return { args: [...statusOp('normal', false).args, '--', ...paths], parse: (r) => parseStatusV2(r.stdout) };
 }
 
-/** True when the index holds exactly HEAD's tree (nothing staged, nothing unmerged). */
-export function indexMatchesHeadOp(): GitOp<boolean> {
+/** True when the index holds exactly `rev`'s tree (nothing staged, nothing unmerged). */
+export function indexMatchesHeadOp(rev: string): GitOp<boolean> {
   return {
-    args: ['diff-index', '--cached', '--quiet', '--ignore-submodules', 'HEAD', '--'],
+    args: ['diff-index', '--cached', '--quiet', '--ignore-submodules', rev, '--'],
     okExitCodes: [1],
     parse: (r) => r.exitCode === 0,
   };
@@ -43,4 +44,9 @@ export function ruleFilesOp(): GitOp<string[]> {
         .filter((rec) => rec !== '')
         .map((rec) => rec.slice(rec.indexOf('\n') + 1)),
   };
+}
+
+/** HEAD's entries at exactly these paths (a path naming a directory lists what is in it, one level). */
+export function entriesAtOp(rev: string, paths: readonly string[]): GitOp<TreeEntry[]> {
+  return { args: ['ls-tree', '-z', '--full-tree', rev, '--', ...paths], parse: lsTreeOp(rev).parse };
 }

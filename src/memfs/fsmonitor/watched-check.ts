@@ -6,11 +6,14 @@
  * index equals HEAD, the path is clean now. Whenever the watcher cannot vouch for its list (see watcher.ts),
  * or a rule file changed, or anything looks dirty, the check is the full one, exactly as without a watcher.
  */
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { changedPathsOp, indexMatchesHeadOp, LITERAL_PATHSPECS_ENV, pathStatusOp, ruleFilesOp } from '../../git/commands/status-paths.js';
 import type { RepoStatus } from '../../git/commands/status.js';
 import type { GitRunner } from '../../git/runner.js';
+import { repoObjectFormat } from '../../git/object-format.js';
+import { readHeadQuick } from '../../git/read-ref.js';
+import { matchesHead } from './head-compare.js';
 import { defaultRuleFiles, fingerprint, isRuleFile } from './rule-files.js';
 import { WorkTreeWatcher, type WatcherOptions } from './watcher.js';
 
@@ -25,8 +28,6 @@ export interface WatchedCheckOptions extends WatcherOptions {
 
 /** Argument bytes of changed paths above which one full walk is cheaper and safer than a long argv. */
 const MAX_PATHSPEC_BYTES = 128 * 1024;
-/** A path that never exists: gives a status (HEAD, branch) when nothing changed. */
-const NO_PATH = '.gitmem-fsmonitor-none';
 /** How often a repo too small for a watcher is measured again. */
 const RESIZE_EVERY = 64;
 
@@ -39,6 +40,20 @@ function indexEntriesEstimate(gitDir: string): number {
   }
   bytes += shared;
   return Math.floor(bytes / 70);
+}
+
+/** HEAD's commit and branch when HEAD is plain (a branch of a loose or packed ref, or detached). */
+function headNow(gitDir: string): { head: string; branch: string | null } | null {
+  let text: string;
+  try {
+    text = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+  } catch {
+    return null;
+  }
+  const head = readHeadQuick(gitDir);
+  if (head === undefined) return null;
+  const branch = /^ref: refs\/heads\/(\S+)$/.exec(text)?.[1] ?? null;
+  return { head, branch };
 }
 
 interface Baseline {
@@ -118,22 +133,33 @@ export class WatchedCleanCheck {
     return status;
   }
 
-  /** The status of the changed paths, or why the full check must answer instead. */
+  /** The status (HEAD, branch) when the changed paths are clean, or why the full check must answer instead. */
   private async incremental(git: GitRunner, changed: string[], expected: string): Promise<RepoStatus | string> {
     const checked = new Set(changed);
     if ([...checked].some(isRuleFile)) return 'an ignore or attributes file changed';
+    if (changed.reduce((n, p) => n + Buffer.byteLength(p) + 1, 0) > MAX_PATHSPEC_BYTES) return 'too many changed paths';
+    const at = headNow(this.gitDir);
+    if (at === null) return 'HEAD is not plain';
     const opts = { cwd: this.memoryDir, env: { ...LITERAL_PATHSPECS_ENV } };
-    const pathspecs = checked.size === 0 ? [NO_PATH] : [...checked];
-    if (pathspecs.reduce((n, p) => n + Buffer.byteLength(p) + 1, 0) > MAX_PATHSPEC_BYTES) return 'too many changed paths';
-    const [status, indexClean] = await Promise.all([git.exec(pathStatusOp(pathspecs), opts), git.exec(indexMatchesHeadOp(), opts)]);
-    if (!indexClean || status.entries.length > 0 || status.head === null) return 'changes to report';
-    if (status.head === expected) return status;
-    // HEAD moved without this check hearing how: the paths it moved are checked too.
-    const moved = (await git.exec(changedPathsOp(expected, status.head), opts)).filter((p) => !checked.has(p));
-    if (moved.some(isRuleFile)) return 'HEAD changed an ignore or attributes file';
-    if (moved.length === 0) return status;
-    const again = await git.exec(pathStatusOp(moved), opts);
-    return again.entries.length === 0 && again.head === status.head ? status : 'changes to report';
+    const format = repoObjectFormat(this.gitDir);
+    const [same, indexClean] = await Promise.all([
+      matchesHead(git, this.memoryDir, at.head, changed, format, opts.env),
+      git.exec(indexMatchesHeadOp(at.head), opts),
+    ]);
+    if (!indexClean || same === false) return 'changes to report';
+    let unsure = same === 'ask git' ? changed : [];
+    if (at.head !== expected) {
+      // HEAD moved without this check hearing how: the paths it moved are checked too.
+      const moved = (await git.exec(changedPathsOp(expected, at.head), opts)).filter((p) => !checked.has(p));
+      if (moved.some(isRuleFile)) return 'HEAD changed an ignore or attributes file';
+      const sameMoved = await matchesHead(git, this.memoryDir, at.head, moved, format, opts.env);
+      if (sameMoved === false) return 'changes to report';
+      if (sameMoved === 'ask git') unsure = [...unsure, ...moved];
+    }
+    const status: RepoStatus = { head: at.head, branch: at.branch, upstream: null, ahead: 0, behind: 0, tracking: false, entries: [] };
+    if (unsure.length === 0) return status;
+    const asked = await git.exec(pathStatusOp(unsure), opts); // git decides the paths the cheap look could not
+    return asked.entries.length === 0 && asked.head === at.head ? status : 'changes to report';
   }
 
   /** The watcher, when one is ready to answer; starts one (in the background) when the repo is worth it. */
