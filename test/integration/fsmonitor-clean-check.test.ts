@@ -4,7 +4,9 @@
  * missed (killed, restarted, not running, its queue possibly overflowed, a change a moment before the check).
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { closeWatchedCleanChecks, watchedCleanCheckFor } from '../../src/memfs/fsmonitor/registry.js';
@@ -171,5 +173,14 @@ describe('watched clean check', () => {
     await create(memory);
     expect(check.lastMode).toBe('full');
     expect(check.lastReason).toMatch(/overflow/);
+  });
+
+  it('a running watcher never keeps its process from exiting (the built module, in a plain Node child)', () => {
+    const dir = makeTmpDir('gitmem-fsmon-exit-');
+    mkdirSync(join(dir, '.git'));
+    const url = pathToFileURL(join(process.cwd(), 'dist/memfs/fsmonitor/watcher.js')).href;
+    const script = `const { WorkTreeWatcher } = await import(${JSON.stringify(url)}); const w = new WorkTreeWatcher(${JSON.stringify(dir)}, ${JSON.stringify(join(dir, '.git/c'))}); const keep = setInterval(() => {}, 1000); await w.whenReady(); clearInterval(keep); console.log(String(await w.sync()), w.brokenBecause);`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(out.trim()).toBe("true null");
   });
 });

@@ -52,8 +52,8 @@ export class WorkTreeWatcher {
     this.cookieTimeoutMs = options.cookieTimeoutMs ?? 5_000;
     mkdirSync(cookieDir, { recursive: true, mode: 0o700 });
     if (!lstatSync(cookieDir).isDirectory()) throw new Error('fsmonitor: the cookie directory is not a directory');
-    this.worker = new Worker(WATCHER_WORKER_SOURCE, { eval: true, workerData: { root, cookieDir } });
-    this.worker.unref();
+    // execArgv: none of the process's flags (`--input-type=module` would make the CommonJS source ESM).
+    this.worker = new Worker(WATCHER_WORKER_SOURCE, { eval: true, execArgv: [], workerData: { root, cookieDir } });
     let settle: (files: number | null) => void = () => undefined;
     this.ready = new Promise((resolve) => (settle = resolve));
     this.worker.on('message', (batch: Message[]) => {
@@ -67,6 +67,9 @@ export class WorkTreeWatcher {
     };
     this.worker.on('error', (err) => die(`watcher thread failed: ${err.message}`));
     this.worker.on('exit', () => die('watcher thread exited'));
+    // After the listeners: adding a 'message' listener refs the thread's port again. The watcher never keeps
+    // its process alive.
+    this.worker.unref();
   }
 
   private onMessage(m: Message): void {
@@ -88,6 +91,11 @@ export class WorkTreeWatcher {
   /** Starting (the initial walk runs), ready, or broken (nothing it says counts any more). */
   get state(): 'starting' | 'ready' | 'broken' {
     return this.brokenReason !== null ? 'broken' : this.readyFiles === null ? 'starting' : 'ready';
+  }
+
+  /** Why the watcher stopped counting (null while it counts). */
+  get brokenBecause(): string | null {
+    return this.brokenReason;
   }
 
   /** True while everything the watcher reported can be trusted. */
