@@ -77,7 +77,7 @@ export async function bench({ iterations = 30 } = {}) {
   const sizes = (process.env.BENCH_WATCH_SIZES ?? '10,1000,10000,50000').split(',').map(Number);
   const rows = [];
   for (const size of sizes) {
-    rows.push(...(await sizeRows(size, size >= 50000 ? Math.max(12, Math.floor(iterations / 2)) : iterations)));
+    rows.push(...(await sizeRows(size, Math.max(12, iterations))));
     rmSync(tmpDir('gitmem-bench-watch-done-'), { recursive: true, force: true });
   }
   return rows;

@@ -43,7 +43,12 @@ function indexEntriesEstimate(gitDir: string): number {
 }
 
 /** HEAD's commit and branch when HEAD is plain (a branch of a loose or packed ref, or detached). */
-function headNow(gitDir: string): { head: string; branch: string | null } | null {
+interface Head {
+  head: string;
+  branch: string | null;
+}
+
+function headNow(gitDir: string): Head | null {
   let text: string;
   try {
     text = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
@@ -93,6 +98,10 @@ export class WatchedCleanCheck {
     this.noted = null;
     const watcher = this.ensureWatcher();
     if (watcher === null || watcher === 'starting') return this.fullCheck(git, full, null, watcher ?? 'no watcher');
+    // The index question needs no watcher answer: asked now, it runs while the cookie travels.
+    const at = this.baseline === null ? null : headNow(this.gitDir);
+    const indexClean = at === null ? null : git.exec(indexMatchesHeadOp(at.head), { cwd: this.memoryDir });
+    indexClean?.catch(() => undefined); // awaited in incremental(); an early failure is not unhandled
     if (!(await watcher.sync())) {
       this.stopWatcher(); // a fresh one (with a fresh baseline) next time
       return this.fullCheck(git, full, null, 'the watcher broke');
@@ -106,7 +115,8 @@ export class WatchedCleanCheck {
     if (rules !== baseline.rules) return this.fullCheck(git, full, rules, 'an ignore or config file changed');
     const paths = [...new Set([...snapshot.paths, ...(noted !== null && noted.from === baseline.head ? noted.paths : [])])];
     const expected = noted !== null && noted.from === baseline.head ? noted.to : baseline.head;
-    const answer = await this.incremental(git, paths, expected).catch(() => 'git could not answer for the paths');
+    if (at === null || indexClean === null) return this.fullCheck(git, full, rules, 'HEAD is not plain');
+    const answer = await this.incremental(git, paths, expected, at, indexClean).catch(() => 'git could not answer for the paths');
     if (typeof answer === 'string') return this.fullCheck(git, full, rules, answer);
     this.baseline = { head: answer.head as string, rules };
     this.lastMode = 'incremental';
@@ -134,19 +144,15 @@ export class WatchedCleanCheck {
   }
 
   /** The status (HEAD, branch) when the changed paths are clean, or why the full check must answer instead. */
-  private async incremental(git: GitRunner, changed: string[], expected: string): Promise<RepoStatus | string> {
+  private async incremental(git: GitRunner, changed: string[], expected: string, at: Head, indexClean: Promise<boolean>): Promise<RepoStatus | string> {
     const checked = new Set(changed);
     if ([...checked].some(isRuleFile)) return 'an ignore or attributes file changed';
     if (changed.reduce((n, p) => n + Buffer.byteLength(p) + 1, 0) > MAX_PATHSPEC_BYTES) return 'too many changed paths';
-    const at = headNow(this.gitDir);
-    if (at === null) return 'HEAD is not plain';
+    if (headNow(this.gitDir)?.head !== at.head) return 'HEAD moved during the check';
     const opts = { cwd: this.memoryDir, env: { ...LITERAL_PATHSPECS_ENV } };
     const format = repoObjectFormat(this.gitDir);
-    const [same, indexClean] = await Promise.all([
-      matchesHead(git, this.memoryDir, at.head, changed, format, opts.env),
-      git.exec(indexMatchesHeadOp(at.head), opts),
-    ]);
-    if (!indexClean || same === false) return 'changes to report';
+    const same = await matchesHead(git, this.memoryDir, at.head, changed, format, opts.env);
+    if (!(await indexClean) || same === false) return 'changes to report';
     let unsure = same === 'ask git' ? changed : [];
     if (at.head !== expected) {
       // HEAD moved without this check hearing how: the paths it moved are checked too.

@@ -20,6 +20,9 @@ export interface WatcherOptions {
   cookieTimeoutMs?: number;
 }
 
+/** Distinct changed paths kept between two checks; beyond, the next check walks everything. */
+const MAX_TRACKED_PATHS = 20_000;
+
 type Message = { p: string } | { d: string } | { c: string } | { n: number } | { ready: number } | { broken: string };
 
 /** Half of the kernel's per-instance queue: an overflow needs the whole queue, all of which is then delivered. */
@@ -73,6 +76,10 @@ export class WorkTreeWatcher {
   }
 
   private onMessage(m: Message): void {
+    if (this.dirty.size >= MAX_TRACKED_PATHS) {
+      this.unknown ??= 'too many changed paths'; // the full walk is cheaper, and memory stays bounded
+      this.dirty.clear();
+    }
     if ('p' in m) this.dirty.add(m.p);
     else if ('d' in m) {
       if (m.d === '') this.unknown ??= 'a change at the top could not be named';
