@@ -20,6 +20,7 @@ import { agentIdentity } from './identity.js';
 import { logOp } from './memfs/log.js';
 import { listHomeAgents } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
+import { watchedCleanCheckFor } from './memfs/fsmonitor/registry.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
 import { afterCommit, locateMemory, recordedIdentity, remoteConfigured, runnerFor } from './wiring/open.js';
 import { reflectionParts } from './wiring/reflection.js';
@@ -60,6 +61,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: afterCommit(git, memoryDir, config),
+    ...(options.watchWorkTree === false ? {} : { cleanCheck: watchedCleanCheckFor(memoryDir, { env: config.env }) }),
   };
   // Another agent of the same home (a dream's `--to` document lives in the dreaming agent's memory).
   const reopen = (id: string): Promise<Memory> => createMemory({ ...options, agentId: id, git });

@@ -7,6 +7,7 @@ import { statusOp, type RepoStatus } from '../git/commands/status.js';
 import type { GitRunner } from '../git/runner.js';
 import { diagnoseEncoding } from './read-text.js';
 import { RepoFs } from './repo-fs.js';
+import type { WatchedCleanCheck } from './fsmonitor/watched-check.js';
 
 /** How much of a dirty file the diagnosis reads (a hostile work tree may hold anything). */
 const DIAGNOSE_BYTES = 1 << 20;
@@ -38,9 +39,16 @@ function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
 
 /**
  * Returns the repo status when clean; throws REPO_DIRTY (naming paths and encoding issues) otherwise.
+ * With a watched check (fsmonitor/), a check after the first proven-clean one asks git only about what
+ * changed since; whenever the watcher cannot vouch for that, and for every dirty answer, it is this walk.
  * @example const { head } = await assertCleanForWrite(git, '/m')
  */
-export async function assertCleanForWrite(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
+export async function assertCleanForWrite(git: GitRunner, memoryDir: string, watched?: WatchedCleanCheck): Promise<RepoStatus> {
+  return watched ? watched.check(git, () => fullCleanCheck(git, memoryDir)) : fullCleanCheck(git, memoryDir);
+}
+
+/** The full check: one `git status` over the whole work tree. */
+async function fullCleanCheck(git: GitRunner, memoryDir: string): Promise<RepoStatus> {
   // With git's optional locks on purpose: the status writes back the index it refreshed, which is what
   // settles racily-clean entries; without it every later check re-reads those files (slow at 10,000 files).
   const quick = await git.exec(statusOp('normal', false), { cwd: memoryDir });

@@ -4,6 +4,7 @@
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { assertCleanForWrite } from './clean-check.js';
+import type { WatchedCleanCheck } from './fsmonitor/watched-check.js';
 import type { CommandContext } from './commands/context.js';
 import { planCreate } from './commands/create.js';
 import { planDelete } from './commands/delete.js';
@@ -52,6 +53,8 @@ export interface WriteDeps {
   systemBudget?: () => number;
   /** Benchmarks only: skip the secret scan. */
   skipSecretScan?: boolean;
+  /** The clean check in O(changed) (a work-tree watcher, long-lived processes); absent: the full walk each time. */
+  cleanCheck?: WatchedCleanCheck;
   /** Writes survive a power loss once acknowledged (default true; see git/durable.ts for the switch). */
   durable?: boolean;
 }
@@ -133,7 +136,7 @@ export async function writeUnderLease(deps: WriteDeps, operation: string, reason
 
 async function planAndCommit(deps: WriteDeps, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
   const { git, memoryDir } = deps;
-  const statusP = assertCleanForWrite(git, memoryDir);
+  const statusP = assertCleanForWrite(git, memoryDir, deps.cleanCheck);
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
   const edits = attempt(plan);
   const date = deps.clock?.();
@@ -164,12 +167,13 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
   // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
   // gitmem's lease) or a failed tree read is composed again.
   const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
-  if (!usable) draft = draftEdits(request(await readBaseTrees(git, memoryDir, files), edits, await budgetP));
+  if (!usable) draft = await (async () => draftEdits(request(await readBaseTrees(git, memoryDir, files), edits, await budgetP)))().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   if (draft instanceof Error || draft === undefined) {
     await early?.discard();
     throw draft;
   }
   const commit = await applyDraft(git, draft, fs, early);
+  deps.cleanCheck?.noteCommit(draft.req.base.head, commit, draft.paths);
   deps.afterCommit?.(commit);
   return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
 }

@@ -46,6 +46,12 @@ export interface MemoryOptions {
    * (shell-launcher.ts), so a call costs the same whatever the size of this process's heap.
    */
   launch?: Launcher;
+  /**
+   * Watch the work tree so a write's clean check costs what changed, not the repository's size (default
+   * true; it starts at this process's second write, in repos of about 5,000 files or more, and falls back to
+   * the full `git status` whenever it cannot vouch for what it saw). false: every check walks the tree.
+   */
+  watchWorkTree?: boolean;
 }
 
 /** The working tree as git sees it. */
