@@ -28,6 +28,8 @@ export interface DaemonHookOptions {
   log?: (line: string) => void;
   /** How often a daemon that does not hold the socket tries to take it (default 1 s). */
   retryMs?: number;
+  /** Removes tickets of hook processes that died holding them (the daemon's ticket sweep). */
+  sweep?: (socket: string) => void;
 }
 
 /** The repository's git dir as git resolves it for a hook: GIT_DIR, else `<cwd>/.git` (a dir or a `gitdir:` file). */
@@ -72,8 +74,7 @@ export function admitShellHook(request: HookRequest): HookJob | string {
  * @example const hooks = serveDaemonHooks({ runtimeDir: address.dir, entry: preCommitEntry(), peerRefusal, env: process.env })
  */
 export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close: () => Promise<void> } {
-  const uid = process.getuid?.() ?? 0;
-  const socket = hookSocketPath(o.runtimeDir, uid, o.entry);
+  const socket = hookSocketPath(o.runtimeDir, o.entry);
   const built = fingerprint(o.entry);
   const git = createGitRunner({ env: withoutGitVariables(o.env), ...(o.launch ? { launch: o.launch } : {}) });
   const admit = (request: HookRequest): HookJob | string => {
@@ -106,6 +107,7 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
       void lost.close();
     }
     if (!stale) void take();
+    if (server) o.sweep?.(socket);
   }, o.retryMs ?? 1000);
   retry.unref();
   return {

@@ -5,9 +5,8 @@
  * line `gitmem-hook-verdict <code> <bytes>\n` followed by exactly that many bytes of the hook's standard
  * error, or `gitmem-hook-refused <reason>\n` (the script then starts Node, which decides). A hook passes
  * only on a complete pass verdict: no answer, a cut answer or a refusal never lets a commit through.
- * Pure, but for the socket path's hash.
+ * Pure.
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { PreCommitVerdict } from './pre-commit.js';
 
@@ -112,13 +111,19 @@ export function parseAnswer(data: Buffer): PreCommitVerdict | { refused: string 
   return { refused: /^gitmem-hook-refused (.*)$/.exec(head)?.[1] ?? 'no complete answer' };
 }
 
+function fnv1a(bytes: Buffer, seed: number): string {
+  let h = seed >>> 0;
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
 /**
- * The socket a daemon running the install with hook entry `entry` answers hooks on, inside the runtime
- * directory; the hook script derives the same name (md5 of `<uid>\0<entry>`), so only that install's code
- * validates for the hook lines that name it.
- * @example hookSocketPath('/run/user/1/gitmem-1', 1, '/opt/gitmem/dist/bin/pre-commit.cjs') // '/run/user/1/gitmem-1/hook-….sock'
+ * The socket a daemon running the install with hook entry `entry` answers hooks on, inside its runtime
+ * directory (which is already per user); the hook's client derives the same name (FNV-1a of the entry's bytes,
+ * two seeds), so only that install's code validates for the hook lines that name it.
+ * @example hookSocketPath('/run/user/1/gitmem-1', '/opt/gitmem/dist/bin/pre-commit.cjs') // '/run/user/1/gitmem-1/hook-….sock'
  */
-export function hookSocketPath(runtimeDir: string, uid: number, entry: string): string {
-  const key = createHash('md5').update(`${uid}\0${entry}`, 'utf8').digest('hex').slice(0, 16);
-  return join(runtimeDir, `hook-${key}.sock`);
+export function hookSocketPath(runtimeDir: string, entry: string): string {
+  const bytes = Buffer.from(entry, 'utf8');
+  return join(runtimeDir, `hook-${fnv1a(bytes, 0x811c9dc5)}${fnv1a(bytes, 0x050c5d1f)}.sock`);
 }

@@ -66,7 +66,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const idleMs = idleSeconds(ctx) * 1000;
   if (!ensurePrivateDir(address.dir)) throw unsafeDir(address.dir);
   pruneOldLogs(address.dir);
-  const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry }, { peerRefusal, ticketClaim }] = await Promise.all([
+  const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry }, { peerRefusal, sweepTickets, ticketClaim }] = await Promise.all([
     import('../daemon/server.js'),
     import('../main.js'),
     import('../../shell-launcher.js'),
@@ -84,6 +84,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
     env: ctx.env,
     launch: launcher.launch,
     log,
+    sweep: sweepTickets,
     peerRefusal: (socket, request) => peerRefusal(ticketClaim(socket, request.ticket), { GITMEM_SANDBOX: request.env.GITMEM_SANDBOX ?? '' }),
   });
   try {
