@@ -41,8 +41,8 @@ async function measure(size, iterations) {
   mkdirSync(noDaemonRun, { mode: 0o700 });
   const base = { ...benchEnv(home), GITMEM_HOME: home };
   const env = { ...base, XDG_RUNTIME_DIR: run };
-  const none = { ...base, XDG_RUNTIME_DIR: noDaemonRun, GITMEM_DAEMON: '0' };
-  spawnSync(process.execPath, [MAIN, 'init', '--agent', 'bench'], { env: none, stdio: 'ignore' });
+  const none = { ...base, XDG_RUNTIME_DIR: noDaemonRun }; // the hook looks there and finds nobody
+  spawnSync(process.execPath, [MAIN, 'init', '--agent', 'bench'], { env: { ...none, GITMEM_DAEMON: '0' }, stdio: 'ignore' });
   const repo = join(home, 'agents', 'bench', 'memory');
   populate(repo, size, env);
   const refHooks = join(home, 'reference-hooks');

@@ -26,6 +26,8 @@ export interface HookServerOptions {
   admit: (request: HookRequest) => HookJob | string;
   validate: (job: HookJob) => Promise<PreCommitVerdict>;
   log?: (line: string) => void;
+  /** How long one conversation may last (default HOOK_REQUEST_MS); then it is dropped without a verdict. */
+  requestMs?: number;
 }
 
 export interface HookServer {
@@ -87,7 +89,7 @@ function answer(conn: Socket, o: HookServerOptions, data: Buffer): void {
 
 function serve(conn: Socket, o: HookServerOptions): void {
   conn.on('error', () => undefined); // a vanished hook is not the server's problem
-  const timer = setTimeout(() => conn.destroy(), HOOK_REQUEST_MS);
+  const timer = setTimeout(() => conn.destroy(), o.requestMs ?? HOOK_REQUEST_MS);
   conn.on('close', () => clearTimeout(timer));
   let data = Buffer.alloc(0);
   let done = false;
@@ -125,7 +127,12 @@ function listenOnce(server: Server, socket: string): Promise<NodeJS.ErrnoExcepti
  */
 export async function listenHookValidation(o: HookServerOptions): Promise<HookServer> {
   // Half-open: a client that shuts its side down after the request still gets the answer.
-  const server = createServer({ allowHalfOpen: true }, (conn) => serve(conn, o));
+  const open = new Set<Socket>();
+  const server = createServer({ allowHalfOpen: true }, (conn) => {
+    open.add(conn);
+    conn.on('close', () => open.delete(conn));
+    serve(conn, o);
+  });
   let err = await listenOnce(server, o.socket);
   if (err?.code === 'EADDRINUSE') {
     if (await alive(o.socket)) throw Object.assign(new Error(`${o.socket} is answered by another process`), { code: 'HOOK_SOCKET_BUSY' });
@@ -147,6 +154,8 @@ export async function listenHookValidation(o: HookServerOptions): Promise<HookSe
     close: () =>
       new Promise((res) => {
         // Closing unlinks the path: when another server owns it now, only let go.
+        // A check still running is dropped: its hook gets no verdict and starts Node.
+        for (const conn of open) conn.destroy();
         if (!ours()) return server.unref(), res();
         server.close(() => res());
       }),

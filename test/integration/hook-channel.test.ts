@@ -11,6 +11,7 @@ import { CLIENT_FAIL, CLIENT_PASS, hookClientPerl } from '../../src/hooks/hook-c
 import { ensureHooks } from '../../src/hooks/install.js';
 import { preCommitVerdict } from '../../src/hooks/pre-commit.js';
 import { serveDaemonHooks } from '../../src/hooks/hook-daemon.js';
+import { listenHookValidation } from '../../src/hooks/hook-server.js';
 import { MAX_HOOK_REQUEST_BYTES, parseAnswer, renderHookRequest } from '../../src/hooks/hook-wire.js';
 import { serveHookValidation, type HookChannel } from '../../src/hooks/serve-hook-validation.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
@@ -142,6 +143,19 @@ describe('the hook\'s client', () => {
       await new Promise((res) => f.server.close(res));
     }
     expect((await client(repo, { GITMEM_HOOK_SOCKET: join(root, 'no-such.sock') })).status).toBe(75);
+  });
+});
+
+describe('a hook server', () => {
+  it('drops a request that never completes, and one whose check hangs, without a verdict', async () => {
+    const socket = join(makeTmpDir('gitmem-hookslow-'), 's.sock');
+    const server = await listenHookValidation({ socket, admit: (r) => ({ cwd: r.cwd, gitEnv: {}, env: {} }), validate: () => new Promise(() => undefined), requestMs: 200 });
+    try {
+      expect(await send(socket, Buffer.from('gitmem-hook 1\0cwd=/'))).toEqual(Buffer.alloc(0)); // never finished
+      expect(await send(socket, renderHookRequest({ cwd: '/', env: {} }))).toEqual(Buffer.alloc(0)); // a check that hangs
+    } finally {
+      await server.close();
+    }
   });
 });
 
