@@ -6,6 +6,7 @@
  * loaded rules may be older than the entry's), and every request must come from outside every sandbox
  * (the caller's peer check) and name an index inside its own repository's git dir.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createGitRunner } from '../git/runner.js';
@@ -54,6 +55,30 @@ function fingerprint(file: string): string {
   }
 }
 
+function contentHash(file: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return 'gone';
+  }
+}
+
+/**
+ * True while `entry` holds the code this process loaded: checked by its stat, and by its content only when the
+ * stat changed (a rebuild that wrote the same bytes keeps the daemon answering).
+ */
+function sameBuild(entry: string): () => boolean {
+  let stat = fingerprint(entry);
+  const hash = contentHash(entry);
+  return () => {
+    const now = fingerprint(entry);
+    if (now === stat) return hash !== 'gone';
+    if (now === 'gone' || contentHash(entry) !== hash) return false;
+    stat = now;
+    return true;
+  };
+}
+
 /** The job for a request from a plain shell: git's own variables as the hook got them, the index checked. */
 export function admitShellHook(request: HookRequest): HookJob | string {
   const e = request.env;
@@ -75,10 +100,10 @@ export function admitShellHook(request: HookRequest): HookJob | string {
  */
 export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close: () => Promise<void> } {
   const socket = hookSocketPath(o.runtimeDir, o.entry);
-  const built = fingerprint(o.entry);
+  const current = sameBuild(o.entry);
   const git = createGitRunner({ env: withoutGitVariables(o.env), ...(o.launch ? { launch: o.launch } : {}) });
   const admit = (request: HookRequest): HookJob | string => {
-    if (fingerprint(o.entry) !== built) return 'this daemon runs an older build of the hook';
+    if (!current()) return 'this daemon runs an older build of the hook';
     return o.peerRefusal(socket, request) ?? admitShellHook(request);
   };
   const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env);
@@ -86,7 +111,7 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
   let closed = false;
   let trying = false;
   const take = async (): Promise<void> => {
-    if (server || closed || trying || built === 'gone') return;
+    if (server || closed || trying || !current()) return;
     trying = true;
     try {
       server = await listenHookValidation({ socket, admit, validate, ...(o.log ? { log: o.log } : {}) });
@@ -99,7 +124,7 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
   };
   void take();
   const retry = setInterval(() => {
-    const stale = fingerprint(o.entry) !== built;
+    const stale = !current();
     if (server && (stale || fingerprint(socket) === 'gone')) {
       // Rebuilt under us: hand the socket to a daemon of the new build. Removed: take the path again.
       const lost = server;
