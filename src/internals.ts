@@ -118,7 +118,10 @@ export { objectId, writeObject, parseTree, serializeTree, commitText, type TreeI
 export { assertCleanForWrite } from './memfs/clean-check.js';
 export { readCommittedSnapshot, type CommittedSnapshot } from './memfs/read-revision.js';
 export { ensureHooks } from './hooks/install.js';
-export { runPreCommit } from './hooks/pre-commit.js';
+export { runPreCommit, preCommitVerdict, type PreCommitVerdict } from './hooks/pre-commit.js';
+export { serveDaemonHooks, type DaemonHookOptions } from './hooks/hook-daemon.js';
+export { serveHookValidation, HOOK_SOCKET_ENV, type HookChannel, type HookChannelOptions } from './hooks/serve-hook-validation.js';
+export { preCommitEntry } from './hooks/install.js';
 export { listProtectedPaths, protectPaths, unprotectPaths, recordProtection } from './hooks/protected.js';
 export { type LogEntry } from './memfs/log.js';
 export { buildTranscriptPayload, type PayloadMessage } from './reflection/transcripts-payload.js';

@@ -1,18 +1,17 @@
 /**
  * Process entry of the installed pre-commit hook. Imports only what the check needs so a raw
- * `git commit` pays one small Node start-up.
+ * `git commit` pays one small Node start-up (the hook script asks a running gitmem first: hook-server.ts).
  */
 import { createGitRunner } from '../git/runner.js';
-import { findPreCommitProblems, formatPreCommitFailure } from './pre-commit.js';
+import { preCommitCrash, preCommitVerdict } from './pre-commit.js';
 
-findPreCommitProblems(createGitRunner({ env: process.env }), process.cwd(), process.env).then(
-  (problems) => {
-    if (problems.length === 0) return;
-    process.stderr.write(formatPreCommitFailure(problems));
-    process.exitCode = 1;
+preCommitVerdict(createGitRunner({ env: process.env }), process.cwd(), process.env).then(
+  (verdict) => {
+    if (verdict.stderr !== '') process.stderr.write(verdict.stderr);
+    process.exitCode = verdict.code;
   },
   (err: unknown) => {
-    process.stderr.write(`gitmem pre-commit hook failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(preCommitCrash(err));
     process.exitCode = 1;
   },
 );

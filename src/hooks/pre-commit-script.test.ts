@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hookClientPerl } from './hook-client-script.js';
 import { MAX_HOOK_INSTALLS, parseHookInstalls, planHookInstalls, preCommitScript, type HookInstall } from './pre-commit-script.js';
 
 const inst = (name: string, node = '/usr/bin/node'): HookInstall => ({ node, entry: `/opt/${name}/dist/bin/pre-commit.cjs` });
@@ -69,5 +70,24 @@ describe('which installs the hook names', () => {
     const many = ['1', '2', '3', '4', '5'].map((n) => inst(n));
     const out = planHookInstalls(many, inst('6'), { preferSelf: false, usable: all });
     expect(out.map((i) => i.entry.split('/')[2])).toEqual(['1', '4', '5', '6']);
+  });
+});
+
+describe('the hook asks a running gitmem first', () => {
+  it('keeps the client in one single-quoted shell word', () => {
+    expect(hookClientPerl()).not.toContain("'");
+    expect(preCommitScript([a])).toContain(`gitmem_ask='${hookClientPerl()}'`);
+  });
+
+  it('starts Node when nobody answers, and when perl is missing', () => {
+    const entry = join(dir, 'dist', 'bin', 'pre-commit.cjs');
+    execFileSync('mkdir', ['-p', join(dir, 'dist', 'bin')]);
+    writeFileSync(entry, 'console.log("node ran");\n');
+    const hook = join(dir, 'hook-ask');
+    writeFileSync(hook, preCommitScript([{ node: process.execPath, entry }]));
+    chmodSync(hook, 0o755);
+    const noDaemon = { PATH: process.env['PATH'] ?? '', XDG_RUNTIME_DIR: join(dir, 'no-runtime') };
+    expect(execFileSync(hook, { encoding: 'utf8', env: noDaemon }).trim()).toBe('node ran');
+    expect(execFileSync('/bin/sh', [hook], { encoding: 'utf8', env: { PATH: join(dir, 'empty-path') } }).trim()).toBe('node ran');
   });
 });

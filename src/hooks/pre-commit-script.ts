@@ -5,6 +5,7 @@
  * entry exists; with none left it fails with a one-line fix instead of "Cannot find module". Pure: rendering,
  * parsing and the choice of the list are plain functions of their inputs.
  */
+import { CLIENT_FAIL, CLIENT_PASS, hookClientPerl } from './hook-client-script.js';
 
 /** One gitmem install the hook can run: the Node binary that ran it and its hook entry (absolute paths). */
 export interface HookInstall {
@@ -35,8 +36,14 @@ export function preCommitScript(installs: readonly HookInstall[]): string {
     '# Managed by gitmem; rewritten when stale, so local edits are lost.',
     '# The gitmem installs that opened this repository, preferred first: the first whose hook entry exists runs',
     '# the check (a sandboxed writer sees only its own install). Node falls back to the one on PATH.',
+    '# A running gitmem of that install answers first when one does (no Node start); else Node decides.',
+    `gitmem_ask='${hookClientPerl()}'`,
     `${TRY}() {`,
     '  [ -f "$2" ] || return 0',
+    '  if command -v perl >/dev/null 2>&1; then',
+    '    perl -e "$gitmem_ask" -- "$2"',
+    `    case $? in ${CLIENT_PASS}) exit 0 ;; ${CLIENT_FAIL}) exit 1 ;; esac`,
+    '  fi',
     '  if [ -x "$1" ]; then exec "$1" "$2"; fi',
     '  exec node "$2"',
     '}',

@@ -47,6 +47,28 @@ export async function runPreCommit(git: GitRunner, cwd: string, env: Record<stri
   return (await findPreCommitProblems(git, cwd, env)).map(formatProblem);
 }
 
+/** What the hook process ends with: its exit code and what it prints on standard error. */
+export interface PreCommitVerdict {
+  code: 0 | 1;
+  stderr: string;
+}
+
+/**
+ * The hook's verdict: exit 0 and silence, or exit 1 and the one-line messages. Every path that answers a hook
+ * (its own Node process, the daemon, a worker's channel) ends here, so the three print the same bytes.
+ * An error of the check itself rejects (the caller decides: the Node hook prints it, a server refuses).
+ * @example const { code, stderr } = await preCommitVerdict(git, process.cwd(), process.env)
+ */
+export async function preCommitVerdict(git: GitRunner, cwd: string, env: Record<string, string | undefined>): Promise<PreCommitVerdict> {
+  const problems = await findPreCommitProblems(git, cwd, env);
+  return problems.length === 0 ? { code: 0, stderr: '' } : { code: 1, stderr: formatPreCommitFailure(problems) };
+}
+
+/** What the Node hook prints when the check itself failed (exit 1). */
+export function preCommitCrash(err: unknown): string {
+  return `gitmem pre-commit hook failed: ${err instanceof Error ? err.message : String(err)}\n`;
+}
+
 /** The text a rejected commit prints (the first line names the refusal's code). */
 export function formatPreCommitFailure(problems: readonly Problem[]): string {
   return `gitmem: ${problemCode(problems)}: memory rules refused this commit:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`;

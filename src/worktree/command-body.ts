@@ -10,6 +10,8 @@ import type { GitRunner } from '../git/runner.js';
 import { confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
+import { serveHookValidation, type HookChannel } from '../hooks/serve-hook-validation.js';
+import { harnessWorktreeEnv, worktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
 import type { MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
@@ -70,24 +72,36 @@ export function commandBodyPolicy(o: {
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
   return async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
-    const confined = confineCommand({
-      command: ['sh', '-c', o.command],
-      policy,
-      env: o.env,
-      cwd: ctx.worktreeDir,
-      ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-      ...(o.readPaths ? { readPaths: o.readPaths } : {}),
-      extraEnv: { ...ctx.gitEnv, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
-    });
-    const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
-    o.onOutput?.(result);
-    if (result.exitCode !== 0) {
-      const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : `exited ${result.exitCode ?? result.signal}`;
-      throw new MemoryError('WORKER_FAILED', `worker command ${why}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, {
-        data: { exitCode: result.exitCode, signal: result.signal, stderr: result.stderr.slice(-4000) },
+    // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
+    const hook = ctx.type === 'update' ? await writerHookChannel(ctx, o.env) : undefined;
+    try {
+      const confined = confineCommand({
+        command: ['sh', '-c', o.command],
+        policy,
+        env: o.env,
+        cwd: ctx.worktreeDir,
+        ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+        readPaths: [...(o.readPaths ?? []), ...(hook ? [hook.dir] : [])],
+        extraEnv: { ...ctx.gitEnv, ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
       });
+      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      o.onOutput?.(result);
+      if (result.exitCode !== 0) {
+        const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : `exited ${result.exitCode ?? result.signal}`;
+        throw new MemoryError('WORKER_FAILED', `worker command ${why}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, {
+          data: { exitCode: result.exitCode, signal: result.signal, stderr: result.stderr.slice(-4000) },
+        });
+      }
+    } finally {
+      await hook?.close();
     }
   };
+}
+
+/** The hook channel of an update worker, or undefined when none can be made (its hook then starts Node). */
+function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): Promise<HookChannel | undefined> {
+  const dirs = worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir });
+  return serveHookValidation({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env }).catch(() => undefined);
 }
 
 export interface RunWorkerCommandOptions extends Omit<CommandBodyOptions, 'agentId'> {

@@ -43,6 +43,7 @@ import { lstatSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 const { runThroughDaemon } = await import(${JSON.stringify(join(PKG, 'dist/cli/daemon/client.js'))});
 const found = new Set();
+let channel;
 const walk = (dir, depth) => {
   if (depth > 14) return;
   let names = [];
@@ -52,7 +53,8 @@ const walk = (dir, depth) => {
     if (['/proc', '/sys', '/usr'].includes(p) || n === 'node_modules') continue;
     let st;
     try { st = lstatSync(p); } catch { continue; }
-    if (st.isSocket() || st.isFIFO()) found.add(p);
+    if (p === process.env.GITMEM_HOOK_SOCKET) channel = p; // the writer's own hook channel: probed below
+    else if (st.isSocket() || st.isFIFO()) found.add(p);
     else if (st.isDirectory()) walk(p, depth + 1);
   }
 };
@@ -71,6 +73,7 @@ for (const p of [...found].sort()) {
   } catch (e) { outcome = 'error ' + e.code; }
   lines.push(p + ' => ' + JSON.stringify(outcome));
 }
+if (channel) lines.push('channel ' + channel + ' => ' + JSON.stringify(await runThroughDaemon(channel, request, streams, { handshakeMs: 3000 })));
 const report = '---\\ndescription: probe\\n---\\nfound ' + found.size + '\\n' + lines.join('\\n') + '\\n';
 if (${JSON.stringify(sink)} === 'stdout') process.stdout.write(report);
 else writeFileSync('probe-daemon.md', report);
@@ -117,6 +120,8 @@ describe('a confined worker cannot reach a CLI daemon', { tags: ['sandbox'] }, (
     const before = served();
     const report = runAttack();
     expect(report).toMatch(/^found 0$/m);
+    // The one socket it sees is its own hook channel, which runs nothing it is sent (it only validates).
+    expect(report).toMatch(/^channel \S+ => \{"ran":false,"reason":"(absent|refused)"\}$/m);
     expect(served()).toBe(before);
     expect(git(memoryDir(), ['ls-tree', '-r', '--name-only', 'main'], env)).not.toContain('pwned.md');
   });

@@ -102,7 +102,8 @@ describe('sandbox read probes: a confined worker body reads no secret', { tags: 
   it('gets an empty HOME and an empty private /tmp, and still runs git, sh and the node pre-commit hook', () => {
     const probes = {
       home: 'test "$HOME" != "" && test -d "$HOME" && test -z "$(ls -A "$HOME")" && echo "EMPTY HOME $HOME"',
-      tmp: 'test -z "$(ls -A /tmp)" && test -w /tmp && echo EMPTY-TMP',
+      // (the one entry allowed is the writer's own hook channel: a read-only directory holding its socket)
+      tmp: 'test -z "$(ls -A /tmp | grep -vx "$(basename "$(dirname "$GITMEM_HOOK_SOCKET")")")" && test -w /tmp && echo EMPTY-TMP',
       tools: 'git --version && node -e "console.log(1+1)" && sh -c "echo shell-ok"',
     };
     const r = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', probeBody(probes)]);

@@ -66,21 +66,35 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const idleMs = idleSeconds(ctx) * 1000;
   if (!ensurePrivateDir(address.dir)) throw unsafeDir(address.dir);
   pruneOldLogs(address.dir);
-  const [{ serveDaemon }, { main }, { createShellLauncher }] = await Promise.all([
+  const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry }, { peerRefusal, sweepTickets, ticketClaim }] = await Promise.all([
     import('../daemon/server.js'),
     import('../main.js'),
     import('../../shell-launcher.js'),
+    import('../../internals.js'),
+    import('../daemon/peer.js'),
   ]);
   // Git calls go through resident shells: forking this (large) process per git call would cost more.
   const launcher = createShellLauncher({ scratchParent: address.dir });
   const run = (argv: string[], io: CliIo): Promise<number> => main(argv, { ...io, launch: launcher.launch });
+  const log = logger(address.log);
+  // Raw shell commits ask this daemon too (the hook's socket, named for this install's hook entry).
+  const hooks = serveDaemonHooks({
+    runtimeDir: address.dir,
+    entry: preCommitEntry(),
+    env: ctx.env,
+    launch: launcher.launch,
+    log,
+    sweep: sweepTickets,
+    peerRefusal: (socket, request) => peerRefusal(ticketClaim(socket, request.ticket), { GITMEM_SANDBOX: request.env.GITMEM_SANDBOX ?? '' }),
+  });
   try {
-    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log: logger(address.log), trace: ctx.config.daemon.trace });
+    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log, trace: ctx.config.daemon.trace });
     ctx.print({ stopped: why }, `gitmem daemon stopped: ${why}`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'DAEMON_RUNNING') throw err;
     ctx.print({ stopped: 'already running' }, 'a gitmem daemon already serves this home');
   } finally {
+    await hooks.close();
     launcher.close();
   }
   return 0;

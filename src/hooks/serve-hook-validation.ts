@@ -1,0 +1,73 @@
+/**
+ * The hook channel of one confined writer: inside its sandbox the CLI daemon is out of reach by design, so
+ * the process that runs the writer answers its hooks, for that worktree only. The socket lives in a private
+ * temp dir (0700) that the sandbox binds read-only (a socket stays connectable through a read-only mount);
+ * its path travels in GITMEM_HOOK_SOCKET. Every location git uses is the harness's own (the writer could
+ * rewrite its git dir's pointer files); only the index comes from the request, and only when it is one git
+ * writes for a commit inside that git dir. No peer check: the peer is the confined writer, by design.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
+import type { HookRequest } from './hook-wire.js';
+import { preCommitVerdict } from './pre-commit.js';
+
+/** The variable the hook script reads the channel's socket from. */
+export const HOOK_SOCKET_ENV = 'GITMEM_HOOK_SOCKET';
+
+export interface HookChannelOptions {
+  /** The writer's work tree (the hook's cwd). */
+  worktree: string;
+  /** git's locations for that worktree, stated by the harness: GIT_DIR, GIT_COMMON_DIR, object dirs. */
+  gitEnv: Record<string, string>;
+  /** The validator's environment (GITMEM_HOME / HOME: where the system/ budget is read). */
+  env: Record<string, string | undefined>;
+  /** Runs git (default: a runner of its own over `env`). */
+  runner?: GitRunner;
+}
+
+export interface HookChannel {
+  socketPath: string;
+  /** The private directory holding the socket (bind it into the sandbox read-only). */
+  dir: string;
+  /** Set these in the writer's environment. */
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Serves validation for one worktree until `close()`.
+ * @example const ch = await serveHookValidation({ worktree, gitEnv: harnessWorktreeEnv(dirs), env }); …; await ch.close()
+ */
+export async function serveHookValidation(o: HookChannelOptions): Promise<HookChannel> {
+  const gitDir = o.gitEnv['GIT_DIR'];
+  if (!gitDir) throw new Error('serveHookValidation needs the worktree\'s GIT_DIR');
+  const worktree = resolve(o.worktree);
+  const git = o.runner ?? createGitRunner({ env: withoutGitVariables(o.env) });
+  const dir = mkdtempSync(join(tmpdir(), 'gitmem-hook-'));
+  const socketPath = join(dir, 'h.sock');
+  const admit = (request: HookRequest): HookJob | string => {
+    if (resolve(request.cwd) !== worktree) return 'this channel answers for another worktree';
+    const index = stagedIndexIn(gitDir, worktree, request.env.GIT_INDEX_FILE);
+    if (index === undefined) return 'the index is not one git writes for a commit in this worktree';
+    return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, env: o.env };
+  };
+  let server: HookServer;
+  try {
+    server = await listenHookValidation({ socket: socketPath, admit, validate: (job) => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env) });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    socketPath,
+    dir,
+    env: { [HOOK_SOCKET_ENV]: socketPath },
+    close: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

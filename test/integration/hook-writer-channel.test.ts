@@ -1,0 +1,70 @@
+// A confined writer's raw commits are answered by its harness (the per-run hook channel), inside real
+// bubblewrap where the CLI daemon is out of reach: the channel's socket is visible there, the hook's client
+// gets the verdict from it, and a bad commit is refused with the validator's messages.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitRunner } from '../../src/git/runner.js';
+import { ensureHooks } from '../../src/hooks/install.js';
+import { runWorkerCommand } from '../../src/worktree/command-body.js';
+import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+
+let home: string;
+let memoryDir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const root = makeTmpDir('gitmem-hookwriter-');
+  env = { ...hermeticGitEnv(root), GITMEM_HOME: join(root, 'home') };
+  home = join(root, 'home');
+  memoryDir = join(home, 'agents', 'a1', 'memory');
+  mkdirSync(join(memoryDir, 'system'), { recursive: true });
+  git(root, ['init', '-q', '-b', 'main', memoryDir], env);
+  writeFileSync(join(memoryDir, 'system', 'persona.md'), '---\ndescription: persona\n---\npersona\n');
+  git(memoryDir, ['add', '-A'], env);
+  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+  await ensureHooks(createGitRunner({ env }), memoryDir);
+});
+
+afterAll(() => cleanupTmp());
+
+async function run(command: string) {
+  let output = '';
+  const outcome = await runWorkerCommand({
+    memoryDir,
+    gitmemHome: home,
+    command,
+    env,
+    git: createGitRunner({ env }),
+    onWarning: () => undefined,
+    onOutput: (r) => (output += r.stdout + r.stderr),
+  });
+  return { outcome, output };
+}
+
+// The hook's own client, taken from the installed hook text, asked directly (exit 10 pass, 11 refused).
+const ASK = [
+  'hook="$(git rev-parse --git-common-dir)/hooks/pre-commit"',
+  `eval "$(sed -n '/^gitmem_ask=/,/^gitmem_try()/p' "$hook" | sed '$d')"`,
+  'GIT_INDEX_FILE="$(git rev-parse --absolute-git-dir)/index" perl -e "$gitmem_ask" -- /nowhere; echo "client=$?"',
+].join('; ');
+
+describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
+  it('is answered by its harness inside the sandbox, and refuses a bad commit with the validator\'s message', async () => {
+    const body = [
+      'test "$GITMEM_SANDBOX" = bwrap && test -S "$GITMEM_HOOK_SOCKET" && echo channel=visible',
+      "printf 'no frontmatter\\n' > system/bad.md && git add -A",
+      ASK,
+      'git commit -qm bad; echo "commit=$?"',
+      'git reset -q --hard',
+      "printf -- '---\\ndescription: good\\n---\\ngood\\n' > system/good.md && git add -A",
+      ASK,
+      'git commit -qm good && echo committed=good',
+    ].join('\n');
+    const { outcome, output } = await run(body);
+    expect(output).toContain('channel=visible');
+    expect(output).toMatch(/client=11[\s\S]*commit=1[\s\S]*client=10[\s\S]*committed=good/);
+    expect(output).toContain('system/bad.md: missing frontmatter (must start with ---)');
+    expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
+  });
+});
