@@ -5,17 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileParts, compilePrompt, type CommittedFile } from './compile-prompt.js';
 import { summarizeMarkdown } from './file-summary.js';
 import { PromptModel } from './prompt-model.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../test/helpers/rng.js';
 
 const DIRS = ['system', 'system/sub', 'notes', 'skills/a', 'skills/a/ref', 'skills/b-c', 'skills/b', '.hidden', 'x/.y', ''];
 const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'a.md', 'B.md', 'n.txt', 'é.md', 'system'];

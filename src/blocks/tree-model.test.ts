@@ -5,17 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderTree, type TreeEntry } from './tree.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
 import { TreeModel } from './tree-model.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../test/helpers/rng.js';
 
 const NAMES = ['a', 'b', 'B', 'a.md', 'A.md', 'é.md', 'e.md', 'a10.md', 'a2.md', 'system', 'notes', 'x y.md'];
 const ODD = ['a\\b.md', 'c/./d.md', 'e//f.md', 'g\u0007.md', 'dir/'];

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactArgv, redactText } from './redact.js';
-
-/** Small seeded PRNG so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../test/helpers/rng.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=';
 const PREFIXES = ['', '', '', 'ghp_', 'github_pat_', 'glpat-', 'sk-', 'sk-ant-', 'xoxb-', 'gitmem_'];

@@ -15,19 +15,9 @@ import type * as PromptRead from '../../src/memfs/prompt-read.js';
 import { readCachePath } from '../../src/memfs/read-cache-file.js';
 import { readCommittedSnapshot } from '../../src/memfs/read-revision.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { rng } from '../helpers/rng.js';
 
 afterAll(() => cleanupTmp());
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DIRS = ['system', 'system/sub', 'notes', 'notes/deep', 'skills/s1', 'skills/s2', 'archive', ''];
 const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'a.md', 'B.md', 'c.md', 'n.txt', 'é.md'];
