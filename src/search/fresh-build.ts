@@ -10,26 +10,18 @@
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isProcessAlive } from '../git/lease-file.js';
 import { createAside, indexFileName, indexFilePath } from './open-store.js';
 import { SearchStore } from './store.js';
 import { syncMap } from './sync.js';
 import type { RepoRef } from './tree-read.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Private build files of processes that are gone (killed mid-build). */
 function removeStrays(path: string): void {
   const prefix = `${basename(path)}.build-`;
   for (const name of readdirSync(dirname(path))) {
     const pid = Number(name.startsWith(prefix) ? name.slice(prefix.length).split('-')[0] : NaN);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) rmSync(join(dirname(path), name), { force: true });
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid)) rmSync(join(dirname(path), name), { force: true });
   }
 }
 
