@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { diffTreeMapOp, lsTreeMapOp } from '../git/commands/tree-map.js';
+import { diffTreeMapOp, eachLsTreeBlob, lsTreeMapOp } from '../git/commands/tree-map.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
 import { diffLoose, listLoose } from '../git/loose-tree.js';
 import type { GitOp, GitRunner } from '../git/runner.js';
@@ -38,21 +38,10 @@ function lsTreeOp(commit: string): GitOp<Map<string, string>> {
     args: ['ls-tree', '-r', '-z', '--full-tree', commit],
     parse: (r) => {
       const out = new Map<string, string>();
-      const buf = r.stdoutBuffer;
-      // Records are `<mode> <type> <id>\t<path>\0`.
-      for (let pos = 0; pos < buf.length; ) {
-        const nul = buf.indexOf(0, pos);
-        const end = nul < 0 ? buf.length : nul;
-        const tab = buf.indexOf(9, pos);
-        const sp = buf.indexOf(32, pos);
-        if (tab > pos && tab < end && sp > pos && sp < tab && buf.toString('latin1', sp + 1, sp + 6) === 'blob ') {
-          const raw = buf.subarray(tab + 1, end);
-          const path = isUtf8(raw) ? raw.toString('utf8') : null;
-          const mode = buf.toString('latin1', pos, sp);
-          if (path !== null && isIndexablePath(path, mode)) out.set(path, buf.toString('latin1', sp + 6, tab));
-        }
-        pos = end + 1;
-      }
+      eachLsTreeBlob(r.stdoutBuffer, (mode, id, raw) => {
+        const path = isUtf8(raw) ? raw.toString('utf8') : null;
+        if (path !== null && isIndexablePath(path, mode)) out.set(path, id);
+      });
       return out;
     },
   };

@@ -19,29 +19,34 @@ export interface MappedBlob {
   size: number;
 }
 
+/**
+ * Walks the blob records of `ls-tree -r -z` output (`<mode> blob <id>[ <size, padded>]\t<path>\0`) by offsets
+ * (this runs per file): `visit(mode, id and size as listed, raw path)`. Other record types are skipped.
+ */
+export function eachLsTreeBlob(buf: Buffer, visit: (mode: string, idField: string, rawPath: Buffer) => void): void {
+  for (let pos = 0; pos < buf.length; ) {
+    const nul = buf.indexOf(0, pos);
+    const end = nul < 0 ? buf.length : nul;
+    const tab = buf.indexOf(9, pos);
+    const sp = buf.indexOf(32, pos);
+    if (tab > pos && tab < end && sp > pos && sp < tab && buf.toString('latin1', sp + 1, sp + 6) === 'blob ') {
+      visit(buf.toString('latin1', pos, sp), buf.toString('latin1', sp + 6, tab), buf.subarray(tab + 1, end));
+    }
+    pos = end + 1;
+  }
+}
+
 /** `ls-tree -r -l -z` as the blobs `keep` accepts, paths decoded strictly. Pure parse. */
 export function lsTreeMapOp(commit: string, keep: KeepFile): GitOp<MappedBlob[]> {
   return {
     args: ['ls-tree', '-r', '-l', '-z', '--full-tree', commit],
     parse: (r) => {
       const out: MappedBlob[] = [];
-      const buf = r.stdoutBuffer;
-      // Records are `<mode> <type> <id> <size, padded>\t<path>\0`; read by offsets (this runs per file).
-      for (let pos = 0; pos < buf.length; ) {
-        const nul = buf.indexOf(0, pos);
-        const end = nul < 0 ? buf.length : nul;
-        const tab = buf.indexOf(9, pos);
-        const sp = buf.indexOf(32, pos);
-        if (tab > pos && tab < end && sp > pos && sp < tab && buf.toString('latin1', sp + 1, sp + 6) === 'blob ') {
-          const idEnd = buf.indexOf(32, sp + 6);
-          const path = decodePath(buf.subarray(tab + 1, end));
-          const mode = buf.toString('latin1', pos, sp);
-          if (path !== null && idEnd > sp + 6 && idEnd < tab && keep(path, mode)) {
-            out.push({ path, mode, id: buf.toString('latin1', sp + 6, idEnd), size: Number(buf.toString('latin1', idEnd, tab)) });
-          }
-        }
-        pos = end + 1;
-      }
+      eachLsTreeBlob(r.stdoutBuffer, (mode, field, raw) => {
+        const idEnd = field.indexOf(' ');
+        const path = decodePath(raw);
+        if (path !== null && idEnd > 0 && keep(path, mode)) out.push({ path, mode, id: field.slice(0, idEnd), size: Number(field.slice(idEnd)) });
+      });
       return out;
     },
   };
