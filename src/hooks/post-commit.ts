@@ -43,6 +43,8 @@ export function postCommitScript(nodePath: string = process.execPath, entry: str
   return `#!/bin/sh
 # gitmem post-commit hook: mirrors main to ${MIRROR_URL_KEY} in the background; never delays or fails a commit.
 # Managed by gitmem; rewritten when stale, so local edits are lost.
+# A confined writer commits in its private worktree; main is mirrored when the harness merges it.
+[ -z "$GITMEM_SANDBOX" ] || exit 0
 url=$(git config --get ${MIRROR_URL_KEY} 2>/dev/null) || exit 0
 [ -n "$url" ] || exit 0
 branch=$(git symbolic-ref --quiet --short HEAD 2>/dev/null) || exit 0

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { sharedShellLauncher } from '../shell-launcher.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
 import { preCommitVerdict } from './pre-commit.js';
@@ -24,7 +25,7 @@ export interface HookChannelOptions {
   gitEnv: Record<string, string>;
   /** The validator's environment (GITMEM_HOME / HOME: where the system/ budget is read). */
   env: Record<string, string | undefined>;
-  /** Runs git (default: a runner of its own over `env`). */
+  /** Runs git (default: a runner of its own over `env`, started through the shared shell launcher). */
   runner?: GitRunner;
 }
 
@@ -45,7 +46,8 @@ export async function serveHookValidation(o: HookChannelOptions): Promise<HookCh
   const gitDir = o.gitEnv['GIT_DIR'];
   if (!gitDir) throw new Error('serveHookValidation needs the worktree\'s GIT_DIR');
   const worktree = resolve(o.worktree);
-  const git = o.runner ?? createGitRunner({ env: withoutGitVariables(o.env) });
+  // The launcher, not a fork of this process: the harness answering the hook may be large (see shell-launcher.ts).
+  const git = o.runner ?? createGitRunner({ env: withoutGitVariables(o.env), launch: sharedShellLauncher() });
   const dir = mkdtempSync(join(tmpdir(), 'gitmem-hook-'));
   const socketPath = join(dir, 'h.sock');
   const admit = (request: HookRequest): HookJob | string => {

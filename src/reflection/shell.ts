@@ -10,7 +10,7 @@ import { withReadPaths, type SandboxPolicy } from '../sandbox/policy.js';
 import { confineCommand } from '../sandbox/launch.js';
 import { runConfined } from '../sandbox/run.js';
 import { commandBodyPolicy } from '../worktree/command-body.js';
-import { workerObjectEnv, worktreeGitDirs } from '../worktree/git-env.js';
+import { bodyGitEnv, worktreeGitDirs } from '../worktree/git-env.js';
 
 /** Inputs of {@link createReflectionShell}. */
 export interface ReflectionShellOptions {
@@ -29,15 +29,12 @@ export interface ReflectionShellOptions {
 
 function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
   return {
-    ...workerObjectEnv(worktreeGitDirs({ parentMemoryDir: o.memoryDir, worktreeDir: o.worktreeDir })),
+    // A user's global commit signing would need keys the sandbox hides; memory commits are never signed.
+    ...bodyGitEnv(worktreeGitDirs({ parentMemoryDir: o.memoryDir, worktreeDir: o.worktreeDir }), [['commit.gpgsign', 'false']]),
     MEMORY_DIR: o.worktreeDir,
     GITMEM_MEMORY_DIR: o.worktreeDir,
     TRANSCRIPT_PATH: o.transcriptPath,
     ...identityEnv(o.identity),
-    // A user's global commit signing would need keys the sandbox hides; memory commits are never signed.
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'commit.gpgsign',
-    GIT_CONFIG_VALUE_0: 'false',
   };
 }
 

@@ -49,6 +49,22 @@ export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDi
 }
 
 /**
+ * What a body's git runs with: the object directories, and no `git maintenance run --auto` after each
+ * commit (a process per commit, packing a private store that is imported and dropped anyway). Config by
+ * environment, so nothing is written to the shared config; a body may still set its own.
+ * @example bodyGitEnv({ gitDir, gitCommonDir }).GIT_CONFIG_KEY_0 === 'maintenance.auto'
+ */
+export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
+  const entries = [['maintenance.auto', 'false'], ...config];
+  const out: Record<string, string> = { ...workerObjectEnv(d), GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${i}`] = key;
+    out[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return out;
+}
+
+/**
  * The harness's own view of the worktree: git dir, common dir and work tree stated explicitly, so a rewritten
  * `commondir` (pointing at a repository whose config runs a command) is never followed.
  * @example await git.run(['status', '--porcelain'], { cwd: d.worktreeDir, env: harnessWorktreeEnv(d) })

@@ -3,8 +3,9 @@
  * merge is computed in the object store (`merge-tree --write-tree`; content conflicts that are all in
  * markdown files go through the markdown merge, merge-markdown.ts), checked against the memory rules (the
  * same validator as the tool and the hook, over the merge result against the checkout's HEAD), committed
- * with two parents, and only then are the changed files of the checkout updated. On a conflict or a broken
- * rule the checkout is not touched at all. The caller holds the operation lease.
+ * with two parents (in-process), and only then are the changed files of the checkout updated, beside the move
+ * of HEAD. On a conflict or a broken rule the checkout is not touched at all (local edits in the way of a
+ * changed file: HEAD is moved back). The caller holds the operation lease.
  */
 import { findProblems, formatProblem } from '../blocks/validate.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from '../hooks/budget-config.js';
@@ -18,7 +19,11 @@ import { readHeadFile } from './head-file.js';
 import { dirtyPaths, isAncestor, resolveCommit } from './inspect.js';
 import { resolveMarkdownConflicts } from './merge-markdown.js';
 import { MemoryError } from '../errors.js';
-import { identityEnv, SYSTEM_IDENTITY, type Identity } from '../identity.js';
+import { SYSTEM_IDENTITY, type Identity } from '../identity.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { repoObjectFormat } from '../git/object-format.js';
+import { commitText, ObjectBatch } from '../git/objects.js';
+import { join } from 'node:path';
 
 export type CheckoutMergeResult =
   | { status: 'merged'; head: string; changedPaths: string[] }
@@ -89,20 +94,51 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
   }
   const checked = await validateMergeResult(git, cwd, head, tree, protectedPaths, o.knownBlobs);
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
-  const env = identityEnv(o.identity ?? SYSTEM_IDENTITY);
-  const commit = (await git.run(['commit-tree', tree, '-p', head, '-p', tip, '-F', '-'], { cwd, env, input: `${o.message}\n` })).stdout.trim();
   // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.
+  const commit = writeMergeCommit(cwd, { tree, parents: [head, tip], author: o.identity ?? SYSTEM_IDENTITY, message: o.message });
   const changed = checked.changedPaths;
-  const blocked = await updateCheckout(git, cwd, head, commit, changed);
+  const blocked = await publishMerge(git, cwd, { head, commit, changed, subject: o.message.split('\n')[0] ?? o.message });
   if (blocked.length > 0) return { status: 'conflict', reason: 'uncommitted', conflictingPaths: blocked, head };
-  try {
-    await git.run(['update-ref', '-m', o.message.split('\n')[0] ?? o.message, 'HEAD', commit, head], { cwd });
-  } catch (err) {
-    await git.run(['read-tree', '-m', '-u', commit, head], { cwd }).catch(() => undefined);
-    throw err;
-  }
   noteValidatedCommit(cwd, head, commit);
   return { status: 'merged', head: commit, changedPaths: changed };
+}
+
+/** The two-parent commit, hashed and stored here (no git process): what `commit-tree` would write, in UTC. */
+function writeMergeCommit(cwd: string, c: { tree: string; parents: string[]; author: Identity; message: string }): string {
+  const common = resolveGitCommonDir(cwd);
+  const objects = new ObjectBatch(join(common, 'objects'), repoObjectFormat(common));
+  const commit = objects.add('commit', commitText({ ...c, time: Date.now() / 1000 }));
+  objects.store();
+  return commit;
+}
+
+/**
+ * Moves the checkout (index and changed files) and HEAD from `head` to `commit`. The usual case runs both at
+ * once (separate files, so two processes side by side); when either fails the other is undone, so the
+ * checkout ends either merged or as it was. A checkout git refused goes the careful way, in turn, with HEAD
+ * back where it was (the local-edit check compares with HEAD). Returns the paths in the way, [] when merged.
+ */
+async function publishMerge(git: GitRunner, cwd: string, m: { head: string; commit: string; changed: string[]; subject: string }): Promise<string[]> {
+  const moveRef = (): Promise<unknown> => git.run(['update-ref', '-m', m.subject, 'HEAD', m.commit, m.head], { cwd });
+  const undoCheckout = (): Promise<unknown> => git.run(['read-tree', '-m', '-u', m.commit, m.head], { cwd }).catch(() => undefined);
+  const [checkout, ref] = await Promise.allSettled([git.run(['read-tree', '-m', '-u', m.head, m.commit], { cwd, okExitCodes: [128] }), moveRef()]);
+  const moved = checkout.status === 'fulfilled' && checkout.value.exitCode === 0;
+  if (ref.status === 'rejected') {
+    if (moved) await undoCheckout();
+    throw ref.reason;
+  }
+  if (moved) return [];
+  await git.run(['update-ref', '-m', 'gitmem: undo a merge the checkout refused', 'HEAD', m.head, m.commit], { cwd });
+  if (checkout.status === 'rejected') throw checkout.reason;
+  const blocked = await updateCheckout(git, cwd, m.head, m.commit, m.changed);
+  if (blocked.length > 0) return blocked;
+  try {
+    await moveRef();
+  } catch (err) {
+    await undoCheckout();
+    throw err;
+  }
+  return [];
 }
 
 /**

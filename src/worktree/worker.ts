@@ -7,7 +7,7 @@ import { withMemoryOperation } from '../git/lease.js';
 import { toMemoryError } from '../errors.js';
 import { createMemoryWorktree, type MemoryWorktree } from './create.js';
 import { discardWorktree } from './cleanup.js';
-import { workerObjectEnv } from './git-env.js';
+import { bodyGitEnv } from './git-env.js';
 import { countWorktreeCommits, worktreeDirtyPaths } from './inspect.js';
 import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
@@ -91,7 +91,7 @@ async function runBody(
         branch: wt.branchName,
         baseHead: wt.baseHead,
         signal,
-        gitEnv: workerObjectEnv(wt),
+        gitEnv: bodyGitEnv(wt),
         materialize: (paths) => materializePaths(wt, paths, deps.git),
       }),
     )

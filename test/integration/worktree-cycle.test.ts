@@ -17,9 +17,8 @@ let runner: GitRunner;
 
 /** A runner whose calls matching `fails` throw, as an infrastructure failure would. */
 function failing(fails: (args: string[]) => boolean): GitRunner {
-  const boom = (args: string[]): never => {
-    throw new Error(`injected failure: git ${args.join(' ')}`);
-  };
+  // A rejected promise, as a real git failure is (the other steps of a merge may already be running).
+  const boom = (args: string[]): Promise<never> => Promise.reject(new Error(`injected failure: git ${args.join(' ')}`));
   return {
     ...runner,
     run: (args, o) => (fails(args) ? boom(args) : runner.run(args, o)),
@@ -60,7 +59,8 @@ afterAll(() => cleanupTmp());
 describe('the worker cycle when a step fails', () => {
   it('a merge that fails after the import keeps the work on its branch; the checkout is as it was', async () => {
     const head = git(memoryDir, ['rev-parse', 'HEAD'], env);
-    const git2 = failing((args) => args[0] === 'commit-tree');
+    // The checkout's update fails while HEAD moves beside it: HEAD is put back.
+    const git2 = failing((args) => args[0] === 'read-tree' && args[1] === '-m');
     await expect(runMemoryWorker({ memoryDir }, commitNote('a.md'), { git: git2 })).rejects.toThrow(/injected failure/);
     expect(git(memoryDir, ['rev-parse', 'HEAD'], env)).toBe(head);
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
@@ -73,7 +73,8 @@ describe('the worker cycle when a step fails', () => {
 
   it('when the branch cannot be written either, the worktree stays and prune brings the work home', async () => {
     const head = git(memoryDir, ['rev-parse', 'HEAD'], env);
-    const git2 = failing((args) => args[0] === 'commit-tree' || (args[0] === 'update-ref' && String(args[3]).startsWith('refs/heads/gitmem/')));
+    // HEAD cannot move while the checkout is updated beside it: the checkout is put back.
+    const git2 = failing((args) => args[0] === 'update-ref' && (args[3] === 'HEAD' || String(args[3]).startsWith('refs/heads/gitmem/')));
     await expect(runMemoryWorker({ memoryDir }, commitNote('b.md'), { git: git2 })).rejects.toThrow(/injected failure/);
     expect(git(memoryDir, ['rev-parse', 'HEAD'], env)).toBe(head);
     expect(workerBranches()).toEqual([]);
