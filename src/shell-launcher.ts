@@ -7,9 +7,9 @@
  * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
  * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries) goes to
- * `runProcess` instead. Like `runProcess`, each child leads its own process group (started through
- * `setsid`, where the system has one), so a timeout or abort also stops the helpers it started (git's
- * remote helpers); without `setsid` only the child itself is signalled.
+ * `runProcess` instead. Each shell leads its own session and process group, and runs one child at a time,
+ * so that group is the child and every helper it started (git's remote helpers): a timeout or abort signals
+ * the whole group, shell included, and the shell is replaced. No `setsid` process per child.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants as fsConstants, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -23,15 +23,11 @@ const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names a shell will not take as a command prefix (bash: read-only or special); such a call spawns directly.
 const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+|_)$/;
 const DEFAULT_MAX_SHELLS = 4;
-// Makes the child a session (and process group) leader without a fork of its own: the background job of
-// a non-interactive shell is never a group leader, so setsid(2) succeeds in place and `$!` stays its pid.
-const SETSID = ['/usr/bin/setsid', '/bin/setsid'];
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
 
 interface Job {
   pid?: number;
-  killWith?: NodeJS.Signals;
   done: (line: { kind: 'X' | 'C'; status: number }) => void;
 }
 
@@ -78,26 +74,26 @@ class Helper {
       if (!job) continue;
       if (kind === 'P') {
         job.pid = Number(value);
-        if (job.killWith) this.kill(job.killWith);
       } else if (kind === 'X' || kind === 'C') job.done({ kind, status: Number(value ?? -1) });
     }
   }
   /** The last signal `kill` sent to the running job (undefined when none). */
   sentSignal: NodeJS.Signals | undefined;
-  /** Whether jobs lead their own process group (started through setsid). */
-  grouped = false;
+  /** Set once the group was signalled. */
+  retired = false;
+  /** Signals the running job's whole process group: the shell (which then dies), the child, its helpers. */
   kill(sig: NodeJS.Signals): void {
     const job = this.job;
     if (!job) return;
     this.sentSignal = sig;
-    if (job.pid === undefined) return void (job.killWith = sig);
-    // The group first (the child and every helper it started); the child alone if it has no group yet.
-    for (const target of this.grouped ? [-job.pid, job.pid] : [job.pid]) {
+    this.retired = true; // its shell is being signalled too: never handed another job
+    const targets = [this.shell.pid === undefined ? undefined : -this.shell.pid, job.pid].filter((t): t is number => t !== undefined);
+    for (const target of targets) {
       try {
         process.kill(target, sig);
         return;
       } catch {
-        // no such group (setsid not done yet) or already gone
+        // already gone
       }
     }
   }
@@ -144,11 +140,11 @@ interface RunPlan {
   files: { out: string; err: string; input: string | undefined };
 }
 
-function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number, setsid: string | undefined): RunPlan {
+function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number): RunPlan {
   const files = { out: join(scratch, `${n}.out`), err: join(scratch, `${n}.err`), input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined };
   const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
   const stdin = files.input ? quote(files.input) : '/dev/null';
-  const argv = setsid ? [setsid, bin, ...args] : [bin, ...args];
+  const argv = [bin, ...args];
   const command = `${env} ${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
   const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then unset OLDPWD; ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
   return { script, files };
@@ -163,7 +159,6 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number }): ShellLauncher {
   const scratch = mkdtempSync(join(options.scratchParent, 'launch-'));
   const hasShell = existsSync(SHELL);
-  const setsid = SETSID.find((p) => existsSync(p));
   const idle: Helper[] = [];
   const all = new Set<Helper>();
   const pathCache = new Map<string, string | undefined>();
@@ -189,11 +184,12 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;
-    helper.grouped = setsid !== undefined;
-    return runInShell(helper, plan(bin as string, args, o, scratch, counter++, setsid), o, cmd).finally(() => {
+    return runInShell(helper, plan(bin as string, args, o, scratch, counter++), o, cmd).finally(() => {
       helper.job = undefined;
       helper.hold(false);
-      if (!helper.dead && !closed) idle.push(helper);
+      if (helper.retired && !helper.dead) helper.shell.kill('SIGKILL');
+      if (helper.retired) onDead(helper);
+      else if (!helper.dead && !closed) idle.push(helper);
     });
   };
   return {
@@ -244,13 +240,15 @@ function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string):
         const out = readCapped(p.files.out, max);
         const err = readCapped(p.files.err, max);
         const base = { stdoutBuffer: out.buf, stdout: out.buf.toString('utf8'), stderr: err.buf.toString('utf8'), timedOut, aborted, truncated: out.truncated || err.truncated };
+        const sent = helper.sentSignal;
+        // The shell died with the group it was told to stop: the child was killed, not unstartable.
+        if (kind === 'C' && status === -1 && sent) return resolve({ ...base, exitCode: null, signal: sent });
         if (kind === 'C') {
           const spawnError = Object.assign(new Error(status === -1 ? `spawn ${cmd}: the launcher shell exited` : `spawn ${cmd} ENOENT`), { code: 'ENOENT' });
           return resolve({ ...base, exitCode: null, signal: null, spawnError });
         }
         // The shell reports death by signal n as 128+n, which a real exit code can also be (git exits 129
         // on a usage error): only a signal we sent counts as one.
-        const sent = helper.sentSignal;
         const signal = sent && status === 128 + (osConstants.signals[sent] ?? 0) ? sent : null;
         resolve({ ...base, exitCode: signal ? null : status, signal });
       },

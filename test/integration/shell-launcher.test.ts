@@ -65,6 +65,10 @@ describe('shell launcher', () => {
     const aborted = await launcher.launch('sleep', ['30'], opts({ signal: ac.signal, graceMs: 200 }));
     expect(aborted.aborted).toBe(true);
     expect(Date.now() - t0).toBeLessThan(10_000);
+    expect([slow.signal, aborted.signal]).toEqual(['SIGTERM', 'SIGTERM']);
+    // The stopped group took its shell with it: the next children run on fresh shells, none fails to start.
+    const after = await Promise.all([1, 2, 3, 4, 5].map((i) => launcher.launch('sh', ['-c', `echo ${i}`], opts({}))));
+    expect(after.map((r) => [r.exitCode, r.stdout.trim(), r.spawnError])).toEqual([1, 2, 3, 4, 5].map((i) => [0, String(i), undefined]));
   });
 
   it.runIf(process.platform === 'linux')('a timeout stops the helpers a child started too, as a spawn does (its process group)', async () => {
