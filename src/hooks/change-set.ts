@@ -5,6 +5,7 @@
  */
 import type { FileChange } from '../blocks/validate.js';
 import { catFileBatchOp } from '../git/commands/plumbing.js';
+import { readLooseObject } from '../git/objects.js';
 import { rawDiffOp, type RawDiffEntry } from '../git/commands/diff-raw.js';
 import type { GitRunner } from '../git/runner.js';
 
@@ -37,20 +38,32 @@ export async function readChangeSet(
   rest: readonly string[],
   /** Blobs the caller has already read and re-hashed (a background writer's new objects): not asked again. */
   known?: ReadonlyMap<string, Buffer>,
+  /** What the caller already knows without git: the raw diff itself, loose-object directories to read blobs from first. */
+  shortcut: { entries?: readonly RawDiffEntry[]; objectDirs?: readonly string[] } = {},
 ): Promise<FileChange[]> {
-  const entries = await git.exec(rawDiffOp(command, rest), { cwd });
+  const entries = shortcut.entries ?? (await git.exec(rawDiffOp(command, rest), { cwd }));
   if (entries.length === 0) return [];
   const ids = new Set<string>();
   for (const e of entries) {
     if (readable(e.oldMode, e.oldId) && e.status !== 'A' && e.status !== 'C') ids.add(e.oldId);
     if (readable(e.newMode, e.newId) && e.status !== 'D') ids.add(e.newId);
   }
-  const wanted = [...ids].filter((id) => known?.has(id) !== true);
-  const blobs = wanted.length === 0 ? [] : await git.exec(catFileBatchOp(wanted), { cwd });
-  const byId = new Map<string, string | null>(wanted.map((id, i) => [id, blobs[i] ?? null]));
+  const byId = new Map<string, string | null>();
   for (const id of ids) {
-    const blob = known?.get(id);
+    const blob = known?.get(id) ?? looseBlob(shortcut.objectDirs ?? [], id);
     if (blob !== undefined) byId.set(id, blob.toString('utf8'));
   }
+  const wanted = [...ids].filter((id) => !byId.has(id));
+  const blobs = wanted.length === 0 ? [] : await git.exec(catFileBatchOp(wanted), { cwd });
+  wanted.forEach((id, i) => byId.set(id, blobs[i] ?? null));
   return entries.map((e) => toChange(e, (mode, id) => (readable(mode, id) ? (byId.get(id) ?? null) : null)));
+}
+
+/** A blob stored loose in one of `dirs` (checked against its id), else undefined. */
+function looseBlob(dirs: readonly string[], id: string): Buffer | undefined {
+  for (const dir of dirs) {
+    const obj = readLooseObject(dir, id);
+    if (obj !== undefined) return obj.type === 'blob' ? obj.data : undefined;
+  }
+  return undefined;
 }

@@ -13,7 +13,7 @@ import { createGitRunner, type GitRunner } from '../git/runner.js';
 import { sharedShellLauncher } from '../shell-launcher.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
-import { preCommitVerdict } from './pre-commit.js';
+import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
 
 /** The variable the hook script reads the channel's socket from. */
 export const HOOK_SOCKET_ENV = 'GITMEM_HOOK_SOCKET';
@@ -58,7 +58,10 @@ export async function serveHookValidation(o: HookChannelOptions): Promise<HookCh
   };
   let server: HookServer;
   try {
-    server = await listenHookValidation({ socket: socketPath, admit, validate: (job) => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env) });
+    // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
+    const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
+    const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env, { objectDirs });
+    server = await listenHookValidation({ socket: socketPath, admit, validate });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;

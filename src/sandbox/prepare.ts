@@ -60,13 +60,13 @@ function linkAt(path: string): string | undefined {
  * each one met, then appends what does not exist unchanged.
  * @example resolveWithLinks('/bin/sh') // { real: '/usr/bin/sh', links: [{ path: '/bin', target: 'usr/bin' }] } on merged /usr
  */
-export function resolveWithLinks(path: string): { real: string; links: SandboxLink[] } {
+export function resolveWithLinks(path: string, seen: Map<string, string | undefined> = new Map()): { real: string; links: SandboxLink[] } {
   const links: SandboxLink[] = [];
   let done: string = sep;
   let rest = path.split(sep).filter(Boolean);
   for (let hops = 0; rest.length > 0; ) {
     const next = join(done, rest[0] as string);
-    const target = hops < 40 ? linkAt(next) : undefined;
+    const target = hops < 40 ? memo(seen, next, linkAt) : undefined;
     if (target === undefined) {
       done = next;
       rest = rest.slice(1);
@@ -79,6 +79,14 @@ export function resolveWithLinks(path: string): { real: string; links: SandboxLi
     rest = [...resolved.split(sep).filter(Boolean), ...rest.slice(1)];
   }
   return { real: done, links };
+}
+
+/** `f(path)`, asked once per path within one preparation (roots share most of their components). */
+function memo<T>(seen: Map<string, T>, path: string, f: (path: string) => T): T {
+  if (seen.has(path)) return seen.get(path) as T;
+  const v = f(path);
+  seen.set(path, v);
+  return v;
 }
 
 function missingReopened(path: string, policy: SandboxPolicy): MemoryError {
@@ -111,16 +119,18 @@ function hiddenLinks(links: SandboxLink[], p: SandboxPolicy): SandboxLink[] {
 export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
   const base = normalizePolicy(input);
   const links: SandboxLink[] = [];
+  const [linksSeen, existing] = [new Map<string, string | undefined>(), new Map<string, boolean>()];
+  const exists = (path: string): boolean => memo(existing, path, existsSync);
   const real = (path: string): string => {
-    const r = resolveWithLinks(path);
+    const r = resolveWithLinks(path, linksSeen);
     links.push(...r.links);
     return r.real;
   };
   const policy = normalizePolicy({
     ...base,
-    readonlyRoots: base.readonlyRoots.map(real).filter((p) => existsSync(p)),
+    readonlyRoots: base.readonlyRoots.map(real).filter(exists),
     writableRoots: base.writableRoots.map(real),
-    deniedRoots: base.deniedRoots.filter((p) => existsSync(p)).map(canonicalPath),
+    deniedRoots: base.deniedRoots.filter(exists).map(canonicalPath),
     reopenedRoots: base.reopenedRoots.map((r) => ({ ...r, path: real(r.path) })),
     ...(base.emptyHome !== undefined ? { emptyHome: canonicalPath(base.emptyHome) } : {}),
   });

@@ -23,6 +23,7 @@ import { SYSTEM_IDENTITY, type Identity } from '../identity.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
+import { diffLooseRaw } from '../git/loose-diff.js';
 import { join } from 'node:path';
 
 export type CheckoutMergeResult =
@@ -166,7 +167,10 @@ async function validateMergeResult(
   protectedPaths: ReadonlySet<string>,
   knownBlobs?: ReadonlyMap<string, Buffer>,
 ): Promise<{ rejected: { problems: string[]; rejectedPaths: string[] } | null; changedPaths: string[] }> {
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree], knownBlobs);
+  // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
+  const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
+  const entries = diffLooseRaw(objectsDir, head, tree);
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree], knownBlobs, { ...(entries ? { entries } : {}), objectDirs: [objectsDir] });
   const changedPaths = [...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path])))];
   // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the home it sits in.
   const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, head) } : undefined;
