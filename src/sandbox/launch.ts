@@ -5,13 +5,13 @@
  */
 import { isAbsolute } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { isWithin, type SandboxPolicy } from './policy.js';
+import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { renderBwrapArgv } from './bwrap.js';
 import { renderSeatbeltArgv } from './seatbelt.js';
 import { detectSandboxBackend, type SandboxBackend } from './detect.js';
 import { buildConfinedEnv, SANDBOX_SENTINEL } from './env.js';
 import { hostFacts, sandboxPlatform } from './host.js';
-import { canonicalPath, preparePolicy, type PreparedPolicy } from './prepare.js';
+import { absentReopened, canonicalPath, preparePolicy, type PreparedPolicy } from './prepare.js';
 import { parseReadPaths, SANDBOX_READ_ENV, withSystemView } from './system-view.js';
 
 /** A command ready to spawn: run `argv` with exactly `env`. */
@@ -97,9 +97,7 @@ function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPo
     return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}) });
   }
   if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
-  throw new MemoryError('SANDBOX_UNAVAILABLE', `no kernel sandbox is available, refusing to run unconfined: ${backend.reason}`, {
-    data: { reason: backend.reason, hint: `install bubblewrap, or set ${FS_SANDBOX_SWITCH}=0 to run without confinement` },
-  });
+  throw unavailable(backend.reason);
 }
 
 /**
@@ -110,6 +108,28 @@ function withHostView(o: ConfineOptions): PreparedPolicy {
   const host = hostFacts(o.env, sandboxPlatform(o.platform ?? process.platform));
   const readPaths = [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])];
   return preparePolicy(withSystemView(o.policy, host, readPaths));
+}
+
+/**
+ * What {@link confineCommand} would refuse, without preparing the mounts (no link resolution, nothing
+ * rendered): nesting, a bad policy, a missing re-opened root, no backend. A caller runs it before it creates
+ * anything the confined run needs, so a refusal leaves nothing behind.
+ * @example checkConfinable({ policy, env: process.env }) // throws SANDBOX_UNAVAILABLE without bwrap
+ */
+export function checkConfinable(o: Omit<ConfineOptions, 'command' | 'cwd' | 'extraEnv' | 'passEnv'>): void {
+  refuseNesting(o.env);
+  const host = hostFacts(o.env, sandboxPlatform(o.platform ?? process.platform));
+  absentReopened(normalizePolicy(withSystemView(o.policy, host, [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])])));
+  const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
+  if (!sw.enabled) return;
+  const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
+  if (backend.name === 'none') throw unavailable(backend.reason);
+}
+
+function unavailable(reason: string): MemoryError {
+  return new MemoryError('SANDBOX_UNAVAILABLE', `no kernel sandbox is available, refusing to run unconfined: ${reason}`, {
+    data: { reason, hint: `install bubblewrap, or set ${FS_SANDBOX_SWITCH}=0 to run without confinement` },
+  });
 }
 
 /**

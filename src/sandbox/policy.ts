@@ -45,9 +45,16 @@ export interface MemoryWriterPolicyOptions {
   worktreeDir?: string;
 }
 
+// Policies compare every root with every other one, so the same few dozen paths are asked about again and again.
+const plainSeen = new Map<string, boolean>();
+
 function isPlainAbsolute(path: string): boolean {
-  if (sep !== '/' || !path.startsWith('/')) return false;
-  return path === '/' || (!path.endsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(path));
+  const seen = plainSeen.get(path);
+  if (seen !== undefined) return seen;
+  const plain = sep === '/' && path.startsWith('/') && (path === '/' || (!path.endsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(path)));
+  if (plainSeen.size > 4096) plainSeen.clear();
+  plainSeen.set(path, plain);
+  return plain;
 }
 
 /**

@@ -135,13 +135,23 @@ export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
     ...(base.emptyHome !== undefined ? { emptyHome: canonicalPath(base.emptyHome) } : {}),
   });
   for (const r of policy.reopenedRoots) if (r.create === true) mkdirSync(r.path, { recursive: true });
-  const absentReadonly: string[] = [];
-  for (const r of [...policy.reopenedRoots].sort((a, b) => depth(a.path) - depth(b.path))) {
-    if (existsSync(r.path)) continue;
-    const holder = policy.reopenedRoots.find((h) => h.writable && h.path !== r.path && isWithin(h.path, r.path) && existsSync(h.path));
-    if (r.writable || !holder) throw missingReopened(r.path, policy);
-    absentReadonly.push(r.path);
-  }
+  const absentReadonly = absentReopened(policy);
   for (const root of policy.writableRoots) mkdirSync(root, { recursive: true });
   return { policy, absentReadonly, links: hiddenLinks(links, policy), deniedFiles: policy.deniedRoots.filter(isFile) };
+}
+
+/**
+ * The re-opened roots that do not exist but may be pinned as empty read-only directories (inside an existing
+ * writable one); throws MEMORY_DIR_MISSING for any other missing one. Roots to be created are not asked about.
+ * @example absentReopened(normalizePolicy(p)) // [] when every re-opened root exists
+ */
+export function absentReopened(policy: SandboxPolicy): string[] {
+  const absent: string[] = [];
+  for (const r of [...policy.reopenedRoots].sort((a, b) => depth(a.path) - depth(b.path))) {
+    if (r.create === true || existsSync(r.path)) continue;
+    const holder = policy.reopenedRoots.find((h) => h.writable && h.path !== r.path && isWithin(h.path, r.path) && existsSync(h.path));
+    if (r.writable || !holder) throw missingReopened(r.path, policy);
+    absent.push(r.path);
+  }
+  return absent;
 }

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { confineCommand } from '../sandbox/launch.js';
+import { checkConfinable, confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
 import { serveHookValidation, type HookChannel } from '../hooks/serve-hook-validation.js';
@@ -128,7 +128,7 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
   const type = o.type ?? 'update';
   mkdirSync(join(dirname(memoryDir), 'memory-worktrees'), { recursive: true });
   const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId, memoryDir, type, ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}) });
-  confineCommand({ command: ['true'], policy, env: o.env, onWarning: () => undefined, ...(o.readPaths ? { readPaths: o.readPaths } : {}) }); // fail-closed preflight
+  checkConfinable({ policy, env: o.env, ...(o.readPaths ? { readPaths: o.readPaths } : {}) }); // fail-closed, before any worktree exists
   const body = createCommandBody({ ...o, agentId });
   return runMemoryWorker(
     {

@@ -90,6 +90,17 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
   });
 
+  it('refuses without a sandbox backend, and for a missing memory directory, before creating any worktree', async () => {
+    const worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
+    const before = existsSync(worktrees) ? readdirSync(worktrees) : [];
+    const noBwrap = await run('true', { PATH: join(root, 'no-such-bin') }).catch((e: unknown) => e);
+    expect(isMemoryError(noBwrap, 'SANDBOX_UNAVAILABLE')).toBe(true);
+    const missing = await runWorkerCommand({ memoryDir: join(home, 'agents', 'a1', 'gone'), gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined }).catch((e: unknown) => e);
+    expect(isMemoryError(missing, 'MEMORY_DIR_MISSING')).toBe(true);
+    expect(existsSync(worktrees) ? readdirSync(worktrees) : []).toEqual(before);
+    expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
+  });
+
   it('prints the outcome through the CLI: --json when merged; exit 3 and the kept branch on a conflict', async () => {
     const cliEnv = { ...env, NODE_OPTIONS: '' };
     const ok = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--task', 'say hi', '--command', 'printf -- "---\\ndescription: cli\\n---\\ncli\\n" > system/cli.md && git add -A && git commit -qm cli', '--json'], { env: cliEnv, encoding: 'utf8' });
