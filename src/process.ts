@@ -9,6 +9,8 @@ export interface ProcessOptions {
   cwd: string;
   env: Record<string, string>;
   input?: string | Buffer | undefined;
+  /** Input that is written once it settles (runProcess only: a launcher hands such a call to runProcess). */
+  deferredInput?: Promise<string> | undefined;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
@@ -100,6 +102,8 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
     child.on('error', (e) => finish(null, null, e));
     child.on('close', (code, signal) => finish(code, signal));
     child.stdin.on('error', () => undefined); // the child may exit before reading its input: that is its answer
-    child.stdin.end(o.input ?? '');
+    if (o.deferredInput) {
+      o.deferredInput.then((text) => child.stdin.end(text), () => child.stdin.end());
+    } else child.stdin.end(o.input ?? '');
   });
 }

@@ -180,7 +180,7 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
   const launch: Launcher = (cmd, args, o) => {
     const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
     const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k) && !SHELL_SPECIAL.test(k));
-    const helper = closed || !expressible || !hasShell ? undefined : take();
+    const helper = closed || !expressible || !hasShell || o.deferredInput ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;

@@ -15,6 +15,8 @@ export interface RunConfinedOptions {
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
   graceMs?: number;
   input?: string;
+  /** Written to the command's stdin once it settles (instead of `input`): lets a command start before it may proceed. */
+  deferredInput?: Promise<string>;
   /** Per stream; output beyond it is dropped and `truncated` set (default 16 MiB). */
   maxBuffer?: number;
 }

@@ -14,7 +14,7 @@ import { serveHookValidation, type HookChannel } from '../hooks/serve-hook-valid
 import { harnessWorktreeEnv, worktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
-import type { MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
+import type { EarlyStartingBody, MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
 
 export interface CommandBodyOptions {
   /** Shell text, run as `sh -c <command>`. */
@@ -69,14 +69,14 @@ export function commandBodyPolicy(o: {
  * Builds the body: confine `sh -c <command>`, run it in the worktree, fail (WORKER_FAILED) on a non-zero exit.
  * @example await runMemoryWorker({ memoryDir }, createCommandBody({ command: './tidy.sh', gitmemHome, agentId, env }), { git })
  */
-export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
-  return async (ctx: MemoryWorkerContext): Promise<void> => {
+export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & EarlyStartingBody {
+  const body = async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
     // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
     const hook = ctx.type === 'update' ? await writerHookChannel(ctx, o.env) : undefined;
     try {
       const confined = confineCommand({
-        command: ['sh', '-c', o.command],
+        command: ['sh', '-c', GATE, 'gitmem-gate', o.command],
         policy,
         env: o.env,
         cwd: ctx.worktreeDir,
@@ -84,7 +84,10 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
         readPaths: [...(o.readPaths ?? []), ...(hook ? [hook.dir] : [])],
         extraEnv: { ...ctx.gitEnv, ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
       });
-      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      // The sandbox starts now; the command only once the worktree is checked out (the gate reads "go").
+      const go = ctx.checkedOut.then(() => 'go\n');
+      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, deferredInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
       o.onOutput?.(result);
       if (result.exitCode !== 0) {
         const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : `exited ${result.exitCode ?? result.signal}`;
@@ -96,7 +99,14 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody {
       await hook?.close();
     }
   };
+  return Object.assign(body, { startsBeforeCheckout: true });
 }
+
+/**
+ * Runs inside the sandbox before the command: waits for one line on stdin and runs the command (`$1`) only
+ * when it is `go`. Its stdin is then at its end, as a command's always was.
+ */
+const GATE = 'IFS= read -r gitmem_go; [ "$gitmem_go" = go ] || exit 125; exec sh -c "$1"';
 
 /** The hook channel of an update worker, or undefined when none can be made (its hook then starts Node). */
 function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): Promise<HookChannel | undefined> {

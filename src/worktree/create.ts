@@ -33,6 +33,8 @@ export interface MemoryWorktree {
   /** The worktree's private git dir (`<common>/gitmem-worktrees/<name>`): HEAD, index, sparse patterns, objects. */
   gitDir: string;
   sparseDirs: string[];
+  /** With `deferCheckout`: settles once the index and files are in place (the checkout runs after the lease). */
+  checkout?: Promise<void>;
 }
 
 export interface CreateWorktreeOptions {
@@ -45,6 +47,11 @@ export interface CreateWorktreeOptions {
   now?: () => Date;
   randomHex?: () => string;
   lease?: MemoryOperationOptions;
+  /**
+   * Return as soon as the worktree's git dir is written, with the checkout still running (`checkout` says
+   * when it is done; its failure is the caller's to handle): a sandboxed body starts meanwhile.
+   */
+  deferCheckout?: boolean;
 }
 
 /** Config that makes git apply (and keep) cone-mode sparse patterns in a worktree, per invocation. */
@@ -82,10 +89,10 @@ export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<Me
     gitDir: '',
     sparseDirs: normalizeSparseDirs([...DEFAULT_SPARSE_DIRS, ...(o.paths ?? [])]),
   };
-  return withMemoryOperation(parent, () => addWorktree(wt, o.git), { purpose: `create ${o.kind} worktree`, ...o.lease });
+  return withMemoryOperation(parent, () => addWorktree(wt, o.git, o.deferCheckout === true), { purpose: `create ${o.kind} worktree`, ...o.lease });
 }
 
-async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWorktree> {
+async function addWorktree(wt: MemoryWorktree, git: GitRunner, deferCheckout: boolean): Promise<MemoryWorktree> {
   // The writer's `git commit` runs the shared hook inside a sandbox that shows only this install of gitmem.
   await ensureHooksForWriter(git, wt.parentMemoryDir);
   const head = readHeadFile(wt.parentMemoryDir) ?? (await resolveCommit(git, wt.parentMemoryDir, 'HEAD'));
@@ -108,6 +115,12 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner): Promise<MemoryWo
     writeFileSync(join(gitDir, 'gitdir'), `${join(wt.worktreeDir, '.git')}\n`);
     writeFileSync(join(wt.worktreeDir, '.git'), `gitdir: ${gitDir}\n`);
     writeWorktreeOwner(gitDir, currentOwner({ branchName: wt.branchName, baseHead: head })); // for pruneOrphanWorktrees
+    if (deferCheckout) {
+      // The private index and files only: nothing here needs the lease (the base is pinned in the private HEAD).
+      wt.checkout = applySparse(wt, git);
+      wt.checkout.catch(() => undefined); // the caller awaits it; an early rejection must not go unhandled meanwhile
+      return wt;
+    }
     await applySparse(wt, git);
     return wt;
   } catch (err) {

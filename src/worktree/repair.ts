@@ -97,7 +97,7 @@ export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorker
       let error: string | undefined;
       try {
         if (!signal.aborted) {
-          await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, gitEnv: {}, materialize: async () => [] })).catch((err: unknown) => {
+          await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, gitEnv: {}, materialize: async () => [], checkedOut: Promise.resolve() })).catch((err: unknown) => {
             error = toMemoryError(err).message;
           });
         }

@@ -47,6 +47,16 @@ export interface MemoryWorkerContext {
   gitEnv: Record<string, string>;
   /** Checks more paths out into a sparse worktree (no-op for repair). */
   materialize: (paths: readonly string[]) => Promise<string[]>;
+  /**
+   * Settles once the worktree's index and files are in place. Already settled for every body but one that
+   * says it starts early ({@link startsBeforeCheckout}), which must not let its writer touch them before.
+   */
+  checkedOut: Promise<void>;
+}
+
+/** A body that may start (a sandbox, say) while the worktree is still being checked out; it awaits `checkedOut`. */
+export interface EarlyStartingBody {
+  startsBeforeCheckout?: boolean;
 }
 
 /**

@@ -4,7 +4,7 @@
  * on the checkout itself, holding the lease throughout, and what it committed is validated (repair.ts).
  */
 import { withMemoryOperation } from '../git/lease.js';
-import { toMemoryError } from '../errors.js';
+import { MemoryError, toMemoryError } from '../errors.js';
 import { createMemoryWorktree, type MemoryWorktree } from './create.js';
 import { discardWorktree } from './cleanup.js';
 import { bodyGitEnv } from './git-env.js';
@@ -13,7 +13,7 @@ import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
 import { pruneOrphanWorktrees } from './prune.js';
 import { runRepairWorker } from './repair.js';
-import type { MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask, ParentRefresh } from './worker-types.js';
+import type { EarlyStartingBody, MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask, ParentRefresh } from './worker-types.js';
 
 /** A started worker: its eventual outcome and a way to cancel it. */
 export interface MemoryWorkerHandle {
@@ -47,7 +47,10 @@ export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorker
   const signal = task.signal ?? new AbortController().signal;
   const type = 'update' as const;
   if (signal.aborted) return { type, status: 'discarded', reason: 'cancelled', branchName: '', commitCount: 0, uncommittedPaths: [] };
+  // A sandboxed body starts while its worktree is still being checked out (it waits for it before its writer runs).
+  const early = (body as EarlyStartingBody).startsBeforeCheckout === true;
   const wt = await createMemoryWorktree({
+    deferCheckout: early,
     memoryDir: task.memoryDir,
     kind: task.kind ?? 'worker',
     git: deps.git,
@@ -56,7 +59,10 @@ export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorker
     ...(deps.randomHex ? { randomHex: deps.randomHex } : {}),
     ...(deps.lease ? { lease: deps.lease } : {}),
   });
-  const failure = await runBody(wt, task, body, signal, deps);
+  const checkedOut = wt.checkout ?? Promise.resolve();
+  if (!early) await checkedOut;
+  const failure = await runBody(wt, task, body, signal, deps, checkedOut);
+  await checkedOut.catch((err: unknown) => failedCheckout(wt, deps, err));
   if (failure !== null && !signal.aborted) {
     return discardUnderLease(wt, deps, 'body_failed', failure.message);
   }
@@ -81,6 +87,7 @@ async function runBody(
   body: MemoryWorkerBody,
   signal: AbortSignal,
   deps: MemoryWorkerDeps,
+  checkedOut: Promise<void>,
 ): Promise<Error | null> {
   const settled = Promise.resolve()
     .then(() =>
@@ -93,6 +100,7 @@ async function runBody(
         signal,
         gitEnv: bodyGitEnv(wt),
         materialize: (paths) => materializePaths(wt, paths, deps.git),
+        checkedOut,
       }),
     )
     .then(
@@ -107,6 +115,13 @@ async function runBody(
   if (first !== 'cancelled') return first;
   const grace = new Promise<null>((r) => setTimeout(() => r(null), deps.cancelGraceMs ?? 5_000).unref());
   return Promise.race([settled, grace]);
+}
+
+/** A checkout that failed after an early start: the worktree goes, and the worker fails as its creation would have. */
+async function failedCheckout(wt: MemoryWorktree, deps: MemoryWorkerDeps, err: unknown): Promise<never> {
+  await withMemoryOperation(wt.parentMemoryDir, () => discardWorktree(wt, deps.git), { purpose: `discard ${wt.branchName}`, ...deps.lease }).catch(() => undefined);
+  const e = toMemoryError(err, 'WORKTREE_ERROR');
+  throw new MemoryError('WORKTREE_ERROR', `could not prepare worktree ${wt.worktreeDir}: ${e.message}`, { cause: err, data: { worktreeDir: wt.worktreeDir } });
 }
 
 async function discardUnderLease(

@@ -84,6 +84,30 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
   });
 
+  it('starts the sandbox while the worktree is checked out, and runs the command only once it is in place', async () => {
+    // The worktree is checked out by a slow git: the command must still see every file and a valid index.
+    const real = createGitRunner({ env });
+    const slow = { ...real, run: async (args: string[], o: Parameters<typeof real.run>[1]) => (args[0] === 'read-tree' && args[1] === '-mu' ? new Promise<void>((r) => setTimeout(r, 400)).then(() => real.run(args, o)) : real.run(args, o)) };
+    let output = '';
+    const outcome = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'cat system/persona.md && git status --porcelain && echo CHECKED', env, git: slow, onWarning: () => undefined, onOutput: (r) => (output = r.stdout + r.stderr) });
+    expect(outcome.status, output).toBe('no_changes');
+    expect(output).toBe('---\ndescription: persona\n---\npersona\nCHECKED\n');
+  });
+
+  it('never runs the command when the checkout fails after the sandbox started; the worktree goes', async () => {
+    const real = createGitRunner({ env });
+    const broken = { ...real, run: (args: string[], o: Parameters<typeof real.run>[1]) => (args[0] === 'read-tree' && args[1] === '-mu' ? Promise.reject(new Error('injected checkout failure')) : real.run(args, o)) };
+    const worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
+    const state = join(root, 'gate-state');
+    mkdirSync(state, { recursive: true });
+    const err = await runWorkerCommand({ memoryDir, gitmemHome: home, command: `echo RAN > ${state}/ran`, stateDirs: [state], env, git: broken, onWarning: () => undefined }).catch((e: unknown) => e);
+    expect(isMemoryError(err, 'WORKTREE_ERROR')).toBe(true);
+    expect(String((err as Error).message)).toMatch(/could not prepare worktree .*injected checkout failure/);
+    expect(existsSync(join(state, 'ran'))).toBe(false);
+    expect(readdirSync(worktrees).filter((n) => n.startsWith('worker-'))).toEqual([]);
+    expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
+  });
+
   it('refuses to nest inside another sandbox before creating anything', async () => {
     const err = await run('true', { GITMEM_SANDBOX: 'bwrap' }).catch((e: unknown) => e);
     expect(isMemoryError(err, 'SANDBOX_NESTED')).toBe(true);
