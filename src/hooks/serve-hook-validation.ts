@@ -6,7 +6,7 @@
  * rewrite its git dir's pointer files); only the index comes from the request, and only when it is one git
  * writes for a commit inside that git dir. No peer check: the peer is the confined writer, by design.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
@@ -14,6 +14,24 @@ import { sharedShellLauncher } from '../shell-launcher.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
+
+/** Hooks a confined writer's commits do not run (see HookChannel.hooksDir). */
+const NOT_FOR_WRITERS = new Set(['post-commit']);
+
+function linkWriterHooks(dir: string, commonDir: string | undefined): string {
+  const hooksDir = join(dir, 'hooks');
+  mkdirSync(hooksDir);
+  if (commonDir === undefined) return hooksDir;
+  const shared = join(commonDir, 'hooks');
+  let names: string[];
+  try {
+    names = readdirSync(shared);
+  } catch {
+    return hooksDir; // no hooks at all
+  }
+  for (const name of names) if (!name.endsWith('.sample') && !NOT_FOR_WRITERS.has(name)) symlinkSync(join(shared, name), join(hooksDir, name));
+  return hooksDir;
+}
 
 /** The variable the hook script reads the channel's socket from. */
 export const HOOK_SOCKET_ENV = 'GITMEM_HOOK_SOCKET';
@@ -35,6 +53,11 @@ export interface HookChannel {
   dir: string;
   /** Set these in the writer's environment. */
   env: Record<string, string>;
+  /**
+   * The writer's hooks directory (for its `core.hooksPath`): links to the repository's hooks, but for the
+   * post-commit hook, which only mirrors main (a confined writer commits in its private worktree).
+   */
+  hooksDir: string;
   close: () => Promise<void>;
 }
 
@@ -66,9 +89,11 @@ export async function serveHookValidation(o: HookChannelOptions): Promise<HookCh
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  const hooksDir = linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']);
   return {
     socketPath,
     dir,
+    hooksDir,
     env: { [HOOK_SOCKET_ENV]: socketPath },
     close: async () => {
       await server.close();

@@ -11,7 +11,7 @@ import { checkConfinable, confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
 import { serveHookValidation, type HookChannel } from '../hooks/serve-hook-validation.js';
-import { harnessWorktreeEnv, worktreeGitDirs } from './git-env.js';
+import { harnessWorktreeEnv, withGitConfig, worktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
 import type { EarlyStartingBody, MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
@@ -82,7 +82,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
         cwd: ctx.worktreeDir,
         ...(o.onWarning ? { onWarning: o.onWarning } : {}),
         readPaths: [...(o.readPaths ?? []), ...(hook ? [hook.dir] : [])],
-        extraEnv: { ...ctx.gitEnv, ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
+        extraEnv: { ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', hook.hooksDir]]) : ctx.gitEnv), ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
       });
       // The sandbox starts now; the command only once the worktree is checked out (the gate reads "go").
       const go = ctx.checkedOut.then(() => 'go\n');
@@ -104,9 +104,10 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
 
 /**
  * Runs inside the sandbox before the command: waits for one line on stdin and runs the command (`$1`) only
- * when it is `go`. Its stdin is then at its end, as a command's always was.
+ * when it is `go`, in the same shell (no second shell start), with no positional parameters and no variable
+ * of its own left, as `sh -c <command>` would; its stdin is then at its end, as a command's always was.
  */
-const GATE = 'IFS= read -r gitmem_go; [ "$gitmem_go" = go ] || exit 125; exec sh -c "$1"';
+const GATE = 'IFS= read -r gitmem_go; [ "$gitmem_go" = go ] || exit 125; eval "unset gitmem_go; shift; $1"';
 
 /** The hook channel of an update worker, or undefined when none can be made (its hook then starts Node). */
 function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): Promise<HookChannel | undefined> {

@@ -55,11 +55,20 @@ export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDi
  * @example bodyGitEnv({ gitDir, gitCommonDir }).GIT_CONFIG_KEY_0 === 'maintenance.auto'
  */
 export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
-  const entries = [['maintenance.auto', 'false'], ...config];
-  const out: Record<string, string> = { ...workerObjectEnv(d), GIT_CONFIG_COUNT: String(entries.length) };
+  return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ...config]);
+}
+
+/**
+ * `env` with `entries` as environment config after those it already carries (`GIT_CONFIG_COUNT`/`_KEY_n`/`_VALUE_n`).
+ * @example withGitConfig({}, [['core.hooksPath', '/h']]).GIT_CONFIG_COUNT === '1'
+ */
+export function withGitConfig(env: Readonly<Record<string, string>>, entries: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const inherited = Number(env['GIT_CONFIG_COUNT'] ?? '0');
+  const first = Number.isSafeInteger(inherited) && inherited > 0 ? inherited : 0;
+  const out: Record<string, string> = { ...env, GIT_CONFIG_COUNT: String(first + entries.length) };
   entries.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${i}`] = key;
-    out[`GIT_CONFIG_VALUE_${i}`] = value;
+    out[`GIT_CONFIG_KEY_${first + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${first + i}`] = value;
   });
   return out;
 }

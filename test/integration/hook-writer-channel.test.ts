@@ -53,6 +53,8 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
   it('is answered by its harness inside the sandbox, and refuses a bad commit with the validator\'s message', async () => {
     const body = [
       'test "$GITMEM_SANDBOX" = bwrap && test -S "$GITMEM_HOOK_SOCKET" && echo channel=visible',
+      // its hooks: the repository's pre-commit, no post-commit (the mirror follows main, not a private worktree)
+      'h="$(git config core.hooksPath)"; test -x "$h/pre-commit" && test ! -e "$h/post-commit" && test -e "$(git rev-parse --git-common-dir)/hooks/post-commit" && echo hooks=writer',
       "printf 'no frontmatter\\n' > system/bad.md && git add -A",
       ASK,
       'git commit -qm bad; echo "commit=$?"',
@@ -63,6 +65,7 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
     ].join('\n');
     const { outcome, output } = await run(body);
     expect(output).toContain('channel=visible');
+    expect(output).toContain('hooks=writer');
     expect(output).toMatch(/client=11[\s\S]*commit=1[\s\S]*client=10[\s\S]*committed=good/);
     expect(output).toContain('system/bad.md: missing frontmatter (must start with ---)');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
