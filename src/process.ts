@@ -3,14 +3,20 @@
  * signal that stop it politely (SIGTERM) and then for sure (SIGKILL). Shared by the git runner and the
  * sandbox launcher, so both stop a stuck child — and every helper it started — the same way.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Writable } from 'node:stream';
 
 export interface ProcessOptions {
   cwd: string;
   env: Record<string, string>;
   input?: string | Buffer | undefined;
-  /** Input that is written once it settles (runProcess only: a launcher hands such a call to runProcess). */
-  deferredInput?: Promise<string> | undefined;
+  /**
+   * Text for the child's fd 3, delivered once it settles: a child started early waits on it (the sandbox's gate).
+   * When it rejects the child is killed, never released.
+   */
+  heldInput?: Promise<string> | undefined;
+  /** Stop the child (as for a timeout) once its output passes `maxBuffer`, instead of dropping the rest. */
+  killOnOverflow?: boolean | undefined;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
@@ -62,6 +68,18 @@ function signalGroup(pid: number | undefined, sig: NodeJS.Signals): void {
   }
 }
 
+/** Writes the held input to the child's fd 3 once it settles; kills the child instead when it rejects. */
+function releaseHeld(fd3: Writable | null, held: Promise<string>, kill: () => void): void {
+  fd3?.on('error', () => undefined);
+  held.then(
+    (text) => fd3?.end(text),
+    () => {
+      kill();
+      fd3?.destroy();
+    },
+  );
+}
+
 /**
  * Never rejects: a failure to start is reported in `spawnError`, a non-zero exit in `exitCode`.
  * @example const r = await runProcess('git', ['status'], { cwd, env, timeoutMs: 60_000 })
@@ -73,7 +91,7 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
     let [timedOut, aborted, settled] = [false, false, false];
     const timers: NodeJS.Timeout[] = [];
     // Own process group: helpers (git-remote-http, ssh, the sandboxed tree) hold our pipes too.
-    const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe', o.heldInput ? 'pipe' : 'ignore'], detached: true }) as ChildProcessWithoutNullStreams;
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: Error): void => {
       if (settled) return;
       settled = true;
@@ -84,7 +102,10 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
       const base = { stdoutBuffer, stdout: stdoutBuffer.toString('utf8'), stderr: err.buffer().toString('utf8') };
       resolve({ ...base, exitCode, signal, timedOut, aborted, truncated, ...(spawnError ? { spawnError } : {}) });
     };
+    let stopping = false;
     const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
       signalGroup(child.pid, 'SIGTERM');
       const kill = setTimeout(() => {
         signalGroup(child.pid, 'SIGKILL');
@@ -97,13 +118,13 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
     const onAbort = (): void => ((aborted = true), stop());
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (c: Buffer) => out.add(c));
-    child.stderr.on('data', (c: Buffer) => err.add(c));
+    const overflow = (): void => void (o.killOnOverflow && (out.truncated || err.truncated) && stop());
+    child.stdout.on('data', (c: Buffer) => (out.add(c), overflow()));
+    child.stderr.on('data', (c: Buffer) => (err.add(c), overflow()));
     child.on('error', (e) => finish(null, null, e));
     child.on('close', (code, signal) => finish(code, signal));
     child.stdin.on('error', () => undefined); // the child may exit before reading its input: that is its answer
-    if (o.deferredInput) {
-      o.deferredInput.then((text) => child.stdin.end(text), () => child.stdin.end());
-    } else child.stdin.end(o.input ?? '');
+    child.stdin.end(o.input ?? '');
+    if (o.heldInput) releaseHeld(child.stdio[3] as Writable | null, o.heldInput, () => signalGroup(child.pid, 'SIGKILL'));
   });
 }

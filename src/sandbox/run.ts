@@ -4,7 +4,8 @@
  * sandboxed tree down with it.
  */
 import { MemoryError } from '../errors.js';
-import { runProcess } from '../process.js';
+import type { Launcher } from '../process.js';
+import { sharedShellLauncher } from '../shell-launcher.js';
 import type { ConfinedCommand } from './launch.js';
 
 /** Options for {@link runConfined}. */
@@ -15,8 +16,10 @@ export interface RunConfinedOptions {
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
   graceMs?: number;
   input?: string;
-  /** Written to the command's stdin once it settles (instead of `input`): lets a command start before it may proceed. */
-  deferredInput?: Promise<string>;
+  /** Delivered on the command's fd 3 once it settles (see ProcessOptions.heldInput): it starts before it may proceed. */
+  heldInput?: Promise<string>;
+  /** How the command starts (default: the shared shell launcher, so a large caller is never forked). */
+  launch?: Launcher;
   /** Per stream; output beyond it is dropped and `truncated` set (default 16 MiB). */
   maxBuffer?: number;
 }
@@ -42,7 +45,9 @@ export interface RunConfinedResult {
 export async function runConfined(confined: ConfinedCommand, o: RunConfinedOptions): Promise<RunConfinedResult> {
   const [cmd, ...args] = confined.argv;
   if (cmd === undefined) throw new MemoryError('INVALID_ARGUMENT', 'empty confined argv', { data: {} });
-  const r = await runProcess(cmd, args, { ...o, env: confined.env, maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024 });
+  const launch = o.launch ?? sharedShellLauncher();
+  // Output past the cap stops the command: captured output is bounded on disk as well as in memory.
+  const r = await launch(cmd, args, { ...o, env: confined.env, maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024, killOnOverflow: true });
   if (r.spawnError) {
     const code = confined.backend === 'none' ? 'INVALID_ARGUMENT' : 'SANDBOX_UNAVAILABLE';
     throw new MemoryError(code, `could not start ${cmd}: ${r.spawnError.message}`, { cause: r.spawnError, data: { argv0: cmd } });

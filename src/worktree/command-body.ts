@@ -85,8 +85,8 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
         extraEnv: { ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', hook.hooksDir]]) : ctx.gitEnv), ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
       });
       // The sandbox starts now; the command only once the worktree is checked out (the gate reads "go").
-      const go = ctx.checkedOut.then(() => 'go\n');
-      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, deferredInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      const go = ctx.checkedOut.then(() => `${GATE_LINE}\n`);
+      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
       o.onOutput?.(result);
       if (result.exitCode !== 0) {
@@ -103,11 +103,13 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
 }
 
 /**
- * Runs inside the sandbox before the command: waits for one line on stdin and runs the command (`$1`) only
- * when it is `go`, in the same shell (no second shell start), with no positional parameters and no variable
- * of its own left, as `sh -c <command>` would; its stdin is then at its end, as a command's always was.
+ * Runs inside the sandbox before the command: reads one line on fd 3 (then closes it) and runs the command
+ * (`$1`) only when it is the release line, in the same shell (no second shell start), with no positional
+ * parameters and no variable of its own left, as `sh -c <command>` would. The line is a shell no-op, so a
+ * launcher shell that reads it after a sandbox that never started just skips it.
  */
-const GATE = 'IFS= read -r gitmem_go; [ "$gitmem_go" = go ] || exit 125; eval "unset gitmem_go; shift; $1"';
+const GATE_LINE = ': gitmem-go';
+const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LINE}' ] || exit 125; eval "unset gitmem_go; shift; $1"`;
 
 /** The hook channel of an update worker, or undefined when none can be made (its hook then starts Node). */
 function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): Promise<HookChannel | undefined> {

@@ -1,6 +1,6 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessOptions } from '../../src/process.js';
@@ -89,6 +89,32 @@ describe('shell launcher', () => {
       for (let i = 0; i < 50 && alive(pid); i++) await new Promise((res) => setTimeout(res, 20));
       expect(alive(pid)).toBe(false);
     }
+  });
+
+  it('holds a child until its fd-3 input settles, and kills it unreleased when that rejects (both launchers)', async () => {
+    const later = <T>(ms: number, f: () => T): Promise<T> => new Promise((res) => setTimeout(res, ms)).then(f);
+    const script = 'IFS= read -r x <&3; exec 3<&-; echo "got [$x]"';
+    for (const launch of [launcher.launch, runProcess]) {
+      const ok = await launch('sh', ['-c', script], opts({ heldInput: later(150, () => ': released\n') }));
+      expect([ok.exitCode, ok.stdout]).toEqual([0, 'got [: released]\n']);
+      const marker = join(scratch, `ran-${launch === runProcess ? 'spawn' : 'shell'}`);
+      const refused = await launch('sh', ['-c', `IFS= read -r x <&3; touch ${marker}`], opts({ heldInput: later(150, () => Promise.reject(new Error('no'))) }));
+      expect(refused.signal).toBe('SIGKILL');
+      expect(existsSync(marker)).toBe(false);
+    }
+    // the launcher's shells keep working afterwards
+    expect((await launcher.launch('sh', ['-c', 'echo fine'], opts())).stdout).toBe('fine\n');
+  });
+
+  it('stops a child whose output passes the cap when asked, keeping only the cap (both launchers)', async () => {
+    for (const launch of [launcher.launch, runProcess]) {
+      const r = await launch('sh', ['-c', 'yes gitmem | head -c 200000000; echo finished'], opts({ maxBuffer: 1 << 20, killOnOverflow: true, graceMs: 200 }));
+      expect(r.truncated).toBe(true);
+      expect(r.exitCode).toBeNull();
+      expect(r.stdout.length).toBe(1 << 20);
+      expect(r.stdout).not.toContain('finished');
+    }
+    expect(readdirSync(scratch).some((d) => d.startsWith('launch-') && readdirSync(join(scratch, d)).some((f) => f.endsWith('.out')))).toBe(false);
   });
 
   it('runs more children at once than it has shells (the rest spawn directly)', async () => {
