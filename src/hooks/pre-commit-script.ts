@@ -55,6 +55,34 @@ export function preCommitScript(installs: readonly HookInstall[]): string {
 }
 
 /**
+ * The pre-commit hook of a confined writer, as a perl script (one process fewer than the shell hook): the same
+ * client, asking the writer's channel; its verdict exits 0 or 1, and without one Node decides, as in the shell
+ * hook. Only the install that started the writer is named: the only one its sandbox shows.
+ * @example writeFileSync(join(hooksDir, 'pre-commit'), writerPreCommitScript('/usr/bin/perl', currentInstall()), { mode: 0o755 })
+ */
+export function writerPreCommitScript(perl: string, install: HookInstall): string {
+  const pl = (s: string): string => `'${s.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+  return [
+    `#!${perl}`,
+    HEADER,
+    '# A confined writer\'s copy, made by its harness for this run only.',
+    `my ($gitmem_node, $gitmem_entry) = (${pl(install.node)}, ${pl(install.entry)});`,
+    'BEGIN {',
+    '  *CORE::GLOBAL::exit = sub {',
+    '    my $c = shift // 0;',
+    `    CORE::exit(0) if $c == ${CLIENT_PASS};`,
+    `    CORE::exit(1) if $c == ${CLIENT_FAIL};`,
+    '    if ($c == 75) { exec { $gitmem_node } $gitmem_node, $gitmem_entry or exec "node", $gitmem_entry; CORE::exit(1); }',
+    '    CORE::exit($c);',
+    '  };',
+    '}',
+    '@ARGV = ($gitmem_entry);',
+    hookClientPerl(),
+    '',
+  ].join('\n');
+}
+
+/**
  * True for a pre-commit hook gitmem wrote (this form or an earlier one).
  * @example isGitmemHookText(preCommitScript([])) === true
  */

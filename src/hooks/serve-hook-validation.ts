@@ -6,7 +6,7 @@
  * rewrite its git dir's pointer files); only the index comes from the request, and only when it is one git
  * writes for a commit inside that git dir. No peer check: the peer is the confined writer, by design.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
@@ -14,6 +14,8 @@ import { sharedShellLauncher } from '../shell-launcher.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
+import { isGitmemHookText, writerPreCommitScript } from './pre-commit-script.js';
+import { currentInstall } from './install.js';
 
 /** Hooks a confined writer's commits do not run (see HookChannel.hooksDir). */
 const NOT_FOR_WRITERS = new Set(['post-commit']);
@@ -29,8 +31,29 @@ function linkWriterHooks(dir: string, commonDir: string | undefined): string {
   } catch {
     return hooksDir; // no hooks at all
   }
-  for (const name of names) if (!name.endsWith('.sample') && !NOT_FOR_WRITERS.has(name)) symlinkSync(join(shared, name), join(hooksDir, name));
+  for (const name of names) {
+    if (name.endsWith('.sample') || NOT_FOR_WRITERS.has(name)) continue;
+    if (name === 'pre-commit' && writePerlHook(join(shared, name), join(hooksDir, name))) continue;
+    symlinkSync(join(shared, name), join(hooksDir, name));
+  }
   return hooksDir;
+}
+
+// A system perl: inside the sandbox only the system's directories are there to run it from.
+const SYSTEM_PERL = ['/usr/bin/perl', '/bin/perl'];
+
+/** gitmem's pre-commit hook as a perl script (no shell start per commit), when it is gitmem's and perl is the system's. */
+function writePerlHook(shared: string, file: string): boolean {
+  const perl = SYSTEM_PERL.find((p) => existsSync(p));
+  let text: string;
+  try {
+    text = readFileSync(shared, 'utf8');
+  } catch {
+    return false;
+  }
+  if (perl === undefined || !isGitmemHookText(text)) return false;
+  writeFileSync(file, writerPreCommitScript(perl, currentInstall()), { mode: 0o755 });
+  return true;
 }
 
 /** The variable the hook script reads the channel's socket from. */

@@ -66,6 +66,29 @@ describe('a writer\'s hook channel', () => {
     expect((await client(repo, { ...channel.env, GIT_INDEX_FILE: '.git/index' })).status).toBe(CLIENT_PASS);
   });
 
+  it('gives a writer a perl pre-commit hook with the same verdicts, and Node\'s when the channel is gone', async () => {
+    const ch = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') }, env });
+    try {
+      const hook = join(ch.hooksDir, 'pre-commit');
+      expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/(usr\/)?bin\/perl\n/);
+      expect(existsSync(join(ch.hooksDir, 'post-commit'))).toBe(false);
+      writeFileSync(join(repo, 'system', 'd.md'), 'no frontmatter\n');
+      git(repo, ['add', '-A'], env);
+      const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, env);
+      const staged = { ...env, GIT_INDEX_FILE: '.git/index' };
+      const asked = await run(hook, [], { cwd: repo, env: { ...staged, ...ch.env } });
+      // no channel (a writer that unset it, or nobody listening): Node decides, with the same words
+      const fallback = await run(hook, [], { cwd: repo, env: { ...staged, GITMEM_SANDBOX: 'bwrap' } });
+      expect([asked.status, asked.stderr]).toEqual([1, node.stderr]);
+      expect([fallback.status, fallback.stderr]).toEqual([1, node.stderr]);
+      git(repo, ['reset', '-q', '--hard'], env);
+      expect((await run(hook, [], { cwd: repo, env: { ...staged, ...ch.env } })).status).toBe(0);
+      expect((await run(hook, [], { cwd: repo, env: { ...staged, GITMEM_SANDBOX: 'bwrap' } })).status).toBe(0);
+    } finally {
+      await ch.close();
+    }
+  });
+
   it('answers a real commit\'s hook (git runs it; the channel\'s env is all the hook needs)', async () => {
     writeFileSync(join(repo, 'system', 'c.md'), '---\ndescription: c\n---\nc\n');
     git(repo, ['add', '-A'], env);

@@ -98,7 +98,7 @@ describe('shell launcher', () => {
       const ok = await launch('sh', ['-c', script], opts({ heldInput: later(150, () => ': released\n') }));
       expect([ok.exitCode, ok.stdout]).toEqual([0, 'got [: released]\n']);
       const marker = join(scratch, `ran-${launch === runProcess ? 'spawn' : 'shell'}`);
-      const refused = await launch('sh', ['-c', `IFS= read -r x <&3; touch ${marker}`], opts({ heldInput: later(150, () => Promise.reject(new Error('no'))) }));
+      const refused = await launch('sh', ['-c', `IFS= read -r x <&3; touch ${marker}`], opts({ heldInput: later<string>(150, () => { throw new Error('no'); }) }));
       expect(refused.signal).toBe('SIGKILL');
       expect(existsSync(marker)).toBe(false);
     }
