@@ -31,16 +31,18 @@ export function workerMergeMessage(branch: string, description?: string): string
  */
 export async function integrateWorkerWorktree(
   wt: MemoryWorktree,
-  o: { description?: string; signal?: AbortSignal; refresh?: ParentRefresh },
+  o: { description?: string; signal?: AbortSignal; refresh?: ParentRefresh; uncommitted?: Promise<string[]> },
   deps: MemoryWorkerDeps,
 ): Promise<MemoryWorkerOutcome> {
   const { git } = deps;
+  // The writer is gone, so what it left uncommitted can be asked before the lease (the caller may have started it).
+  const uncommitted = o.uncommitted ?? worktreeDirtyPaths(git, wt).catch(() => []);
   const base = { type: 'update' as const, branchName: wt.branchName, ...(o.refresh?.skipped ? { refreshError: o.refresh.skipped } : {}) };
   return withMemoryOperation(
     wt.parentMemoryDir,
     async (): Promise<MemoryWorkerOutcome> => {
       if (o.signal?.aborted) {
-        const uncommittedPaths = await worktreeDirtyPaths(git, wt).catch(() => []);
+        const uncommittedPaths = await uncommitted;
         const commitCount = await countWorktreeCommits(git, wt);
         await discardWorktree(wt, git);
         return { ...base, status: 'discarded', reason: 'cancelled', commitCount, uncommittedPaths };
@@ -48,7 +50,7 @@ export async function integrateWorkerWorktree(
       // Independent questions, asked at once: what the writer left uncommitted, and its commits brought home
       // (objects only: until the merge lands or the branch is kept, the private git dir still holds the work).
       const [uncommittedPaths, imported] = await Promise.all([
-        worktreeDirtyPaths(git, wt).catch(() => []),
+        uncommitted,
         importWorktreeCommits(wt, git, { branch: false }).catch((err: unknown) => toMemoryError(err)),
       ]);
       if (imported instanceof MemoryError) {

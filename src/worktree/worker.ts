@@ -67,8 +67,9 @@ export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorker
     return discardUnderLease(wt, deps, 'body_failed', failure.message);
   }
   if (signal.aborted) return discardUnderLease(wt, deps, 'cancelled');
+  const uncommitted = worktreeDirtyPaths(deps.git, wt).catch(() => []); // while the lease and the refresh are awaited
   const refresh = await prepareRefresh(deps);
-  return integrateWorkerWorktree(wt, { ...(task.description ? { description: task.description } : {}), signal, ...(refresh ? { refresh } : {}) }, deps);
+  return integrateWorkerWorktree(wt, { ...(task.description ? { description: task.description } : {}), signal, uncommitted, ...(refresh ? { refresh } : {}) }, deps);
 }
 
 /** The network half of the checkout's refresh, outside the lease; a failure to prepare it only skips it. */
