@@ -59,8 +59,8 @@ function fromWorkTree(root: string, path: string, oid: string, size: number | un
     return undefined;
   }
   try {
-    let n = 0;
-    for (let r = 1; r > 0 && HEAD_ROOM + n < buf.length; n += r) r = readSync(fd, buf, HEAD_ROOM + n, buf.length - HEAD_ROOM - n, null);
+    // One read: a regular file fills it up to its end; a short read of anything else fails the hash below.
+    const n = readSync(fd, buf, HEAD_ROOM, buf.length - HEAD_ROOM, null);
     if (n > SEARCH_LIMITS.maxFileBytes || (size !== undefined && n !== size)) return undefined;
     // git's object header right before the bytes: one hash over both.
     const header = `blob ${n}\0`;

@@ -49,6 +49,15 @@ describe('indexValues', () => {
     }
   });
 
+  it('splits at the first closing line however the file ends after it', () => {
+    // The closing `---` line ends the file, is followed by one more `---` line, or is not the first `---`-like line.
+    for (const text of ['---\n---\n', '---\ndescription: x\n---\n', '---\ndescription: x\n---\n---\n', '---\n---  \nd: 1\n---\nbody\n', '---\ndescription: é\n---\n\n', '---\n---\n---']) {
+      const got = indexValues(Buffer.from(text));
+      const body = typeof got.body === 'string' ? got.body : got.body.toString('utf8');
+      expect({ description: got.description, body }, JSON.stringify(text)).toEqual(indexFields(text));
+    }
+  });
+
   it('leaves a file without frontmatter undecoded and whole', () => {
     const bytes = Buffer.from('plain ☕ text\n');
     expect(indexValues(bytes)).toEqual({ description: '', body: bytes });

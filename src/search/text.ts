@@ -63,6 +63,7 @@ function yamlDescription(yamlText: string): string {
 // Frontmatter is split from a decoded prefix of the file first (most end within a few hundred bytes); the
 // rest of the file is never decoded to a JS string.
 const PREFIXES = [512, 8192];
+const CLOSING = Buffer.from('\n---\n', 'latin1');
 
 /** The body's byte offset and the description when the prefix holds the whole frontmatter, else undefined. */
 function fromPrefix(bytes: Buffer, size: number): { description: string; offset: number } | undefined {
@@ -82,6 +83,12 @@ function fromPrefix(bytes: Buffer, size: number): { description: string; offset:
 export function indexValues(bytes: Buffer): { description: string; body: string | Buffer } {
   if (bytes[0] === 0xef || bytes.includes(13)) return indexFields(bytes.toString('utf8'));
   if (!(bytes.length === 3 || bytes[3] === 10) || bytes.toString('latin1', 0, 3) !== '---') return { description: '', body: bytes };
+  // Most frontmatter closes at the first `---` line: decoding just that far is the cheapest prefix.
+  const close = bytes.indexOf(CLOSING, 3);
+  if (close > 0 && close < 8192) {
+    const hit = fromPrefix(bytes, close + CLOSING.length);
+    if (hit) return { description: hit.description, body: bytes.subarray(hit.offset) };
+  }
   for (const size of PREFIXES) {
     if (size >= bytes.length) break;
     const hit = fromPrefix(bytes, size);
