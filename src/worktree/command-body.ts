@@ -90,7 +90,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
       o.onOutput?.(result);
       if (result.exitCode !== 0) {
-        const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : `exited ${result.exitCode ?? result.signal}`;
+        const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : result.truncated ? 'was stopped: its output passed the 16 MiB cap' : `exited ${result.exitCode ?? result.signal}`;
         throw new MemoryError('WORKER_FAILED', `worker command ${why}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, {
           data: { exitCode: result.exitCode, signal: result.signal, stderr: result.stderr.slice(-4000) },
         });

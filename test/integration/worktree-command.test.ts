@@ -108,6 +108,15 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
   });
 
+  it('stops a writer whose output passes the cap; what it printed is kept up to the cap only', async () => {
+    let out = '';
+    const outcome = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'yes gitmem; echo finished', timeoutMs: 30_000, env, git: createGitRunner({ env }), onWarning: () => undefined, onOutput: (r) => (out = r.stdout) });
+    expect(outcome).toMatchObject({ status: 'discarded', reason: 'body_failed' });
+    expect(outcome.status === 'discarded' ? outcome.error : '').toMatch(/output passed the 16 MiB cap/);
+    expect(out.length).toBe(16 * 1024 * 1024);
+    expect(out).not.toContain('finished');
+  });
+
   it('refuses to nest inside another sandbox before creating anything', async () => {
     const err = await run('true', { GITMEM_SANDBOX: 'bwrap' }).catch((e: unknown) => e);
     expect(isMemoryError(err, 'SANDBOX_NESTED')).toBe(true);
