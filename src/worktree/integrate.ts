@@ -47,27 +47,29 @@ export async function integrateWorkerWorktree(
         await discardWorktree(wt, git);
         return { ...base, status: 'discarded', reason: 'cancelled', commitCount, uncommittedPaths };
       }
-      // Independent questions, asked at once: what the writer left uncommitted, and its commits brought home
-      // (objects only: until the merge lands or the branch is kept, the private git dir still holds the work).
-      const [uncommittedPaths, imported] = await Promise.all([
-        uncommitted,
-        importWorktreeCommits(wt, git, { branch: false }).catch((err: unknown) => toMemoryError(err)),
-      ]);
+      // Its commits brought home (objects only: until the merge lands or the branch is kept, the private git dir
+      // still holds the work) while what it left uncommitted is still being asked; that answer is awaited last,
+      // before the worktree goes.
+      const imported = await importWorktreeCommits(wt, git, { branch: false }).catch((err: unknown) => toMemoryError(err));
       if (imported instanceof MemoryError) {
+        const uncommittedPaths = await uncommitted;
         await discardWorktree(wt, git);
         return { ...base, status: 'discarded', reason: 'import_failed', commitCount: 0, uncommittedPaths, error: imported.message };
       }
       const { tip, commitCount } = imported;
       if (commitCount === 0) {
+        const uncommittedPaths = await uncommitted;
         await removeWorktreeDir(wt, git);
         return { ...base, status: 'no_changes', commitCount, uncommittedPaths };
       }
-      const kept = { ...base, commitCount, uncommittedPaths, branchTip: tip };
       const outcome = await mergeImported(wt, imported, o, deps).catch(async (err: unknown) => {
         // An infrastructure failure: the work stays on its branch (or, failing that, in the worktree for prune).
+        await uncommitted;
         await keepBranch(wt, tip, git).catch(() => undefined);
         throw err;
       });
+      const uncommittedPaths = await uncommitted;
+      const kept = { ...base, commitCount, uncommittedPaths, branchTip: tip };
       const landed = outcome.status === 'merged' || outcome.status === 'already_merged';
       if (landed) await removeWorktreeDir(wt, git);
       else await keepBranch(wt, tip, git);
