@@ -86,7 +86,7 @@ function buildMemory(o: Parts): Memory {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
     conflicts: conflictsApi({ git, memoryDir, author: deps.author, home: config.home, env: config.env, ...(deps.clock ? { clock: deps.clock } : {}) }),
-    ...workerParts({ git, memoryDir, agentId, config }),
+    ...workerParts({ git, memoryDir, agentId, config, ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}) }),
     ...reflectionParts({ git, memoryDir, agentId, config }, o.reopen),
     agentId,
     home: config.home,

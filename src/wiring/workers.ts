@@ -14,6 +14,8 @@ export interface WorkerWiring {
   memoryDir: string;
   agentId: string | undefined;
   config: GitmemConfig;
+  /** What follows a merge that moved main, as after a tool commit (the mirror push, housekeeping). */
+  afterMerge?: (commit: string) => void;
 }
 
 function refreshParent(w: WorkerWiring, signal: AbortSignal | undefined): NonNullable<MemoryWorkerDeps['refreshParent']> {
@@ -25,6 +27,12 @@ function refreshParent(w: WorkerWiring, signal: AbortSignal | undefined): NonNul
 }
 
 async function runWorker(w: WorkerWiring, task: WorkerTask): Promise<MemoryWorkerOutcome> {
+  const outcome = await runWorkerOnce(w, task);
+  if (outcome.status === 'merged') w.afterMerge?.(outcome.head);
+  return outcome;
+}
+
+async function runWorkerOnce(w: WorkerWiring, task: WorkerTask): Promise<MemoryWorkerOutcome> {
   const common = {
     ...(task.type ? { type: task.type } : {}),
     ...(task.description ? { description: task.description } : {}),
