@@ -126,7 +126,7 @@ function rollFilesForward(fs: RepoFs, e: JournalEntry, index: readonly IndexInfo
  */
 export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalEntry, durable: boolean): Promise<RecoveryOutcome> {
   const cwd = memoryDir;
-  repairTornRef(memoryDir, e.commit);
+  await repairTornRef(git, memoryDir, e.commit);
   const head = await git.exec(revParseOp('HEAD'), { cwd });
   const fs = new RepoFs(memoryDir);
   try {

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
 import { fsyncDir, syncRenamed } from '../git/durable.js';
 import { OBJECT_ID, repoObjectFormat } from '../git/object-format.js';
+import { revParseOp } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { headRefFile, indexFiles } from './commit.js';
 
@@ -32,9 +33,10 @@ function replaceDurably(path: string, text: string): void {
 /**
  * Sets HEAD's branch to `commit` when its loose ref holds no object id (torn). Only the dead writer's
  * update-ref renames that file under the lease, and only after its compare-and-swap passed: the text it
- * lost was `commit`, whose objects were on disk before the ref moved. False when the ref is whole.
+ * lost was `commit`, whose objects were on disk before the ref moved — checked here all the same, so a
+ * planted entry never points the branch at a commit the store lacks. False when the ref is whole.
  */
-export function repairTornRef(memoryDir: string, commit: string): boolean {
+export async function repairTornRef(git: GitRunner, memoryDir: string, commit: string): Promise<boolean> {
   const ref = headRefFile(memoryDir);
   let text: string;
   try {
@@ -44,6 +46,7 @@ export function repairTornRef(memoryDir: string, commit: string): boolean {
   }
   const value = text.trim();
   if (OBJECT_ID.test(value) || value.startsWith('ref: ')) return false;
+  if ((await git.exec(revParseOp(commit), { cwd: memoryDir })) !== commit) return false;
   replaceDurably(ref, `${commit}\n`);
   return true;
 }

@@ -92,6 +92,15 @@ describe('recovery after a power loss', () => {
     git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling']);
   });
 
+  it('never points a torn ref at a commit the store lacks', async () => {
+    const { fx, journal } = await crashedFixture();
+    const ref = join(fx.dir, '.git', 'refs', 'heads', 'main');
+    writeFileSync(ref, '');
+    rmSync(looseFile(fx, journal.commit));
+    await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' }).catch(() => undefined);
+    expect(readFileSync(ref, 'utf8')).not.toContain(journal.commit);
+  });
+
   for (const ref of ['parent', 'commit'] as const) {
     it(`rebuilds an index that kept its rename and lost its text (HEAD at the ${ref})`, async () => {
       const { fx, journal, parent } = await crashedFixture();
