@@ -78,8 +78,8 @@ export interface PublishRequest {
  * `parent` to `commit` (compare-and-swap, so a concurrent writer makes this fail instead of losing its
  * commit). The index and the ref are separate files, so both updates run at once; if staging fails the ref
  * move is undone here. `state` (when given) records what is in place, for the caller's rollback. Durable:
- * git fsyncs the index and the ref before renaming them, and each one's directory is flushed as soon as its
- * step is done (the index's while the ref may still be moving).
+ * as soon as each step is done, the file it renamed into place (the index with its shared parts, the ref)
+ * is flushed with its directory, the index's while the ref may still be moving.
  */
 export async function publishCommit(git: GitRunner, o: PublishRequest): Promise<void> {
   const alongside = o.alongside?.() ?? Promise.resolve();
