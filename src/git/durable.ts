@@ -1,19 +1,14 @@
 /**
- * Durable writes: what a write does so that, once acknowledged, it survives a power loss. Files are fsynced
- * before the rename that publishes them and the directory after it; git's own steps (the index, the ref) get
- * `core.fsync` for the call. Whether writes are durable is decided once, here: `GITMEM_FSYNC` (env), else
- * the repository's `gitmem.fsync` (git config), else on.
+ * Durable writes: what a write does so that, once acknowledged, it survives a power loss. Files gitmem
+ * writes are flushed before the rename that publishes them and the directory after it; the files git
+ * renames into place (the index, the ref) are flushed with their directory right after git's rename,
+ * before the write answers (git is asked to flush nothing itself: one flush each instead of two). Whether
+ * writes are durable is decided once, here: `GITMEM_FSYNC` (env), else the repository's `gitmem.fsync`
+ * (git config), else on.
  */
 import { closeSync, constants, fdatasync, fdatasyncSync, fsync, fsyncSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitmemConfigValue } from './config-text.js';
-
-/**
- * `-c` entries for the git calls that publish a write: fsync the index (with its shared part) and the ref
- * before each rename. Nothing else: the objects are gitmem's own (fsynced here), and the reflog, caches and
- * the protected list are rebuilt or not needed after a crash.
- */
-export const DURABLE_GIT_CONFIG: readonly string[] = Object.freeze(['core.fsync=index,reference', 'core.fsyncMethod=fsync']);
 
 const { O_RDONLY, O_DIRECTORY } = constants;
 const OFF = new Set(['0', 'false', 'no', 'off']);
@@ -53,15 +48,17 @@ export interface FlushSet {
  * Flushes everything in `set` at once: the kernel overlaps the calls into about one journal commit, where
  * one after another each costs its own (measured here: five directories 0.5 ms at once, 14 ms in turn).
  * The first call runs on this thread while the thread pool (4 threads by default) takes the rest, so a
- * group of five — a write's usual size — needs no second round.
+ * group of five — a write's usual size — needs no second round. `background`: all of them on the pool,
+ * for a flush that overlaps other work this thread must keep serving (the clean check's git calls).
  * @example await syncAll({ data: [fd], dirs: ['/mem/.git/objects/4b'] })
  */
-export async function syncAll(set: FlushSet): Promise<void> {
+export async function syncAll(set: FlushSet, background = false): Promise<void> {
   const dirFds: number[] = [];
   try {
     for (const d of new Set(set.dirs ?? [])) dirFds.push(openSync(d, O_RDONLY | O_DIRECTORY));
     const all = [...(set.data ?? []).map((fd) => ({ fd, data: true })), ...[...(set.full ?? []), ...dirFds].map((fd) => ({ fd, data: false }))];
-    const [first, ...rest] = all;
+    const first = background ? undefined : all[0];
+    const rest = background ? all : all.slice(1);
     const running = rest.map((x) => (x.data ? fdatasyncFd(x.fd) : fsyncFd(x.fd)));
     let failed: unknown;
     try {
@@ -78,9 +75,25 @@ export async function syncAll(set: FlushSet): Promise<void> {
   }
 }
 
-/** fsyncDir on the thread pool: flush several directories at once. */
-export async function fsyncDirAsync(path: string): Promise<void> {
-  await syncAll({ dirs: [path] });
+/**
+ * Flushes files git renamed into place (their data and size; absent ones are skipped) with the
+ * directories holding their names, in one syncAll round.
+ * @example await syncRenamed(['/mem/.git/index'], ['/mem/.git'])
+ */
+export async function syncRenamed(files: readonly string[], dirs: readonly string[]): Promise<void> {
+  const fds: number[] = [];
+  try {
+    for (const f of files) {
+      try {
+        fds.push(openSync(f, O_RDONLY));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    await syncAll({ data: fds, dirs });
+  } finally {
+    fds.forEach((fd) => closeSync(fd));
+  }
 }
 
 /**

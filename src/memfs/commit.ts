@@ -7,12 +7,12 @@
  * were already checked in-process with the same validator.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { DURABLE_GIT_CONFIG, fsyncDirAsync, syncAll } from '../git/durable.js';
+import { syncRenamed } from '../git/durable.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
-import { repoObjectFormat } from '../git/object-format.js';
+import { OBJECT_ID, repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Identity } from '../identity.js';
@@ -78,23 +78,26 @@ export interface PublishRequest {
  * `parent` to `commit` (compare-and-swap, so a concurrent writer makes this fail instead of losing its
  * commit). The index and the ref are separate files, so both updates run at once; if staging fails the ref
  * move is undone here. `state` (when given) records what is in place, for the caller's rollback. Durable:
- * git fsyncs the index and the ref before renaming them, and their directories are flushed after.
+ * as soon as each step is done, the file it renamed into place (the index with its shared parts, the ref)
+ * is flushed with its directory, the index's while the ref may still be moving.
  */
 export async function publishCommit(git: GitRunner, o: PublishRequest): Promise<void> {
   const alongside = o.alongside?.() ?? Promise.resolve();
   const [steps, side] = await Promise.allSettled([gitSteps(git, o), alongside]);
   if (steps.status === 'rejected') throw steps.reason;
   if (side.status === 'rejected') throw side.reason;
-  if (o.durable) await flushPublished(o.memoryDir);
 }
 
 async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   const cwd = o.memoryDir;
   const state = o.state ?? { staged: false, moved: false };
-  const config = o.durable ? [...DURABLE_GIT_CONFIG] : [];
-  // update-index replaces the index atomically, so only a staging that succeeded needs undoing.
-  const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd, config }).then(() => void (state.staged = true));
-  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd, config }).then(() => void (state.moved = true));
+  const gitDir = gitDirAt(cwd) ?? join(cwd, '.git');
+  const ref = o.durable ? headRefFile(cwd) : undefined;
+  // git renames the index and the ref into place unflushed; each is flushed with its directory right after
+  // (see recover-torn.ts for a crash in between). update-index replaces the index atomically, so only a
+  // staging that succeeded needs undoing.
+  const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd }).then(() => void (state.staged = true)).then(() => (o.durable ? syncRenamed(indexFiles(gitDir), [gitDir]) : undefined));
+  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd }).then(() => void (state.moved = true)).then(() => (ref === undefined ? undefined : syncRenamed([ref], [dirname(ref)])));
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
@@ -110,12 +113,13 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
 
 /** Sets the index entries of an already published commit (recovery), durably when asked. */
 export async function restageIndex(git: GitRunner, memoryDir: string, index: readonly IndexInfoEntry[], durable: boolean): Promise<void> {
-  await git.exec(updateIndexInfoOp(index), { cwd: memoryDir, config: durable ? [...DURABLE_GIT_CONFIG] : [] });
-  if (durable) await fsyncDirAsync(gitDirAt(memoryDir) ?? join(memoryDir, '.git'));
+  await git.exec(updateIndexInfoOp(index), { cwd: memoryDir });
+  const gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git');
+  if (durable) await syncRenamed(indexFiles(gitDir), [gitDir]);
 }
 
-/** Flushes the renames of the index (in the git dir) and of HEAD's branch (under the common dir's refs/). */
-async function flushPublished(memoryDir: string): Promise<void> {
+/** The file HEAD's branch lives in (under the common dir's refs/), or HEAD itself when detached. */
+export function headRefFile(memoryDir: string): string {
   const gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git');
   let head = '';
   try {
@@ -123,9 +127,15 @@ async function flushPublished(memoryDir: string): Promise<void> {
   } catch {
     // unreadable HEAD: the ref was written by git in the common dir's refs/heads
   }
-  const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1] ?? 'refs/heads/main';
-  const refDir = dirname(join(resolveGitCommonDir(memoryDir), ref));
-  await syncAll({ dirs: [gitDir, refDir] });
+  if (OBJECT_ID.test(head)) return join(gitDir, 'HEAD');
+  const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
+  const safe = ref !== undefined && !ref.split('/').some((s) => s === '' || s === '.' || s === '..');
+  return join(resolveGitCommonDir(memoryDir), safe ? ref : 'refs/heads/main');
+}
+
+/** The index and its shared parts (split index: git writes a new shared file now and then). */
+export function indexFiles(gitDir: string): string[] {
+  return [join(gitDir, 'index'), ...readdirSync(gitDir).filter((n) => n.startsWith('sharedindex.')).map((n) => join(gitDir, n))];
 }
 
 /** Moves HEAD back from `commit` to `parent` (compare-and-swap). */

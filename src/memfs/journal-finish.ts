@@ -14,6 +14,7 @@ import type { GitRunner } from '../git/runner.js';
 import { isMemoryError } from '../errors.js';
 import { publishCommit, restageIndex } from './commit.js';
 import type { JournalEntry, RecoveryOutcome } from './journal.js';
+import { repairTornIndex, repairTornRef } from './recover-torn.js';
 import { RepoFs, TEMP_PREFIX } from './repo-fs.js';
 
 const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -119,16 +120,19 @@ function rollFilesForward(fs: RepoFs, e: JournalEntry, index: readonly IndexInfo
  * Finishes the journaled write `e` whose writer died, in the order and with the flushes of a normal write
  * when `durable`. HEAD still at the parent: the files are put in place and the commit published. HEAD
  * already at the commit (a power loss can keep the ref and lose the files' renames): the files are put in
- * place too, and the index set. Throws when a step fails (the caller sets it aside).
+ * place too, and the index set. A ref or an index torn by the crash is repaired first (recover-torn.ts).
+ * Throws when a step fails (the caller sets it aside).
  * @example await finishWrite(git, memoryDir, entry, true) // 'rolled_forward'
  */
 export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalEntry, durable: boolean): Promise<RecoveryOutcome> {
   const cwd = memoryDir;
+  await repairTornRef(git, memoryDir, e.commit);
   const head = await git.exec(revParseOp('HEAD'), { cwd });
   const fs = new RepoFs(memoryDir);
   try {
     sweepTemps(fs, e);
     if (head !== e.commit && head !== e.parent) return 'abandoned';
+    await repairTornIndex(git, memoryDir, head, e.paths, durable);
     const index = e.index ?? (await indexAt(git, cwd, e.commit, e.paths));
     const [wanted, before] = await Promise.all([objectsAt(git, cwd, e.commit, e.paths), objectsAt(git, cwd, e.parent, e.paths)]);
     if (!objectsSurvived(e, index, wanted)) return 'abandoned';

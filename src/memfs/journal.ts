@@ -101,7 +101,7 @@ export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: Jou
   }
   const flushed = (async () => {
     writeFileSync(fd, JSON.stringify(entry));
-    await syncAll({ data: [...staged.fds, fd], full: alsoFlush });
+    await syncAll({ data: [...staged.fds, fd], full: alsoFlush }, true); // on the pool: the clean check needs this thread
   })();
   flushed.catch(() => undefined); // awaited by publish or discard
   let open = true;

@@ -1,9 +1,9 @@
 // A memory write is durable by default: under a syscall trace (strace) of the real CLI, every object, the
-// journal, the work-tree file, the index and the ref are fsynced before the rename that publishes them, and
-// each directory after it, in the order: objects, journal and the file's text (staged in the git dir) in
-// one flush of their data; objects renamed, then the entry, then one flush of their directories; the file
-// moved into the work tree; the index and the ref (git's core.fsync), with the file's directories flushed
-// alongside; then the index's and the ref's directories.
+// journal, the work-tree file, the index and the ref are flushed, in the order: objects, journal and the
+// file's text (staged in the git dir) in one flush of their data, before their renames; objects renamed,
+// then the entry, then one flush of their directories; the file moved into the work tree; git renames the
+// index and the ref into place (it flushes nothing itself), and the write flushes each one's data and
+// directory right after its rename, with the file's directories alongside.
 // GITMEM_FSYNC=0 and `git config gitmem.fsync false` turn every fsync off.
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { cleanupTmp, git } from '../helpers/tmp.js';
 afterAll(() => cleanupTmp());
 
 describe('durable writes', { tags: ['strace'] }, () => {
-  it('fsyncs objects, journal and file, then index and ref, each before its rename, directories after', async () => {
+  it('fsyncs objects, journal and file before their renames, directories after; index and ref with their directories after git renames them', async () => {
     const f = await memoryFixture();
     const ev = tracedWrite(f.env, 'notes/deep/x.md');
     const gitDir = join(f.dir, '.git');
@@ -41,14 +41,15 @@ describe('durable writes', { tags: ['strace'] }, () => {
     }
     // The work-tree file moves in with one rename, then every directory on the way is flushed.
     for (const d of [f.dir, join(f.dir, 'notes'), join(f.dir, 'notes/deep')]) at(ev, syncedPath(d), fileRename);
-    // git: index and ref, each fsynced before its rename, after the file; then both directories.
-    const indexSync = at(ev, synced(/\/\.git\/index\.lock$/), fileRename);
-    const indexRename = at(ev, renamedTo(/\/\.git\/index$/), indexSync);
-    const refSync = at(ev, synced(/\/\.git\/refs\/heads\/main\.lock$/), fileRename);
-    const refRename = at(ev, renamedTo(/\/\.git\/refs\/heads\/main$/), refSync);
-    const published = Math.max(indexRename, refRename);
-    at(ev, syncedPath(gitDir), published);
-    at(ev, syncedPath(join(gitDir, 'refs/heads')), published);
+    // git renames the index and the ref into place after the file, flushing nothing itself; the write then
+    // flushes each (its data, then its directory's entry) right after its own rename.
+    const indexRename = at(ev, renamedTo(/\/\.git\/index$/), fileRename);
+    const refRename = at(ev, renamedTo(/\/\.git\/refs\/heads\/main$/), fileRename);
+    at(ev, syncedPath(join(gitDir, 'index')), indexRename);
+    at(ev, syncedPath(gitDir), indexRename);
+    at(ev, syncedPath(join(gitDir, 'refs/heads/main')), refRename);
+    at(ev, syncedPath(join(gitDir, 'refs/heads')), refRename);
+    expect(ev.filter(synced(/\.lock$/))).toEqual([]);
     expect(git(f.dir, ['log', '-1', '--format=%s'], f.env)).toBe('durable write');
     expect(git(f.dir, ['status', '--porcelain'], f.env)).toBe('');
   });
