@@ -2,22 +2,21 @@
 // identical memory, interleaved in the same run — on the real disk (os.tmpdir(), where fsync costs what it
 // costs) and on /dev/shm (tmpfs: the syscalls only), at 10, 1,000 and 10,000 files. Target: at most +4 ms per
 // write. BENCH_DURABLE_SIZES=10,1000 picks the sizes (default all three).
-// Each memory is packed (`git gc`) before the writes are timed, as a long-lived one is: else at 10,000
-// files populate's commit leaves git's detached `gc --auto` repacking 10,000 loose objects while they run,
-// which a fsync waits behind and an unsynced write does not (measured: +8–13 ms at 10,000 files).
+// Each memory is packed before the writes are timed (populate), as a long-lived one is: a detached
+// `gc --auto` repacking 10,000 loose objects meanwhile is what a fsync waits behind and an unsynced write does
+// not (measured: +8–13 ms at 10,000 files).
 import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemory, initMemory } from '../../dist/index.js';
-import { benchEnv, gitSync, interleavedPairs, populate, round, TMP_ROOT, tmpDir } from '../lib.mjs';
+import { benchEnv, interleavedPairs, populate, round, TMP_ROOT, tmpDir } from '../lib.mjs';
 
 async function openMemory(root, fsync, size) {
   const home = join(root, `home-${fsync}`);
   const env = { ...benchEnv(home), GITMEM_FSYNC: fsync };
   await initMemory({ home, agentId: 'bench', env });
   const memory = await createMemory({ home, agentId: 'bench', env });
-  populate(memory.memoryDir, size, { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'gc.auto', GIT_CONFIG_VALUE_0: '0' });
-  gitSync(memory.memoryDir, ['gc', '--quiet'], env);
+  populate(memory.memoryDir, size, env); // packed before anything is timed (see lib.mjs)
   return memory;
 }
 

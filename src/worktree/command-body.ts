@@ -31,6 +31,8 @@ export interface CommandBodyOptions {
   onOutput?: (result: RunConfinedResult) => void;
   /** Extra read-only paths the command may see (besides GITMEM_SANDBOX_READ in `env`). */
   readPaths?: string[];
+  /** When given, the hook channel's teardown is pushed here instead of awaited (the caller awaits it). */
+  closing?: Promise<unknown>[];
 }
 
 /**
@@ -96,7 +98,10 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
         });
       }
     } finally {
-      await hook?.close();
+      // The channel's teardown need not hold up the merge when the caller collects it (runWorkerCommand does).
+      const closing = hook?.close() ?? Promise.resolve();
+      if (o.closing) o.closing.push(closing.catch(() => undefined));
+      else await closing;
     }
   };
   return Object.assign(body, { startsBeforeCheckout: true });
@@ -142,8 +147,9 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
   mkdirSync(join(dirname(memoryDir), 'memory-worktrees'), { recursive: true });
   const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId, memoryDir, type, ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}) });
   checkConfinable({ policy, env: o.env, ...(o.readPaths ? { readPaths: o.readPaths } : {}) }); // fail-closed, before any worktree exists
-  const body = createCommandBody({ ...o, agentId });
-  return runMemoryWorker(
+  const closing: Promise<unknown>[] = [];
+  const body = createCommandBody({ ...o, agentId, closing });
+  const outcome = runMemoryWorker(
     {
       memoryDir,
       type,
@@ -154,4 +160,5 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
     body,
     { git: o.git, ...(o.refreshParent ? { refreshParent: o.refreshParent } : {}) },
   );
+  return outcome.finally(() => Promise.all(closing));
 }
