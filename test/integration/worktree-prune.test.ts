@@ -3,7 +3,7 @@
 // the start of every worker) removes them, first importing commits main lacks to a kept branch (it shows in
 // `gitmem conflicts`), and never touches the worktree of a worker that is still running.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
@@ -58,9 +58,26 @@ async function startWorker(flag: string, before = 'true'): Promise<{ child: Chil
   return { child, exited };
 }
 
-async function kill9(w: { child: ChildProcess; exited: Promise<number | null> }): Promise<void> {
+/** Pids of processes whose command line names `<flag>.go` (the worker's body, inside its sandbox). */
+function bodiesOf(flag: string): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${flag}.go`)) out.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Kills a worker's harness; its sandboxed body must die with it (nothing of it may run on unsupervised). */
+async function kill9(w: { child: ChildProcess; exited: Promise<number | null> }, flag: string): Promise<void> {
+  expect(bodiesOf(flag).length).toBeGreaterThan(0);
   w.child.kill('SIGKILL');
   await w.exited;
+  for (let i = 0; i < 100 && bodiesOf(flag).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(bodiesOf(flag)).toEqual([]);
 }
 
 const worktreeDirs = (): string[] => readdirSync(worktrees).filter((n) => /^worker-/.test(n)).sort();
@@ -75,8 +92,8 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
       startWorker('committed', 'printf -- "---\\ndescription: kept\\n---\\nkept\\n" > system/kept.md && git add -A && git commit -qm "feat: kept"'),
       startWorker('live'),
     ]);
-    await kill9(empty);
-    await kill9(committed);
+    await kill9(empty, 'empty');
+    await kill9(committed, 'committed');
     expect(worktreeDirs()).toHaveLength(3);
     expect(privateGitDirs()).toHaveLength(3);
     expect(records()).toBe(0); // unknown to `git worktree`: main's fetch and gc never walk unimported commits
@@ -103,7 +120,7 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
   });
 
   it('the next worker prunes orphans before it starts; `gitmem worker prune --json` handles a stray directory and a record with no owner', async () => {
-    await kill9(await startWorker('orphan'));
+    await kill9(await startWorker('orphan'), 'orphan');
     const [orphan] = worktreeDirs();
     const next = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined });
     expect(next.status).toBe('no_changes');
