@@ -7,7 +7,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { RawDiffEntry } from './commands/diff-raw.js';
-import { parseTree, readLooseObject, type TreeItem } from './objects.js';
+import { readLooseObject } from './loose-object.js';
+import { parseTree, type TreeItem } from './objects.js';
 
 // Past this many changed paths git's diff is as fast, and the walk stays bounded.
 const MAX_CHANGES = 2_000;

@@ -5,7 +5,8 @@
  * (`diff-tree`, `ls-tree`). Search and the prompt's read cache both move their path maps with it.
  */
 import { isUtf8 } from 'node:buffer';
-import { parseTree, readLooseObject, type TreeItem } from './objects.js';
+import { readLooseObject } from './loose-object.js';
+import { parseTree, type TreeItem } from './objects.js';
 
 /** Which files a caller keeps (e.g. search: indexable text; the prompt: every blob). */
 export type KeepFile = (path: string, mode: string) => boolean;

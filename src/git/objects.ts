@@ -4,11 +4,11 @@
  * format, see object-format.ts). The write path uses it so a commit costs no git process for hashing and tree
  * building; git remains the reader of everything written here.
  */
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, rmSync, openSync, readSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, rmSync, openSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
-import { formatOfId, type ObjectFormat } from './object-format.js';
+import type { ObjectFormat } from './object-format.js';
 
 // Loaded on first write: zlib and crypto cost start-up time that read-only CLI calls should not pay.
 const builtin = <T>(id: string): T => process.getBuiltinModule(id) as T;
@@ -251,52 +251,4 @@ export function commitText(c: CommitFields): Buffer {
   const lines = [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`];
   const message = c.message.endsWith('\n') ? c.message : `${c.message}\n`;
   return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');
-}
-
-/** Past this a loose object is left to git (inflated size; its file is smaller still). */
-const MAX_LOOSE_BYTES = 64 * 1024 * 1024;
-
-/** A loose object file's bytes, only when it is a regular file (never through a link, never a device or FIFO). */
-function readObjectFile(path: string, max: number): Buffer | undefined {
-  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = constants;
-  let fd: number;
-  try {
-    fd = openSync(path, O_RDONLY | O_NONBLOCK | (O_NOFOLLOW ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > max) return undefined;
-    const buf = Buffer.allocUnsafe(st.size);
-    return buf.subarray(0, readSync(fd, buf, 0, st.size, 0));
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Reads a loose object and checks its id; undefined when it is not stored loose (packed, absent), does not
- * verify, or is not a plain file of bounded size — callers then ask git. Lets the write path read HEAD's
- * recent trees without starting a process, and is safe on a directory a confined writer filled.
- */
-export function readLooseObject(objectsDir: string, id: string, maxBytes = MAX_LOOSE_BYTES): { type: string; data: Buffer } | undefined {
-  const format = formatOfId(id);
-  if (format === undefined) return undefined;
-  const raw = readObjectFile(join(objectsDir, id.slice(0, 2), id.slice(2)), maxBytes);
-  if (raw === undefined) return undefined;
-  try {
-    const { inflateSync } = builtin<typeof Zlib>('node:zlib');
-    const all = inflateSync(raw, { maxOutputLength: maxBytes + 64 });
-    const nul = all.indexOf(0);
-    const [type = '', size = ''] = all.subarray(0, nul).toString('latin1').split(' ');
-    const data = all.subarray(nul + 1);
-    if (nul < 0 || Number(size) !== data.length) return undefined;
-    if ((type !== 'blob' && type !== 'tree' && type !== 'commit') || objectId(type, data, format) !== id) return undefined;
-    return { type, data };
-  } catch {
-    return undefined;
-  }
 }

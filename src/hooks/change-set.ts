@@ -5,7 +5,7 @@
  */
 import type { FileChange } from '../blocks/validate.js';
 import { catFileBatchOp } from '../git/commands/plumbing.js';
-import { readLooseObject } from '../git/objects.js';
+import { readLooseObject } from '../git/loose-object.js';
 import { rawDiffOp, type RawDiffEntry } from '../git/commands/diff-raw.js';
 import type { GitRunner } from '../git/runner.js';
 

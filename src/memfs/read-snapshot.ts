@@ -13,7 +13,7 @@ import { catFileBatchRawOp, revParseOp } from '../git/commands/plumbing.js';
 import { diffTreeMapOp, lsTreeMapOp } from '../git/commands/tree-map.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
 import { diffLoose, listLoose, type KeepFile, type TreeDelta } from '../git/loose-tree.js';
-import { readLooseObject } from '../git/objects.js';
+import { readLooseObject } from '../git/loose-object.js';
 import { readHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
 import { loadReadCache, saveReadCache, type ReadSnapshot, type SnapshotMove } from './read-cache-file.js';

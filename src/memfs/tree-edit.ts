@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
 import { zeroId } from '../git/object-format.js';
-import { nameBytes, parseTree, readLooseObject, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
+import { readLooseObject } from '../git/loose-object.js';
+import { nameBytes, parseTree, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
 import { readBranchHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { catFileBatchRawOp } from '../git/commands/plumbing.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { formatOfId } from '../git/object-format.js';
-import { readLooseObject } from '../git/objects.js';
+import { readLooseObject } from '../git/loose-object.js';
 import type { GitOp } from '../git/runner.js';
 import type { RepoRef } from './tree-read.js';
 import { SEARCH_LIMITS } from './types.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { GitmemConfig } from '../config.js';
 import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
-import { readLooseObject } from '../git/objects.js';
+import { readLooseObject } from '../git/loose-object.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
 import { assertHomeUsable } from '../home.js';
 import { isMirrorConfigured } from '../hooks/post-commit.js';

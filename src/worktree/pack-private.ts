@@ -8,9 +8,10 @@
  * null and the caller asks git (`pack-objects` + `rev-list`) instead, so this is a shortcut, never a rule.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, constants as fsConstants } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { readLooseFile } from '../git/loose-object.js';
 
 /** Beyond these the walk gives up and git packs the objects. */
 const MAX_OBJECTS = 2_000;
@@ -33,22 +34,6 @@ export interface PrivatePack {
   tipTree: string;
   /** The new blobs, by id (re-hashed): the merge's validator need not read them again. */
   blobs: Map<string, Buffer>;
-}
-
-/** A loose object file's bytes: a regular file, not a link, at most `max` bytes; null when absent. Throws when it cannot be used. */
-function readLooseFile(path: string, max: number): Buffer | null {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  if (st === undefined) return null;
-  if (!st.isFile() || st.size > max) throw new Error(`unusable object file ${path}`);
-  const fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | (fsConstants.O_NOFOLLOW ?? 0));
-  try {
-    const size = fstatSync(fd).size;
-    if (size > max) throw new Error(`unusable object file ${path}`);
-    const buf = Buffer.alloc(size);
-    return buf.subarray(0, readSync(fd, buf, 0, size, 0));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Inflates and checks one loose object against its name; null when the private directory does not hold it. */

@@ -1,0 +1,63 @@
+/**
+ * Reading loose objects without git, safely on a directory anyone may have filled (a confined writer's private
+ * store): only a plain file of bounded size is read (never through a link, never a FIFO or device), and an
+ * object counts only when its bytes hash to its name. Callers fall back to git for anything else.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Zlib from 'node:zlib';
+import { formatOfId } from './object-format.js';
+import { objectId } from './objects.js';
+
+/** Past this a loose object is left to git (inflated size; its file is smaller still). */
+const MAX_LOOSE_BYTES = 64 * 1024 * 1024;
+
+const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = constants;
+
+/**
+ * A loose object file's bytes: null when there is no such file; throws when there is one that cannot be used
+ * (a link, not a regular file, larger than `max`).
+ * @example readLooseFile('/m/.git/objects/4b/825d…', 1 << 20) // Buffer (still deflated)
+ */
+export function readLooseFile(path: string, max: number): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | (O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`unusable object file ${path}`, { cause: err });
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > max) throw new Error(`unusable object file ${path}`);
+    const buf = Buffer.allocUnsafe(st.size);
+    return buf.subarray(0, readSync(fd, buf, 0, st.size, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads a loose object and checks its id; undefined when it is not stored loose (packed, absent), does not
+ * verify, or is not a plain file of bounded size — callers then ask git. Lets the write path read HEAD's
+ * recent trees without starting a process.
+ * @example readLooseObject('/m/.git/objects', head)?.type === 'commit'
+ */
+export function readLooseObject(objectsDir: string, id: string, maxBytes = MAX_LOOSE_BYTES): { type: string; data: Buffer } | undefined {
+  const format = formatOfId(id);
+  if (format === undefined) return undefined;
+  try {
+    const raw = readLooseFile(join(objectsDir, id.slice(0, 2), id.slice(2)), maxBytes);
+    if (raw === null) return undefined;
+    const { inflateSync } = process.getBuiltinModule('node:zlib') as typeof Zlib;
+    const all = inflateSync(raw, { maxOutputLength: maxBytes + 64 });
+    const nul = all.indexOf(0);
+    const [type = '', size = ''] = all.subarray(0, nul).toString('latin1').split(' ');
+    const data = all.subarray(nul + 1);
+    if (nul < 0 || Number(size) !== data.length) return undefined;
+    if ((type !== 'blob' && type !== 'tree' && type !== 'commit') || objectId(type, data, format) !== id) return undefined;
+    return { type, data };
+  } catch {
+    return undefined;
+  }
+}
