@@ -10,6 +10,7 @@
  * where a refused redirect pointed, so the runner can follow one within the same origin and name the
  * other origin when it refuses.
  */
+import { withGitConfig } from './config-env.js';
 
 import type { AuthRefusal } from './auth-failure.js';
 
@@ -51,15 +52,8 @@ export function authConfigEntries(auth: GitAuth, extra: ReadonlyArray<[string, s
  * @example authEnv({ PATH: '/usr/bin' }, [['http.followRedirects', 'false']]).GIT_CONFIG_KEY_0 === 'http.followRedirects'
  */
 export function authEnv(env: Readonly<Record<string, string>>, entries: ReadonlyArray<[string, string]>): Record<string, string> {
-  const out: Record<string, string> = { ...env };
+  const out = withGitConfig(env, entries);
   for (const k of NOISY_ENV) delete out[k];
-  const inherited = Number(env['GIT_CONFIG_COUNT'] ?? '0');
-  const first = Number.isSafeInteger(inherited) && inherited > 0 ? inherited : 0;
-  entries.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${first + i}`] = key;
-    out[`GIT_CONFIG_VALUE_${first + i}`] = value;
-  });
-  out['GIT_CONFIG_COUNT'] = String(first + entries.length);
   out['GIT_TRACE_CURL'] = '2';
   out['GIT_TRACE_CURL_NO_DATA'] = '1';
   out['GIT_TRACE_REDACT'] = '1';

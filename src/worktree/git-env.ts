@@ -5,6 +5,7 @@
  * yet. The writer only gets the object variables; the harness names every location itself and never follows
  * a file the writer could have rewritten (its `commondir`, `gitdir`, config pointers).
  */
+import { withGitConfig } from '../git/config-env.js';
 import { closeSync, fstatSync, lstatSync, openSync, readSync, constants as fsConstants } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MemoryError } from '../errors.js';
@@ -58,20 +59,6 @@ export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, 
   return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ...config]);
 }
 
-/**
- * `env` with `entries` as environment config after those it already carries (`GIT_CONFIG_COUNT`/`_KEY_n`/`_VALUE_n`).
- * @example withGitConfig({}, [['core.hooksPath', '/h']]).GIT_CONFIG_COUNT === '1'
- */
-export function withGitConfig(env: Readonly<Record<string, string>>, entries: ReadonlyArray<readonly [string, string]>): Record<string, string> {
-  const inherited = Number(env['GIT_CONFIG_COUNT'] ?? '0');
-  const first = Number.isSafeInteger(inherited) && inherited > 0 ? inherited : 0;
-  const out: Record<string, string> = { ...env, GIT_CONFIG_COUNT: String(first + entries.length) };
-  entries.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${first + i}`] = key;
-    out[`GIT_CONFIG_VALUE_${first + i}`] = value;
-  });
-  return out;
-}
 
 /**
  * The harness's own view of the worktree: git dir, common dir and work tree stated explicitly, so a rewritten
