@@ -103,7 +103,9 @@ export async function serveHookValidation(o: HookChannelOptions): Promise<HookCh
     return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, env: o.env };
   };
   let server: HookServer;
+  let hooksDir: string;
   try {
+    hooksDir = linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']); // before listening: a failure leaves nothing running
     // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
     const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
     const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env, { objectDirs });
@@ -112,7 +114,6 @@ export async function serveHookValidation(o: HookChannelOptions): Promise<HookCh
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  const hooksDir = linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']);
   return {
     socketPath,
     dir,
