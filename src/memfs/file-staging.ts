@@ -44,11 +44,11 @@ let counter = 0;
 function openStaging(memoryDir: string, create: boolean): number | null {
   if (process.platform !== 'linux' || !existsSync('/proc/self/fd')) return null;
   const dir = stagingDir(memoryDir);
-  if (create) mkdirSync(dir, { recursive: true });
   try {
+    if (create) mkdirSync(dir, { recursive: true });
     return openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch {
-    return null; // absent, a link or not a directory: nothing staged there
+    return null; // absent, a link (even a dangling one) or not a directory: nothing staged there
   }
 }
 
