@@ -15,10 +15,14 @@ import { revParseOp } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { headRefFile, indexFiles } from './commit.js';
 
-/** Writes `text` to `path` through a flushed temp file and a flushed rename. */
+/**
+ * Writes `text` to `path` through a flushed temp file and a flushed rename. The temp is git's own lock file
+ * for `path`, taken exclusively: never read as a ref if a crash leaves it, and a git holding it meanwhile
+ * makes this fail instead of racing it.
+ */
 function replaceDurably(path: string, text: string): void {
-  const temp = `${path}.gitmem-repair`;
-  const fd = openSync(temp, 'w', 0o644);
+  const temp = `${path}.lock`;
+  const fd = openSync(temp, 'wx', 0o644);
   try {
     const data = Buffer.from(text);
     for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
@@ -77,8 +81,11 @@ export async function repairTornIndex(git: GitRunner, memoryDir: string, head: s
   const whole = indexFiles(gitDir).every((f) => indexIntact(f, sha256 ? 32 : 20, sha256 ? 'sha256' : 'sha1'));
   // A whole index naming a shared part that did not survive: git itself cannot read it.
   if (whole && (await git.run(['ls-files', '-z', '--stage', '--', ...paths], { cwd: memoryDir }).then(() => true, () => false))) return false;
-  rmSync(join(gitDir, 'index'), { force: true });
-  await git.run(['read-tree', ...(head === null ? ['--empty'] : [head])], { cwd: memoryDir });
+  // Built aside and renamed over the torn one: a crash meanwhile still leaves a torn index (repaired again), never none.
+  const aside = join(gitDir, 'index.gitmem-rebuild');
+  rmSync(aside, { force: true });
+  await git.run(['read-tree', ...(head === null ? ['--empty'] : [head])], { cwd: memoryDir, env: { GIT_INDEX_FILE: aside }, config: ['core.splitIndex=false'] });
+  renameSync(aside, join(gitDir, 'index'));
   if (durable) await syncRenamed(indexFiles(gitDir), [gitDir]);
   return true;
 }

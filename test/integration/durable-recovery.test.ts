@@ -116,6 +116,22 @@ describe('recovery after a power loss', () => {
   }
 });
 
+describe('repairing a torn index', () => {
+  it('keeps the torn index in place when the rebuild fails (never leaves no index at all)', async () => {
+    const { repairTornIndex } = await import('../../src/memfs/recover-torn.js');
+    const { createGitRunner } = await import('../../src/git/runner.js');
+    const fx = await memoryFixture();
+    const index = join(fx.dir, '.git', 'index');
+    writeFileSync(index, readFileSync(index).subarray(0, 40));
+    const real = createGitRunner({ env: fx.env });
+    const failing = { ...real, run: (args: string[], o: Parameters<typeof real.run>[1]) => (args[0] === 'read-tree' ? Promise.reject(new Error('killed')) : real.run(args, o)) };
+    await expect(repairTornIndex(failing, fx.dir, git(fx.dir, ['rev-parse', 'HEAD']), [], false)).rejects.toThrow('killed');
+    expect(existsSync(index)).toBe(true);
+    expect(await repairTornIndex(real, fx.dir, git(fx.dir, ['rev-parse', 'HEAD']), [], false)).toBe(true);
+    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+});
+
 describe('a recovered write', { tags: ['strace'] }, () => {
   it('is flushed like a normal write: objects and file before their renames, index and ref after git renames them, directories after', async () => {
     const { fx, journal } = await crashedFixture();
