@@ -28,7 +28,12 @@ export interface HookServerOptions {
   log?: (line: string) => void;
   /** How long one conversation may last (default HOOK_REQUEST_MS); then it is dropped without a verdict. */
   requestMs?: number;
+  /** Checks run at once at most (default MAX_CHECKS); past that a request is refused and its hook starts Node. */
+  maxChecks?: number;
 }
+
+/** A client may open many connections (a confined writer's is hostile by design): each check starts git here. */
+const MAX_CHECKS = 4;
 
 export interface HookServer {
   socket: string;
@@ -70,24 +75,28 @@ export function stagedIndexIn(gitDir: string, cwd: string, indexFile: string | u
   }
 }
 
-function answer(conn: Socket, o: HookServerOptions, data: Buffer): void {
+function answer(conn: Socket, o: HookServerOptions, data: Buffer, running: { checks: number }): void {
   const request = parseHookRequest(data);
-  const job = request ? o.admit(request) : 'bad request';
+  const admitted = request ? o.admit(request) : 'bad request';
+  const job = typeof admitted !== 'string' && running.checks >= (o.maxChecks ?? MAX_CHECKS) ? 'busy: too many checks at once' : admitted;
   if (typeof job === 'string') {
     o.log?.(`refused a hook request: ${job}`);
     conn.end(renderRefusal(job));
     return;
   }
-  o.validate(job).then(
-    (verdict) => conn.end(renderVerdict(verdict)),
-    (err: unknown) => {
-      o.log?.(`hook check failed: ${(err as Error)?.message ?? String(err)}`);
-      conn.end(renderRefusal('the check failed here'));
-    },
-  );
+  running.checks++;
+  o.validate(job)
+    .then(
+      (verdict) => conn.end(renderVerdict(verdict)),
+      (err: unknown) => {
+        o.log?.(`hook check failed: ${(err as Error)?.message ?? String(err)}`);
+        conn.end(renderRefusal('the check failed here'));
+      },
+    )
+    .finally(() => running.checks--);
 }
 
-function serve(conn: Socket, o: HookServerOptions): void {
+function serve(conn: Socket, o: HookServerOptions, running: { checks: number }): void {
   conn.on('error', () => undefined); // a vanished hook is not the server's problem
   const timer = setTimeout(() => conn.destroy(), o.requestMs ?? HOOK_REQUEST_MS);
   conn.on('close', () => clearTimeout(timer));
@@ -101,7 +110,7 @@ function serve(conn: Socket, o: HookServerOptions): void {
     if (state === 'partial') return;
     done = true;
     if (state === 'bad') return void conn.end(renderRefusal('bad request'), () => conn.destroy());
-    answer(conn, o, data);
+    answer(conn, o, data, running);
   });
 }
 
@@ -128,10 +137,11 @@ function listenOnce(server: Server, socket: string): Promise<NodeJS.ErrnoExcepti
 export async function listenHookValidation(o: HookServerOptions): Promise<HookServer> {
   // Half-open: a client that shuts its side down after the request still gets the answer.
   const open = new Set<Socket>();
+  const running = { checks: 0 };
   const server = createServer({ allowHalfOpen: true }, (conn) => {
     open.add(conn);
     conn.on('close', () => open.delete(conn));
-    serve(conn, o);
+    serve(conn, o, running);
   });
   let err = await listenOnce(server, o.socket);
   if (err?.code === 'EADDRINUSE') {

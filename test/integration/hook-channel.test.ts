@@ -117,6 +117,33 @@ describe('a writer\'s hook channel', () => {
     expect(await raw(Buffer.concat([Buffer.from('gitmem-hook 1\0cwd='), Buffer.alloc(MAX_HOOK_REQUEST_BYTES + 10, 0x61)]))).toHaveProperty('refused');
   });
 
+  it('runs a bounded number of checks at once: the rest are refused (their hooks fall back), none queued', async () => {
+    const socket = join(makeTmpDir('gitmem-hookcap-'), 's.sock');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let started = 0;
+    const server = await listenHookValidation({
+      socket,
+      maxChecks: 2,
+      admit: () => ({ cwd: repo, gitEnv: {}, env }),
+      validate: async () => (started++, await held, { code: 0, stderr: '' }),
+    });
+    try {
+      const request = renderHookRequest({ cwd: repo, env: { GIT_INDEX_FILE: '.git/index' } });
+      const answers = Array.from({ length: 6 }, () => send(socket, request).then(parseAnswer));
+      for (let i = 0; i < 200 && started < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100)); // the other four are answered meanwhile, without a check
+      expect(started).toBe(2);
+      release();
+      const all = await Promise.all(answers);
+      expect(all.filter((a) => 'refused' in a)).toHaveLength(4);
+      expect(all.filter((a) => 'code' in a && a.code === 0)).toHaveLength(2);
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+
   it('is gone once closed: the hook then falls back (exit 75), and its directory is removed', async () => {
     const ch = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
     await ch.close();
