@@ -6,13 +6,14 @@
  * for a small write. A shell is a few hundred kB and forks in microseconds. Each shell runs one child at
  * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
- * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries) goes to
- * `runProcess` instead. Each shell leads its own session and process group, and runs one child at a time,
+ * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries, input held for
+ * later, output that must stop its child) goes to `runProcess` instead. Each shell leads its own session and
+ * process group, and runs one child at a time,
  * so that group is the child and every helper it started (git's remote helpers): a timeout or abort signals
  * the whole group, shell included, and the shell is replaced. No `setsid` process per child.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -23,15 +24,11 @@ const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names a shell will not take as a command prefix (bash: read-only or special); such a call spawns directly.
 const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+|_)$/;
 const DEFAULT_MAX_SHELLS = 4;
-// How often the output of a job that must stay bounded (a sandboxed writer's) is measured.
-const OVERFLOW_POLL_MS = 50;
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
 
 interface Job {
   pid?: number;
-  /** Called once the child runs (its pid is known). */
-  started?: () => void;
   done: (line: { kind: 'X' | 'C'; status: number }) => void;
 }
 
@@ -78,7 +75,6 @@ class Helper {
       if (!job) continue;
       if (kind === 'P') {
         job.pid = Number(value);
-        job.started?.();
       } else if (kind === 'X' || kind === 'C') job.done({ kind, status: Number(value ?? -1) });
     }
   }
@@ -148,10 +144,6 @@ function readCapped(file: string, max: number): { buf: Buffer; truncated: boolea
   return out;
 }
 
-/** Whether either output file has grown past `max` (checked while a job that must stay bounded runs). */
-function overflowed(files: RunPlan['files'], max: number): boolean {
-  return [files.out, files.err].some((f) => (statSync(f, { throwIfNoEntry: false })?.size ?? 0) > max);
-}
 
 interface RunPlan {
   script: string;
@@ -163,11 +155,8 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
   const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
   const stdin = files.input ? quote(files.input) : '/dev/null';
   const argv = [bin, ...args];
-  // A held child gets the shell's own input as fd 3 (the shell does not read while it waits): see release().
-  const held = o.heldInput ? ' 3<&4 4<&-' : '';
-  const command = `${env} ${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}${held}`;
-  const [open4, close4] = held ? ['exec 4<&0; ', ' exec 4<&-;'] : ['', ''];
-  const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then unset OLDPWD; ${open4}${command} & echo "P $!";${close4} wait $!; echo "X $?"; else echo "C 0"; fi\n`;
+  const command = `${env} ${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
+  const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then unset OLDPWD; ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
   return { script, files };
 }
 
@@ -201,7 +190,9 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
   const launch: Launcher = (cmd, args, o) => {
     const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
     const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k) && !SHELL_SPECIAL.test(k));
-    const helper = closed || !expressible || !hasShell ? undefined : take();
+    // Input held for later and output that must stop its child are a spawn's: a pipe each, read as it comes.
+    const special = o.heldInput !== undefined || o.killOnOverflow === true;
+    const helper = closed || !expressible || !hasShell || special ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;
@@ -243,20 +234,6 @@ export function sharedShellLauncher(): Launcher {
   };
 }
 
-/**
- * Delivers a held child's input on its fd 3 (the helper shell's own input, which the shell leaves alone while
- * it waits for the child) once the child runs and the input settled; kills the child when it rejects.
- */
-function release(helper: Helper, held: Promise<string>): void {
-  const job = helper.job;
-  if (!job) return;
-  const running = new Promise<void>((resolve) => (job.started = resolve));
-  Promise.all([held, running]).then(
-    ([text]) => void (helper.job === job && helper.shell.stdin.write(text)),
-    () => helper.job === job && helper.kill('SIGKILL'),
-  );
-}
-
 function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string): Promise<ProcessResult> {
   return new Promise((resolve) => {
     let [timedOut, aborted] = [false, false];
@@ -289,12 +266,6 @@ function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string):
       },
     };
     if (p.files.input) writeFileSync(p.files.input, o.input ?? '');
-    if (o.heldInput) release(helper, o.heldInput);
-    if (o.killOnOverflow) {
-      const max = o.maxBuffer ?? 64 * 1024 * 1024;
-      const watch = setInterval(() => overflowed(p.files, max) && (clearInterval(watch), stop()), OVERFLOW_POLL_MS);
-      timers.push(watch);
-    }
     if (o.timeoutMs !== undefined) timers.push(setTimeout(() => ((timedOut = true), stop()), o.timeoutMs));
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener('abort', onAbort, { once: true });
