@@ -38,25 +38,35 @@ export function readLooseFile(path: string, max: number): Buffer | null {
 }
 
 /**
+ * The object a loose file's deflated bytes hold, checked against its id (type, size, hash); throws when they
+ * do not hold it or inflate past `max`.
+ * @example verifyLoose(readLooseFile(path, max), id, max).type === 'tree'
+ */
+export function verifyLoose(raw: Buffer, id: string, max: number): { type: 'blob' | 'tree' | 'commit'; data: Buffer } {
+  const format = formatOfId(id);
+  if (format === undefined) throw new Error(`${JSON.stringify(id)} is not an object id`);
+  const { inflateSync } = process.getBuiltinModule('node:zlib') as typeof Zlib;
+  const all = inflateSync(raw, { maxOutputLength: max + 64 });
+  const nul = all.indexOf(0);
+  const header = /^(blob|tree|commit) (\d+)$/.exec(all.toString('latin1', 0, Math.max(0, nul)));
+  const data = all.subarray(nul + 1);
+  if (nul < 0 || header === null || Number(header[2]) !== data.length) throw new Error(`object ${id} is not a commit, tree or blob`);
+  const type = header[1] as 'blob' | 'tree' | 'commit';
+  if (objectId(type, data, format) !== id) throw new Error(`object ${id} does not match its name`);
+  return { type, data };
+}
+
+/**
  * Reads a loose object and checks its id; undefined when it is not stored loose (packed, absent), does not
  * verify, or is not a plain file of bounded size — callers then ask git. Lets the write path read HEAD's
  * recent trees without starting a process.
  * @example readLooseObject('/m/.git/objects', head)?.type === 'commit'
  */
 export function readLooseObject(objectsDir: string, id: string, maxBytes = MAX_LOOSE_BYTES): { type: string; data: Buffer } | undefined {
-  const format = formatOfId(id);
-  if (format === undefined) return undefined;
+  if (formatOfId(id) === undefined) return undefined;
   try {
     const raw = readLooseFile(join(objectsDir, id.slice(0, 2), id.slice(2)), maxBytes);
-    if (raw === null) return undefined;
-    const { inflateSync } = process.getBuiltinModule('node:zlib') as typeof Zlib;
-    const all = inflateSync(raw, { maxOutputLength: maxBytes + 64 });
-    const nul = all.indexOf(0);
-    const [type = '', size = ''] = all.subarray(0, nul).toString('latin1').split(' ');
-    const data = all.subarray(nul + 1);
-    if (nul < 0 || Number(size) !== data.length) return undefined;
-    if ((type !== 'blob' && type !== 'tree' && type !== 'commit') || objectId(type, data, format) !== id) return undefined;
-    return { type, data };
+    return raw === null ? undefined : verifyLoose(raw, id, maxBytes);
   } catch {
     return undefined;
   }

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
-import { readLooseFile } from '../git/loose-object.js';
+import { deflateSync } from 'node:zlib';
+import { readLooseFile, verifyLoose } from '../git/loose-object.js';
 
 /** Beyond these the walk gives up and git packs the objects. */
 const MAX_OBJECTS = 2_000;
@@ -40,15 +40,10 @@ export interface PrivatePack {
 function readLoose(objectsDir: string, id: string, budget: { bytes: number }): LooseObject | null {
   const raw = readLooseFile(join(objectsDir, id.slice(0, 2), id.slice(2)), budget.bytes);
   if (raw === null) return null;
-  const data = inflateSync(raw, { maxOutputLength: budget.bytes });
+  const { type, data } = verifyLoose(raw, id, budget.bytes);
   budget.bytes -= data.length;
   if (budget.bytes < 0) throw new Error('the private objects are too large');
-  if (createHash('sha1').update(data).digest('hex') !== id) throw new Error(`object ${id} does not match its name`);
-  const nul = data.indexOf(0);
-  const header = /^(commit|tree|blob) (\d+)$/.exec(data.toString('latin1', 0, nul));
-  const body = data.subarray(nul + 1);
-  if (nul < 0 || header === null || Number(header[2]) !== body.length) throw new Error(`object ${id} is not a commit, tree or blob`);
-  return { type: header[1] as ObjectType, body };
+  return { type, body: data };
 }
 
 /** The ids a commit names: its tree and its parents. */
