@@ -15,7 +15,8 @@ import { readLooseFile, verifyLoose } from '../git/loose-object.js';
 
 /** Beyond these the walk gives up and git packs the objects. */
 const MAX_OBJECTS = 2_000;
-const MAX_BYTES = 32 * 1024 * 1024;
+// Small: the walk runs on the caller's thread under the lease; git's pack-objects takes anything larger.
+const MAX_BYTES = 4 * 1024 * 1024;
 
 const TYPE_CODE = { commit: 1, tree: 2, blob: 3 } as const;
 type ObjectType = keyof typeof TYPE_CODE;
