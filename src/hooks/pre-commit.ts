@@ -13,12 +13,12 @@ import { readProtectedPaths } from './protected.js';
 import { readAllowedSecrets } from './secret-allow.js';
 
 /** Where staged blobs may be read without git: loose-object directories the caller itself located (never the request's). */
-export interface StagedObjects {
+export interface StagedBlobSources {
   objectDirs?: readonly string[];
 }
 
 /** Collects the staged changes as validator input. */
-export async function collectStagedChanges(git: GitRunner, cwd: string, o: StagedObjects = {}): Promise<FileChange[]> {
+export async function collectStagedChanges(git: GitRunner, cwd: string, o: StagedBlobSources = {}): Promise<FileChange[]> {
   return readChangeSet(git, cwd, 'diff', ['--cached'], undefined, o.objectDirs ? { objectDirs: o.objectDirs } : {});
 }
 
@@ -31,7 +31,7 @@ export function growsSystem(changes: readonly FileChange[]): boolean {
  * Runs the pre-commit rule set in `cwd`; returns the problems (empty = commit may proceed).
  * @example const problems = await findPreCommitProblems(git, process.cwd(), process.env)
  */
-export async function findPreCommitProblems(git: GitRunner, cwd: string, env: Record<string, string | undefined> = {}, o: StagedObjects = {}): Promise<Problem[]> {
+export async function findPreCommitProblems(git: GitRunner, cwd: string, env: Record<string, string | undefined> = {}, o: StagedBlobSources = {}): Promise<Problem[]> {
   const changes = await collectStagedChanges(git, cwd, o);
   if (changes.length === 0) return [];
   const systemBudget = growsSystem(changes)
@@ -64,7 +64,7 @@ export interface PreCommitVerdict {
  * An error of the check itself rejects (the caller decides: the Node hook prints it, a server refuses).
  * @example const { code, stderr } = await preCommitVerdict(git, process.cwd(), process.env)
  */
-export async function preCommitVerdict(git: GitRunner, cwd: string, env: Record<string, string | undefined>, o: StagedObjects = {}): Promise<PreCommitVerdict> {
+export async function preCommitVerdict(git: GitRunner, cwd: string, env: Record<string, string | undefined>, o: StagedBlobSources = {}): Promise<PreCommitVerdict> {
   const problems = await findPreCommitProblems(git, cwd, env, o);
   return problems.length === 0 ? { code: 0, stderr: '' } : { code: 1, stderr: formatPreCommitFailure(problems) };
 }

@@ -56,7 +56,7 @@ export function journalOwner(): Pick<JournalEntry, 'pid' | 'hostname' | 'pidStar
 }
 
 /** Records the write about to happen, not durably (temp file + rename: atomic). */
-export function writeJournal(memoryDir: string, entry: JournalEntry): void {
+function writeJournal(memoryDir: string, entry: JournalEntry): void {
   const file = journalPath(memoryDir);
   writeFileSync(`${file}.tmp`, JSON.stringify(entry));
   renameSync(`${file}.tmp`, file);

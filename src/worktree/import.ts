@@ -72,7 +72,8 @@ function exists(path: string): boolean {
 /**
  * The writer's objects into the shared store: packed in-process when that is simple (pack-private.ts), else by
  * pack-objects (reading the private store, falling back to the shared one); then unpack-objects / index-pack,
- * which re-hash and check every object. Returns the commit count when the in-process walk learnt it.
+ * which re-hash and check every object. Returns what the in-process walk learnt (tip tree, new blobs,
+ * commit count), or null when git packed instead.
  */
 async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<PrivatePack | null> {
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
