@@ -5,6 +5,7 @@
  * may have put it (a socket stays connectable through a read-only mount, and a daemon runs whatever it is
  * sent, unconfined).
  */
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,4 +54,20 @@ export function gitmemRuntimeDirCandidates(env: Env): string[] {
     { TMPDIR: '/dev/shm' },
   ];
   return [...new Set(variants.map(gitmemRuntimeDir).filter((d): d is string => d !== undefined))];
+}
+
+/**
+ * Whether `socket` still names the socket there now (by inode): a server that listened on it answers through
+ * that path only while no other process has removed and replaced it.
+ * @example const ours = socketOwnership(path); …; if (!ours()) server.unref()
+ */
+export function socketOwnership(socket: string): () => boolean {
+  const ino = statSync(socket).ino;
+  return () => {
+    try {
+      return statSync(socket).ino === ino;
+    } catch {
+      return false;
+    }
+  };
 }

@@ -125,8 +125,9 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
   void take();
   const retry = setInterval(() => {
     const stale = !current();
-    if (server && (stale || fingerprint(socket) === 'gone')) {
-      // Rebuilt under us: hand the socket to a daemon of the new build. Removed: take the path again.
+    if (server && (stale || !server.holds())) {
+      // Rebuilt under us: hand the socket to a daemon of the new build. Removed or replaced (another daemon of
+      // this install took the path): let go, and take the path again once nobody answers there.
       const lost = server;
       server = undefined;
       void lost.close();

@@ -6,11 +6,12 @@
  * request in size and time, runs the one validator, and refuses (the hook then starts Node) whenever
  * anything goes wrong: a server never answers "pass" for a check it did not complete.
  */
-import { chmodSync, lstatSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, realpathSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { hookRequestState, HOOK_REQUEST_MS, MAX_HOOK_REQUEST_BYTES, parseHookRequest, renderRefusal, renderVerdict, type HookRequest } from './hook-wire.js';
 import type { GitRunner } from '../git/runner.js';
+import { socketOwnership } from '../runtime-dir.js';
 import type { PreCommitVerdict } from './pre-commit.js';
 
 /** What an admitted request is validated with: the directory, git's environment, the validator's. */
@@ -37,6 +38,8 @@ const MAX_CHECKS = 4;
 
 export interface HookServer {
   socket: string;
+  /** Whether the socket path still names this server's socket (another server may have replaced it). */
+  holds: () => boolean;
   /** Stops answering; removes the socket unless another process has taken its path. */
   close: () => Promise<void>;
 }
@@ -129,6 +132,7 @@ function listenOnce(server: Server, socket: string): Promise<NodeJS.ErrnoExcepti
   });
 }
 
+
 /**
  * Listens on `socket` (mode 0600; a dead server's socket is replaced, a live one is left alone and reported
  * as `HOOK_SOCKET_BUSY`).
@@ -151,16 +155,10 @@ export async function listenHookValidation(o: HookServerOptions): Promise<HookSe
   }
   if (err) throw err;
   chmodSync(o.socket, 0o600);
-  const ino = statSync(o.socket).ino;
-  const ours = (): boolean => {
-    try {
-      return statSync(o.socket).ino === ino;
-    } catch {
-      return false;
-    }
-  };
+  const ours = socketOwnership(o.socket);
   return {
     socket: o.socket,
+    holds: ours,
     close: () =>
       new Promise((res) => {
         // Closing unlinks the path: when another server owns it now, only let go.

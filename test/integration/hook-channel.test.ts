@@ -144,6 +144,20 @@ describe('a writer\'s hook channel', () => {
     }
   });
 
+  it('knows when its socket path was replaced by another server (which then answers), and lets go without removing it', async () => {
+    const socket = join(makeTmpDir('gitmem-hookown-'), 's.sock');
+    const opts = { socket, admit: () => 'refused' as const, validate: async () => ({ code: 0 as const, stderr: '' }) };
+    const first = await listenHookValidation(opts);
+    expect(first.holds()).toBe(true);
+    rmSync(socket); // another daemon found it stale and took the path
+    const second = await listenHookValidation(opts);
+    expect([first.holds(), second.holds()]).toEqual([false, true]);
+    await first.close();
+    expect(existsSync(socket)).toBe(true);
+    await second.close();
+    expect(existsSync(socket)).toBe(false);
+  });
+
   it('is gone once closed: the hook then falls back (exit 75), and its directory is removed', async () => {
     const ch = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
     await ch.close();

@@ -8,12 +8,13 @@
  * A request cut off by a stop is never half-done by the daemon's doing: memory writes are atomic and
  * crash-safe (journal roll-forward), and the client reports the loss rather than retrying.
  */
-import { existsSync, statSync, unlinkSync, chmodSync } from 'node:fs';
+import { existsSync, unlinkSync, chmodSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { socketChannel, type Channel } from './channel.js';
 import { peerRefusal, sweepTickets, ticketClaim } from './peer.js';
 import { frame, lineReader, PROTOCOL_VERSION, type DaemonInfo, type DaemonMessage, type RunRequest } from './protocol.js';
 import type { CliIo } from '../types.js';
+import { socketOwnership } from '../../runtime-dir.js';
 
 export interface DaemonOptions {
   socket: string;
@@ -155,14 +156,7 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
   });
   const server = createServer((conn) => handle(socketChannel(conn), o, state, info, stop));
   await listen(server, o.socket);
-  const ino = statSync(o.socket).ino;
-  const ownSocket = (): boolean => {
-    try {
-      return statSync(o.socket).ino === ino;
-    } catch {
-      return false;
-    }
-  };
+  const ownSocket = socketOwnership(o.socket);
   const check = setInterval(() => {
     if (state.active === 0 && Date.now() - state.lastActivity >= o.idleMs) stop('idle');
     else if (!existsSync(o.home)) stop('home directory removed');
