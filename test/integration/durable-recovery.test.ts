@@ -150,21 +150,6 @@ describe('a recovered write', { tags: ['strace'] }, () => {
     expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
   });
-
-  it('a file or a dangling link planted as .git/gitmem-staged: writes stage nothing and still succeed', async () => {
-    const { symlinkSync } = await import('node:fs');
-    for (const plant of ['file', 'dangling link'] as const) {
-      const fx = await memoryFixture();
-      const staged = join(fx.dir, '.git', 'gitmem-staged');
-      rmSync(staged, { recursive: true, force: true });
-      if (plant === 'file') writeFileSync(staged, 'not a directory\n');
-      else symlinkSync(join(fx.home, 'nowhere'), staged);
-      await fx.memory.tool({ command: 'create', reason: `past a ${plant}`, file_path: 'notes/x.md', description: 'x', file_text: 'kept' });
-      await fx.memory.tool({ command: 'create', reason: 'again', file_path: 'notes/y.md', description: 'y' });
-      expect(readFileSync(join(fx.dir, 'notes/x.md'), 'utf8')).toContain('kept');
-      expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
-    }
-  });
 });
 
 describe('a write refused after its temp files were written', () => {
