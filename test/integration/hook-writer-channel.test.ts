@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
 import { ensureHooks } from '../../src/hooks/install.js';
-import { runWorkerCommand } from '../../src/worktree/command-body.js';
+import { runCommandWorker } from '../helpers/command-worker.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 let home: string;
@@ -28,19 +28,7 @@ beforeAll(async () => {
 
 afterAll(() => cleanupTmp());
 
-async function run(command: string) {
-  let output = '';
-  const outcome = await runWorkerCommand({
-    memoryDir,
-    gitmemHome: home,
-    command,
-    env,
-    git: createGitRunner({ env }),
-    onWarning: () => undefined,
-    onOutput: (r) => (output += r.stdout + r.stderr),
-  });
-  return { outcome, output };
-}
+const run = (command: string) => runCommandWorker({ memoryDir, home, env }, command);
 
 // The hook's own client, taken from the installed hook text, asked directly (exit 10 pass, 11 refused).
 const ASK = [

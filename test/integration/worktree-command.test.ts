@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { createGitRunner } from '../../src/git/runner.js';
 import { runWorkerCommand } from '../../src/worktree/command-body.js';
+import { runCommandWorker } from '../helpers/command-worker.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
@@ -28,19 +29,7 @@ function initRepo(dir: string, files: Record<string, string>): void {
   git(dir, ['commit', '-q', '-m', 'init'], env);
 }
 
-async function run(command: string, extraEnv: Record<string, string> = {}) {
-  let output = '';
-  const outcome = await runWorkerCommand({
-    memoryDir,
-    gitmemHome: home,
-    command,
-    env: { ...env, ...extraEnv },
-    git: createGitRunner({ env }),
-    onWarning: () => undefined,
-    onOutput: (r) => (output += r.stdout + r.stderr),
-  });
-  return { outcome, output };
-}
+const run = (command: string, extraEnv: Record<string, string> = {}) => runCommandWorker({ memoryDir, home, env }, command, extraEnv);
 
 
 beforeAll(() => {

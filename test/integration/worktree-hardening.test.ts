@@ -13,9 +13,9 @@ import { createGitRunner } from '../../src/git/runner.js';
 import { runReflection } from '../../src/reflection/run.js';
 import { appendTranscript } from '../../src/reflection/transcripts.js';
 import { discardWorktree } from '../../src/worktree/cleanup.js';
-import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { createMemoryWorktree } from '../../src/worktree/create.js';
 import { memoryFixture } from '../helpers/memory-fixture.js';
+import { runCommandWorker } from '../helpers/command-worker.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { scripted } from './reflection-mock.js';
 
@@ -40,19 +40,7 @@ beforeAll(() => {
 
 afterAll(() => cleanupTmp());
 
-async function work(command: string) {
-  let output = '';
-  const outcome = await runWorkerCommand({
-    memoryDir,
-    gitmemHome: home,
-    command,
-    env,
-    git: createGitRunner({ env }),
-    onWarning: () => undefined,
-    onOutput: (r) => (output += r.stdout + r.stderr),
-  });
-  return { outcome, output };
-}
+const work = (command: string) => runCommandWorker({ memoryDir, home, env }, command);
 
 /** Everything that decides what `main` is and what the primary runs: refs, their targets, hooks, config. */
 function repoState() {
