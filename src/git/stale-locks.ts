@@ -8,7 +8,8 @@ import { removeFile } from './lease-file.js';
 
 /** Files git locks while it mutates the primary checkout of a repository. */
 function candidateLocks(commonDir: string): string[] {
-  const out = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) => join(commonDir, f));
+  // gitmem-index (and its lock): a write's index copy (memfs/index-aside.ts), made while it held index.lock.
+  const out = ['index.lock', 'gitmem-index', 'gitmem-index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) => join(commonDir, f));
   const walk = (dir: string, depth: number): void => {
     if (depth > 6) return;
     let entries: Dirent[];

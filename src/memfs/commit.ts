@@ -14,6 +14,7 @@ import { syncRenamed } from '../git/durable.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import { OBJECT_ID, repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
+import type { IndexAside } from './index-aside.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Identity } from '../identity.js';
 import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
@@ -71,6 +72,8 @@ export interface PublishRequest {
   durable?: boolean;
   /** Started with the git steps and awaited with them (the write flushes its work-tree directories here). */
   alongside?: () => Promise<void>;
+  /** The index entries already set on a copy (index-aside.ts): staging is then its rename. */
+  aside?: IndexAside;
 }
 
 /**
@@ -93,10 +96,17 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   const state = o.state ?? { staged: false, moved: false };
   const gitDir = gitDirAt(cwd) ?? join(cwd, '.git');
   const ref = o.durable ? headRefFile(cwd) : undefined;
-  // git renames the index and the ref into place unflushed; each is flushed with its directory right after
-  // (see recover-torn.ts for a crash in between). update-index replaces the index atomically, so only a
-  // staging that succeeded needs undoing.
-  const stage = (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd }).then(() => void (state.staged = true)).then(() => (o.durable ? syncRenamed(indexFiles(gitDir), [gitDir]) : undefined));
+  // git renames the index (or the write renames its aside copy: index-aside.ts) and the ref into place
+  // unflushed; each is flushed with its directory right after (see recover-torn.ts for a crash in between).
+  // Either rename replaces the index atomically, so only a staging that succeeded needs undoing.
+  const inPlace = (): Promise<void> => {
+    state.staged = true;
+    return o.durable ? syncRenamed(indexFiles(gitDir), [gitDir]) : Promise.resolve();
+  };
+  const aside = o.aside;
+  const stage = aside
+    ? (): Promise<void> => aside.ready.then(() => aside.publish()).finally(() => aside.release()).then(inPlace)
+    : (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd }).then(inPlace);
   const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd }).then(() => void (state.moved = true)).then(() => (ref === undefined ? undefined : syncRenamed([ref], [dirname(ref)])));
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential

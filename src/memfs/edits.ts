@@ -12,6 +12,7 @@ import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
 import { clearJournal, retireJournal } from './journal.js';
+import type { IndexAside } from './index-aside.js';
 import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { RepoFs } from './repo-fs.js';
 import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
@@ -140,7 +141,7 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
  * writer that died may have its write finished later. What cannot be put back is reported as
  * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
  */
-export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite): Promise<string> {
+export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite, aside?: IndexAside): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
   const commit = composed.commit;
@@ -169,7 +170,7 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early
     for (const e of effective) writeFile(fs, e, undo, durable, stage?.files.get(e.file));
     step('files');
     const alongside = durable ? (): Promise<void> => fs.syncDirsOf(draft.paths) : undefined;
-    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state, durable, ...(alongside ? { alongside } : {}) });
+    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state, durable, ...(alongside ? { alongside } : {}), ...(aside ? { aside } : {}) });
     step('published');
   } catch (err) {
     const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });

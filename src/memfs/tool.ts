@@ -1,7 +1,9 @@
 /**
  * The memory tool: one tool call → one commit whose message is the agent's `reason`.
  */
+import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
+import { gitDirAt } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { assertCleanForWrite } from './clean-check.js';
 import type { WatchedCleanCheck } from './fsmonitor/watched-check.js';
@@ -14,7 +16,8 @@ import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
-import { prepareEarly } from './prepare-write.js';
+import { startIndexAside, type IndexAside } from './index-aside.js';
+import { prepareEarly, type PreparedWrite } from './prepare-write.js';
 import type { Identity } from '../identity.js';
 import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
@@ -136,6 +139,8 @@ export async function writeUnderLease(deps: WriteDeps, operation: string, reason
 
 async function planAndCommit(deps: WriteDeps, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
   const { git, memoryDir } = deps;
+  // Only beside an incremental check: a full `git status` takes the index lock to store what it refreshed.
+  const asideOk = deps.cleanCheck?.expectsIncremental === true;
   const statusP = assertCleanForWrite(git, memoryDir, deps.cleanCheck);
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
   const edits = attempt(plan);
@@ -157,9 +162,34 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
     const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     draft = base instanceof Error ? base : budget instanceof Error ? budget : attempt(() => draftEdits(request(base, edits, budget)));
   }
-  // A durable write's first flush (temp files only) overlaps the clean check; a refused write discards it.
+  // A durable write's first flush (temp files only) and its index update (on a copy) overlap the clean
+  // check; a refused write discards both.
   const early = prepareEarly(draft, fs);
-  const status = await statusP.catch(async (err: unknown) => {
+  const aside = early && asideOk ? startIndexAside(git, memoryDir, gitDirAt(memoryDir) ?? join(memoryDir, '.git'), early.draft.composed.index.after) : undefined;
+  try {
+    return await finishWrite(deps, fs, { operation, statusP, edits, draft, early, aside, recompose: async () => draftEdits(request(await readBaseTrees(git, memoryDir, files), edits as FileEdit[], await budgetP)) });
+  } finally {
+    await aside?.release();
+  }
+}
+
+interface Pending {
+  operation: string;
+  statusP: ReturnType<typeof assertCleanForWrite>;
+  edits: FileEdit[] | Error;
+  draft: Draft | Error | undefined;
+  early: PreparedWrite | undefined;
+  aside: IndexAside | undefined;
+  /** The draft composed again on the HEAD the clean check found. */
+  recompose: () => Promise<Draft>;
+}
+
+/** The second half of a write: the clean check's answer, then the draft applied (or composed again first). */
+async function finishWrite(deps: WriteDeps, fs: RepoFs, p: Pending): Promise<WriteResult> {
+  const { git } = deps;
+  const { operation, edits, early } = p;
+  let { draft } = p;
+  const status = await p.statusP.catch(async (err: unknown) => {
     await early?.discard();
     throw err;
   });
@@ -167,12 +197,15 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
   // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
   // gitmem's lease) or a failed tree read is composed again.
   const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
-  if (!usable) draft = await (async () => draftEdits(request(await readBaseTrees(git, memoryDir, files), edits, await budgetP)))().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  if (!usable) draft = await p.recompose().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   if (draft instanceof Error || draft === undefined) {
     await early?.discard();
     throw draft;
   }
-  const commit = await applyDraft(git, draft, fs, early);
+  // The copy holds the entries of the draft it was started for; a draft composed again updates the index in place.
+  const aside = p.aside && early?.draft === draft ? p.aside : undefined;
+  if (p.aside && !aside) await p.aside.release();
+  const commit = await applyDraft(git, draft, fs, early, aside);
   deps.cleanCheck?.noteCommit(draft.req.base.head, commit, draft.paths);
   deps.afterCommit?.(commit);
   return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
