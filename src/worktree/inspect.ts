@@ -87,7 +87,8 @@ export async function worktreeDirtyPaths(git: GitRunner, wt: WorktreeHandleDirs)
   const dirs = worktreeGitDirs(wt);
   // The one config file git reads from a worktree's own git dir (when the repository enables worktreeConfig).
   rmSync(join(dirs.gitDir, 'config.worktree'), { force: true, recursive: true });
-  return dirtyPaths(git, wt.worktreeDir, undefined, harnessWorktreeEnv(dirs));
+  // GIT_OPTIONAL_LOCKS=0: the status does not store its refresh in an index that is about to go with the worktree.
+  return dirtyPaths(git, wt.worktreeDir, undefined, { ...harnessWorktreeEnv(dirs), GIT_OPTIONAL_LOCKS: '0' });
 }
 
 /**
