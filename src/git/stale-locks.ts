@@ -1,15 +1,18 @@
 /**
  * After the operation lease is taken over from a dead holder, git's own lock files that holder left behind
- * (index.lock, HEAD.lock, ref locks) would make the next write fail. This removes those, and only those.
+ * (index.lock, HEAD.lock, ref locks) would make the next write fail. This removes those, and only those,
+ * with the private index files a killed write leaves (garbage, never read again).
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { removeFile } from './lease-file.js';
+import { isProcessAlive, removeFile } from './lease-file.js';
+
+/** A write's private index file (and its lock) starts with this: `gitmem-index-<pid>-<hex>` (memfs/index-aside.ts). */
+export const ASIDE_INDEX_PREFIX = 'gitmem-index-';
 
 /** Files git locks while it mutates the primary checkout of a repository. */
 function candidateLocks(commonDir: string): string[] {
-  // gitmem-index (and its lock): a write's index copy (memfs/index-aside.ts), made while it held index.lock.
-  const out = ['index.lock', 'gitmem-index', 'gitmem-index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) => join(commonDir, f));
+  const out = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) => join(commonDir, f));
   const walk = (dir: string, depth: number): void => {
     if (depth > 6) return;
     let entries: Dirent[];
@@ -26,6 +29,14 @@ function candidateLocks(commonDir: string): string[] {
   };
   walk(join(commonDir, 'refs', 'heads'), 0);
   return out;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function mtimeOf(path: string): number | null {
@@ -64,6 +75,17 @@ export async function clearStaleGitLocks(commonDir: string, o: StaleGitLockOptio
         break;
       }
       await sleep(25);
+    }
+  }
+  // A private index file is a hard link to an index of any age: its writer's pid (in its name) decides.
+  for (const name of safeList(commonDir)) {
+    const pid = Number(name.startsWith(ASIDE_INDEX_PREFIX) ? name.slice(ASIDE_INDEX_PREFIX.length).split('-')[0] : NaN);
+    const path = join(commonDir, name);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isProcessAlive(pid)) continue;
+    try {
+      if (removeFile(path)) removed.push(path);
+    } catch {
+      // not a file (planted): git never reads it, so it is left alone
     }
   }
   return removed;

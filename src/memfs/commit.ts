@@ -72,7 +72,7 @@ export interface PublishRequest {
   durable?: boolean;
   /** Started with the git steps and awaited with them (the write flushes its work-tree directories here). */
   alongside?: () => Promise<void>;
-  /** The index entries already set on a copy (index-aside.ts): staging is then its rename. */
+  /** The same index entries being set aside (index-aside.ts): staging is then its rename, when it still applies. */
   aside?: IndexAside;
 }
 
@@ -99,24 +99,30 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   // git renames the index (or the write renames its aside copy: index-aside.ts) and the ref into place
   // unflushed; each is flushed with its directory right after (see recover-torn.ts for a crash in between).
   // Either rename replaces the index atomically, so only a staging that succeeded needs undoing.
-  const inPlace = (): Promise<void> => {
+  const staged = (): Promise<void> => {
     state.staged = true;
     return o.durable ? syncRenamed(indexFiles(gitDir), [gitDir]) : Promise.resolve();
   };
-  const aside = o.aside;
-  const stage = aside
-    ? (): Promise<void> => aside.ready.then(() => aside.publish()).finally(() => aside.release()).then(inPlace)
-    : (): Promise<void> => git.exec(updateIndexInfoOp(o.index), { cwd }).then(inPlace);
+  const stage = async (): Promise<void> => {
+    if (o.aside) {
+      const placed = await o.aside.ready.then(() => o.aside?.publish() === true, () => false);
+      if (placed) state.staged = true; // in place now: a failed ref move must undo it
+      await o.aside.release();
+      if (placed) return staged();
+    }
+    await git.exec(updateIndexInfoOp(o.index), { cwd }); // in place (also when the aside could not be used)
+    return staged();
+  };
   const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd }).then(() => void (state.moved = true)).then(() => (ref === undefined ? undefined : syncRenamed([ref], [dirname(ref)])));
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
     return;
   }
-  const [staged, moved] = await Promise.allSettled([stage(), move()]);
-  if (staged.status === 'rejected') {
+  const [stepped, moved] = await Promise.allSettled([stage(), move()]);
+  if (stepped.status === 'rejected') {
     if (moved.status === 'fulfilled') await undoRefMove(git, cwd, o.commit, o.parent, state).catch(() => undefined);
-    throw staged.reason;
+    throw stepped.reason;
   }
   if (moved.status === 'rejected') throw moved.reason;
 }

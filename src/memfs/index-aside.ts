@@ -1,83 +1,112 @@
 /**
- * A write's index update made aside, so it runs while the clean check still does instead of after it. The
- * write takes git's own `index.lock` (created exclusively, as git creates it: no git command writes the index
- * while it is held, and a `git status` holding it already makes this step give way), copies the index and
- * runs `update-index --index-info` on the copy; the publish renames the copy over the index. The copy starts
- * from the index as it is under the lock, so what the rename installs is that index with exactly the write's
- * entries set: the same result as `update-index` on the index itself, and nothing another git wrote is lost.
- * A write that is refused (or dies) never renames it: the index is the one it found. What a killed writer
- * leaves (`index.lock`, the copy, the copy's own lock) is git's lock cleanup's (lease takeover) or is
- * replaced by the next write, which holds the lease as this one did.
+ * A write's index update made aside, so it runs while the clean check still does instead of after it: the
+ * index is hard-linked to a private name (the same file: its timestamp, which git's racy-entry rule compares
+ * with every file's, stays the index's own) and `update-index --index-info` runs on that name, where git
+ * writes its result as a new file. The publish takes git's own `index.lock` (created exclusively, as git
+ * takes it) for an instant, renames the result over the index only if the index still holds the very bytes
+ * it was made from (its size and trailing checksum), and lets go. Anything else — another git holding the
+ * lock, a `git add` in between, an index that is not a plain file — leaves the index to be updated in place,
+ * exactly as without this. No lock is held while the check runs, so the user's git is never kept waiting.
+ * What a killed writer leaves (its private file and that file's lock) goes with the lease takeover.
  */
-import { closeSync, copyFileSync, existsSync, fstatSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { updateIndexInfoOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
+import { ASIDE_INDEX_PREFIX } from '../git/stale-locks.js';
+
 
 export interface IndexAside {
-  /** Settles once the copy holds the write's entries (rejects with git's error). */
+  /** Settles once the private file holds the write's entries (rejects with git's error). */
   ready: Promise<void>;
-  /** Renames the copy over the index (after `ready`); the lock stays held until `release`. */
-  publish(): void;
-  /** Drops the copy and lets go of the lock (once `ready` settled); safe to call more than once. */
+  /** Puts it in place when the index is still the one it was made from; false when the caller must update in place. */
+  publish(): boolean;
+  /** Removes the private file (once `ready` settled); safe to call more than once, never throws. */
   release(): Promise<void>;
 }
 
-/** Takes `index.lock` as git does; the lock's inode, or null when something else holds it (or it cannot be made). */
-function takeIndexLock(lock: string): number | null {
+/** An index file's size and trailing checksum (its last 64 bytes: any hash git uses fits), or null. */
+function fingerprint(path: string): string | null {
   let fd: number;
   try {
-    fd = openSync(lock, 'wx', 0o644);
+    fd = openSync(path, 'r');
   } catch {
     return null;
   }
   try {
-    return fstatSync(fd).ino;
+    const { size } = fstatSync(fd);
+    const tail = Buffer.alloc(Math.min(64, size));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    return `${size}:${tail.toString('hex')}`;
+  } catch {
+    return null;
   } finally {
     closeSync(fd);
   }
 }
 
+function quietly(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // cleanup of a private file: what is left goes with the next lease takeover
+  }
+}
+
+/** Under index.lock for an instant: renames `from` over the index when the index is still `source`. */
+function swapUnderLock(gitDir: string, from: string, source: string): boolean {
+  const lock = join(gitDir, 'index.lock');
+  let ino: number;
+  try {
+    const fd = openSync(lock, 'wx', 0o644);
+    ino = fstatSync(fd).ino;
+    closeSync(fd);
+  } catch {
+    return false; // another git holds it (or it cannot be made): in place, after it
+  }
+  try {
+    const index = join(gitDir, 'index');
+    if (!lstatSync(index).isFile() || fingerprint(index) !== source) return false;
+    renameSync(from, index);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    quietly(() => {
+      if (statSync(lock).ino === ino) rmSync(lock); // ours still
+    });
+  }
+}
+
 /**
- * Starts the update aside; undefined when it cannot (no index yet, the lock held by another process, the copy
- * not made): the write then updates the index in place after the check, as git would.
- * @example const aside = startIndexAside(git, '/mem', '/mem/.git', entries); …; aside?.publish(); await aside?.release()
+ * Starts the update aside; undefined when it cannot (no index yet, an index that is not a plain file, a file
+ * system without hard links): the write then updates the index in place.
+ * @example const aside = startIndexAside(git, '/mem', '/mem/.git', entries); …; if (!aside?.publish()) …
  */
 export function startIndexAside(git: GitRunner, memoryDir: string, gitDir: string, entries: readonly IndexInfoEntry[]): IndexAside | undefined {
   const index = join(gitDir, 'index');
-  const lock = join(gitDir, 'index.lock');
-  const copy = join(gitDir, 'gitmem-index');
-  if (!existsSync(index)) return undefined;
-  const ino = takeIndexLock(lock);
-  if (ino === null) return undefined;
-  const unlock = (): void => {
-    try {
-      if (statSync(lock).ino === ino) rmSync(lock, { force: true }); // ours still: nobody else may remove git's lock
-    } catch {
-      // already gone
-    }
-  };
+  const copy = join(gitDir, `${ASIDE_INDEX_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
-    rmSync(`${copy}.lock`, { force: true }); // a killed writer's (this one holds the lease and index.lock)
-    copyFileSync(index, copy);
+    if (!lstatSync(index).isFile()) return undefined; // a link: git's in-place update follows it, the rename would not
+    linkSync(index, copy);
   } catch {
-    rmSync(copy, { force: true });
-    unlock();
+    return undefined;
+  }
+  const source = fingerprint(copy);
+  if (source === null || !lstatSync(copy).isFile()) {
+    quietly(() => rmSync(copy, { force: true }));
     return undefined;
   }
   const ready = git.exec(updateIndexInfoOp(entries), { cwd: memoryDir, env: { GIT_INDEX_FILE: copy } });
   ready.catch(() => undefined); // awaited by the publish or by release
-  let released = false;
   return {
     ready,
-    publish: () => renameSync(copy, index),
+    publish: () => swapUnderLock(gitDir, copy, source),
     release: async () => {
-      if (released) return;
-      released = true;
       await ready.catch(() => undefined);
-      rmSync(copy, { force: true });
-      rmSync(`${copy}.lock`, { force: true });
-      unlock();
+      quietly(() => rmSync(copy, { force: true }));
+      quietly(() => rmSync(`${copy}.lock`, { force: true }));
     },
   };
 }

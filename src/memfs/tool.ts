@@ -139,7 +139,8 @@ export async function writeUnderLease(deps: WriteDeps, operation: string, reason
 
 async function planAndCommit(deps: WriteDeps, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
   const { git, memoryDir } = deps;
-  // Only beside an incremental check: a full `git status` takes the index lock to store what it refreshed.
+  // Only beside an incremental check: a full `git status` rewrites the index with what it refreshed, so the
+  // aside would find the index changed and be redone in place (wasted work).
   const asideOk = deps.cleanCheck?.expectsIncremental === true;
   const statusP = assertCleanForWrite(git, memoryDir, deps.cleanCheck);
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
@@ -162,8 +163,8 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
     const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     draft = base instanceof Error ? base : budget instanceof Error ? budget : attempt(() => draftEdits(request(base, edits, budget)));
   }
-  // A durable write's first flush (temp files only) and its index update (on a copy) overlap the clean
-  // check; a refused write discards both.
+  // A durable write's first flush (temp files only) and its index update (on a private link to the index)
+  // overlap the clean check; a refused write discards both.
   const early = prepareEarly(draft, fs);
   const aside = early && asideOk ? startIndexAside(git, memoryDir, gitDirAt(memoryDir) ?? join(memoryDir, '.git'), early.draft.composed.index.after) : undefined;
   try {

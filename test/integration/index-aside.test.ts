@@ -1,13 +1,13 @@
 /**
- * A watched write's index update made aside (memfs/index-aside.ts): under git's own index.lock, on a copy of
- * the index, while the clean check runs; renamed in only when the write goes ahead. Pinned here: what git
- * sees while it runs (the lock held, the index untouched), what is left after a publish, a refusal and a
- * kill -9 (nothing but the write's result, or exactly the old index), and that it gives way to a git holding
- * the lock.
+ * A watched write's index update made aside (memfs/index-aside.ts): on a private hard link to the index,
+ * while the clean check runs, put in place under git's index.lock for an instant, and only when the index is
+ * still the one it was made from. Pinned here: nothing git can see changes before the publish (the index,
+ * git's lock), a publish that gives way (another git changed the index, or holds its lock), git's racy-entry
+ * rule, an index that is a link, and what is left after a publish, a refusal and a kill -9.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
@@ -22,7 +22,7 @@ afterAll(cleanupTmp);
 
 const digest = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 /** What a write may leave in the git dir besides the index: nothing of the aside. */
-const leftovers = (gitDir: string): string[] => readdirSync(gitDir).filter((n) => n === 'index.lock' || n.startsWith('gitmem-index'));
+const leftovers = (gitDir: string): string[] => readdirSync(gitDir).filter((n) => n === 'index.lock' || n.startsWith('gitmem-index-'));
 
 let n = 0;
 const create = (m: Memory, path = `notes/n${n++}.md`): Promise<unknown> =>
@@ -45,71 +45,129 @@ async function watched() {
 }
 
 describe('an index update made aside', () => {
-  it('holds git’s index lock and leaves the index untouched until it is published', async () => {
+  const entry = (dir: string, env: Record<string, string>, path: string) => ({ mode: '100644', id: git(dir, ['rev-parse', 'HEAD:notes/first.md'], env).trim(), path });
+
+  it('leaves the index and git’s lock alone until its publish, which installs exactly its entries', async () => {
     const { dir, gitDir, env } = await watched();
     const before = digest(join(gitDir, 'index'));
-    const blob = git(dir, ['rev-parse', 'HEAD:notes/first.md'], env).trim();
-    const runner = createGitRunner({ env });
-    const aside = startIndexAside(runner, dir, gitDir, [{ mode: '100644', id: blob, path: 'notes/aside.md' }]);
+    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
     expect(aside).toBeDefined();
     await aside?.ready;
-    expect(existsSync(join(gitDir, 'index.lock'))).toBe(true);
     expect(digest(join(gitDir, 'index'))).toBe(before);
-    expect(gitTry(dir, ['update-index', '--refresh'], env).status).not.toBe(0); // another git cannot write the index meanwhile
-    expect(startIndexAside(runner, dir, gitDir, [])).toBeUndefined(); // nor can a second aside
-    aside?.publish();
-    await aside?.release();
-    expect(leftovers(gitDir)).toEqual([]);
-    expect(git(dir, ['ls-files', '--stage', '--', 'notes/aside.md'], env)).toContain(blob);
-    expect(readFileSync(join(gitDir, 'index')).subarray(0, 4).toString('latin1')).toBe('DIRC');
-  });
-
-  it('released unpublished, leaves exactly the index it found (and clears a killed writer’s copy lock)', async () => {
-    const { dir, gitDir, env } = await watched();
-    writeFileSync(join(gitDir, 'gitmem-index.lock'), 'left by a killed writer');
-    const before = digest(join(gitDir, 'index'));
-    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [{ mode: null, path: 'notes/first.md' }]);
-    await aside?.ready;
+    expect(existsSync(join(gitDir, 'index.lock'))).toBe(false); // the user's git is not kept waiting meanwhile
+    expect(aside?.publish()).toBe(true);
     await aside?.release();
     await aside?.release(); // twice is harmless
-    expect(digest(join(gitDir, 'index'))).toBe(before);
     expect(leftovers(gitDir)).toEqual([]);
+    expect(git(dir, ['ls-files', '--stage', '--', 'notes/aside.md'], env)).toContain(entry(dir, env, 'x').id);
+  });
+
+  it('declines when another git changed the index meanwhile: what that git staged stays', async () => {
+    const { dir, gitDir, env } = await watched();
+    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    await aside?.ready;
+    git(dir, ['rm', '-q', '--cached', 'notes/first.md'], env);
+    const staged = git(dir, ['ls-files', '--stage'], env);
+    expect(aside?.publish()).toBe(false);
+    await aside?.release();
+    expect(git(dir, ['ls-files', '--stage'], env)).toBe(staged);
+    expect(leftovers(gitDir)).toEqual([]);
+  });
+
+  it('declines while another git holds index.lock, and leaves that lock alone', async () => {
+    const { dir, gitDir, env } = await watched();
+    const before = digest(join(gitDir, 'index'));
+    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    await aside?.ready;
+    writeFileSync(join(gitDir, 'index.lock'), 'a running git add');
+    expect(aside?.publish()).toBe(false);
+    await aside?.release();
+    expect(readFileSync(join(gitDir, 'index.lock'), 'utf8')).toBe('a running git add');
+    rmSync(join(gitDir, 'index.lock'));
+    expect(digest(join(gitDir, 'index'))).toBe(before);
+  });
+
+  it('keeps a racily clean entry visible: git judges it against the index’s own timestamp', async () => {
+    const { dir, gitDir, env } = await watched();
+    const file = join(dir, 'notes/racy.md');
+    writeFileSync(file, 'aaaa\n');
+    git(dir, ['add', 'notes/racy.md'], env);
+    const tick = Math.floor(Date.now() / 1000) - 5;
+    utimesSync(file, tick, tick);
+    git(dir, ['update-index', '--refresh'], env); // the entry records that mtime
+    writeFileSync(file, 'bbbb\n'); // same size
+    utimesSync(file, tick, tick); // same mtime: only the racy rule can tell
+    utimesSync(join(gitDir, 'index'), tick, tick); // written in the same second as the file
+    expect(git(dir, ['diff-files', '--name-only'], env).trim()).toBe('notes/racy.md');
+    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    await aside?.ready;
+    expect(aside?.publish()).toBe(true);
+    await aside?.release();
+    expect(git(dir, ['diff-files', '--name-only'], env).trim().split('\n')).toContain('notes/racy.md');
+  });
+
+  it('is not used for an index that is a link (git’s own update follows it)', async () => {
+    const { dir, gitDir, env } = await watched();
+    renameSync(join(gitDir, 'index'), join(gitDir, 'index.real'));
+    symlinkSync('index.real', join(gitDir, 'index'));
+    expect(startIndexAside(createGitRunner({ env }), dir, gitDir, [])).toBeUndefined();
+    expect(lstatSync(join(gitDir, 'index')).isSymbolicLink()).toBe(true);
   });
 
   it('is what a watched write uses: the index equals the new HEAD, split as before, nothing left', async () => {
     const { dir, gitDir, env, memory } = await watched();
-    const shared = readdirSync(gitDir).filter((f) => f.startsWith('sharedindex.'));
-    // git names the index file it just wrote to this hook: the copy, not the index itself.
+    // git names the index file it just wrote to this hook: the private one, not the index itself.
     const log = join(gitDir, 'index-writes.log');
     writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
     await create(memory, 'notes/watched.md');
-    expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('/').pop())).toEqual(['gitmem-index']);
+    expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('/').pop())).toEqual([expect.stringMatching(/^gitmem-index-\d+-[0-9a-f]+$/)]);
     expect(leftovers(gitDir)).toEqual([]);
     expect(gitTry(dir, ['diff-index', '--cached', '--quiet', 'HEAD', '--'], env).status).toBe(0);
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'], env)).toBe('');
     expect(git(dir, ['ls-files', '--', 'notes/watched.md'], env).trim()).toBe('notes/watched.md');
-    if (shared.length > 0) expect(readdirSync(gitDir).some((f) => f.startsWith('sharedindex.'))).toBe(true);
+    expect(readdirSync(gitDir).some((f) => f.startsWith('sharedindex.'))).toBe(true);
   });
 
-  it('a refused watched write leaves the index byte for byte as it found it', async () => {
+  it('a refused watched write leaves every index entry as it found it', async () => {
     const { dir, gitDir, env, memory } = await watched();
     writeFileSync(join(dir, 'notes/first.md'), 'staged by hand\n');
     git(dir, ['add', 'notes/first.md'], env);
-    const before = digest(join(gitDir, 'index'));
+    const before = git(dir, ['ls-files', '--stage'], env);
     const err = await create(memory, 'notes/refused.md').then(() => null, (e: unknown) => e);
     expect(isMemoryError(err) && err.code, String(err)).toBe('REPO_DIRTY');
-    expect(digest(join(gitDir, 'index'))).toBe(before);
+    expect(git(dir, ['ls-files', '--stage'], env)).toBe(before);
     expect(leftovers(gitDir)).toEqual([]);
     expect(existsSync(join(dir, 'notes/refused.md'))).toBe(false);
   });
 
-  it('gives way to a git holding the index lock: the write waits for it, then lands', async () => {
+  it('a watched write whose ref move is refused puts the index entries and HEAD back, nothing left', async () => {
     const { dir, gitDir, env, memory } = await watched();
+    const head = git(dir, ['rev-parse', 'HEAD'], env).trim();
+    const before = git(dir, ['ls-files', '--stage'], env);
+    // git asks this hook before any ref moves; refusing makes update-ref fail after the index was placed.
+    writeFileSync(join(gitDir, 'hooks', 'reference-transaction'), '#!/bin/sh\n[ "$1" = prepared ] && exit 1\nexit 0\n', { mode: 0o755 });
+    const err = await create(memory, 'notes/unmoved.md').then(() => null, (e: unknown) => e);
+    rmSync(join(gitDir, 'hooks', 'reference-transaction'));
+    expect(isMemoryError(err), String(err)).toBe(true);
+    expect(git(dir, ['rev-parse', 'HEAD'], env).trim()).toBe(head);
+    expect(git(dir, ['ls-files', '--stage'], env)).toBe(before);
+    expect(existsSync(join(dir, 'notes/unmoved.md'))).toBe(false);
+    expect(leftovers(gitDir)).toEqual([]);
+    await create(memory, 'notes/then.md'); // and the next write lands
+    expect(git(dir, ['status', '--porcelain', '--untracked-files=all'], env)).toBe('');
+  });
+
+  it('a watched write while a git holds index.lock updates the index in place once it is free', async () => {
+    const { dir, gitDir, env, memory } = await watched();
+    const log = join(gitDir, 'index-writes.log');
+    writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
     writeFileSync(join(gitDir, 'index.lock'), ''); // as a running `git add` holds it
     const write = create(memory, 'notes/after-lock.md');
     await new Promise((r) => setTimeout(r, 150));
     rmSync(join(gitDir, 'index.lock')); // that git is done
     await write;
+    expect(readFileSync(log, 'utf8').split('\n').filter((l) => l !== '' && !l.includes('gitmem-index-'))).toEqual([]);
+    expect(readFileSync(log, 'utf8').endsWith('\n\n')).toBe(true); // the last index written is the index itself
     expect(git(dir, ['ls-files', '--', 'notes/after-lock.md'], env).trim()).toBe('notes/after-lock.md');
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'], env)).toBe('');
     expect(leftovers(gitDir)).toEqual([]);
@@ -135,7 +193,7 @@ process.exit(4);
 `;
 
 describe('a watched writer killed while its index update is aside', () => {
-  it('leaves the old index; the next writer takes over the lease and its locks, and writes', async () => {
+  it('leaves the old index; the next writer takes over the lease, drops the private file, and writes', async () => {
     const home = makeTmpDir('gitmem-aside-crash-');
     const env = { ...hermeticGitEnv(home), GITMEM_HOME: home };
     await initMemory({ home, agentId: 'a', env });
@@ -147,7 +205,7 @@ describe('a watched writer killed while its index update is aside', () => {
       child.on('close', (code, sig) => resolve([sig, `exit ${code}: ${stderr}`]));
     });
     expect(signal, why).toBe('SIGKILL');
-    expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(true); // what the kill left
+    expect(leftovers(join(dir, '.git'))).toEqual([expect.stringMatching(/^gitmem-index-/)]); // what the kill left
     const memory = await createMemory({ home, agentId: 'a', env });
     await create(memory, 'notes/next.md');
     expect(git(dir, ['log', '--format=%s', '-n1'], env).trim()).toBe('note');

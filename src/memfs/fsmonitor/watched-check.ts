@@ -88,7 +88,7 @@ export class WatchedCleanCheck {
 
   /**
    * True when the next check should be incremental (a ready watcher, a clean baseline): no full `git status`,
-   * which takes the index lock for its own refresh, is expected, so a write may update the index aside meanwhile.
+   * which rewrites the index with its refresh, is expected, so a write may update the index aside meanwhile.
    */
   get expectsIncremental(): boolean {
     return this.baseline !== null && this.watcher !== null && this.watcher.state !== 'starting';
