@@ -1,13 +1,13 @@
 /**
  * After the operation lease is taken over from a dead holder, git's own lock files that holder left behind
  * (index.lock, HEAD.lock, ref locks) would make the next write fail. This removes those, and only those,
- * with the private index files a killed write leaves (garbage, never read again).
+ * with the private index directory a killed write leaves (garbage, never read again).
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive, removeFile } from './lease-file.js';
+import { removeFile } from './lease-file.js';
 
-/** A write's private index file (and its lock) starts with this: `gitmem-index-<pid>-<hex>` (memfs/index-aside.ts). */
+/** A write's private index directory is named `gitmem-index-<pid>-<hex>` (memfs/index-aside.ts). */
 export const ASIDE_INDEX_PREFIX = 'gitmem-index-';
 
 /** Files git locks while it mutates the primary checkout of a repository. */
@@ -71,21 +71,27 @@ export async function clearStaleGitLocks(commonDir: string, o: StaleGitLockOptio
       const mtime = mtimeOf(path);
       if (mtime === null || mtime < o.sinceMs - 1_000) break;
       if (now() - mtime >= minAge) {
-        if (removeFile(path)) removed.push(path);
+        try {
+          if (removeFile(path)) removed.push(path);
+        } catch {
+          // not a file (a directory planted under a lock's name): git cannot use it either way
+        }
         break;
       }
       await sleep(25);
     }
   }
-  // A private index file is a hard link to an index of any age: its writer's pid (in its name) decides.
+  // A write's private index directory is garbage once the lease changed hands: the new holder has none in
+  // flight, and a writer still running elsewhere whose directory goes only loses its aside (git cannot write
+  // into a directory that is gone, so it updates the index in place).
   for (const name of safeList(commonDir)) {
-    const pid = Number(name.startsWith(ASIDE_INDEX_PREFIX) ? name.slice(ASIDE_INDEX_PREFIX.length).split('-')[0] : NaN);
+    if (!name.startsWith(ASIDE_INDEX_PREFIX)) continue;
     const path = join(commonDir, name);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isProcessAlive(pid)) continue;
     try {
-      if (removeFile(path)) removed.push(path);
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
     } catch {
-      // not a file (planted): git never reads it, so it is left alone
+      // unremovable: git never reads it
     }
   }
   return removed;

@@ -1,39 +1,33 @@
 /**
  * A write's index update made aside, so it runs while the clean check still does instead of after it: the
- * index is hard-linked to a private name (the same file: its timestamp, which git's racy-entry rule compares
- * with every file's, stays the index's own) and `update-index --index-info` runs on that name, where git
- * writes its result as a new file. The publish takes git's own `index.lock` (created exclusively, as git
- * takes it) for an instant, renames the result over the index only if the index still holds the very bytes
- * it was made from (its size and trailing checksum), and lets go. Anything else — another git holding the
- * lock, a `git add` in between, an index that is not a plain file — leaves the index to be updated in place,
- * exactly as without this. No lock is held while the check runs, so the user's git is never kept waiting.
- * What a killed writer leaves (its private file and that file's lock) goes with the lease takeover.
+ * index is hard-linked into a private directory (the same file: its timestamp, which git's racy-entry rule
+ * compares with every file's, stays the index's own; held open, so its inode number stays taken) and
+ * `update-index --index-info` runs on the link, where git writes its result as a new file. The publish takes
+ * git's own `index.lock` (created exclusively, as git takes it) for an instant, renames the result over the
+ * index only if the index is still that very file with the same bytes (size and trailing checksum), and lets
+ * go. Anything else — another git holding the lock, a `git add` in between, an index that is not a plain
+ * file, a file system that cannot link — leaves the index to be updated in place, exactly as without this. No
+ * lock is held while the check runs, so the user's git is never kept waiting. A killed writer's directory
+ * goes with the lease takeover (git/stale-locks.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { updateIndexInfoOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { ASIDE_INDEX_PREFIX } from '../git/stale-locks.js';
 
-
 export interface IndexAside {
-  /** Settles once the private file holds the write's entries (rejects with git's error). */
+  /** Settles once the private link holds the write's entries (rejects with git's error). */
   ready: Promise<void>;
   /** Puts it in place when the index is still the one it was made from; false when the caller must update in place. */
   publish(): boolean;
-  /** Removes the private file (once `ready` settled); safe to call more than once, never throws. */
+  /** Removes the private directory (once `ready` settled); safe to call more than once, never throws. */
   release(): Promise<void>;
 }
 
 /** An index file's size and trailing checksum (its last 64 bytes: any hash git uses fits), or null. */
-function fingerprint(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
+function fingerprint(fd: number): string | null {
   try {
     const { size } = fstatSync(fd);
     const tail = Buffer.alloc(Math.min(64, size));
@@ -41,8 +35,6 @@ function fingerprint(path: string): string | null {
     return `${size}:${tail.toString('hex')}`;
   } catch {
     return null;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -50,33 +42,75 @@ function quietly(fn: () => void): void {
   try {
     fn();
   } catch {
-    // cleanup of a private file: what is left goes with the next lease takeover
+    // cleanup of the private directory: what is left goes with the next lease takeover
+  }
+}
+
+/** The index as it was linked: its file (held open, so its inode number cannot be reused) and its bytes' fingerprint. */
+interface Source {
+  fd: number;
+  dev: number;
+  ino: number;
+  print: string;
+}
+
+/** True when `.git/index` is still the very file the aside was made from (git replaces it by rename, never in place). */
+function unchanged(index: string, source: Source): boolean {
+  const now = lstatSync(index);
+  if (!now.isFile() || now.dev !== source.dev || now.ino !== source.ino) return false;
+  const fd = openSync(index, 'r');
+  try {
+    return fingerprint(fd) === source.print; // and no tool rewrote it in place
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** Under index.lock for an instant: renames `from` over the index when the index is still `source`. */
-function swapUnderLock(gitDir: string, from: string, source: string): boolean {
+function swapUnderLock(gitDir: string, from: string, source: Source): boolean {
   const lock = join(gitDir, 'index.lock');
-  let ino: number;
+  let fd: number;
   try {
-    const fd = openSync(lock, 'wx', 0o644);
-    ino = fstatSync(fd).ino;
-    closeSync(fd);
+    fd = openSync(lock, 'wx', 0o644);
   } catch {
     return false; // another git holds it (or it cannot be made): in place, after it
   }
+  let mine: { dev: number; ino: number; ctimeMs: number } | undefined;
   try {
-    const index = join(gitDir, 'index');
-    if (!lstatSync(index).isFile() || fingerprint(index) !== source) return false;
-    renameSync(from, index);
+    mine = fstatSync(fd);
+    closeSync(fd);
+    if (!unchanged(join(gitDir, 'index'), source)) return false;
+    renameSync(from, join(gitDir, 'index'));
     return true;
   } catch {
     return false;
   } finally {
     quietly(() => {
-      if (statSync(lock).ino === ino) rmSync(lock); // ours still
+      const now = statSync(lock);
+      // Ours still (git's own message tells users to remove a lock by hand; another git may hold a new one).
+      if (mine === undefined || (now.dev === mine.dev && now.ino === mine.ino && now.ctimeMs === mine.ctimeMs)) rmSync(lock);
     });
   }
+}
+
+/** Links the index into a private directory and opens it; null when it cannot (the write then updates in place). */
+function linkSource(index: string, dir: string, copy: string): Source | null {
+  let fd: number | undefined;
+  try {
+    if (!lstatSync(index).isFile()) return null; // a link: git's in-place update follows it, the rename would not
+    mkdirSync(dir, { mode: 0o700 });
+    linkSync(index, copy);
+    fd = openSync(copy, 'r');
+    const st = fstatSync(fd);
+    const print = fingerprint(fd);
+    const same = lstatSync(index);
+    // A file system that copies instead of linking, or an index replaced meanwhile: not the same file.
+    if (print !== null && st.nlink >= 2 && same.dev === st.dev && same.ino === st.ino) return { fd, dev: st.dev, ino: st.ino, print };
+  } catch {
+    // not linked: in place
+  }
+  if (fd !== undefined) quietly(() => closeSync(fd as number));
+  return null;
 }
 
 /**
@@ -86,27 +120,27 @@ function swapUnderLock(gitDir: string, from: string, source: string): boolean {
  */
 export function startIndexAside(git: GitRunner, memoryDir: string, gitDir: string, entries: readonly IndexInfoEntry[]): IndexAside | undefined {
   const index = join(gitDir, 'index');
-  const copy = join(gitDir, `${ASIDE_INDEX_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-  try {
-    if (!lstatSync(index).isFile()) return undefined; // a link: git's in-place update follows it, the rename would not
-    linkSync(index, copy);
-  } catch {
-    return undefined;
-  }
-  const source = fingerprint(copy);
-  if (source === null || !lstatSync(copy).isFile()) {
-    quietly(() => rmSync(copy, { force: true }));
+  // A private directory: if anything removes it meanwhile (a lease takeover's cleanup), git cannot write its
+  // result there and the write updates in place, instead of git starting an index from nothing.
+  const dir = join(gitDir, `${ASIDE_INDEX_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+  const copy = join(dir, 'index');
+  const source = linkSource(index, dir, copy);
+  if (source === null) {
+    quietly(() => rmSync(dir, { recursive: true, force: true }));
     return undefined;
   }
   const ready = git.exec(updateIndexInfoOp(entries), { cwd: memoryDir, env: { GIT_INDEX_FILE: copy } });
   ready.catch(() => undefined); // awaited by the publish or by release
+  let open = true;
   return {
     ready,
     publish: () => swapUnderLock(gitDir, copy, source),
     release: async () => {
       await ready.catch(() => undefined);
-      quietly(() => rmSync(copy, { force: true }));
-      quietly(() => rmSync(`${copy}.lock`, { force: true }));
+      if (!open) return;
+      open = false;
+      quietly(() => closeSync(source.fd));
+      quietly(() => rmSync(dir, { recursive: true, force: true }));
     },
   };
 }

@@ -2,8 +2,9 @@
  * A watched write's index update made aside (memfs/index-aside.ts): on a private hard link to the index,
  * while the clean check runs, put in place under git's index.lock for an instant, and only when the index is
  * still the one it was made from. Pinned here: nothing git can see changes before the publish (the index,
- * git's lock), a publish that gives way (another git changed the index, or holds its lock), git's racy-entry
- * rule, an index that is a link, and what is left after a publish, a refusal and a kill -9.
+ * git's lock), a publish that gives way (another git changed the index, or holds its lock, or the private
+ * directory went), git's racy-entry rule, an index that is a link, and what is left after a publish, a
+ * refusal, a refused ref move and a kill -9.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,7 +12,7 @@ import { existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
-import { createGitRunner } from '../../src/git/runner.js';
+import { createGitRunner, type GitRunner } from '../../src/git/runner.js';
 import { closeWatchedCleanChecks, watchedCleanCheckFor } from '../../src/memfs/fsmonitor/registry.js';
 import { startIndexAside } from '../../src/memfs/index-aside.js';
 import { createMemory, initMemory, type Memory } from '../../src/memory.js';
@@ -106,6 +107,28 @@ describe('an index update made aside', () => {
     expect(git(dir, ['diff-files', '--name-only'], env).trim().split('\n')).toContain('notes/racy.md');
   });
 
+  it('whose private directory goes meanwhile (a lease takeover elsewhere) is never an index from nothing', async () => {
+    const { dir, gitDir, env } = await watched();
+    const before = git(dir, ['ls-files', '--stage'], env);
+    const runner = createGitRunner({ env });
+    // The directory is removed right before git starts (as another process's takeover cleanup would).
+    const racing: GitRunner = {
+      ...runner,
+      run: (args, o) => runner.run(args, o),
+      detach: (args, o) => runner.detach(args, o),
+      exec: (op, o) => {
+        for (const n of readdirSync(gitDir)) if (n.startsWith('gitmem-index-')) rmSync(join(gitDir, n), { recursive: true });
+        return runner.exec(op, o);
+      },
+    };
+    const aside = startIndexAside(racing, dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    await expect(aside?.ready).rejects.toThrow();
+    expect(aside?.publish()).toBe(false);
+    await aside?.release();
+    expect(git(dir, ['ls-files', '--stage'], env)).toBe(before);
+    expect(leftovers(gitDir)).toEqual([]);
+  });
+
   it('is not used for an index that is a link (git’s own update follows it)', async () => {
     const { dir, gitDir, env } = await watched();
     renameSync(join(gitDir, 'index'), join(gitDir, 'index.real'));
@@ -120,7 +143,7 @@ describe('an index update made aside', () => {
     const log = join(gitDir, 'index-writes.log');
     writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
     await create(memory, 'notes/watched.md');
-    expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('/').pop())).toEqual([expect.stringMatching(/^gitmem-index-\d+-[0-9a-f]+$/)]);
+    expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('/').slice(-2).join('/'))).toEqual([expect.stringMatching(/^gitmem-index-\d+-[0-9a-f]+\/index$/)]);
     expect(leftovers(gitDir)).toEqual([]);
     expect(gitTry(dir, ['diff-index', '--cached', '--quiet', 'HEAD', '--'], env).status).toBe(0);
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'], env)).toBe('');
