@@ -8,9 +8,9 @@
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
  * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries, input held for
  * later, output that must stop its child) goes to `runProcess` instead. Each shell leads its own session and
- * process group, and runs one child at a time,
- * so that group is the child and every helper it started (git's remote helpers): a timeout or abort signals
- * the whole group, shell included, and the shell is replaced. No `setsid` process per child.
+ * process group and runs one child at a time, so that group is the child and every helper it started (git's
+ * remote helpers): a timeout or abort signals the whole group, shell included, and the shell is replaced. No
+ * `setsid` process per child.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -143,7 +143,6 @@ function readCapped(file: string, max: number): { buf: Buffer; truncated: boolea
   }
   return out;
 }
-
 
 interface RunPlan {
   script: string;

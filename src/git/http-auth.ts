@@ -10,9 +10,8 @@
  * where a refused redirect pointed, so the runner can follow one within the same origin and name the
  * other origin when it refuses.
  */
-import { withGitConfig } from './config-env.js';
-
 import type { AuthRefusal } from './auth-failure.js';
+import { withGitConfig } from './config-env.js';
 
 /** Credentials for one invocation; never written to config. */
 export interface GitAuth {

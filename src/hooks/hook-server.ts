@@ -132,7 +132,6 @@ function listenOnce(server: Server, socket: string): Promise<NodeJS.ErrnoExcepti
   });
 }
 
-
 /**
  * Listens on `socket` (mode 0600; a dead server's socket is replaced, a live one is left alone and reported
  * as `HOOK_SOCKET_BUSY`).

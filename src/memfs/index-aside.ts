@@ -66,19 +66,30 @@ function unchanged(index: string, source: Source): boolean {
   }
 }
 
-/** Under index.lock for an instant: renames `from` over the index when the index is still `source`. */
-function swapUnderLock(gitDir: string, from: string, source: Source): boolean {
-  const lock = join(gitDir, 'index.lock');
+/** Takes `index.lock` as git does: its identity, or null when another git holds it (or it cannot be made). */
+function takeLock(lock: string): { dev: number; ino: number; ctimeMs: number } | null {
   let fd: number;
   try {
     fd = openSync(lock, 'wx', 0o644);
   } catch {
-    return false; // another git holds it (or it cannot be made): in place, after it
+    return null;
   }
-  let mine: { dev: number; ino: number; ctimeMs: number } | undefined;
   try {
-    mine = fstatSync(fd);
-    closeSync(fd);
+    return fstatSync(fd);
+  } catch {
+    quietly(() => rmSync(lock)); // made here a moment ago: nobody else holds it
+    return null;
+  } finally {
+    quietly(() => closeSync(fd));
+  }
+}
+
+/** Under index.lock for an instant: renames `from` over the index when the index is still `source`. */
+function swapUnderLock(gitDir: string, from: string, source: Source): boolean {
+  const lock = join(gitDir, 'index.lock');
+  const mine = takeLock(lock);
+  if (mine === null) return false; // in place, after whoever holds it
+  try {
     if (!unchanged(join(gitDir, 'index'), source)) return false;
     renameSync(from, join(gitDir, 'index'));
     return true;
@@ -88,7 +99,7 @@ function swapUnderLock(gitDir: string, from: string, source: Source): boolean {
     quietly(() => {
       const now = statSync(lock);
       // Ours still (git's own message tells users to remove a lock by hand; another git may hold a new one).
-      if (mine === undefined || (now.dev === mine.dev && now.ino === mine.ino && now.ctimeMs === mine.ctimeMs)) rmSync(lock);
+      if (now.dev === mine.dev && now.ino === mine.ino && now.ctimeMs === mine.ctimeMs) rmSync(lock);
     });
   }
 }

@@ -168,7 +168,7 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
   const early = prepareEarly(draft, fs);
   const aside = early && asideOk ? startIndexAside(git, memoryDir, gitDirAt(memoryDir) ?? join(memoryDir, '.git'), early.draft.composed.index.after) : undefined;
   try {
-    return await finishWrite(deps, fs, { operation, statusP, edits, draft, early, aside, recompose: async () => draftEdits(request(await readBaseTrees(git, memoryDir, files), edits as FileEdit[], await budgetP)) });
+    return await finishWrite(deps, fs, { operation, statusP, edits, draft, early, aside, recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files), e, await budgetP)) });
   } finally {
     await aside?.release();
   }
@@ -181,8 +181,8 @@ interface Pending {
   draft: Draft | Error | undefined;
   early: PreparedWrite | undefined;
   aside: IndexAside | undefined;
-  /** The draft composed again on the HEAD the clean check found. */
-  recompose: () => Promise<Draft>;
+  /** The draft of these edits composed again, on the HEAD the clean check found. */
+  recompose: (edits: FileEdit[]) => Promise<Draft>;
 }
 
 /** The second half of a write: the clean check's answer, then the draft applied (or composed again first). */
@@ -198,7 +198,7 @@ async function finishWrite(deps: WriteDeps, fs: RepoFs, p: Pending): Promise<Wri
   // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
   // gitmem's lease) or a failed tree read is composed again.
   const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
-  if (!usable) draft = await p.recompose().catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  if (!usable) draft = await p.recompose(edits).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   if (draft instanceof Error || draft === undefined) {
     await early?.discard();
     throw draft;

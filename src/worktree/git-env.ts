@@ -5,10 +5,10 @@
  * yet. The writer only gets the object variables; the harness names every location itself and never follows
  * a file the writer could have rewritten (its `commondir`, `gitdir`, config pointers).
  */
-import { withGitConfig } from '../git/config-env.js';
 import { closeSync, fstatSync, lstatSync, openSync, readSync, constants as fsConstants } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MemoryError } from '../errors.js';
+import { withGitConfig } from '../git/config-env.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { isWithin } from '../sandbox/policy.js';
 
@@ -58,7 +58,6 @@ export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDi
 export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
   return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ...config]);
 }
-
 
 /**
  * The harness's own view of the worktree: git dir, common dir and work tree stated explicitly, so a rewritten

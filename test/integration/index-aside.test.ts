@@ -45,13 +45,23 @@ async function watched() {
   return { home, env, dir, gitDir: join(dir, '.git'), check, memory };
 }
 
+/** Has git log to a file each index file it writes (its `post-index-change` hook is told which); the log's path. */
+function logIndexWrites(gitDir: string): string {
+  const log = join(gitDir, 'index-writes.log');
+  writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
+  return log;
+}
+
 describe('an index update made aside', () => {
   const entry = (dir: string, env: Record<string, string>, path: string) => ({ mode: '100644', id: git(dir, ['rev-parse', 'HEAD:notes/first.md'], env).trim(), path });
+  /** An aside that sets notes/aside.md (to notes/first.md's blob). */
+  const asideOf = ({ dir, gitDir, env }: { dir: string; gitDir: string; env: Record<string, string> }) =>
+    startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
 
   it('leaves the index and git’s lock alone until its publish, which installs exactly its entries', async () => {
     const { dir, gitDir, env } = await watched();
     const before = digest(join(gitDir, 'index'));
-    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    const aside = asideOf({ dir, gitDir, env });
     expect(aside).toBeDefined();
     await aside?.ready;
     expect(digest(join(gitDir, 'index'))).toBe(before);
@@ -65,7 +75,7 @@ describe('an index update made aside', () => {
 
   it('declines when another git changed the index meanwhile: what that git staged stays', async () => {
     const { dir, gitDir, env } = await watched();
-    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    const aside = asideOf({ dir, gitDir, env });
     await aside?.ready;
     git(dir, ['rm', '-q', '--cached', 'notes/first.md'], env);
     const staged = git(dir, ['ls-files', '--stage'], env);
@@ -78,7 +88,7 @@ describe('an index update made aside', () => {
   it('declines while another git holds index.lock, and leaves that lock alone', async () => {
     const { dir, gitDir, env } = await watched();
     const before = digest(join(gitDir, 'index'));
-    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    const aside = asideOf({ dir, gitDir, env });
     await aside?.ready;
     writeFileSync(join(gitDir, 'index.lock'), 'a running git add');
     expect(aside?.publish()).toBe(false);
@@ -100,7 +110,7 @@ describe('an index update made aside', () => {
     utimesSync(file, tick, tick); // same mtime: only the racy rule can tell
     utimesSync(join(gitDir, 'index'), tick, tick); // written in the same second as the file
     expect(git(dir, ['diff-files', '--name-only'], env).trim()).toBe('notes/racy.md');
-    const aside = startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
+    const aside = asideOf({ dir, gitDir, env });
     await aside?.ready;
     expect(aside?.publish()).toBe(true);
     await aside?.release();
@@ -139,9 +149,7 @@ describe('an index update made aside', () => {
 
   it('is what a watched write uses: the index equals the new HEAD, split as before, nothing left', async () => {
     const { dir, gitDir, env, memory } = await watched();
-    // git names the index file it just wrote to this hook: the private one, not the index itself.
-    const log = join(gitDir, 'index-writes.log');
-    writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
+    const log = logIndexWrites(gitDir); // the private file, not the index itself
     await create(memory, 'notes/watched.md');
     expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('/').slice(-2).join('/'))).toEqual([expect.stringMatching(/^gitmem-index-\d+-[0-9a-f]+\/index$/)]);
     expect(leftovers(gitDir)).toEqual([]);
@@ -182,8 +190,7 @@ describe('an index update made aside', () => {
 
   it('a watched write while a git holds index.lock updates the index in place once it is free', async () => {
     const { dir, gitDir, env, memory } = await watched();
-    const log = join(gitDir, 'index-writes.log');
-    writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
+    const log = logIndexWrites(gitDir);
     writeFileSync(join(gitDir, 'index.lock'), ''); // as a running `git add` holds it
     const write = create(memory, 'notes/after-lock.md');
     await new Promise((r) => setTimeout(r, 150));

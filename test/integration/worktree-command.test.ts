@@ -31,7 +31,6 @@ function initRepo(dir: string, files: Record<string, string>): void {
 
 const run = (command: string, extraEnv: Record<string, string> = {}) => runCommandWorker({ memoryDir, home, env }, command, extraEnv);
 
-
 beforeAll(() => {
   root = makeTmpDir();
   env = { ...hermeticGitEnv(root), GITMEM_HOME: join(root, 'home') };
