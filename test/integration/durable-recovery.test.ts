@@ -47,6 +47,15 @@ async function crashedFixture(): Promise<{ fx: MemoryFixture; journal: Journal; 
 
 const looseFile = (fx: MemoryFixture, id: string): string => join(fx.dir, '.git', 'objects', id.slice(0, 2), id.slice(2));
 
+/** The next write lands after the crashed one, which recovery finished: its text in place, a clean, sound repo. */
+async function expectNextWriteFinishesIt(fx: MemoryFixture): Promise<void> {
+  await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
+  expect(git(fx.dir, ['log', '--format=%s', '-n2']).split('\n')).toEqual(['next write', 'crashed edit']);
+  expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
+  expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling']);
+}
+
 describe('recovery after a power loss', () => {
   it('abandons a journal whose new blob did not survive, leaving the file as it was', async () => {
     const { fx, journal, parent } = await crashedFixture();
@@ -73,11 +82,7 @@ describe('recovery after a power loss', () => {
     const { fx, journal } = await crashedFixture();
     // The ref's rename reached the disk, the work file's did not: HEAD at the commit, the old text in place.
     writeFileSync(join(fx.dir, '.git', 'refs', 'heads', 'main'), `${journal.commit}\n`);
-    await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
-    expect(git(fx.dir, ['log', '--format=%s', '-n2']).split('\n')).toEqual(['next write', 'crashed edit']);
-    expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
-    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
-    git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling']);
+    await expectNextWriteFinishesIt(fx);
   });
 
   // git renames the ref and the index into place unflushed; the write flushes them (with their directories)
@@ -85,11 +90,7 @@ describe('recovery after a power loss', () => {
   it('repairs a ref that kept its rename and lost its text, finishing the write', async () => {
     const { fx } = await crashedFixture();
     writeFileSync(join(fx.dir, '.git', 'refs', 'heads', 'main'), ''); // renamed in, its text never reached the disk
-    await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
-    expect(git(fx.dir, ['log', '--format=%s', '-n2']).split('\n')).toEqual(['next write', 'crashed edit']);
-    expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
-    expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
-    git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling']);
+    await expectNextWriteFinishesIt(fx);
   });
 
   it('never points a torn ref at a commit the store lacks', async () => {
@@ -107,11 +108,7 @@ describe('recovery after a power loss', () => {
       writeFileSync(join(fx.dir, '.git', 'refs', 'heads', 'main'), `${ref === 'parent' ? parent : journal.commit}\n`);
       const index = join(fx.dir, '.git', 'index');
       writeFileSync(index, readFileSync(index).subarray(0, 40)); // torn: a header and part of an entry
-      await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
-      expect(git(fx.dir, ['log', '--format=%s', '-n2']).split('\n')).toEqual(['next write', 'crashed edit']);
-      expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
-      expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
-      git(fx.dir, ['fsck', '--strict', '--no-progress', '--no-dangling']);
+      await expectNextWriteFinishesIt(fx);
     });
   }
 });
