@@ -41,7 +41,8 @@ export interface ProcessResult {
 /** Starts one child process to completion; `runProcess` is the default, shell-launcher.ts the daemon's. */
 export type Launcher = (cmd: string, args: readonly string[], o: ProcessOptions) => Promise<ProcessResult>;
 
-class Collector {
+/** A stream's output up to a cap; what passes it is dropped and `truncated` set. */
+export class Collector {
   private chunks: Buffer[] = [];
   private size = 0;
   truncated = false;

@@ -5,7 +5,7 @@
  * may have put it (a socket stays connectable through a read-only mount, and a daemon runs whatever it is
  * sent, unconfined).
  */
-import { statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -70,4 +70,50 @@ export function socketOwnership(socket: string): () => boolean {
       return false;
     }
   };
+}
+
+/** True when `dir` is a real directory owned by this user and closed to everyone else. */
+export function isPrivateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the runtime directory (0700) if needed; false when it exists but is not private. */
+export function ensurePrivateDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // fall through: the check below decides
+  }
+  return isPrivateDir(dir);
+}
+
+/**
+ * Removes the scratch directories of launchers whose process is gone (killed before it could clean up).
+ * Only in a private directory: there every `launch-<pid>-` entry is this user's own.
+ * @example sweepDeadScratch(gitmemRuntimeDir(process.env)!)
+ */
+export function sweepDeadScratch(parent: string): void {
+  try {
+    for (const name of readdirSync(parent)) {
+      const pid = /^launch-(\d+)-/.exec(name)?.[1];
+      if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+      rmSync(join(parent, name), { recursive: true, force: true });
+    }
+  } catch {
+    // housekeeping only
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -17,7 +17,9 @@ import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync,
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { ensurePrivateDir, gitmemRuntimeDir, sweepDeadScratch } from './runtime-dir.js';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
+import { fifoStock, runStreamedInShell } from './shell-streamed.js';
 
 const SHELL = '/bin/sh';
 const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -30,6 +32,8 @@ type Shell = ChildProcessByStdio<Writable, Readable, null>;
 interface Job {
   pid?: number;
   done: (line: { kind: 'X' | 'C'; status: number }) => void;
+  /** A streamed job's own lines (shell-streamed.ts). */
+  onLine?: (kind: string) => void;
 }
 
 export interface ShellLauncher {
@@ -40,13 +44,18 @@ export interface ShellLauncher {
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
+// Ties a shell's life to this process: killed the moment its parent thread dies, so whatever it started
+// with a parent-death signal of its own (bwrap --die-with-parent) goes too. Without it, no streamed jobs.
+const TIE = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+
 class Helper {
   readonly shell: Shell;
   job: Job | undefined;
   dead = false;
   private pending = '';
   constructor(onDead: (h: Helper) => void) {
-    this.shell = spawn(SHELL, [], { stdio: ['pipe', 'pipe', 'ignore'], env: {}, detached: true });
+    const [bin, args] = TIE ? [TIE, ['--pdeathsig', 'KILL', '--', SHELL]] : [SHELL, []];
+    this.shell = spawn(bin, args, { stdio: ['pipe', 'pipe', 'ignore'], env: {}, detached: true });
     this.shell.stdin.on('error', () => undefined);
     this.shell.stdout.on('data', (chunk: Buffer) => this.read(chunk));
     const die = (): void => {
@@ -76,7 +85,11 @@ class Helper {
       if (kind === 'P') {
         job.pid = Number(value);
       } else if (kind === 'X' || kind === 'C') job.done({ kind, status: Number(value ?? -1) });
+      else if (kind !== undefined) job.onLine?.(kind);
     }
+  }
+  write(script: string): void {
+    this.shell.stdin.write(script);
   }
   /** The last signal `kill` sent to the running job (undefined when none). */
   sentSignal: NodeJS.Signals | undefined;
@@ -165,8 +178,9 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
  * alive; `close()` stops them. Children see the given environment plus the shell's PWD/OLDPWD.
  * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
  */
-export function createShellLauncher(options: { scratchParent: string; maxShells?: number }): ShellLauncher {
-  const scratch = mkdtempSync(join(options.scratchParent, 'launch-'));
+export function createShellLauncher(options: { scratchParent: string; maxShells?: number; sweep?: boolean }): ShellLauncher {
+  if (options.sweep) sweepDeadScratch(options.scratchParent);
+  const scratch = mkdtempSync(join(options.scratchParent, `launch-${process.pid}-`));
   const hasShell = existsSync(SHELL);
   const idle: Helper[] = [];
   const all = new Set<Helper>();
@@ -186,21 +200,28 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     all.add(fresh);
     return fresh;
   };
+  // The next streamed job's FIFOs, made by an idle shell once a streamed job is done (not on its path).
+  const stock = fifoStock(scratch, () => counter++, (...a) => launch(...a));
   const launch: Launcher = (cmd, args, o) => {
     const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
     const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k) && !SHELL_SPECIAL.test(k));
-    // Input held for later and output that must stop its child are a spawn's: a pipe each, read as it comes.
-    const special = o.heldInput !== undefined || o.killOnOverflow === true;
-    const helper = closed || !expressible || !hasShell || special ? undefined : take();
+    // Input held for later and output that must stop its child are streamed (FIFOs), from a tied shell only.
+    const streamed = o.heldInput !== undefined || o.killOnOverflow === true;
+    const helper = closed || !expressible || !hasShell || (streamed && !TIE) ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;
-    return runInShell(helper, plan(bin as string, args, o, scratch, counter++), o, cmd).finally(() => {
+    const made = streamed ? stock.take() : undefined;
+    const n = made ?? counter++;
+    const run = streamed ? runStreamedInShell(helper, bin as string, args, o, { scratch, n, made: made !== undefined }) : runInShell(helper, plan(bin as string, args, o, scratch, n), o, cmd);
+    return run.finally(() => {
       helper.job = undefined;
       helper.hold(false);
       if (helper.retired && !helper.dead) helper.shell.kill('SIGKILL');
       if (helper.retired) onDead(helper);
       else if (!helper.dead && !closed) idle.push(helper);
+      // After the caller has its answer, and only from a shell already running (a spawn would fork this process).
+      if (streamed) setImmediate(() => stock.restock(o.env['PATH'], idle.length > 0));
     });
   };
   return {
@@ -217,15 +238,20 @@ let shared: ShellLauncher | undefined;
 
 /**
  * The launcher gitmem starts its children with unless told otherwise (memory.ts wires it into every git
- * runner), one per process: created on first use (its scratch directory in the system temp dir), its idle
- * shells never keep the process alive, and the shells and the scratch directory go when the process exits.
- * So a git call from a harness with a large heap costs what it costs from a small one.
+ * runner, the sandbox's runConfined uses it too), one per process: created on first use (its scratch
+ * directory in gitmem's private runtime directory, else the system temp dir), its idle shells never keep the
+ * process alive, and the shells and the scratch directory go when the process exits. So a git call or a
+ * sandbox started from a harness with a large heap costs what it costs from a small one.
  * @example createGitRunner({ env, launch: sharedShellLauncher() })
  */
 export function sharedShellLauncher(): Launcher {
   return (cmd, args, o) => {
     if (!shared) {
-      const launcher = createShellLauncher({ scratchParent: tmpdir() });
+      // In the runtime directory when it can be private: every sandbox hides it, so no confined command can
+      // reach another job's FIFOs or output files even where an operator exposes the temp dir.
+      const runtime = gitmemRuntimeDir(process.env);
+      const own = runtime !== undefined && ensurePrivateDir(runtime);
+      const launcher = createShellLauncher({ scratchParent: own ? runtime : tmpdir(), sweep: own });
       process.once('exit', () => launcher.close());
       shared = launcher;
     }
@@ -268,6 +294,6 @@ function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string):
     if (o.timeoutMs !== undefined) timers.push(setTimeout(() => ((timedOut = true), stop()), o.timeoutMs));
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener('abort', onAbort, { once: true });
-    helper.shell.stdin.write(p.script);
+    helper.write(p.script);
   });
 }

@@ -4,7 +4,8 @@
  * sandboxed tree down with it.
  */
 import { MemoryError } from '../errors.js';
-import { runProcess, type Launcher } from '../process.js';
+import type { Launcher } from '../process.js';
+import { sharedShellLauncher } from '../shell-launcher.js';
 import type { ConfinedCommand } from './launch.js';
 
 /** Options for {@link runConfined}. */
@@ -18,9 +19,10 @@ export interface RunConfinedOptions {
   /** Delivered on the command's fd 3 once it settles (see ProcessOptions.heldInput): it starts before it may proceed. */
   heldInput?: Promise<string>;
   /**
-   * How the command starts (default: a spawn from this process). Not the shell launcher: bwrap's
-   * --die-with-parent must tie the sandbox to the caller itself, or a killed caller would leave it running
-   * with nobody to enforce its timeout.
+   * How the command starts (default: the shared shell launcher, so a caller's heap does not slow it). Its
+   * shells die with this process (a parent-death signal), and bwrap's --die-with-parent takes the sandbox
+   * down with them: a killed caller leaves nothing running that nobody enforces a timeout on. Where shells
+   * cannot be tied so, the launcher spawns from this process instead.
    */
   launch?: Launcher;
   /** Per stream; output beyond it is dropped and `truncated` set (default 16 MiB). */
@@ -48,7 +50,7 @@ export interface RunConfinedResult {
 export async function runConfined(confined: ConfinedCommand, o: RunConfinedOptions): Promise<RunConfinedResult> {
   const [cmd, ...args] = confined.argv;
   if (cmd === undefined) throw new MemoryError('INVALID_ARGUMENT', 'empty confined argv', { data: {} });
-  const launch = o.launch ?? runProcess;
+  const launch = o.launch ?? sharedShellLauncher();
   // Output past the cap stops the command: captured output is bounded on disk as well as in memory.
   const r = await launch(cmd, args, { ...o, env: confined.env, maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024, killOnOverflow: true });
   if (r.spawnError) {

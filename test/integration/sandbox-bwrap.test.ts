@@ -3,7 +3,8 @@
  * on /dev/shm, and confined shell commands that try to read, write and escape. Reads are an allow-list:
  * the home is visible only where the policy re-opens it.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,5 +274,31 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const aborted = await pending;
     expect(aborted.aborted).toBe(true);
     expect(aborted.exitCode).not.toBe(0);
+  });
+
+  it('goes down with a caller killed mid-run (kill -9), though it was started from a launcher shell', async () => {
+    const marker = `${(Date.now() % 1000) + 100}.4242`; // a sleep argument no other process has
+    const dist = join(process.cwd(), 'dist');
+    const script = `
+      const { confineCommand } = await import(${JSON.stringify(join(dist, 'sandbox/launch.js'))});
+      const { runConfined } = await import(${JSON.stringify(join(dist, 'sandbox/run.js'))});
+      const [policy, env, cwd] = JSON.parse(process.argv[1]);
+      await runConfined(confineCommand({ command: ['sleep', ${JSON.stringify(marker)}], policy, env }), { cwd, heldInput: Promise.resolve('') });`;
+    const caller = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([policy, parentEnv, wt])], { stdio: 'ignore' });
+    const sleepers = (): string[] =>
+      readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && (() => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${marker}\0`;
+        } catch {
+          return false;
+        }
+      })());
+    const waitFor = async (ok: () => boolean): Promise<boolean> => {
+      for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+      return ok();
+    };
+    expect(await waitFor(() => sleepers().length === 1)).toBe(true);
+    caller.kill('SIGKILL');
+    expect(await waitFor(() => sleepers().length === 0)).toBe(true);
   });
 });

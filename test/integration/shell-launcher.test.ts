@@ -1,6 +1,6 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessOptions } from '../../src/process.js';
@@ -106,6 +106,31 @@ describe('shell launcher', () => {
     expect((await launcher.launch('sh', ['-c', 'echo fine'], opts())).stdout).toBe('fine\n');
   });
 
+  it('starts a held or capped child from one of its shells, not from this process (so the heap does not slow it)', async () => {
+    if (!existsSync('/usr/bin/setpriv')) {
+      if (process.env['GITMEM_REQUIRE_SANDBOX'] === '1') throw new Error('GITMEM_REQUIRE_SANDBOX=1 but no /usr/bin/setpriv (util-linux)');
+      return void console.log('skipped: no setpriv (util-linux): held and capped children are spawned from this process');
+    }
+    const parentOf = async (o: Partial<ProcessOptions>): Promise<number> => Number((await launcher.launch('sh', ['-c', 'cat <&3 >/dev/null; echo $PPID'], opts(o))).stdout);
+    const held = await parentOf({ heldInput: Promise.resolve('go\n') });
+    const capped = await parentOf({ heldInput: Promise.resolve(''), killOnOverflow: true, maxBuffer: 1 << 20 });
+    for (const ppid of [held, capped]) {
+      expect(ppid).not.toBe(process.pid);
+      expect(readFileSync(`/proc/${ppid}/comm`, 'utf8').trim()).toBe('sh');
+    }
+    // stdout and stderr stay apart, exit codes come through, and what is left in the scratch directory is at
+    // most the next job's FIFOs, made ahead
+    for (let i = 0; i < 3; i++) {
+      const r = await launcher.launch('sh', ['-c', 'read -r x <&3; echo "o $x"; echo e >&2; exit 7'], opts({ heldInput: Promise.resolve(`v${i}\n`) }));
+      expect([r.stdout, r.stderr, r.exitCode, r.signal]).toEqual([`o v${i}\n`, 'e\n', 7, null]);
+      await new Promise((res) => setTimeout(res, 50)); // the next job then takes FIFOs made ahead
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const left = readdirSync(scratch).filter((d) => d.startsWith('launch-')).flatMap((d) => readdirSync(join(scratch, d)).map((f) => join(scratch, d, f)));
+    expect(left.length).toBeLessThanOrEqual(3);
+    expect(left.every((f) => statSync(f).isFIFO())).toBe(true);
+  });
+
   it('stops a child whose output passes the cap when asked, keeping only the cap (both launchers)', async () => {
     for (const launch of [launcher.launch, runProcess]) {
       const r = await launch('sh', ['-c', 'yes gitmem | head -c 200000000; echo finished'], opts({ maxBuffer: 1 << 20, killOnOverflow: true, graceMs: 200 }));
@@ -115,6 +140,18 @@ describe('shell launcher', () => {
       expect(r.stdout).not.toContain('finished');
     }
     expect(readdirSync(scratch).some((d) => d.startsWith('launch-') && readdirSync(join(scratch, d)).some((f) => f.endsWith('.out')))).toBe(false);
+  });
+
+  it("removes the scratch directories of launchers whose process died, in a private parent only", () => {
+    const dead = spawnSync('true').pid as number; // exited and reaped: no process has this pid now
+    for (const sweep of [true, false]) {
+      const parent = mkdtempSync(join(scratch, 'runtime-'));
+      const names = [`launch-${dead}-aaaa`, `launch-${process.pid}-bbbb`, 'launch-cccc', 'other'];
+      for (const n of names) mkdirSync(join(parent, n));
+      const l = createShellLauncher({ scratchParent: parent, sweep });
+      expect(readdirSync(parent).filter((n) => names.includes(n)).sort()).toEqual(sweep ? names.slice(1).sort() : [...names].sort());
+      l.close();
+    }
   });
 
   it('runs more children at once than it has shells (the rest spawn directly)', async () => {

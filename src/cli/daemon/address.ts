@@ -6,7 +6,6 @@
  * per-request environment and directory, which are sent with each request. The socket lives in a private
  * runtime directory (0700, owned by the user) so no other user can answer in the daemon's place.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitmemRuntimeDir } from '../../runtime-dir.js';
 
@@ -50,22 +49,4 @@ export function daemonAddress(home: string, env: NodeJS.ProcessEnv): DaemonAddre
   return { dir, socket, log: join(dir, `${key}.log`) };
 }
 
-/** True when `dir` is a real directory owned by this user and closed to everyone else. */
-export function isPrivateDir(dir: string): boolean {
-  try {
-    const st = lstatSync(dir);
-    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Creates the runtime directory (0700) if needed; false when it exists but is not private. */
-export function ensurePrivateDir(dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    // fall through: the check below decides
-  }
-  return isPrivateDir(dir);
-}
+export { ensurePrivateDir, isPrivateDir } from '../../runtime-dir.js';
