@@ -56,7 +56,7 @@ export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDi
  * @example bodyGitEnv({ gitDir, gitCommonDir }).GIT_CONFIG_KEY_0 === 'maintenance.auto'
  */
 export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
-  return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ...config]);
+  return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ['core.preloadIndex', 'false'], ...config]);
 }
 
 /**
