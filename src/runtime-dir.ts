@@ -5,7 +5,7 @@
  * may have put it (a socket stays connectable through a read-only mount, and a daemon runs whatever it is
  * sent, unconfined).
  */
-import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -93,16 +93,38 @@ export function ensurePrivateDir(dir: string): boolean {
 }
 
 /**
- * Removes the scratch directories of launchers whose process is gone (killed before it could clean up).
- * Only in a private directory: there every `launch-<pid>-` entry is this user's own.
+ * The prefix of a launcher's scratch directory in `parent`: this process's pid and its pid namespace, so a
+ * sweep from another namespace (a container sharing the directory) never takes a live launcher's for a dead one's.
+ * @example launcherScratchPrefix() // 'launch-4026531836-12345-'
+ */
+export function launcherScratchPrefix(): string {
+  return `launch-${pidNamespace() ?? 'x'}-${process.pid}-`;
+}
+
+function pidNamespace(): string | undefined {
+  try {
+    return /^pid:\[(\d+)\]$/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the scratch directories of launchers whose process is gone (killed before it could clean up): only
+ * those of this pid namespace, untouched for a minute, and only in a private directory, where every entry is
+ * this user's own.
  * @example sweepDeadScratch(gitmemRuntimeDir(process.env)!)
  */
-export function sweepDeadScratch(parent: string): void {
+export function sweepDeadScratch(parent: string, now = Date.now()): void {
+  const ns = pidNamespace();
+  if (ns === undefined) return;
   try {
     for (const name of readdirSync(parent)) {
-      const pid = /^launch-(\d+)-/.exec(name)?.[1];
+      const pid = new RegExp(`^launch-${ns}-(\\d+)-`).exec(name)?.[1];
       if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
-      rmSync(join(parent, name), { recursive: true, force: true });
+      const path = join(parent, name);
+      if (now - lstatSync(path).mtimeMs < 60_000) continue;
+      rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // housekeeping only

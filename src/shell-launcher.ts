@@ -6,35 +6,25 @@
  * for a small write. A shell is a few hundred kB and forks in microseconds. Each shell runs one child at
  * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
- * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries, input held for
- * later, output that must stop its child) goes to `runProcess` instead. Each shell leads its own session and
+ * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries) goes to
+ * `runProcess` instead; input held for later and output that must stop its child are streamed
+ * (shell-streamed.ts) from a shell tied to this process (shell-helper.ts). Each shell leads its own session and
  * process group and runs one child at a time, so that group is the child and every helper it started (git's
  * remote helpers): a timeout or abort signals the whole group, shell included, and the shell is replaced. No
  * `setsid` process per child.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { ensurePrivateDir, gitmemRuntimeDir, sweepDeadScratch } from './runtime-dir.js';
+import { ensurePrivateDir, gitmemRuntimeDir, launcherScratchPrefix, sweepDeadScratch } from './runtime-dir.js';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
+import { Helper, SHELL, tie } from './shell-helper.js';
 import { fifoStock, runStreamedInShell } from './shell-streamed.js';
 
-const SHELL = '/bin/sh';
 const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names a shell will not take as a command prefix (bash: read-only or special); such a call spawns directly.
 const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+|_)$/;
 const DEFAULT_MAX_SHELLS = 4;
-
-type Shell = ChildProcessByStdio<Writable, Readable, null>;
-
-interface Job {
-  pid?: number;
-  done: (line: { kind: 'X' | 'C'; status: number }) => void;
-  /** A streamed job's own lines (shell-streamed.ts). */
-  onLine?: (kind: string) => void;
-}
 
 export interface ShellLauncher {
   launch: Launcher;
@@ -43,75 +33,6 @@ export interface ShellLauncher {
 }
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-// Ties a shell's life to this process: killed the moment its parent thread dies, so whatever it started
-// with a parent-death signal of its own (bwrap --die-with-parent) goes too. Without it, no streamed jobs.
-const TIE = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
-
-class Helper {
-  readonly shell: Shell;
-  job: Job | undefined;
-  dead = false;
-  private pending = '';
-  constructor(onDead: (h: Helper) => void) {
-    const [bin, args] = TIE ? [TIE, ['--pdeathsig', 'KILL', '--', SHELL]] : [SHELL, []];
-    this.shell = spawn(bin, args, { stdio: ['pipe', 'pipe', 'ignore'], env: {}, detached: true });
-    this.shell.stdin.on('error', () => undefined);
-    this.shell.stdout.on('data', (chunk: Buffer) => this.read(chunk));
-    const die = (): void => {
-      if (this.dead) return;
-      this.dead = true;
-      onDead(this);
-      this.job?.done({ kind: 'C', status: -1 });
-    };
-    this.shell.on('exit', die);
-    this.shell.on('error', die);
-    this.hold(false);
-  }
-  /** An idle shell must not keep the host process alive; a running job must. */
-  hold(running: boolean): void {
-    for (const h of [this.shell, this.shell.stdin, this.shell.stdout] as Array<{ ref(): unknown; unref(): unknown }>) {
-      if (running) h.ref();
-      else h.unref();
-    }
-  }
-  private read(chunk: Buffer): void {
-    this.pending += chunk.toString('latin1');
-    for (let nl = this.pending.indexOf('\n'); nl !== -1; nl = this.pending.indexOf('\n')) {
-      const [kind, value] = this.pending.slice(0, nl).split(' ');
-      this.pending = this.pending.slice(nl + 1);
-      const job = this.job;
-      if (!job) continue;
-      if (kind === 'P') {
-        job.pid = Number(value);
-      } else if (kind === 'X' || kind === 'C') job.done({ kind, status: Number(value ?? -1) });
-      else if (kind !== undefined) job.onLine?.(kind);
-    }
-  }
-  write(script: string): void {
-    this.shell.stdin.write(script);
-  }
-  /** The last signal `kill` sent to the running job (undefined when none). */
-  sentSignal: NodeJS.Signals | undefined;
-  /** Set once the group was signalled. */
-  retired = false;
-  /** Signals the running job's whole process group: the shell (which then dies), the child, its helpers. */
-  kill(sig: NodeJS.Signals): void {
-    const job = this.job;
-    if (!job) return;
-    this.sentSignal = sig;
-    this.retired = true; // its shell is being signalled too: never handed another job
-    const targets = [this.shell.pid === undefined ? undefined : -this.shell.pid, job.pid].filter((t): t is number => t !== undefined);
-    for (const target of targets) {
-      try {
-        process.kill(target, sig);
-        return;
-      } catch {
-        // already gone
-      }
-    }
-  }
-}
 
 /** Resolves `cmd` on `PATH` the way exec would; undefined when not found (or PATH has relative entries). */
 function resolveCommand(cmd: string, path: string | undefined, cache: Map<string, string | undefined>): string | undefined {
@@ -180,7 +101,7 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
  */
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number; sweep?: boolean }): ShellLauncher {
   if (options.sweep) sweepDeadScratch(options.scratchParent);
-  const scratch = mkdtempSync(join(options.scratchParent, `launch-${process.pid}-`));
+  const scratch = mkdtempSync(join(options.scratchParent, launcherScratchPrefix()));
   const hasShell = existsSync(SHELL);
   const idle: Helper[] = [];
   const all = new Set<Helper>();
@@ -207,7 +128,7 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k) && !SHELL_SPECIAL.test(k));
     // Input held for later and output that must stop its child are streamed (FIFOs), from a tied shell only.
     const streamed = o.heldInput !== undefined || o.killOnOverflow === true;
-    const helper = closed || !expressible || !hasShell || (streamed && !TIE) ? undefined : take();
+    const helper = closed || !expressible || !hasShell || (streamed && !tie()) ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;

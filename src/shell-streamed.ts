@@ -74,60 +74,99 @@ function openEnds(f: Fifos): { out: number; err: number; held: number } | undefi
  * @example await runStreamedInShell(helper, '/usr/bin/bwrap', args, opts, { scratch, n: 7, made: false })
  */
 export function runStreamedInShell(shell: StreamingShell, bin: string, args: readonly string[], o: ProcessOptions, job: { scratch: string; n: number; made: boolean }): Promise<ProcessResult> {
-  const [held, out0, err0] = fifoNames(job.scratch, job.n);
-  const f: Fifos = { held, out: out0, err: err0, input: o.input !== undefined ? join(job.scratch, `${job.n}.in`) : undefined };
-  const removeNames = (): void => [f.held, f.out, f.err, f.input].forEach((p) => p && rmSync(p, { force: true }));
-  return new Promise<ProcessResult | 'spawn'>((resolve) => {
+  const [held, out, err] = fifoNames(job.scratch, job.n);
+  const f: Fifos = { held, out, err, input: o.input !== undefined ? join(job.scratch, `${job.n}.in`) : undefined };
+  return new Promise<ProcessResult | 'spawn'>((resolve) => new StreamedJob(shell, o, f, resolve).start(streamedScript(bin, args, o, f, job.made))).then((r) =>
+    r === 'spawn' ? runProcess(bin, args, o) : r,
+  );
+}
+
+/** One streamed job's state: the three streams (stdout, stderr, the exit line) it waits for, and how it stops. */
+class StreamedJob {
+  private readonly out: Collector;
+  private readonly err: Collector;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly stop: () => void;
+  private readonly onAbort = (): void => ((this.aborted = true), this.stop());
+  private timedOut = false;
+  private aborted = false;
+  private started = false;
+  private pending = 3;
+  private ends: { out: number; err: number; held: number } | undefined;
+  private heldEnd: Socket | undefined;
+  private exit: { kind: 'X' | 'C'; status: number } | undefined;
+  private settled = false;
+
+  constructor(
+    private readonly shell: StreamingShell,
+    private readonly o: ProcessOptions,
+    private readonly f: Fifos,
+    private readonly resolve: (r: ProcessResult | 'spawn') => void,
+  ) {
     const max = o.maxBuffer ?? 64 * 1024 * 1024;
-    const [out, err] = [new Collector(max), new Collector(max)];
-    let [timedOut, aborted, started, pending] = [false, false, false, 3];
-    let ends: { out: number; err: number; held: number } | undefined;
-    let exit: { kind: 'X' | 'C'; status: number } | undefined;
-    const timers: NodeJS.Timeout[] = [];
-    const stop = stopper(shell, o.graceMs, timers, () => settle());
-    const onAbort = (): void => ((aborted = true), stop());
-    const settle = (): void => {
-      if (!exit) return;
-      timers.forEach(clearTimeout);
-      o.signal?.removeEventListener('abort', onAbort);
-      removeNames();
-      if (!started) return resolve('spawn');
-      resolve(result(exit, shell.sentSignal, { out, err, timedOut, aborted }));
-    };
-    const ended = (): void => void (--pending === 0 && settle());
-    const stream = (fd: number, into: Collector): void => {
-      const s = new Socket({ fd, readable: true, writable: false });
-      s.on('data', (c: Buffer) => (into.add(c), o.killOnOverflow && into.truncated && stop()));
-      s.on('error', () => undefined);
-      s.on('close', ended);
-    };
-    shell.job = {
-      onLine: (kind) => {
-        if (kind === 'N') return shell.job?.done({ kind: 'C', status: 0 });
-        if (kind === 'F') ends = openEnds(f) ?? (shell.kill('SIGKILL'), undefined);
-        if (kind !== 'R' || !ends) return;
-        started = true;
-        removeNames();
-        stream(ends.out, out);
-        stream(ends.err, err);
-        hold(ends.held, o.heldInput, () => shell.kill('SIGKILL'));
-      },
-      done: (line) => {
-        exit = line;
-        if (!started) {
-          for (const fd of ends ? [ends.out, ends.err, ends.held] : []) closeSync(fd);
-          return settle();
-        }
-        ended();
-      },
-    };
-    o.heldInput?.catch(() => undefined); // handled once the child runs (hold); no unhandled rejection meanwhile
-    if (f.input) writeFileSync(f.input, o.input ?? '');
-    if (o.timeoutMs !== undefined) timers.push(setTimeout(() => ((timedOut = true), stop()), o.timeoutMs));
-    if (o.signal?.aborted) onAbort();
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
-    shell.write(streamedScript(bin, args, o, f, job.made));
-  }).then((r) => (r === 'spawn' ? runProcess(bin, args, o) : r));
+    [this.out, this.err] = [new Collector(max), new Collector(max)];
+    this.stop = stopper(shell, o.graceMs, this.timers, () => this.settle());
+  }
+
+  start(script: string): void {
+    const mine = { done: (line: { kind: 'X' | 'C'; status: number }) => this.done(line), onLine: (kind: string) => this.line(kind) };
+    this.shell.job = mine;
+    this.o.heldInput?.catch(() => undefined); // handled once the child runs (hold); no unhandled rejection meanwhile
+    if (this.f.input) writeFileSync(this.f.input, this.o.input ?? '');
+    if (this.o.timeoutMs !== undefined) this.timers.push(setTimeout(() => ((this.timedOut = true), this.stop()), this.o.timeoutMs));
+    if (this.o.signal?.aborted) this.onAbort();
+    else this.o.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.shell.write(script);
+  }
+
+  private line(kind: string): void {
+    if (this.exit) return;
+    if (kind === 'N') return this.done({ kind: 'C', status: 0 });
+    if (kind === 'F') this.ends = openEnds(this.f) ?? (this.shell.kill('SIGKILL'), undefined);
+    if (kind !== 'R' || !this.ends) return;
+    this.started = true;
+    // The child opens its stdin file after this line: that name goes at the end, the FIFOs' now.
+    [this.f.held, this.f.out, this.f.err].forEach((p) => rmSync(p, { force: true }));
+    this.stream(this.ends.out, this.out);
+    this.stream(this.ends.err, this.err);
+    const job = this.shell.job;
+    // Only this job's child is killed: once it is done, its shell may be running another one.
+    this.heldEnd = hold(this.ends.held, this.o.heldInput, () => void (this.shell.job === job && !this.exit && this.shell.kill('SIGKILL')));
+  }
+
+  private done(line: { kind: 'X' | 'C'; status: number }): void {
+    if (this.exit) return; // the first answer stands (a shell that dies after its X line says nothing new)
+    this.exit = line;
+    if (this.started) return this.ended();
+    for (const fd of this.ends ? [this.ends.out, this.ends.err, this.ends.held] : []) closeSync(fd);
+    this.ends = undefined;
+    this.settle();
+  }
+
+  private stream(fd: number, into: Collector): void {
+    const s = new Socket({ fd, readable: true, writable: false });
+    s.on('data', (c: Buffer) => (into.add(c), this.o.killOnOverflow && into.truncated && this.stop()));
+    s.on('error', () => undefined);
+    s.on('close', () => this.ended());
+  }
+
+  private ended(): void {
+    if (--this.pending === 0) this.settle();
+  }
+
+  private settle(): void {
+    if (!this.exit || this.settled) return;
+    this.settled = true;
+    this.timers.forEach(clearTimeout);
+    this.o.signal?.removeEventListener('abort', this.onAbort);
+    this.heldEnd?.destroy();
+    [this.f.held, this.f.out, this.f.err, this.f.input].forEach((p) => p && rmSync(p, { force: true }));
+    const stopped = this.timedOut || this.aborted;
+    // Never started: a plain spawn runs it instead, unless it was already timed out or cancelled.
+    if (!this.started && !stopped) return this.resolve('spawn');
+    const exit = this.started ? this.exit : { kind: 'C' as const, status: -1 };
+    this.resolve(result(exit, this.shell.sentSignal ?? (this.started ? undefined : 'SIGTERM'), { out: this.out, err: this.err, timedOut: this.timedOut, aborted: this.aborted }));
+  }
 }
 
 /** SIGTERM, then SIGKILL after the grace; 200 ms later an answer even if a helper that escaped the group holds the streams. */
@@ -146,14 +185,15 @@ function stopper(shell: StreamingShell, graceMs: number | undefined, timers: Nod
 }
 
 /** fd 3's text once `held` settles (then its end is closed); a rejection kills the child, never releasing it. */
-function hold(fd: number, held: Promise<string> | undefined, kill: () => void): void {
+function hold(fd: number, held: Promise<string> | undefined, kill: () => void): Socket {
   const s = new Socket({ fd, readable: false, writable: true });
   s.on('error', () => undefined);
-  if (!held) return void s.end();
+  if (!held) return s.end();
   held.then(
-    (text) => s.end(text),
+    (text) => void (s.destroyed || s.end(text)),
     () => (kill(), s.destroy()),
   );
+  return s;
 }
 
 function result(exit: { kind: 'X' | 'C'; status: number }, sent: NodeJS.Signals | undefined, r: { out: Collector; err: Collector; timedOut: boolean; aborted: boolean }): ProcessResult {

@@ -1,6 +1,6 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessOptions } from '../../src/process.js';
@@ -142,14 +142,42 @@ describe('shell launcher', () => {
     expect(readdirSync(scratch).some((d) => d.startsWith('launch-') && readdirSync(join(scratch, d)).some((f) => f.endsWith('.out')))).toBe(false);
   });
 
-  it("removes the scratch directories of launchers whose process died, in a private parent only", () => {
+  it('streams as a spawn answers: stdin input, a late rejection of an exited child, a grandchild holding stdout', async () => {
+    const one = createShellLauncher({ scratchParent: scratch, maxShells: 1 });
+    try {
+      for (const launch of [one.launch, runProcess]) {
+        const input = await launch('cat', [], opts({ input: 'hello\n', killOnOverflow: true }));
+        expect([input.exitCode, input.stdout]).toEqual([0, 'hello\n']);
+        // the child exits before its held input rejects: the rejection must not reach the shell's next job
+        const late = new Promise<string>((_, reject) => setTimeout(() => reject(new Error('late')), 300));
+        expect((await launch('sh', ['-c', 'exit 1'], opts({ heldInput: late }))).exitCode).toBe(1);
+        const next = await launch('sh', ['-c', 'sleep 0.6; echo next done'], opts());
+        expect([next.exitCode, next.signal, next.stdout]).toEqual([0, null, 'next done\n']);
+        // the child exits 4 while a grandchild keeps its stdout: the timeout stops the group, the exit code stands
+        const held = await launch('sh', ['-c', 'sleep 3 & echo hi; exit 4'], opts({ timeoutMs: 300, graceMs: 200, heldInput: Promise.resolve('') }));
+        expect([held.exitCode, held.timedOut, held.stdout]).toEqual([4, true, 'hi\n']);
+      }
+    } finally {
+      one.close();
+    }
+  });
+
+  it('removes the scratch directories of launchers whose process died: same pid namespace, idle a minute, private parent only', () => {
     const dead = spawnSync('true').pid as number; // exited and reaped: no process has this pid now
+    const ns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))?.[0] as string;
+    const old = new Date(Date.now() - 120_000);
     for (const sweep of [true, false]) {
       const parent = mkdtempSync(join(scratch, 'runtime-'));
-      const names = [`launch-${dead}-aaaa`, `launch-${process.pid}-bbbb`, 'launch-cccc', 'other'];
-      for (const n of names) mkdirSync(join(parent, n));
+      const gone = `launch-${ns}-${dead}-aaaa`;
+      const kept = [`launch-${ns}-${process.pid}-bbbb`, `launch-1-${dead}-cccc`, `launch-${dead}-dddd`, 'other'];
+      for (const n of [gone, ...kept]) {
+        mkdirSync(join(parent, n));
+        utimesSync(join(parent, n), old, old);
+      }
+      mkdirSync(join(parent, `launch-${ns}-${dead}-fresh`)); // a dead pid's, but touched just now
       const l = createShellLauncher({ scratchParent: parent, sweep });
-      expect(readdirSync(parent).filter((n) => names.includes(n)).sort()).toEqual(sweep ? names.slice(1).sort() : [...names].sort());
+      const left = readdirSync(parent).filter((n) => !n.startsWith(`launch-${ns}-${process.pid}-`) || n.endsWith('bbbb'));
+      expect(left.sort()).toEqual((sweep ? [...kept, `launch-${ns}-${dead}-fresh`] : [gone, ...kept, `launch-${ns}-${dead}-fresh`]).sort());
       l.close();
     }
   });
