@@ -102,6 +102,7 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number; sweep?: boolean }): ShellLauncher {
   if (options.sweep) sweepDeadScratch(options.scratchParent);
   const scratch = mkdtempSync(join(options.scratchParent, launcherScratchPrefix()));
+  liveScratch.add(scratch);
   const hasShell = existsSync(SHELL);
   const idle: Helper[] = [];
   const all = new Set<Helper>();
@@ -149,10 +150,20 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     launch,
     close(): void {
       closed = true;
+      liveScratch.delete(scratch);
       for (const h of all) h.shell.kill('SIGKILL');
       rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+// This process's launchers' scratch directories: every sandbox hides them (sandbox/host.ts), wherever they are,
+// so no confined command reaches another job's FIFOs or output files.
+const liveScratch = new Set<string>();
+
+/** The scratch directories of this process's open launchers. */
+export function launcherScratchDirs(): string[] {
+  return [...liveScratch];
 }
 
 let shared: ShellLauncher | undefined;

@@ -7,6 +7,7 @@ import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { packageRoot } from '../assets.js';
 import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
+import { launcherScratchDirs } from '../shell-launcher.js';
 import type { HostFacts } from './system-view.js';
 import type { SandboxPlatform } from './system-roots.js';
 
@@ -68,7 +69,8 @@ export function hostFacts(env: Record<string, string | undefined>, platform: San
     runtimeRoots: [root, dirname(dirname(process.execPath)), ...packageDirs(root)],
     userHomes,
     gitmemHomes: absolutePaths([env['GITMEM_HOME'], ...userHomes.map((h) => join(h, '.gitmem'))]),
-    runtimeDirs: gitmemRuntimeDirCandidates({ ...process.env, ...env }),
+    // and this process's own (its launchers' scratch too: their FIFOs would take a write through a read-only mount)
+    runtimeDirs: [...new Set([...gitmemRuntimeDirCandidates({ ...process.env, ...env }), ...gitmemRuntimeDirCandidates(process.env), ...launcherScratchDirs()])],
   };
 }
 

@@ -12,6 +12,7 @@ import { isMemoryError } from '../../src/errors.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
 import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
+import { createShellLauncher, launcherScratchDirs } from '../../src/shell-launcher.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { errorCodeOf } from '../helpers/errors.js';
 
@@ -174,6 +175,21 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const r = await sh(`cat ${shared}/note.txt; test -e ${runtime}/daemon.sock && echo SEEN || echo HIDDEN`, { env, readPaths: [shared] });
     expect(r.stdout).toContain('shared');
     expect(r.stdout).toContain('HIDDEN');
+  });
+
+  it("hides this process's launcher scratch directories even inside a read path (their FIFOs take writes through a read-only mount)", async () => {
+    const shared = makeTmpDir('gitmem-sbx-launch-');
+    const launcher = createShellLauncher({ scratchParent: shared });
+    try {
+      const scratchDir = launcherScratchDirs().find((d) => d.startsWith(shared)) as string;
+      writeFileSync(join(scratchDir, '7.out'), 'another job\'s output\n');
+      writeFileSync(join(shared, 'note.txt'), 'shared\n');
+      const r = await sh(`cat ${shared}/note.txt; test -e ${scratchDir}/7.out && echo SEEN || echo HIDDEN`, { readPaths: [shared] });
+      expect(r.stdout).toContain('shared');
+      expect(r.stdout).toContain('HIDDEN');
+    } finally {
+      launcher.close();
+    }
   });
 
   it('passes only the allow-listed environment plus the sentinel and what the caller adds', async () => {
