@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { packageRoot } from '../assets.js';
-import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
+import { gitmemRuntimeDirCandidates, RUNTIME_DIR_VARIABLES } from '../runtime-dir.js';
 import type { HostFacts } from './system-view.js';
 import type { SandboxPlatform } from './system-roots.js';
 
@@ -57,6 +57,16 @@ function passwdHome(): string | undefined {
 }
 
 /**
+ * What `{ ...process.env, ...env }` says about the runtime directory, without copying the whole process
+ * environment at every launch: `env`'s own entries win, an entry set to undefined included.
+ */
+function runtimeDirEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of RUNTIME_DIR_VARIABLES) out[name] = Object.hasOwn(env, name) ? env[name] : process.env[name];
+  return out;
+}
+
+/**
  * The facts for `env` on `platform`.
  * @example hostFacts(process.env, 'linux').runtimeRoots // ['/opt/gitmem', '/usr', ...]
  */
@@ -68,7 +78,7 @@ export function hostFacts(env: Record<string, string | undefined>, platform: San
     runtimeRoots: [root, dirname(dirname(process.execPath)), ...packageDirs(root)],
     userHomes,
     gitmemHomes: absolutePaths([env['GITMEM_HOME'], ...userHomes.map((h) => join(h, '.gitmem'))]),
-    runtimeDirs: gitmemRuntimeDirCandidates({ ...process.env, ...env }),
+    runtimeDirs: gitmemRuntimeDirCandidates(runtimeDirEnv(env)),
   };
 }
 
