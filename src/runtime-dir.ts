@@ -22,6 +22,9 @@ export function daemonSwitchOff(env: Env): boolean {
   return OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase());
 }
 
+/** The variables {@link gitmemRuntimeDir} reads (besides the system temp dir's, which come from the process). */
+export const RUNTIME_DIR_VARIABLES = ['XDG_RUNTIME_DIR', 'TMPDIR'] as const;
+
 /**
  * The runtime directory for `env`: `$XDG_RUNTIME_DIR/gitmem-<uid>`, else `$TMPDIR/gitmem-<uid>`, else the
  * system temp dir's; none without uids (Windows) or without an absolute base.

@@ -85,43 +85,98 @@ export interface HookChannel {
 }
 
 /**
- * Serves validation for one worktree until `close()`.
- * @example const ch = await serveHookValidation({ worktree, gitEnv: harnessWorktreeEnv(dirs), env }); …; await ch.close()
+ * A channel whose private directory exists (its paths can go into a sandbox's argv: the directory is bound
+ * while still empty, and a bind shows what is made in it later) but that serves nothing yet. Until `start()`
+ * has resolved, the hooks directory is empty: a writer must not commit before then (its gate waits for it).
  */
-export async function serveHookValidation(o: HookChannelOptions): Promise<HookChannel> {
+export interface ReservedHookChannel extends Omit<HookChannel, 'close'> {
+  /**
+   * Links the hooks (rejects when it cannot: the hooks directory would be incomplete), then listens;
+   * resolves to whether it listens (a hook that finds nobody listening starts Node, which decides). Once.
+   */
+  start: () => Promise<boolean>;
+  /** Stops the channel (after a start in progress) and removes the directory. */
+  close: () => Promise<void>;
+}
+
+interface Reservation {
+  paths: { socketPath: string; dir: string; hooksDir: string };
+  link: () => void;
+  listen: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+function reserve(o: HookChannelOptions): Reservation {
   const gitDir = o.gitEnv['GIT_DIR'];
   if (!gitDir) throw new Error('serveHookValidation needs the worktree\'s GIT_DIR');
+  const dir = mkdtempSync(join(tmpdir(), 'gitmem-hook-'));
+  const paths = { socketPath: join(dir, 'h.sock'), dir, hooksDir: join(dir, 'hooks') };
+  let server: Promise<HookServer | undefined> | undefined;
+  let closed = false;
+  return {
+    paths,
+    link: () => {
+      if (closed || server !== undefined) throw new Error('a hook channel starts once, and not after it was closed');
+      linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']); // before listening: a failure leaves nothing running
+    },
+    listen: async () => {
+      const listening = listenInDir(o, gitDir, paths.socketPath);
+      server = listening.catch(() => undefined);
+      await listening;
+    },
+    close: async () => {
+      closed = true;
+      await (await server)?.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Listens on the reserved socket, answering for `o.worktree` only. */
+function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Promise<HookServer> {
   const worktree = resolve(o.worktree);
   // The launcher, not a fork of this process: the harness answering the hook may be large (see shell-launcher.ts).
   const git = o.runner ?? createGitRunner({ env: withoutGitVariables(o.env), launch: sharedShellLauncher() });
-  const dir = mkdtempSync(join(tmpdir(), 'gitmem-hook-'));
-  const socketPath = join(dir, 'h.sock');
   const admit = (request: HookRequest): HookJob | string => {
     if (resolve(request.cwd) !== worktree) return 'this channel answers for another worktree';
     const index = stagedIndexIn(gitDir, worktree, request.env.GIT_INDEX_FILE);
     if (index === undefined) return 'the index is not one git writes for a commit in this worktree';
     return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, env: o.env };
   };
-  let server: HookServer;
-  let hooksDir: string;
+  // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
+  const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
+  const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env, { objectDirs });
+  return listenHookValidation({ socket, admit, validate });
+}
+
+/**
+ * Reserves the channel's directory now (synchronously; nothing is served yet): see ReservedHookChannel.
+ * @example const ch = reserveHookChannel({ worktree, gitEnv, env }); spawnWriter(ch.dir, ch.hooksDir); await ch.start(); …; await ch.close()
+ */
+export function reserveHookChannel(o: HookChannelOptions): ReservedHookChannel {
+  const r = reserve(o);
+  const start = async (): Promise<boolean> => {
+    r.link();
+    return r.listen().then(
+      () => true,
+      () => false,
+    );
+  };
+  return { ...r.paths, env: { [HOOK_SOCKET_ENV]: r.paths.socketPath }, start, close: r.close };
+}
+
+/**
+ * Serves validation for one worktree until `close()`.
+ * @example const ch = await serveHookValidation({ worktree, gitEnv: harnessWorktreeEnv(dirs), env }); …; await ch.close()
+ */
+export async function serveHookValidation(o: HookChannelOptions): Promise<HookChannel> {
+  const r = reserve(o);
   try {
-    hooksDir = linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']); // before listening: a failure leaves nothing running
-    // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
-    const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
-    const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env, { objectDirs });
-    server = await listenHookValidation({ socket: socketPath, admit, validate });
+    r.link();
+    await r.listen();
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    await r.close();
     throw err;
   }
-  return {
-    socketPath,
-    dir,
-    hooksDir,
-    env: { [HOOK_SOCKET_ENV]: socketPath },
-    close: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...r.paths, env: { [HOOK_SOCKET_ENV]: r.paths.socketPath }, close: r.close };
 }

@@ -6,7 +6,7 @@
  * capabilities are dropped: as root, without `--cap-drop ALL` the process could simply unmount the tmpfs.
  */
 import { dirname } from 'node:path';
-import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
+import { ancestorsOf, hasAncestorIn, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { planLayers, type SandboxLayer } from './layers.js';
 
 /** Options for {@link renderBwrapArgv}. */
@@ -39,8 +39,11 @@ function layerArgs(layer: SandboxLayer, absent: Set<string>, files: Set<string>)
  * read-only, is what the carve-outs are mounted in). Any other is invisible already.
  */
 function visibleDenied(p: SandboxPolicy): Set<string> {
-  const plain = [...p.readonlyRoots, ...p.writableRoots];
-  return new Set(p.deniedRoots.filter((d) => plain.some((v) => isWithin(v, d)) || p.reopenedRoots.some((r) => isWithin(d, r.path))));
+  // (normalised paths: "inside a visible root" is an ancestor in that set; "holding a carve-out" is being
+  // an ancestor of one)
+  const plain = new Set([...p.readonlyRoots, ...p.writableRoots]);
+  const holders = new Set(p.reopenedRoots.flatMap((r) => ancestorsOf(r.path)));
+  return new Set(p.deniedRoots.filter((d) => hasAncestorIn(d, plain) || holders.has(d)));
 }
 
 /**

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { packageRoot } from '../assets.js';
-import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
+import { gitmemRuntimeDirCandidates, RUNTIME_DIR_VARIABLES } from '../runtime-dir.js';
 import { launcherScratchDirs } from '../shell-launcher.js';
 import type { HostFacts } from './system-view.js';
 import type { SandboxPlatform } from './system-roots.js';
@@ -58,6 +58,16 @@ function passwdHome(): string | undefined {
 }
 
 /**
+ * What `{ ...process.env, ...env }` says about the runtime directory, without copying the whole process
+ * environment at every launch: `env`'s own entries win, an entry set to undefined included.
+ */
+function runtimeDirEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of RUNTIME_DIR_VARIABLES) out[name] = Object.hasOwn(env, name) ? env[name] : process.env[name];
+  return out;
+}
+
+/**
  * The facts for `env` on `platform`.
  * @example hostFacts(process.env, 'linux').runtimeRoots // ['/opt/gitmem', '/usr', ...]
  */
@@ -70,7 +80,7 @@ export function hostFacts(env: Record<string, string | undefined>, platform: San
     userHomes,
     gitmemHomes: absolutePaths([env['GITMEM_HOME'], ...userHomes.map((h) => join(h, '.gitmem'))]),
     // and this process's own (its launchers' scratch too: their FIFOs would take a write through a read-only mount)
-    runtimeDirs: [...new Set([...gitmemRuntimeDirCandidates({ ...process.env, ...env }), ...gitmemRuntimeDirCandidates(process.env), ...launcherScratchDirs()])],
+    runtimeDirs: [...new Set([...gitmemRuntimeDirCandidates(runtimeDirEnv(env)), ...gitmemRuntimeDirCandidates(process.env), ...launcherScratchDirs()])],
   };
 }
 

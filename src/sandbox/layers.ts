@@ -15,8 +15,8 @@ export type SandboxLayer =
 function byDepth<T extends { path: string; writable?: boolean }>(items: T[]): T[] {
   // Stable: equal depth keeps writable before read-only, so the stricter rule is applied last.
   return items
-    .map((item, i) => ({ item, i }))
-    .sort((a, b) => depth(a.item.path) - depth(b.item.path) || Number(b.item.writable ?? 0) - Number(a.item.writable ?? 0) || a.i - b.i)
+    .map((item, i) => ({ item, i, d: depth(item.path) }))
+    .sort((a, b) => a.d - b.d || Number(b.item.writable ?? 0) - Number(a.item.writable ?? 0) || a.i - b.i)
     .map(({ item }) => item);
 }
 

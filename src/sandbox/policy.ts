@@ -80,6 +80,8 @@ export function depth(path: string): number {
 }
 
 function absolute(path: string, field: string): string {
+  // A plain absolute path is its own normal form (no `//`, `.`/`..` segment or trailing slash).
+  if (typeof path === 'string' && isPlainAbsolute(path) && !path.includes('\0')) return path;
   if (typeof path !== 'string' || path.trim() === '' || path.includes('\0') || !isAbsolute(path)) {
     throw new MemoryError('INVALID_ARGUMENT', `sandbox ${field} must be an absolute path, got ${JSON.stringify(path)}`, {
       data: { field, value: path },
@@ -106,7 +108,9 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
   const seen = new Map<string, { writable: boolean; create?: boolean }>();
   for (const r of policy.reopenedRoots) seen.set(absolute(r.path, 'reopenedRoots'), r.create === true ? { writable: r.writable, create: true } : { writable: r.writable });
   const reopenedRoots = [...seen].map(([path, r]) => ({ path, ...r }));
+  const denied = new Set(deniedRoots);
   for (const plain of [...writableRoots, ...readonlyRoots]) {
+    if (!hasAncestorIn(plain, denied)) continue;
     const hider = deniedRoots.find((d) => isWithin(d, plain));
     if (hider) {
       throw new MemoryError('INVALID_ARGUMENT', `sandbox root ${plain} lies inside denied ${hider}; list it in reopenedRoots`, {
@@ -114,6 +118,8 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
       });
     }
   }
+  const reopened = new Set(seen.keys());
+  if (!deniedRoots.some((d) => hasAncestorIn(d, reopened))) return finish(policy, { readonlyRoots, writableRoots, deniedRoots, reopenedRoots });
   for (const r of reopenedRoots) {
     const exposed = deniedRoots.find((d) => isWithin(r.path, d));
     if (exposed) {
@@ -122,8 +128,40 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
       });
     }
   }
+  return finish(policy, { readonlyRoots, writableRoots, deniedRoots, reopenedRoots });
+}
+
+function finish(policy: SandboxPolicy, roots: Pick<SandboxPolicy, 'readonlyRoots' | 'writableRoots' | 'deniedRoots' | 'reopenedRoots'>): SandboxPolicy {
   const emptyHome = policy.emptyHome === undefined ? {} : { emptyHome: absolute(policy.emptyHome, 'emptyHome') };
-  return { ...policy, readonlyRoots, writableRoots, deniedRoots, reopenedRoots, allowNetwork: policy.allowNetwork === true, ...emptyHome };
+  return { ...policy, ...roots, allowNetwork: policy.allowNetwork === true, ...emptyHome };
+}
+
+/**
+ * `path` and every directory above it, `/` included (a normalised absolute path).
+ * @example ancestorsOf('/a/b') // ['/a/b', '/a', '/']
+ */
+export function ancestorsOf(path: string): string[] {
+  const out = [path];
+  for (let p = path; p !== sep; ) {
+    const cut = p.lastIndexOf(sep);
+    out.push((p = cut <= 0 ? sep : p.slice(0, cut)));
+  }
+  return out;
+}
+
+/**
+ * Whether `path` or one of its ancestors is in `set` (all normalised absolute paths): `isWithin(a, path)`
+ * for some `a` of the set, in one walk up the path instead of one comparison per member.
+ * @example hasAncestorIn('/etc/ssh/key', new Set(['/etc/ssh'])) // true
+ */
+export function hasAncestorIn(path: string, set: ReadonlySet<string>): boolean {
+  if (set.size === 0) return false;
+  for (let p = path; ; ) {
+    if (set.has(p)) return true;
+    if (p === sep) return false;
+    const cut = p.lastIndexOf(sep);
+    p = cut <= 0 ? sep : p.slice(0, cut);
+  }
 }
 
 function checkAgent(o: MemoryWriterPolicyOptions, agentsRoot: string, memoryDir: string): void {
@@ -148,9 +186,10 @@ function checkAgent(o: MemoryWriterPolicyOptions, agentsRoot: string, memoryDir:
 export function withReadPaths(policy: SandboxPolicy, paths: readonly string[]): SandboxPolicy {
   const readonlyRoots = [...policy.readonlyRoots];
   const reopenedRoots = [...policy.reopenedRoots];
+  const denied = new Set(policy.deniedRoots.map((d) => absolute(d, 'deniedRoots')));
   for (const raw of paths) {
     const path = absolute(raw, 'readPaths');
-    if (policy.deniedRoots.some((d) => isWithin(d, path))) reopenedRoots.push({ path, writable: false });
+    if (hasAncestorIn(path, denied)) reopenedRoots.push({ path, writable: false });
     else readonlyRoots.push(path);
   }
   return { ...policy, readonlyRoots, reopenedRoots };

@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { depth, isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
+import { depth, hasAncestorIn, isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
 
 /** A symbolic link to recreate inside the sandbox: `path` pointing to `target` (verbatim). */
 export interface SandboxLink {
@@ -46,13 +46,25 @@ export function canonicalPath(path: string): string {
   }
 }
 
-function linkAt(path: string): string | undefined {
+/** What one lstat said about a path: a link (and its target), a directory, something else, nothing, or an error. */
+type Entry = { kind: 'link'; target: string } | { kind: 'dir' | 'other' | 'absent' | 'unknown' };
+
+const [DIR, OTHER, ABSENT, UNKNOWN]: Entry[] = [{ kind: 'dir' }, { kind: 'other' }, { kind: 'absent' }, { kind: 'unknown' }];
+
+function entryAt(path: string): Entry {
   try {
     // (no exception for a missing path: most system roots and secrets are absent on any one host)
-    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return ABSENT as Entry;
+    return st.isSymbolicLink() ? { kind: 'link', target: readlinkSync(path) } : ((st.isDirectory() ? DIR : OTHER) as Entry);
   } catch {
-    return undefined;
+    return UNKNOWN as Entry; // walked past as a plain component; whether anything is there is asked again
   }
+}
+
+/** The link target an entry names, if it is a link. */
+function linkTarget(e: Entry): string | undefined {
+  return e.kind === 'link' ? e.target : undefined;
 }
 
 /**
@@ -60,13 +72,13 @@ function linkAt(path: string): string | undefined {
  * each one met, then appends what does not exist unchanged.
  * @example resolveWithLinks('/bin/sh') // { real: '/usr/bin/sh', links: [{ path: '/bin', target: 'usr/bin' }] } on merged /usr
  */
-export function resolveWithLinks(path: string, seen: Map<string, string | undefined> = new Map()): { real: string; links: SandboxLink[] } {
+export function resolveWithLinks(path: string, seen: Map<string, Entry> = new Map()): { real: string; links: SandboxLink[] } {
   const links: SandboxLink[] = [];
   let done: string = sep;
   let rest = path.split(sep).filter(Boolean);
   for (let hops = 0; rest.length > 0; ) {
     const next = join(done, rest[0] as string);
-    const target = hops < 40 ? memo(seen, next, linkAt) : undefined;
+    const target = hops < 40 ? linkTarget(memo(seen, next, entryAt)) : undefined;
     if (target === undefined) {
       done = next;
       rest = rest.slice(1);
@@ -104,9 +116,9 @@ function isFile(path: string): boolean {
 
 /** Links that are not visible anyway (inside a visible root, where the real one shows). */
 function hiddenLinks(links: SandboxLink[], p: SandboxPolicy): SandboxLink[] {
-  const visible = [...p.readonlyRoots, ...p.writableRoots, ...p.reopenedRoots.map((r) => r.path)];
+  const visible = new Set([...p.readonlyRoots, ...p.writableRoots, ...p.reopenedRoots.map((r) => r.path)]);
   const seen = new Map<string, SandboxLink>();
-  for (const l of links) if (!visible.some((v) => isWithin(v, l.path))) seen.set(l.path, l);
+  for (const l of links) if (!hasAncestorIn(l.path, visible)) seen.set(l.path, l);
   return [...seen.values()].sort((a, b) => depth(a.path) - depth(b.path));
 }
 
@@ -119,8 +131,13 @@ function hiddenLinks(links: SandboxLink[], p: SandboxPolicy): SandboxLink[] {
 export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
   const base = normalizePolicy(input);
   const links: SandboxLink[] = [];
-  const [linksSeen, existing] = [new Map<string, string | undefined>(), new Map<string, boolean>()];
+  const [linksSeen, existing] = [new Map<string, Entry>(), new Map<string, boolean>()];
   const exists = (path: string): boolean => memo(existing, path, existsSync);
+  // A resolved root's last component was just lstat'ed on the way: a directory or file is there, or nothing is.
+  const resolvedExists = (path: string): boolean => {
+    const kind = linksSeen.get(path)?.kind;
+    return kind === 'dir' || kind === 'other' ? true : kind === 'absent' ? false : exists(path);
+  };
   const real = (path: string): string => {
     const r = resolveWithLinks(path, linksSeen);
     links.push(...r.links);
@@ -128,7 +145,7 @@ export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
   };
   const policy = normalizePolicy({
     ...base,
-    readonlyRoots: base.readonlyRoots.map(real).filter(exists),
+    readonlyRoots: base.readonlyRoots.map(real).filter(resolvedExists),
     writableRoots: base.writableRoots.map(real),
     deniedRoots: base.deniedRoots.filter(exists).map(canonicalPath),
     reopenedRoots: base.reopenedRoots.map((r) => ({ ...r, path: real(r.path) })),

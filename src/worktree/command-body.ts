@@ -10,7 +10,7 @@ import type { GitRunner } from '../git/runner.js';
 import { checkConfinable, confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
-import { serveHookValidation, type HookChannel } from '../hooks/serve-hook-validation.js';
+import { reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
 import { withGitConfig } from '../git/config-env.js';
 import { harnessWorktreeEnv, worktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
@@ -76,7 +76,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
     // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
-    const hook = ctx.type === 'update' ? await writerHookChannel(ctx, o.env) : undefined;
+    const hook = ctx.type === 'update' ? writerHookChannel(ctx, o.env) : undefined;
     try {
       const confined = confineCommand({
         command: ['sh', '-c', GATE, 'gitmem-gate', o.command],
@@ -87,10 +87,17 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
         readPaths: [...(o.readPaths ?? []), ...(hook ? [hook.dir] : [])],
         extraEnv: { ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', hook.hooksDir]]) : ctx.gitEnv), ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
       });
-      // The sandbox starts now; the command only once the worktree is checked out (the gate reads "go").
-      const go = ctx.checkedOut.then(() => `${GATE_LINE}\n`);
+      // The sandbox starts now; the channel while it does (off the path to the spawn); the command only once
+      // the worktree is checked out and the channel's hooks are in place (the gate reads "go"). Hooks that
+      // cannot be linked never release the command: its git config names that directory. A channel that
+      // does not listen only means the writer's hook starts Node.
+      const listening = afterThisTurn(() => hook?.start());
+      const go = Promise.all([ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
       const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
+      await listening.catch((err: unknown) => {
+        throw new MemoryError('WORKER_FAILED', `the writer's hooks could not be linked: ${(err as Error).message}`, { cause: err, data: {} });
+      });
       o.onOutput?.(result);
       if (result.exitCode !== 0) {
         const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : result.truncated ? 'was stopped: its output passed the 16 MiB cap' : `exited ${result.exitCode ?? result.signal}`;
@@ -117,10 +124,24 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
 const GATE_LINE = ': gitmem-go';
 const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LINE}' ] || exit 125; eval "unset gitmem_go; shift; $1"`;
 
-/** The hook channel of an update worker, or undefined when none can be made (its hook then starts Node). */
-function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): Promise<HookChannel | undefined> {
+/**
+ * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
+ * none can be made (the writer's hook then starts Node).
+ */
+function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): ReservedHookChannel | undefined {
   const dirs = worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir });
-  return serveHookValidation({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env }).catch(() => undefined);
+  try {
+    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `f` on the next turn of the event loop, once what the current one started (a spawn) is under way. */
+function afterThisTurn<T>(f: () => T | Promise<T>): Promise<T> {
+  const p = new Promise<void>((resolve) => setImmediate(resolve)).then(f);
+  p.catch(() => undefined); // awaited by the caller; a rejection must not go unhandled meanwhile
+  return p;
 }
 
 export interface RunWorkerCommandOptions extends Omit<CommandBodyOptions, 'agentId'> {

@@ -1,0 +1,77 @@
+// A writer's hook channel reserved before its sandbox starts (the directory named in the sandbox's argv)
+// and started while the sandbox does: empty until started, then linked and listening; hooks that cannot be
+// linked reject the start (the writer is never released); a channel that cannot listen only says so.
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitRunner } from '../../src/git/runner.js';
+import { ensureHooks } from '../../src/hooks/install.js';
+import { reserveHookChannel } from '../../src/hooks/serve-hook-validation.js';
+import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+
+let repo: string;
+let env: Record<string, string>;
+let gitEnv: Record<string, string>;
+
+function canConnect(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = connect(socket);
+    c.once('connect', () => (c.destroy(), resolve(true)));
+    c.once('error', () => resolve(false));
+  });
+}
+
+beforeAll(async () => {
+  const root = makeTmpDir('gitmem-hookres-');
+  env = hermeticGitEnv(root);
+  repo = join(root, 'memory');
+  mkdirSync(join(repo, 'system'), { recursive: true });
+  git(root, ['init', '-q', '-b', 'main', repo], env);
+  writeFileSync(join(repo, 'system', 'a.md'), '---\ndescription: a\n---\na\n');
+  git(repo, ['add', '-A'], env);
+  git(repo, ['commit', '-q', '-m', 'init'], env);
+  await ensureHooks(createGitRunner({ env }), repo);
+  gitEnv = { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') };
+});
+
+afterAll(() => cleanupTmp());
+
+describe('a reserved hook channel', () => {
+  it('has its directory at once, its hooks and socket only once started, and nothing left after close', async () => {
+    const ch = reserveHookChannel({ worktree: repo, gitEnv, env });
+    expect(readdirSync(ch.dir)).toEqual([]);
+    expect(ch.env['GITMEM_HOOK_SOCKET']).toBe(ch.socketPath);
+    expect(await ch.start()).toBe(true);
+    expect(existsSync(join(ch.hooksDir, 'pre-commit'))).toBe(true);
+    expect(await canConnect(ch.socketPath)).toBe(true);
+    await expect(ch.start()).rejects.toThrow(/starts once/);
+    await ch.close();
+    expect(existsSync(ch.dir)).toBe(false);
+  });
+
+  it('rejects the start when the hooks cannot be linked, and after a close', async () => {
+    const gone = reserveHookChannel({ worktree: repo, gitEnv, env });
+    rmSync(gone.dir, { recursive: true });
+    await expect(gone.start()).rejects.toThrow();
+    expect(await canConnect(gone.socketPath)).toBe(false);
+    await gone.close();
+    const closed = reserveHookChannel({ worktree: repo, gitEnv, env });
+    await closed.close();
+    await expect(closed.start()).rejects.toThrow(/not after it was closed/);
+  });
+
+  it('resolves false, with the hooks linked, when it cannot listen (the hook then starts Node)', async () => {
+    const ch = reserveHookChannel({ worktree: repo, gitEnv, env });
+    const other = createServer(() => undefined);
+    await new Promise<void>((resolve) => other.listen(ch.socketPath, resolve));
+    try {
+      expect(await ch.start()).toBe(false);
+      expect(existsSync(join(ch.hooksDir, 'pre-commit'))).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+      await ch.close();
+    }
+    expect(existsSync(ch.dir)).toBe(false);
+  });
+});
