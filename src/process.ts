@@ -129,3 +129,17 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
     if (o.heldInput) releaseHeld(child.stdio[3] as Writable | null, o.heldInput, () => signalGroup(child.pid, 'SIGKILL'));
   });
 }
+
+/**
+ * True when a process with this pid exists (EPERM means it exists but is not ours).
+ * @example isProcessAlive(process.pid) === true
+ */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -8,6 +8,7 @@
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isProcessAlive } from './process.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -124,21 +125,12 @@ export function sweepDeadScratch(parent: string, now = Date.now()): void {
   try {
     for (const name of readdirSync(parent)) {
       const pid = new RegExp(`^launch-${ns}-(\\d+)-`).exec(name)?.[1];
-      if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+      if (pid === undefined || Number(pid) === process.pid || isProcessAlive(Number(pid))) continue;
       const path = join(parent, name);
       if (now - lstatSync(path).mtimeMs < 60_000) continue;
       rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // housekeeping only
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -153,19 +153,7 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-/**
- * True when a process with this pid exists (EPERM means it exists but is not ours).
- * @example isProcessAlive(process.pid) === true
- */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errnoCode(err) === 'EPERM';
-  }
-}
+export { isProcessAlive } from '../process.js';
 
 /**
  * Breaks an abandoned lock without racing other breakers: a short-lived `.recover` lock guards the

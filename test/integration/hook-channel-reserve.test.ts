@@ -1,14 +1,13 @@
 // A writer's hook channel reserved before its sandbox starts (the directory named in the sandbox's argv)
 // and started while the sandbox does: empty until started, then linked and listening; hooks that cannot be
 // linked reject the start (the writer is never released); a channel that cannot listen only says so.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitRunner } from '../../src/git/runner.js';
-import { ensureHooks } from '../../src/hooks/install.js';
 import { reserveHookChannel } from '../../src/hooks/serve-hook-validation.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { hookedRepo } from '../helpers/hooked-repo.js';
+import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 let repo: string;
 let env: Record<string, string>;
@@ -26,12 +25,7 @@ beforeAll(async () => {
   const root = makeTmpDir('gitmem-hookres-');
   env = hermeticGitEnv(root);
   repo = join(root, 'memory');
-  mkdirSync(join(repo, 'system'), { recursive: true });
-  git(root, ['init', '-q', '-b', 'main', repo], env);
-  writeFileSync(join(repo, 'system', 'a.md'), '---\ndescription: a\n---\na\n');
-  git(repo, ['add', '-A'], env);
-  git(repo, ['commit', '-q', '-m', 'init'], env);
-  await ensureHooks(createGitRunner({ env }), repo);
+  await hookedRepo(repo, env);
   gitEnv = { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') };
 });
 

@@ -2,18 +2,18 @@
 // broken servers: the channel answers for its own worktree only, with the verdict of the Node hook; the
 // client passes a commit only on a complete pass verdict, never because nobody (or half of somebody) answered.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
 import { CLIENT_FAIL, CLIENT_PASS, hookClientPerl } from '../../src/hooks/hook-client-script.js';
-import { ensureHooks } from '../../src/hooks/install.js';
 import { preCommitVerdict } from '../../src/hooks/pre-commit.js';
 import { serveDaemonHooks } from '../../src/hooks/hook-daemon.js';
 import { listenHookValidation } from '../../src/hooks/hook-server.js';
 import { MAX_HOOK_REQUEST_BYTES, parseAnswer, renderHookRequest } from '../../src/hooks/hook-wire.js';
 import { serveHookValidation, type HookChannel } from '../../src/hooks/serve-hook-validation.js';
+import { hookedRepo } from '../helpers/hooked-repo.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 let root: string;
@@ -39,12 +39,7 @@ beforeAll(async () => {
   root = makeTmpDir('gitmem-hookchan-');
   env = hermeticGitEnv(root);
   repo = join(root, 'memory');
-  mkdirSync(join(repo, 'system'), { recursive: true });
-  git(root, ['init', '-q', '-b', 'main', repo], env);
-  writeFileSync(join(repo, 'system', 'a.md'), '---\ndescription: a\n---\na\n');
-  git(repo, ['add', '-A'], env);
-  git(repo, ['commit', '-q', '-m', 'init'], env);
-  await ensureHooks(createGitRunner({ env }), repo);
+  await hookedRepo(repo, env);
   channel = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
 });
 

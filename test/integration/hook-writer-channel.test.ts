@@ -1,13 +1,11 @@
 // A confined writer's raw commits are answered by its harness (the per-run hook channel), inside real
 // bubblewrap where the CLI daemon is out of reach: the channel's socket is visible there, the hook's client
 // gets the verdict from it, and a bad commit is refused with the validator's messages.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitRunner } from '../../src/git/runner.js';
-import { ensureHooks } from '../../src/hooks/install.js';
 import { runCommandWorker } from '../helpers/command-worker.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { hookedRepo } from '../helpers/hooked-repo.js';
+import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 let home: string;
 let memoryDir: string;
@@ -18,12 +16,7 @@ beforeAll(async () => {
   env = { ...hermeticGitEnv(root), GITMEM_HOME: join(root, 'home') };
   home = join(root, 'home');
   memoryDir = join(home, 'agents', 'a1', 'memory');
-  mkdirSync(join(memoryDir, 'system'), { recursive: true });
-  git(root, ['init', '-q', '-b', 'main', memoryDir], env);
-  writeFileSync(join(memoryDir, 'system', 'persona.md'), '---\ndescription: persona\n---\npersona\n');
-  git(memoryDir, ['add', '-A'], env);
-  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
-  await ensureHooks(createGitRunner({ env }), memoryDir);
+  await hookedRepo(memoryDir, env, 'persona');
 });
 
 afterAll(() => cleanupTmp());

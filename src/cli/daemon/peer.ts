@@ -12,6 +12,7 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isProcessAlive } from '../../process.js';
 
 /** A client's claim: its pid and a file it holds open for the conversation. */
 export interface PeerClaim {
@@ -76,15 +77,6 @@ export function peerRefusal(claim: PeerClaim | undefined, env: Record<string, st
   return undefined;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes tickets of `socket` whose client died without removing its own.
  * @example sweepTickets(address.socket)
@@ -98,6 +90,6 @@ export function sweepTickets(socket: string): void {
   }
   for (const name of names) {
     const claim = ticketClaim(socket, name);
-    if (claim && !alive(claim.pid)) rmSync(claim.holds, { force: true });
+    if (claim && !isProcessAlive(claim.pid)) rmSync(claim.holds, { force: true });
   }
 }
