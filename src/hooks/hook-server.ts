@@ -132,12 +132,17 @@ function listenOnce(server: Server, socket: string): Promise<NodeJS.ErrnoExcepti
   });
 }
 
+// sun_path holds 108 bytes on Linux, 104 on macOS and the BSDs, the terminating NUL included.
+const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
+
 /**
  * Listens on `socket` (mode 0600; a dead server's socket is replaced, a live one is left alone and reported
  * as `HOOK_SOCKET_BUSY`).
  * @example const s = await listenHookValidation({ socket, admit, validate }); …; await s.close()
  */
 export async function listenHookValidation(o: HookServerOptions): Promise<HookServer> {
+  // Node shortens a longer path without a word and listens there: refuse it instead (the hook then starts Node).
+  if (Buffer.byteLength(o.socket) > MAX_SOCKET_PATH_BYTES) throw Object.assign(new Error(`${o.socket} is too long for a unix socket`), { code: 'HOOK_SOCKET_PATH' });
   // Half-open: a client that shuts its side down after the request still gets the answer.
   const open = new Set<Socket>();
   const running = { checks: 0 };
@@ -153,7 +158,12 @@ export async function listenHookValidation(o: HookServerOptions): Promise<HookSe
     err = await listenOnce(server, o.socket);
   }
   if (err) throw err;
-  chmodSync(o.socket, 0o600);
+  try {
+    chmodSync(o.socket, 0o600);
+  } catch (e) {
+    server.close();
+    throw e;
+  }
   const ours = socketOwnership(o.socket);
   return {
     socket: o.socket,

@@ -2,7 +2,7 @@
 // broken servers: the channel answers for its own worktree only, with the verdict of the Node hook; the
 // client passes a commit only on a complete pass verdict, never because nobody (or half of somebody) answered.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,14 @@ describe('a writer\'s hook channel', () => {
       release();
       await server.close();
     }
+  });
+
+  it('refuses a socket path too long for a unix socket instead of listening at a shortened one', async () => {
+    const dir = makeTmpDir('gitmem-hooklong-');
+    const socket = join(dir, `${'d'.repeat(120 - dir.length)}.sock`);
+    const opts = { socket, admit: () => 'refused' as const, validate: async () => ({ code: 0 as const, stderr: '' }) };
+    await expect(listenHookValidation(opts)).rejects.toThrow(/too long for a unix socket/);
+    expect(readdirSync(dir)).toEqual([]); // nothing left listening anywhere in it
   });
 
   it('knows when its socket path was replaced by another server (which then answers), and lets go without removing it', async () => {
