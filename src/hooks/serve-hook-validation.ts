@@ -6,7 +6,7 @@
  * rewrite its git dir's pointer files); only the index comes from the request, and only when it is one git
  * writes for a commit inside that git dir. No peer check: the peer is the confined writer, by design.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
@@ -110,6 +110,9 @@ function reserve(o: HookChannelOptions): Reservation {
   const gitDir = o.gitEnv['GIT_DIR'];
   if (!gitDir) throw new Error('serveHookValidation needs the worktree\'s GIT_DIR');
   const dir = mkdtempSync(join(tmpdir(), 'gitmem-hook-'));
+  // Held open until close: its inode number cannot go to a directory made in its place meanwhile.
+  const held = openSync(dir, 'r');
+  const made = fstatSync(held);
   const paths = { socketPath: join(dir, 'h.sock'), dir, hooksDir: join(dir, 'hooks') };
   let server: Promise<HookServer | undefined> | undefined;
   let closed = false;
@@ -117,6 +120,9 @@ function reserve(o: HookChannelOptions): Reservation {
     paths,
     link: () => {
       if (closed || server !== undefined) throw new Error('a hook channel starts once, and not after it was closed');
+      // A sandbox bound the directory made here: one put in its place since would hold hooks it never sees.
+      const now = lstatSync(dir, { throwIfNoEntry: false });
+      if (!now?.isDirectory() || now.ino !== made.ino || now.dev !== made.dev) throw new Error(`${dir} is no longer the hook directory it was made as`);
       linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']); // before listening: a failure leaves nothing running
     },
     listen: async () => {
@@ -125,6 +131,7 @@ function reserve(o: HookChannelOptions): Reservation {
       await listening;
     },
     close: async () => {
+      if (!closed) closeSync(held);
       closed = true;
       await (await server)?.close();
       rmSync(dir, { recursive: true, force: true });

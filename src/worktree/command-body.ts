@@ -93,6 +93,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       // does not listen only means the writer's hook starts Node.
       const listening = afterThisTurn(() => hook?.start());
       const go = Promise.all([ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
+      go.catch(() => undefined); // the launcher handles it once the sandbox runs; one that never starts must not leave it unhandled
       const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
       await listening.catch((err: unknown) => {

@@ -1,7 +1,7 @@
 // A writer's hook channel reserved before its sandbox starts (the directory named in the sandbox's argv)
 // and started while the sandbox does: empty until started, then linked and listening; hooks that cannot be
 // linked reject the start (the writer is never released); a channel that cannot listen only says so.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,13 @@ describe('a reserved hook channel', () => {
     const closed = reserveHookChannel({ worktree: repo, gitEnv, env });
     await closed.close();
     await expect(closed.start()).rejects.toThrow(/not after it was closed/);
+    // a directory put in its place (a sandbox would still see the one it bound): refused, nothing linked there
+    const swapped = reserveHookChannel({ worktree: repo, gitEnv, env });
+    rmSync(swapped.dir, { recursive: true });
+    mkdirSync(swapped.dir, { mode: 0o700 });
+    await expect(swapped.start()).rejects.toThrow(/no longer the hook directory/);
+    expect(readdirSync(swapped.dir)).toEqual([]);
+    await swapped.close();
   });
 
   it('resolves false, with the hooks linked, when it cannot listen (the hook then starts Node)', async () => {

@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => cleanupTmp());
 
 const run = (command: string) => runCommandWorker({ memoryDir, home, env }, command);
+const run2 = (command: string, extra: Record<string, string>) => runCommandWorker({ memoryDir, home, env }, command, extra);
 
 // The hook's own client, taken from the installed hook text, asked directly (exit 10 pass, 11 refused).
 const ASK = [
@@ -50,5 +51,20 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
     expect(output).toMatch(/client=11[\s\S]*commit=1[\s\S]*client=10[\s\S]*committed=good/);
     expect(output).toContain('system/bad.md: missing frontmatter (must start with ---)');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
+  });
+
+  it('a sandbox that cannot even be started fails the worker, with no stray rejection (its gate is never left unhandled)', async () => {
+    const stray: unknown[] = [];
+    const onStray = (e: unknown): number => stray.push(e);
+    process.on('unhandledRejection', onStray);
+    try {
+      // A NUL byte in a passed variable: no launcher shell can express it, and the spawn throws at once.
+      const failed = await run2('true', { 'LC_GITMEM-X': 'a\0b' }).then((r) => r.outcome, (err: unknown) => String(err));
+      expect(failed).toMatchObject({ status: 'discarded', reason: 'body_failed' });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(stray.map(String)).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onStray);
+    }
   });
 });
