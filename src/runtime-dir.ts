@@ -97,12 +97,13 @@ export function ensurePrivateDir(dir: string): boolean {
 }
 
 /**
- * The prefix of a launcher's scratch directory in `parent`: this process's pid and its pid namespace, so a
- * sweep from another namespace (a container sharing the directory) never takes a live launcher's for a dead one's.
- * @example launcherScratchPrefix() // 'launch-4026531836-12345-'
+ * The prefix of a scratch directory of `kind` this process makes (a launcher's `launch`, a hook channel's
+ * `gitmem-hook`): its pid and pid namespace, so a sweep from another namespace (a container sharing the
+ * directory) never takes a live process's directory for a dead one's.
+ * @example scratchPrefix('launch') // 'launch-4026531836-12345-'
  */
-export function launcherScratchPrefix(): string {
-  return `launch-${pidNamespace() ?? 'x'}-${process.pid}-`;
+export function scratchPrefix(kind: string): string {
+  return `${kind}-${pidNamespace() ?? 'x'}-${process.pid}-`;
 }
 
 function pidNamespace(): string | undefined {
@@ -114,20 +115,22 @@ function pidNamespace(): string | undefined {
 }
 
 /**
- * Removes the scratch directories of launchers whose process is gone (killed before it could clean up): only
- * those of this pid namespace, untouched for a minute, and only in a private directory, where every entry is
- * this user's own.
- * @example sweepDeadScratch(gitmemRuntimeDir(process.env)!)
+ * Removes the `kind` scratch directories (see {@link scratchPrefix}) of processes that are gone (killed before
+ * they could clean up): only those of this pid namespace, owned by this user, real directories untouched for a
+ * minute.
+ * @example sweepDeadScratch(gitmemRuntimeDir(process.env)!, 'launch')
  */
-export function sweepDeadScratch(parent: string, now = Date.now()): void {
+export function sweepDeadScratch(parent: string, kind: string, now = Date.now()): void {
   const ns = pidNamespace();
   if (ns === undefined) return;
   try {
+    const mine = new RegExp(`^${kind}-${ns}-(\\d+)-`);
     for (const name of readdirSync(parent)) {
-      const pid = new RegExp(`^launch-${ns}-(\\d+)-`).exec(name)?.[1];
+      const pid = mine.exec(name)?.[1];
       if (pid === undefined || Number(pid) === process.pid || isProcessAlive(Number(pid))) continue;
       const path = join(parent, name);
-      if (now - lstatSync(path).mtimeMs < 60_000) continue;
+      const st = lstatSync(path);
+      if (!st.isDirectory() || st.uid !== process.getuid?.() || now - st.mtimeMs < 60_000) continue;
       rmSync(path, { recursive: true, force: true });
     }
   } catch {

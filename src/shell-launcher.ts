@@ -16,7 +16,7 @@
 import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { ensurePrivateDir, gitmemRuntimeDir, launcherScratchPrefix, sweepDeadScratch } from './runtime-dir.js';
+import { ensurePrivateDir, gitmemRuntimeDir, scratchPrefix, sweepDeadScratch } from './runtime-dir.js';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
 import { Helper, SHELL, tie } from './shell-helper.js';
 import { fifoStock, runStreamedInShell } from './shell-streamed.js';
@@ -100,8 +100,8 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
  * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
  */
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number; sweep?: boolean }): ShellLauncher {
-  if (options.sweep) sweepDeadScratch(options.scratchParent);
-  const scratch = mkdtempSync(join(options.scratchParent, launcherScratchPrefix()));
+  if (options.sweep) sweepDeadScratch(options.scratchParent, 'launch');
+  const scratch = mkdtempSync(join(options.scratchParent, scratchPrefix('launch')));
   liveScratch.add(scratch);
   const hasShell = existsSync(SHELL);
   const idle: Helper[] = [];

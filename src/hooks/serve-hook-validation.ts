@@ -13,6 +13,7 @@ import { createGitRunner, type GitRunner } from '../git/runner.js';
 import { sharedShellLauncher } from '../shell-launcher.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
+import { scratchPrefix, sweepDeadScratch } from '../runtime-dir.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
 import { isGitmemHookText, writerPreCommitScript } from './pre-commit-script.js';
 import { currentInstall } from './install.js';
@@ -106,10 +107,16 @@ interface Reservation {
   close: () => Promise<void>;
 }
 
+let swept = false;
+
 function reserve(o: HookChannelOptions): Reservation {
   const gitDir = o.gitEnv['GIT_DIR'];
   if (!gitDir) throw new Error('serveHookValidation needs the worktree\'s GIT_DIR');
-  const dir = mkdtempSync(join(tmpdir(), 'gitmem-hook-'));
+  if (!swept) {
+    swept = true; // once per process: the channels of killed harnesses (their sockets and hook links)
+    sweepDeadScratch(tmpdir(), 'gitmem-hook');
+  }
+  const dir = mkdtempSync(join(tmpdir(), scratchPrefix('gitmem-hook')));
   // Held open until close: its inode number cannot go to a directory made in its place meanwhile.
   const held = openSync(dir, 'r');
   const made = fstatSync(held);

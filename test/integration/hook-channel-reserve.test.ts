@@ -1,7 +1,9 @@
 // A writer's hook channel reserved before its sandbox starts (the directory named in the sandbox's argv)
 // and started while the sandbox does: empty until started, then linked and listening; hooks that cannot be
 // linked reject the start (the writer is never released); a channel that cannot listen only says so.
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +23,17 @@ function canConnect(socket: string): Promise<boolean> {
   });
 }
 
+// Channel directories of this pid namespace in the temp dir, planted before this process's first reserve.
+const ns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))?.[0] as string;
+const dead = spawnSync('true').pid as number; // exited and reaped: no process has this pid now
+const planted = { gone: `gitmem-hook-${ns}-${dead}-old`, fresh: `gitmem-hook-${ns}-${dead}-new`, live: `gitmem-hook-${ns}-${process.pid}-mine` };
+
 beforeAll(async () => {
+  const old = new Date(Date.now() - 120_000);
+  for (const [k, name] of Object.entries(planted)) {
+    mkdirSync(join(tmpdir(), name, 'hooks'), { recursive: true });
+    if (k !== 'fresh') utimesSync(join(tmpdir(), name), old, old);
+  }
   const root = makeTmpDir('gitmem-hookres-');
   env = hermeticGitEnv(root);
   repo = join(root, 'memory');
@@ -29,9 +41,17 @@ beforeAll(async () => {
   gitEnv = { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') };
 });
 
-afterAll(() => cleanupTmp());
+afterAll(() => {
+  for (const name of Object.values(planted)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  cleanupTmp();
+});
 
 describe('a reserved hook channel', () => {
+  it("the first one a process reserves removes the channel directories of dead processes (idle a minute) and only those", () => {
+    reserveHookChannel({ worktree: repo, gitEnv, env }).close().catch(() => undefined);
+    expect(Object.values(planted).filter((n) => existsSync(join(tmpdir(), n)))).toEqual([planted.fresh, planted.live]);
+  });
+
   it('has its directory at once, its hooks and socket only once started, and nothing left after close', async () => {
     const ch = reserveHookChannel({ worktree: repo, gitEnv, env });
     expect(readdirSync(ch.dir)).toEqual([]);
