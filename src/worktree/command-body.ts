@@ -32,6 +32,8 @@ export interface CommandBodyOptions {
   onOutput?: (result: RunConfinedResult) => void;
   /** Extra read-only paths the command may see (besides GITMEM_SANDBOX_READ in `env`). */
   readPaths?: string[];
+  /** Wraps the writer's reserved hook channel (tests: a channel whose start is slow). */
+  wrapHookChannel?: (channel: ReservedHookChannel) => ReservedHookChannel;
   /** When given, the hook channel's teardown is pushed here instead of awaited (the caller awaits it). */
   closing?: Promise<unknown>[];
 }
@@ -76,7 +78,8 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
     // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
-    const hook = ctx.type === 'update' ? writerHookChannel(ctx, o.env) : undefined;
+    const reserved = ctx.type === 'update' ? writerHookChannel(ctx, o.env) : undefined;
+    const hook = reserved && o.wrapHookChannel ? o.wrapHookChannel(reserved) : reserved;
     try {
       const confined = confineCommand({
         command: ['sh', '-c', GATE, 'gitmem-gate', o.command],

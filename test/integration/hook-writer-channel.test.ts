@@ -3,6 +3,8 @@
 // gets the verdict from it, and a bad commit is refused with the validator's messages.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitRunner } from '../../src/git/runner.js';
+import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { runCommandWorker } from '../helpers/command-worker.js';
 import { hookedRepo } from '../helpers/hooked-repo.js';
 import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
@@ -66,5 +68,22 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
     } finally {
       process.off('unhandledRejection', onStray);
     }
+  });
+
+  it('releases the writer only once its hooks are linked, however late the channel starts', async () => {
+    let output = '';
+    const outcome = await runWorkerCommand({
+      memoryDir,
+      gitmemHome: home,
+      env,
+      git: createGitRunner({ env }),
+      onWarning: () => undefined,
+      onOutput: (r) => (output += r.stdout + r.stderr),
+      command: 'test -e "$(git config core.hooksPath)/pre-commit" && echo LINKED || echo MISSING',
+      // a channel whose start comes well after the sandbox is up and the worktree checked out
+      wrapHookChannel: (ch) => ({ ...ch, start: () => new Promise((r) => setTimeout(r, 700)).then(() => ch.start()) }),
+    });
+    expect(outcome.status).toBe('no_changes');
+    expect(output.trim()).toBe('LINKED');
   });
 });
