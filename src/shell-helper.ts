@@ -6,9 +6,24 @@
  */
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 
 export const SHELL = '/bin/sh';
+
+/** `s` as one single-quoted shell word. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** `env` as the assignments that prefix a shell command (names already checked assignable). */
+export const envAssignments = (env: Record<string, string>): string => Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+
+/**
+ * The signal a job died of, from the 128+n status the shell reports: only one this process sent counts, since a
+ * real exit code can be 128+n too (git exits 129 on a usage error).
+ */
+export function sentSignalOf(status: number, sent: NodeJS.Signals | undefined): NodeJS.Signals | null {
+  return sent && status === 128 + (osConstants.signals[sent] ?? 0) ? sent : null;
+}
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
 

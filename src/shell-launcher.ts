@@ -14,11 +14,11 @@
  * `setsid` process per child.
  */
 import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { constants as osConstants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ensurePrivateDir, gitmemRuntimeDir, scratchPrefix, sweepDeadScratch } from './runtime-dir.js';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
-import { Helper, SHELL, tie } from './shell-helper.js';
+import { envAssignments, Helper, SHELL, sentSignalOf, shellQuote as quote, tie } from './shell-helper.js';
 import { fifoStock, runStreamedInShell } from './shell-streamed.js';
 
 const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -31,8 +31,6 @@ export interface ShellLauncher {
   /** Stops the shells and removes the scratch directory. */
   close(): void;
 }
-
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Resolves `cmd` on `PATH` the way exec would; undefined when not found (or PATH has relative entries). */
 function resolveCommand(cmd: string, path: string | undefined, cache: Map<string, string | undefined>): string | undefined {
@@ -85,7 +83,7 @@ interface RunPlan {
 
 function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number): RunPlan {
   const files = { out: join(scratch, `${n}.out`), err: join(scratch, `${n}.err`), input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined };
-  const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const env = envAssignments(o.env);
   const stdin = files.input ? quote(files.input) : '/dev/null';
   const argv = [bin, ...args];
   const command = `${env} ${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
@@ -216,9 +214,7 @@ function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string):
           const spawnError = Object.assign(new Error(status === -1 ? `spawn ${cmd}: the launcher shell exited` : `spawn ${cmd} ENOENT`), { code: 'ENOENT' });
           return resolve({ ...base, exitCode: null, signal: null, spawnError });
         }
-        // The shell reports death by signal n as 128+n, which a real exit code can also be (git exits 129
-        // on a usage error): only a signal we sent counts as one.
-        const signal = sent && status === 128 + (osConstants.signals[sent] ?? 0) ? sent : null;
+        const signal = sentSignalOf(status, sent);
         resolve({ ...base, exitCode: signal ? null : status, signal });
       },
     };

@@ -10,13 +10,13 @@
  */
 import { closeSync, constants as fsConstants, fstatSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { Collector, runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
+import { envAssignments, sentSignalOf, shellQuote as quote, type Job } from './shell-helper.js';
 
-/** What a streamed job needs of its shell (shell-launcher.ts's Helper). */
+/** What a streamed job needs of its shell (shell-helper.ts's Helper). */
 export interface StreamingShell {
-  job: { pid?: number; done: (line: { kind: 'X' | 'C'; status: number }) => void; onLine?: (kind: string) => void } | undefined;
+  job: Job | undefined;
   sentSignal: NodeJS.Signals | undefined;
   kill(sig: NodeJS.Signals): void;
   write(script: string): void;
@@ -29,8 +29,6 @@ interface Fifos {
   input: string | undefined;
 }
 
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** The names of job `n`'s FIFOs (fd 3, stdout, stderr), as `mkfifo` arguments. */
 export const fifoNames = (scratch: string, n: number): [string, string, string] => [join(scratch, `${n}.h`), join(scratch, `${n}.o`), join(scratch, `${n}.e`)];
 
@@ -39,7 +37,7 @@ export const fifoNames = (scratch: string, n: number): [string, string, string] 
  * lines. `made`: the FIFOs were made ahead (off the job's path), so the shell only opens them.
  */
 export function streamedScript(bin: string, args: readonly string[], o: ProcessOptions, f: Fifos, made = false): string {
-  const env = Object.entries(o.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const env = envAssignments(o.env);
   const stdin = f.input ? quote(f.input) : '/dev/null';
   const child = `${env} ${[bin, ...args].map(quote).join(' ')} <${stdin} >&7 2>&8 3<&9 7>&- 8>&- 9<&-`;
   const [h, out, err] = [quote(f.held), quote(f.out), quote(f.err)];
@@ -200,8 +198,7 @@ function result(exit: { kind: 'X' | 'C'; status: number }, sent: NodeJS.Signals 
   const stdoutBuffer = r.out.buffer();
   const base = { stdoutBuffer, stdout: stdoutBuffer.toString('utf8'), stderr: r.err.buffer().toString('utf8'), timedOut: r.timedOut, aborted: r.aborted, truncated: r.out.truncated || r.err.truncated };
   if (exit.kind === 'C') return { ...base, exitCode: null, signal: sent ?? 'SIGKILL' };
-  // Death by signal n shows as 128+n, which a real exit code can also be: only a signal we sent counts as one.
-  const signal = sent && exit.status === 128 + (osConstants.signals[sent] ?? 0) ? sent : null;
+  const signal = sentSignalOf(exit.status, sent);
   return { ...base, exitCode: signal ? null : exit.status, signal };
 }
 
