@@ -1,15 +1,17 @@
 /**
  * Brings a finished background writer's commits home (issue #4). The writer committed on a detached HEAD into
  * its private object directory and could not write the shared store or any ref. Here, under the lease, its
- * objects are packed and unpacked into the memory repository — git re-hashes every object on the way, so no
- * object is trusted by the name the writer gave it — the tip must descend from the base, and only then does
+ * objects come into the memory repository re-hashed, so no object is trusted by the name the writer gave it:
+ * stored directly when every link they make is accounted for (import-direct.ts), else packed and unpacked by
+ * git with `--strict`. The tip must descend from the base, and only then does
  * the branch `gitmem/<kind>/<id>` exist (the merge, a kept conflict and `gitmem conflicts` all start there).
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { buildPrivatePack, type PrivatePack } from './pack-private.js';
+import { storeWalkedObjects } from './import-direct.js';
+import { packPrivateObjects, walkPrivateObjects, type PrivateObjects } from './pack-private.js';
 import { readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
 
 /** Below this many objects the pack is exploded into loose objects (as `git receive-pack` does); else kept as a pack. */
@@ -70,16 +72,20 @@ function exists(path: string): boolean {
 }
 
 /**
- * The writer's objects into the shared store: packed in-process when that is simple (pack-private.ts), else by
+ * The writer's objects into the shared store: stored in-process when the walk is simple and every link is
+ * accounted for (import-direct.ts), else packed in-process when that is simple (pack-private.ts), else by
  * pack-objects (reading the private store, falling back to the shared one); then unpack-objects / index-pack,
  * which re-hash and check every object. Returns what the in-process walk learnt (tip tree, new blobs,
  * commit count), or null when git packed instead.
  */
-async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<PrivatePack | null> {
+async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<PrivateObjects | null> {
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
     throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', { data: { gitDir: d.gitDir } });
   }
-  const own = buildPrivatePack(join(d.gitDir, 'objects'), range.tip, range.base);
+  const walked = walkPrivateObjects(join(d.gitDir, 'objects'), range.tip, range.base);
+  // A few objects whose every link is accounted for go in without a git process (import-direct.ts).
+  if (walked !== null && walked.objects.size < limit && storeWalkedObjects(walked, { base: range.base, objectsDir: join(d.gitCommonDir, 'objects') })) return walked;
+  const own = walked === null ? null : packPrivateObjects(walked);
   const env = { GIT_DIR: d.gitCommonDir, ...workerObjectEnv(d) };
   const pack = own?.pack ?? (await git.run(['pack-objects', '--revs', '--stdout', '-q'], { cwd, env, config: [...READ_CONFIG], input: `${range.tip}\n^${range.base}\n` })).stdoutBuffer;
   // A pack cut short (beyond the runner's output buffer) fails its trailing checksum below: never half-imported.

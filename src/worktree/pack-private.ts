@@ -21,20 +21,27 @@ const MAX_BYTES = 4 * 1024 * 1024;
 const TYPE_CODE = { commit: 1, tree: 2, blob: 3 } as const;
 type ObjectType = keyof typeof TYPE_CODE;
 
-interface LooseObject {
+/** One object read from the private directory: its type and content. */
+export interface LooseObject {
   type: ObjectType;
   body: Buffer;
 }
 
-/** The pack and what the walk learnt: the commits it holds (all descend from the base). */
-export interface PrivatePack {
-  pack: Buffer;
-  objectCount: number;
+/** What the walk learnt: the private objects (re-hashed) and the commits among them (all descend from the base). */
+export interface PrivateObjects {
+  /** Every object the walk read from the private directory, by id. */
+  objects: Map<string, LooseObject>;
   commitCount: number;
   /** The tree the tip commit records. */
   tipTree: string;
   /** The new blobs, by id (re-hashed): the merge's validator need not read them again. */
   blobs: Map<string, Buffer>;
+}
+
+/** The walk's objects as a pack git can take. */
+export interface PrivatePack extends PrivateObjects {
+  pack: Buffer;
+  objectCount: number;
 }
 
 /** Inflates and checks one loose object against its name; null when the private directory does not hold it. */
@@ -100,14 +107,24 @@ function onlyLooseObjects(objectsDir: string): boolean {
  * @example const p = buildPrivatePack(join(gitDir, 'objects'), tip, base); // { pack, objectCount, commitCount } | null
  */
 export function buildPrivatePack(objectsDir: string, tip: string, base: string): PrivatePack | null {
+  const walked = walkPrivateObjects(objectsDir, tip, base);
+  return walked === null ? null : packPrivateObjects(walked);
+}
+
+/**
+ * The objects reachable from `tip` that the private directory holds, read and re-hashed, when their commits
+ * all descend from `base` inside it; null when git has to do it (see the module comment).
+ * @example walkPrivateObjects(join(gitDir, 'objects'), tip, base)?.commitCount // 1
+ */
+export function walkPrivateObjects(objectsDir: string, tip: string, base: string): PrivateObjects | null {
   try {
-    return walkAndPack(objectsDir, tip, base);
+    return walk(objectsDir, tip, base);
   } catch {
     return null; // anything odd (a corrupt or oversized object, a planted file): git's own import decides
   }
 }
 
-function walkAndPack(objectsDir: string, tip: string, base: string): PrivatePack | null {
+function walk(objectsDir: string, tip: string, base: string): PrivateObjects | null {
   if (!/^[0-9a-f]{40}$/.test(tip) || !onlyLooseObjects(objectsDir)) return null;
   const budget = { bytes: MAX_BYTES };
   const found = new Map<string, LooseObject>();
@@ -140,14 +157,23 @@ function walkAndPack(objectsDir: string, tip: string, base: string): PrivatePack
     }
   }
   if (!reachesBase || tipTree === '') return null;
+  const blobs = new Map<string, Buffer>();
+  for (const [id, obj] of found) if (obj.type === 'blob') blobs.set(id, obj.body);
+  return { objects: found, commitCount, tipTree, blobs };
+}
+
+/**
+ * The walked objects as a version-2 pack (undeltified), with its trailing checksum.
+ * @example packPrivateObjects(walked).pack.subarray(0, 4).toString() === 'PACK'
+ */
+export function packPrivateObjects(w: PrivateObjects): PrivatePack {
+  const found = w.objects;
   const head = Buffer.alloc(12);
   head.write('PACK', 0, 'latin1');
   head.writeUInt32BE(2, 4);
   head.writeUInt32BE(found.size, 8);
   const parts: Buffer[] = [head];
-  const blobs = new Map<string, Buffer>();
-  for (const [id, obj] of found) if (obj.type === 'blob') blobs.set(id, obj.body);
   for (const obj of found.values()) parts.push(entryHeader(obj.type, obj.body.length), deflateSync(obj.body));
   const body = Buffer.concat(parts);
-  return { pack: Buffer.concat([body, createHash('sha1').update(body).digest()]), objectCount: found.size, commitCount, tipTree, blobs };
+  return { ...w, pack: Buffer.concat([body, createHash('sha1').update(body).digest()]), objectCount: found.size };
 }
