@@ -11,6 +11,8 @@ import { checkConfinable, confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
 import { reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
+import type { WriterBase } from '../hooks/staged-diff.js';
+import { readIndexFile, type IndexEntries } from '../git/index-file.js';
 import { withGitConfig } from '../git/config-env.js';
 import { harnessWorktreeEnv, worktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
@@ -77,8 +79,12 @@ export function commandBodyPolicy(o: {
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & EarlyStartingBody {
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
-    // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
-    const reserved = ctx.type === 'update' ? writerHookChannel(ctx, o.env) : undefined;
+    // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside); its
+    // first commit's staged diff against the index checked out, read before the command may run.
+    const update = ctx.type === 'update';
+    const baseIndex = update ? ctx.checkedOut.then(() => readIndexFile(join(worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir }).gitDir, 'index'))) : ctx.checkedOut;
+    baseIndex.catch(() => undefined); // a failed checkout is reported below
+    const reserved = update ? writerHookChannel(ctx, o.env, { head: ctx.baseHead, index: baseIndex as Promise<IndexEntries | null> }) : undefined;
     const hook = reserved && o.wrapHookChannel ? o.wrapHookChannel(reserved) : reserved;
     try {
       const confined = confineCommand({
@@ -95,7 +101,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       // cannot be linked never release the command: its git config names that directory. A channel that
       // does not listen only means the writer's hook starts Node.
       const listening = afterThisTurn(() => hook?.start());
-      const go = Promise.all([ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
+      const go = Promise.all([baseIndex, listening]).then(() => `${GATE_LINE}\n`);
       go.catch(() => undefined); // the launcher handles it once the sandbox runs; one that never starts must not leave it unhandled
       const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
@@ -132,10 +138,10 @@ const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LI
  * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
  * none can be made (the writer's hook then starts Node).
  */
-function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>): ReservedHookChannel | undefined {
+function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>, base: WriterBase): ReservedHookChannel | undefined {
   const dirs = worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir });
   try {
-    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env });
+    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env, base });
   } catch {
     return undefined;
   }

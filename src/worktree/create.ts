@@ -55,7 +55,8 @@ export interface CreateWorktreeOptions {
 }
 
 /** Config that makes git apply (and keep) cone-mode sparse patterns in a worktree, per invocation. */
-const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
+// Not split: the writer's hook reads this index and its staged one without git (hooks/staged-diff.ts).
+const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true', 'core.splitIndex=false'];
 
 /**
  * `YYYYMMDDhhmmss-<8 hex>` in UTC.

@@ -1,6 +1,7 @@
 // A confined writer's raw commits are answered by its harness (the per-run hook channel), inside real
 // bubblewrap where the CLI daemon is out of reach: the channel's socket is visible there, the hook's client
 // gets the verdict from it, and a bad commit is refused with the validator's messages.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
@@ -85,5 +86,24 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
     });
     expect(outcome.status).toBe('no_changes');
     expect(output.trim()).toBe('LINKED');
+  });
+});
+
+describe('a confined writer\'s first commit', { tags: ['sandbox'] }, () => {
+  it('is diffed by its harness without git (HEAD is still the base); a later one by git diff', async () => {
+    // A logging `git` first on the harness's PATH (not visible inside the sandbox: the writer runs the real one).
+    const shim = makeTmpDir('gitmem-gitshim-');
+    const log = join(shim, 'calls.log');
+    writeFileSync(join(shim, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec /usr/bin/git "$@"\n`, { mode: 0o755 });
+    const body = [
+      "printf -- '---\\ndescription: one\\n---\\none\\n' > system/one.md && git add -A && git commit -qm one && echo first=ok",
+      "printf 'no frontmatter\\n' > system/two.md && git add -A; git commit -qm two; echo \"second=$?\"",
+    ].join('\n');
+    const { outcome, output } = await run2(body, { PATH: `${shim}:${env['PATH'] ?? '/usr/bin:/bin'}` });
+    expect(output).toMatch(/first=ok[\s\S]*second=1/);
+    expect(output).toContain('system/two.md: missing frontmatter (must start with ---)');
+    expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
+    const diffs = readFileSync(log, 'utf8').split('\n').filter((l) => /(^| )diff --raw/.test(l));
+    expect(diffs).toHaveLength(1); // the second commit's, after HEAD moved
   });
 });
