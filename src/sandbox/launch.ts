@@ -10,6 +10,7 @@ import { renderBwrapArgv } from './bwrap.js';
 import { renderSeatbeltArgv } from './seatbelt.js';
 import { detectSandboxBackend, type SandboxBackend } from './detect.js';
 import { buildConfinedEnv, SANDBOX_SENTINEL } from './env.js';
+import { sharedEtcViews, type EtcViews } from './etc-view.js';
 import { hostFacts, sandboxPlatform } from './host.js';
 import { absentReopened, canonicalPath, preparePolicy, type PreparedPolicy } from './prepare.js';
 import { parseReadPaths, SANDBOX_READ_ENV, withSystemView } from './system-view.js';
@@ -40,6 +41,8 @@ export interface ConfineOptions {
   backend?: SandboxBackend;
   /** Extra read-only paths (added to those of GITMEM_SANDBOX_READ in `env`). */
   readPaths?: string[];
+  /** Where bwrap's `/etc` snapshot comes from (default: this process's, etc-view.ts); null: a bind per entry. */
+  etcViews?: EtcViews | null;
 }
 
 /** The switch that disables confinement. */
@@ -94,7 +97,9 @@ function checkCwd(input: string | undefined, policy: SandboxPolicy): string | un
 function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPolicy, cwd?: string): string[] {
   const { policy, absentReadonly, links, deniedFiles } = prepared;
   if (backend.name === 'bwrap') {
-    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}) });
+    const views = o.etcViews === undefined ? sharedEtcViews() : (o.etcViews ?? undefined);
+    const etcView = views?.viewFor(prepared);
+    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}), ...(etcView ? { etcView } : {}) });
   }
   if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
   throw unavailable(backend.reason);
