@@ -54,19 +54,18 @@ export function parseStrictCommit(body: Buffer): { tree: string; parents: string
 /**
  * True for a name git's checks can never object to on any file system: printable ASCII without `/`, `\`,
  * `:` or `~` (NTFS short names and streams), not `.`/`..`, not starting with `.git` in any case (the
- * repository, .gitmodules, .gitattributes …), not ending in a dot or a space (names NTFS trims).
+ * repository, .gitmodules, .gitattributes …), not ending in a dot or a space (names NTFS trims). `name` is
+ * the raw bytes as latin1 (one character a byte).
  */
-function plainName(name: Buffer): boolean {
+function plainName(name: string): boolean {
   if (name.length === 0 || name.length > MAX_NAME_BYTES) return false;
-  for (const c of name) if (c < 0x20 || c > 0x7e || c === 0x2f || c === 0x5c || c === 0x3a || c === 0x7e) return false;
-  const last = name[name.length - 1];
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    if (c < 0x20 || c > 0x7e || c === 0x2f || c === 0x5c || c === 0x3a || c === 0x7e) return false;
+  }
+  const last = name.charCodeAt(name.length - 1);
   if (last === 0x2e || last === 0x20) return false; // also rejects '.' and '..'
-  return !name.toString('latin1', 0, 4).toLowerCase().startsWith('.git');
-}
-
-/** git's tree order: names compared bytewise, a tree's name as if it ended in '/'. */
-function orderKey(e: { mode: string; name: Buffer }): Buffer {
-  return e.mode === '40000' ? Buffer.concat([e.name, Buffer.from('/')]) : e.name;
+  return name.charCodeAt(0) !== 0x2e || name.slice(0, 4).toLowerCase() !== '.git';
 }
 
 /**
@@ -78,21 +77,21 @@ function orderKey(e: { mode: string; name: Buffer }): Buffer {
 export function parseStrictTree(body: Buffer): StrictTreeEntry[] | null {
   const out: StrictTreeEntry[] = [];
   const names = new Set<string>();
-  let prev: Buffer | undefined;
+  // git's order: bytes, a tree's name as if it ended in '/'; latin1 strings compare as their bytes do.
+  let prevKey = '';
   for (let pos = 0; pos < body.length; ) {
     const space = body.indexOf(0x20, pos);
     const nul = space < 0 ? -1 : body.indexOf(0, space);
     if (space < 0 || nul < 0 || nul + 1 + ID_BYTES > body.length) return null;
     const mode = body.toString('latin1', pos, space);
-    const name = body.subarray(space + 1, nul);
+    const name = body.toString('latin1', space + 1, nul);
     const id = body.toString('hex', nul + 1, nul + 1 + ID_BYTES);
     if (!MODES.has(mode) || !plainName(name) || id === NULL_ID) return null;
-    const key = orderKey({ mode, name });
-    const text = name.toString('latin1');
-    if ((prev !== undefined && Buffer.compare(prev, key) >= 0) || names.has(text)) return null;
-    names.add(text);
-    prev = key;
-    out.push({ mode: mode as StrictMode, name: text, id });
+    const key = mode === '40000' ? `${name}/` : name;
+    if ((out.length > 0 && prevKey >= key) || names.has(name)) return null;
+    names.add(name);
+    prevKey = key;
+    out.push({ mode: mode as StrictMode, name, id });
     pos = nul + 1 + ID_BYTES;
   }
   return out;
