@@ -43,6 +43,25 @@ describe('renderBwrapArgv', () => {
     expect(s).toContain('--ro-bind-try /w/ro/x/deep /w/ro/x/deep'); // read-only again inside the writable carve
   });
 
+  it('binds a read-only carve-out inside another only when some root lies between them', () => {
+    const reopened = [
+      { path: '/m/.git', writable: false },
+      { path: '/m/.git/hooks', writable: false }, // covered by .git
+      { path: '/m/.git/wt', writable: true },
+      { path: '/m/.git/wt/pinned', writable: false }, // read-only again inside the writable carve
+    ];
+    // (a denied root cannot lie inside a re-opened one: normalizePolicy refuses it)
+    const p: SandboxPolicy = { readonlyRoots: [], writableRoots: [], deniedRoots: ['/m'], reopenedRoots: reopened, allowNetwork: false };
+    const s = flags(renderBwrapArgv(p, ['true']));
+    expect(s).toContain('--ro-bind /m/.git /m/.git');
+    expect(s).not.toContain('/m/.git/hooks');
+    expect(s).toContain('--bind /m/.git/wt /m/.git/wt');
+    expect(s).toContain('--ro-bind /m/.git/wt/pinned /m/.git/wt/pinned');
+    // A writable .git (a repair writer's) keeps its read-only hooks bound.
+    const rw = { ...p, reopenedRoots: reopened.map((r) => (r.path === '/m/.git' ? { ...r, writable: true } : r)) };
+    expect(flags(renderBwrapArgv(rw, ['true']))).toContain('--ro-bind /m/.git/hooks /m/.git/hooks');
+  });
+
   it('always drops every capability and locks user namespaces, whatever the policy', () => {
     const open: SandboxPolicy = { readonlyRoots: [], writableRoots: ['/'], deniedRoots: [], reopenedRoots: [], allowNetwork: true };
     const s = flags(renderBwrapArgv(open, ['true']));

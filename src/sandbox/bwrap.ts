@@ -101,11 +101,28 @@ function coveredReadonly(l: SandboxLayer, readonly: ReadonlySet<string>, writabl
   return false;
 }
 
+/**
+ * A read-only carve-out inside another read-only one with no other root of any kind between them (a
+ * writer's `.git/hooks` and `.git/config` inside its read-only `.git`): the outer bind is recursive, so the
+ * inner one shows the same files, read-only, at one mount more.
+ */
+function coveredReopened(l: SandboxLayer, reopenedRo: ReadonlySet<string>, others: ReadonlySet<string>): boolean {
+  if (l.kind !== 'reopened' || l.writable) return false;
+  for (let d = dirname(l.path); d !== '/' && d !== '.'; d = dirname(d)) {
+    if (others.has(d)) return false;
+    if (reopenedRo.has(d)) return true;
+  }
+  return false;
+}
+
 /** The layers the argv mounts, in order (`/` is never one): denied roots nothing shows and covered ones left out. */
 function renderedLayers(p: SandboxPolicy, denied: ReadonlySet<string>): SandboxLayer[] {
   const readonly = new Set(p.readonlyRoots);
   const writable = new Set(p.writableRoots);
-  return planLayers(p).filter((l) => l.path !== '/' && (l.kind !== 'denied' || denied.has(l.path)) && !coveredReadonly(l, readonly, writable));
+  const reopenedRo = new Set(p.reopenedRoots.filter((r) => !r.writable).map((r) => r.path));
+  const others = new Set([...readonly, ...writable, ...p.deniedRoots, ...p.reopenedRoots.filter((r) => r.writable).map((r) => r.path)]);
+  const covered = (l: SandboxLayer): boolean => coveredReadonly(l, readonly, writable) || coveredReopened(l, reopenedRo, others);
+  return planLayers(p).filter((l) => l.path !== '/' && (l.kind !== 'denied' || denied.has(l.path)) && !covered(l));
 }
 
 /**

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitmemRuntimeDir } from '../../src/runtime-dir.js';
 import { createEtcViews, type EtcViews } from '../../src/sandbox/etc-view.js';
+import { lockedFiles, lockId } from '../../src/sandbox/etc-view-build.js';
 import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
@@ -86,6 +87,16 @@ describe('sandbox: the /etc view under real bubblewrap', { tags: ['sandbox'] }, 
   });
 });
 
+/** Resolves once some process holds the lock on the view file the argv's `--lock-file` names (fails after 20 s). */
+async function heldLock(argv: string[], root: string, dir: string): Promise<void> {
+  const rel = (argv[argv.indexOf('--lock-file') + 1] ?? '').slice(root.length + 1);
+  const id = lockId(lstatSync(join(dir, rel)));
+  for (const start = Date.now(); !lockedFiles()?.has(id); ) {
+    if (Date.now() - start > 20_000) throw new Error(`no sandbox took the lock on ${join(dir, rel)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('sandbox: a changed source gets a new view, the old one untouched while used', { tags: ['sandbox'] }, () => {
   let fake: string;
   let views: EtcViews;
@@ -111,7 +122,7 @@ describe('sandbox: a changed source gets a new view, the old one untouched while
     const dir1 = viewDir(long.argv, fake) as string;
     expect(dir1).toBeDefined();
     const running = long.run();
-    await new Promise((r) => setTimeout(r, 400)); // the sandbox is up and holds its lock
+    await heldLock(long.argv, fake, dir1); // the sandbox is up and holds its lock (however slow the machine)
     writeFileSync(join(fake, 'passwd'), 'v2 longer\n');
     const next = confineFake(`cat ${fake}/passwd`);
     const dir2 = viewDir(next.argv, fake) as string;
@@ -122,8 +133,8 @@ describe('sandbox: a changed source gets a new view, the old one untouched while
     const r = await running;
     expect(r.stdout).toBe('v1\nv1\nconf.d\npasswd\na\n'); // no shadow: it is not on the allow-list
     expect(readFileSync(join(dir1, 'passwd'), 'utf8')).toBe('v1\n');
-    await new Promise((r) => setTimeout(r, 400));
-    expect(existsSync(dir1)).toBe(false); // its sandbox is gone: removed
+    for (const start = Date.now(); existsSync(dir1) && Date.now() - start < 10_000; ) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(dir1)).toBe(false); // its sandbox is gone: removed at a sweep of the retired views
     expect(existsSync(dir2)).toBe(true);
   });
 });
