@@ -31,7 +31,8 @@ export function dirtyPathsOf(status: RepoStatus): string[] {
  */
 export async function dirtyPaths(git: GitRunner, cwd: string, paths?: readonly string[], env?: Record<string, string>): Promise<string[]> {
   if (paths !== undefined && paths.length === 0) return [];
-  const status = statusOp('all');
+  // Paths only: renames name the same paths either way, and ahead/behind is not asked.
+  const status = statusOp('all', false);
   const args = ['--literal-pathspecs', ...status.args];
   const narrow = paths !== undefined && paths.length <= 500; // keep argv small; filter afterwards instead
   if (narrow) args.push('--', ...paths);

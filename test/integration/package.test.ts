@@ -25,11 +25,13 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
  * internals entry, the harness adapters, conflict resolution and `doctor` to ~1.22 / ~3.9 MB (the CLI's core bundle alone is 660 KB); the
  * work-tree watcher of the clean check (memfs/fsmonitor, also in the CLI's bundles) to ~4.2 MB unpacked; the
  * incremental tree/prompt models, the hook's fast path (daemon socket, writer channel, perl client), the in-process
- * pack of a writer's objects and the durable write's staging to ~1.36 / ~4.43 MB (the CLI's core bundle 827 KB). The
- * budgets are that plus a margin. A jump past them is worth a look.
+ * pack of a writer's objects and the durable write's staging to ~1.36 / ~4.43 MB (the CLI's core bundle 827 KB); the
+ * sandbox's /etc view, the direct import of a writer's objects (strict object readers) and its hook's in-process
+ * staged diff (an index reader) to ~1.44 / ~4.70 MB. The budgets are that plus a margin. A jump past them is worth
+ * a look.
  */
-const MAX_PACKED = 1_450_000;
-const MAX_UNPACKED = 4_700_000;
+const MAX_PACKED = 1_550_000;
+const MAX_UNPACKED = 5_000_000;
 
 /**
  * The page's libraries: bundled into dist/palace/assets at build time, so never runtime dependencies. markdown-it
