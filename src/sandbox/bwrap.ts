@@ -86,19 +86,22 @@ function visibleDenied(p: SandboxPolicy): Set<string> {
   return new Set(p.deniedRoots.filter((d) => hasAncestorIn(d, plain) || holders.has(d)));
 }
 
+/** True when, walking up from `path`, a directory of `covers` comes before one of `stops` (`/` is never bound). */
+function coveredFirst(path: string, covers: ReadonlySet<string>, stops: ReadonlySet<string>): boolean {
+  for (let d = dirname(path); d !== '/' && d !== '.'; d = dirname(d)) {
+    if (stops.has(d)) return false;
+    if (covers.has(d)) return true;
+  }
+  return false;
+}
+
 /**
  * A plain read-only root inside another one with no writable root between them (`/usr/bin` under `/usr`):
  * bwrap's read-only binds are recursive, so it is already visible and read-only, and each mount costs the
  * launch time.
  */
 function coveredReadonly(l: SandboxLayer, readonly: ReadonlySet<string>, writable: ReadonlySet<string>): boolean {
-  if (l.kind !== 'plain' || l.writable) return false;
-  // The nearest enclosing root decides (policy paths are normalised absolute paths; `/` is never bound).
-  for (let d = dirname(l.path); d !== '/' && d !== '.'; d = dirname(d)) {
-    if (writable.has(d)) return false;
-    if (readonly.has(d)) return true;
-  }
-  return false;
+  return l.kind === 'plain' && !l.writable && coveredFirst(l.path, readonly, writable);
 }
 
 /**
@@ -107,12 +110,7 @@ function coveredReadonly(l: SandboxLayer, readonly: ReadonlySet<string>, writabl
  * inner one shows the same files, read-only, at one mount more.
  */
 function coveredReopened(l: SandboxLayer, reopenedRo: ReadonlySet<string>, others: ReadonlySet<string>): boolean {
-  if (l.kind !== 'reopened' || l.writable) return false;
-  for (let d = dirname(l.path); d !== '/' && d !== '.'; d = dirname(d)) {
-    if (others.has(d)) return false;
-    if (reopenedRo.has(d)) return true;
-  }
-  return false;
+  return l.kind === 'reopened' && !l.writable && coveredFirst(l.path, reopenedRo, others);
 }
 
 /** The layers the argv mounts, in order (`/` is never one): denied roots nothing shows and covered ones left out. */
