@@ -15,8 +15,9 @@ const MAX_LOOSE_BYTES = 64 * 1024 * 1024;
 const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = constants;
 
 /**
- * A loose object file's bytes: null when there is no such file; throws when there is one that cannot be used
- * (a link, not a regular file, larger than `max`).
+ * A loose object file's bytes (or another small file a confined writer could have planted: its index, its
+ * HEAD): null when there is no such file; throws when there is one that cannot be used (a link, not a regular
+ * file, larger than `max`).
  * @example readLooseFile('/m/.git/objects/4b/825d…', 1 << 20) // Buffer (still deflated)
  */
 export function readLooseFile(path: string, max: number): Buffer | null {

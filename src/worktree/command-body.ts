@@ -12,9 +12,9 @@ import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.j
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
 import { reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
 import type { WriterBase } from '../hooks/staged-diff.js';
-import { readIndexFile, type IndexEntries } from '../git/index-file.js';
+import { readIndexFile } from '../git/index-file.js';
 import { withGitConfig } from '../git/config-env.js';
-import { harnessWorktreeEnv, worktreeGitDirs } from './git-env.js';
+import { harnessWorktreeEnv, worktreeGitDirs, type WorktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
 import type { EarlyStartingBody, MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
@@ -81,10 +81,10 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
     // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside); its
     // first commit's staged diff against the index checked out, read before the command may run.
-    const update = ctx.type === 'update';
-    const baseIndex = update ? ctx.checkedOut.then(() => readIndexFile(join(worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir }).gitDir, 'index'))) : ctx.checkedOut;
-    baseIndex.catch(() => undefined); // a failed checkout is reported below
-    const reserved = update ? writerHookChannel(ctx, o.env, { head: ctx.baseHead, index: baseIndex as Promise<IndexEntries | null> }) : undefined;
+    const dirs = ctx.type === 'update' ? worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir }) : undefined;
+    const baseIndex = dirs && ctx.checkedOut.then(() => readIndexFile(join(dirs.gitDir, 'index')));
+    baseIndex?.catch(() => undefined); // a failed checkout is reported below
+    const reserved = dirs && baseIndex ? writerHookChannel(ctx, dirs, o.env, { head: ctx.baseHead, index: baseIndex }) : undefined;
     const hook = reserved && o.wrapHookChannel ? o.wrapHookChannel(reserved) : reserved;
     try {
       const confined = confineCommand({
@@ -101,7 +101,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       // cannot be linked never release the command: its git config names that directory. A channel that
       // does not listen only means the writer's hook starts Node.
       const listening = afterThisTurn(() => hook?.start());
-      const go = Promise.all([baseIndex, listening]).then(() => `${GATE_LINE}\n`);
+      const go = Promise.all([baseIndex ?? ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
       go.catch(() => undefined); // the launcher handles it once the sandbox runs; one that never starts must not leave it unhandled
       const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
@@ -138,8 +138,7 @@ const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LI
  * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
  * none can be made (the writer's hook then starts Node).
  */
-function writerHookChannel(ctx: MemoryWorkerContext, env: Record<string, string | undefined>, base: WriterBase): ReservedHookChannel | undefined {
-  const dirs = worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir });
+function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, env: Record<string, string | undefined>, base: WriterBase): ReservedHookChannel | undefined {
   try {
     return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env, base });
   } catch {
