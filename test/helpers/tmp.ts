@@ -3,9 +3,9 @@
  * ~18x cheaper than on disk), fixed identity, signing and gc off, branch main.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 const created: string[] = [];
@@ -59,4 +59,16 @@ export function gitTry(cwd: string, args: string[], env: Record<string, string> 
     const e = err as { status?: number; stdout?: string; stderr?: string };
     return { status: e.status ?? 1, stdout: String(e.stdout ?? ''), stderr: String(e.stderr ?? '') };
   }
+}
+
+/**
+ * A new repository at `dir` (branch main) whose one commit `init` holds one file: what most worktree tests start from.
+ * @example initRepoWithFile(memoryDir, 'system/persona.md', 'persona\n', env)
+ */
+export function initRepoWithFile(dir: string, file: string, text: string, env: Record<string, string>): void {
+  mkdirSync(dirname(join(dir, file)), { recursive: true });
+  git(dir, ['init', '-q', '-b', 'main'], env);
+  writeFileSync(join(dir, file), text);
+  git(dir, ['add', '-A'], env);
+  git(dir, ['commit', '-q', '-m', 'init'], env);
 }

@@ -1,12 +1,12 @@
 // Many writers at once: 4 processes × 50 lease-guarded commits on the checkout while 2 memory workers run
 // and merge back. Every write must land, the workers' merges too, and the repository must stay sound.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { cleanupTmp, git, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'lease-child.ts');
 let root: string;
@@ -26,11 +26,7 @@ beforeAll(() => {
   root = makeTmpDir();
   env = { ...hermeticGitEnv(root), NODE_OPTIONS: '' };
   repo = join(root, 'agents', 'a1', 'memory');
-  mkdirSync(join(repo, 'system'), { recursive: true });
-  git(repo, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(repo, 'system', 'persona.md'), 'persona\n');
-  git(repo, ['add', '-A'], env);
-  git(repo, ['commit', '-q', '-m', 'init'], env);
+  initRepoWithFile(repo, 'system/persona.md', 'persona\n', env);
 });
 
 afterAll(() => cleanupTmp());

@@ -6,7 +6,7 @@
 // its own git dir never makes the harness run its config. A normal commit in its worktree still merges. And a
 // reflection run with the sandbox switched off says so exactly once.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner } from '../../src/git/runner.js';
@@ -16,7 +16,7 @@ import { discardWorktree } from '../../src/worktree/cleanup.js';
 import { createMemoryWorktree } from '../../src/worktree/create.js';
 import { memoryFixture } from '../helpers/memory-fixture.js';
 import { runCommandWorker } from '../helpers/command-worker.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { cleanupTmp, git, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 import { scripted } from './reflection-mock.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
@@ -30,11 +30,7 @@ beforeAll(() => {
   home = join(root, 'home');
   env = { ...hermeticGitEnv(root), GITMEM_HOME: home };
   memoryDir = join(home, 'agents', 'a1', 'memory');
-  mkdirSync(join(memoryDir, 'system'), { recursive: true });
-  git(memoryDir, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(memoryDir, 'system', 'persona.md'), 'persona\n');
-  git(memoryDir, ['add', '-A'], env);
-  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+  initRepoWithFile(memoryDir, 'system/persona.md', 'persona\n', env);
   mkdirSync(join(memoryDir, '.git', 'hooks'), { recursive: true });
 });
 

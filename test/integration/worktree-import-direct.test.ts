@@ -11,7 +11,7 @@ import { discardWorktree } from '../../src/worktree/cleanup.js';
 import { createMemoryWorktree, type MemoryWorktree } from '../../src/worktree/create.js';
 import { workerObjectEnv } from '../../src/worktree/git-env.js';
 import { importWorktreeCommits } from '../../src/worktree/import.js';
-import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { cleanupTmp, git, gitTry, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 
 let memoryDir: string;
 let env: Record<string, string>;
@@ -76,11 +76,7 @@ function freshMemory(): void {
   env = hermeticGitEnv(root);
   runner = recordingRunner(createGitRunner({ env }));
   memoryDir = join(root, 'agents', 'a1', 'memory');
-  mkdirSync(join(memoryDir, 'notes'), { recursive: true });
-  git(memoryDir, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(memoryDir, 'notes', 'a.md'), '---\ndescription: a\n---\na\n');
-  git(memoryDir, ['add', '-A'], env);
-  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+  initRepoWithFile(memoryDir, 'notes/a.md', '---\ndescription: a\n---\na\n', env);
 }
 
 async function importOf(wt: MemoryWorktree): Promise<{ ok: boolean; tip?: string }> {

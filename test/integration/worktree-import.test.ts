@@ -15,7 +15,7 @@ import { importWorktreeCommits } from '../../src/worktree/import.js';
 import { OWNER_MARKER, readWorktreeOwner } from '../../src/worktree/owner.js';
 import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
-import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { cleanupTmp, git, gitTry, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 
 let root: string;
 let memoryDir: string;
@@ -45,11 +45,7 @@ beforeAll(() => {
   env = hermeticGitEnv(root);
   runner = createGitRunner({ env });
   memoryDir = join(root, 'agents', 'a1', 'memory');
-  mkdirSync(join(memoryDir, 'system'), { recursive: true });
-  git(memoryDir, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(memoryDir, 'system', 'persona.md'), 'persona\n');
-  git(memoryDir, ['add', '-A'], env);
-  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+  initRepoWithFile(memoryDir, 'system/persona.md', 'persona\n', env);
   git(root, ['clone', '-q', '--bare', memoryDir, join(root, 'origin.git')], env);
   git(memoryDir, ['remote', 'add', 'origin', join(root, 'origin.git')], env);
 });

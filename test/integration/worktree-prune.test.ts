@@ -11,7 +11,7 @@ import { listKeptBranches } from '../../src/sync/conflicts.js';
 import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { OWNER_MARKER } from '../../src/worktree/owner.js';
 import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { cleanupTmp, git, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 let home: string;
@@ -26,11 +26,7 @@ beforeAll(() => {
   env = { ...hermeticGitEnv(root), GITMEM_HOME: home, NODE_OPTIONS: '' };
   memoryDir = join(home, 'agents', 'a1', 'memory');
   worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
-  mkdirSync(join(memoryDir, 'system'), { recursive: true });
-  git(memoryDir, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(memoryDir, 'system', 'persona.md'), 'persona\n');
-  git(memoryDir, ['add', '-A'], env);
-  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+  initRepoWithFile(memoryDir, 'system/persona.md', 'persona\n', env);
 });
 
 afterAll(() => {
