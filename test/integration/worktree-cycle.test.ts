@@ -1,15 +1,16 @@
 // The worker cycle's ordering when a step fails: the work is only ever on its branch, in the merge, or still
 // in the private git dir (for prune) — never lost, and the checkout is as it was. Also: removed worktrees
 // leave no name behind, and a deletion cut short is swept by the next prune.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner, type GitRunner } from '../../src/git/runner.js';
-import { TRASH_DIR } from '../../src/worktree/cleanup.js';
+import { discardWorktree, TRASH_DIR } from '../../src/worktree/cleanup.js';
+import { createMemoryWorktree } from '../../src/worktree/create.js';
 import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
 import type { MemoryWorkerContext } from '../../src/worktree/worker-types.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { cleanupTmp, git, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 
 let memoryDir: string;
 let env: Record<string, string>;
@@ -47,11 +48,7 @@ beforeAll(() => {
   env = hermeticGitEnv(root);
   runner = createGitRunner({ env });
   memoryDir = join(root, 'agents', 'a1', 'memory');
-  mkdirSync(join(memoryDir, 'system'), { recursive: true });
-  git(memoryDir, ['init', '-q', '-b', 'main'], env);
-  writeFileSync(join(memoryDir, 'system', 'persona.md'), '---\ndescription: who I am\n---\nme\n');
-  git(memoryDir, ['add', '-A'], env);
-  git(memoryDir, ['commit', '-q', '-m', 'init'], env);
+  initRepoWithFile(memoryDir, 'system/persona.md', '---\ndescription: who I am\n---\nme\n', env);
 });
 
 afterAll(() => cleanupTmp());
@@ -106,5 +103,24 @@ describe('the worker cycle when a step fails', () => {
     await pruneOrphanWorktrees({ memoryDir, git: runner, now: () => Date.now() + 60_000 });
     for (let i = 0; i < 100 && existsSync(stale); i++) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(stale)).toBe(false);
+  });
+});
+
+describe('a writer\'s index', () => {
+  // Its hook reads an unsplit index without git; past ~400 KiB of primary index the repository's setting wins.
+  it('is kept unsplit for a small checkout, and follows the repository past the size', async () => {
+    const small = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner });
+    expect(small.splitIndex).toBe(false);
+    await small.checkout;
+    await discardWorktree(small, runner);
+    const shared = join(memoryDir, '.git', 'sharedindex.0000000000000000000000000000000000000000');
+    writeFileSync(shared, Buffer.alloc(500 * 1024)); // what a large split checkout's shared index weighs
+    try {
+      const large = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner });
+      expect(large.splitIndex).toBeUndefined();
+      await discardWorktree(large, runner);
+    } finally {
+      rmSync(shared);
+    }
   });
 });
