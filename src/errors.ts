@@ -56,6 +56,7 @@ export type MemoryErrorCode =
   | 'LOCK_TIMEOUT' // the memory operation lease could not be acquired in time (data.holder)
   // --- sync ---
   | 'NO_REMOTE' // no remote configured for an operation that needs one
+  | 'REMOTE_REJECTED' // the remote's commits break the memory rules: main stays, they are kept on gitmem/rejected/<time> (data: the sync result, with its problems)
   | 'SYNC_CONFLICT' // pull/rebase hit a true conflict (data: the sync result, with its conflictPaths)
   | 'PUSH_FAILED' // push rejected for a reason other than non-fast-forward
   | 'MIRROR_ERROR' // mirror push preconditions (no URL, no commits, detached HEAD)

@@ -15,8 +15,8 @@ import { isProtectedText } from '../blocks/validate.js';
 import { pathProblem } from '../blocks/path-rules.js';
 import { MemoryError, isMemoryError } from '../errors.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { rawDiffOp } from '../git/commands/diff-raw.js';
-import { catFileBatchOp, lsTreeOp, revParseOp } from '../git/commands/plumbing.js';
+import { logRawOp } from '../git/commands/diff-raw.js';
+import { catFileBatchOp, revParseOp } from '../git/commands/plumbing.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { readRefQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
@@ -87,19 +87,29 @@ function quickHead(gitDir: string): string | undefined {
   return ref === undefined ? undefined : readRefQuick(gitDir, ref);
 }
 
-/** Blobs to look at: those changed since `from` (any tree), else every file of `to`. */
+/**
+ * Blobs to look at: every version any commit between `from` and `to` wrote (each commit against each of its
+ * parents, whoever made it), or every commit's of `to`'s whole history when nothing was looked at yet. A
+ * file made read_only by one commit and unlocked by the next is thereby still seen; only the net diff of
+ * the two ends would miss it.
+ */
 async function blobsSince(git: GitRunner, cwd: string, from: string | null, to: string): Promise<Array<{ path: string; id: string }>> {
   const regular = (mode: string): boolean => mode === '100644' || mode === '100755';
-  if (from !== null) {
-    try {
-      const entries = await git.exec(rawDiffOp('diff-tree', ['-r', from, to]), { cwd });
-      return entries.filter((e) => e.status !== 'D' && regular(e.newMode)).map((e) => ({ path: e.path, id: e.newId }));
-    } catch {
-      // `from` is gone (gc after a reset): look at everything
-    }
+  let entries;
+  try {
+    entries = await git.exec(logRawOp(from === null ? [to] : [to, '--not', from]), { cwd });
+  } catch {
+    entries = await git.exec(logRawOp([to]), { cwd }); // `from` is gone (gc after a reset): every commit of `to`
   }
-  const all = await git.exec(lsTreeOp(to), { cwd });
-  return all.filter((e) => e.type === 'blob' && regular(e.mode)).map((e) => ({ path: e.path, id: e.id }));
+  const seen = new Set<string>();
+  const out: Array<{ path: string; id: string }> = [];
+  for (const e of entries) {
+    const key = `${e.newId}\0${e.path}`;
+    if (e.status === 'D' || !regular(e.newMode) || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: e.path, id: e.newId });
+  }
+  return out;
 }
 
 /**

@@ -4,13 +4,13 @@
  * never reports `clean` while local commits are unpushed, never throws for git failures.
  */
 import { countAhead, integrateRemote } from './integrate.js';
-import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain } from './outcome.js';
+import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain, rejectedResult } from './outcome.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 const MAX_REBASE_ROUNDS = 2;
 
 /**
- * Runs the post-turn state machine. Outcomes: skipped, conflict, dirty, no_remote, clean, pushed, push_failed.
+ * Runs the post-turn state machine. Outcomes: skipped, conflict, rejected, dirty, no_remote, clean, pushed, push_failed.
  * @example const r = await syncAfterTurn({ git, memoryDir, credentials }); if (r.status === 'dirty') remind(r.summary)
  */
 export async function syncAfterTurn(opts: SyncOptions): Promise<SyncResult> {
@@ -40,6 +40,7 @@ async function runAfterTurn(opts: SyncOptions): Promise<SyncResult> {
     const r = await integrateRemote(ctx, hint);
     pulled += r.pulled;
     if (r.outcome === 'conflict') return conflictResult(dir, r, ctx.onConflict, pulled - r.pulled);
+    if (r.outcome === 'rejected') return rejectedResult(dir, r, pulled);
     const extra = { pulled, ...(r.backupRef ? { backupRef: r.backupRef } : {}) };
     if (r.ahead === 0) return { ...baseResult(dir), ...extra, status: 'clean', summary: 'The remote already has every local commit.' };
     failure = await pushMain(ctx, setUpstream);

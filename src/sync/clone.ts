@@ -24,6 +24,7 @@ import { commitEdits } from '../memfs/edits.js';
 import { agentPaths, type AgentPaths } from '../memfs/layout.js';
 import { authForRemote, type GitCredentials } from './credentials.js';
 import { normalizeRemoteUrl } from './remote.js';
+import { findIncomingProblems } from './incoming.js';
 
 export interface CloneOptions {
   git: GitRunner;
@@ -98,7 +99,8 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   let placed = false;
   let initialized = false;
   try {
-    await opts.git.run(['clone', '--quiet', '--no-tags', url, tmp], { cwd: paths.agentDir, ...call });
+    // No checkout yet: the remote's files reach the disk only once they passed the memory rules (checkoutMain).
+    await opts.git.run(['clone', '--quiet', '--no-tags', '--no-checkout', url, tmp], { cwd: paths.agentDir, ...call });
     const empty = await checkoutMain(opts.git, tmp);
     await configureClone(opts.git, tmp, paths.agentId);
     if (empty) await adoptRemoteObjectFormat(opts.git, tmp, call);
@@ -148,6 +150,11 @@ function removeClone(o: { tmp: string; paths: AgentPaths; placed: boolean; hadDi
 async function checkoutMain(git: GitRunner, dir: string): Promise<boolean> {
   const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], { cwd: dir, okExitCodes: [1] });
   if (remoteMain.exitCode === 0) {
+    const problems = await findIncomingProblems({ git, memoryDir: dir, signal: undefined }, remoteMain.stdout.trim(), null);
+    if (problems.length > 0) {
+      const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … and ${problems.length - 5} more` : '');
+      throw new MemoryError('REMOTE_REJECTED', `the remote's main breaks the memory rules, so nothing was cloned: ${shown}`, { data: { problems } });
+    }
     await git.run(['checkout', '-q', '-B', 'main', 'refs/remotes/origin/main'], { cwd: dir });
     await git.run(['branch', '-q', '--set-upstream-to=origin/main', 'main'], { cwd: dir });
     return false;

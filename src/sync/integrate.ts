@@ -11,6 +11,7 @@ import { parseFetchUpdate, quickRelation, type SyncHint, type TrackingUpdate } f
 import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { BACKUP_REF_PREFIX, CONFLICT_BRANCH_PREFIX, createUniqueRef } from './refs.js';
 import { gitDirOf } from './repo-state.js';
+import { checkIncoming, type IncomingRejection } from './incoming.js';
 import { CONFLICT_POLICIES, type ConflictPolicy, type RebaseConflictOps } from './conflict-policy.js';
 
 export const REMOTE_MAIN = 'refs/remotes/origin/main';
@@ -28,7 +29,7 @@ export interface IntegrateInput {
 }
 
 export interface IntegrateResult {
-  outcome: 'remote_empty' | 'up_to_date' | 'fast_forward' | 'rebased' | 'conflict';
+  outcome: 'remote_empty' | 'up_to_date' | 'fast_forward' | 'rebased' | 'conflict' | 'rejected';
   /** Remote commits now in main. */
   pulled: number;
   /** Local commits on main not on the remote, after integration. */
@@ -36,6 +37,8 @@ export interface IntegrateResult {
   conflictPaths?: string[];
   keptBranch?: string;
   backupRef?: string;
+  /** With `rejected`: the remote tip that breaks the memory rules (main did not move). */
+  rejection?: IncomingRejection;
 }
 
 /** What a fetch of origin's main found. */
@@ -76,30 +79,39 @@ export async function integrateRemote(input: IntegrateInput, hint: SyncHint, fet
   return withMemoryOperation(input.memoryDir, () => integrateLocked(input, hint, f.update), lease);
 }
 
+/**
+ * Under the lease: origin/main's commit is read once and everything below names that commit (a fetch by
+ * another process meanwhile cannot slip unvalidated commits in), and nothing moves main before the commits it
+ * would bring have passed the validator (incoming.ts).
+ */
 async function integrateLocked(input: IntegrateInput, hint: SyncHint, update: TrackingUpdate): Promise<IntegrateResult> {
-  if (hint.head === null) {
-    // Unborn local main: nothing local to keep; take the remote's history as is.
-    await input.git.run(['reset', '--hard', '--quiet', REMOTE_MAIN], runOpts(input));
-    return { outcome: 'fast_forward', pulled: await countRange(input, REMOTE_MAIN), ahead: 0 };
-  }
   const gitDir = gitDirOf(input.memoryDir);
-  const quick = gitDir
-    ? quickRelation(hint, readBranchHeadQuick(gitDir, 'main'), readRefQuick(gitDir, REMOTE_MAIN), update)
-    : undefined;
-  // Known to share history: rebase at once (it fast-forwards or does nothing when that is all there
-  // is) and count local and remote commits alongside, instead of counting first.
-  if (quick?.kind === 'related') return rebaseCounting(input, quick.head, quick.onto);
+  const onto = (gitDir ? readRefQuick(gitDir, REMOTE_MAIN) : undefined) ?? (await revParse(input, REMOTE_MAIN));
+  if (hint.head === null) {
+    // Unborn local main: nothing local to keep; take the remote's history as is, once it passes the rules.
+    const rejection = await checkIncoming(input, onto, null);
+    if (rejection) return { outcome: 'rejected', pulled: 0, ahead: 0, rejection };
+    await input.git.run(['reset', '--hard', '--quiet', onto], runOpts(input));
+    return { outcome: 'fast_forward', pulled: await countRange(input, onto), ahead: 0 };
+  }
+  const headNow = (gitDir ? readBranchHeadQuick(gitDir, 'main') : undefined) ?? (await revParse(input, 'HEAD'));
+  const quick = quickRelation(hint, headNow, onto, update);
   const counted = quick?.kind === 'counted' ? quick : undefined;
   if (counted?.behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead: counted.ahead };
-  if (counted?.ahead === 0) return fastForward(input, counted.behind);
-  const rel = await relation(input);
+  const rejection = await checkIncoming(input, onto, headNow);
+  if (rejection) return { outcome: 'rejected', pulled: 0, ahead: counted?.ahead ?? (await countAhead(input)), rejection };
+  // Known to share history: rebase at once (it fast-forwards or does nothing when that is all there
+  // is) and count local and remote commits alongside, instead of counting first.
+  if (quick?.kind === 'related') return rebaseCounting(input, quick.head, onto);
+  if (counted?.ahead === 0) return fastForward(input, onto, counted.behind);
+  const rel = await relation(input, onto);
   if (rel.behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead: rel.ahead };
-  if (rel.ahead === 0) return fastForward(input, rel.behind);
-  return rebaseOnto(input, rel);
+  if (rel.ahead === 0) return fastForward(input, onto, rel.behind);
+  return rebaseOnto(input, rel, onto);
 }
 
-async function fastForward(input: IntegrateInput, behind: number): Promise<IntegrateResult> {
-  await input.git.run(['merge', '--ff-only', '--quiet', REMOTE_MAIN], runOpts(input));
+async function fastForward(input: IntegrateInput, onto: string, behind: number): Promise<IntegrateResult> {
+  await input.git.run(['merge', '--ff-only', '--quiet', onto], runOpts(input));
   return { outcome: 'fast_forward', pulled: behind, ahead: 0 };
 }
 
@@ -111,8 +123,8 @@ interface Relation {
 }
 
 /** Ahead, behind and relatedness in one spawn: boundary commits (`-`) exist only when a merge base does. */
-async function relation(input: IntegrateInput): Promise<Relation> {
-  const r = await input.git.run(['rev-list', '--left-right', '--boundary', `HEAD...${REMOTE_MAIN}`], runOpts(input));
+async function relation(input: IntegrateInput, onto: string): Promise<Relation> {
+  const r = await input.git.run(['rev-list', '--left-right', '--boundary', `HEAD...${onto}`], runOpts(input));
   const rel: Relation = { ahead: 0, behind: 0, related: false };
   for (const line of r.stdout.split('\n')) {
     if (line.startsWith('<')) rel.ahead++;
@@ -139,36 +151,38 @@ async function rebaseCounting(input: IntegrateInput, head: string, onto: string)
   const [ahead = 0, behind = 0] = counts.trim().split(/\s+/).map(Number);
   const rel: Relation = { ahead, behind, related: true };
   const failed = await rebasing;
-  if (failed) return afterFailedRebase(input, failed.err, rel, undefined);
+  if (failed) return afterFailedRebase(input, failed.err, rel, undefined, onto);
   if (behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead };
   return { outcome: ahead === 0 ? 'fast_forward' : 'rebased', pulled: behind, ahead };
 }
 
-async function currentHead(input: IntegrateInput): Promise<string> {
-  return (await input.git.run(['rev-parse', 'HEAD'], runOpts(input))).stdout.trim();
+async function revParse(input: IntegrateInput, rev: string): Promise<string> {
+  return (await input.git.run(['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`], runOpts(input))).stdout.trim();
 }
 
-async function rebaseOnto(input: IntegrateInput, rel: Relation): Promise<IntegrateResult> {
+const currentHead = (input: IntegrateInput): Promise<string> => revParse(input, 'HEAD');
+
+async function rebaseOnto(input: IntegrateInput, rel: Relation, onto: string): Promise<IntegrateResult> {
   const backupRef = rel.related
     ? undefined
     : await createUniqueRef(input.git, input.memoryDir, BACKUP_REF_PREFIX, input.clock(), await currentHead(input));
   const extra = backupRef ? { backupRef } : {};
   try {
-    await rebase(input, REMOTE_MAIN);
+    await rebase(input, onto);
     return { outcome: 'rebased', pulled: rel.behind, ahead: rel.ahead, ...extra };
   } catch (err) {
-    return afterFailedRebase(input, err, rel, backupRef);
+    return afterFailedRebase(input, err, rel, backupRef, onto);
   }
 }
 
 /** A true conflict leaves unmerged paths; anything else is a failure to report, with main restored. */
-async function afterFailedRebase(input: IntegrateInput, err: unknown, rel: Relation, backupRef: string | undefined): Promise<IntegrateResult> {
+async function afterFailedRebase(input: IntegrateInput, err: unknown, rel: Relation, backupRef: string | undefined, onto: string): Promise<IntegrateResult> {
   const paths = err instanceof GitCommandError ? await unmergedPaths(input) : [];
   if (paths.length === 0) {
     await abortRebase(input);
     throw err;
   }
-  return onRebaseConflict(input, { ...rel, conflictPaths: paths, backupRef });
+  return onRebaseConflict(input, { ...rel, conflictPaths: paths, backupRef }, onto);
 }
 
 /** Rebases main onto `onto`; only when git knows no committer does it retry with a neutral one. */
@@ -185,6 +199,7 @@ async function rebase(input: IntegrateInput, onto: string): Promise<void> {
 async function onRebaseConflict(
   input: IntegrateInput,
   c: Relation & { conflictPaths: string[]; backupRef: string | undefined },
+  onto: string,
 ): Promise<IntegrateResult> {
   const { conflictPaths, backupRef } = c;
   const ops: RebaseConflictOps = {
@@ -193,7 +208,7 @@ async function onRebaseConflict(
       const ref = await createUniqueRef(input.git, input.memoryDir, `refs/heads/${CONFLICT_BRANCH_PREFIX}`, input.clock(), await currentHead(input));
       return ref.slice('refs/heads/'.length);
     },
-    followRemote: async () => void (await input.git.run(['reset', '--hard', '--quiet', REMOTE_MAIN], runOpts(input))),
+    followRemote: async () => void (await input.git.run(['reset', '--hard', '--quiet', onto], runOpts(input))),
   };
   const r = await CONFLICT_POLICIES[input.onConflict].resolve(ops, { ahead: c.ahead, behind: c.behind });
   return { outcome: 'conflict', conflictPaths, ...(backupRef ? { backupRef } : {}), ...r };

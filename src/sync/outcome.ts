@@ -161,6 +161,21 @@ export function failedResult(memoryDir: string, err: unknown, extra: Partial<Syn
 }
 
 /**
+ * `rejected` from an integration that found the remote's commits breaking the memory rules: main did not move.
+ * @example if (r.outcome === 'rejected') return rejectedResult(dir, r)
+ */
+export function rejectedResult(memoryDir: string, r: IntegrateResult, pulledBefore = 0): SyncResult {
+  const rejection = r.rejection;
+  const problems = rejection?.problems ?? [];
+  const branch = rejection?.branch ?? '';
+  const pending = r.ahead > 0 ? ` with ${r.ahead} local commit(s) not pushed` : '';
+  const summary =
+    `The remote's main (${rejection?.tip.slice(0, 12) ?? '?'}) breaks the memory rules; main was left as it was${pending} and the remote's commits are kept on ${branch}: ` +
+    `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; … and ${problems.length - 3} more` : ''}`;
+  return { ...baseResult(memoryDir), status: 'rejected', summary, pulled: pulledBefore, keptBranch: branch, problems, error: { code: 'REMOTE_REJECTED', message: summary } };
+}
+
+/**
  * `conflict` from an integration that stopped on conflicting changes.
  * @example if (r.outcome === 'conflict') return conflictResult(dir, r)
  */

@@ -66,8 +66,16 @@ function toChange(e: RawDiffEntry, blob: (id: string) => string | null): FileCha
  * @example const found = await findSecretsToPush(git, memoryDir)
  */
 export async function findSecretsToPush(git: GitRunner, cwd: string, signal?: AbortSignal): Promise<PushSecret[]> {
+  return findSecretsIn(git, cwd, ['HEAD', '--not', '--remotes=origin'], signal);
+}
+
+/**
+ * The credentials the commits `revs` name add (in their files or their messages), oldest commit first.
+ * @example const found = await findSecretsIn(git, memoryDir, [remoteTip, '--not', 'HEAD'])
+ */
+export async function findSecretsIn(git: GitRunner, cwd: string, revs: readonly string[], signal?: AbortSignal): Promise<PushSecret[]> {
   const opts = { cwd, ...(signal ? { signal } : {}) };
-  const args = ['log', '--reverse', LOG_FORMAT, '-z', '--raw', '-M', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--diff-merges=first-parent', 'HEAD', '--not', '--remotes=origin'];
+  const args = ['log', '--reverse', LOG_FORMAT, '-z', '--raw', '-M', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--diff-merges=first-parent', ...revs];
   const commits = parseLogRaw((await git.run(args, opts)).stdout);
   const ids = new Set<string>();
   for (const c of commits) {

@@ -3,7 +3,7 @@
  * absorb a remote that moves between our fetch and our push. Never commits; never drops a commit.
  */
 import { integrateRemote, type FetchOutcome, type IntegrateResult } from './integrate.js';
-import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain } from './outcome.js';
+import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain, rejectedResult } from './outcome.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 const MAX_ROUNDS = 3;
@@ -32,6 +32,7 @@ export async function syncMemory(opts: SyncOptions): Promise<SyncResult> {
     backupRef ??= r.backupRef;
     const keep = { pulled, ...(backupRef ? { backupRef } : {}) };
     if (r.outcome === 'conflict') return { ...conflictResult(opts.memoryDir, r, ctx.onConflict), ...keep };
+    if (r.outcome === 'rejected') return { ...rejectedResult(opts.memoryDir, r), ...keep };
     if (r.ahead === 0) return { ...baseResult(opts.memoryDir), ...keep, status: 'clean', summary: upToDate(pulled) };
     let failure;
     try {

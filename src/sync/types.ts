@@ -5,7 +5,7 @@ import type { MemoryErrorCode } from '../errors.js';
 import type { GitAuth, GitRetryPolicy, GitRunner } from '../git/runner.js';
 import type { GitCredentials } from './credentials.js';
 
-export type SyncStatus = 'skipped' | 'conflict' | 'dirty' | 'no_remote' | 'clean' | 'pushed' | 'push_failed';
+export type SyncStatus = 'skipped' | 'conflict' | 'rejected' | 'dirty' | 'no_remote' | 'clean' | 'pushed' | 'push_failed';
 
 import type { ConflictPolicy } from './conflict-policy.js';
 
@@ -24,8 +24,10 @@ export interface SyncResult {
   /** Remote commits integrated into main by this run. */
   pulled: number;
   conflictPaths?: string[];
-  /** The branch holding local commits after a `keep-branch` conflict. */
+  /** The branch holding local commits after a `keep-branch` conflict, or the remote's commits main refused (`rejected`). */
   keptBranch?: string;
+  /** Set for `rejected`: the rules the remote's commits break, one `<path>: <problem>` line each. */
+  problems?: string[];
   /** Where the previous main was saved before a recovery moved it. */
   backupRef?: string;
   /** Set for `push_failed`: the failure's stable code and redacted message. */

@@ -7,12 +7,8 @@
  * of HEAD. On a conflict or a broken rule the checkout is not touched at all (local edits in the way of a
  * changed file: HEAD is moved back). The caller holds the operation lease.
  */
-import { findProblems, formatProblem } from '../blocks/validate.js';
-import { homeOfRepo, readSystemBudget, systemTokensAt } from '../hooks/budget-config.js';
-import { readChangeSet } from '../hooks/change-set.js';
-import { growsSystem } from '../hooks/pre-commit.js';
-import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
+import { validateMove, type MoveRejection } from '../hooks/validate-move.js';
 import type { GitRunner } from '../git/runner.js';
 import { LINE_MERGE_FOR_MARKDOWN, mergeTreeOp } from '../git/commands/merge-tree.js';
 import { readHeadFile } from './head-file.js';
@@ -23,7 +19,6 @@ import { SYSTEM_IDENTITY, type Identity } from '../identity.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { repoObjectFormat } from '../git/object-format.js';
 import { commitText, ObjectBatch } from '../git/objects.js';
-import { diffLooseRaw } from '../git/loose-diff.js';
 import { join } from 'node:path';
 
 export type CheckoutMergeResult =
@@ -93,7 +88,7 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
     if (merged === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
     tree = merged;
   }
-  const checked = await validateMergeResult(git, cwd, head, tree, protectedPaths, o.knownBlobs);
+  const checked = await validateMove(git, cwd, head, tree, { protectedPaths, ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}) });
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.
   const commit = writeMergeCommit(cwd, { tree, parents: [head, tip], author: o.identity ?? SYSTEM_IDENTITY, message: o.message });
@@ -143,9 +138,8 @@ async function publishMerge(git: GitRunner, cwd: string, m: { head: string; comm
 }
 
 /**
- * Runs the validator over what merging would bring (`tree` against `head`): one raw diff for paths, modes and
- * blob ids, one `cat-file --batch` for contents, the protected list from the common git dir (or the one given:
- * a repair worker's, read before its body could touch the file).
+ * Runs the validator over what merging would bring (`tree` against `head`), with the protected list from the
+ * common git dir (or the one given: a repair worker's, read before its body could touch the file).
  * @example await checkMergeResult(git, memoryDir, head, tree) // null, or { problems, rejectedPaths }
  */
 export async function checkMergeResult(
@@ -154,29 +148,8 @@ export async function checkMergeResult(
   head: string,
   tree: string,
   protectedPaths: ReadonlySet<string> = readProtectedPaths(cwd),
-): Promise<{ problems: string[]; rejectedPaths: string[] } | null> {
-  return (await validateMergeResult(git, cwd, head, tree, protectedPaths)).rejected;
-}
-
-/** {@link checkMergeResult}, also giving every path the merge changes (both names of a rename). */
-async function validateMergeResult(
-  git: GitRunner,
-  cwd: string,
-  head: string,
-  tree: string,
-  protectedPaths: ReadonlySet<string>,
-  knownBlobs?: ReadonlyMap<string, Buffer>,
-): Promise<{ rejected: { problems: string[]; rejectedPaths: string[] } | null; changedPaths: string[] }> {
-  // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
-  const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
-  const entries = diffLooseRaw(objectsDir, head, tree);
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree], knownBlobs, { ...(entries ? { entries } : {}), objectDirs: [objectsDir] });
-  const changedPaths = [...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path])))];
-  // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the home it sits in.
-  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, head) } : undefined;
-  const found = findProblems(changes, { protectedPaths, secrets: { allowed: readAllowedSecrets(cwd) }, ...(systemBudget ? { systemBudget } : {}) });
-  if (found.length === 0) return { rejected: null, changedPaths };
-  return { rejected: { problems: found.map(formatProblem), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() }, changedPaths };
+): Promise<MoveRejection | null> {
+  return (await validateMove(git, cwd, head, tree, { protectedPaths })).rejected;
 }
 
 /**

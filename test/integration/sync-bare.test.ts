@@ -12,6 +12,9 @@ import { removeRemote, setRemote, showRemote } from '../../src/sync/remote.js';
 import { syncMemory } from '../../src/sync/sync.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
+/** What a memory file holds: markdown gets the frontmatter the rules require (sync validates what it fetches). */
+const asMemory = (file: string, text: string): string => (file.endsWith('.md') && !text.startsWith('---') ? `---\ndescription: ${file}\n---\n${text}` : text);
+
 afterAll(cleanupTmp);
 
 const root = makeTmpDir('gitmem-sync-bare-');
@@ -42,7 +45,7 @@ function clone(remote: string): string {
 
 function commit(dir: string, file: string, text: string, msg: string): string {
   mkdirSync(join(dir, file, '..'), { recursive: true });
-  writeFileSync(join(dir, file), text);
+  writeFileSync(join(dir, file), asMemory(file, text));
   g(dir, ['add', '-A']);
   g(dir, ['commit', '-q', '-m', msg]);
   return g(dir, ['rev-parse', 'HEAD']);
@@ -70,8 +73,8 @@ describe('post-turn sync against a bare remote', () => {
     expect((await syncAfterTurn({ git: runner, memoryDir: a })).status).toBe('clean');
 
     const head = g(a, ['rev-parse', 'HEAD']);
-    writeFileSync(join(a, 'scratch.md'), 'x\n');
-    writeFileSync(join(a, 'system/persona.md'), 'edited\n');
+    writeFileSync(join(a, 'scratch.md'), asMemory('scratch.md', 'x\n'));
+    writeFileSync(join(a, 'system/persona.md'), asMemory('system/persona.md', 'edited\n'));
     const dirty = await syncAfterTurn({ git: runner, memoryDir: a });
     expect(dirty).toMatchObject({ status: 'dirty', summary: '2 uncommitted memory change(s).' });
     expect(g(a, ['rev-parse', 'HEAD'])).toBe(head);
@@ -211,7 +214,7 @@ describe('gitmem sync: two machines, conflicts that lose nothing', () => {
     commit(c, 'system/from-b.md', 'c has its own idea\n', 'c init');
     const cHead = g(c, ['rev-parse', 'HEAD']);
     g(c, ['remote', 'add', 'origin', remote]);
-    writeFileSync(join(c, 'system/from-b.md'), 'different\n');
+    writeFileSync(join(c, 'system/from-b.md'), asMemory('system/from-b.md', 'different\n'));
     g(c, ['commit', '-qam', 'c differs']);
     const kept = await syncMemory({ git: runner, memoryDir: c, onConflict: 'keep-branch', clock });
     expect(kept.status).toBe('conflict');

@@ -56,7 +56,7 @@ function seed(name: string): { remoteUrl: string; bareDir: string } {
   const bareDir = createBareRepo(root, name);
   const work = makeTmpDir();
   g(work, ['init', '-q', '-b', 'main']);
-  writeFileSync(join(work, 'persona.md'), 'hello\n');
+  writeFileSync(join(work, 'persona.md'), '---\ndescription: persona\n---\nhello\n');
   g(work, ['add', '-A']);
   g(work, ['commit', '-qm', 'seed']);
   g(work, ['push', '-q', bareDir, 'main']);

@@ -9,6 +9,7 @@ const POLICY_HELP = CONFLICT_POLICY_NAMES.map((p) => `  ${p}${p === DEFAULT_CONF
 const FAILURE_CODE: Record<Exclude<SyncStatus, 'clean' | 'pushed'>, MemoryErrorCode | undefined> = {
   skipped: 'NOT_A_GIT_REPO',
   conflict: 'SYNC_CONFLICT',
+  rejected: 'REMOTE_REJECTED',
   dirty: 'REPO_DIRTY',
   no_remote: 'NO_REMOTE',
   push_failed: undefined,

@@ -51,3 +51,15 @@ export function rawDiffOp(command: 'diff' | 'diff-tree', rest: readonly string[]
     parse: (r) => parseRawDiff(r.stdout),
   };
 }
+
+/**
+ * What every commit of a range wrote: `git log --raw` with each commit (a root against the empty tree, a
+ * merge against each parent) diffed on its own, no rename pairing, ids in full. `revs` names the range.
+ * @example git.exec(logRawOp([head, '--not', scanned]), { cwd })
+ */
+export function logRawOp(revs: readonly string[]): GitOp<RawDiffEntry[]> {
+  return {
+    args: ['log', '--format=', '--raw', '-z', '-m', '--root', '--no-renames', '--no-abbrev', '--no-ext-diff', '--no-textconv', ...revs],
+    parse: (r) => parseRawDiff(r.stdout),
+  };
+}
