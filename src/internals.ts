@@ -25,6 +25,7 @@ export { compilePrompt, type CommittedFile, type CompileOptions } from './blocks
 export { renderTree, type TreeEntry } from './blocks/tree.js';
 export { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 export { listPresets, buildPresetPrompt, isPresetId, DEFAULT_PRESET_ID, MEMORY_MODES, type MemoryMode, type PromptPreset } from './blocks/presets.js';
+export { PROMPT_SURFACES, DEFAULT_PROMPT_SURFACE, surfaceWording, type PromptSurface, type SurfaceWording } from './blocks/prompt-surfaces.js';
 export { defaultMemoryFiles } from './blocks/defaults.js';
 export { listPersonalities, getPersonality, detectPersonality, type Personality } from './blocks/personalities.js';
 export { replaceBodyPreservingFrontmatter, composeMemoryFile } from './blocks/replace-body.js';

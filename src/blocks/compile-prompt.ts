@@ -7,6 +7,7 @@ import { MemoryError } from '../errors.js';
 import { summarizeMarkdown, type MarkdownSummary } from './file-summary.js';
 import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
 import { assertMemoryMode, buildPresetPrompt, DEFAULT_PRESET_ID, type MemoryMode } from './presets.js';
+import { DEFAULT_PROMPT_SURFACE, surfaceWording, type PromptSurface } from './prompt-surfaces.js';
 import { clipDescription, renderTree, type TreeEntry } from './tree.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
 
@@ -27,7 +28,12 @@ export interface CompileOptions {
   mode?: MemoryMode;
   /** Default `default`. */
   preset?: string;
-  /** How the memory directory is written in projections and the tree root; default `$MEMORY_DIR`. */
+  /**
+   * The tools the model has, which the prompt's wording speaks of (blocks/prompt-surfaces.ts): default `shell`
+   * (`$MEMORY_DIR`, file tools, git); `tools` (gitmem's memory tools only); `anthropic` (`/memories`).
+   */
+  surface?: PromptSurface;
+  /** How the memory directory is written in projections and the tree root; default the surface's (`$MEMORY_DIR`). */
   memoryDirLabel?: string;
   treeLimits?: TreeLimits;
   agentId?: string;
@@ -70,7 +76,12 @@ export interface PromptParts {
 }
 
 interface Context {
-  dir: string;
+  /** Written before a memory path (projections, skills). */
+  prefix: string;
+  /** The tree's root line. */
+  root: string;
+  /** What the intro says a projection path is. */
+  intro: string;
   filesystem: boolean;
 }
 
@@ -168,7 +179,7 @@ export function tagName(segment: string): string {
 /** Lines describing one block, each prefixed with `indent`; the body follows verbatim (see renderBlockNode). */
 function blockHeader(block: Block, indent: string, ctx: Context): string[] {
   const lines: string[] = [];
-  if (ctx.filesystem) lines.push(`${indent}<projection>${ctx.dir}/${block.path}</projection>`);
+  if (ctx.filesystem) lines.push(`${indent}<projection>${ctx.prefix}${block.path}</projection>`);
   if (block.description !== '') lines.push(`${indent}<description>${block.description}</description>`);
   if (block.readOnly) lines.push(`${indent}<read_only>true — do not edit this block</read_only>`);
   if (block.error !== undefined) {
@@ -233,15 +244,23 @@ function filesystemSection(parts: PromptParts, limits: TreeLimits, ctx: Context)
     '<memory_filesystem read_only="true">',
     'Generated from the same commit; read-only (change the files, never this listing). Files outside system/',
     'are not loaded into context: open one when its description says it is relevant.',
-    parts.tree(limits, `${ctx.dir}/`),
+    parts.tree(limits, ctx.root),
     '</memory_filesystem>',
   ].join('\n');
 }
 
 function skillsSection(skills: readonly Skill[], ctx: Context): string | undefined {
   if (skills.length === 0) return undefined;
-  const lines = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.dir}/skills/${s.folder}/SKILL.md)`);
+  const lines = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.prefix}skills/${s.folder}/SKILL.md)`);
   return ['<available_skills>', 'Read a skill\'s SKILL.md before doing the task it covers.', ...lines, '</available_skills>'].join('\n');
+}
+
+/** How paths are written for a surface (a label given for the memory directory wins). */
+function contextFor(surface: PromptSurface, label: string | undefined, filesystem: boolean): Context {
+  const wording = surfaceWording(surface);
+  const dir = label ?? wording.dir;
+  // Memory-relative paths (dir null) are written bare; the tree's root line is then `./`.
+  return { prefix: dir === null ? '' : `${dir}/`, root: dir === null ? './' : `${dir}/`, intro: wording.intro(dir), filesystem };
 }
 
 function introSection(options: CompileOptions, ctx: Context): string {
@@ -252,7 +271,7 @@ function introSection(options: CompileOptions, ctx: Context): string {
   const from = options.revision === undefined ? 'the last commit' : `commit ${options.revision}`;
   return (
     `# Memory\n\nThe blocks below are compiled from ${from} of your memory repository. Each <projection> line ` +
-    `gives the file a block comes from; ${ctx.dir} is your memory directory.`
+    `gives the file a block comes from; ${ctx.intro}`
   );
 }
 
@@ -282,8 +301,9 @@ export function compilePrompt(files: CommittedFile[], options: CompileOptions = 
 export function compileParts(parts: PromptParts, options: CompileOptions = {}): string {
   const mode = options.mode ?? 'local-memfs';
   assertMemoryMode(mode);
-  const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode);
-  const ctx: Context = { dir: options.memoryDirLabel ?? '$MEMORY_DIR', filesystem: mode !== 'standard' };
+  const surface = options.surface ?? DEFAULT_PROMPT_SURFACE;
+  const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode, surface);
+  const ctx = contextFor(surface, options.memoryDirLabel, mode !== 'standard');
   const sections = [base, introSection(options, ctx), selfSection(parts.persona, ctx), memorySection(parts.blocks, ctx)];
   if (ctx.filesystem) {
     sections.push(filesystemSection(parts, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../errors.js';
 import { loadPromptAsset } from './prompt-assets.js';
 import { buildPresetPrompt, isPresetId, listPresets, presetVariantFile, type MemoryMode } from './presets.js';
+import { PROMPT_SURFACES } from './prompt-surfaces.js';
 
 const MODES: MemoryMode[] = ['standard', 'memfs', 'local-memfs'];
 
@@ -81,10 +82,10 @@ describe('presets', () => {
     expect(standard).toContain('next compile');
   });
 
-  it('contains no vendor references and no push instructions in any text', () => {
+  it('contains no vendor references and no push instructions in any text, whatever the surface', () => {
     for (const preset of listPresets()) {
-      for (const mode of MODES) {
-        const text = buildPresetPrompt(preset.id, mode);
+      for (const [mode, surface] of MODES.flatMap((m) => PROMPT_SURFACES.map((s) => [m, s] as const))) {
+        const text = buildPresetPrompt(preset.id, mode, surface);
         expect(text).not.toMatch(/letta|anthropic|openai|claude|api\.[a-z]+\.com/i);
         expect(text).not.toMatch(/git push|git pull/i);
       }

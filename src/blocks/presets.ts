@@ -1,9 +1,11 @@
 /**
  * The table of base system prompts ("presets") and the rule that picks one text for a memory mode.
- * The table itself is pure data; texts are read through prompt-assets.
+ * The table itself is pure data; texts are read through prompt-assets, and a text's `{{piece}}` slots are
+ * filled with the wording of the surface the model works on (prompt-surfaces.ts).
  */
 import { MemoryError } from '../errors.js';
 import { loadPromptAsset } from './prompt-assets.js';
+import { DEFAULT_PROMPT_SURFACE, fillPieces, surfaceWording, type PromptSurface } from './prompt-surfaces.js';
 
 /** `standard`: memory blocks only; `memfs`: a git memory the harness syncs to a remote; `local-memfs`: local only. */
 export type MemoryMode = 'standard' | 'memfs' | 'local-memfs';
@@ -107,10 +109,12 @@ export function presetVariantFile(presetId: string, mode: MemoryMode): string {
 }
 
 /**
- * The trimmed base prompt for a preset in a memory mode. Unknown preset ⇒ UNKNOWN_PRESET (a stale id must
- * never silently become another prompt); unknown mode ⇒ UNKNOWN_MODE.
+ * The trimmed base prompt for a preset in a memory mode, worded for `surface` (default `shell`). Unknown
+ * preset ⇒ UNKNOWN_PRESET (a stale id must never silently become another prompt); unknown mode ⇒
+ * UNKNOWN_MODE; unknown surface ⇒ INVALID_ARGUMENT.
  * @example buildPresetPrompt('default', 'local-memfs') === buildPresetPrompt('gitmem', 'local-memfs')
  */
-export function buildPresetPrompt(presetId: string, mode: MemoryMode): string {
-  return loadPromptAsset(presetVariantFile(presetId, mode)).trim();
+export function buildPresetPrompt(presetId: string, mode: MemoryMode, surface: PromptSurface = DEFAULT_PROMPT_SURFACE): string {
+  const wording = surfaceWording(surface);
+  return fillPieces(loadPromptAsset(presetVariantFile(presetId, mode)).trim(), wording.pieces(mode === 'memfs'));
 }

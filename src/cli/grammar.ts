@@ -66,7 +66,7 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   palace: { options: { port: str, host: str, open: flag, 'token-file': str, export: str } },
   mirror: { subcommands: { set: ['<url>'], push: [], status: [], unset: [], remove: [], rm: [] } },
   personality: { options: { reason: str, force: flag }, subcommands: { list: [], apply: ['<id>'] } },
-  prompt: { options: { mode: str, preset: str } },
+  prompt: { options: { mode: str, preset: str, surface: str } },
   remote: { subcommands: { set: ['<url>'], show: [], remove: [], rm: [] } },
   search: { options: { at: str, limit: str, path: { type: 'string', multiple: true }, mode: str }, args: ['<query>'] },
   status: {},

@@ -10,10 +10,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { applyPatchToolSchema, isMemoryError, memoryToolSchema, type HistoryEntry, type Memory } from '../index.js';
+import { PROMPT_SURFACES, type PromptSurface } from '../internals.js';
 import { checkRequestParams, GuardedTransport } from './guard.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { OUTPUT_SCHEMAS, READ_ONLY, WRITES } from './output-schemas.js';
-import { servePrompts } from './prompts.js';
+import { MCP_PROMPT_SURFACE, servePrompts } from './prompts.js';
 import { serveResources } from './resources.js';
 import { checkToolArguments, type ToolInputSchema } from './tool-args.js';
 import { memorySearchTool } from './search-tool.js';
@@ -93,18 +94,23 @@ const TOOLS = {
     },
   },
   memory_prompt: {
-    description: 'The system prompt compiled from the committed memory.',
+    description: 'The system prompt compiled from the committed memory, worded for these memory tools unless `surface` names another.',
     inputSchema: {
       type: 'object',
       additionalProperties: false,
-      properties: { mode: { type: 'string', enum: ['standard', 'memfs', 'local-memfs'] }, preset: { type: 'string' } },
+      properties: {
+        mode: { type: 'string', enum: ['standard', 'memfs', 'local-memfs'] },
+        preset: { type: 'string' },
+        surface: { type: 'string', enum: [...PROMPT_SURFACES], description: `The tools the wording speaks of (default ${MCP_PROMPT_SURFACE}).` },
+      },
     },
     outputSchema: OUTPUT_SCHEMAS.prompt,
     annotations: READ_ONLY,
     run: async (memory, args) => {
       const mode = (typeof args['mode'] === 'string' ? args['mode'] : memory.defaultPromptMode()) as 'local-memfs';
       const preset = typeof args['preset'] === 'string' ? args['preset'] : 'default';
-      const prompt = await memory.compilePrompt({ mode, preset });
+      const surface = (typeof args['surface'] === 'string' ? args['surface'] : MCP_PROMPT_SURFACE) as PromptSurface;
+      const prompt = await memory.compilePrompt({ mode, preset, surface });
       return { ...text(prompt), structuredContent: { prompt } };
     },
   },

@@ -4,6 +4,7 @@
  */
 import type { LanguageModel } from 'ai';
 import type { MemoryMode } from '../blocks/presets.js';
+import type { PromptSurface } from '../blocks/prompt-surfaces.js';
 import type { GitmemConfig } from '../config.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Identity } from '../identity.js';
@@ -153,8 +154,12 @@ export interface Memory extends MemoryReadApi {
    * text (else WOULD_DISCARD_EDITS unless `force`); one commit whose message says what was replaced.
    */
   applyPersonality(id: string, options?: { reason?: string; force?: boolean }): Promise<WriteResult>;
-  /** Compiles the system prompt from the committed HEAD (never the working tree); mode: {@link Memory.defaultPromptMode}. */
-  compilePrompt(options?: { mode?: MemoryMode; preset?: string }): Promise<string>;
+  /**
+   * Compiles the system prompt from the committed HEAD (never the working tree); mode: {@link Memory.defaultPromptMode}.
+   * `surface` words it for the tools the model has: `shell` (default: `$MEMORY_DIR`, file tools, git), `tools`
+   * (gitmem's memory tools only: MCP, AI SDK) or `anthropic` (Anthropic's memory tool, `/memories`).
+   */
+  compilePrompt(options?: { mode?: MemoryMode; preset?: string; surface?: PromptSurface }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
   /** The memory tree (paths + descriptions) at HEAD. */

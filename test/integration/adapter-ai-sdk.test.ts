@@ -42,7 +42,7 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     const tools = memoryTools(fx.memory);
     expect(Object.keys(tools)).toEqual(['memory', 'memory_apply_patch', 'memory_view', 'memory_search']);
     const start = count();
-    const compiledAtStart = await fx.memory.compilePrompt();
+    const compiledAtStart = await fx.memory.compilePrompt({ surface: 'tools' });
 
     const first = await generateText({ model, tools, stopWhen: stepCountIs(5), system: 'Be brief.', prompt: 'I like tea.' });
     expect(first.text).toBe('Noted: you like tea.');
@@ -127,6 +127,25 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     await middleware.idle();
     expect(synced).toBe(true);
     expect(readTranscript(join(fx.home, 'agents', 'ai-agent'), 'conv-2').map((row) => [row.kind, 'text' in row ? row.text : ''])).toEqual([['user', 'hi'], ['assistant', 'Hello there.']]);
+  });
+
+  it('words the system prompt for the memory tools the model has (surface tools), or for a shell when asked', async () => {
+    const { wrapLanguageModel } = await import('ai');
+    const say = async (prompt?: { surface: 'shell' }): Promise<string> => {
+      const model = scripted([{ text: 'ok' }]);
+      const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-surface', reflection: false, sync: false, ...(prompt ? { prompt } : {}) });
+      await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'hi' });
+      await middleware.idle();
+      return systems(model)[0] ?? '';
+    };
+    const tools = await say();
+    expect(tools).toBe(await fx.memory.compilePrompt({ surface: 'tools' }));
+    expect(tools).toContain('<projection>system/persona.md</projection>');
+    for (const tool of ['`memory_view`', '`memory_search`', '`memory_apply_patch`']) expect(tools).toContain(tool);
+    expect(tools).not.toMatch(/\$MEMORY_DIR|\bgrep\b|git commit/);
+    const shell = await say({ surface: 'shell' });
+    expect(shell).toBe(await fx.memory.compilePrompt());
+    expect(shell).toContain('$MEMORY_DIR');
   });
 
   it('refuses a model id string and an unknown tool name', () => {

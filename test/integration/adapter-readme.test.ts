@@ -25,13 +25,17 @@ const TOOL_INPUT = {
   'ai-sdk': { command: 'create', reason: 'the user likes green tea', file_path: 'notes/tea.md', description: 'Drinks', file_text: 'green tea\n' },
 };
 
+/** The `system` of every request the fake API received (as JSON: a string or text blocks). */
+const systems: string[] = [];
+
 /** First call: a memory tool call; once a tool result comes back: the answer. */
 function fakeMessagesApi(): Server {
   return createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const r = JSON.parse(body) as { tools?: Array<{ type?: string }>; messages: Array<{ content: unknown }> };
+      const r = JSON.parse(body) as { system?: unknown; tools?: Array<{ type?: string }>; messages: Array<{ content: unknown }> };
+      systems.push(JSON.stringify(r.system ?? ''));
       const answered = JSON.stringify(r.messages).includes('"tool_result"');
       const native = (r.tools ?? []).some((t) => t.type === 'memory_20250818');
       const content = answered
@@ -80,14 +84,18 @@ async function run(name: string): Promise<void> {
 }
 
 describe('README harness examples', () => {
-  it('Anthropic: the memory tool call becomes a commit (with frontmatter added)', async () => {
+  it('Anthropic: the memory tool call becomes a commit (with frontmatter added); the prompt speaks of /memories', async () => {
+    systems.length = 0;
     await run('anthropic');
+    expect(systems[0]).toContain('<projection>/memories/system/persona.md</projection>');
     expect(git(fx.dir, ['log', '-1', '--format=%s'], fx.env).trim()).toBe('create drinks.md');
     expect((await fx.memory.read('drinks.md')).frontmatter).toEqual({ description: 'Drinks' });
   });
 
-  it('AI SDK: the memory tool call becomes a commit, and the turn reaches the transcript', async () => {
+  it('AI SDK: the memory tool call becomes a commit, and the turn reaches the transcript; the prompt speaks of the memory tools', async () => {
+    systems.length = 0;
     await run('ai-sdk');
+    expect(systems[0]).toContain('<projection>system/persona.md</projection>');
     expect(git(fx.dir, ['log', '-1', '--format=%s'], fx.env).trim()).toBe('the user likes green tea');
     const transcript = join(fx.home, 'agents', 'ada', 'transcripts');
     await expect.poll(() => readFileSync(join(transcript, 'chat-1.jsonl'), 'utf8'), { timeout: 5000 }).toContain('Noted.');

@@ -46,9 +46,26 @@ describe.each<CliMode>(['local', 'daemon'])('the default prompt and the remote (
     expect(prompt('c1')).toContain(LOCAL);
   });
 
-  it('prompt --help lists every preset and mode', () => {
+  it('prompt --help lists every preset, mode and surface', () => {
     const help = h.run(['prompt', '--help']).stdout;
     for (const p of listPresets()) expect(help).toContain(p.id);
     for (const m of ['standard', 'memfs', 'local-memfs']) expect(help).toContain(m);
+    expect(help).toContain('[--surface SURFACE]');
+    for (const s of ['shell', 'tools', 'anthropic']) expect(help).toMatch(new RegExp(`^  ${s} +\\S`, 'm'));
+  });
+
+  it('prompt --surface words the prompt for the tools the model has; the default stays the shell wording', () => {
+    const tools = prompt('a1', ['--surface', 'tools']);
+    expect(tools).toContain('<projection>system/persona.md</projection>');
+    for (const tool of ['`memory_view`', '`memory_search`', '`memory_apply_patch`']) expect(tools).toContain(tool);
+    expect(tools).not.toMatch(/\$MEMORY_DIR|\bgrep\b|git commit/);
+    expect(prompt('a1', ['--surface', 'anthropic'])).toContain('<projection>/memories/system/persona.md</projection>');
+    const shell = prompt('a1');
+    expect(shell).toBe(prompt('a1', ['--surface', 'shell']));
+    expect(shell).toContain('<projection>$MEMORY_DIR/system/persona.md</projection>');
+    expect(JSON.parse(h.run(['prompt', '--agent', 'a1', '--surface', 'tools', '--json']).stdout)).toMatchObject({ surface: 'tools' });
+    const bad = h.run(['prompt', '--agent', 'a1', '--surface', 'bash']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Unknown prompt surface "bash" — expected one of: shell, tools, anthropic');
   });
 });

@@ -95,4 +95,22 @@ describe('MCP read side', () => {
     await expect(client.getPrompt({ name: 'system_prompt', arguments: { mode: 'nope' } })).rejects.toThrow(/UNKNOWN_MODE|Unknown memory mode/);
     await expect(client.getPrompt({ name: 'other' })).rejects.toThrow(/unknown prompt/);
   });
+
+  it('words the prompt and memory_prompt for the memory tools it serves (surface tools), or the surface a client asks for', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts[0]?.arguments?.map((a) => a.name)).toEqual(['mode', 'preset', 'surface']);
+    const promptText = async (args?: Record<string, string>): Promise<string> => {
+      const content = (await client.getPrompt({ name: 'system_prompt', ...(args ? { arguments: args } : {}) })).messages[0]?.content;
+      return content?.type === 'text' ? content.text : '';
+    };
+    const tools = await promptText();
+    expect(tools).toBe(await fx.memory.compilePrompt({ surface: 'tools' }));
+    expect(tools).toContain('<projection>system/persona.md</projection>');
+    for (const tool of ['`memory_view`', '`memory_search`', '`memory_apply_patch`']) expect(tools).toContain(tool);
+    expect(tools).not.toMatch(/\$MEMORY_DIR|\bgrep\b|git commit/);
+    expect(textOf(await client.callTool({ name: 'memory_prompt', arguments: {} }))).toBe(tools);
+    expect(await promptText({ surface: 'shell' })).toBe(await fx.memory.compilePrompt());
+    expect(textOf(await client.callTool({ name: 'memory_prompt', arguments: { surface: 'anthropic' } }))).toContain('<projection>/memories/system/persona.md</projection>');
+    await expect(promptText({ surface: 'bash' })).rejects.toThrow(/Unknown prompt surface "bash" — expected one of: shell, tools, anthropic/);
+  });
 });

@@ -14,6 +14,9 @@ import type { TranscriptRowInput } from '../../reflection/transcripts.js';
 import type { SyncResult } from '../../sync/types.js';
 import { conversationLength, newMessages, rowsOfMessages, rowsOfOutput, type CallOptions, type OutputPart } from './turn-rows.js';
 
+/** The wording of the prompt the middleware compiles: the memory tools (memoryTools), no shell. */
+const AI_SDK_PROMPT_SURFACE = 'tools';
+
 type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
 type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
 type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
@@ -36,7 +39,10 @@ export interface WithMemoryOptions {
   sync?: false | (() => Promise<SyncResult>);
   /** Reflection after each turn (default: the agent's settings): a harness, options for one, or false. */
   reflection?: false | ReflectionHarness | Omit<CreateReflectionHarnessOptions, 'home' | 'agentId'>;
-  /** The compiled prompt's mode and preset (default the memory's own). */
+  /**
+   * The compiled prompt's mode, preset and surface (default the memory's mode, the default preset, and the
+   * `tools` wording: the model has `memoryTools`, not a shell; pass `surface: 'shell'` when it has one).
+   */
   prompt?: Parameters<Memory['compilePrompt']>[0];
   /** Told when a turn's background work has run. */
   onAfterTurn?: (after: AfterTurn) => void;
@@ -119,7 +125,7 @@ export function memoryMiddleware(o: WithMemoryOptions): MemoryMiddleware {
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params }) => {
-      compiled ??= o.memory.compilePrompt(o.prompt).catch((err: unknown) => {
+      compiled ??= o.memory.compilePrompt({ ...o.prompt, surface: o.prompt?.surface ?? AI_SDK_PROMPT_SURFACE }).catch((err: unknown) => {
         compiled = undefined; // a failed compile is tried again on the next call
         throw err;
       });

@@ -1,5 +1,6 @@
 /** `gitmem prompt`: print the system prompt compiled from the committed memory. */
 import { listPresets, MEMORY_MODES, type MemoryMode } from '../../index.js';
+import { DEFAULT_PROMPT_SURFACE, PROMPT_SURFACES, surfaceWording, type PromptSurface } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 const MODES: Record<MemoryMode, string> = {
@@ -11,14 +12,18 @@ const MODES: Record<MemoryMode, string> = {
 function usage(): string {
   const presets = listPresets().map((p) => `  ${p.id.padEnd(12)} ${p.description}`);
   const modes = MEMORY_MODES.map((m) => `  ${m.padEnd(12)} ${MODES[m]}`);
+  const surfaces = PROMPT_SURFACES.map((s) => `  ${s.padEnd(12)} ${surfaceWording(s).summary}`);
   return [
-    'Usage: gitmem prompt [--mode MODE] [--preset ID] [--agent ID] [--json]',
+    'Usage: gitmem prompt [--mode MODE] [--preset ID] [--surface SURFACE] [--agent ID] [--json]',
     '  Compiled from HEAD only: uncommitted edits are not included.',
     '  Default mode: memfs when the memory has a remote (gitmem remote set, or a clone), else local-memfs.',
     'Modes:',
     ...modes,
     'Presets (default: default):',
     ...presets,
+    `Surfaces: which tools the wording speaks of (default: ${DEFAULT_PROMPT_SURFACE}; the MCP server and gitmem/ai-sdk use tools,`,
+    '  gitmem/anthropic uses anthropic):',
+    ...surfaces,
   ].join('\n');
 }
 
@@ -30,7 +35,8 @@ export const command: CliCommand = {
     const memory = await ctx.openMemory();
     const mode = (ctx.option('mode') ?? memory.defaultPromptMode()) as MemoryMode;
     const preset = ctx.option('preset') ?? 'default';
-    const prompt = await memory.compilePrompt({ mode, preset });
-    ctx.print({ mode, preset, prompt }, prompt);
+    const surface = (ctx.option('surface') ?? DEFAULT_PROMPT_SURFACE) as PromptSurface;
+    const prompt = await memory.compilePrompt({ mode, preset, surface });
+    ctx.print({ mode, preset, surface, prompt }, prompt);
   },
 };
