@@ -14,8 +14,31 @@ export const SHELL = '/bin/sh';
 /** `s` as one single-quoted shell word. */
 export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** `env` as the assignments that prefix a shell command (names already checked assignable). */
-export const envAssignments = (env: Record<string, string>): string => Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Names a shell will not take as a command prefix (bash: read-only or special).
+const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+)$/;
+/** The utility that sets what a shell cannot assign; null when this system has none. */
+const ENV_UTILITY = ['/usr/bin/env', '/bin/env'].find((p) => existsSync(p)) ?? null;
+
+/**
+ * What precedes a child's argv so it starts with exactly `env`: an assignment per name a shell can take, then
+ * `env NAME=value …` for the others (exported bash functions, `BASH_*`, …), so the caller's environment never
+ * sends a call to a plain spawn. `_` is left out: bash sets it in every program it starts (the program's own
+ * path) and no child reads it. Undefined when a name can be expressed neither way (no `env` utility).
+ * @example commandPrefix({ A: '1', 'BASH_FUNC_f%%': '() { :; }', _: '/usr/bin/node' }) // "A='1' '/usr/bin/env' 'BASH_FUNC_f%%=() { :; }' "
+ */
+export function commandPrefix(env: Record<string, string>): string | undefined {
+  const assigned: string[] = [];
+  const passed: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (k === '_') continue;
+    if (NAME_OK.test(k) && !SHELL_SPECIAL.test(k)) assigned.push(`${k}=${shellQuote(v)}`);
+    else passed.push(shellQuote(`${k}=${v}`));
+  }
+  if (passed.length > 0 && ENV_UTILITY === null) return undefined;
+  const utility = passed.length > 0 ? [shellQuote(ENV_UTILITY as string), ...passed] : [];
+  return [...assigned, ...utility, ''].join(' ');
+}
 
 /**
  * The signal a job died of, from the 128+n status the shell reports: only one this process sent counts, since a

@@ -6,7 +6,8 @@
  * for a small write. A shell is a few hundred kB and forks in microseconds. Each shell runs one child at
  * a time: the child's output goes to files in a private directory, and the shell reports the child's pid
  * (for timeouts and abort) and its exit status on a line of its own. Anything this cannot express
- * exactly (no POSIX shell, an environment name a shell cannot assign, relative PATH entries) goes to
+ * exactly (no POSIX shell, relative PATH entries, an environment name a shell cannot assign on a system with no
+ * `env` utility) goes to
  * `runProcess` instead; input held for later and output that must stop its child are streamed
  * (shell-streamed.ts) from a shell tied to this process (shell-helper.ts). Each shell leads its own session and
  * process group and runs one child at a time, so that group is the child and every helper it started (git's
@@ -18,12 +19,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ensurePrivateDir, gitmemRuntimeDir, scratchPrefix, sweepDeadScratch } from './runtime-dir.js';
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
-import { envAssignments, Helper, SHELL, sentSignalOf, shellQuote as quote, tie } from './shell-helper.js';
+import { commandPrefix, Helper, SHELL, sentSignalOf, shellQuote as quote, tie } from './shell-helper.js';
 import { fifoStock, runStreamedInShell } from './shell-streamed.js';
 
-const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Names a shell will not take as a command prefix (bash: read-only or special); such a call spawns directly.
-const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+|_)$/;
 const DEFAULT_MAX_SHELLS = 4;
 
 export interface ShellLauncher {
@@ -83,10 +81,9 @@ interface RunPlan {
 
 function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number): RunPlan {
   const files = { out: join(scratch, `${n}.out`), err: join(scratch, `${n}.err`), input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined };
-  const env = envAssignments(o.env);
   const stdin = files.input ? quote(files.input) : '/dev/null';
   const argv = [bin, ...args];
-  const command = `${env} ${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
+  const command = `${commandPrefix(o.env) ?? ''}${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
   const script = `if cd -- ${quote(o.cwd)} 2>/dev/null; then unset OLDPWD; ${command} & echo "P $!"; wait $!; echo "X $?"; else echo "C 0"; fi\n`;
   return { script, files };
 }
@@ -124,7 +121,7 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
   const stock = fifoStock(scratch, () => counter++, (...a) => launch(...a));
   const launch: Launcher = (cmd, args, o) => {
     const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
-    const expressible = bin !== undefined && Object.keys(o.env).every((k) => NAME_OK.test(k) && !SHELL_SPECIAL.test(k));
+    const expressible = bin !== undefined && commandPrefix(o.env) !== undefined;
     // Input held for later and output that must stop its child are streamed (FIFOs), from a tied shell only.
     const streamed = o.heldInput !== undefined || o.killOnOverflow === true;
     const helper = closed || !expressible || !hasShell || (streamed && !tie()) ? undefined : take();

@@ -12,7 +12,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, rmSync, write
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Collector, runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
-import { envAssignments, sentSignalOf, shellQuote as quote, type Job } from './shell-helper.js';
+import { commandPrefix, sentSignalOf, shellQuote as quote, type Job } from './shell-helper.js';
 
 /** What a streamed job needs of its shell (shell-helper.ts's Helper). */
 export interface StreamingShell {
@@ -37,9 +37,8 @@ export const fifoNames = (scratch: string, n: number): [string, string, string] 
  * lines. `made`: the FIFOs were made ahead (off the job's path), so the shell only opens them.
  */
 export function streamedScript(bin: string, args: readonly string[], o: ProcessOptions, f: Fifos, made = false): string {
-  const env = envAssignments(o.env);
   const stdin = f.input ? quote(f.input) : '/dev/null';
-  const child = `${env} ${[bin, ...args].map(quote).join(' ')} <${stdin} >&7 2>&8 3<&9 7>&- 8>&- 9<&-`;
+  const child = `${commandPrefix(o.env) ?? ''}${[bin, ...args].map(quote).join(' ')} <${stdin} >&7 2>&8 3<&9 7>&- 8>&- 9<&-`;
   const [h, out, err] = [quote(f.held), quote(f.out), quote(f.err)];
   const run = `echo F; exec 7>${out} 8>${err} 9<${h}; echo R; ${child} & echo "P $!"; exec 7>&- 8>&- 9<&-; wait $!; echo "X $?"`;
   const body = made ? run : `if mkfifo -m 600 -- ${h} ${out} ${err} 2>/dev/null; then ${run}; else echo N; fi`;

@@ -202,19 +202,25 @@ describe('shell launcher', () => {
     expect([r.exitCode, r.signal]).toEqual([129, null]);
   });
 
-  it('falls back to a spawn for names a shell treats specially, and for relative PATH entries', async () => {
-    const special = await launcher.launch('sh', ['-c', 'echo "$UID-$SHELLOPTS"'], opts({ env: { ...env, UID: '4242', SHELLOPTS: 'x' } }));
-    expect(special.stdout.trim()).toBe('4242-x');
+  it('runs from a shell whatever names the environment holds: `_` (bash sets it), specials, exported functions', async () => {
+    // What a program started from bash has: `_`, and often exported functions and odd names.
+    const odd = { ...env, _: '/usr/bin/node', UID: '4242', SHELLOPTS: 'x', 'BASH_FUNC_f%%': '() {  echo f\n}', 'BAD-NAME': '1' };
+    const script = 'console.log(JSON.stringify({ ppid: process.ppid, e: process.env }))';
+    const r = await launcher.launch('node', ['-e', script], opts({ env: odd }));
+    const out = JSON.parse(r.stdout) as { ppid: number; e: Record<string, string> };
+    expect(out.ppid).not.toBe(process.pid); // a resident shell started it: no fork of this process
+    const { PWD: _pwd, OLDPWD: _old, ...rest } = out.e;
+    const { _: _dropped, ...expected } = odd;
+    expect(rest).toEqual(expected);
+    const streamed = await launcher.launch('node', ['-e', script], opts({ env: odd, killOnOverflow: true }));
+    expect((JSON.parse(streamed.stdout) as { ppid: number }).ppid).not.toBe(process.pid);
+  });
+
+  it('falls back to a spawn for relative PATH entries', async () => {
     const dir = mkdtempSync(join(scratch, 'relpath-'));
     mkdirSync(join(dir, 'bin'));
     writeFileSync(join(dir, 'bin', 'hello'), '#!/bin/sh\necho rel\n', { mode: 0o755 });
     const rel = await launcher.launch('hello', [], opts({ cwd: dir, env: { ...env, PATH: `bin:${env.PATH}` } }));
     expect(rel.stdout.trim()).toBe('rel');
-  });
-
-  it('falls back to a spawn for an environment name a shell cannot assign', async () => {
-    writeFileSync(join(scratch, 'x'), '');
-    const r = await launcher.launch('sh', ['-c', 'echo ok'], opts({ env: { ...env, 'BAD-NAME': '1' } }));
-    expect(r.stdout.trim()).toBe('ok');
   });
 });
