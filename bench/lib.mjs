@@ -38,8 +38,16 @@ export function removeTmpDirs() {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * The environment a user's process really has (started from bash: `_` and whatever else is set), with the
+ * home and git's configuration made hermetic. Never a scrubbed one: a launcher that falls back to a plain
+ * spawn for some variable name would otherwise go unseen here.
+ */
 export function benchEnv(home) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('GITMEM_') && !k.startsWith('GIT_')));
   return {
+    ...inherited,
+    _: process.env._ ?? process.execPath, // bash sets it in every program it starts
     PATH: process.env.PATH,
     HOME: home,
     GIT_CONFIG_NOSYSTEM: '1',
