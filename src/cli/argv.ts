@@ -3,8 +3,11 @@
  * CLI and the daemon's client both call it, so a call reaches the same command whoever runs it.
  *
  * Global options (grammar.ts) may come before or after the command name; anything else must follow it.
- * An option that takes a value always takes the next word, even one starting with `-` (a markdown bullet:
- * `--text "- prefers pnpm"`), as git and most CLIs do; `--opt=value` works too. `--` ends the options.
+ * An option that takes a value takes the next word, even one starting with `-` (a markdown bullet:
+ * `--text "- prefers pnpm"`), as git and most CLIs do — unless that word is exactly one of the command's own
+ * options (`--reason --json`, `--at -n`, `--reason --agent=a1`): that is a forgotten value far more often than
+ * a value, and taking it would also swallow the option. `--opt=value` takes any value (`--reason=--json`).
+ * `--` ends the options.
  */
 import { parseArgs } from 'node:util';
 import { MemoryError } from '../errors.js';
@@ -35,7 +38,10 @@ export function splitCommand(argv: readonly string[]): { command: string | undef
     if (spec === undefined) {
       throw new MemoryError('INVALID_ARGUMENT', `unknown global option '${word.split('=')[0] ?? word}' (command options go after the command name; see gitmem help)`);
     }
-    if (spec.type === 'string' && !word.includes('=')) i++;
+    if (spec.type === 'string' && !word.includes('=')) {
+      refuseOptionAsValue(word, longName(word, GLOBAL_OPTIONS), argv[i + 1], GLOBAL_OPTIONS);
+      i++;
+    }
   }
   return { command: undefined, before: [...argv], after: [] };
 }
@@ -60,9 +66,18 @@ export function parseCommandLine(argv: readonly string[], options: CliOptions = 
 
 /** The option a word names (`--name`, `--name=v`, `-x`), if `options` has it. */
 function optionFor(word: string, options: CliOptions): CliOptions[string] | undefined {
-  if (word.startsWith('--')) return options[word.slice(2).split('=')[0] as string];
+  if (word.startsWith('--')) {
+    const name = word.slice(2).split('=')[0] as string;
+    return Object.hasOwn(options, name) ? options[name] : undefined; // not `--constructor`
+  }
   if (word.length === 2) return Object.values(options).find((o) => o.short === word[1]);
   return undefined;
+}
+
+/** The long name of the option a word names (`--name` → name, `-n` → the option whose short is n). */
+function longName(word: string, options: CliOptions): string {
+  if (word.startsWith('--')) return word.slice(2).split('=')[0] as string;
+  return Object.keys(options).find((k) => options[k]?.short === word[1]) ?? word;
 }
 
 /** Rewrites `--opt value` and `-o value` of value-taking options as `--opt=value`, whatever the value looks like. */
@@ -76,8 +91,22 @@ function attachValues(words: readonly string[], options: CliOptions): string[] {
       out.push(word);
       continue;
     }
-    const name = word.startsWith('--') ? word.slice(2) : Object.keys(options).find((k) => options[k]?.short === word[1]);
+    const name = longName(word, options);
+    refuseOptionAsValue(word, name, words[i + 1], options);
     out.push(`--${name}=${words[++i] as string}`);
   }
   return out;
+}
+
+/**
+ * Refuses `next` as the value of option `word` when it names one of `options` (`--json`, `-n`, `--agent=a1`);
+ * any other word, `-x` or `- a bullet` included, stays a value.
+ */
+function refuseOptionAsValue(word: string, name: string, next: string | undefined, options: CliOptions): void {
+  if (next === undefined || !next.startsWith('-') || next === '-' || next === '--') return;
+  if (optionFor(next, options) === undefined) return;
+  const shown = JSON.stringify(next).slice(1, -1).slice(0, 80);
+  throw new MemoryError('INVALID_ARGUMENT', `${word} needs a value, but the next word is the option ${shown} (to give it as the value, write --${name}=${shown})`, {
+    data: { option: `--${name}`, value: shown },
+  });
 }

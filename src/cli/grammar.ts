@@ -17,18 +17,33 @@ export const GLOBAL_OPTIONS = {
 /** A positional is `<name>` (required) or `[name]` (optional). */
 export type Positionals = readonly string[];
 
+/**
+ * A command's option; `fills` names the library argument its value becomes (`--old` fills `old_string`),
+ * so an error naming that argument names the option instead (cli/speak.ts). parseArgs ignores the key.
+ */
+export type GrammarOption = CliOptions[string] & { fills?: string | readonly string[] };
+
 export interface CommandGrammar {
-  options?: CliOptions;
+  options?: Readonly<Record<string, GrammarOption>>;
   /** Positionals after the command name (none when absent and there are no sub-commands). */
   args?: Positionals;
   /** Sub-commands (the first positional) and their positionals. */
   subcommands?: Readonly<Record<string, Positionals>>;
   /** What a bare group runs; without one, a bare group prints its usage. */
   defaultSub?: string;
+  /**
+   * The library's words for what this command line spells otherwise, other than options (a positional,
+   * an operation): library word → CLI words (`file_path` → `<path>`, `str_replace` → `str-replace`).
+   */
+  spells?: Readonly<Record<string, string>>;
+  /** Sub-commands whose input is the library's call as written (`memory tool`): their errors keep its names. */
+  verbatim?: readonly string[];
 }
 
 const str = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
+/** A string option that fills the library argument(s) `arg`; `fill(arg, flag)`: a boolean one. */
+const fill = (arg: string | readonly string[], type: typeof str | typeof flag = str): GrammarOption => ({ ...type, fills: arg });
 
 /**
  * Every command whose module does not declare its own grammar (a module's `options` are merged in; a
@@ -42,15 +57,16 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   daemon: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },
   hook: { subcommands: { 'pre-commit': [] } },
   init: { options: { name: str, personality: str } },
-  log: { options: { n: { type: 'string', short: 'n' }, since: str }, args: ['[path]'] },
-  show: { options: { at: str }, args: ['<path>'] },
+  log: { options: { n: { type: 'string', short: 'n', fills: 'limit' }, since: fill('since') }, args: ['[path]'] },
+  show: { options: { at: fill('at') }, args: ['<path>'] },
   diff: { options: { path: str }, args: ['[from]', '[to]'] },
-  revert: { options: { reason: str }, args: ['<sha>'] },
+  revert: { options: { reason: fill('reason') }, args: ['<sha>'] },
   tokens: { options: { top: str } },
   mcp: {},
   memory: {
     options: {
-      reason: str, description: str, text: str, 'text-file': str, old: str, new: str, all: flag, line: str, 'patch-file': str, call: str,
+      reason: fill('reason'), description: fill('description'), text: fill(['file_text', 'insert_text']), 'text-file': str, old: fill('old_string'),
+      new: fill('new_string'), all: fill('replace_all', flag), line: fill('insert_line'), 'patch-file': fill('input'), call: str,
     },
     subcommands: {
       create: ['<path>'],
@@ -62,13 +78,18 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
       'apply-patch': [],
       tool: [],
     },
+    spells: {
+      file_path: '<path>', old_path: '<old-path>', new_path: '<new-path>',
+      str_replace: 'str-replace', update_description: 'describe', memory_apply_patch: 'memory apply-patch',
+    },
+    verbatim: ['tool'],
   },
   palace: { options: { port: str, host: str, open: flag, 'token-file': str, export: str } },
   mirror: { subcommands: { set: ['<url>'], push: [], status: [], unset: [], remove: [], rm: [] } },
-  personality: { options: { reason: str, force: flag }, subcommands: { list: [], apply: ['<id>'] } },
+  personality: { options: { reason: fill('reason'), force: flag }, subcommands: { list: [], apply: ['<id>'] } },
   prompt: { options: { mode: str, preset: str, surface: str } },
   remote: { subcommands: { set: ['<url>'], show: [], remove: [], rm: [] } },
-  search: { options: { at: str, limit: str, path: { type: 'string', multiple: true }, mode: str }, args: ['<query>'] },
+  search: { options: { at: fill('at'), limit: fill('limit'), path: { type: 'string', multiple: true, fills: 'paths' }, mode: fill('mode') }, args: ['<query>'] },
   status: {},
   sync: { options: { 'on-conflict': str } },
   tree: {},

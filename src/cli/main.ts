@@ -14,6 +14,7 @@ import { decodeTextInput } from './decode-text.js';
 import { errorExit } from './errors.js';
 import { GRAMMAR } from './grammar.js';
 import { COMMANDS } from './registry.js';
+import { speakCli, spellingsOf } from './speak.js';
 import type { CliCommand, CliContext, CliIo } from './types.js';
 import { checkPositionals, GLOBAL_HELP_FOOTER } from './usage.js';
 
@@ -107,20 +108,25 @@ async function loadCommand(name: string): Promise<CliCommand> {
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   let json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+  let speak = (err: unknown): unknown => err;
   try {
     const name = splitCommand(argv).command;
     if (name === undefined || name === 'help') return await answerWithoutCommand(argv, io);
     const command = await loadCommand(name);
     const grammar = Object.hasOwn(GRAMMAR, name) ? GRAMMAR[name] : undefined;
-    const line = parseCommandLine(argv, { ...grammar?.options, ...command.options });
+    const options = { ...grammar?.options, ...command.options };
+    const line = parseCommandLine(argv, options);
     json = line.values['json'] === true;
     if (line.values['version'] === true) return io.stdout(`${await version()}\n`), 0;
     if (line.values['help'] === true || checkPositionals(name, grammar, line.positionals) === 'usage') {
       return io.stdout(`${command.usage.trim()}\n`), 0;
     }
+    // From here on, an error names what this command line calls things (its flags), not the library's names.
+    const spellings = spellingsOf(grammar, options, grammar?.subcommands ? line.positionals[0] : undefined);
+    speak = (err) => speakCli(err, spellings);
     return (await command.run(makeContext(line, io))) ?? 0;
   } catch (err) {
-    return errorExit(err, json, io);
+    return errorExit(speak(err), json, io);
   }
 }
 

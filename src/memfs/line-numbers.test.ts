@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeText } from '../blocks/frontmatter.js';
-import { fileLines, lineCount, lineNumbersAt, numberLines } from './line-numbers.js';
+import { fileLines, lineCount, lineNumbersAt, matchedLines, numberLines } from './line-numbers.js';
 
 /** Every text of up to 4 pieces over an alphabet with each kind of line end (exhaustive, small). */
 function allTexts(): string[] {
@@ -36,5 +36,12 @@ describe('line numbers: one rule', () => {
       expect(lineNumbersAt(normal, offsets, offsets.length), JSON.stringify(text)).toEqual(expected);
       for (const [i, o] of offsets.entries()) expect(lines[(expected[i] ?? 0) - 1]?.includes(normal[o] ?? ''), JSON.stringify(text)).toBe(true);
     }
+  });
+
+  it('matchedLines names each line holding a match once, the first `max`, and counts them all', () => {
+    const text = 'x x\ny\nx\nx x x\n';
+    expect(matchedLines(text, [0, 2, 6, 8, 10, 12], 20)).toEqual({ lines: [1, 3, 4], count: 3 });
+    expect(matchedLines(text, [0, 2, 6, 8, 10, 12], 2)).toEqual({ lines: [1, 3], count: 3 });
+    expect(matchedLines(text, [], 20)).toEqual({ lines: [], count: 0 });
   });
 });

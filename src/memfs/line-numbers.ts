@@ -49,6 +49,24 @@ export function lineNumbersAt(text: string, offsets: readonly number[], max: num
 }
 
 /**
+ * The lines holding matches at `offsets` (sorted ascending) of a NORMALISED text, each line once however many
+ * matches it holds: the first `max` of them, and how many lines hold a match in all. One pass over the text.
+ * @example matchedLines('x x\ny\nx', [0, 2, 6], 20) // { lines: [1, 3], count: 2 }
+ */
+export function matchedLines(text: string, offsets: readonly number[], max: number): { lines: number[]; count: number } {
+  const lines: number[] = [];
+  let count = 0;
+  let last = 0;
+  for (const line of lineNumbersAt(text, offsets, offsets.length)) {
+    if (line === last) continue;
+    last = line;
+    count++;
+    if (lines.length < max) lines.push(line);
+  }
+  return { lines, count };
+}
+
+/**
  * One numbered line as every view shows it.
  * @example numberedLine(12, 'text') === '    12\ttext'
  */

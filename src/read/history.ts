@@ -19,7 +19,7 @@ const MAX_REASON = 10_000;
 function checkLimit(limit: unknown): number {
   if (limit === undefined) return 20;
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > MAX_HISTORY) {
-    throw new MemoryError('INVALID_ARGUMENT', `history: limit must be an integer from 1 to ${MAX_HISTORY}, got ${String(limit)}`, { data: { field: 'limit' } });
+    throw new MemoryError('INVALID_ARGUMENT', `history: 'limit' must be an integer from 1 to ${MAX_HISTORY}, got ${String(limit)}`, { data: { field: 'limit' } });
   }
   return limit;
 }
@@ -27,7 +27,7 @@ function checkLimit(limit: unknown): number {
 function checkSkip(skip: unknown): number {
   if (skip === undefined) return 0;
   if (typeof skip !== 'number' || !Number.isSafeInteger(skip) || skip < 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `history: skip must be a non-negative integer, got ${String(skip)}`, { data: { field: 'skip' } });
+    throw new MemoryError('INVALID_ARGUMENT', `history: 'skip' must be a non-negative integer, got ${String(skip)}`, { data: { field: 'skip' } });
   }
   return skip;
 }
@@ -35,7 +35,7 @@ function checkSkip(skip: unknown): number {
 function checkSince(since: unknown): string | undefined {
   if (since === undefined) return undefined;
   const date = typeof since === 'string' ? parseDateSpec(since) : undefined;
-  if (date === undefined) throw new MemoryError('INVALID_ARGUMENT', `history: since must be a date (2025-01-02, 2025-01-02T10:00Z, "3 days ago"), got ${JSON.stringify(String(since).slice(0, 80))}`, { data: { field: 'since' } });
+  if (date === undefined) throw new MemoryError('INVALID_ARGUMENT', `history: 'since' must be a date (2025-01-02, 2025-01-02T10:00Z, "3 days ago"), got ${JSON.stringify(String(since).slice(0, 80))}`, { data: { field: 'since' } });
   return date;
 }
 

@@ -17,14 +17,15 @@ export interface CheckedOptions {
 
 const KNOWN = new Set(['at', 'limit', 'paths', 'mode']);
 
-function bad(message: string, option: string): never {
-  throw new MemoryError('INVALID_ARGUMENT', message, { data: { option } });
+/** Refuses an option; the message quotes the option's name ('limit'), as every argument error does. */
+function bad(message: string, field: string): never {
+  throw new MemoryError('INVALID_ARGUMENT', message, { data: { field } });
 }
 
 function checkLimit(limit: unknown): number {
   if (limit === undefined) return SEARCH_LIMITS.defaultLimit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMITS.maxLimit) {
-    bad(`search limit must be an integer from 1 to ${SEARCH_LIMITS.maxLimit}`, 'limit');
+    bad(`search: 'limit' must be an integer from 1 to ${SEARCH_LIMITS.maxLimit}`, 'limit');
   }
   return limit;
 }
@@ -32,11 +33,11 @@ function checkLimit(limit: unknown): number {
 function checkGlobs(paths: unknown): ((path: string) => boolean) | undefined {
   if (paths === undefined) return undefined;
   const list = typeof paths === 'string' ? [paths] : paths;
-  if (!Array.isArray(list) || list.length === 0) bad('search paths must be a glob or a non-empty list of globs', 'paths');
-  if (list.length > SEARCH_LIMITS.maxGlobs) bad(`search paths may list at most ${SEARCH_LIMITS.maxGlobs} globs`, 'paths');
+  if (!Array.isArray(list) || list.length === 0) bad("search: 'paths' must be a glob or a non-empty list of globs", 'paths');
+  if (list.length > SEARCH_LIMITS.maxGlobs) bad(`search: 'paths' may list at most ${SEARCH_LIMITS.maxGlobs} globs`, 'paths');
   for (const g of list) {
     if (typeof g !== 'string' || g.trim() === '' || g.length > SEARCH_LIMITS.globChars || g.includes('\0')) {
-      bad(`each search path glob must be a non-empty string of at most ${SEARCH_LIMITS.globChars} characters`, 'paths');
+      bad(`search: each of 'paths' must be a non-empty string of at most ${SEARCH_LIMITS.globChars} characters`, 'paths');
     }
   }
   // A glob naming a directory (`notes`, `notes/`) means everything under it, as a user expects.
@@ -44,7 +45,7 @@ function checkGlobs(paths: unknown): ((path: string) => boolean) | undefined {
   try {
     return picomatch(expanded, { dot: true, strictBrackets: true, noextglob: true });
   } catch (err) {
-    return bad(`search path glob is malformed: ${(err as Error).message}`, 'paths');
+    return bad(`search: a glob in 'paths' is malformed: ${(err as Error).message}`, 'paths');
   }
 }
 
@@ -59,6 +60,6 @@ export function checkOptions(options: unknown): CheckedOptions {
   const unknown = Object.keys(o).filter((k) => !KNOWN.has(k) && o[k] !== undefined);
   if (unknown.length > 0) bad(`unknown search option ${unknown.join(', ')}`, unknown[0] ?? '');
   if (o.at !== undefined) classifyRevision(o.at);
-  if (o.mode !== undefined && !SEARCH_MODES.includes(o.mode)) bad(`search mode must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
+  if (o.mode !== undefined && !SEARCH_MODES.includes(o.mode)) bad(`search: 'mode' must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
   return { at: o.at, limit: checkLimit(o.limit), pathOk: checkGlobs(o.paths), mode: o.mode };
 }

@@ -3,7 +3,7 @@ import { cleanupTmp } from '../../test/helpers/tmp.js';
 import { backoffDelay, buildGitArgv } from '../git/runner.js';
 import { agentIdFromUrl } from './clone.js';
 import { timeStamp } from './refs.js';
-import { normalizeRemoteUrl } from './remote.js';
+import { normalizeRemoteUrl, remoteProblem } from './remote.js';
 import { conflictSummary, parseStatusV2 } from './repo-state.js';
 
 afterAll(cleanupTmp); // the temp repo of the config-parsing case
@@ -54,6 +54,25 @@ describe('sync pure helpers', () => {
       expect((err as Error).message).not.toContain('tok-SECRET-1');
     }
     expect(() => normalizeRemoteUrl('  ', '/')).toThrow(/empty/);
+  });
+
+  it('takes an scp-like address as git does (a colon before any slash), never a helper transport or a host starting with -', () => {
+    expect(normalizeRemoteUrl('github.com:me/mem.git', '/x')).toBe('github.com:me/mem.git');
+    expect(normalizeRemoteUrl('[::1]:mem.git', '/x')).toBe('[::1]:mem.git');
+    expect(normalizeRemoteUrl('ext::sh -c id', '/x')).toBe('/x/ext::sh -c id');
+    expect(normalizeRemoteUrl('-oProxyCommand=x:y', '/x')).toBe('/x/-oProxyCommand=x:y');
+    expect(normalizeRemoteUrl('./a:b', '/x')).toBe('/x/a:b');
+  });
+
+  it('remoteProblem: a URL must name a host, anything local must be an existing git repository', () => {
+    expect(remoteProblem('https://github.com/me/mem.git')).toBeUndefined();
+    expect(remoteProblem('git@github.com:me/mem.git')).toBeUndefined();
+    expect(remoteProblem('https:')).toMatch(/does not exist/);
+    expect(remoteProblem('ssh://-oProxyCommand=x/y')).toMatch(/names no host/);
+    expect(remoteProblem('/nonexistent/mem.git')).toMatch(/does not exist/);
+    expect(remoteProblem('file:///nonexistent/mem.git')).toMatch(/does not exist/);
+    expect(remoteProblem('/')).toMatch(/is not a git repository/);
+    expect(remoteProblem('/etc/hostname')).toMatch(/not a directory|does not exist/);
   });
 
   it('refuses credentials in a URL query string or fragment, naming the parameter, never the value', () => {

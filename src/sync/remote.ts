@@ -2,8 +2,9 @@
  * The memory repo's sync remote: a normal `origin` in the repo's git config (never with a token in it).
  * `gitmem remote set|show|remove`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { redactText, secretParamNames } from '../git/redact.js';
@@ -34,8 +35,49 @@ export function normalizeRemoteUrl(raw: string, baseDir: string): string {
   if (problem) {
     throw new MemoryError('INVALID_ARGUMENT', `refusing a remote URL with ${problem}: ${TOKEN_ADVICE}`, { data: { url: redactText(url) } });
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return url;
+  if (SCHEME_URL.test(url) || SCP_LIKE.test(url)) return url;
   return isAbsolute(url) ? url : resolve(baseDir, url);
+}
+
+const SCHEME_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+/**
+ * git's scp-like address, `[user@]host:path`: a colon before any slash. A host or user starting with `-` is
+ * not one (ssh would read it as an option; git refuses it too), nor one holding whitespace, nor a remote
+ * helper's `transport::address` (git would run `git-remote-<transport>`).
+ */
+const SCP_LIKE = /^(?:[\w.+%~][^\s/@:]*@)?(?:\[[0-9A-Fa-f:.%\w]+\]|[\w][\w.-]*):[^\s:]/;
+
+/** Why a local path is not a repository git could fetch from, or undefined when it is one. */
+function localRepoProblem(path: string): string | undefined {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return `${path} does not exist`;
+  }
+  if (!isDir) return `${path} is not a directory`;
+  // A work tree holds .git; a bare repository holds HEAD (and objects/, refs/).
+  if (existsSync(join(path, '.git')) || (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects')))) return undefined;
+  return `${path} is not a git repository`;
+}
+
+/**
+ * Why a normalised remote (normalizeRemoteUrl) is not one git can reach, or undefined: a URL must name a
+ * host (`file://` an existing repository), an scp-like address is taken as given, and anything else is a
+ * local path that must be an existing git repository — so a typo is refused now, not at the next sync.
+ * @example remoteProblem('/tmp/no-such-dir') // '/tmp/no-such-dir does not exist'
+ */
+export function remoteProblem(url: string): string | undefined {
+  if (/^file:/i.test(url)) {
+    try {
+      return localRepoProblem(fileURLToPath(url));
+    } catch {
+      return 'it is not a file:// URL of a local path';
+    }
+  }
+  if (SCHEME_URL.test(url)) return /^[a-z][a-z0-9+.-]*:\/\/[\w[]/i.test(url) ? undefined : 'it names no host';
+  if (SCP_LIKE.test(url)) return undefined;
+  return localRepoProblem(url);
 }
 
 const TOKEN_ADVICE = 'git would store it in .git/config and show it on command lines; put the token in GITMEM_GIT_TOKEN or $GITMEM_HOME/credentials and use the URL without it';
@@ -111,11 +153,19 @@ export function readOriginFromConfigFile(memoryDir: string): string | null | und
 }
 
 /**
- * Points `origin` at `url` (adding it when missing). Returns the stored URL.
+ * Points `origin` at `url` (adding it when missing); INVALID_ARGUMENT for what is no remote (remoteProblem).
+ * Returns the stored URL.
  * @example await setRemote({ git, memoryDir, url: 'https://github.com/me/mem.git' })
  */
 export async function setRemote(input: { git: GitRunner; memoryDir: string; url: string; baseDir?: string }): Promise<RemoteInfo> {
   const url = normalizeRemoteUrl(input.url, input.baseDir ?? process.cwd());
+  const problem = remoteProblem(url);
+  if (problem) {
+    const shown = JSON.stringify(redactText(input.url.trim()).slice(0, 200));
+    throw new MemoryError('INVALID_ARGUMENT', `${shown} is not a git remote: ${problem} (give a URL such as https://host/me/memory.git, an SSH address such as git@host:me/memory.git, or the path of a git repository)`, {
+      data: { field: 'url', url: redactText(url) },
+    });
+  }
   const existing = await getOriginUrl(input.git, input.memoryDir);
   const args = existing === null ? ['remote', 'add', 'origin', url] : ['remote', 'set-url', 'origin', url];
   await input.git.run(args, { cwd: input.memoryDir });

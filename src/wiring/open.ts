@@ -14,7 +14,8 @@ import { assertHomeUsable } from '../home.js';
 import { isMirrorConfigured } from '../hooks/post-commit.js';
 import { noteValidatedCommit } from '../hooks/protected.js';
 import { firePostCommitHook } from '../memfs/commit.js';
-import { resolveScope } from '../memfs/scope.js';
+import { assertAgentId } from '../memfs/layout.js';
+import { listHomeAgents, resolveScope } from '../memfs/scope.js';
 import type { Launcher } from '../process.js';
 import { sharedShellLauncher } from '../shell-launcher.js';
 
@@ -36,13 +37,35 @@ export function locateMemory(config: GitmemConfig, agentId: string | undefined):
   const scope = resolveScope({ home: config.home, agentId, configured: config.agent });
   const memoryDir = scope.memoryDir;
   if (!existsSync(memoryDir)) {
-    if (scope.source !== 'env-dir') assertHomeUsable(config.home);
-    throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+    if (scope.source === 'env-dir') throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+    assertHomeUsable(config.home);
+    throw unknownAgent(config.home, scope.agentId as string, memoryDir);
   }
   if (!existsSync(join(memoryDir, '.git'))) {
     throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
   }
   return { memoryDir, agentId: scope.agentId };
+}
+
+/** How many of the home's agents an unknown-agent error names. */
+const LISTED_AGENTS = 20;
+
+/** MEMORY_DIR_MISSING for an agent the home does not have, naming the ones it has (a typo shows at once). */
+function unknownAgent(home: string, agentId: string, memoryDir: string): MemoryError {
+  const valid = (id: string): boolean => {
+    try {
+      return assertAgentId(id) === id; // a directory no agent id can name is not an agent (nor safe to print)
+    } catch {
+      return false;
+    }
+  };
+  const agents = listHomeAgents(home).map((a) => a.agentId).filter(valid);
+  const shown = agents.slice(0, LISTED_AGENTS).join(', ');
+  const more = agents.length > LISTED_AGENTS ? ` and ${agents.length - LISTED_AGENTS} more (gitmem agents lists them)` : '';
+  const has = agents.length === 0 ? 'it has no agents yet' : `its agents: ${shown}${more}`;
+  return new MemoryError('MEMORY_DIR_MISSING', `no agent "${agentId}" in ${home} (${has}); \`gitmem init --agent ${agentId}\` creates it`, {
+    data: { memoryDir, agentId, home, agents: agents.slice(0, LISTED_AGENTS) },
+  });
 }
 
 function repoConfigText(memoryDir: string): string | undefined {

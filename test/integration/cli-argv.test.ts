@@ -49,6 +49,28 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
     expect(JSON.parse(n.stdout)).toHaveLength(1);
   });
 
+  it('refuses a value that is exactly another option of the command (--reason --json); --opt=value and other dashes stay values', () => {
+    const before = h.state('a2');
+    for (const args of [
+      ['memory', 'delete', 'notes/pnpm.md', '--reason', '--json'],
+      ['memory', 'delete', 'notes/pnpm.md', '--reason', '--agent=a2'],
+      ['--agent', '--json', 'memory', 'delete', 'notes/pnpm.md', '--reason', 'r'],
+      ['log', '-n', '--json'],
+      ['memory', 'create', 'notes/h.md', '--description', 'd', '--text', '-h', '--reason', 'r'],
+    ]) {
+      const r = h.run([...args, '--agent', 'a2']);
+      expect({ args, code: r.code, error: errorCode(r) }).toEqual({ args, code: 1, error: 'INVALID_ARGUMENT' });
+      expect(r.stderr.split('\n')[0]).toMatch(/needs a value, but the next word is the option/);
+    }
+    expect(h.state('a2')).toBe(before);
+    const explicit = h.run(['memory', 'create', 'notes/opt.md', '--description', 'd', '--text=-h', '--reason=--json', '--agent', 'a2']);
+    expect({ code: explicit.code, err: explicit.stderr }).toEqual({ code: 0, err: '' });
+    expect(git(h.memoryDir('a2'), ['log', '-1', '--format=%s'])).toBe('--json');
+    const dash = h.run(['memory', 'create', 'notes/dash.md', '--description', 'd', '--text', '-x', '--reason', '--not-an-option', '--agent', 'a2']);
+    expect({ code: dash.code, err: dash.stderr }).toEqual({ code: 0, err: '' });
+    expect(git(h.memoryDir('a2'), ['log', '-1', '--format=%s'])).toBe('--not-an-option');
+  });
+
   it('help, help <command>, -V and --version', () => {
     const all = h.run(['help']);
     expect(all.code).toBe(0);

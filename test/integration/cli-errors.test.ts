@@ -1,5 +1,7 @@
 // One error and exit convention: a failure is one line `gitmem: CODE: message` on stderr (details after it,
 // or in --json on stdout), exit 1 — sync and mirror failures included; mirror status tells the last push.
+// And the message speaks the command line: its flags, not the memory tool's argument names.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, errorCode, type CliHome } from '../helpers/cli.js';
@@ -40,6 +42,7 @@ describe('errors on stderr, one line first', () => {
     const r = h.run(['sync', '--agent', 'b1']);
     expect({ code: r.code, error: errorCode(r), out: r.stdout }).toEqual({ code: 1, error: 'SYNC_CONFLICT', out: '' });
     expect(r.stderr.split('\n').slice(1).join('\n')).toContain('notes/same.md');
+    expect(r.stderr).toContain('gitmem sync --on-conflict keep-branch');
     expect(h.state('b1')).toBe(before);
   });
 
@@ -74,5 +77,75 @@ describe('errors on stderr, one line first', () => {
     expect(r.code).toBe(0);
     const again = write('a1', 'x', 'dup');
     expect({ code: again.code, error: errorCode(again), out: again.stdout }).toEqual({ code: 1, error: 'FILE_EXISTS', out: '' });
+  });
+});
+
+describe('errors speak the command line', () => {
+  const lines = (r: { stderr: string }) => r.stderr.split('\n')[0] ?? '';
+  const file = 'notes/speak.md';
+
+  beforeAll(() => {
+    const r = h.run(['memory', 'create', file, '--description', 'd', '--text', 'tea tea\nno\ntea\n', '--reason', 'seed', '--agent', 'a1']);
+    expect(r.code).toBe(0);
+  });
+
+  it('names the flags a call took, not the memory tool\'s arguments; memory tool keeps the names it was given', () => {
+    const before = h.state('a1');
+    const cases: Array<[string[], string, RegExp]> = [
+      [['memory', 'str-replace', file, '--new', 'x', '--reason', 'r'], '--old', /old_string/],
+      [['memory', 'describe', file, '--description', 'd2'], '--reason', /'reason'/],
+      [['memory', 'insert', file, '--line', '99', '--text', 'x', '--reason', 'r'], '--line 99', /insert_line/],
+      [['memory', 'insert', file, '--line', '1', '--reason', 'r'], '--text', /insert_text/],
+      [['memory', 'rename', file, '../out.md', '--reason', 'r'], '<new-path>', /new_path/],
+      [['revert', 'HEAD'], '--reason', /'reason'/],
+      [['log', '--since', 'someday'], '--since', /'since'/],
+    ];
+    for (const [args, flag, schemaName] of cases) {
+      const r = h.run([...args, '--agent', 'a1']);
+      expect({ args, code: r.code, named: lines(r).includes(flag) }).toEqual({ args, code: 1, named: true });
+      expect(lines(r)).not.toMatch(schemaName);
+      expect(lines(r)).not.toMatch(/str_replace|update_description/);
+    }
+    const j = h.run(['memory', 'str-replace', file, '--new', 'x', '--reason', 'r', '--agent', 'a1', '--json']);
+    expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', data: { field: 'old_string', option: '--old' } } });
+    const call = { command: 'str_replace', file_path: file, old_string: '', new_string: 'x', reason: 'r' };
+    const raw = h.run(['memory', 'tool', '--call', JSON.stringify(call), '--agent', 'a1']);
+    expect(lines(raw)).toContain("'old_string'");
+    expect(h.state('a1')).toBe(before);
+  });
+
+  it('AMBIGUOUS_MATCH lists each matching line once and names --all', () => {
+    const r = h.run(['memory', 'str-replace', file, '--old', 'tea', '--new', 'coffee', '--reason', 'r', '--agent', 'a1']);
+    expect(errorCode(r)).toBe('AMBIGUOUS_MATCH');
+    // Three matches on two lines (the body starts at line 4).
+    expect(lines(r)).toContain('matches 3 times');
+    expect(lines(r)).toContain('(lines 4, 6)');
+    expect(lines(r)).toContain('--all');
+    expect(lines(r)).not.toMatch(/replace_all|old_string/);
+  });
+
+  it('an unknown agent lists the agents there are', () => {
+    const r = h.run(['tree', '--agent', 'a2']);
+    expect({ code: r.code, error: errorCode(r) }).toEqual({ code: 1, error: 'MEMORY_DIR_MISSING' });
+    expect(lines(r)).toMatch(/no agent "a2"/);
+    expect(lines(r)).toMatch(/agents: a1\b/);
+    expect(lines(r)).toContain('gitmem init --agent a2');
+  });
+
+  it('remote set refuses what is not a remote URL or a repository path, and changes nothing', () => {
+    const plainDir = join(h.root, 'plain-dir');
+    mkdirSync(plainDir, { recursive: true });
+    h.run(['remote', 'remove', '--agent', 'a1']);
+    for (const bad of ['not a url', join(h.root, 'no-such.git'), plainDir, 'https://', 'ext::sh -c id', 'file:///nonexistent/x.git']) {
+      const r = h.run(['remote', 'set', bad, '--agent', 'a1']);
+      expect({ bad, code: r.code, error: errorCode(r) }).toEqual({ bad, code: 1, error: 'INVALID_ARGUMENT' });
+      expect(lines(r)).toContain('is not a git remote');
+    }
+    expect(h.run(['remote', 'show', '--agent', 'a1']).stdout).toContain('No remote configured');
+    for (const good of ['git@example.com:me/memory.git', 'example.com:me/memory.git', 'https://example.com/me/memory.git', remote, `file://${remote}`]) {
+      const r = h.run(['remote', 'set', good, '--agent', 'a1']);
+      expect({ good, code: r.code, err: r.stderr }).toEqual({ good, code: 0, err: '' });
+    }
+    expect(h.run(['remote', 'show', '--agent', 'a1']).stdout).toContain(`origin: file://${remote}`);
   });
 });

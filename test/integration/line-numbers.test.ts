@@ -110,14 +110,16 @@ describe('line numbers agree between view, insert, AMBIGUOUS_MATCH and search', 
     }
   });
 
-  it('AMBIGUOUS_MATCH reports the view lines that hold the matches', async () => {
+  it('AMBIGUOUS_MATCH reports the view lines that hold the matches, each once', async () => {
     for (const c of CASES) {
       const body = c.lines.slice(c.frontmatter);
-      const expected = body.flatMap((line, i) => Array.from({ length: line.split('a').length - 1 }, () => c.frontmatter + i + 1));
-      if (expected.length < 2) continue;
+      const matches = body.flatMap((line, i) => Array.from({ length: line.split('a').length - 1 }, () => c.frontmatter + i + 1));
+      if (matches.length < 2) continue;
+      const expected = [...new Set(matches)]; // each line once, however many matches it holds
       const r = await refusal({ command: 'str_replace', file_path: c.path, old_string: 'a', new_string: 'b' });
       expect(r.code, c.name).toBe('AMBIGUOUS_MATCH');
       expect(r.data['lines'], c.name).toEqual(expected.slice(0, 20));
+      expect(r.data['matches'], c.name).toBe(matches.length);
       for (const n of expected) expect(c.lines[n - 1], c.name).toContain('a');
     }
   });

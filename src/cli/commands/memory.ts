@@ -13,7 +13,8 @@ const USAGE = `Usage:
   gitmem memory tool --call '<tool call JSON>'   (--call - reads the call from stdin)
 A .md path (or one without an extension) is memory markdown: a description is needed, or frontmatter at the
 start of the text; another extension (notes/progress.json) is a plain file, kept exactly as written.
-Every write is one commit whose message is the reason. A value may start with "-" (--text "- a bullet").
+Every write is one commit whose message is the reason. A value may start with "-" (--text "- a bullet"),
+but a value that is one of these options (--reason --json) is refused: write --reason=--json to mean it.
 --text-file / --patch-file: UTF-8, or UTF-16 with a byte-order mark (converted); - is stdin.
 Global: --agent ID, --home DIR, --json (output as JSON).`;
 

@@ -1,6 +1,6 @@
 /** `gitmem sync [--on-conflict <policy>]`: pull (fast-forward, else rebase), then push; policies from sync/conflict-policy.ts. */
 import { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, MemoryError, parseConflictPolicy } from '../../internals.js';
-import type { MemoryErrorCode, SyncStatus } from '../../internals.js';
+import type { ConflictPolicy, MemoryErrorCode, SyncStatus } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 const POLICY_HELP = CONFLICT_POLICY_NAMES.map((p) => `  ${p}${p === DEFAULT_CONFLICT_POLICY ? ' (default)' : ''}: ${CONFLICT_POLICIES[p].help}`);
@@ -13,6 +13,15 @@ const FAILURE_CODE: Record<Exclude<SyncStatus, 'clean' | 'pushed'>, MemoryErrorC
   dirty: 'REPO_DIRTY',
   no_remote: 'NO_REMOTE',
   push_failed: undefined,
+};
+
+const KEEP = 'gitmem sync --on-conflict keep-branch';
+
+/** After a conflict, how to keep the local commits on a branch, by the policy that ran. */
+const NEXT_STEP: Record<ConflictPolicy, string | undefined> = {
+  fail: `to keep the local commits on a branch and let main follow the remote: ${KEEP}`,
+  'keep-branch': undefined, // it kept one: the kept-branch line names it
+  leave: `finish the rebase with git, or abort it (git rebase --abort) and keep the local commits on a branch: ${KEEP}`,
 };
 
 export const command: CliCommand = {
@@ -36,6 +45,7 @@ export const command: CliCommand = {
     const lines = [r.summary];
     if (r.conflictPaths?.length) lines.push(`conflicting: ${r.conflictPaths.join(', ')}`);
     if (r.keptBranch) lines.push(`kept branch: ${r.keptBranch} (see \`gitmem conflicts show ${r.keptBranch}\`)`);
+    else if (r.status === 'conflict' && NEXT_STEP[onConflict]) lines.push(NEXT_STEP[onConflict]);
     if (r.backupRef) lines.push(`previous main saved at ${r.backupRef}`);
     const message = r.status === 'skipped' ? `${memoryDir}: ${lines.join('\n')}` : lines.join('\n');
     throw new MemoryError(FAILURE_CODE[r.status] ?? r.error?.code ?? 'PUSH_FAILED', message, { data: { ...r } });

@@ -6,7 +6,7 @@ import { MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
 import { findAll, replaceAt } from '../find-text.js';
 import { checkResultSize, TOOL_LIMITS } from '../limits.js';
-import { lineNumbersAt } from '../line-numbers.js';
+import { matchedLines } from '../line-numbers.js';
 import { restyle } from '../line-style.js';
 import { loadEditable, requireString, resolvePath, type CommandContext } from './context.js';
 
@@ -33,8 +33,9 @@ export function planStrReplace(ctx: CommandContext, call: Record<string, unknown
     });
   }
   if (offsets.length > 1 && call['replace_all'] !== true) {
-    const lines = lineNumbersAt(f.text, offsets.map((o) => f.prefix.length + o), TOOL_LIMITS.reportedLines);
-    const more = offsets.length > lines.length ? `, and ${offsets.length - lines.length} more` : '';
+    // Each line once: "lines 4, 4, 5" for three matches on two lines reads like a miscount.
+    const { lines, count } = matchedLines(f.text, offsets.map((o) => f.prefix.length + o), TOOL_LIMITS.reportedLines);
+    const more = count > lines.length ? `, and ${count - lines.length} more` : '';
     throw new MemoryError(
       'AMBIGUOUS_MATCH',
       `${ctx.tool} str_replace: old_string matches ${offsets.length} times in ${path.file} (lines ${lines.join(', ')}${more}); ` +
