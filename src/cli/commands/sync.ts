@@ -31,7 +31,8 @@ export const command: CliCommand = {
     `Usage: gitmem sync [--on-conflict ${CONFLICT_POLICY_NAMES.join('|')}] [--agent ID] [--json]`,
     ...POLICY_HELP,
     '  Exit 0 when clean or pushed (printed on stdout); otherwise exit 1 with one line on stderr:',
-    '  SYNC_CONFLICT, REPO_DIRTY, NO_REMOTE, PUSH_FAILED / GIT_AUTH / GIT_TRANSIENT (--json: the result in error.data).',
+    '  SYNC_CONFLICT, REMOTE_REJECTED (the remote\'s commits break the memory rules: kept, main unchanged),',
+    '  REPO_DIRTY, NO_REMOTE, PUSH_FAILED / GIT_AUTH / GIT_TRANSIENT (--json: the result in error.data).',
   ].join('\n'),
   async run(ctx) {
     const onConflict = parseConflictPolicy(ctx.values['on-conflict'] ?? DEFAULT_CONFLICT_POLICY);
@@ -44,6 +45,7 @@ export const command: CliCommand = {
     // Every other outcome is a failure: one line on stderr, what to do next after it, the result in --json.
     const lines = [r.summary];
     if (r.conflictPaths?.length) lines.push(`conflicting: ${r.conflictPaths.join(', ')}`);
+    if (r.status === 'rejected') lines.push(...(r.problems ?? []).map((p) => `  ${p}`), 'fix the remote (or lift a false alarm: gitmem secrets allow, gitmem protect), then sync again');
     if (r.keptBranch) lines.push(`kept branch: ${r.keptBranch} (see \`gitmem conflicts show ${r.keptBranch}\`)`);
     else if (r.status === 'conflict' && NEXT_STEP[onConflict]) lines.push(NEXT_STEP[onConflict]);
     if (r.backupRef) lines.push(`previous main saved at ${r.backupRef}`);
