@@ -12,9 +12,16 @@ import { listProtectedPaths } from '../../src/hooks/protected.js';
 import { cloneMemory } from '../../src/sync/clone.js';
 import { isMemoryError } from '../../src/errors.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
+import { main } from '../../src/cli/main.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 afterAll(cleanupTmp);
+
+async function runCli(args: string[], cliEnv: Record<string, string>): Promise<{ code: number; err: string }> {
+  const err: string[] = [];
+  const io = { env: cliEnv, cwd: process.cwd(), stdout: () => undefined, stderr: (t: string) => void err.push(t), readStdin: async () => '' };
+  return { code: await main(args, io), err: err.join('') };
+}
 
 const root = makeTmpDir('gitmem-incoming-');
 const env = hermeticGitEnv(root);
@@ -78,6 +85,13 @@ describe('sync validates what it fetches', () => {
     expect((await s.memory.conflicts.list()).map((b) => b.branch)).toEqual([r.keptBranch]);
     const report = await runDoctor({ git: runner, memoryDir: s.dir, home: s.home, env, fix: false, only: ['kept'] });
     expect(JSON.stringify(report)).toContain(r.keptBranch);
+
+    // The CLI says which rules broke and what to do, exit 1.
+    const cli = await runCli(['sync', '--agent', 'ada'], { ...env, GITMEM_HOME: s.home });
+    expect(cli.code).toBe(1);
+    expect(cli.err).toContain('REMOTE_REJECTED');
+    expect(cli.err).toContain('  bare.md: missing frontmatter');
+    expect(cli.err).toContain('then sync again');
 
     // The next sync reports the same verdict and keeps the one branch.
     const again = await s.memory.sync();
