@@ -25,6 +25,7 @@ import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
+import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand, type WriteCommand } from './tool-schema.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
@@ -74,7 +75,7 @@ const PLANNERS: Record<WriteCommand, (ctx: CommandContext, call: Record<string, 
   update_description: planUpdateDescription,
 };
 
-const KNOWN_KEYS = new Set(Object.keys(memoryToolSchema.properties));
+const DECLARED = Object.keys(memoryToolSchema.properties);
 
 /** Checks the call's shape; returns the command and trimmed reason. */
 export function validateToolCall(call: unknown): { command: MemoryCommand; reason: string; args: Record<string, unknown> } {
@@ -90,10 +91,7 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
       { data: { missing } },
     );
   }
-  const unknown = Object.keys(args).filter((k) => !KNOWN_KEYS.has(k));
-  if (unknown.length > 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `memory: unknown parameter(s): ${unknown.join(', ')}`, { data: { unknown } });
-  }
+  refuseUndeclared('memory', DECLARED, args);
   const command = args['command'];
   if (typeof command !== 'string' || !(MEMORY_COMMANDS as readonly string[]).includes(command)) {
     throw new MemoryError('UNKNOWN_COMMAND', `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`);
