@@ -61,6 +61,11 @@ export interface WriteDeps {
   cleanCheck?: WatchedCleanCheck;
   /** Writes survive a power loss once acknowledged (default true; see git/durable.ts for the switch). */
   durable?: boolean;
+  /**
+   * Only an operator's write (`gitmem protect write`, memfs/operator-write.ts) sets this: these paths' read_only
+   * protection is lifted for the write; every other rule holds.
+   */
+  liftProtection?: ReadonlySet<string>;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
@@ -151,6 +156,7 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
     ...(budget ? { systemBudget: budget } : {}),
     ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
     ...(deps.durable === false ? { durable: false } : {}),
+    ...(deps.liftProtection ? { liftProtection: deps.liftProtection } : {}),
   });
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
   const budgetP = edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);
