@@ -1,7 +1,8 @@
 /**
  * Who a commit says made it: the one policy for every commit gitmem makes or has git make. An agent's own
  * writes carry the agent, gitmem's merges carry gitmem, a reflection's sub-agent carries the agent with a
- * `+reflection` address — so `git log --format=%ae` tells the three apart. Pure; everyone may import it.
+ * `+reflection` address, an operator's write of a protected file (`gitmem protect write`) carries the
+ * operator — so `git log --format=%ae` tells them apart. Pure; everyone may import it.
  */
 
 /** An author (and committer) of a commit. */
@@ -43,6 +44,37 @@ export function agentIdentity(agentId: string | undefined, sources: AgentNameSou
 }
 
 /**
+ * An operator's commits when git names no user of its own (see operatorIdentity).
+ * @example operatorIdentity().email === OPERATOR_IDENTITY.email
+ */
+export const OPERATOR_IDENTITY: Readonly<Identity> = Object.freeze({ name: 'gitmem operator', email: `operator@${DOMAIN}` });
+
+/** Where an operator's identity can come from, strongest first. */
+export interface OperatorSources {
+  /** What the caller passed (`memory.protection.write(…, { author })`). */
+  given?: Partial<Identity> | undefined;
+  /** GIT_AUTHOR_NAME / GIT_AUTHOR_EMAIL of the environment: git's own first choice for an author. */
+  environment?: Partial<Identity> | undefined;
+  /**
+   * `user.name` / `user.email` of the user's git configuration (global, system, `-c`), never the memory
+   * repository's own: `init` records the agent's name there.
+   */
+  gitConfig?: Partial<Identity> | undefined;
+}
+
+/**
+ * The author of an operator's write of a protected file: the person at the keyboard as git would name them
+ * for a commit of their own — given, else the environment's GIT_AUTHOR_*, else their git configuration, field
+ * by field — and `gitmem operator <operator@gitmem.local>` for what none of those name. Never the agent.
+ * @example operatorIdentity({ gitConfig: { name: 'Ada', email: 'ada@example.org' } }) // { name: 'Ada', email: 'ada@example.org' }
+ */
+export function operatorIdentity(sources: OperatorSources = {}): Identity {
+  const pick = (field: keyof Identity): string | undefined =>
+    [sources.given, sources.environment, sources.gitConfig].map((s) => s?.[field]?.trim()).find((v) => v !== undefined && v !== '');
+  return { name: pick('name') ?? OPERATOR_IDENTITY.name, email: pick('email') ?? OPERATOR_IDENTITY.email };
+}
+
+/**
  * The author of a reflection sub-agent's commits in its private worktree.
  * @example reflectionIdentity('a1').email === 'a1+reflection@gitmem.local'
  */
@@ -52,12 +84,14 @@ export function reflectionIdentity(agentId: string): Identity {
 
 /**
  * Which of the identities above an author address is (the read side's half of this policy): gitmem's own,
- * a reflection's, an agent's (any other made-up address), or someone else's.
+ * a reflection's, the made-up operator's, an agent's (any other made-up address), or someone else's (an
+ * operator with an identity of their own among them).
  * @example identityKind('a1+reflection@gitmem.local') === 'reflection'
  */
-export function identityKind(email: string): 'system' | 'reflection' | 'agent' | 'other' {
+export function identityKind(email: string): 'system' | 'reflection' | 'operator' | 'agent' | 'other' {
   const address = email.trim().toLowerCase();
   if (address === SYSTEM_IDENTITY.email) return 'system';
+  if (address === OPERATOR_IDENTITY.email) return 'operator';
   if (address.endsWith(`+reflection@${DOMAIN}`)) return 'reflection';
   return address.endsWith(`@${DOMAIN}`) ? 'agent' : 'other';
 }

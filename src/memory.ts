@@ -24,6 +24,7 @@ import { watchedCleanCheckFor } from './memfs/fsmonitor/registry.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
 import { afterCommit, locateMemory, recordedIdentity, remoteConfigured, runnerFor } from './wiring/open.js';
 import { reflectionParts } from './wiring/reflection.js';
+import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
@@ -85,6 +86,7 @@ function buildMemory(o: Parts): Memory {
   return {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
+    ...protectionParts(deps, config),
     conflicts: conflictsApi({ git, memoryDir, author: deps.author, home: config.home, env: config.env, ...(deps.clock ? { clock: deps.clock } : {}) }),
     ...workerParts({ git, memoryDir, agentId, config, ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}) }),
     ...reflectionParts({ git, memoryDir, agentId, config }, o.reopen),

@@ -80,3 +80,33 @@ describe('read_only: what counts as protected', () => {
     expect(validateChanges([modified('system/other.md', md(), md() + 'x\n')], opts)).toEqual([]);
   });
 });
+
+describe('read_only: an operator lifts protection for one path, and every refusal names how', () => {
+  it('each protection refusal names the operator command on the same line', () => {
+    const locked = md('read_only: true\n');
+    const lines = [
+      ...validateChanges([modified('system/r.md', locked, md())]),
+      ...validateChanges([deleted('system/r.md', locked)]),
+      ...validateChanges([added('notes/a.md', md('read_only: yes\n'))]),
+      ...validateChanges([modified('system/l.md', md(), md() + 'x\n')], { protectedPaths: new Set(['system/l.md']) }),
+      ...validateChanges([deleted('system/l.md', md())], { protectedPaths: new Set(['system/l.md']) }),
+    ];
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(line, line).toMatch(/; an operator .*`gitmem protect (write|remove) <path>`\)?$/);
+    for (const line of lines) expect(line).not.toContain('\n');
+  });
+
+  it('a lifted path may be written with read_only, changed, unlisted or not; every other rule still holds', () => {
+    const liftProtection = new Set(['system/r.md']);
+    const opts = { liftProtection, protectedPaths: new Set(['system/r.md']) };
+    const locked = md('read_only: true\n');
+    expect(validateChanges([added('system/r.md', locked)], opts)).toEqual([]);
+    expect(validateChanges([modified('system/r.md', locked, md('read_only: true\n') + 'more\n')], opts)).toEqual([]);
+    expect(validateChanges([modified('system/r.md', locked, md())], opts)).toEqual([]);
+    expect(validateChanges([modified('system/r.md', md(), 'no frontmatter\n')], opts)[0]).toMatch(/missing frontmatter/);
+    expect(validateChanges([added('system/r.md', locked, '120000')], opts)[0]).toMatch(/symbolic links/);
+    expect(validateChanges([added('system/r.md', md(`colour: red\nread_only: true\n`))], opts)[0]).toMatch(/unknown frontmatter key 'colour'/);
+    // Only that path: its neighbour is protected as before.
+    expect(validateChanges([modified('system/s.md', locked, md())], opts)[0]).toMatch(/cannot be modified/);
+  });
+});

@@ -49,7 +49,23 @@ export interface ValidationOptions {
   secrets?: false | { allowed?: ReadonlySet<string> };
   /** The system/ budget and what system/ held before the change; without it only per-file limits apply. */
   systemBudget?: SystemBudget;
+  /**
+   * Paths whose read_only protection (their frontmatter and the protected list) is lifted for this change: an
+   * operator's write (`gitmem protect write`), or doctor judging committed files as they stand. Every other
+   * rule still holds for them.
+   */
+  liftProtection?: ReadonlySet<string>;
 }
+
+/**
+ * The operator's way past each protection refusal, named in the refusal itself (one line, the path left as
+ * `<path>`: the refusal names the path at its start, and a hostile name is never pasted into a command).
+ */
+export const OPERATOR_HINTS = {
+  write: 'an operator writes it with `gitmem protect write <path>`',
+  unlock: 'an operator first rewrites it without read_only (`gitmem protect write <path>`)',
+  unlist: 'an operator lifts that with `gitmem protect remove <path>`',
+} as const;
 
 /** One broken rule: the path it is about and what is wrong. */
 export interface Problem {
@@ -147,19 +163,21 @@ function parseForCheck(path: string, content: string, report: Report): Frontmatt
   }
 }
 
+const fieldRefusal = (verb: string): string => `'read_only' is a protected field and cannot be ${verb} by the agent; ${OPERATOR_HINTS.write}`;
+
 function checkReadOnlyKey(path: string, data: FrontmatterData, head: FrontmatterData | null, report: Report): void {
   const has = Object.hasOwn(data, 'read_only');
   const headHas = head !== null && Object.hasOwn(head, 'read_only');
   if (has && !headHas) {
-    report(path, `'read_only' is a protected field and cannot be set by the agent`);
+    report(path, fieldRefusal('set'));
   } else if (has && headHas && JSON.stringify(data['read_only']) !== JSON.stringify(head['read_only'])) {
-    report(path, `'read_only' is a protected field and cannot be changed by the agent`);
+    report(path, fieldRefusal('changed'));
   } else if (!has && headHas) {
-    report(path, `'read_only' is a protected field and cannot be removed by the agent`);
+    report(path, fieldRefusal('removed'));
   }
 }
 
-function checkMemoryFile(change: FileChange, content: string, report: Report): void {
+function checkMemoryFile(change: FileChange, content: string, report: Report, lifted: boolean): void {
   const { path } = change;
   const data = parseForCheck(path, content, report);
   if (data === null) return;
@@ -168,7 +186,7 @@ function checkMemoryFile(change: FileChange, content: string, report: Report): v
       report(path, `unknown frontmatter key '${key}' (allowed: ${ALLOWED_KEYS.join(', ')})`);
     }
   }
-  checkReadOnlyKey(path, data, headData(change.headContent), report);
+  if (!lifted) checkReadOnlyKey(path, data, headData(change.headContent), report);
   if (!Object.hasOwn(data, 'description') || data['description'] === null) {
     report(path, `missing required field 'description'`);
   } else if (typeof data['description'] !== 'string' || descriptionOf(data) === '') {
@@ -212,33 +230,41 @@ function modeProblem(mode: string | undefined): string | null {
   return MODE_PROBLEMS[mode] ?? `only regular files are allowed in memory (mode ${mode})`;
 }
 
-function listedMessage(verb: string): string {
-  return `protected (gitmem recorded it as read_only; an operator lifts that with \`gitmem protect remove\`) and cannot be ${verb}`;
+function listedMessage(verb: string, hint: string): string {
+  return `protected (gitmem recorded it as read_only) and cannot be ${verb}; ${hint}`;
+}
+
+/** The protected list, and the paths whose protection is lifted for this change. */
+interface Protection {
+  listed: ReadonlySet<string>;
+  lifted: ReadonlySet<string>;
 }
 
 /** The removal side of a delete or rename: read_only and listed files stay. Returns true when refused. */
-function checkRemoval(change: FileChange, protectedPaths: ReadonlySet<string>, report: Report): boolean {
+function checkRemoval(change: FileChange, guard: Protection, report: Report): boolean {
   const source = change.status === 'renamed' ? (change.oldPath ?? change.path) : change.path;
   const verb = change.status === 'deleted' ? 'deleted' : `renamed to ${change.path}`;
-  if (isProtectedText(change.headContent)) return report(source, `file is read_only and cannot be ${verb}`), true;
-  if (protectedPaths.has(source)) return report(source, listedMessage(verb)), true;
+  if (guard.lifted.has(source)) return false;
+  if (isProtectedText(change.headContent)) return report(source, `file is read_only and cannot be ${verb}; ${OPERATOR_HINTS.unlock}`), true;
+  if (guard.listed.has(source)) return report(source, listedMessage(verb, OPERATOR_HINTS.unlist)), true;
   return false;
 }
 
 /** The new side: path rule, mode, protection, then the format of its kind. */
-function checkWrite(change: FileChange, protectedPaths: ReadonlySet<string>, report: Report): void {
+function checkWrite(change: FileChange, guard: Protection, report: Report): void {
   const { path, status, content } = change;
   const shape = pathProblem(path) ?? modeProblem(change.mode);
   if (shape !== null) return report(path, shape);
-  if (status === 'modified' && isProtectedText(change.headContent)) return report(path, 'file is read_only and cannot be modified');
-  if (protectedPaths.has(path)) return report(path, listedMessage(status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified'));
+  const lifted = guard.lifted.has(path);
+  if (!lifted && status === 'modified' && isProtectedText(change.headContent)) return report(path, `file is read_only and cannot be modified; ${OPERATOR_HINTS.write}`);
+  if (!lifted && guard.listed.has(path)) return report(path, listedMessage(status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified', OPERATOR_HINTS.write));
   if (content === null) return report(path, 'its content could not be read');
   const kind = classifyPath(path);
   if (kind === 'bad-skill-path') return report(path, 'invalid skill path (skills must be folders). Use skills/<name>/SKILL.md');
   // A renamed file keeps its source's history: its read_only key is compared with the source at HEAD.
-  if (kind === 'memory') checkMemoryFile(change, content, report);
+  if (kind === 'memory') checkMemoryFile(change, content, report, lifted);
   else if (kind === 'skill') checkSkillFile(path, content, report);
-  else if (isProtectedText(content) && !isProtectedText(change.headContent)) report(path, "'read_only' is a protected field and cannot be set by the agent");
+  else if (!lifted && isProtectedText(content) && !isProtectedText(change.headContent)) report(path, fieldRefusal('set'));
 }
 
 /**
@@ -249,12 +275,12 @@ function checkWrite(change: FileChange, protectedPaths: ReadonlySet<string>, rep
 export function findProblems(changes: readonly FileChange[], options: ValidationOptions = {}): Problem[] {
   const problems: Problem[] = [];
   const report: Report = (path, message, extra) => void problems.push({ ...extra, path, message });
-  const protectedPaths = options.protectedPaths ?? new Set<string>();
+  const guard: Protection = { listed: options.protectedPaths ?? new Set(), lifted: options.liftProtection ?? new Set() };
   for (const change of changes) {
     if (change.status === 'deleted' || change.status === 'renamed') {
-      if (checkRemoval(change, protectedPaths, report) || change.status === 'deleted') continue;
+      if (checkRemoval(change, guard, report) || change.status === 'deleted') continue;
     }
-    checkWrite(change, protectedPaths, report);
+    checkWrite(change, guard, report);
   }
   if (options.systemBudget) {
     const over = systemBudgetProblem(changes, options.systemBudget);

@@ -2,12 +2,14 @@
  * The protected list: every path gitmem has seen committed as read_only, kept in the common git dir
  * (`gitmem-protected`), outside the repository's history. A commit cannot empty it — not a `--no-verify`
  * commit that drops the key, not a sync that brings one in — so the validator (memory tool, pre-commit hook,
- * merges) keeps refusing writes to those paths until an operator lifts them (`gitmem protect remove`).
+ * merges) keeps refusing writes to those paths until an operator lifts them (`gitmem protect remove`); an
+ * operator writes them with `gitmem protect write` (memfs/operator-write.ts), which records what it protects.
  * Background writers cannot touch it: their sandbox makes the whole common git dir read-only.
  *
  * gitmem records what it sees: on open and init (incrementally, from the commit it last looked at to HEAD, so
  * an open that finds nothing new reads two small files and starts no process), and after its own commits and
- * merges, which the validator has just proved add no protected file.
+ * merges, which the validator has just proved add no protected file (an operator's write records the one it
+ * may add itself: noteOperatorProtection).
  */
 import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -161,6 +163,18 @@ export function noteValidatedCommit(repoDir: string, parent: string | null, comm
   const state = readState(common);
   if (state.scanned === null || state.scanned !== parent) return;
   writeState(common, { ...state, scanned: commit });
+}
+
+/**
+ * After an operator's commit of a read_only text at `path` (`gitmem protect write`), records the path, so no
+ * later commit that drops the key unprotects it. The caller holds the lease (the marker may then follow the
+ * commit: this was the one file it added).
+ * @example noteOperatorProtection(memoryDir, 'system/rules.md')
+ */
+export function noteOperatorProtection(repoDir: string, path: string): void {
+  const common = resolveGitCommonDir(repoDir);
+  const state = readState(common);
+  if (!state.paths.includes(path)) writeState(common, { ...state, paths: [...state.paths, path] });
 }
 
 async function editList(repoDir: string, edit: (paths: Set<string>) => void, purpose: string): Promise<string[]> {

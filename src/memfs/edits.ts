@@ -66,6 +66,8 @@ export interface CommitEditsRequest {
   skipSecretScan?: boolean;
   /** Survive a power loss once acknowledged (fsync of objects, journal, files, index, ref); default true. */
   durable?: boolean;
+  /** An operator's write: these paths' read_only protection is lifted (see ValidationOptions.liftProtection). */
+  liftProtection?: ReadonlySet<string>;
 }
 
 /** The durable steps of a write, in order. */
@@ -96,6 +98,7 @@ export function draftEdits(req: CommitEditsRequest): Draft {
     protectedPaths: readProtectedPaths(req.memoryDir),
     secrets: req.skipSecretScan ? false : { allowed },
     ...(req.systemBudget ? { systemBudget: req.systemBudget } : {}),
+    ...(req.liftProtection ? { liftProtection: req.liftProtection } : {}),
   });
   // The reason becomes the commit message, which is pushed and kept like the files.
   if (!req.skipSecretScan) found.push(...scanText(req.message, { allowed }).map((f) => secretProblem('(reason)', f)));

@@ -25,6 +25,7 @@ import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from './tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
+import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand, type WriteCommand } from './tool-schema.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
@@ -60,6 +61,11 @@ export interface WriteDeps {
   cleanCheck?: WatchedCleanCheck;
   /** Writes survive a power loss once acknowledged (default true; see git/durable.ts for the switch). */
   durable?: boolean;
+  /**
+   * Only an operator's write (`gitmem protect write`, memfs/operator-write.ts) sets this: these paths' read_only
+   * protection is lifted for the write; every other rule holds.
+   */
+  liftProtection?: ReadonlySet<string>;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
@@ -74,7 +80,7 @@ const PLANNERS: Record<WriteCommand, (ctx: CommandContext, call: Record<string, 
   update_description: planUpdateDescription,
 };
 
-const KNOWN_KEYS = new Set(Object.keys(memoryToolSchema.properties));
+const DECLARED = Object.keys(memoryToolSchema.properties);
 
 /** Checks the call's shape; returns the command and trimmed reason. */
 export function validateToolCall(call: unknown): { command: MemoryCommand; reason: string; args: Record<string, unknown> } {
@@ -90,10 +96,7 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
       { data: { missing } },
     );
   }
-  const unknown = Object.keys(args).filter((k) => !KNOWN_KEYS.has(k));
-  if (unknown.length > 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `memory: unknown parameter(s): ${unknown.join(', ')}`, { data: { unknown } });
-  }
+  refuseUndeclared('memory', DECLARED, args);
   const command = args['command'];
   if (typeof command !== 'string' || !(MEMORY_COMMANDS as readonly string[]).includes(command)) {
     throw new MemoryError('UNKNOWN_COMMAND', `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`);
@@ -153,6 +156,7 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
     ...(budget ? { systemBudget: budget } : {}),
     ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
     ...(deps.durable === false ? { durable: false } : {}),
+    ...(deps.liftProtection ? { liftProtection: deps.liftProtection } : {}),
   });
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
   const budgetP = edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);

@@ -11,6 +11,8 @@ describe('writer rule', () => {
     expect(classifyCommit({ email: 'gitmem@gitmem.local', message: 'x' })).toBe('worker');
     expect(classifyCommit(agent)).toBe('agent');
     expect(classifyCommit({ email: 'me@example.com', message: 'hand edit' })).toBe('shell');
+    // An operator's protect write with no git identity of their own is a person's commit, never the agent's.
+    expect(classifyCommit({ email: 'operator@gitmem.local', message: 'new house rules' })).toBe('shell');
     expect(classifyCommit({ email: 'me@example.com', message: 'not merge(memory): gitmem/worker/x' })).toBe('shell');
   });
 

@@ -3,8 +3,9 @@
  *
  * A commit: a merge `merge(memory): gitmem/<kind>/<id>` is that background writer's (`reflection`, else
  * `worker`); an author `<agent>+reflection@gitmem.local` is a reflection's; `gitmem@gitmem.local` (the
- * harness's own identity) a worker's; any other `…@gitmem.local` author is an agent's (the memory tool
- * writes as `<agent>@gitmem.local`); anyone else is `shell`. A raw `git commit` made with the identity
+ * harness's own identity) a worker's; `operator@gitmem.local` (an operator's `gitmem protect write` when git
+ * names no user) is `shell`, like any person's; any other `…@gitmem.local` author is an agent's (the memory
+ * tool writes as `<agent>@gitmem.local`); anyone else is `shell`. A raw `git commit` made with the identity
  * gitmem put in the repository's config carries the agent's address, so it counts as the agent's: git
  * records nothing that tells the two apart.
  * A move of main: the reflog says how it moved — a fast-forward, rebase or reset onto
@@ -37,7 +38,7 @@ export function classifyCommit(c: CommitFacts): WriterKind {
 }
 
 /** Who an author address says wrote the commit (the identities are decided in identity.ts). */
-const BY_IDENTITY: Record<ReturnType<typeof identityKind>, WriterKind> = { system: 'worker', reflection: 'reflection', agent: 'agent', other: 'shell' };
+const BY_IDENTITY: Record<ReturnType<typeof identityKind>, WriterKind> = { system: 'worker', reflection: 'reflection', operator: 'shell', agent: 'agent', other: 'shell' };
 
 /**
  * The writer of one move of main, from its reflog message (undefined: none readable) and the commit it

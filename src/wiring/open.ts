@@ -104,7 +104,8 @@ function gcIfDue(git: GitRunner, memoryDir: string): void {
 
 /**
  * A tool commit passed the validator, which refuses every new read_only file: it protects what its parent
- * did, so the protected list's marker may follow it (the next open then scans nothing). Runs under the lease.
+ * did, so the protected list's marker may follow it (the next open then scans nothing). An operator's write
+ * (memfs/operator-write.ts) may add one, and has put its path on the list just before. Runs under the lease.
  */
 function keepProtectionMarker(memoryDir: string, commit: string): void {
   const object = readLooseObject(join(resolveGitCommonDir(memoryDir), 'objects'), commit);

@@ -1,11 +1,9 @@
 /**
- * The handle's sync side, wired once: pull/push with the configured credentials, the remote, the mirror,
- * the kept branches and the protected list — each a call on the handle instead of a free function that
- * takes a runner and a directory.
+ * The handle's sync side, wired once: pull/push with the configured credentials, the remote and the mirror —
+ * each a call on the handle instead of a free function that takes a runner and a directory.
  */
 import type { GitmemConfig } from '../config.js';
 import type { GitRunner } from '../git/runner.js';
-import { listProtectedPaths, protectPaths, recordProtection, unprotectPaths } from '../hooks/protected.js';
 import type { GitCredentials } from '../sync/credentials.js';
 import type { Memory, MemorySyncOptions } from './types.js';
 
@@ -29,7 +27,7 @@ function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
  * The sync entries of a handle (each module loaded on first use: the write path never pays for them).
  * @example Object.assign(handle, syncParts({ git, memoryDir, config }))
  */
-export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror' | 'protection'> {
+export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror'> {
   const { git, memoryDir } = w;
   const at = { git, memoryDir };
   return {
@@ -46,14 +44,6 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' 
       push: async () => (await import('../sync/mirror.js')).pushMirror({ ...at, ...credentialsOf(w.config) }),
       status: async () => (await import('../sync/mirror.js')).mirrorStatus(at),
       unset: async () => (await import('../sync/mirror.js')).unsetMirror(at),
-    },
-    protection: {
-      list: async () => {
-        await recordProtection(git, memoryDir); // first record the read_only files committed since the last look
-        return listProtectedPaths(memoryDir);
-      },
-      add: (paths) => protectPaths(memoryDir, paths),
-      remove: (paths) => unprotectPaths(memoryDir, paths),
     },
   };
 }

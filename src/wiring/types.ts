@@ -10,6 +10,7 @@ import type { GitRunner } from '../git/runner.js';
 import type { Identity } from '../identity.js';
 import type { WriteStep } from '../memfs/edits.js';
 import type { LogEntry } from '../memfs/log.js';
+import type { OperatorWriteResult } from '../memfs/operator-write.js';
 import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process.js';
 import type { MemoryReadApi } from '../read/handle.js';
@@ -190,11 +191,22 @@ export interface Memory extends MemoryReadApi {
    * them: list, show (with the diff), drop, resolve, propose, accept, and a reminder for the harness.
    */
   readonly conflicts: MemoryConflicts;
-  /** The protected list: paths seen committed as read_only, which no write may change. */
+  /**
+   * The protected list (paths seen committed as read_only, which no agent write may change) and the operator's
+   * actions on it. None of these is a tool of the agent's.
+   */
   readonly protection: {
     list(): Promise<string[]>;
     add(paths: readonly string[]): Promise<string[]>;
     remove(paths: readonly string[]): Promise<string[]>;
+    /**
+     * An operator creates or replaces a file with its whole new `text`, read_only or listed included: one commit
+     * whose message is `reason`, authored by the operator (`author`, else GIT_AUTHOR_*, else the user's git
+     * configuration, else `gitmem operator <operator@gitmem.local>`), never by the agent. Every other rule holds
+     * (paths, links, format, secrets, budgets). A read_only text puts the path on the protected list; a path
+     * already on it stays there (`remove` lifts it).
+     */
+    write(path: string, text: string, options: { reason: string; author?: Partial<Identity> }): Promise<OperatorWriteResult>;
   };
   /** Runs a background writer to its outcome (merged, no_changes, merge_conflict, rejected, discarded). */
   runWorker(task: WorkerTask): Promise<MemoryWorkerOutcome>;

@@ -179,6 +179,22 @@ describe('apply_patch', () => {
     expect(git(fx.dir, ['log', '-1', '--format=%s'])).toBe('reorganise notes');
   });
 
+  it('an undeclared argument is refused on every library entry, naming the key as the MCP server does; nothing is committed', async () => {
+    const input = '*** Begin Patch\n*** Add File: notes/undeclared.md\n+---\n+description: u\n+---\n+x\n*** End Patch';
+    const patch = await expectError(fx.memory.applyPatch({ reason: 'r', input, dry_run: true } as never), 'INVALID_ARGUMENT');
+    expect(patch.message).toBe("memory_apply_patch: unknown argument 'dry_run' (declared: reason, input, patch)");
+    expect(patch).toMatchObject({ data: { tool: 'memory_apply_patch', field: 'dry_run' } });
+    const create = await expectError(fx.memory.tool({ command: 'create', reason: 'r', file_path: 'notes/u2', description: 'd', overwrite: true }), 'INVALID_ARGUMENT');
+    expect(create.message).toMatch(/^memory: unknown argument 'overwrite' \(declared: command, reason, file_path, /);
+    expect(create).toMatchObject({ data: { tool: 'memory', field: 'overwrite' } });
+    await expectError(fx.memory.tool({ command: 'view', verbose: 1 }), 'INVALID_ARGUMENT');
+    // A key that is not one line is shown as one.
+    const nl = await expectError(fx.memory.applyPatch({ reason: 'r', input, 'a\nb': 1 } as never), 'INVALID_ARGUMENT');
+    expect(nl.message).toBe('memory_apply_patch: unknown argument "a\\nb" (declared: reason, input, patch)');
+    await expectError(fx.memory.applyPatch({ reason: 'r', input, patch: input }), 'INVALID_ARGUMENT');
+    expect(existsSync(join(fx.dir, 'notes/undeclared.md'))).toBe(false);
+  });
+
   it('a mismatching hunk changes nothing', async () => {
     const patch = '*** Begin Patch\n*** Update File: notes/p3.md\n@@\n-not there\n+x\n*** End Patch';
     const err = await expectError(fx.memory.applyPatch({ reason: 'r', patch }), 'PATCH_MISMATCH');

@@ -81,6 +81,22 @@ describe('gitmem doctor', () => {
     expect(r.details).toContain('notes/latin1.md: NOT_UTF8: not valid UTF-8');
   });
 
+  it('files: a repository with read_only files and a path on the protected list is healthy (unchanged files are not edits)', async () => {
+    commitRaw({
+      'system/rules.md': '---\ndescription: house rules\nread_only: true\n---\nbe kind\n',
+      'notes/pinned.md': '---\ndescription: pinned\nread_only: "yes"\n---\nkeep\n',
+      'notes/listed.md': md('listed', 'on the list, no key\n'),
+    });
+    const { protectPaths } = await import('../../src/hooks/protected.js');
+    await protectPaths(dir, ['notes/listed.md']);
+    const r = await doctor();
+    expect(r.checks.filter((c) => c.status !== 'ok'), JSON.stringify(r.checks, null, 1)).toEqual([]);
+    expect(r.healthy).toBe(true);
+    const { runGitmem } = await import('../helpers/cli.js');
+    const cli = runGitmem({ ...env, GITMEM_HOME: home }, ['doctor', '--agent', 'a1']);
+    expect(cli.code, cli.stdout).toBe(0);
+  });
+
   it('budgets: system/ over its budget and a file over its limit are reported (the repository keeps working)', async () => {
     git(dir, ['config', 'gitmem.budgetSystem', '10'], env);
     commitRaw({ 'notes/limited.md': '---\ndescription: d\nlimit: 5\n---\nmore than five\n' });

@@ -56,7 +56,7 @@ describe('planPatch: Add File', () => {
   it('refuses read_only: true and drops any other read_only value', () => {
     const err = failure({}, '*** Add File: a.md', '+---', '+description: d', '+read_only: true', '+---', '+x');
     expect(err.code).toBe('READ_ONLY');
-    expect(err.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true');
+    expect(err.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true; an operator writes it with `gitmem protect write <path>`');
     const out = plan({}, '*** Add File: a.md', '+---', '+description: d', '+read_only: false', '+---', '+x');
     expect(out.writes[0]?.content).toBe('---\ndescription: d\n---\nx');
   });
@@ -111,13 +111,13 @@ describe('planPatch: Update File', () => {
   it('refuses to modify a read_only file', () => {
     const err = failure({ 'system/rules.md': memo('r', 'x\n', 'read_only: true\n') }, '*** Update File: system/rules.md', '@@', '-x', '+y');
     expect(err.code).toBe('READ_ONLY');
-    expect(err.message).toBe('memory_apply_patch: system/rules.md is read_only and cannot be modified');
+    expect(err.message).toBe('memory_apply_patch: system/rules.md is read_only and cannot be modified; an operator writes it with `gitmem protect write <path>`');
   });
 
   it('refuses a patch that sets, adds or removes read_only', () => {
     const setTrue = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '+read_only: true');
     expect(setTrue.code).toBe('READ_ONLY');
-    expect(setTrue.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true');
+    expect(setTrue.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true; an operator writes it with `gitmem protect write <path>`');
     const addFalse = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '+read_only: false');
     expect(addFalse.code).toBe('READ_ONLY');
     const withFalse = memo('d', 'x\n', 'read_only: false\n');
@@ -167,7 +167,7 @@ describe('planPatch: Delete File and Move to', () => {
     expect(failure({}, '*** Delete File: a.md').message).toBe('memory_apply_patch: file not found for delete: a.md');
     const ro = failure({ 'a.md': memo('d', 'x\n', 'read_only: true\n') }, '*** Delete File: a.md');
     expect(ro.code).toBe('READ_ONLY');
-    expect(ro.message).toBe('memory_apply_patch: a.md is read_only and cannot be deleted');
+    expect(ro.message).toBe('memory_apply_patch: a.md is read_only and cannot be deleted; an operator first rewrites it without read_only (`gitmem protect write <path>`)');
     expect(failure({ 'a.md': 'plain\n' }, '*** Delete File: a.md').code).toBe('FRONTMATTER_INVALID');
   });
 

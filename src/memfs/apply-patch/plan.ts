@@ -24,7 +24,7 @@ import {
   tryParseMemoryFile,
   type FrontmatterData,
 } from '../../blocks/frontmatter.js';
-import { isProtectedText } from '../../blocks/validate.js';
+import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import { toolFileKind } from '../commands/context.js';
 import { newFileText } from '../commands/new-file.js';
@@ -110,20 +110,20 @@ function parseOrThrow(file: string, text: string, what: string): FrontmatterData
 
 /** Loads an editable file: not read_only, and for a memory file valid frontmatter with a description. */
 function editable(file: string, text: string, verb: 'modified' | 'deleted'): FrontmatterData {
+  const refused = (): MemoryError =>
+    new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}; ${verb === 'deleted' ? OPERATOR_HINTS.unlock : OPERATOR_HINTS.write}`, { data: { file } });
   if (toolFileKind(file) === 'plain') {
-    if (isProtectedText(text)) throw new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}`, { data: { file } });
+    if (isProtectedText(text)) throw refused();
     return {};
   }
   const data = parseOrThrow(file, text, 'target');
-  if (isReadOnlyValue(data['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}`, { data: { file } });
-  }
+  if (isReadOnlyValue(data['read_only'])) throw refused();
   return data;
 }
 
 function refuseReadOnlyTrue(file: string, data: FrontmatterData): void {
   if (isReadOnlyValue(data['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${TOOL}: ${file} cannot be written with read_only=true`, { data: { file } });
+    throw new MemoryError('READ_ONLY', `${TOOL}: ${file} cannot be written with read_only=true; ${OPERATOR_HINTS.write}`, { data: { file } });
   }
 }
 
@@ -135,7 +135,7 @@ function checkPatched(file: string, text: string, before: FrontmatterData): void
   const had = Object.hasOwn(before, 'read_only');
   const has = Object.hasOwn(after, 'read_only');
   if (had !== has || JSON.stringify(before['read_only']) !== JSON.stringify(after['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${TOOL}: ${file}: 'read_only' is a protected field and cannot be changed by a patch`, {
+    throw new MemoryError('READ_ONLY', `${TOOL}: ${file}: 'read_only' is a protected field and cannot be changed by a patch; ${OPERATOR_HINTS.write}`, {
       data: { file },
     });
   }

@@ -5,6 +5,8 @@
 import { MemoryError } from '../../errors.js';
 import { linkRefusal } from '../fs-errors.js';
 import { checkText, TOOL_LIMITS } from '../limits.js';
+import { refuseUndeclared } from '../tool-args.js';
+import { applyPatchToolSchema } from '../tool-schema.js';
 import { decodeMemoryText } from '../read-text.js';
 import type { RepoFs } from '../repo-fs.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from '../tool.js';
@@ -20,15 +22,22 @@ function patchFs(fs: RepoFs): PatchFs {
   };
 }
 
+/** The schema's keys, and `patch`: the library's alias of `input`. */
+const DECLARED = [...Object.keys(applyPatchToolSchema.properties), 'patch'];
+
 /**
  * Runs a memory_apply_patch call `{ reason, input }` (`patch` is accepted as an alias of `input`).
  * @example await runApplyPatch(deps, { reason: 'split notes', input: '*** Begin Patch\n…\n*** End Patch' })
  */
 export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<WriteResult> {
-  if (typeof call !== 'object' || call === null) {
+  if (typeof call !== 'object' || call === null || Array.isArray(call)) {
     throw new MemoryError('INVALID_ARGUMENT', 'memory_apply_patch: the call must be an object with reason and input');
   }
   const args = call as Record<string, unknown>;
+  refuseUndeclared('memory_apply_patch', DECLARED, args);
+  if (args['input'] !== undefined && args['patch'] !== undefined) {
+    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: give 'input' or its alias 'patch', not both", { data: { field: 'patch' } });
+  }
   const input = args['input'] ?? args['patch'];
   const reason = args['reason'];
   if (typeof reason !== 'string' || reason.trim() === '') {

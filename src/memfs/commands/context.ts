@@ -5,7 +5,7 @@
  */
 import { isReadOnlyValue, normalizeText, parseMemoryFile, type FrontmatterData } from '../../blocks/frontmatter.js';
 import { pathProblem } from '../../blocks/path-rules.js';
-import { frontmatterKeysFor, isProtectedText } from '../../blocks/validate.js';
+import { frontmatterKeysFor, isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
 import { MemoryError, isMemoryError } from '../../errors.js';
 import { linkRefusal } from '../fs-errors.js';
 import { normalizeMemoryPath, type MemoryPath } from '../paths.js';
@@ -110,7 +110,7 @@ export function loadEditable(ctx: CommandContext, file: string, shown: string): 
   const kind = toolFileKind(file);
   if (kind === 'plain') {
     // The validator protects any file whose text declares read_only, plain or not: refuse before planning.
-    if (isProtectedText(original)) throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified`, { data: { path: file } });
+    if (isProtectedText(original)) throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified; ${OPERATOR_HINTS.write}`, { data: { path: file } });
     const text = normalizeText(original);
     return { file, kind, original, text, prefix: '', body: text, data: {} };
   }
@@ -122,7 +122,7 @@ export function loadEditable(ctx: CommandContext, file: string, shown: string): 
     throw new MemoryError('FRONTMATTER_INVALID', `${ctx.tool}: ${file}: ${why}`, { data: { path: file } });
   }
   if (isReadOnlyValue(parsed.data['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified`, { data: { path: file } });
+    throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified; ${OPERATOR_HINTS.write}`, { data: { path: file } });
   }
   const text = normalizeText(original);
   return { file, kind, original, text, prefix: text.slice(0, text.length - parsed.body.length), body: parsed.body, data: parsed.data };

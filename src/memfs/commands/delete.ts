@@ -1,5 +1,5 @@
 /** `delete`: remove a file (memory or plain), or a whole directory of them. */
-import { isProtectedText } from '../../blocks/validate.js';
+import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
 import { isDirectory, listFilesUnder, loadEditable, readFile, resolvePath, type CommandContext } from './context.js';
@@ -15,7 +15,7 @@ export function planDelete(ctx: CommandContext, call: Record<string, unknown>): 
     // The validator's rule (fail-closed, any kind of file): refused here by name, before anything is planned.
     const locked = edits.filter((e) => typeof e.before === 'string' && isProtectedText(e.before));
     if (locked.length > 0) {
-      throw new MemoryError('READ_ONLY', `${ctx.tool} delete: ${path.label}/ contains read_only file(s): ${locked.map((e) => e.file).join(', ')}`, {
+      throw new MemoryError('READ_ONLY', `${ctx.tool} delete: ${path.label}/ contains read_only file(s): ${locked.map((e) => e.file).join(', ')}; ${OPERATOR_HINTS.unlock}`, {
         data: { paths: locked.map((e) => e.file) },
       });
     }
