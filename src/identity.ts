@@ -50,12 +50,15 @@ export function reflectionIdentity(agentId: string): Identity {
   return { name: 'gitmem reflection', email: `${agentId}+reflection@${DOMAIN}` };
 }
 
+/** The kinds of identity above: gitmem's own, a reflection's, an agent's, or someone else's. */
+export type IdentityKind = 'system' | 'reflection' | 'agent' | 'other';
+
 /**
  * Which of the identities above an author address is (the read side's half of this policy): gitmem's own,
  * a reflection's, an agent's (any other made-up address), or someone else's.
  * @example identityKind('a1+reflection@gitmem.local') === 'reflection'
  */
-export function identityKind(email: string): 'system' | 'reflection' | 'agent' | 'other' {
+export function identityKind(email: string): IdentityKind {
   const address = email.trim().toLowerCase();
   if (address === SYSTEM_IDENTITY.email) return 'system';
   if (address.endsWith(`+reflection@${DOMAIN}`)) return 'reflection';
