@@ -33,7 +33,7 @@ export { readGitmemConfig, configPath, type GitmemConfigFile, type ProviderConfi
 export { resolveModel, describeModel, type ResolveModelOptions } from './llm/provider.js';
 export { runSubAgent, type SubAgentLimits, type SubAgentRun, type SubAgentOptions, type SubAgentStepInfo } from './llm/sub-agent.js';
 export { type ShellRunner } from './llm/tool-set.js';
-export { appendRunLog, readRunLog, runLogPath, type RunLogEntry } from './llm/run-log.js';
+export { appendRunLog, readRunLog, runLogPath, type RunLogEntry } from './reflection/run-log.js';
 export {
   appendTranscript,
   readTranscript,
