@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
@@ -132,8 +132,8 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     try {
       const movedPaths = [{ path: given, inside: '/run/gitmem-test' }];
       const extraEnv = (inside: (p: string) => string) => ({ GIVEN: inside(join(given, 'f')) });
-      const r = await sh('echo "AT $GIVEN"; cat "$GIVEN"; ls -A /tmp | grep . || echo TMP-EMPTY; touch "$GIVEN" || echo READ-ONLY', { movedPaths, extraEnv });
-      expect(r.stdout).toContain('AT /run/gitmem-test/f\nhanded over\nTMP-EMPTY\n');
+      const r = await sh(`echo "AT $GIVEN"; cat "$GIVEN"; ls -A /tmp | grep -Fx ${basename(given)} || echo NOT-IN-TMP; touch "$GIVEN" || echo READ-ONLY`, { movedPaths, extraEnv });
+      expect(r.stdout).toContain('AT /run/gitmem-test/f\nhanded over\nNOT-IN-TMP\n');
       expect(r.stdout).toContain('READ-ONLY');
       // a place another root holds: shown where it is, and named there
       const taken = await sh('echo "AT $GIVEN"; cat "$GIVEN"', { movedPaths, extraEnv, readPaths: ['/run'] });
