@@ -82,13 +82,16 @@ export function reflectionIdentity(agentId: string): Identity {
   return { name: 'gitmem reflection', email: `${agentId}+reflection@${DOMAIN}` };
 }
 
+/** The kinds of identity above: gitmem's own, a reflection's, the made-up operator's, an agent's, or someone else's. */
+export type IdentityKind = 'system' | 'reflection' | 'operator' | 'agent' | 'other';
+
 /**
  * Which of the identities above an author address is (the read side's half of this policy): gitmem's own,
  * a reflection's, the made-up operator's, an agent's (any other made-up address), or someone else's (an
  * operator with an identity of their own among them).
  * @example identityKind('a1+reflection@gitmem.local') === 'reflection'
  */
-export function identityKind(email: string): 'system' | 'reflection' | 'operator' | 'agent' | 'other' {
+export function identityKind(email: string): IdentityKind {
   const address = email.trim().toLowerCase();
   if (address === SYSTEM_IDENTITY.email) return 'system';
   if (address === OPERATOR_IDENTITY.email) return 'operator';

@@ -34,7 +34,7 @@ export { readGitmemConfig, configPath, type GitmemConfigFile, type ProviderConfi
 export { resolveModel, describeModel, type ResolveModelOptions } from './llm/provider.js';
 export { runSubAgent, type SubAgentLimits, type SubAgentRun, type SubAgentOptions, type SubAgentStepInfo } from './llm/sub-agent.js';
 export { type ShellRunner } from './llm/tool-set.js';
-export { appendRunLog, readRunLog, runLogPath, type RunLogEntry } from './llm/run-log.js';
+export { appendRunLog, readRunLog, runLogPath, type RunLogEntry } from './reflection/run-log.js';
 export {
   appendTranscript,
   readTranscript,
@@ -172,7 +172,8 @@ export { runProcess, type Launcher, type ProcessOptions, type ProcessResult } fr
 export { sharedShellLauncher } from './shell-launcher.js';
 // --- the read side: reads of committed revisions, history, diff, revert, tokens, change events ---
 export { resolveRevision, parseDateSpec, MAX_REVISION_LENGTH } from './git/revision.js';
-export { WRITER_KINDS, classifyCommit, classifyMove, type WriterKind, type CommitFacts } from './read/writer.js';
+export { classifyCommit, classifyMove, type CommitFacts } from './read/writer.js';
+export { WRITERS, WRITER_KINDS, mergeSubject, mergeWriter, identityWriter, type WriterKind, type MergingWriter } from './writers.js';
 export { MemoryWatcher, type WatchOptions } from './read/watch.js';
 export { renderFileView, renderDirectoryView, formatSize, VIEW_LIMITS, type ViewFile } from './read/view-format.js';
 export type { MemoryReadApi } from './read/handle.js';

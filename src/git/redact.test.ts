@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactArgv, redactText } from './redact.js';
+import { redactArgv, redactPerlProgram, redactText } from './redact.js';
 import { rng } from '../../test/helpers/rng.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=';
@@ -111,5 +113,26 @@ describe('redactText', () => {
   it('redacts every argv element', () => {
     const argv = redactArgv(['-c', 'http.extraHeader=Authorization: Bearer zzz-secret-1', 'push', 'https://u:p4ss@h/x'], ['zzz-secret-1']);
     expect(argv.join(' ')).not.toMatch(/zzz-secret-1|p4ss/);
+  });
+});
+
+describe('redactPerlProgram', () => {
+  const perl = ['/usr/bin/perl', '/bin/perl'].find((p) => existsSync(p));
+  it.skipIf(perl === undefined)('redacts every line exactly as redactText does (the same table, rendered for perl)', () => {
+    const r = rng(31);
+    const lines: string[] = [
+      "fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9-secret_VALUE.1~x/': Failed to connect",
+      'https://h/x?ref=a&private_token=zz#sig=q;note=ok&X-Amz-Signature=abc%26key=v',
+      'https://h/x%3Fapi_key=k1%26page=2',
+      'Authorization: Bearer <redacted> then authorization: token abc',
+      'https://me@host/x and git@github.com:me/mem.git and Already up to date.',
+      "quotes \"https://a:b@c/d\" 'password=p' `id_token=t`",
+    ];
+    for (let i = 0; i < 300; i++) {
+      const tok = randomToken(r).replace(/[/+=.~]/g, 'x');
+      for (const text of contexts(tok)) lines.push(...text.split(/\r?\n/));
+    }
+    const out = execFileSync(perl as string, ['-pe', redactPerlProgram()], { input: lines.join('\n') }).toString().split('\n');
+    expect(out).toEqual(lines.map((l) => redactText(l)));
   });
 });

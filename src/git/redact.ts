@@ -67,6 +67,34 @@ function expandSecrets(secrets: readonly string[]): string[] {
   return [...all].sort((a, b) => b.length - a.length);
 }
 
+/** A perl single-quoted string: only `\` and `'` are special there, so a pattern in one is not interpolated. */
+function perlString(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A JS regex as a perl pattern string (the rules use only syntax the two share; `i` becomes `(?i)`). */
+function perlPattern(re: RegExp): string {
+  return perlString(re.flags.includes('i') ? `(?i)${re.source}` : re.source);
+}
+
+/** A JS replacement template (`$1<redacted>`) as a perl expression: `($1 // '') . '<redacted>'`. */
+function perlReplacement(template: string): string {
+  const parts = template.split(/\$(\d)/).map((piece, i) => (i % 2 === 1 ? `($${piece} // '')` : piece === '' ? '' : perlString(piece)));
+  return parts.filter((p) => p !== '').join(' . ') || "''";
+}
+
+/**
+ * {@link redactText}'s rules (without known secrets) as a perl program for `perl -pe`, rendered from the same
+ * table: for the one writer of a log that runs no Node — the post-commit hook when gitmem's mirror helper is gone.
+ * @example execFileSync('perl', ['-pe', redactPerlProgram()], { input: 'x?access_token=abc' }).toString() === 'x?access_token=<redacted>'
+ */
+export function redactPerlProgram(): string {
+  const rules = RULES.map(([re, template]) => `{ my $r = ${perlPattern(re)}; s{$r}{${perlReplacement(template)}}ge; }`);
+  // (the groups are copied first: the name test is a match of its own, which resets them)
+  const param = `{ my $r = ${perlPattern(PARAM)}; my $n = ${perlPattern(SECRET_PARAM)}; s{$r}{my ($all, $head, $name) = ($&, $1, $2); $name =~ m{$n} ? $head . ${perlString(REDACTED)} : $all}ge; }`;
+  return [...rules, param].join('\n');
+}
+
 /** Redacts every element of an argv (used for error reports and debug logs). */
 export function redactArgv(argv: readonly string[], secrets: readonly string[] = []): string[] {
   return argv.map((a) => redactText(a, secrets));

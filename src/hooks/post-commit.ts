@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../assets.js';
+import { redactPerlProgram } from '../git/redact.js';
 
 /** Git config key holding the mirror URL. */
 export const MIRROR_URL_KEY = 'gitmem.mirror.url';
@@ -36,7 +37,8 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * Shell text of the post-commit hook: when `gitmem.mirror.url` is set and HEAD is main, push main there
  * in a detached background job (stdio closed, so neither git nor our runner waits for it). The job is
  * gitmem's mirror-hook process, which uses the sync credentials and logs to `.git/gitmem-mirror.log`;
- * without it (the entry is gone), a plain push logs git's credential-scrubbed output. Always exits 0.
+ * without it (the entry is gone), a plain push logs git's output through gitmem's redaction rules, rendered
+ * for perl (none of it when perl does not run). Always exits 0.
  * @example writeFileSync('.git/hooks/post-commit', postCommitScript(), { mode: 0o755 })
  */
 export function postCommitScript(nodePath: string = process.execPath, entry: string = mirrorHookEntry()): string {
@@ -64,7 +66,8 @@ log="$gitdir/${MIRROR_LOG}"
   out=$(GIT_TERMINAL_PROMPT=0 GCM_INTERACTIVE=never GIT_ASKPASS= SSH_ASKPASS= \\
     git -c commit.gpgsign=false push --quiet "$url" refs/heads/main:refs/heads/main 2>&1)
   code=$?
-  out=$(printf '%s' "$out" | sed -E 's#(://[^/:@ ]+):[^@/ ]+@#\\1:***@#g')
+  out=$(printf '%s\\n' "$out" | perl -pe ${q(redactPerlProgram())} 2>/dev/null) ||
+    out='(git output not kept: perl, which removes credentials from it, did not run)'
   if [ -f "$log" ] && [ "$(wc -c <"$log")" -gt 262144 ]; then
     tail -n 400 "$log" >"$log.tmp" && mv "$log.tmp" "$log"
   fi

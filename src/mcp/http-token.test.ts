@@ -70,4 +70,10 @@ describe('MCP HTTP bearer token', () => {
   it('redacts every occurrence of the token', () => {
     expect(redactor(token)(`a ${token} b ${token}`)).toBe('a [redacted] b [redacted]');
   });
+
+  it('redacts a log line by the same rules as gitmem messages too', () => {
+    const line = redactor(token)("request failed: fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9secret1/'");
+    expect(line).not.toContain('Zq9secret1');
+    expect(line).toContain('access_token=<redacted>');
+  });
 });

@@ -5,6 +5,7 @@
 import { constants, fstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MemoryError } from '../index.js';
+import { redactText } from '../internals.js';
 
 /** What a token may be: RFC 6750's token68 characters, 16 to 1024 of them. */
 const TOKEN = /^[A-Za-z0-9\-._~+/]{16,1024}=*$/;
@@ -76,9 +77,10 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 }
 
 /**
- * A function that replaces every occurrence of `token` in a line (a log line, an error message).
+ * A function that replaces every occurrence of `token` in a line (a log line, an error message), then
+ * redacts the rest as every gitmem message is (a request's error may quote a URL with a credential).
  * @example redactor('s3cr3t…')('got s3cr3t…') === 'got [redacted]'
  */
 export function redactor(token: string): (line: string) => string {
-  return (line) => line.split(token).join('[redacted]');
+  return (line) => redactText(line.split(token).join('[redacted]'));
 }

@@ -3,7 +3,7 @@
  * unless `at` names another), never of the work tree.
  */
 import type { GitRunner } from '../git/runner.js';
-import type { WriterKind } from './writer.js';
+import type { WriterKind } from '../writers.js';
 
 /** What a read needs: the runner and the repository. */
 export interface ReadDeps {

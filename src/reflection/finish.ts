@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { MemoryError, toMemoryError, type MemoryErrorCode } from '../errors.js';
 import { withMemoryOperation } from '../git/lease.js';
-import { appendRunLog } from '../llm/run-log.js';
+import { appendRunLog } from './run-log.js';
 import type { SubAgentRun } from '../llm/sub-agent.js';
 import { discardWorktree, removeWorktreeDir } from '../worktree/cleanup.js';
 import { consumesTranscript, finalizeReflectionWorktree, shouldRecompile } from '../worktree/finalize.js';

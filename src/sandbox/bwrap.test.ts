@@ -33,6 +33,13 @@ describe('renderBwrapArgv', () => {
     ]);
   });
 
+  it('binds a moved root read-only at its own place, after the layers and before the root is sealed', () => {
+    const argv = renderBwrapArgv({ ...writer, movedRoots: [{ path: '/tmp/gitmem-hook-1', inside: '/run/gitmem-hook' }] }, ['true']);
+    const s = flags(argv);
+    expect(s).toContain('--ro-bind /tmp/gitmem-hook-1 /run/gitmem-hook --remount-ro /h --remount-ro /');
+    expect(s).not.toContain('/tmp/gitmem-hook-1 /tmp/gitmem-hook-1');
+  });
+
   it('binds a read-only root inside another read-only root only when a writable root lies between them', () => {
     const p: SandboxPolicy = { readonlyRoots: ['/usr', '/usr/bin', '/w/ro', '/w/ro/x/deep'], writableRoots: ['/w', '/w/ro/x'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
     const s = flags(renderBwrapArgv(p, ['true']));

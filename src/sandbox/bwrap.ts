@@ -1,9 +1,10 @@
 /**
  * Renders a sandbox policy as a bubblewrap argv (pure). The root is an empty tmpfs, sealed read-only at the
  * end: only the policy's visible roots are bound into it (reads are an allow-list), a fresh /dev and /proc,
- * an empty private /tmp and home; denied trees inside visible ones are covered by an empty read-only tmpfs,
- * carve-outs are bound back, every namespace is unshared, user namespaces are disabled inside, and all
- * capabilities are dropped: as root, without `--cap-drop ALL` the process could simply unmount the tmpfs.
+ * an empty private /tmp and home, moved roots at their own place (outside that /tmp); denied trees inside
+ * visible ones are covered by an empty read-only tmpfs, carve-outs are bound back, every namespace is
+ * unshared, user namespaces are disabled inside, and all capabilities are dropped: as root, without
+ * `--cap-drop ALL` the process could simply unmount the tmpfs.
  */
 import { dirname } from 'node:path';
 import { ancestorsOf, hasAncestorIn, isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
@@ -173,6 +174,8 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   for (const layer of layers) argv.push(...layerArgs(layer, absent, files));
   const madeLinks = new Set(view?.links ?? []);
   for (const link of options.links ?? []) if (!madeLinks.has(link.path)) argv.push('--symlink', link.target, link.path);
+  // Moved roots at their own place, clear of every other root (normalizePolicy checked): their mount points go in the root.
+  for (const m of p.movedRoots ?? []) argv.push('--ro-bind', m.path, m.inside);
   // Seal the denied tmpfs and the root last: bwrap has already created every mount point and link in them.
   for (const d of p.deniedRoots) if (denied.has(d) && !files.has(d)) argv.push('--remount-ro', d);
   if (!p.writableRoots.includes('/')) argv.push('--remount-ro', '/');

@@ -5,7 +5,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
+import { canMoveTo, insidePath, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
 import { renderBwrapArgv } from './bwrap.js';
 import { renderSeatbeltArgv } from './seatbelt.js';
 import { detectSandboxBackend, type SandboxBackend } from './detect.js';
@@ -33,14 +33,23 @@ export interface ConfineOptions {
   onWarning?: (message: string) => void;
   /** Extra variable names to copy from `env` (e.g. the model's API key). */
   passEnv?: string[];
-  /** Variables set verbatim in the confined environment. */
-  extraEnv?: Record<string, string>;
+  /**
+   * Variables set verbatim in the confined environment. The function form is told where a host path is
+   * seen inside (a moved path's new place), for variables that name one.
+   */
+  extraEnv?: Record<string, string> | ((inside: (hostPath: string) => string) => Record<string, string>);
   /** Working directory inside the sandbox (bwrap `--chdir`, which fails loudly if it is not there); must be visible. */
   cwd?: string;
   /** Skip detection and use this backend (tests, or a caller that already detected). */
   backend?: SandboxBackend;
   /** Extra read-only paths (added to those of GITMEM_SANDBOX_READ in `env`). */
   readPaths?: string[];
+  /**
+   * Read-only directories shown at a place of their own (SandboxPolicy.movedRoots), e.g. a hook channel made
+   * in the host's /tmp, kept out of the private one. bwrap moves them; another backend, or a place another
+   * root already holds, shows them where they are (extraEnv's function form says which).
+   */
+  movedPaths?: Array<{ path: string; inside: string }>;
   /** Where bwrap's `/etc` snapshot comes from (default: this process's, etc-view.ts); null: a bind per entry. */
   etcViews?: EtcViews | null;
 }
@@ -107,12 +116,21 @@ function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPo
 
 /**
  * The policy with the host view (system-view.ts): the runtime, node, gitmem and the added read paths
- * visible read-only; secrets, gitmem homes and the CLI daemon's runtime dirs hidden; an empty home.
+ * visible read-only; secrets, gitmem homes and the CLI daemon's runtime dirs hidden; an empty home; the moved
+ * paths at their place when `backend` is bwrap and the place is free, else read-only where they are.
  */
-function withHostView(o: ConfineOptions): PreparedPolicy {
+function withHostView(o: ConfineOptions, backend: string | undefined): { prepared: PreparedPolicy; moved: SandboxPolicy['movedRoots'] } {
   const host = hostFacts(o.env, sandboxPlatform(o.platform ?? process.platform));
   const readPaths = [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])];
-  return preparePolicy(withSystemView(o.policy, host, readPaths));
+  const viewed = withSystemView(o.policy, host, readPaths);
+  if (!o.movedPaths?.length) return { prepared: preparePolicy(viewed), moved: [] };
+  let policy = normalizePolicy(viewed);
+  const stay: string[] = [];
+  for (const m of o.movedPaths) {
+    if (backend === 'bwrap' && canMoveTo(policy, m.inside)) policy = { ...policy, movedRoots: [...(policy.movedRoots ?? []), m] };
+    else stay.push(m.path);
+  }
+  return { prepared: preparePolicy(withReadPaths(policy, stay)), moved: policy.movedRoots };
 }
 
 /**
@@ -150,22 +168,23 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
   if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== 'string')) {
     throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', { data: {} });
   }
-  const prepared = withHostView(o);
+  const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
+  const backend = sw.enabled ? (o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) })) : undefined;
+  const { prepared, moved } = withHostView(o, backend?.name);
   const { policy } = prepared;
   const cwd = checkCwd(o.cwd, policy);
   const warn = o.onWarning ?? defaultWarn;
-  const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
   if (sw.note) warn(sw.note);
-  const env = buildConfinedEnv(o.env, { passEnv: o.passEnv ?? [], extraEnv: o.extraEnv ?? {} });
-  if (!sw.enabled) {
+  const extraEnv = typeof o.extraEnv === 'function' ? o.extraEnv((p) => insidePath({ ...policy, movedRoots: moved }, p)) : (o.extraEnv ?? {});
+  const env = buildConfinedEnv(o.env, { passEnv: o.passEnv ?? [], extraEnv });
+  if (!backend) {
     warn(DISABLED_WARNING);
     return { argv: [...o.command], env: { ...env, [SANDBOX_SENTINEL]: 'none' }, backend: 'none' };
   }
-  const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
   const argv = render(backend, o, prepared, cwd);
   const name = backend.name as 'bwrap' | 'seatbelt';
   const tmp: Record<string, string> = name === 'bwrap' && policy.privateTmp === true ? { TMPDIR: '/tmp' } : {};
   // HOME is the empty one (never the caller's); what the caller sets explicitly still wins.
-  const home: Record<string, string> = policy.emptyHome !== undefined && o.extraEnv?.['HOME'] === undefined ? { HOME: policy.emptyHome } : {};
+  const home: Record<string, string> = policy.emptyHome !== undefined && extraEnv['HOME'] === undefined ? { HOME: policy.emptyHome } : {};
   return { argv, env: { ...env, ...tmp, ...home, [SANDBOX_SENTINEL]: name }, backend: name };
 }

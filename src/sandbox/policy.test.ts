@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
+import { buildMemoryWriterPolicy, canMoveTo, insidePath, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
 import { planLayers } from './layers.js';
 import { errorCodeOf } from '../../test/helpers/errors.js';
 
@@ -127,5 +127,25 @@ describe('planLayers', () => {
   it('applies read-only last when the same path is listed both ways', () => {
     const p = normalizePolicy({ readonlyRoots: ['/x'], writableRoots: ['/x'], deniedRoots: [], reopenedRoots: [], allowNetwork: false });
     expect(planLayers(p).map((l) => ('writable' in l ? l.writable : null))).toEqual([true, false]);
+  });
+});
+
+describe('moved roots', () => {
+  const writer = buildMemoryWriterPolicy(base);
+  it('may go only where no root, the private /tmp or the home is, above or below', () => {
+    expect(canMoveTo(writer, '/run/gitmem-hook')).toBe(true);
+    for (const taken of ['/', '/tmp/x', '/h', '/h/agents/a1/memory/x', '/var/empty', '/var']) expect(canMoveTo(writer, taken), taken).toBe(false);
+    expect(canMoveTo({ ...writer, readonlyRoots: ['/run'] }, '/run/gitmem-hook')).toBe(false);
+    expect(canMoveTo({ ...writer, movedRoots: [{ path: '/tmp/a', inside: '/run/gitmem-hook' }] }, '/run/gitmem-hook/x')).toBe(false);
+    expect(errorCodeOf(() => normalizePolicy({ ...writer, movedRoots: [{ path: '/tmp/ch', inside: '/tmp/inside' }] }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('says where a host path is seen inside: under a moved root at its new place, anywhere else where it is', () => {
+    const p = normalizePolicy({ ...writer, movedRoots: [{ path: '/tmp/ch-1/', inside: '/run/gitmem-hook' }] });
+    expect(p.movedRoots).toEqual([{ path: '/tmp/ch-1', inside: '/run/gitmem-hook' }]);
+    expect(insidePath(p, '/tmp/ch-1/h.sock')).toBe('/run/gitmem-hook/h.sock');
+    expect(insidePath(p, '/tmp/ch-1')).toBe('/run/gitmem-hook');
+    expect(insidePath(p, '/tmp/ch-10/h.sock')).toBe('/tmp/ch-10/h.sock');
+    expect(insidePath(writer, '/tmp/ch-1/h.sock')).toBe('/tmp/ch-1/h.sock');
   });
 });

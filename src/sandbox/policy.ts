@@ -29,6 +29,12 @@ export interface SandboxPolicy {
   privateTmp?: boolean;
   /** HOME inside the sandbox: an empty directory here (bwrap: a private tmpfs; macOS: must exist, e.g. /var/empty). */
   emptyHome?: string;
+  /**
+   * Read-only host directories shown at another place inside (bwrap binds `path` at `inside`), so what a
+   * writer is handed from the host's /tmp (its hook channel) does not show in its private /tmp. `inside`
+   * must be clear of every other root ({@link canMoveTo}); launch.ts shows a root it cannot move where it is.
+   */
+  movedRoots?: Array<{ path: string; inside: string }>;
 }
 
 /** Inputs of {@link buildMemoryWriterPolicy}; every path must be absolute. */
@@ -133,7 +139,41 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
 
 function finish(policy: SandboxPolicy, roots: Pick<SandboxPolicy, 'readonlyRoots' | 'writableRoots' | 'deniedRoots' | 'reopenedRoots'>): SandboxPolicy {
   const emptyHome = policy.emptyHome === undefined ? {} : { emptyHome: absolute(policy.emptyHome, 'emptyHome') };
-  return { ...policy, ...roots, allowNetwork: policy.allowNetwork === true, ...emptyHome };
+  const moved = policy.movedRoots?.map((m) => ({ path: absolute(m.path, 'movedRoots'), inside: absolute(m.inside, 'movedRoots') }));
+  const normal = { ...policy, ...roots, allowNetwork: policy.allowNetwork === true, ...emptyHome, ...(moved ? { movedRoots: moved } : {}) };
+  for (const m of moved ?? []) {
+    if (!canMoveTo(normal, m.inside, m)) {
+      throw new MemoryError('INVALID_ARGUMENT', `sandbox moved root ${m.path} cannot be shown at ${m.inside}: another root holds or lies under it`, {
+        data: { root: m.path, inside: m.inside },
+      });
+    }
+  }
+  return normal;
+}
+
+/**
+ * Whether a read-only root may be shown at `inside` under `policy`: not `/`, and no other root of any kind,
+ * private /tmp, empty home or other moved root is `inside`, above it or under it (its mount would go under
+ * or over the moved one).
+ * @example canMoveTo(writerPolicy, '/run/gitmem-hook') // true
+ */
+export function canMoveTo(policy: SandboxPolicy, inside: string, self?: { path: string; inside: string }): boolean {
+  const others = [
+    ...policy.readonlyRoots, ...policy.writableRoots, ...policy.deniedRoots, ...policy.reopenedRoots.map((r) => r.path),
+    ...(policy.privateTmp === true ? ['/tmp'] : []), ...(policy.emptyHome !== undefined ? [policy.emptyHome] : []),
+    ...(policy.movedRoots ?? []).filter((m) => m !== self).map((m) => m.inside),
+  ];
+  return inside !== sep && !others.some((r) => isWithin(r, inside) || isWithin(inside, r));
+}
+
+/**
+ * Where a host path is seen inside a sandbox of `policy`: under a moved root, at its new place; anywhere
+ * else, where it is.
+ * @example insidePath({ ...p, movedRoots: [{ path: '/tmp/ch', inside: '/run/gitmem-hook' }] }, '/tmp/ch/h.sock') // '/run/gitmem-hook/h.sock'
+ */
+export function insidePath(policy: SandboxPolicy, hostPath: string): string {
+  const m = (policy.movedRoots ?? []).find((r) => isWithin(r.path, hostPath));
+  return m === undefined ? hostPath : join(m.inside, relative(m.path, hostPath));
 }
 
 /**

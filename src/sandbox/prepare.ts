@@ -150,6 +150,8 @@ export function preparePolicy(input: SandboxPolicy): PreparedPolicy {
     deniedRoots: base.deniedRoots.filter(exists).map(canonicalPath),
     reopenedRoots: base.reopenedRoots.map((r) => ({ ...r, path: real(r.path) })),
     ...(base.emptyHome !== undefined ? { emptyHome: canonicalPath(base.emptyHome) } : {}),
+    // (their real path, without recreating the links on the way: a moved root is seen at its new place only)
+    ...(base.movedRoots ? { movedRoots: base.movedRoots.map((m) => ({ ...m, path: canonicalPath(m.path) })) } : {}),
   });
   for (const r of policy.reopenedRoots) if (r.create === true) mkdirSync(r.path, { recursive: true });
   const absentReadonly = absentReopened(policy);

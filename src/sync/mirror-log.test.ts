@@ -8,6 +8,16 @@ const dir = mkdtempSync(join(tmpdir(), 'gitmem-mirror-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the mirror log', () => {
+  it('writes every line of an entry through the redaction: header and git output alike', () => {
+    const own = mkdtempSync(join(dir, 'redact-'));
+    const branch = 'ghp_abcdefghijklmnopqrstuvwxyz0123'; // a ref name may look like a token, too
+    const output = "fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9secret1/': Failed to connect";
+    appendMirrorLog(own, { commit: 'abc1234', branch, trigger: 'post-commit', ok: false, output }, []);
+    const text = readFileSync(join(own, 'gitmem-mirror.log'), 'utf8');
+    expect(text).not.toMatch(/Zq9secret1|abcdefghijklmnopqrstuvwxyz0123/);
+    expect(text).toContain("unable to access 'http://127.0.0.1:9/m.git?access_token=<redacted>'");
+  });
+
   it('reads back the last complete push, from the hook or from mirror push', () => {
     appendMirrorLog(dir, { commit: 'abc1234', branch: 'main', trigger: 'post-commit', ok: true, output: '' }, []);
     appendMirrorLog(dir, { commit: 'def5678', branch: 'main', trigger: 'mirror push', ok: false, output: 'remote said tok-secret-1\nrejected' }, ['tok-secret-1']);

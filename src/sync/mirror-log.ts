@@ -54,8 +54,8 @@ export function appendMirrorLog(gitDir: string, e: Omit<MirrorLogEntry, 'at'>, s
     // no log yet
   }
   const label = e.trigger === 'mirror push' ? ' (gitmem mirror push)' : '';
-  const output = redactText(e.output, [...secrets]);
-  appendFileSync(file, `\n--- ${localStamp(now)} ${e.commit} on ${e.branch}${label} ---\n${output}\nexit=${e.ok ? 0 : 1}\n`);
+  // The whole entry, not only git's output: nothing reaches the file around the one redaction.
+  appendFileSync(file, redactText(`\n--- ${localStamp(now)} ${e.commit} on ${e.branch}${label} ---\n${e.output}\nexit=${e.ok ? 0 : 1}\n`, [...secrets]));
 }
 
 /**

@@ -10,7 +10,7 @@ import type { GitRunner } from '../git/runner.js';
 import { checkConfinable, confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
-import { reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
+import { HOOK_SOCKET_ENV, reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
 import type { WriterBase } from '../hooks/staged-diff.js';
 import { readIndexFile } from '../git/index-file.js';
 import { withGitConfig } from '../git/config-env.js';
@@ -93,8 +93,14 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
         env: o.env,
         cwd: ctx.worktreeDir,
         ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-        readPaths: [...(o.readPaths ?? []), ...(hook ? [hook.dir] : [])],
-        extraEnv: { ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', hook.hooksDir]]) : ctx.gitEnv), ...hook?.env, MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead },
+        ...(o.readPaths ? { readPaths: o.readPaths } : {}),
+        // The channel is made in the host's /tmp; shown at a place of its own, the writer's private /tmp stays empty.
+        ...(hook ? { movedPaths: [{ path: hook.dir, inside: HOOK_CHANNEL_INSIDE }] } : {}),
+        extraEnv: (inside) => ({
+          ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', inside(hook.hooksDir)]]) : ctx.gitEnv),
+          ...(hook ? { [HOOK_SOCKET_ENV]: inside(hook.socketPath) } : {}),
+          MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead,
+        }),
       });
       // The sandbox starts now; the channel while it does (off the path to the spawn); the command only once
       // the worktree is checked out and the channel's hooks are in place (the gate reads "go"). Hooks that
@@ -124,6 +130,12 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
   };
   return Object.assign(body, { startsBeforeCheckout: true });
 }
+
+/**
+ * Where a writer sees its hook channel (bwrap): a place of its own outside every root, not the host's /tmp
+ * path the channel was made at, which would show in the writer's private /tmp.
+ */
+const HOOK_CHANNEL_INSIDE = '/run/gitmem-hook';
 
 /**
  * Runs inside the sandbox before the command: reads one line on fd 3 (then closes it) and runs the command

@@ -14,6 +14,7 @@ import type { MemoryWorktree } from './create.js';
 import { importWorktreeCommits } from './import.js';
 import { commitSubject, countWorktreeCommits, dirtyPaths, isAncestor, resolveCommit, worktreeDirtyPaths } from './inspect.js';
 import type { Identity } from '../identity.js';
+import { mergeSubject } from '../writers.js';
 import { mergeIntoCheckout } from './merge.js';
 
 /**
@@ -151,7 +152,7 @@ async function finalizeExplicit(tip: string, n: number, o: FinalizeReflectionOpt
 
 async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeReflectionOptions, deps: FinalizeDeps, f: Finish): Promise<ReflectionFinalizeResult> {
   const { git } = deps;
-  const message = `merge(reflection): ${reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip))}`;
+  const message = mergeSubject('reflection', reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip)));
   // The import checked that the tip descends from the base.
   const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, tipDescendsFrom: wt.baseHead, ...(deps.identity ? { identity: deps.identity } : {}) });
   if (r.status === 'conflict') {

@@ -8,6 +8,7 @@
  */
 import { withMemoryOperation } from '../git/lease.js';
 import { MemoryError, toMemoryError } from '../errors.js';
+import { mergeSubject } from '../writers.js';
 import type { MemoryWorktree } from './create.js';
 import { discardWorktree, removeWorktreeDir } from './cleanup.js';
 import { importWorktreeCommits, keepWorkBranch } from './import.js';
@@ -21,7 +22,7 @@ import type { MemoryWorkerDeps, MemoryWorkerOutcome, ParentRefresh } from './wor
  */
 export function workerMergeMessage(branch: string, description?: string): string {
   const task = description?.trim();
-  return task ? `merge(memory): ${branch}\n\nTask: ${task}` : `merge(memory): ${branch}`;
+  return task ? `${mergeSubject('worker', branch)}\n\nTask: ${task}` : mergeSubject('worker', branch);
 }
 
 /**

@@ -4,12 +4,12 @@
 // nothing new (exit 0); --dry-run prints the diff and merges nothing; --timeout always exits (code 1);
 // no model is a clear error.
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCursor } from '../../src/reflection/cursor.js';
-import { SOURCE_FORMS } from '../../src/reflection/sources/index.js';
+import { SOURCE_FORMS, SOURCE_TYPES } from '../../src/reflection/sources/index.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
@@ -151,7 +151,7 @@ describe('gitmem dream (CLI, fake OpenAI-compatible server)', { tags: ['sandbox'
     const bad = join(import.meta.dirname, '..', 'fixtures', 'sources', 'transcript', 'bad.jsonl');
     const src = await cli(['--from', `transcript:${bad}`, ...MODEL]);
     expect(src.code).toBe(1);
-    expect(src.stderr.split('\n').filter((l) => l.startsWith('gitmem: '))).toEqual([expect.stringMatching(/^gitmem: INVALID_ARGUMENT: .*Could not parse a JSONL transcript row/)]);
+    expect(src.stderr.split('\n').filter((l) => l.startsWith('gitmem: '))).toEqual([expect.stringMatching(/^gitmem: INVALID_ARGUMENT: Failed to stage --from source: Could not read .* as a transcript \(line 2\): expected /)]);
     const srcJson = await cli(['--from', `transcript:${bad}`, ...MODEL, '--json']);
     expect(srcJson.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(srcJson.stdout)).toMatchObject({ launched: false, success: false, reason: 'source_error', error: { code: 'INVALID_ARGUMENT' } });
@@ -160,6 +160,22 @@ describe('gitmem dream (CLI, fake OpenAI-compatible server)', { tags: ['sandbox'
     expect(usage.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(usage.stdout)).toMatchObject({ launched: false, success: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('Unknown source type "nosuch"') } });
     expect(usage.stderr).toMatch(/^gitmem: INVALID_ARGUMENT: Unknown source type "nosuch"/m);
+  }, 60_000);
+
+  it('a --from file that is not of the type its prefix names fails with one line saying what was expected, staging nothing', async () => {
+    const notes = join(project, 'notes.txt');
+    writeFileSync(notes, 'Remember: deploys go through make ship.\n');
+    const expected = { 'claude-code': 'a Claude Code session (line 1)', openhands: 'an OpenHands event log', transcript: 'a transcript (line 1)' };
+    for (const type of SOURCE_TYPES) {
+      const r = await cli(['--from', `${type}:${notes}`, ...MODEL]);
+      expect(r.code, type).toBe(1);
+      expect(r.stdout, type).toBe('');
+      const lines = r.stderr.split('\n').filter((l) => l.startsWith('gitmem: '));
+      expect(lines, type).toHaveLength(1);
+      expect(lines[0], type).toContain(`gitmem: INVALID_ARGUMENT: Failed to stage --from source: Could not read ${notes} as ${expected[type]}: expected `);
+    }
+    const staged = readdirSync(join(fx.home, 'agents', 'agent-d', 'transcripts')).filter((f) => /^from-(claude-code|openhands)-/.test(f));
+    expect(staged).toEqual([]);
   }, 60_000);
 
   it('no model configured is a clear error naming the options; a bad --from or --timeout is a usage error', async () => {

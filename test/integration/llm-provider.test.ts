@@ -12,7 +12,7 @@ import { isMemoryError } from '../../src/errors.js';
 import type { GitmemConfigFile } from '../../src/llm/config.js';
 import { loadConfig } from '../../src/config.js';
 import { describeModel, resolveModel } from '../../src/llm/provider.js';
-import { appendRunLog, readRunLog } from '../../src/llm/run-log.js';
+import { appendRunLog, readRunLog } from '../../src/reflection/run-log.js';
 import { runSubAgent } from '../../src/llm/sub-agent.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';

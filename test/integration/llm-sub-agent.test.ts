@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendRunLog, readRunLog } from '../../src/llm/run-log.js';
+import { appendRunLog, readRunLog } from '../../src/reflection/run-log.js';
 import { runSubAgent, type SubAgentStepInfo } from '../../src/llm/sub-agent.js';
 import type { ShellRunner } from '../../src/llm/tool-set.js';
 import { isMemoryError } from '../../src/errors.js';

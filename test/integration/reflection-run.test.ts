@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRunLog } from '../../src/llm/run-log.js';
+import { readRunLog } from '../../src/reflection/run-log.js';
 import { readCursor } from '../../src/reflection/cursor.js';
 import { runReflection } from '../../src/reflection/run.js';
 import type { ReflectionCompleted, ReflectionRunOptions } from '../../src/reflection/run-types.js';

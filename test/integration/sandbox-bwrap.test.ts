@@ -4,9 +4,10 @@
  * the home is visible only where the policy re-opens it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
@@ -123,6 +124,25 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     expect(existsSync(join(home, 'x'))).toBe(false);
     expect(readFileSync(join(state, 'cursor'), 'utf8')).toBe('s\n');
     expect(existsSync('/tmp/gitmem-private-probe')).toBe(false);
+  });
+
+  it('shows a moved path at its own place, not in the private /tmp, and names it there; elsewhere where it is', async () => {
+    const given = mkdtempSync(join(tmpdir(), 'gitmem-moved-'));
+    writeFileSync(join(given, 'f'), 'handed over\n');
+    try {
+      const movedPaths = [{ path: given, inside: '/run/gitmem-test' }];
+      const extraEnv = (inside: (p: string) => string) => ({ GIVEN: inside(join(given, 'f')) });
+      const r = await sh(`echo "AT $GIVEN"; cat "$GIVEN"; ls -A /tmp | grep -Fx ${basename(given)} || echo NOT-IN-TMP; touch "$GIVEN" || echo READ-ONLY`, { movedPaths, extraEnv });
+      expect(r.stdout).toContain('AT /run/gitmem-test/f\nhanded over\nNOT-IN-TMP\n');
+      expect(r.stdout).toContain('READ-ONLY');
+      // a place another root holds: shown where it is, and named there
+      const taken = await sh('echo "AT $GIVEN"; cat "$GIVEN"', { movedPaths, extraEnv, readPaths: ['/run'] });
+      expect(taken.stdout).toBe(`AT ${join(given, 'f')}\nhanded over\n`);
+      const off = confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_FS_SANDBOX: '0' }, movedPaths, extraEnv, onWarning: () => undefined });
+      expect(off.env['GIVEN']).toBe(join(given, 'f'));
+    } finally {
+      rmSync(given, { recursive: true, force: true });
+    }
   });
 
   it('cannot unmount, remount or re-namespace its way out, even as root', async () => {

@@ -3,8 +3,9 @@
 // an agent in another GITMEM_HOME, /root, /etc/shadow), commits whatever it got, and gitmem merges it.
 // Each probe must come back unreadable, and nothing secret may reach main (the next sync would push it).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
@@ -30,6 +31,12 @@ function probeBody(probes: Record<string, string>): string {
     'if sh -c "$2" >> "$f" 2>&1; then :; else echo UNREADABLE >> "$f"; fi; }';
   const calls = Object.entries(probes).map(([name, cmd]) => `probe ${name} '${cmd.replace(/'/g, `'\\''`)}'`);
   return [fn, ...calls, 'git add -A && git commit -qm "probes"'].join('\n');
+}
+
+/** What a writer is given to run (host.ts): gitmem's package, Node's installation, the hook's packages — real paths. */
+function writerRuntimeRoots(): string[] {
+  const yaml = dirname(createRequire(join(process.cwd(), 'package.json')).resolve('yaml/package.json'));
+  return [process.cwd(), dirname(dirname(process.execPath)), yaml].map((p) => realpathSync(p));
 }
 
 function onMain(name: string): string {
@@ -99,18 +106,30 @@ describe('sandbox read probes: a confined worker body reads no secret', { tags: 
     }
   });
 
-  it('gets an empty HOME and an empty private /tmp, and still runs git, sh and the node pre-commit hook', () => {
+  it("gets an empty HOME and a private /tmp with nothing of the host's in it, wherever gitmem lives, and still runs git, sh and the node pre-commit hook", () => {
+    // What the writer needs may live under the host's /tmp (a checkout or an install there): those roots are
+    // bound at their own path, so their parent directories are mount points; nothing else of /tmp may show.
+    const needed = writerRuntimeRoots().filter((r) => r.startsWith('/tmp/'));
+    const hostMark = join('/tmp', `gitmem-host-tmp-${process.pid}`);
+    writeFileSync(hostMark, 'host tmp\n');
+    onDisk.push(hostMark);
+    const prune = needed.map((r) => `-path '${r}'`).join(' -o ');
     const probes = {
       home: 'test "$HOME" != "" && test -d "$HOME" && test -z "$(ls -A "$HOME")" && echo "EMPTY HOME $HOME"',
-      // (the one entry allowed is the writer's own hook channel: a read-only directory holding its socket)
-      tmp: 'test -z "$(ls -A /tmp | grep -vx "$(basename "$(dirname "$GITMEM_HOOK_SOCKET")")")" && test -w /tmp && echo EMPTY-TMP',
+      tmp: `${prune ? `find /tmp -mindepth 1 \\( ${prune} \\) -prune -o -print` : 'find /tmp -mindepth 1'}; test -w /tmp && echo WRITABLE-TMP`,
+      mark: `cat ${hostMark}`,
+      channel: 'test -S "$GITMEM_HOOK_SOCKET" && echo "SOCKET $GITMEM_HOOK_SOCKET"',
       tools: 'git --version && node -e "console.log(1+1)" && sh -c "echo shell-ok"',
     };
     const r = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', probeBody(probes)]);
     expect(r.code, r.stderr).toBe(0);
     expect(onMain('home')).toMatch(/EMPTY HOME \//);
     expect(onMain('home')).not.toContain(userHome);
-    expect(onMain('tmp')).toContain('EMPTY-TMP');
+    const shown = onMain('tmp').split('\n').slice(3).filter((l) => l !== '' && l !== 'WRITABLE-TMP');
+    expect(shown.filter((p) => !needed.some((r) => r.startsWith(`${p}/`)))).toEqual([]); // only mount points of what is needed
+    expect(onMain('tmp')).toContain('WRITABLE-TMP');
+    expect(onMain('mark')).toContain('UNREADABLE');
+    expect(onMain('channel')).toMatch(/^SOCKET \/run\/gitmem-hook\/h\.sock$/m); // the hook channel is not in /tmp
     expect(onMain('tools')).toMatch(/git version[\s\S]*2\n[\s\S]*shell-ok/);
     // the hook ran inside (node <gitmem>/dist/bin/pre-commit.cjs): a file without frontmatter is refused
     const bad = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', 'mkdir -p system && echo plain > system/bad.md && git add -A && git commit -qm bad']);

@@ -36,6 +36,15 @@ async function waitFor(check: () => boolean, ms = 8_000): Promise<void> {
   }
 }
 
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 async function newRepo(): Promise<string> {
   const dir = makeTmpDir('gitmem-mirror-repo-');
   g(dir, ['init', '-q', '-b', 'main']);
@@ -145,6 +154,21 @@ describe('mirror', () => {
     expect(g(mirror, ['rev-parse', 'main'])).toBe(g(dir, ['rev-parse', 'HEAD']));
     expect(logOf(dir)).toContain('the gitmem mirror helper /nonexistent/gitmem/mirror-hook.cjs is missing');
     expect((await mirrorStatus({ git: runner, memoryDir: dir })).last).toMatchObject({ ok: true, trigger: 'post-commit' });
+  });
+
+  it('no token reaches the log: a query-string credential in a mirror URL set behind gitmem\'s back is redacted, by the helper and by the hook\'s plain-git fallback', async () => {
+    const token = 'Zq9mirrorsecret1';
+    const url = `http://127.0.0.1:${await closedPort()}/m.git?access_token=${token}`;
+    const dir = await newRepo();
+    commit(dir, 'one');
+    g(dir, ['config', 'gitmem.mirror.url', url]); // (gitmem mirror set refuses it)
+    await mirrorError(() => pushMirror({ git: runner, memoryDir: dir })); // the helper's push refuses it too
+    writeFileSync(join(dir, '.git', 'hooks', 'post-commit'), postCommitScript(process.execPath, '/nonexistent/gitmem/mirror-hook.cjs'), { mode: 0o755 });
+    commit(dir, 'two');
+    await waitFor(() => /exit=\d+\n$/.test(logOf(dir)));
+    expect(logOf(dir)).toContain('access_token=<redacted>'); // git's own `fatal: unable to access '<url>'` line, kept
+    expect(logOf(dir)).not.toContain(token);
+    expect(JSON.stringify(await mirrorStatus({ git: runner, memoryDir: dir }))).not.toContain(token);
   });
 
   it('refuses mirror URLs with embedded credentials', async () => {

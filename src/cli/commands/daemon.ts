@@ -2,12 +2,13 @@
  * `gitmem daemon run|start|stop|status`: the resident process that serves quick CLI calls (see
  * cli/daemon/server.ts). The CLI starts one by itself; these commands are for inspection and control.
  */
-import { appendFileSync, existsSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../../index.js';
 import { BUILD_ID, daemonAddress, ensurePrivateDir, isPrivateDir, type DaemonAddress } from '../daemon/address.js';
 import { askDaemon } from '../daemon/client.js';
+import { daemonLogger } from '../daemon/log-file.js';
 import type { CliCommand, CliContext, CliIo } from '../types.js';
 
 const USAGE = `Usage:
@@ -18,7 +19,6 @@ const USAGE = `Usage:
 GITMEM_DAEMON=0 makes every command run in its own process and never starts a daemon.`;
 
 const DEFAULT_IDLE_SECONDS = 600;
-const MAX_LOG_BYTES = 1 << 20;
 
 function addressOf(ctx: CliContext): DaemonAddress {
   const address = daemonAddress(ctx.home, ctx.env);
@@ -35,17 +35,6 @@ function idleSeconds(ctx: CliContext): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `daemon: idle must be a positive number of seconds, got '${raw}'`);
   return n;
-}
-
-function logger(path: string): (line: string) => void {
-  return (line) => {
-    try {
-      if (existsSync(path) && statSync(path).size > MAX_LOG_BYTES) truncateSync(path, 0);
-      appendFileSync(path, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
-    } catch {
-      // logging is best effort
-    }
-  };
 }
 
 /** Logs of daemons gone for a week (other homes, older builds) are removed when a daemon starts. */
@@ -66,7 +55,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const idleMs = idleSeconds(ctx) * 1000;
   if (!ensurePrivateDir(address.dir)) throw unsafeDir(address.dir);
   pruneOldLogs(address.dir);
-  const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry }, { peerRefusal, sweepTickets, ticketClaim }] = await Promise.all([
+  const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry, redactText }, { peerRefusal, sweepTickets, ticketClaim }] = await Promise.all([
     import('../daemon/server.js'),
     import('../main.js'),
     import('../../shell-launcher.js'),
@@ -76,7 +65,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   // Git calls go through resident shells: forking this (large) process per git call would cost more.
   const launcher = createShellLauncher({ scratchParent: address.dir });
   const run = (argv: string[], io: CliIo): Promise<number> => main(argv, { ...io, launch: launcher.launch });
-  const log = logger(address.log);
+  const log = daemonLogger(address.log, redactText);
   // Raw shell commits ask this daemon too (the hook's socket, named for this install's hook entry).
   const hooks = serveDaemonHooks({
     runtimeDir: address.dir,

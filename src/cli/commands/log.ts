@@ -1,6 +1,7 @@
 /** `gitmem log [<path>] [-n N] [--since DATE]`: memory commits (of one path: renames followed), newest first. */
 import { MemoryError } from '../../index.js';
 import type { HistoryEntry } from '../../index.js';
+import { WRITER_KINDS } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 const fileLine = (f: HistoryEntry['files'][number]): string => (f.oldPath !== undefined ? `${f.status} ${f.oldPath} → ${f.path}` : `${f.status} ${f.path}`);
@@ -9,7 +10,7 @@ export const command: CliCommand = {
   name: 'log',
   summary: 'show memory commits (of one path, renames followed) with writer, reason and files',
   usage: `Usage: gitmem log [<path>] [-n N] [--since DATE] [--agent ID] [--json]
-  DATE: 2025-01-02, 2025-01-02T10:00Z or "3 days ago". writer: agent | worker | reflection | shell | sync.
+  DATE: 2025-01-02, 2025-01-02T10:00Z or "3 days ago". writer: ${WRITER_KINDS.join(' | ')}.
   --json prints [{ sha, date, author, email, writer, reason, parents, files: [paths], changes: [{ status, path, oldPath? }] }].`,
   async run(ctx) {
     const raw = typeof ctx.values['n'] === 'string' ? ctx.values['n'] : '20';

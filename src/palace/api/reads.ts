@@ -4,11 +4,14 @@
  * revision, through the Memory handle.
  */
 import { isMemoryError } from '../../index.js';
-import { estimateTokens } from '../../internals.js';
-import type { CommitInfo, DiffReply, FileReply, HistoryReply, SummaryReply, TimelineReply, TreeReply } from '../api-types.js';
+import { estimateTokens, type WriterKind } from '../../internals.js';
+import type { CommitInfo, DiffReply, FileReply, HistoryReply, SummaryReply, TimelineReply, TreeReply, Writer } from '../api-types.js';
 import { systemBudget } from '../budget.js';
 import type { TreeIndex } from '../tree-index.js';
 import { queryInt, queryString, requiredQuery, type ApiRequest } from './request.js';
+
+/** The page's writers are the table's (src/writers.ts; the page imports nothing): one added there fails to compile here. */
+const _pageKnowsEveryWriter: [Writer, WriterKind] extends [WriterKind, Writer] ? true : never = true;
 
 /** Entries of one directory per answer; the page asks for the rest with `offset`. */
 export const TREE_PAGE = 500;

@@ -8,9 +8,17 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import type { TranscriptRow, TranscriptToolRow } from '../transcripts.js';
-import { capResult, isoTimestamp, isRecord, readSourceFile, textOf } from './common.js';
+import { capResult, isoTimestamp, isRecord, notOfShape, parseJson, readSourceFile, textOf } from './common.js';
 
 type Line = Record<string, unknown>;
+
+const EXPECTED = 'one JSON object per line with a "type" ("user", "assistant", "summary", …), a "message" object on user and assistant lines';
+
+/** A line Claude Code writes: every one has a `type`; a user or assistant line carries its `message`. */
+function isSessionLine(v: unknown): v is Line {
+  if (!isRecord(v) || typeof v['type'] !== 'string' || v['type'] === '') return false;
+  return (v['type'] !== 'user' && v['type'] !== 'assistant') || isRecord(v['message']);
+}
 
 /**
  * The session file a locator names: the file itself, or the newest `*.jsonl` in a directory.
@@ -27,17 +35,21 @@ export function resolveClaudeSession(path: string): string {
   return join(path, newest.f);
 }
 
+/**
+ * The session's lines. Each must be a session line (else INVALID_ARGUMENT naming it), except a last line that
+ * is not JSON after at least one session line: a live session's torn tail. An empty file is an empty session.
+ */
 function parseLines(path: string): Line[] {
+  const lines = readSourceFile(path)
+    .split('\n')
+    .map((text, i) => ({ text, n: i + 1 }))
+    .filter((l) => l.text.trim() !== '');
   const out: Line[] = [];
-  for (const text of readSourceFile(path).split('\n')) {
-    if (text.trim() === '') continue;
-    try {
-      const v: unknown = JSON.parse(text);
-      if (isRecord(v)) out.push(v);
-    } catch {
-      // a torn line at the end of a live session
-    }
-  }
+  lines.forEach(({ text, n }, i) => {
+    const v = parseJson(text);
+    if (isSessionLine(v)) out.push(v);
+    else if (!(v === undefined && i === lines.length - 1 && out.length > 0)) throw notOfShape('a Claude Code session', path, `line ${n}`, EXPECTED);
+  });
   return out;
 }
 
@@ -95,7 +107,8 @@ function convertLine(ctx: Ctx, line: Line, index: number, now: () => Date): void
 }
 
 /**
- * Parses a Claude Code session (or the newest session of a project directory).
+ * Parses a Claude Code session (or the newest session of a project directory). A file that is not one is
+ * refused, naming the first line that does not fit.
  * @example parseClaudeCode('/home/me/.claude/projects/-work-app/abc.jsonl', () => new Date())
  */
 export function parseClaudeCode(path: string, now: () => Date): TranscriptRow[] {

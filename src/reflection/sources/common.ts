@@ -43,6 +43,28 @@ export function textOf(content: unknown): string {
     .join('\n');
 }
 
+/** The value of one JSON text, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The refusal of a `--from` file that is not of the type its prefix names (each source is strict alike: what
+ * is not its format is an error, never a run over 0 rows): one line naming the file, where the first record
+ * that does not fit is, and what was expected.
+ * @example throw notOfShape('a Claude Code session', '/tmp/x.jsonl', 'line 1', 'one JSON object per line with a "type"')
+ */
+export function notOfShape(what: string, path: string, where: string | undefined, expected: string): MemoryError {
+  const at = where === undefined ? '' : ` (${where})`;
+  return new MemoryError('INVALID_ARGUMENT', `Could not read ${path} as ${what}${at}: expected ${expected}`, {
+    data: { path, ...(where === undefined ? {} : { where }), expected },
+  });
+}
+
 /** True for a non-null, non-array object. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,11 +4,11 @@
  * Messages become user/assistant rows, actions become an optional thought plus a tool_call row whose result
  * comes from the matching observation, error or rejection.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import type { TranscriptRow, TranscriptToolRow } from '../transcripts.js';
-import { capResult, isoTimestamp, isRecord, readSourceFile, textOf } from './common.js';
+import { capResult, isoTimestamp, isRecord, notOfShape, parseJson, readSourceFile, textOf } from './common.js';
 
 type Event = Record<string, unknown>;
 interface Result {
@@ -17,7 +17,18 @@ interface Result {
 }
 
 const EVENT_FILE = /^event-(\d+)-.*\.json$/;
+/** An event's `kind` is its class name ("MessageEvent", "ActionEvent", …); gitmem's own rows say "user". */
+const EVENT_KIND = /^[A-Z][A-Za-z0-9]*$/;
+const EXPECTED = 'OpenHands events: JSON objects whose "kind" names an event class ("MessageEvent", "ActionEvent", …)';
 
+function isEvent(v: unknown): v is Event {
+  return isRecord(v) && typeof v['kind'] === 'string' && EVENT_KIND.test(v['kind']);
+}
+
+/**
+ * The events of a directory, in order. Each event file must hold one event (else INVALID_ARGUMENT naming it),
+ * except a last file that is not JSON after at least one event: a live conversation's torn tail.
+ */
 function eventsFromDir(dir: string): Event[] {
   const base = existsSync(join(dir, 'events')) && statSync(join(dir, 'events')).isDirectory() ? join(dir, 'events') : dir;
   const files = readdirSync(base)
@@ -28,32 +39,22 @@ function eventsFromDir(dir: string): Event[] {
     throw new MemoryError('FILE_NOT_FOUND', `No OpenHands event files (event-*.json) found in ${base}`, { data: { path: base } });
   }
   const events: Event[] = [];
-  for (const f of files) {
-    try {
-      const v: unknown = JSON.parse(readFileSync(join(base, f.name), 'utf8'));
-      if (isRecord(v)) events.push(v);
-    } catch {
-      // an unparsable event file is ignored
-    }
-  }
+  files.forEach((f, i) => {
+    const v = parseJson(readSourceFile(join(base, f.name)));
+    if (isEvent(v)) events.push(v);
+    else if (!(v === undefined && i === files.length - 1 && events.length > 0)) throw notOfShape('an OpenHands event', join(base, f.name), undefined, EXPECTED);
+  });
   return events;
 }
 
+/** The events of a JSON array or `{"items": [...]}` file; every item must be an event. */
 function eventsFromFile(path: string): Event[] {
-  let v: unknown;
-  try {
-    v = JSON.parse(readSourceFile(path));
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FILE_NOT_FOUND') throw err;
-    v = undefined;
-  }
-  const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v['items']) ? v['items'] : undefined;
-  if (!list) {
-    throw new MemoryError('INVALID_ARGUMENT', `Could not parse ${path}: expected a JSON array of events or {"items": [...]}`, {
-      data: { path },
-    });
-  }
-  return list.filter(isRecord);
+  const v = parseJson(readSourceFile(path));
+  const list: unknown[] | undefined = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v['items']) ? v['items'] : undefined;
+  if (!list) throw notOfShape('an OpenHands event log', path, undefined, 'a JSON array of events or {"items": [...]}');
+  const bad = list.findIndex((e) => !isEvent(e));
+  if (bad >= 0) throw notOfShape('an OpenHands event log', path, `item ${bad + 1}`, EXPECTED);
+  return list as Event[];
 }
 
 function str(v: unknown): string | undefined {

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, utimesSync } from 'node:fs';
+import { copyFileSync, cpSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, makeTmpDir } from '../../../test/helpers/tmp.js';
@@ -36,7 +36,7 @@ describe('transcript: source', () => {
     expect(rows[3]?.captured_at).toBe('2025-05-01T09:00:10.000Z');
     expect(rows[4]?.captured_at).toBe('2025-09-09T09:09:09.000Z');
     expect(errorCodeOf(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir }))).toBe('INVALID_ARGUMENT');
-    expect(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir })).toThrow(/Could not parse a JSONL transcript row in .*bad\.jsonl \(line 2\)/);
+    expect(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir })).toThrow(/Could not read .*bad\.jsonl as a transcript \(line 2\)/);
     expect(errorCodeOf(() => loadSource('transcript:/nope.jsonl', { agentDir }))).toBe('FILE_NOT_FOUND');
   });
 
@@ -183,5 +183,67 @@ describe('stored conversation source', () => {
     expect(loadSource('default', { agentDir }).rows).toHaveLength(1);
     expect(stageSource('default', { agentDir })).toEqual({ conversationId: 'default', staged: 0, skipped: 0, stored: true });
     expect(errorCodeOf(() => loadSource('conv-x', { agentDir }))).toBe('FILE_NOT_FOUND');
+  });
+});
+
+describe('every source is strict alike', () => {
+  const files = makeTmpDir('gitmem-shapes-');
+  const write = (name: string, text: string) => {
+    writeFileSync(join(files, name), text);
+    return join(files, name);
+  };
+  const refusal = (from: string) => {
+    try {
+      loadSource(from, { agentDir: files, clock });
+    } catch (err) {
+      return err as { code: string; message: string };
+    }
+    return undefined;
+  };
+  const plain = write('notes.txt', 'hello\n');
+  const rows = write('rows.jsonl', '{"kind":"user","text":"use tabs"}\n');
+  const messages = write('messages.jsonl', '{"role":"user","content":"use tabs"}\n');
+  const events = write('events.json', '[{"kind":"MessageEvent","id":"x1","source":"user","llm_message":{"content":"use tabs"}}]');
+  const session = `${FIX}/claude-code/project/7f0c2a9e-session.jsonl`;
+
+  it.each([
+    ['claude-code', plain, 'a Claude Code session (line 1)'],
+    ['claude-code', rows, 'a Claude Code session (line 1)'],
+    ['claude-code', messages, 'a Claude Code session (line 1)'],
+    ['claude-code', write('midway.jsonl', '{"type":"summary"}\nnot json\n{"type":"summary"}\n'), 'a Claude Code session (line 2)'],
+    ['claude-code', write('no-message.jsonl', '{"type":"user","uuid":"u"}\n'), 'a Claude Code session (line 1)'],
+    ['openhands', rows, 'an OpenHands event log'],
+    ['openhands', write('rows.json', '[{"kind":"user","text":"use tabs"}]'), 'an OpenHands event log (item 1)'],
+    ['openhands', session, 'an OpenHands event log'],
+    ['transcript', events, 'a transcript (line 1)'],
+    ['transcript', session, 'a transcript (line 1)'],
+    ['transcript', plain, 'a transcript (line 1)'],
+  ])('%s: refuses %s, naming the file, where and what was expected', (type, path, what) => {
+    const err = refusal(`${type}:${path}`);
+    expect(err?.code).toBe('INVALID_ARGUMENT');
+    expect(err?.message).toContain(`Could not read ${path} as ${what}: expected `);
+    expect(err?.message).not.toContain('\n');
+  });
+
+  it('an OpenHands directory refuses an event file that is not an event, but not a torn last one', () => {
+    const dir = makeTmpDir('gitmem-oh-');
+    cpSync(`${FIX}/openhands/conv-a/events`, dir, { recursive: true });
+    writeFileSync(join(dir, 'event-00005-err.json'), '{ broken');
+    expect(refusal(`openhands:${dir}`)?.message).toContain(`Could not read ${join(dir, 'event-00005-err.json')} as an OpenHands event: expected `);
+    writeFileSync(join(dir, 'event-00005-err.json'), '{"kind":"user","text":"not an event"}');
+    expect(refusal(`openhands:${dir}`)?.code).toBe('INVALID_ARGUMENT');
+    rmSync(join(dir, 'event-00005-err.json'));
+    expect(loadSource(`openhands:${dir}`, { agentDir: files, clock }).rows.length).toBeGreaterThan(0); // event-00011-torn.json is the tail
+  });
+
+  it('an empty but valid log of each type is 0 rows, not an error', () => {
+    const load = (from: string) => loadSource(from, { agentDir: files, clock }).rows;
+    expect(load(`claude-code:${write('empty.jsonl', '')}`)).toEqual([]);
+    expect(load(`claude-code:${write('summary-only.jsonl', '{"type":"summary","summary":"s","leafUuid":"u"}\n\n')}`)).toEqual([]);
+    expect(load(`claude-code:${write('torn.jsonl', '{"type":"summary"}\n{"type":"user","mess')}`)).toEqual([]);
+    expect(load(`openhands:${write('empty-array.json', '[]')}`)).toEqual([]);
+    expect(load(`openhands:${write('empty-items.json', '{"items": []}')}`)).toEqual([]);
+    expect(load(`transcript:${write('empty-transcript.jsonl', '\n')}`)).toEqual([]);
+    expect(load(`transcript:${write('empty-array-transcript.json', '[]')}`)).toEqual([]);
   });
 });

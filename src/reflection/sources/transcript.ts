@@ -4,12 +4,17 @@
  * common message form `{"role", "content"}` of OpenAI and AI SDK messages (see messages.ts). Rows without an
  * id get one from their line number, so re-ingestion stays idempotent.
  */
-import { MemoryError } from '../../errors.js';
 import type { TranscriptRow, TranscriptToolRow } from '../transcripts.js';
-import { isoTimestamp, isRecord, readSourceFile } from './common.js';
+import { isoTimestamp, isRecord, notOfShape, parseJson, readSourceFile } from './common.js';
 import { messageRows } from './messages.js';
 
 const TEXT_KINDS = new Set(['user', 'assistant', 'reasoning', 'error']);
+const EXPECTED = 'one transcript row {"kind": "user" | "assistant" | "reasoning" | "error" | "tool_call", …} or message {"role", "content"} per line';
+
+/** A gitmem transcript row: `kind` is one of the row kinds (an event log's `"kind": "MessageEvent"` is not). */
+function isRowForm(v: unknown): v is Record<string, unknown> {
+  return isRecord(v) && typeof v['kind'] === 'string' && (v['kind'] === 'tool_call' || TEXT_KINDS.has(v['kind']));
+}
 
 function toRow(v: Record<string, unknown>, line: number, now: () => Date): TranscriptRow | undefined {
   const captured_at = isoTimestamp(v['captured_at'], now);
@@ -23,7 +28,6 @@ function toRow(v: Record<string, unknown>, line: number, now: () => Date): Trans
     return row;
   }
   const kind = v['kind'];
-  if (typeof kind !== 'string' || !TEXT_KINDS.has(kind)) return undefined;
   const text = typeof v['text'] === 'string' ? v['text'] : '';
   if (text.trim() === '') return undefined; // nothing to learn from an empty row
   return { kind: kind as 'user', text, captured_at, source_message_id: id };
@@ -36,45 +40,33 @@ function readRows(path: string): { line: number; value: unknown }[] {
   if (whole) return whole.map((value, i) => ({ line: i + 1, value }));
   const out: { line: number; value: unknown }[] = [];
   text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    try {
-      out.push({ line: i + 1, value: JSON.parse(raw) });
-    } catch {
-      out.push({ line: i + 1, value: undefined });
-    }
+    if (raw.trim() !== '') out.push({ line: i + 1, value: parseJson(raw) });
   });
   return out;
 }
 
 /** A file that is one JSON array of rows, or `{"messages": [...]}` (else it is JSONL). */
 function wholeFile(text: string): unknown[] | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    if (Array.isArray(v)) return v;
-    return isRecord(v) && Array.isArray(v['messages']) ? v['messages'] : undefined;
-  } catch {
-    return undefined;
-  }
+  const v = parseJson(text);
+  if (Array.isArray(v)) return v;
+  return isRecord(v) && Array.isArray(v['messages']) ? v['messages'] : undefined;
 }
 
 /**
- * Parses a transcript file in either row form (they may be mixed).
+ * Parses a transcript file in either row form (they may be mixed). Every row must be of one of them (else
+ * INVALID_ARGUMENT naming the line); an empty file is an empty conversation.
  * @example parseTranscriptFile('/tmp/t.jsonl', () => new Date()).length
  */
 export function parseTranscriptFile(path: string, now: () => Date): TranscriptRow[] {
   const out = { rows: [] as TranscriptRow[], calls: new Map<string, TranscriptToolRow>() };
   for (const { line, value } of readRows(path)) {
-    if (isRecord(value) && typeof value['kind'] === 'string') {
+    if (isRowForm(value)) {
       const row = toRow(value, line, now);
       if (row) out.rows.push(row);
     } else if (isRecord(value) && typeof value['role'] === 'string') {
       messageRows(out, value, line, now);
     } else {
-      throw new MemoryError(
-        'INVALID_ARGUMENT',
-        `Could not parse a JSONL transcript row in ${path} (line ${line}): expected a transcript row {"kind", …} or a message {"role", "content"}`,
-        { data: { path, line } },
-      );
+      throw notOfShape('a transcript', path, `line ${line}`, EXPECTED);
     }
   }
   return out.rows;

@@ -4,6 +4,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactText } from '../git/redact.js';
 
 /** One line of the run log. */
 export interface RunLogEntry {
@@ -29,14 +30,23 @@ export function runLogPath(agentDir: string): string {
   return join(agentDir, 'runs.jsonl');
 }
 
+/** Every string in `value`, however deep, through the one redaction (before JSON: a rule never meets an escape). */
+function redacted(value: unknown): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map(redacted);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v)]));
+  return value;
+}
+
 /**
- * Appends one run to the agent's log (one write call, so concurrent appends do not interleave).
+ * Appends one run to the agent's log (one write call, so concurrent appends do not interleave), with every
+ * string redacted as gitmem's messages are (a provider's error may quote a URL with its key).
  * @example appendRunLog(agentDir, { kind: 'reflection', startedAt, durationMs: 812, steps: 4,
  *   inputTokens: 5120, outputTokens: 410, outcome: 'merged', model: 'local.chat:qwen3' })
  */
 export function appendRunLog(agentDir: string, entry: RunLogEntry): void {
   mkdirSync(agentDir, { recursive: true });
-  appendFileSync(runLogPath(agentDir), `${JSON.stringify(entry)}\n`);
+  appendFileSync(runLogPath(agentDir), `${JSON.stringify(redacted(entry))}\n`);
 }
 
 /**
