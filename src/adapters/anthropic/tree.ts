@@ -1,7 +1,8 @@
 /**
  * What a `/memories` path names in the committed HEAD — a file, a directory or nothing — and the texts of its
- * files, read through the Memory handle. A path through a symbolic link in the checkout is refused as the SDK
- * refuses one that leaves the root (gitmem never follows one).
+ * files, read through the Memory handle (a directory's texts in one object-store read with its git runner). A
+ * path through a symbolic link in the checkout is refused as the SDK refuses one that leaves the root (gitmem
+ * never follows one).
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
