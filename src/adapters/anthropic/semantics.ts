@@ -2,7 +2,8 @@
  * Anthropic's memory tool (`memory_20250818`) as pure functions: how its `/memories` paths name files, and
  * what `view` of a file, `str_replace` and `insert` do to a text and answer — the rules and the strings of the
  * local-filesystem implementation in `@anthropic-ai/sdk`, so a model sees the same tool whichever backs it.
- * Lines are `text.split('\n')` (a final newline makes a last empty line), as there.
+ * The text is the one the model wrote (stored-text.ts); lines are `text.split('\n')` (a final newline makes a
+ * last empty line), as there.
  */
 import { posix } from 'node:path';
 import { VIEW_LIMITS } from '../../read/view-format.js';
@@ -36,15 +37,15 @@ export function repoPathOf(memoryPath: unknown): string {
 
 const numbered = (line: string, n: number): string => `${String(n).padStart(LINE_NUMBER_WIDTH, ' ')}\t${line}`;
 
-/** `view_range` as the SDK applies it: [max(1, start) - 1, end === -1 ? all : end), JS slice rules. */
-function rangeOf(viewRange: unknown, lines: number): [number, number] {
-  if (!Array.isArray(viewRange) || viewRange.length !== 2) return [0, lines];
-  const [a, b] = viewRange.map(Number) as [number, number];
-  const norm = (i: number): number => {
-    const t = Math.trunc(i) || 0;
-    return t < 0 ? Math.max(lines + t, 0) : Math.min(t, lines);
-  };
-  return [norm(Math.max(1, a) - 1), b === -1 ? lines : norm(b)];
+/**
+ * `view_range` as the SDK applies it, literally (JS slice rules, its numbering from the unclamped start):
+ * the lines to show and the number of the first one.
+ */
+function rangeOf(viewRange: unknown, lines: readonly string[]): { shown: string[]; first: number } {
+  if (!Array.isArray(viewRange) || viewRange.length !== 2) return { shown: [...lines], first: 1 };
+  const [a, b] = viewRange as [number, number];
+  const start = Math.max(1, a) - 1;
+  return { shown: lines.slice(start, b === -1 ? lines.length : b), first: start + 1 };
 }
 
 /**
@@ -55,19 +56,20 @@ function rangeOf(viewRange: unknown, lines: number): [number, number] {
 export function fileView(shown: string, text: string, viewRange?: unknown): string {
   const lines = text.split('\n');
   if (lines.length > MAX_LINES) fail(`File ${shown} has too many lines (${lines.length}). Maximum is ${MAX_LINES.toLocaleString()} lines.`);
-  const [start, end] = rangeOf(viewRange, lines.length);
+  const { shown: range, first } = rangeOf(viewRange, lines);
   const header = `Here's the content of ${shown} with line numbers:`;
   const out: string[] = [];
   let chars = 0;
-  let i = start;
-  for (; i < end && out.length < VIEW_LIMITS.maxLines; i++) {
-    const line = numbered(lines[i] as string, i + 1);
+  let i = 0;
+  for (; i < range.length && out.length < VIEW_LIMITS.maxLines; i++) {
+    const line = numbered(range[i] as string, i + first);
     if (chars + line.length + 1 > VIEW_LIMITS.maxChars && out.length > 0) break;
     out.push(line);
     chars += line.length + 1;
   }
-  if (i >= end) return `${header}\n${out.join('\n')}`;
-  return `${header}\n${out.join('\n')}\n[truncated: lines ${start + 1}-${i} of ${lines.length} shown; view_range [${i + 1}, -1] shows the rest]`;
+  if (i >= range.length) return `${header}\n${out.join('\n')}`;
+  const last = i + first - 1;
+  return `${header}\n${out.join('\n')}\n[truncated: lines ${first}-${last} of ${lines.length} shown; view_range [${last + 1}, -1] shows the rest]`;
 }
 
 /** A planned edit of one file: its new text and what the tool answers. */
