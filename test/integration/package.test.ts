@@ -18,13 +18,13 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   engines: { node: string };
   files: string[];
   scripts: Record<string, string>;
-  repository: { type: string; url: string };
+  repository?: { type: string; url: string };
   homepage: string;
-  bugs: { url: string };
+  bugs?: { url: string };
 };
 
 /** The GitHub repository `repository` names: https://github.com/<owner>/<name>. */
-const GITHUB = /^git\+(https:\/\/github\.com\/([\w.-]+)\/([\w.-]+?))\.git$/.exec(pkg.repository.url);
+const GITHUB = /^git\+(https:\/\/github\.com\/([\w.-]+)\/([\w.-]+?))\.git$/.exec(pkg.repository?.url ?? '');
 
 /** Every link and image target of the README outside code (inline `](…)`, reference `[x]: …`, `<img src>`). */
 function readmeTargets(): string[] {
@@ -114,10 +114,10 @@ describe('the published package', () => {
   });
 
   it('names its repository, homepage and issue tracker: one GitHub repository', () => {
-    expect(pkg.repository.type).toBe('git');
-    expect(GITHUB, pkg.repository.url).not.toBeNull();
+    expect(pkg.repository?.type).toBe('git');
+    expect(GITHUB, pkg.repository?.url).not.toBeNull();
     expect(pkg.homepage).toBe(`${GITHUB?.[1]}#readme`);
-    expect(pkg.bugs.url).toBe(`${GITHUB?.[1]}/issues`);
+    expect(pkg.bugs?.url).toBe(`${GITHUB?.[1]}/issues`);
   });
 
   it('the README works on the registry page: no relative link or image; those into the repository name files it has', () => {
