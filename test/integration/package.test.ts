@@ -13,9 +13,28 @@ const REPO = resolve(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
   engines: { node: string };
   files: string[];
+  scripts: Record<string, string>;
+  repository?: { type: string; url: string };
+  homepage: string;
+  bugs?: { url: string };
 };
+
+/** The GitHub repository `repository` names: https://github.com/<owner>/<name>. */
+const GITHUB = /^git\+(https:\/\/github\.com\/([\w.-]+)\/([\w.-]+?))\.git$/.exec(pkg.repository?.url ?? '');
+
+/** Every link and image target of the README outside code (inline `](…)`, reference `[x]: …`, `<img src>`). */
+function readmeTargets(): string[] {
+  const text = readFileSync(join(REPO, 'README.md'), 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [
+    ...[...text.matchAll(/\]\(\s*<?([^)\s>]+)/g)],
+    ...[...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)],
+    ...[...text.matchAll(/<img[^>]*\ssrc=["']([^"']+)/g)],
+  ].map((m) => m[1] as string);
+}
 
 /**
  * Budgets: ~0.7 MB packed / ~2.4 MB unpacked once the read side and search landed; the merge driver (a 240 kB
@@ -94,8 +113,44 @@ describe('the published package', () => {
     expect(text).toContain('Copyright (c) 2026 the gitmem authors');
   });
 
+  it('names its repository, homepage and issue tracker: one GitHub repository', () => {
+    expect(pkg.repository?.type).toBe('git');
+    expect(GITHUB, pkg.repository?.url).not.toBeNull();
+    expect(pkg.homepage).toBe(`${GITHUB?.[1]}#readme`);
+    expect(pkg.bugs?.url).toBe(`${GITHUB?.[1]}/issues`);
+  });
+
+  it('the README works on the registry page: no relative link or image; those into the repository name files it has', () => {
+    const targets = readmeTargets();
+    expect(targets.filter((t) => !/^(https?:|mailto:|#)/.test(t))).toEqual([]);
+    const [base, owner, name] = [GITHUB?.[1], GITHUB?.[2], GITHUB?.[3]];
+    const intoRepo = new RegExp(`^(?:${base}/blob/main/|https://raw\\.githubusercontent\\.com/${owner}/${name}/main/)([^#?]+)`);
+    const files = targets.map((t) => intoRepo.exec(t)?.[1]).filter((f): f is string => f !== undefined);
+    expect(files).toEqual(expect.arrayContaining(['docs/palace.png', 'ARCHITECTURE.md']));
+    for (const file of files) expect(existsSync(join(REPO, file)), file).toBe(true);
+  });
+
+  it('ai is a required peer (one copy with the harness\'s) whose range holds the dev copy the suite checks; what gitmem builds itself has caret ranges', () => {
+    expect(Object.keys(pkg.dependencies)).not.toContain('ai');
+    const floor = /^\^6\.0\.(\d+)$/.exec(pkg.peerDependencies['ai'] ?? '');
+    expect(floor, pkg.peerDependencies['ai']).not.toBeNull();
+    expect(pkg.peerDependenciesMeta['ai']?.optional).not.toBe(true); // npm installs it for `npm i -g gitmem`
+    const dev = /^6\.0\.(\d+)$/.exec(pkg.devDependencies['ai'] ?? '');
+    expect(Number(dev?.[1])).toBeGreaterThanOrEqual(Number(floor?.[1]));
+    for (const dep of ['@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', '@modelcontextprotocol/sdk', 'zod']) {
+      expect(pkg.dependencies[dep], dep).toMatch(/^\^\d+\.\d+\.\d+$/);
+    }
+    expect(pkg.peerDependenciesMeta['@anthropic-ai/sdk']?.optional).toBe(true);
+    expect(pkg.devDependencies['@anthropic-ai/sdk']).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('a registry install runs none of its scripts, and the build stamp is not shipped', () => {
+    for (const hook of ['preinstall', 'install', 'postinstall']) expect(pkg.scripts[hook], hook).toBeUndefined();
+    expect(packDryRun().files.map((f) => f.path)).not.toContain('dist/.build-stamp');
+  });
+
   it('declares only dependencies the code imports', () => {
-    const unused = Object.keys(pkg.dependencies).filter(
+    const unused = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter(
       (dep) => !sources.some(({ text }) => [`from '${dep}'`, `from '${dep}/`, `('${dep}')`, `('${dep}/`].some((form) => text.includes(form))),
     );
     expect(unused).toEqual([]);
@@ -120,7 +175,8 @@ describe('installed from the tarball into an empty project', () => {
   beforeAll(() => {
     const root = makeTmpDir('gitmem-pack-');
     project = join(root, 'project');
-    installTarball(packTarball(join(root, 'tarball')), project);
+    // better-sqlite3 gets this checkout's native build rather than compiling SQLite again (minutes, offline).
+    installTarball(packTarball(join(root, 'tarball')), project, { nativeFromCheckout: true });
     env = { ...hermeticGitEnv(root), ...npmEnv({ HOME: root }), GITMEM_HOME: join(root, 'home'), GITMEM_DAEMON: '0' };
   }, 60_000);
   afterAll(() => cleanupTmp());
@@ -146,6 +202,14 @@ describe('installed from the tarball into an empty project', () => {
     expect(html).toContain('notes/tea.md');
     expect(html).toMatch(/<script type="module">.{10000,}<\/script>/s);
     expect(statSync(out).mode & 0o777).toBe(0o600);
+  });
+
+  it('installing gitmem alone brings ai, its required peer, for reflection and the CLI: one copy, where gitmem finds it', () => {
+    expect(existsSync(join(project, 'node_modules', 'ai', 'package.json'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'gitmem', 'node_modules', 'ai'))).toBe(false);
+    const script = "import('ai').then((m) => console.log(typeof m.generateText))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(project, 'node_modules', 'gitmem', 'dist'), env, encoding: 'utf8' });
+    expect(out.trim()).toBe('function');
   });
 
   it('the harness subpaths load from the installed package, gitmem/anthropic without the Anthropic SDK installed', () => {

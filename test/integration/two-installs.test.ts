@@ -58,7 +58,7 @@ async function dream(project: string, name: string): Promise<Record<string, unkn
 }
 
 beforeAll(async () => {
-  installTarball(packTarball(join(root, 'tarball')), installs.a);
+  installTarball(packTarball(join(root, 'tarball')), installs.a, { nativeFromCheckout: true }); // no SQLite compile (minutes offline)
   copyInstall(installs.a, installs.b);
   fake = await startFakeOpenAI((body) => script(body));
   writeFileSync(transcript, '');
