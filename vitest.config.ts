@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { browserForTests } from './test/helpers/browser-probe.js';
+import { harnessesForTests } from './test/helpers/harness/probe.js';
 import { sandboxForTests } from './test/helpers/sandbox-probe.js';
 import { straceForTests } from './test/helpers/strace-probe.js';
 
@@ -10,6 +11,8 @@ const sandbox = sandboxForTests(process.env);
 const browser = browserForTests(process.env);
 // The same for the tests tagged `strace` (the durable write's syscall order).
 const strace = straceForTests(process.env);
+// And the tests tagged `harness`: the real `claude` and `codex` pinned in devDependencies (GITMEM_REQUIRE_HARNESSES=1).
+const harness = harnessesForTests(process.env);
 
 // Integration tests spawn real git; two cores means a small pool and generous timeouts.
 export default defineConfig({
@@ -26,6 +29,7 @@ export default defineConfig({
       { name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable },
       { name: 'browser', description: 'needs headless Chromium (/usr/bin/chromium)', skip: !browser.usable },
       { name: 'strace', description: 'needs strace allowed to trace a child', skip: !strace.usable },
+      { name: 'harness', description: 'runs the real Claude Code and Codex CLI (node_modules/.bin)', skip: !harness.usable },
     ],
   },
 });

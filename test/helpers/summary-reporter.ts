@@ -1,11 +1,13 @@
 /**
  * Prints one plain closing line, `N passed, N failed, N skipped`, after vitest's own summary so CI can
- * read the result in any tool; and, when the sandbox, browser or strace tests were skipped
- * (test/helpers/sandbox-probe.ts, browser-probe.ts, strace-probe.ts), one line each naming them and why.
+ * read the result in any tool; and, when the sandbox, browser, strace or harness tests were skipped
+ * (test/helpers/sandbox-probe.ts, browser-probe.ts, strace-probe.ts, harness/probe.ts), one line each naming
+ * them and why.
  */
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import { BROWSER_SKIP_REASON_ENV } from './browser-probe.js';
+import { HARNESS_SKIP_REASON_ENV } from './harness/probe.js';
 import { SKIP_REASON_ENV } from './sandbox-probe.js';
 import { STRACE_SKIP_REASON_ENV } from './strace-probe.js';
 
@@ -14,6 +16,7 @@ const GATES = [
   { tag: 'sandbox', reasonEnv: SKIP_REASON_ENV, require: 'GITMEM_REQUIRE_SANDBOX' },
   { tag: 'browser', reasonEnv: BROWSER_SKIP_REASON_ENV, require: 'GITMEM_REQUIRE_BROWSER' },
   { tag: 'strace', reasonEnv: STRACE_SKIP_REASON_ENV, require: 'GITMEM_REQUIRE_SANDBOX' },
+  { tag: 'harness', reasonEnv: HARNESS_SKIP_REASON_ENV, require: 'GITMEM_REQUIRE_HARNESSES' },
 ] as const;
 
 export default class SummaryReporter implements Reporter {
