@@ -24,7 +24,8 @@ const ENV_UTILITY = ['/usr/bin/env', '/bin/env'].find((p) => existsSync(p)) ?? n
  * What precedes a child's argv so it starts with exactly `env`: an assignment per name a shell can take, then
  * `env NAME=value …` for the others (exported bash functions, `BASH_*`, …), so the caller's environment never
  * sends a call to a plain spawn. `_` is left out: bash sets it in every program it starts (the program's own
- * path) and no child reads it. Undefined when a name can be expressed neither way (no `env` utility).
+ * path) and no child reads it. Undefined when a name can be expressed neither way (no `env` utility), or a
+ * name or value holds a NUL (nothing can pass it; a plain spawn refuses it with its own error).
  * @example commandPrefix({ A: '1', 'BASH_FUNC_f%%': '() { :; }', _: '/usr/bin/node' }) // "A='1' '/usr/bin/env' 'BASH_FUNC_f%%=() { :; }' "
  */
 export function commandPrefix(env: Record<string, string>): string | undefined {
@@ -32,6 +33,7 @@ export function commandPrefix(env: Record<string, string>): string | undefined {
   const passed: string[] = [];
   for (const [k, v] of Object.entries(env)) {
     if (k === '_') continue;
+    if (k.includes('\0') || v.includes('\0')) return undefined; // no exec can pass it: the spawn says so
     if (NAME_OK.test(k) && !SHELL_SPECIAL.test(k)) assigned.push(`${k}=${shellQuote(v)}`);
     else passed.push(shellQuote(`${k}=${v}`));
   }

@@ -296,13 +296,13 @@ const DIFFERENCES: Difference[] = [
     },
     call: { command: 'str_replace', path: '/memories/locked.md', old_str: 'operator', new_str: 'model' },
     sdk: /^ok: The memory file has been edited/,
-    gitmem: 'error: gitmem: /memories/locked.md is read_only and cannot be modified',
+    gitmem: 'error: gitmem: /memories/locked.md is read_only and cannot be modified; an operator writes it with `gitmem protect write <path>`',
   },
   {
     why: "a plain file's text may not set read_only either",
     call: { command: 'create', path: '/memories/notes/ro.txt', file_text: '---\nread_only: true\n---\n' },
     sdk: 'ok: File created successfully at: /memories/notes/ro.txt',
-    gitmem: "error: Frontmatter validation failed:\n  /memories/notes/ro.txt: 'read_only' is a protected field and cannot be set by the agent",
+    gitmem: "error: Frontmatter validation failed:\n  /memories/notes/ro.txt: 'read_only' is a protected field and cannot be set by the agent; an operator writes it with `gitmem protect write <path>`",
   },
   {
     why: 'memory files hold UTF-8 text: no NUL',
