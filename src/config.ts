@@ -11,7 +11,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 import { gitmemHome } from './home.js';
 import { readGitmemConfig, type GitmemConfigFile } from './llm/config.js';
-import { daemonSwitchOff, gitmemRuntimeDir } from './runtime-dir.js';
+import { daemonSwitchOff, gitmemRuntimeDir } from './process/runtime-dir.js';
 import { credentialsFromToken, readCredentialsFile, type GitCredentials } from './sync/credentials.js';
 
 type Env = Record<string, string | undefined>;

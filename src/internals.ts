@@ -167,9 +167,9 @@ export { importWorktreeCommits, UNPACK_LIMIT, type ImportedWork, type ImportTarg
 export { workerObjectEnv, harnessWorktreeEnv, worktreeGitDirs, readDetachedHead, PRIVATE_GITDIRS, type WorktreeGitDirs } from './worktree/git-env.js';
 
 // Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
-export { createShellLauncher, type ShellLauncher } from './shell-launcher.js';
-export { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
-export { sharedShellLauncher } from './shell-launcher.js';
+export { createShellLauncher, type ShellLauncher } from './process/shell-launcher.js';
+export { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process/run.js';
+export { sharedShellLauncher } from './process/shell-launcher.js';
 // --- the read side: reads of committed revisions, history, diff, revert, tokens, change events ---
 export { resolveRevision, parseDateSpec, MAX_REVISION_LENGTH } from './git/revision.js';
 export { classifyCommit, classifyMove, type CommitFacts } from './read/writer.js';

@@ -8,7 +8,7 @@ import { classifyGitFailure, type GitFailureKind } from './classify.js';
 import { explainFailure, type AuthProblem, type FailureContext } from './auth-failure.js';
 import type { RedirectVerdict } from './http-auth.js';
 import { redactArgv, redactText } from './redact.js';
-import type { ProcessResult } from '../process.js';
+import type { ProcessResult } from '../process/run.js';
 
 /** Error from a git invocation; every field is already redacted. */
 export class GitCommandError extends MemoryError {

@@ -153,7 +153,7 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-export { isProcessAlive } from '../process.js';
+export { isProcessAlive } from '../process/run.js';
 
 /**
  * Breaks an abandoned lock without racing other breakers: a short-lived `.recover` lock guards the

@@ -3,7 +3,7 @@
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
 import { spawn } from 'node:child_process';
-import { runProcess, type Launcher, type ProcessResult } from '../process.js';
+import { runProcess, type Launcher, type ProcessResult } from '../process/run.js';
 import { mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isRetryableKind, lockPathOf } from './classify.js';

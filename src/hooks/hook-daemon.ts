@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createGitRunner } from '../git/runner.js';
-import type { Launcher } from '../process.js';
+import type { Launcher } from '../process/run.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import { hookSocketPath, type HookRequest } from './hook-wire.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';

@@ -11,7 +11,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import { hookRequestState, HOOK_REQUEST_MS, MAX_HOOK_REQUEST_BYTES, parseHookRequest, renderRefusal, renderVerdict, type HookRequest } from './hook-wire.js';
 import type { GitRunner } from '../git/runner.js';
-import { socketOwnership } from '../runtime-dir.js';
+import { socketOwnership } from '../process/runtime-dir.js';
 import type { PreCommitVerdict } from './pre-commit.js';
 
 /** What an admitted request is validated with: the directory, git's environment, the validator's. */

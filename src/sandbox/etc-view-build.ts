@@ -9,7 +9,7 @@ import {
   openSync, readFileSync, readSync, rmSync, symlinkSync, writeSync, type Stats,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { scratchPrefix } from '../runtime-dir.js';
+import { scratchPrefix } from '../process/runtime-dir.js';
 
 /** The scratch kind of a view directory (`etcview-<pidns>-<pid>-XXXXXX`, swept once its process is dead). */
 export const ETC_VIEW_KIND = 'etcview';

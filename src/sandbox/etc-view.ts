@@ -10,7 +10,7 @@
  */
 import { lstatSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ensurePrivateDir, gitmemRuntimeDir, sweepDeadScratch } from '../runtime-dir.js';
+import { ensurePrivateDir, gitmemRuntimeDir, sweepDeadScratch } from '../process/runtime-dir.js';
 import { bwrapMounts, etcViewFits, type BwrapEtcView, type BwrapMount } from './bwrap.js';
 import { ETC_VIEW_KIND, lockedFiles, removeView, stampOf, writeView, type EtcViewEntry } from './etc-view-build.js';
 import { hasAncestorIn, type SandboxPolicy } from './policy.js';

@@ -1,8 +1,8 @@
 // hostFacts reads the runtime-directory variables one by one instead of copying the whole process
 // environment: the directories it hides must include those of `{ ...process.env, ...env }`, whichever side sets them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitmemRuntimeDirCandidates } from '../runtime-dir.js';
-import { launcherScratchDirs } from '../shell-launcher.js';
+import { gitmemRuntimeDirCandidates } from '../process/runtime-dir.js';
+import { launcherScratchDirs } from '../process/shell-launcher.js';
 import { hostFacts } from './host.js';
 
 const saved = { XDG_RUNTIME_DIR: process.env['XDG_RUNTIME_DIR'], TMPDIR: process.env['TMPDIR'] };

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { packageRoot } from '../assets.js';
-import { gitmemRuntimeDirCandidates, RUNTIME_DIR_VARIABLES } from '../runtime-dir.js';
-import { launcherScratchDirs } from '../shell-launcher.js';
+import { gitmemRuntimeDirCandidates, RUNTIME_DIR_VARIABLES } from '../process/runtime-dir.js';
+import { launcherScratchDirs } from '../process/shell-launcher.js';
 import type { HostFacts } from './system-view.js';
 import type { SandboxPlatform } from './system-roots.js';
 

@@ -4,8 +4,8 @@
  * sandboxed tree down with it.
  */
 import { MemoryError } from '../errors.js';
-import type { Launcher } from '../process.js';
-import { sharedShellLauncher } from '../shell-launcher.js';
+import type { Launcher } from '../process/run.js';
+import { sharedShellLauncher } from '../process/shell-launcher.js';
 import type { ConfinedCommand } from './launch.js';
 
 /** Options for {@link runConfined}. */

@@ -16,8 +16,8 @@ import { noteValidatedCommit } from '../hooks/protected.js';
 import { firePostCommitHook } from '../memfs/commit.js';
 import { assertAgentId } from '../memfs/layout.js';
 import { listHomeAgents, resolveScope } from '../memfs/scope.js';
-import type { Launcher } from '../process.js';
-import { sharedShellLauncher } from '../shell-launcher.js';
+import type { Launcher } from '../process/run.js';
+import { sharedShellLauncher } from '../process/shell-launcher.js';
 
 /**
  * The git runner of a handle: the caller's, else one over the configured environment that starts git

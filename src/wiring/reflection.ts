@@ -7,7 +7,7 @@ import type { LanguageModel } from 'ai';
 import { loadConfig, type GitmemConfig } from '../config.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import type { Launcher } from '../process.js';
+import type { Launcher } from '../process/run.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import { createReflectionHarness as harnessFor, type ReflectionHarness, type ReflectionHarnessOptions } from '../reflection/harness.js';
 import { runnerFor } from './open.js';

@@ -12,7 +12,7 @@ import type { WriteStep } from '../memfs/edits.js';
 import type { LogEntry } from '../memfs/log.js';
 import type { OperatorWriteResult } from '../memfs/operator-write.js';
 import type { WriteResult } from '../memfs/tool.js';
-import type { Launcher } from '../process.js';
+import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';

@@ -13,7 +13,7 @@ import { isMemoryError } from '../../src/errors.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
 import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
-import { createShellLauncher, launcherScratchDirs } from '../../src/shell-launcher.js';
+import { createShellLauncher, launcherScratchDirs } from '../../src/process/shell-launcher.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { errorCodeOf } from '../helpers/errors.js';
 

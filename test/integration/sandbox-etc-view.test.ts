@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitmemRuntimeDir } from '../../src/runtime-dir.js';
+import { gitmemRuntimeDir } from '../../src/process/runtime-dir.js';
 import { createEtcViews, type EtcViews } from '../../src/sandbox/etc-view.js';
 import { lockedFiles, lockId } from '../../src/sandbox/etc-view-build.js';
 import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runProcess, type ProcessOptions } from '../../src/process.js';
-import { createShellLauncher } from '../../src/shell-launcher.js';
+import { runProcess, type ProcessOptions } from '../../src/process/run.js';
+import { createShellLauncher } from '../../src/process/shell-launcher.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
 
 const scratch = makeTmpDir('gitmem-launch-');
@@ -188,7 +188,7 @@ describe('shell launcher', () => {
   });
 
   it('does not keep its host process alive when idle, but does while a child runs', () => {
-    const lib = join(process.cwd(), 'dist', 'shell-launcher.js');
+    const lib = join(process.cwd(), 'dist', 'process', 'shell-launcher.js');
     const script = `import { createShellLauncher } from ${JSON.stringify(lib)};
       const l = createShellLauncher({ scratchParent: ${JSON.stringify(scratch)} });
       l.launch('sh', ['-c', 'sleep 0.3; echo late'], { cwd: '/', env: { PATH: process.env.PATH } }).then((r) => console.log(r.stdout.trim()));`;

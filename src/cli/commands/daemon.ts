@@ -58,7 +58,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry, redactText }, { peerRefusal, sweepTickets, ticketClaim }] = await Promise.all([
     import('../daemon/server.js'),
     import('../main.js'),
-    import('../../shell-launcher.js'),
+    import('../../process/shell-launcher.js'),
     import('../../internals.js'),
     import('../daemon/peer.js'),
   ]);

@@ -7,7 +7,7 @@
  * runtime directory (0700, owned by the user) so no other user can answer in the daemon's place.
  */
 import { join } from 'node:path';
-import { gitmemRuntimeDir } from '../../runtime-dir.js';
+import { gitmemRuntimeDir } from '../../process/runtime-dir.js';
 
 declare const __GITMEM_BUILD_ID__: string | undefined;
 
@@ -49,4 +49,4 @@ export function daemonAddress(home: string, env: NodeJS.ProcessEnv): DaemonAddre
   return { dir, socket, log: join(dir, `${key}.log`) };
 }
 
-export { ensurePrivateDir, isPrivateDir } from '../../runtime-dir.js';
+export { ensurePrivateDir, isPrivateDir } from '../../process/runtime-dir.js';

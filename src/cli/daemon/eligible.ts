@@ -6,7 +6,7 @@
  */
 import { parseCommandLine, splitCommand } from '../argv.js';
 import { GRAMMAR } from '../grammar.js';
-import { daemonSwitchOff } from '../../runtime-dir.js';
+import { daemonSwitchOff } from '../../process/runtime-dir.js';
 
 const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens', 'search']);
 

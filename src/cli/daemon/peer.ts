@@ -12,7 +12,7 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { isProcessAlive } from '../../process.js';
+import { isProcessAlive } from '../../process/run.js';
 
 /** A client's claim: its pid and a file it holds open for the conversation. */
 export interface PeerClaim {

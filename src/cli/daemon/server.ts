@@ -14,7 +14,7 @@ import { socketChannel, type Channel } from './channel.js';
 import { peerRefusal, sweepTickets, ticketClaim } from './peer.js';
 import { frame, lineReader, PROTOCOL_VERSION, type DaemonInfo, type DaemonMessage, type RunRequest } from './protocol.js';
 import type { CliIo } from '../types.js';
-import { socketOwnership } from '../../runtime-dir.js';
+import { socketOwnership } from '../../process/runtime-dir.js';
 
 export interface DaemonOptions {
   socket: string;

@@ -11,7 +11,7 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { Collector, runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
+import { Collector, runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './run.js';
 import { commandPrefix, sentSignalOf, shellQuote as quote, type Job } from './shell-helper.js';
 
 /** What a streamed job needs of its shell (shell-helper.ts's Helper). */

@@ -18,7 +18,7 @@ import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync,
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ensurePrivateDir, gitmemRuntimeDir, scratchPrefix, sweepDeadScratch } from './runtime-dir.js';
-import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './process.js';
+import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './run.js';
 import { commandPrefix, Helper, SHELL, sentSignalOf, shellQuote as quote, tie } from './shell-helper.js';
 import { fifoStock, runStreamedInShell } from './shell-streamed.js';
 

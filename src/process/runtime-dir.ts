@@ -8,7 +8,7 @@
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProcessAlive } from './process.js';
+import { isProcessAlive } from './run.js';
 
 type Env = Record<string, string | undefined>;
 
