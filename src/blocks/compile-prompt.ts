@@ -39,6 +39,13 @@ export interface CompileOptions {
   agentId?: string;
   /** The commit the files come from, shown so the agent knows which state it sees. */
   revision?: string;
+  /**
+   * A harness's context cap in characters: read through compileContext (blocks/compile-context.ts), the
+   * memory as facts, the `system/` blocks that fit plus the tree, never longer than this; no preset text.
+   */
+  maxChars?: number;
+  /** With maxChars: a line that must be in the text (it is kept within the cap). */
+  notice?: string;
 }
 
 /** A parsed memory file; `error` is set (and `body` is the raw text) when its frontmatter is broken. */
@@ -75,7 +82,7 @@ export interface PromptParts {
   tree: (limits: TreeLimits, rootLine: string) => string;
 }
 
-interface Context {
+export interface Context {
   /** Written before a memory path (projections, skills). */
   prefix: string;
   /** The tree's root line. */
@@ -223,7 +230,7 @@ function renderBlockNode(name: string, node: BlockNode, depth: number, ctx: Cont
   return lines;
 }
 
-function selfSection(persona: Block | undefined, ctx: Context): string | undefined {
+export function selfSection(persona: Block | undefined, ctx: Context): string | undefined {
   if (persona === undefined) return undefined;
   const lines = ['<self>', ...blockHeader(persona, '', ctx)];
   if (persona.body !== '') lines.push(persona.body);
@@ -231,7 +238,7 @@ function selfSection(persona: Block | undefined, ctx: Context): string | undefin
   return lines.join('\n');
 }
 
-function memorySection(blocks: readonly Block[], ctx: Context): string {
+export function memorySection(blocks: readonly Block[], ctx: Context): string {
   const root = buildBlockTree(blocks);
   const keys = [...root.children.keys()].sort(BYTE_ORDER);
   if (keys.length === 0) return '<memory>\n(no other memory blocks yet: files you add under system/ appear here)\n</memory>';
@@ -256,7 +263,7 @@ function skillsSection(skills: readonly Skill[], ctx: Context): string | undefin
 }
 
 /** How paths are written for a surface (a label given for the memory directory wins). */
-function contextFor(surface: PromptSurface, label: string | undefined, filesystem: boolean): Context {
+export function contextFor(surface: PromptSurface, label: string | undefined, filesystem: boolean): Context {
   const wording = surfaceWording(surface);
   const dir = label ?? wording.dir;
   // Memory-relative paths (dir null) are written bare; the tree's root line is then `./`.
@@ -290,8 +297,16 @@ function metadataSection(options: CompileOptions): string | undefined {
  *   // '<preset text>\n\n# Memory\n…\n\n<self>\n<projection>$MEMORY_DIR/system/persona.md</projection>…'
  */
 export function compilePrompt(files: CommittedFile[], options: CompileOptions = {}): string {
+  return compileParts(promptParts(files), options);
+}
+
+/**
+ * The prompt's parts made from a file list (what PromptModel keeps between commits).
+ * @example compileContext(promptParts(files), { maxChars: 10_000 })
+ */
+export function promptParts(files: CommittedFile[]): PromptParts {
   const { tree, ...rest } = classify(files);
-  return compileParts({ ...rest, tree: (limits, root) => renderTree(tree, limits, { root, alwaysShow: ['system'] }) }, options);
+  return { ...rest, tree: (limits, root) => renderTree(tree, limits, { root, alwaysShow: ['system'] }) };
 }
 
 /**

@@ -55,7 +55,7 @@ export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   doctor: { options: { fix: flag } },
   conflicts: { subcommands: { list: [], show: ['<branch>'], resolve: ['<branch>'], accept: ['<proposal>'], drop: ['<branch>'] }, defaultSub: 'list' },
   daemon: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },
-  hook: { subcommands: { 'pre-commit': [] } },
+  hook: { subcommands: { 'pre-commit': [], 'claude-code': ['<event>'], codex: ['<event>'] } },
   init: { options: { name: str, personality: str } },
   log: { options: { n: { type: 'string', short: 'n', fills: 'limit' }, since: fill('since') }, args: ['[path]'] },
   show: { options: { at: fill('at') }, args: ['<path>'] },

@@ -49,7 +49,9 @@ const TOOLS = {
   memory: {
     description:
       'Edit your memory (a git repository of markdown files). Each call is one commit whose message is `reason`. ' +
-      'Commands: create, str_replace, insert, delete, rename, update_description; and view (a read: no commit, no reason).',
+      'Write when you learn something that should outlast this session: a preference or correction from the user, a fact ' +
+      'about the project, a decision and why. Commands: create, str_replace, insert, delete, rename, update_description; ' +
+      'and view (a read: no commit, no reason).',
     inputSchema: memoryToolSchema,
     outputSchema: OUTPUT_SCHEMAS.write,
     annotations: WRITES,
@@ -117,6 +119,7 @@ const TOOLS = {
   memory_view: {
     description:
       'Read committed memory: a directory (default the root) lists its files two levels deep as "<size>\\t<path> — <description>"; ' +
+      'read a file when its description bears on the task at hand, before relying on what it covers. ' +
       'a file shows its text with line numbers. `at` reads an older revision (a sha, HEAD~3, or a date: the last commit at or before it).',
     inputSchema: {
       type: 'object',

@@ -6,7 +6,8 @@
  * commit is kept in the process too (a commit id names its content, so the same commit and options always
  * give the same text).
  */
-import { compileParts, compilePrompt, type CommittedFile, type CompileOptions } from '../blocks/compile-prompt.js';
+import { compileContext } from '../blocks/compile-context.js';
+import { compileParts, promptParts, type CommittedFile, type CompileOptions, type PromptParts } from '../blocks/compile-prompt.js';
 import { PromptModel } from '../blocks/prompt-model.js';
 import { renderTree } from '../blocks/tree.js';
 import { TreeModel } from '../blocks/tree-model.js';
@@ -95,17 +96,22 @@ const trees: ViewKind<TreeModel> = {
  */
 export async function readPrompt(git: GitRunner, memoryDir: string, options: Omit<CompileOptions, 'revision'>): Promise<string> {
   const commit = await headCommit(git, memoryDir);
-  if (commit === null) return compilePrompt([], options);
+  if (commit === null) return compiled(promptParts([]), options);
   const repo = resolveGitCommonDir(memoryDir);
   const key = `prompt\0${repo}\0${commit}\0${JSON.stringify(options)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
   return withSnapshotAt(git, memoryDir, commit, (snap) => remember(key, () => {
     const parts = viewAt(prompts, repo, snap).parts();
-    if (parts !== undefined) return compileParts(parts, { ...options, revision: commit });
+    if (parts !== undefined) return compiled(parts, { ...options, revision: commit });
     const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id));
-    return compilePrompt(files, { ...options, revision: commit });
+    return compiled(promptParts(files), { ...options, revision: commit });
   }));
+}
+
+/** The system prompt, or with `maxChars` a harness's budgeted context (blocks/compile-context.ts). */
+function compiled(parts: PromptParts, options: CompileOptions): string {
+  return options.maxChars === undefined ? compileParts(parts, options) : compileContext(parts, options, options.maxChars);
 }
 
 /**

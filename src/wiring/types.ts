@@ -159,8 +159,11 @@ export interface Memory extends MemoryReadApi {
    * Compiles the system prompt from the committed HEAD (never the working tree); mode: {@link Memory.defaultPromptMode}.
    * `surface` words it for the tools the model has: `shell` (default: `$MEMORY_DIR`, file tools, git), `tools`
    * (gitmem's memory tools only: MCP, AI SDK) or `anthropic` (Anthropic's memory tool, `/memories`).
+   * `maxChars` compiles a harness's session context instead (what `gitmem hook … session-start` answers): the
+   * memory phrased as facts, the `system/` blocks that fit plus the tree, never longer than `maxChars`;
+   * `notice`, a line it must carry.
    */
-  compilePrompt(options?: { mode?: MemoryMode; preset?: string; surface?: PromptSurface }): Promise<string>;
+  compilePrompt(options?: { mode?: MemoryMode; preset?: string; surface?: PromptSurface; maxChars?: number; notice?: string }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
   /** The memory tree (paths + descriptions) at HEAD. */

@@ -9,6 +9,13 @@ import { GRAMMAR } from '../grammar.js';
 import { daemonSwitchOff } from '../../process/runtime-dir.js';
 
 const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens', 'search']);
+/** A harness's hook runs on every session start and turn: served, but not the long `reflect` job it starts. */
+const SERVED_HOOKS = new Set(['session-start', 'turn-end', 'session-end']);
+
+function served(name: string, args: readonly string[]): boolean {
+  if (SERVED.has(name)) return true;
+  return name === 'hook' && (args[0] === 'claude-code' || args[0] === 'codex') && SERVED_HOOKS.has(args[1] ?? '');
+}
 
 /**
  * A call the daemon may serve, with its `--home` value; undefined for every other call (including any the
@@ -21,8 +28,9 @@ export function servedCall(argv: readonly string[], env: NodeJS.ProcessEnv): { h
   let line;
   try {
     const name = splitCommand(argv).command;
-    if (name === undefined || !SERVED.has(name)) return undefined;
+    if (name === undefined) return undefined;
     line = parseCommandLine(argv, GRAMMAR[name]?.options);
+    if (!served(name, line.positionals)) return undefined;
   } catch {
     return undefined;
   }

@@ -1,0 +1,1 @@
+export { readGitmemConfig as readGitmemConfigFile } from '../internals.js';
