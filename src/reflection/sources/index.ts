@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import { appendTranscript, hasTranscript, readTranscript, type TranscriptRow } from '../transcripts.js';
-import { resolveClaudeSession, parseClaudeCode } from './claude-code.js';
+import { claudeSubagentFiles, resolveClaudeSession, parseClaudeCode } from './claude-code.js';
 import { parseOpenHands } from './openhands.js';
 import { parseTranscriptFile } from './transcript.js';
 
@@ -32,7 +32,8 @@ const SOURCES = {
     form: 'claude-code:<session.jsonl | project dir>',
     load: (path, now) => {
       const session = resolveClaudeSession(path); // a project directory means its newest session
-      return { path: session, rows: parseClaudeCode(session, now) };
+      // the main session's rows, then each sub-agent's (their own files, their own uuids)
+      return { path: session, rows: [session, ...claudeSubagentFiles(session)].flatMap((f) => parseClaudeCode(f, now)) };
     },
   },
 } as const satisfies Record<string, SourceDef>;
