@@ -124,3 +124,27 @@ export function readJsonlFrom<T>(path: string, offset: number, shape: JsonlShape
   }
   return { lines, end };
 }
+
+/**
+ * The first line of a file (without its '\n'), read in chunks so a large first record does not mean reading the
+ * whole file; undefined when it is over {@link MAX_LINE_BYTES} or the file is empty.
+ * @example parseJson(readFirstLine('/…/rollout-….jsonl') ?? '') // { type: 'session_meta', … }
+ */
+export function readFirstLine(path: string): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    for (let pos = 0, size = 0; size <= MAX_LINE_BYTES; ) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, pos);
+      const nl = chunk.subarray(0, n).indexOf(NL);
+      chunks.push(chunk.subarray(0, nl < 0 ? n : nl));
+      size += nl < 0 ? n : nl;
+      if (nl >= 0 || n === 0) return size === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+      pos += n;
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
