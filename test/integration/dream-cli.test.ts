@@ -165,7 +165,7 @@ describe('gitmem dream (CLI, fake OpenAI-compatible server)', { tags: ['sandbox'
   it('a --from file that is not of the type its prefix names fails with one line saying what was expected, staging nothing', async () => {
     const notes = join(project, 'notes.txt');
     writeFileSync(notes, 'Remember: deploys go through make ship.\n');
-    const expected = { 'claude-code': 'a Claude Code session (line 1)', openhands: 'an OpenHands event log', transcript: 'a transcript (line 1)' };
+    const expected = { 'claude-code': 'a Claude Code session (line 1)', codex: 'a Codex rollout (line 1)', openhands: 'an OpenHands event log', transcript: 'a transcript (line 1)' };
     for (const type of SOURCE_TYPES) {
       const r = await cli(['--from', `${type}:${notes}`, ...MODEL]);
       expect(r.code, type).toBe(1);
@@ -174,7 +174,7 @@ describe('gitmem dream (CLI, fake OpenAI-compatible server)', { tags: ['sandbox'
       expect(lines, type).toHaveLength(1);
       expect(lines[0], type).toContain(`gitmem: INVALID_ARGUMENT: Failed to stage --from source: Could not read ${notes} as ${expected[type]}: expected `);
     }
-    const staged = readdirSync(join(fx.home, 'agents', 'agent-d', 'transcripts')).filter((f) => /^from-(claude-code|openhands)-/.test(f));
+    const staged = readdirSync(join(fx.home, 'agents', 'agent-d', 'transcripts')).filter((f) => /^from-(claude-code|codex|openhands)-/.test(f));
     expect(staged).toEqual([]);
   }, 60_000);
 

@@ -28,6 +28,7 @@ describe('runDream --from formats', { tags: ['sandbox'] }, () => {
     ['openhands', 'openhands:openhands/conv-a'],
     ['openhands', 'openhands:openhands/items.json'],
     ['claude-code', 'claude-code:claude-code/project'],
+    ['codex', 'codex:../harness/codex-rollout.jsonl'],
   ])('%s source %s is staged into a synthetic conversation and reflected on', async (type, from) => {
     const r = await dream(from);
     expect(r).toMatchObject({ launched: true, success: true, status: 'no_changes', skippedEntries: 0 });

@@ -1,14 +1,16 @@
 /**
  * `--from claude-code:<session.jsonl | project dir>`: Claude Code session logs (one JSON object per line,
  * `type` user/assistant/…, `message.content` a string or blocks text/thinking/tool_use/tool_result). A
- * project directory means its most recently modified session. Side chains (sub-agents) and meta lines are
- * skipped; tool results are attached to the tool call they answer.
+ * project directory means its most recently modified session. Side chains and meta lines of the main session
+ * are skipped; its sub-agents are read from their own files (`<session>/subagents/agent-<id>.jsonl`); tool
+ * results are attached to the tool call they answer. Readable from a byte offset, for hooks.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import type { TranscriptRow, TranscriptToolRow } from '../transcripts.js';
-import { capResult, isoTimestamp, isRecord, notOfShape, parseJson, readSourceFile, textOf } from './common.js';
+import { capResult, isoTimestamp, isRecord, textOf } from './common.js';
+import { readJsonlFrom, type JsonlLine } from './jsonl.js';
 
 type Line = Record<string, unknown>;
 
@@ -36,26 +38,29 @@ export function resolveClaudeSession(path: string): string {
 }
 
 /**
- * The session's lines. Each must be a session line (else INVALID_ARGUMENT naming it), except a last line that
- * is not JSON after at least one session line: a live session's torn tail. An empty file is an empty session.
+ * The sub-agent logs of a session, sorted: `<dir>/<session-id>/subagents/agent-*.jsonl` beside
+ * `<dir>/<session-id>.jsonl` (none when that folder does not exist).
+ * @example claudeSubagentFiles('/…/-work-app/5c49….jsonl') // ['/…/-work-app/5c49…/subagents/agent-a1.jsonl']
  */
-function parseLines(path: string): Line[] {
-  const lines = readSourceFile(path)
-    .split('\n')
-    .map((text, i) => ({ text, n: i + 1 }))
-    .filter((l) => l.text.trim() !== '');
-  const out: Line[] = [];
-  lines.forEach(({ text, n }, i) => {
-    const v = parseJson(text);
-    if (isSessionLine(v)) out.push(v);
-    else if (!(v === undefined && i === lines.length - 1 && out.length > 0)) throw notOfShape('a Claude Code session', path, `line ${n}`, EXPECTED);
-  });
-  return out;
+export function claudeSubagentFiles(sessionPath: string): string[] {
+  const dir = join(sessionPath.replace(/\.jsonl$/, ''), 'subagents');
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('agent-') && f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** A sub-agent's own log, whose every line is a side chain of the main session (so it must not be skipped). */
+function isSubagentFile(path: string): boolean {
+  return basename(dirname(path)) === 'subagents' && /^agent-.*\.jsonl$/.test(basename(path));
 }
 
 interface Ctx {
   rows: TranscriptRow[];
   tools: Map<string, TranscriptToolRow>;
+  /** Reading a sub-agent file: its side-chain lines are its conversation. */
+  subagent: boolean;
 }
 
 function assistantBlocks(ctx: Ctx, blocks: unknown[], uuid: string, at: string): void {
@@ -83,18 +88,19 @@ function userBlocks(ctx: Ctx, blocks: unknown[], uuid: string, at: string): void
       ctx.rows.push({ kind: 'user', text: b['text'], captured_at: at, source_message_id: `${uuid}:${i}` });
     } else if (b['type'] === 'tool_result' && typeof b['tool_use_id'] === 'string') {
       const call = ctx.tools.get(b['tool_use_id']);
-      if (!call) return;
+      if (!call) return; // its call is in another file, or before the offset this read started at (reported then)
       call.resultText = capResult(textOf(b['content']));
       call.resultOk = b['is_error'] !== true;
     }
   });
 }
 
-function convertLine(ctx: Ctx, line: Line, index: number, now: () => Date): void {
-  if (line['isSidechain'] === true || line['isMeta'] === true) return;
+function convertLine(ctx: Ctx, { value: line, at: offset }: JsonlLine<Line>, now: () => Date): void {
+  if ((line['isSidechain'] === true && !ctx.subagent) || line['isMeta'] === true) return;
   if (line['type'] !== 'user' && line['type'] !== 'assistant') return;
   const message = isRecord(line['message']) ? line['message'] : {};
-  const uuid = typeof line['uuid'] === 'string' && line['uuid'] !== '' ? line['uuid'] : `L${index + 1}`;
+  // a line without a uuid is keyed by its byte offset, which no later append changes
+  const uuid = typeof line['uuid'] === 'string' && line['uuid'] !== '' ? line['uuid'] : `B${offset}`;
   const at = isoTimestamp(line['timestamp'], now);
   const content = message['content'];
   if (typeof content === 'string') {
@@ -106,13 +112,29 @@ function convertLine(ctx: Ctx, line: Line, index: number, now: () => Date): void
   }
 }
 
+function readSession(path: string, offset: number, now: () => Date, includeTail: boolean): { rows: TranscriptRow[]; end: number } {
+  const { lines, end } = readJsonlFrom(path, offset, { what: 'a Claude Code session', expected: EXPECTED, isLine: isSessionLine, includeTail });
+  const ctx: Ctx = { rows: [], tools: new Map(), subagent: isSubagentFile(path) };
+  for (const line of lines) convertLine(ctx, line, now);
+  return { rows: ctx.rows, end };
+}
+
 /**
- * Parses a Claude Code session (or the newest session of a project directory). A file that is not one is
- * refused, naming the first line that does not fit.
+ * Reads one Claude Code log file (a session, or a sub-agent file, whose side-chain lines are kept) from byte
+ * `offset` (0, or the `end` of the previous read): the rows of the complete lines from there, and `end`, the
+ * offset after the last line consumed. A torn last line is left for the next read. Row ids are the lines'
+ * uuids, so they match a whole-file read's. A tool result whose call is before `offset` is dropped.
+ * @example let { rows, end } = parseClaudeCodeFrom(transcriptPath, 0, now); ({ rows, end } = parseClaudeCodeFrom(transcriptPath, end, now))
+ */
+export function parseClaudeCodeFrom(path: string, offset: number, now: () => Date): { rows: TranscriptRow[]; end: number } {
+  return readSession(path, offset, now, false);
+}
+
+/**
+ * Parses a Claude Code session (or the newest session of a project directory), without its sub-agent files.
+ * A file that is not one is refused, naming the first line that does not fit.
  * @example parseClaudeCode('/home/me/.claude/projects/-work-app/abc.jsonl', () => new Date())
  */
 export function parseClaudeCode(path: string, now: () => Date): TranscriptRow[] {
-  const ctx: Ctx = { rows: [], tools: new Map() };
-  parseLines(resolveClaudeSession(path)).forEach((line, i) => convertLine(ctx, line, i, now));
-  return ctx.rows;
+  return readSession(resolveClaudeSession(path), 0, now, true).rows;
 }

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { MemoryError } from '../../errors.js';
 import { appendTranscript, hasTranscript, readTranscript, type TranscriptRow } from '../transcripts.js';
-import { resolveClaudeSession, parseClaudeCode } from './claude-code.js';
+import { claudeSubagentFiles, resolveClaudeSession, parseClaudeCode } from './claude-code.js';
+import { parseCodex, resolveCodexRollout } from './codex.js';
 import { parseOpenHands } from './openhands.js';
 import { parseTranscriptFile } from './transcript.js';
 
@@ -32,7 +33,15 @@ const SOURCES = {
     form: 'claude-code:<session.jsonl | project dir>',
     load: (path, now) => {
       const session = resolveClaudeSession(path); // a project directory means its newest session
-      return { path: session, rows: parseClaudeCode(session, now) };
+      // the main session's rows, then each sub-agent's (their own files, their own uuids)
+      return { path: session, rows: [session, ...claudeSubagentFiles(session)].flatMap((f) => parseClaudeCode(f, now)) };
+    },
+  },
+  codex: {
+    form: 'codex:<rollout.jsonl | sessions dir>',
+    load: (path, now) => {
+      const rollout = resolveCodexRollout(path); // a directory means its newest rollout that is not a sub-agent's
+      return { path: rollout, rows: parseCodex(rollout, now) };
     },
   },
 } as const satisfies Record<string, SourceDef>;
@@ -82,7 +91,7 @@ export function parseFromSpec(from: string): FromSpec {
 
 /**
  * The conversation id external rows are staged into: `from-<type>-<12 hex of sha1(type:absolute path)>`
- * (a Claude Code project directory hashes the session file it resolved to).
+ * (a Claude Code project directory or a Codex sessions directory hashes the file it resolved to).
  * @example syntheticConversationId('transcript', '/tmp/t.jsonl') // 'from-transcript-3f2a…'
  */
 export function syntheticConversationId(type: SourceType, absolutePath: string): string {
