@@ -27,14 +27,13 @@ function header(options: CompileOptions): string {
   ].join('\n');
 }
 
-function omittedLine(omitted: readonly Block[], maxChars: number): string | undefined {
+function omittedLine(omitted: readonly Block[]): string | undefined {
   if (omitted.length === 0) return undefined;
   const names = omitted.slice(0, OMITTED_LISTED).map((b) => b.path);
   const more = omitted.length > names.length ? ` and ${omitted.length - names.length} more` : '';
   return (
-    `${omitted.length} system/ file(s) are not shown here because this context is capped at ` +
-    `${maxChars.toLocaleString('en-US')} characters; they are available through the memory tools ` +
-    `(memory_view): ${names.join(', ')}${more}.`
+    `${omitted.length} system/ file(s) are not shown here because the session context has a size cap; they are ` +
+    `available through the memory tools (memory_view): ${names.join(', ')}${more}.`
   );
 }
 
@@ -50,7 +49,7 @@ export function compileContext(parts: PromptParts, options: CompileOptions, maxC
   const notice = options.notice;
   const fits = (text: string, reserve: number): boolean => text.length + reserve <= maxChars;
   // What the omitted line may cost at most: reserved up front, so adding it never breaks the cap.
-  const omittedReserve = (omittedLine(parts.blocks, maxChars)?.length ?? 0) + 2;
+  const omittedReserve = (omittedLine(parts.blocks)?.length ?? 0) + 2;
   const fixed = joined([head, notice]);
   const self = parts.persona !== undefined && fits(joined([fixed, selfSection(parts.persona, ctx)]), omittedReserve) ? selfSection(parts.persona, ctx) : undefined;
   const chosen: Block[] = [];
@@ -62,7 +61,7 @@ export function compileContext(parts: PromptParts, options: CompileOptions, maxC
   }
   const memory = chosen.length > 0 || omitted.length === 0 ? memorySection(chosen, ctx) : undefined;
   const lead = joined([head, self, memory]);
-  const tail = omittedLine(omitted, maxChars);
+  const tail = omittedLine(omitted);
   const wrap = ['<memory_filesystem read_only="true">', '</memory_filesystem>'];
   const left = maxChars - joined([lead, tail, notice]).length - wrap.join('\n\n').length - 6;
   const tree = left >= MIN_TREE_CHARS ? parts.tree({ ...DEFAULT_TREE_LIMITS, maxChars: left }, `${ctx.root}`) : undefined;

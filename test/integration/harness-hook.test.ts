@@ -57,13 +57,13 @@ describe('gitmem hook claude-code|codex (CLI, recorded hook inputs)', () => {
 
   it('session-start stays within the 10,000-character cap on hook output, naming the system/ files left out', () => {
     const h = cliHome('local', ['a1']);
-    for (let i = 0; i < 12; i++) write(h, 'a1', `system/block-${String(i).padStart(2, '0')}.md`, `B${i} ${'y'.repeat(1_100)}`, `block ${i}`);
+    for (let i = 0; i < 12; i++) write(h, 'a1', `system/block-${String(i).padStart(2, '0')}.md`, `B${i} "quoted"\n${'y "z"\n'.repeat(150)}`, `block ${i}`);
     const r = h.run(['hook', 'claude-code', 'session-start', '--agent', 'a1'], { input: '{}' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().length).toBeLessThanOrEqual(10_000);
     const text = context(r.stdout);
     expect(text).toContain('B0 ');
-    expect(text).toMatch(/system\/ file\(s\) are not shown here because this context is capped at 10,000 characters; .*system\/block-11\.md/s);
+    expect(text).toMatch(/system\/ file\(s\) are not shown here because the session context has a size cap; .*system\/block-11\.md/s);
   });
 
   it('turn-end without a model records where the transcript stands (per session, idempotent) and logs it', () => {
