@@ -1,0 +1,92 @@
+// The reflection a harness's session end starts (`gitmem hook claude-code session-end`, `codex turn-end`): it
+// runs detached, stages the session's new part from its byte offset, merges on main, is not repeated for a
+// part already reflected, and a part whose reflection failed is taken by the next run. The reflection's model
+// is a fake OpenAI-compatible server on 127.0.0.1; the sandbox is the real one.
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliHome, type CliHome } from '../helpers/cli.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
+import { REPO_ROOT } from '../helpers/harness/spawn-harness.js';
+import { cleanupTmp, git } from '../helpers/tmp.js';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'harness');
+let fake: FakeOpenAI;
+let script: (body: Record<string, unknown>) => FakeReply = () => ({ text: 'done.' });
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI((body) => script(body));
+});
+afterAll(async () => {
+  await fake?.close();
+  cleanupTmp();
+});
+
+function trailerOf(body: Record<string, unknown>): string {
+  return /Reviewed-Transcript: [^"\\]+/.exec(JSON.stringify(body['messages']))?.[0] ?? 'Reviewed-Transcript: ?';
+}
+
+/** A reflection that writes one note and commits it with `reason` (then stops). */
+function writesNote(path: string, reason: string): (body: Record<string, unknown>) => FakeReply {
+  let step = 0;
+  return (body) =>
+    [
+      { toolCalls: [{ name: 'write_file', args: { path, content: '---\ndescription: What the session taught\n---\nThe harness session ran.\n' } }] },
+      { toolCalls: [{ name: 'shell', args: { command: `git add -A && git commit -q -m ${JSON.stringify(reason)} -m ${JSON.stringify(trailerOf(body))}` } }] },
+      { text: 'done' },
+    ][step++] ?? { text: 'done' };
+}
+
+const session = (h: CliHome) => {
+  const dir = join(h.home, 'agents', 'a1', 'harness', 'sessions');
+  return existsSync(dir) ? readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, number>)[0] : undefined;
+};
+
+async function until(what: string, ok: () => boolean, ms = 90_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const jobDone = (h: CliHome) => () => !existsSync(join(h.home, 'agents', 'a1', 'harness', 'reflect.lock')) && existsSync(join(h.home, 'agents', 'a1', 'harness', 'reflect.log'));
+
+describe('reflection started by a harness hook (detached, fake model)', { tags: ['sandbox'] }, () => {
+  it('session end reflects the new part and merges on main; the same part is never reflected twice; a failed part is taken by the next run', async () => {
+    const h = cliHome('local', ['a1']);
+    writeFileSync(join(h.home, 'config'), JSON.stringify({ model: 'openai-compatible:local:fake-model', providers: { local: { baseURL: fake.baseURL } } }));
+    const transcript = join(h.root, 'session.jsonl');
+    copyFileSync(join(FIXTURES, 'claude-code-session.jsonl'), transcript);
+    const input = JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: h.root, hook_event_name: 'SessionEnd', reason: 'other' });
+
+    // The model fails first: the job leaves the part owed and logs it.
+    script = () => ({ status: 500 });
+    const failedRun = h.run(['hook', 'claude-code', 'session-end', '--agent', 'a1'], { input });
+    expect(failedRun.code, failedRun.stderr).toBe(0);
+    await until('the failed job', jobDone(h));
+    await until('the failure in the run log', () => readFileSync(join(h.home, 'agents', 'a1', 'runs.jsonl'), 'utf8').includes('"kind":"harness-reflection"'));
+    expect(session(h)).toMatchObject({ reflected: 0 });
+    const head = git(h.memoryDir('a1'), ['rev-parse', 'HEAD']);
+
+    script = writesNote('notes/harness-session.md', 'Note what the harness session taught');
+    const r = h.run(['hook', 'claude-code', 'session-end', '--agent', 'a1'], { input });
+    expect(r.code, r.stderr).toBe(0);
+    await until('the merge on main', () => git(h.memoryDir('a1'), ['log', '--format=%s', '-3']).includes('merge(reflection): Note what the harness session taught'));
+    await until('the job to finish', jobDone(h));
+    expect(git(h.memoryDir('a1'), ['show', 'HEAD:notes/harness-session.md'])).toContain('The harness session ran.');
+    const size = readFileSync(transcript).length;
+    expect(session(h)).toMatchObject({ offset: size, staged: size, reflected: size });
+    expect(git(h.memoryDir('a1'), ['rev-list', '--count', `${head}..HEAD`])).toBe('2');
+
+    // The same hook again: nothing new, nothing launched, nothing merged.
+    const requests = fake.requests.length;
+    const again = h.run(['hook', 'claude-code', 'session-end', '--agent', 'a1'], { input });
+    expect(again.code, again.stderr).toBe(0);
+    const log = readFileSync(join(h.home, 'agents', 'a1', 'runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(log.filter((e) => e['kind'] === 'harness-hook').map((e) => e['outcome'])).toEqual(['reflection-started', 'reflection-started', 'recorded']);
+    await new Promise((res) => setTimeout(res, 1_000));
+    expect(fake.requests.length).toBe(requests);
+    expect(git(h.memoryDir('a1'), ['rev-list', '--count', `${head}..HEAD`])).toBe('2');
+  }, 180_000);
+});
