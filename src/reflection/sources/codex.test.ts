@@ -126,6 +126,22 @@ describe('codex: incremental reads by byte offset', () => {
     expect(next.end).toBe(whole.length);
   });
 
+  it('reads a line only once its newline is written (a whole-file read takes a complete last line without one)', () => {
+    const head = meta() + msg('user', 'first');
+    const path = write(head + msg('assistant', 'no newline yet').trimEnd());
+    expect(parseCodexFrom(path, 0, now)).toMatchObject({ rows: [{ text: 'first' }], end: head.length });
+    expect(parseCodex(path, now).map((r) => r.kind)).toEqual(['user', 'assistant']);
+  });
+
+  it('does not consume a last line that is not JSON even with its newline, and refuses it once lines follow', () => {
+    const head = meta() + msg('user', 'first');
+    const path = write(`${head}{"timestamp":"2026-\n`);
+    expect(parseCodexFrom(path, 0, now)).toMatchObject({ rows: [{ text: 'first' }], end: head.length });
+    expect(parseCodexFrom(path, head.length, now)).toEqual({ rows: [], end: head.length });
+    appendFileSync(path, msg('assistant', 'later'));
+    expect(() => parseCodexFrom(path, head.length, now)).toThrow(`(line at byte ${head.length})`);
+  });
+
   it('counts offsets in bytes: multi-byte text before the offset', () => {
     const head = meta() + msg('user', 'Grüße aus Köln 🌍 日本語');
     const path = write(head);
