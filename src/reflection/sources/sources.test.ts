@@ -15,7 +15,7 @@ describe('--from parsing', () => {
   it('splits type and locator, treats a bare value as a conversation id, rejects unknown types and empty paths', () => {
     expect(parseFromSpec('conv-123')).toEqual({ type: 'conversation', conversationId: 'conv-123' });
     expect(parseFromSpec('openhands:./a:b')).toEqual({ type: 'openhands', locator: './a:b' });
-    expect(() => parseFromSpec('slack:x')).toThrow('Unknown source type "slack". Supported: transcript, openhands, claude-code');
+    expect(() => parseFromSpec('slack:x')).toThrow('Unknown source type "slack". Supported: transcript, openhands, claude-code, codex');
     for (const inherited of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect(errorCodeOf(() => parseFromSpec(`${inherited}:x`)), inherited).toBe('INVALID_ARGUMENT');
     }
@@ -212,6 +212,9 @@ describe('every source is strict alike', () => {
     ['claude-code', messages, 'a Claude Code session (line 1)'],
     ['claude-code', write('midway.jsonl', '{"type":"summary"}\nnot json\n{"type":"summary"}\n'), 'a Claude Code session (line 2)'],
     ['claude-code', write('no-message.jsonl', '{"type":"user","uuid":"u"}\n'), 'a Claude Code session (line 1)'],
+    ['codex', plain, 'a Codex rollout (line 1)'],
+    ['codex', rows, 'a Codex rollout (line 1)'],
+    ['codex', session, 'a Codex rollout (line 1)'],
     ['openhands', rows, 'an OpenHands event log'],
     ['openhands', write('rows.json', '[{"kind":"user","text":"use tabs"}]'), 'an OpenHands event log (item 1)'],
     ['openhands', session, 'an OpenHands event log'],
@@ -241,6 +244,8 @@ describe('every source is strict alike', () => {
     expect(load(`claude-code:${write('empty.jsonl', '')}`)).toEqual([]);
     expect(load(`claude-code:${write('summary-only.jsonl', '{"type":"summary","summary":"s","leafUuid":"u"}\n\n')}`)).toEqual([]);
     expect(load(`claude-code:${write('torn.jsonl', '{"type":"summary"}\n{"type":"user","mess')}`)).toEqual([]);
+    expect(load(`codex:${write('empty-rollout.jsonl', '')}`)).toEqual([]);
+    expect(load(`codex:${write('meta-only.jsonl', '{"type":"session_meta","payload":{"id":"s"}}\n{"type":"response_item","payl')}`)).toEqual([]);
     expect(load(`openhands:${write('empty-array.json', '[]')}`)).toEqual([]);
     expect(load(`openhands:${write('empty-items.json', '{"items": []}')}`)).toEqual([]);
     expect(load(`transcript:${write('empty-transcript.jsonl', '\n')}`)).toEqual([]);
