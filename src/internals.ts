@@ -49,7 +49,7 @@ export {
   type TranscriptToolRow,
 } from './reflection/transcripts.js';
 export { readCursor, unreflectedSlice, advanceCursor, markReflectionStarted, cursorPath, type ReflectionCursor, type UnreflectedSlice } from './reflection/cursor.js';
-export { parseClaudeCodeFrom } from './reflection/sources/claude-code.js';
+export { claudeSubagentFiles, parseClaudeCodeFrom } from './reflection/sources/claude-code.js';
 export { parseCodexFrom } from './reflection/sources/codex.js';
 export { packageRoot } from './assets.js';
 export { loadSource, stageSource, parseFromSpec, syntheticConversationId, SOURCE_TYPES, SOURCE_FORMS, type FromSpec, type SourceType, type StageResult } from './reflection/sources/index.js';

@@ -2,7 +2,7 @@
  * The hook events gitmem answers (`gitmem hook <harness> <event>`) and, per harness, the transcript source its
  * sessions are read with. The harness catalogue (catalogue.ts) maps each harness's own event names onto these.
  */
-import { parseClaudeCodeFrom, parseCodexFrom, type SourceType, type TranscriptRow } from '../internals.js';
+import { claudeSubagentFiles, parseClaudeCodeFrom, parseCodexFrom, type SourceType, type TranscriptRow } from '../internals.js';
 
 /** What each event does (usage text). */
 export const HOOK_EVENTS = {
@@ -22,11 +22,13 @@ interface HarnessSource {
   source: SourceType;
   /** Rows of the complete lines from a byte offset, and the offset after the last one. */
   parseFrom: (path: string, offset: number, now: () => Date) => { rows: TranscriptRow[]; end: number };
+  /** Other files of the session read whole each time (their rows are staged once, by id): sub-agents. */
+  companions?: (path: string) => string[];
 }
 
 /** Each harness's transcript source. */
 export const HARNESS_SOURCES = {
-  'claude-code': { source: 'claude-code', parseFrom: parseClaudeCodeFrom },
+  'claude-code': { source: 'claude-code', parseFrom: parseClaudeCodeFrom, companions: claudeSubagentFiles },
   codex: { source: 'codex' as SourceType, parseFrom: parseCodexFrom },
 } as const satisfies Record<string, HarnessSource>;
 

@@ -9,7 +9,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { dreamExitCode, runDream, type DreamResult } from '../index.js';
-import { appendRunLog, appendTranscript, readTranscript, syntheticConversationId } from '../internals.js';
+import { appendRunLog, appendTranscript, readTranscript, syntheticConversationId, type TranscriptRow } from '../internals.js';
 import { HARNESS_SOURCES, type HarnessName } from './hook-events.js';
 import { listSessions, writeSession, type SessionRecord } from './sessions.js';
 
@@ -60,9 +60,11 @@ function takeLock(agentDir: string): (() => void) | undefined {
 function stage(o: ReflectJobOptions, s: SessionRecord): string {
   const type = HARNESS_SOURCES[s.harness as HarnessName];
   const conversationId = syntheticConversationId(type.source, s.transcript);
-  const { rows, end } = type.parseFrom(s.transcript, s.staged, o.now ?? (() => new Date()));
+  const now = o.now ?? (() => new Date());
+  const { rows, end } = type.parseFrom(s.transcript, s.staged, now);
+  const companions: TranscriptRow[] = 'companions' in type ? type.companions(s.transcript).flatMap((f) => type.parseFrom(f, 0, now).rows) : [];
   const seen = new Set(readTranscript(o.agentDir, conversationId).map((r) => r.source_message_id).filter(Boolean));
-  appendTranscript(o.agentDir, conversationId, rows.filter((r) => !(r.source_message_id && seen.has(r.source_message_id))));
+  appendTranscript(o.agentDir, conversationId, [...rows, ...companions].filter((r) => !(r.source_message_id && seen.has(r.source_message_id))));
   writeSession(o.agentDir, { ...s, staged: end, offset: Math.max(s.offset, end) });
   return conversationId;
 }
