@@ -22,7 +22,7 @@ export function keyPath(key: string): string[] {
 function configText(home: string): { path: string; text: string; exists: boolean } {
   const path = configPath(home);
   const text = readIfExists(path);
-  return { path, text: text === undefined || text.trim() === '' ? '{}\n' : text, exists: text !== undefined };
+  return { path, text: text === undefined || text.trim() === '' ? '{\n}\n' : text, exists: text !== undefined };
 }
 
 /** The deepest node along `path`, and how many segments it covers. */

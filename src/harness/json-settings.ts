@@ -26,7 +26,8 @@ interface Found {
   alone: boolean;
 }
 
-const EMPTY = '{}\n';
+// Not '{}': a one-line document gets one-line edits, and a new file should read well.
+const EMPTY = '{\n}\n';
 
 function base(text: string | undefined): string {
   return text === undefined || text.trim() === '' ? EMPTY : text;
