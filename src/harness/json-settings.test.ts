@@ -40,6 +40,12 @@ describe('JSON hook settings', () => {
     expect(addHooks(P, once, 'claude-code', entries())).toBe(once);
   });
 
+  it('leaves our entry alone when only its formatting or key order differs', () => {
+    const stop = entries()[1] as HookEntry;
+    const text = `{"hooks":{"Stop":[{"hooks":[{"timeout":10,"type":"command","command":${JSON.stringify(stop.command)}}]}]}}`;
+    expect(addHooks(P, text, 'claude-code', [stop])).toBe(text);
+  });
+
   it('replaces an older gitmem entry (another install path or agent) instead of adding a second', () => {
     const old = addHooks(P, USER, 'claude-code', entries({ node: '/old/node', bin: '/old/gitmem/bin/gitmem.cjs' }));
     const out = addHooks(P, old, 'claude-code', entries({ ...launch, agent: 'work' }));
