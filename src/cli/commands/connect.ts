@@ -32,7 +32,7 @@ function run(ctx: CliContext): void {
   else if (r.dryRun) lines.push(`Would connect ${r.harness}${where}:`, r.diff.trimEnd());
   else {
     lines.push(`Connected ${r.harness}${where}${r.agent ? ` (agent ${r.agent})` : ''}:`);
-    for (const f of r.files) lines.push(`  ${f.action.padEnd(9)} ${f.path}${f.action === 'unchanged' ? '' : ` (backup: ${f.path}.gitmem-backup when it existed)`}`);
+    for (const f of r.files) lines.push(`  ${f.action.padEnd(9)} ${f.path}${f.action === 'updated' ? ` (was: ${f.path}.gitmem-backup)` : ''}`);
     if (r.mapped) lines.push(`  mapped ${r.projectRoot} → ${r.agent ?? ''} in the gitmem config`);
   }
   if (!r.dryRun) lines.push(...r.notices);
