@@ -26,7 +26,7 @@ const restrict = (folder, forbidden, roots) => ({
 });
 
 // The layers that use gitmem as a harness does: through the front door (index.ts, memory.ts) only.
-const FRONT_DOOR_USERS = ['cli', 'mcp', 'palace', 'adapters'];
+const FRONT_DOOR_USERS = ['cli', 'mcp', 'palace', 'adapters', 'harness'];
 
 // Every file of a layer keeps the downward rule; its non-test, non-entry files also stay off the root.
 const layer = (folder, forbidden) => [
@@ -36,7 +36,7 @@ const layer = (folder, forbidden) => [
     : [{ files: [`src/${folder}/**/*.ts`], ignores: ['src/**/*.test.ts', 'src/**/*-main.ts'], rules: restrict(folder, forbidden, true) }]),
 ];
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'wiring', 'cli', 'mcp', 'palace', 'adapters'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'wiring', 'cli', 'mcp', 'palace', 'adapters', 'harness'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -78,7 +78,9 @@ export default tseslint.config(
   // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
   ...layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox', 'wiring']),
   // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).
-  ...layer('cli', except('palace')),
+  ...layer('cli', except('palace', 'harness')),
+  // gitmem connect / disconnect: edits harness settings files; a front-door user like the CLI, which runs it.
+  ...layer('harness', except()),
   ...layer('mcp', except()),
   ...layer('palace', except('palace')),
   {

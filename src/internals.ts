@@ -30,7 +30,7 @@ export { defaultMemoryFiles } from './blocks/defaults.js';
 export { listPersonalities, getPersonality, detectPersonality, type Personality } from './blocks/personalities.js';
 export { replaceBodyPreservingFrontmatter, composeMemoryFile } from './blocks/replace-body.js';
 export { parseModelSpec, formatModelSpec, MODEL_SPEC_FORMS, type ModelSpec } from './llm/model-spec.js';
-export { readGitmemConfig, configPath, type GitmemConfigFile, type ProviderConfig } from './llm/config.js';
+export { readGitmemConfig, checkGitmemConfig, configPath, type GitmemConfigFile, type ProviderConfig } from './llm/config.js';
 export { resolveModel, describeModel, type ResolveModelOptions } from './llm/provider.js';
 export { runSubAgent, type SubAgentLimits, type SubAgentRun, type SubAgentOptions, type SubAgentStepInfo } from './llm/sub-agent.js';
 export { type ShellRunner } from './llm/tool-set.js';
@@ -111,7 +111,7 @@ export { createCommandBody, runWorkerCommand, commandBodyPolicy, type CommandBod
 export { gitmemVersion } from './memory.js';
 export { runnerFor, locateMemory } from './wiring/open.js';
 export { modelResolver } from './wiring/reflection.js';
-export { resolveMemoryDir, resolveScope, resolveInitAgent, runWithAgent, currentAgentId } from './memfs/scope.js';
+export { resolveMemoryDir, resolveScope, resolveInitAgent, runWithAgent, currentAgentId, listHomeAgents } from './memfs/scope.js';
 export { runMemoryTool, validateToolCall, type WriteResult, type WriteDeps } from './memfs/tool.js';
 export { memoryToolSchema, applyPatchToolSchema, MEMORY_COMMANDS, WRITE_COMMANDS, type MemoryCommand, type WriteCommand } from './memfs/tool-schema.js';
 export { runApplyPatch } from './memfs/apply-patch/run.js';

@@ -52,6 +52,9 @@ const fill = (arg: string | readonly string[], type: typeof str | typeof flag = 
 export const GRAMMAR: Readonly<Record<string, CommandGrammar>> = {
   agents: {},
   clone: { args: ['<url>'] },
+  config: { subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] }, defaultSub: 'show' },
+  connect: { options: { scope: str, 'dry-run': flag, status: flag }, args: ['[harness]'] },
+  disconnect: { options: { scope: str, 'dry-run': flag }, args: ['[harness]'] },
   doctor: { options: { fix: flag } },
   conflicts: { subcommands: { list: [], show: ['<branch>'], resolve: ['<branch>'], accept: ['<proposal>'], drop: ['<branch>'] }, defaultSub: 'list' },
   daemon: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },

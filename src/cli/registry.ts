@@ -33,4 +33,7 @@ export const COMMANDS: Record<string, Loader> = {
   dream: () => import('./commands/dream.js'),
   daemon: () => import('./commands/daemon.js'),
   palace: () => import('./commands/palace.js'),
+  connect: () => import('./commands/connect.js'),
+  disconnect: () => import('./commands/disconnect.js'),
+  config: () => import('./commands/config.js'),
 };

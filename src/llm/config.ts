@@ -11,7 +11,8 @@
  *     "openai":    { "baseURL": "https://proxy.example/v1" },   // optional override for openai:…
  *     "anthropic": { "baseURL": "https://proxy.example/v1", "apiKeyEnv": "MY_ANTHROPIC_KEY" }
  *   },
- *   "reflection": { "trigger": "step-count", "stepCount": 25, "merge": "auto" }  // read by src/reflection
+ *   "reflection": { "trigger": "step-count", "stepCount": 25, "merge": "auto" }, // read by src/reflection
+ *   "projects": { "/home/me/src/app": "work" }            // project git root → agent (gitmem connect --agent)
  * }
  * ```
  * Keys are never stored in the file: `apiKeyEnv` names the environment variable that holds one.
@@ -36,6 +37,8 @@ export interface GitmemConfigFile {
   providers?: Record<string, ProviderConfig>;
   /** Reflection settings; validated by the reflection layer. */
   reflection?: Record<string, unknown>;
+  /** Project git root → the agent its harness hooks use (`gitmem connect --agent`). */
+  projects?: Record<string, string>;
   [key: string]: unknown;
 }
 
@@ -67,6 +70,15 @@ function checkProviders(path: string, providers: unknown): void {
   }
 }
 
+/** `projects`: project git root → agent id (written by `gitmem connect --agent`, read by the hooks). */
+function checkProjects(path: string, projects: unknown): void {
+  if (projects === undefined) return;
+  if (!isObject(projects)) bad(path, '"projects" must be an object');
+  for (const [root, agent] of Object.entries(projects)) {
+    if (typeof agent !== 'string') bad(path, `projects[${JSON.stringify(root)}] must be a string (an agent id)`);
+  }
+}
+
 /**
  * Reads and shape-checks `$GITMEM_HOME/config`. A missing file is an empty config.
  * @example readGitmemConfig('/home/me/.gitmem').model // 'anthropic:claude-sonnet-4-5' or undefined
@@ -80,6 +92,14 @@ export function readGitmemConfig(home: string): GitmemConfigFile {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     return bad(path, (err as Error).message, err);
   }
+  return checkGitmemConfig(path, text);
+}
+
+/**
+ * Parses and shape-checks the text of a config file (what `gitmem config set` validates before it writes).
+ * @example checkGitmemConfig('/h/config', '{"model": "openai:gpt-5"}').model === 'openai:gpt-5'
+ */
+export function checkGitmemConfig(path: string, text: string): GitmemConfigFile {
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -91,5 +111,6 @@ export function readGitmemConfig(home: string): GitmemConfigFile {
   if (parsed['model'] !== undefined && typeof parsed['model'] !== 'string') bad(path, '"model" must be a string');
   if (parsed['reflection'] !== undefined && !isObject(parsed['reflection'])) bad(path, '"reflection" must be an object');
   checkProviders(path, parsed['providers']);
+  checkProjects(path, parsed['projects']);
   return parsed as GitmemConfigFile;
 }

@@ -1,0 +1,114 @@
+/**
+ * The one table of harnesses gitmem connects to: which settings files each uses (per scope), which of its
+ * hook events gitmem registers and the gitmem event each becomes. The CLI's usage text, connect,
+ * disconnect and status are all generated from it, so a new harness is one entry here.
+ */
+import { join } from 'node:path';
+
+/** A harness gitmem knows how to connect. */
+export type HarnessId = 'claude-code' | 'codex';
+/** `user`: the harness's per-user settings; `project`: the files in the project's git root. */
+export type Scope = 'user' | 'project';
+export const SCOPES: readonly Scope[] = ['user', 'project'];
+
+/** The gitmem side of a hook: what `gitmem hook <harness> <event>` handles. */
+export type GitmemEvent = 'session-start' | 'turn-end' | 'session-end';
+
+export interface HookEvent {
+  /** The harness's event name (the key under `hooks`). */
+  event: string;
+  gitmem: GitmemEvent;
+  /** Seconds the harness waits for the hook (SessionEnd's default budget is 1.5 s: too short). */
+  timeout: number;
+}
+
+/** How a settings file is edited: JSON hooks, a JSON `mcpServers` entry, or a TOML `[mcp_servers.gitmem]` table. */
+export type FileKind = 'json-hooks' | 'json-mcp' | 'toml-mcp';
+
+export interface SettingsFile {
+  kind: FileKind;
+  path: string;
+  /** Mode of a file connect creates (the harness keeps account data in some of them). */
+  mode: number;
+}
+
+/** Where the harness's files are: the caller's environment and project root. */
+export interface Locations {
+  env: Record<string, string | undefined>;
+  /** The user's home directory ($HOME). */
+  userHome: string;
+  /** The git root of the caller's directory (else the directory itself). */
+  projectRoot: string;
+}
+
+export interface Harness {
+  id: HarnessId;
+  displayName: string;
+  events: readonly HookEvent[];
+  /** The hook file first, then the MCP file. */
+  files: (scope: Scope, where: Locations) => SettingsFile[];
+  /** Printed once when connect newly writes the hooks. */
+  hooksNotice?: string;
+}
+
+const PRIVATE = 0o600;
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v !== undefined && v.trim() !== '' ? v : undefined;
+}
+
+function claudeFiles(scope: Scope, where: Locations): SettingsFile[] {
+  if (scope === 'project') {
+    return [
+      { kind: 'json-hooks', path: join(where.projectRoot, '.claude', 'settings.json'), mode: PRIVATE },
+      { kind: 'json-mcp', path: join(where.projectRoot, '.mcp.json'), mode: PRIVATE },
+    ];
+  }
+  // Checked against claude 2.1.328: with CLAUDE_CONFIG_DIR set, both files live in that directory.
+  const dir = nonEmpty(where.env['CLAUDE_CONFIG_DIR']);
+  return [
+    { kind: 'json-hooks', path: join(dir ?? join(where.userHome, '.claude'), 'settings.json'), mode: PRIVATE },
+    { kind: 'json-mcp', path: join(dir ?? where.userHome, '.claude.json'), mode: PRIVATE },
+  ];
+}
+
+function codexFiles(scope: Scope, where: Locations): SettingsFile[] {
+  const dir = scope === 'project' ? join(where.projectRoot, '.codex') : (nonEmpty(where.env['CODEX_HOME']) ?? join(where.userHome, '.codex'));
+  return [
+    { kind: 'json-hooks', path: join(dir, 'hooks.json'), mode: PRIVATE },
+    { kind: 'toml-mcp', path: join(dir, 'config.toml'), mode: PRIVATE },
+  ];
+}
+
+/** Every harness, keyed by the name the CLI takes. */
+export const HARNESSES: Readonly<Record<HarnessId, Harness>> = {
+  'claude-code': {
+    id: 'claude-code',
+    displayName: 'Claude Code',
+    // SessionStart without a matcher: every source (startup, resume, clear, compact) re-injects the memory.
+    events: [
+      { event: 'SessionStart', gitmem: 'session-start', timeout: 15 },
+      { event: 'Stop', gitmem: 'turn-end', timeout: 10 },
+      { event: 'SessionEnd', gitmem: 'session-end', timeout: 10 },
+    ],
+    files: claudeFiles,
+  },
+  codex: {
+    id: 'codex',
+    displayName: 'Codex',
+    events: [
+      { event: 'SessionStart', gitmem: 'session-start', timeout: 15 },
+      { event: 'Stop', gitmem: 'turn-end', timeout: 10 },
+    ],
+    files: codexFiles,
+    hooksNotice:
+      'Codex skips hooks it does not trust yet: open /hooks inside codex and approve the gitmem hooks (gitmem never bypasses that gate).',
+  },
+};
+
+export const HARNESS_IDS = Object.keys(HARNESSES) as HarnessId[];
+
+/** One line per harness for usage texts: `claude-code  Claude Code: SessionStart, Stop, SessionEnd`. */
+export function catalogueUsage(): string {
+  return HARNESS_IDS.map((id) => `  ${id.padEnd(12)} ${HARNESSES[id].displayName}: hooks ${HARNESSES[id].events.map((e) => e.event).join(', ')} and the MCP server`).join('\n');
+}

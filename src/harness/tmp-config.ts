@@ -1,1 +1,0 @@
-export { readGitmemConfig as readGitmemConfigFile } from '../internals.js';
