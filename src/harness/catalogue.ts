@@ -4,6 +4,7 @@
  * disconnect and status are all generated from it, so a new harness is one entry here.
  */
 import { join } from 'node:path';
+import { claudeSubagentFiles, parseClaudeCodeFrom, parseCodexFrom, type SourceType, type TranscriptRow } from '../internals.js';
 
 /** A harness gitmem knows how to connect. */
 export type HarnessId = 'claude-code' | 'codex';
@@ -41,8 +42,19 @@ export interface Locations {
   projectRoot: string;
 }
 
+/** How a harness's session transcripts are read (the hooks' reflection job). */
+export interface TranscriptSource {
+  /** The `gitmem dream --from` source type (its conversation ids match). */
+  source: SourceType;
+  /** Rows of the complete lines from a byte offset, and the offset after the last one. */
+  parseFrom: (path: string, offset: number, now: () => Date) => { rows: TranscriptRow[]; end: number };
+  /** Other files of the session read whole each time (their rows are staged once, by id): sub-agents. */
+  companions?: (path: string) => string[];
+}
+
 export interface Harness {
   id: HarnessId;
+  transcripts: TranscriptSource;
   displayName: string;
   events: readonly HookEvent[];
   /** The hook file first, then the MCP file. */
@@ -85,6 +97,7 @@ export const HARNESSES: Readonly<Record<HarnessId, Harness>> = {
   'claude-code': {
     id: 'claude-code',
     displayName: 'Claude Code',
+    transcripts: { source: 'claude-code', parseFrom: parseClaudeCodeFrom, companions: claudeSubagentFiles },
     // SessionStart without a matcher: every source (startup, resume, clear, compact) re-injects the memory.
     events: [
       { event: 'SessionStart', gitmem: 'session-start', timeout: 15 },
@@ -96,6 +109,7 @@ export const HARNESSES: Readonly<Record<HarnessId, Harness>> = {
   codex: {
     id: 'codex',
     displayName: 'Codex',
+    transcripts: { source: 'codex', parseFrom: parseCodexFrom },
     events: [
       { event: 'SessionStart', gitmem: 'session-start', timeout: 15 },
       { event: 'Stop', gitmem: 'turn-end', timeout: 10 },
@@ -107,6 +121,10 @@ export const HARNESSES: Readonly<Record<HarnessId, Harness>> = {
 };
 
 export const HARNESS_IDS = Object.keys(HARNESSES) as HarnessId[];
+
+export function isHarnessId(v: string): v is HarnessId {
+  return Object.hasOwn(HARNESSES, v);
+}
 
 /** One line per harness for usage texts: `claude-code  Claude Code: SessionStart, Stop, SessionEnd`. */
 export function catalogueUsage(): string {

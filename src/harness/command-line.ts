@@ -10,6 +10,8 @@ export interface Launch {
   bin: string;
   /** `--agent`, only when the user passed it. */
   agent?: string | undefined;
+  /** `--home`, when connect ran with a home other than the default (the harness's environment may not name it). */
+  home?: string | undefined;
 }
 
 /**
@@ -26,7 +28,8 @@ export function shellQuote(s: string): string {
  */
 export function hookCommand(launch: Launch, harness: HarnessId, event: GitmemEvent): string {
   const agent = launch.agent === undefined ? '' : ` --agent ${shellQuote(launch.agent)}`;
-  return `${shellQuote(launch.node)} ${shellQuote(launch.bin)} hook ${harness} ${event}${agent}`;
+  const home = launch.home === undefined ? '' : ` --home ${shellQuote(launch.home)}`;
+  return `${shellQuote(launch.node)} ${shellQuote(launch.bin)} hook ${harness} ${event}${agent}${home}`;
 }
 
 /** The MCP server entry (`env` omitted: the server inherits the harness's environment). */
@@ -37,10 +40,14 @@ export interface McpServer {
 
 /** @example mcpServer({ node: '/n', bin: '/g', agent: 'a' }) // { command: '/n', args: ['/g', 'mcp', '--agent', 'a'] } */
 export function mcpServer(launch: Launch): McpServer {
-  return { command: launch.node, args: [launch.bin, 'mcp', ...(launch.agent === undefined ? [] : ['--agent', launch.agent])] };
+  const agent = launch.agent === undefined ? [] : ['--agent', launch.agent];
+  return { command: launch.node, args: [launch.bin, 'mcp', ...agent, ...(launch.home === undefined ? [] : ['--home', launch.home])] };
 }
 
-const OUR_HOOK = / hook (claude-code|codex) (session-start|turn-end|session-end)( --agent \S+)?$/;
+// A value as shellQuote writes it (or a bare word, as an older connect wrote it).
+const VALUE = String.raw`(?:'(?:[^']|'\\'')*'|\S+)`;
+// The whole line: `<node> <bin> hook <harness> <event> [--agent A] [--home H]`, nothing before or after.
+const OUR_HOOK = new RegExp(String.raw`^${VALUE} (${VALUE}) hook (claude-code|codex) (session-start|turn-end|session-end)( --agent ${VALUE})?( --home ${VALUE})?$`);
 
 /**
  * Whether a hook command was written by gitmem connect for `harness` (any install path, any agent).
@@ -49,14 +56,14 @@ const OUR_HOOK = / hook (claude-code|codex) (session-start|turn-end|session-end)
 export function isOurHookCommand(command: unknown, harness: HarnessId): boolean {
   if (typeof command !== 'string') return false;
   const m = OUR_HOOK.exec(command);
-  return m !== null && m[1] === harness && command.slice(0, m.index).includes('gitmem');
+  return m !== null && m[2] === harness && (m[1] ?? '').includes('gitmem');
 }
 
 /** The `--agent` of a hook command or MCP args written by connect, if any. */
 export function agentOf(commandOrArgs: string | readonly unknown[]): string | undefined {
   if (typeof commandOrArgs === 'string') {
-    const m = / --agent (\S+)$/.exec(commandOrArgs);
-    return m?.[1]?.replace(/^'(.*)'$/, '$1').replaceAll(`'\\''`, "'");
+    const m = OUR_HOOK.exec(commandOrArgs)?.[4]?.slice(' --agent '.length);
+    return m?.replace(/^'(.*)'$/, '$1').replaceAll(`'\\''`, "'");
   }
   const i = commandOrArgs.indexOf('--agent');
   const v = i >= 0 ? commandOrArgs[i + 1] : undefined;
@@ -71,5 +78,7 @@ export function isOurMcpServer(entry: unknown): boolean {
   if (typeof entry !== 'object' || entry === null) return false;
   const args = (entry as { args?: unknown }).args;
   if (!Array.isArray(args) || typeof args[0] !== 'string' || args[1] !== 'mcp') return false;
-  return args[0].includes('gitmem') && (args.length === 2 || (args.length === 4 && args[2] === '--agent'));
+  const rest = args.slice(2);
+  const options = rest.filter((_, i) => i % 2 === 0);
+  return args[0].includes('gitmem') && rest.length % 2 === 0 && options.every((o) => o === '--agent' || o === '--home') && new Set(options).size === options.length;
 }

@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { join } from 'node:path';
 import { dreamExitCode, runDream, type DreamResult } from '../index.js';
 import { appendRunLog, appendTranscript, readTranscript, syntheticConversationId, type TranscriptRow } from '../internals.js';
-import { HARNESS_SOURCES, type HarnessName } from './hook-events.js';
+import { HARNESSES, isHarnessId, type HarnessId } from './catalogue.js';
 import { listSessions, writeSession, type SessionRecord } from './sessions.js';
 
 /** Passes over the sessions before the job stops (each catches what arrived during the one before). */
@@ -58,11 +58,11 @@ function takeLock(agentDir: string): (() => void) | undefined {
 
 /** Stages a session's rows from its `staged` offset; returns the conversation they are in. */
 function stage(o: ReflectJobOptions, s: SessionRecord): string {
-  const type = HARNESS_SOURCES[s.harness as HarnessName];
+  const type = HARNESSES[s.harness as HarnessId].transcripts;
   const conversationId = syntheticConversationId(type.source, s.transcript);
   const now = o.now ?? (() => new Date());
   const { rows, end } = type.parseFrom(s.transcript, s.staged, now);
-  const companions: TranscriptRow[] = 'companions' in type ? type.companions(s.transcript).flatMap((f) => type.parseFrom(f, 0, now).rows) : [];
+  const companions: TranscriptRow[] = type.companions ? type.companions(s.transcript).flatMap((f) => type.parseFrom(f, 0, now).rows) : [];
   const seen = new Set(readTranscript(o.agentDir, conversationId).map((r) => r.source_message_id).filter(Boolean));
   appendTranscript(o.agentDir, conversationId, [...rows, ...companions].filter((r) => !(r.source_message_id && seen.has(r.source_message_id))));
   writeSession(o.agentDir, { ...s, staged: end, offset: Math.max(s.offset, end) });
@@ -95,7 +95,7 @@ async function reflectOne(o: ReflectJobOptions, s: SessionRecord): Promise<boole
 
 /** Sessions owed a reflection: their transcript grew past what was reflected. */
 function pending(agentDir: string): SessionRecord[] {
-  return listSessions(agentDir).filter((s) => s.offset > s.reflected && s.harness in HARNESS_SOURCES);
+  return listSessions(agentDir).filter((s) => s.offset > s.reflected && isHarnessId(s.harness));
 }
 
 /**

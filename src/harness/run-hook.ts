@@ -8,7 +8,8 @@ import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemory, MemoryError, type Memory } from '../index.js';
 import { agentPaths, appendRunLog, packageRoot, resolveReflectionSettings, type GitmemConfig, type Launcher } from '../internals.js';
-import type { HarnessName, HookEvent } from './hook-events.js';
+import type { HarnessId } from './catalogue.js';
+import type { HookEvent } from './hook-events.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
 import { agentForProject } from './projects.js';
 import { reflectPending } from './reflect-pending.js';
@@ -16,7 +17,7 @@ import { sessionStartOutput } from './session-start.js';
 import { turnEnd } from './turn-end.js';
 
 export interface HookRun {
-  harness: HarnessName;
+  harness: HarnessId;
   event: HookEvent;
   config: GitmemConfig;
   /** `--agent`, when given. */

@@ -24,7 +24,8 @@ function run(ctx: CliContext): void {
   }
   const r = connect({
     home: ctx.home, harness: ctx.args[0], scope: ctx.option('scope'), agent: ctx.agent, dryRun: ctx.values['dry-run'] === true,
-    env: ctx.env, cwd: ctx.cwd, launch: launchOf(),
+    // A home named by --home or GITMEM_HOME travels in the command lines: the harness's environment may lack it.
+    env: ctx.env, cwd: ctx.cwd, launch: { ...launchOf(), ...(ctx.config.homeSource === 'default' ? {} : { home: ctx.home }) },
   });
   const where = r.scope === 'project' ? ` (project ${r.projectRoot})` : '';
   const lines: string[] = [];

@@ -4,13 +4,14 @@
  */
 import { MemoryError } from '../../index.js';
 import { formatProblem, problemCode } from '../../internals.js';
-import { HARNESS_SOURCES, HOOK_EVENTS, isHarnessName, isHookEvent } from '../../harness/hook-events.js';
+import { HARNESS_IDS, isHarnessId } from '../../harness/catalogue.js';
+import { HOOK_EVENTS, isHookEvent } from '../../harness/hook-events.js';
 import { preCommitProblems } from '../../memory.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = [
   'Usage: gitmem hook pre-commit            checks the staged changes of the repository in the current directory',
-  `       gitmem hook <harness> <event>     harness: ${Object.keys(HARNESS_SOURCES).join(', ')}; reads the harness's JSON on stdin`,
+  `       gitmem hook <harness> <event>     harness: ${HARNESS_IDS.join(', ')}; reads the harness's JSON on stdin`,
   ...Object.entries(HOOK_EVENTS).map(([event, what]) => `         ${event.padEnd(14)} ${what}`),
   '  A harness hook always exits 0: a failure is one line on stderr and an entry in the agent\'s run log.',
 ].join('\n');
@@ -30,7 +31,7 @@ export const command: CliCommand = {
   async run(ctx) {
     const [which, event] = ctx.args;
     if (which === 'pre-commit') return preCommit(ctx);
-    if (which === undefined || !isHarnessName(which)) throw new MemoryError('INVALID_ARGUMENT', `unknown hook "${which ?? ''}": expected pre-commit or one of ${Object.keys(HARNESS_SOURCES).join(', ')}`);
+    if (which === undefined || !isHarnessId(which)) throw new MemoryError('INVALID_ARGUMENT', `unknown hook "${which ?? ''}": expected pre-commit or one of ${HARNESS_IDS.join(', ')}`);
     if (event === undefined || !isHookEvent(event)) throw new MemoryError('INVALID_ARGUMENT', `unknown ${which} hook event "${event ?? ''}": expected one of ${Object.keys(HOOK_EVENTS).join(', ')}`);
     const { runHook } = await import('../../harness/run-hook.js');
     const stdin = async () => (event === 'reflect' ? '' : ctx.readText('-'));
