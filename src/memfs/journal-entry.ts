@@ -18,5 +18,5 @@ export interface JournalEntry {
   subject: string;
 }
 
-/** What recovery did with an entry it found. */
+/** What recovering an interrupted write did ('none': no entry was there). */
 export type RecoveryOutcome = 'none' | 'rolled_forward' | 'already_published' | 'abandoned';
