@@ -5,7 +5,7 @@
  */
 import { bodyChars, formatCount, isSystemFile, textTokens } from './budgets.js';
 import { addedText, scanText, type SecretFinding } from './secrets.js';
-import type { FileChange, Problem } from './validate.js';
+import type { FileChange, Problem } from './validate-types.js';
 
 /** The system/ budget and what system/ held before the change (both in estimated tokens). */
 export interface SystemBudget {

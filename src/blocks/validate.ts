@@ -18,22 +18,9 @@ import {
 } from './frontmatter.js';
 import { pathProblem } from './path-rules.js';
 import { limitProblem, secretProblems, systemBudgetProblem, type SystemBudget } from './validate-content.js';
+import type { FileChange, Problem } from './validate-types.js';
 
-/** One changed path. `content`/`headContent` are null when the file is absent on that side. */
-export interface FileChange {
-  status: 'added' | 'modified' | 'deleted' | 'renamed';
-  path: string;
-  /** For renames: the path it came from. */
-  oldPath?: string;
-  content: string | null;
-  /** Content at HEAD of `path` (or of `oldPath` for renames); null when new. */
-  headContent: string | null;
-  /**
-   * git mode of the new side (`100644`, `100755`, `120000` link, `160000` gitlink). Absent means a regular
-   * file: the memory tool only ever writes those. Content is not needed (may be null) for a link or gitlink.
-   */
-  mode?: string;
-}
+export type { FileChange, Problem } from './validate-types.js';
 
 /** What the rules need besides the changes themselves. */
 export interface ValidationOptions {
@@ -66,19 +53,6 @@ export const OPERATOR_HINTS = {
   unlock: 'an operator first rewrites it without read_only (`gitmem protect write <path>`)',
   unlist: 'an operator lifts that with `gitmem protect remove <path>`',
 } as const;
-
-/** One broken rule: the path it is about and what is wrong. */
-export interface Problem {
-  path: string;
-  message: string;
-  /** The error code a refusal for this problem carries, when it is not plain VALIDATION_FAILED. */
-  code?: 'SECRET_DETECTED' | 'BUDGET_EXCEEDED';
-  /** 1-based line of the new content the problem is on. */
-  line?: number;
-  /** SECRET_DETECTED: the rule and the value's fingerprint (never the value). */
-  rule?: string;
-  fingerprint?: string;
-}
 
 type Report = (path: string, message: string, extra?: Problem) => void;
 

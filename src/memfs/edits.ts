@@ -4,28 +4,21 @@
  * (rollback.ts).
  */
 import { findProblems, formatProblem, problemCode, type FileChange, type Problem } from '../blocks/validate.js';
-import { secretProblem, type SystemBudget } from '../blocks/validate-content.js';
+import { secretProblem } from '../blocks/validate-content.js';
 import { scanText } from '../blocks/secrets.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
-import { composeCommit, publishCommit, type ComposedCommit, type Identity, type PublishState } from './commit.js';
+import { composeCommit, publishCommit, type PublishState } from './commit.js';
+import type { CommitEditsRequest, Draft, FileEdit } from './edit-types.js';
 import { clearJournal, retireJournal } from './journal.js';
 import type { IndexAside } from './index-aside.js';
 import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { RepoFs } from './repo-fs.js';
 import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
-import type { BaseTrees } from './tree-edit.js';
 
-/** One file's change. `before`/`after` null = absent. `renamedFrom` marks the destination of a move. */
-export interface FileEdit {
-  file: string;
-  /** Text, or raw bytes for non-text assets (kept byte-exact for rollback). */
-  before: string | Buffer | null;
-  after: string | Buffer | null;
-  renamedFrom?: string;
-}
+export type { CommitEditsRequest, Draft, FileEdit, WriteStep } from './edit-types.js';
 
 /** Turns edits into the validator's change list (a move becomes one 'renamed' change). */
 export function toChanges(edits: readonly FileEdit[]): FileChange[] {
@@ -46,39 +39,6 @@ export function toChanges(edits: readonly FileEdit[]): FileChange[] {
     }
   }
   return changes;
-}
-
-export interface CommitEditsRequest {
-  memoryDir: string;
-  edits: readonly FileEdit[];
-  message: string;
-  author: Identity;
-  /** HEAD (the parent) and its trees along the edited paths. */
-  base: BaseTrees;
-  date?: Date;
-  /** Label for messages, e.g. `memory str_replace`. */
-  operation: string;
-  /** Test seam: called after each durable step (used to prove crash recovery). */
-  onStep?: (step: WriteStep) => void;
-  /** The system/ budget and HEAD's system/ total, when the edits grow system/ (see write-budget.ts). */
-  systemBudget?: SystemBudget;
-  /** Benchmarks only: skip the secret scan. */
-  skipSecretScan?: boolean;
-  /** Survive a power loss once acknowledged (fsync of objects, journal, files, index, ref); default true. */
-  durable?: boolean;
-  /** An operator's write: these paths' read_only protection is lifted (see ValidationOptions.liftProtection). */
-  liftProtection?: ReadonlySet<string>;
-}
-
-/** The durable steps of a write, in order. */
-export type WriteStep = 'objects' | 'journaled' | 'files' | 'published';
-
-/** A write checked and composed in memory, ready to apply (see draftEdits). */
-export interface Draft {
-  req: CommitEditsRequest;
-  effective: FileEdit[];
-  paths: string[];
-  composed: ComposedCommit;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitDirAt } from '../git/common-dir.js';
-import type { FileEdit } from './edits.js';
+import type { FileEdit } from './edit-types.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import type { RepoFs } from './repo-fs.js';
 

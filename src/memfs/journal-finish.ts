@@ -13,7 +13,7 @@ import { catFileBatchRawOp, revParseOp, type IndexInfoEntry } from '../git/comma
 import type { GitRunner } from '../git/runner.js';
 import { isMemoryError } from '../errors.js';
 import { publishCommit, restageIndex } from './commit.js';
-import type { JournalEntry, RecoveryOutcome } from './journal.js';
+import type { JournalEntry, RecoveryOutcome } from './journal-entry.js';
 import { repairTornIndex, repairTornRef } from './recover-torn.js';
 import { RepoFs, TEMP_PREFIX } from './repo-fs.js';
 

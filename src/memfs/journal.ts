@@ -20,25 +20,12 @@ import { syncAll } from '../git/durable.js';
 import type { ObjectBatch } from '../git/objects.js';
 import { OBJECT_ID } from '../git/object-format.js';
 import { isProcessAlive, processStartTime } from '../git/lease-file.js';
-import type { IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { sweepStaged } from './file-staging.js';
+import type { JournalEntry, RecoveryOutcome } from './journal-entry.js';
 import { finishWrite } from './journal-finish.js';
 
-export interface JournalEntry {
-  pid: number;
-  /** Host and process start time of the writer (absent in entries of older versions). */
-  hostname?: string;
-  pidStart?: string;
-  parent: string | null;
-  commit: string;
-  paths: string[];
-  /** The index entries the commit sets (absent in entries of older versions). */
-  index?: IndexInfoEntry[];
-  subject: string;
-}
-
-export type RecoveryOutcome = 'none' | 'rolled_forward' | 'already_published' | 'abandoned';
+export type { JournalEntry, RecoveryOutcome } from './journal-entry.js';
 
 function journalPath(memoryDir: string): string {
   return join(gitDirAt(memoryDir) ?? join(memoryDir, '.git'), 'gitmem-write.json');

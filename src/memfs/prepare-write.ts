@@ -4,7 +4,7 @@
  * first flush overlaps the clean check instead of following it. Nothing becomes visible until applyDraft
  * publishes it; a write that is then refused discards it all.
  */
-import type { Draft } from './edits.js';
+import type { Draft } from './edit-types.js';
 import { stageFiles, type FileStage } from './file-staging.js';
 import { journalOwner, prepareStore, type PreparedStore } from './journal.js';
 import type { RepoFs } from './repo-fs.js';

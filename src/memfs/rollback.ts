@@ -8,7 +8,7 @@ import { MemoryError, toMemoryError } from '../errors.js';
 import type { IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { restoreIndex, undoRefMove, type PublishState } from './commit.js';
-import type { FileEdit } from './edits.js';
+import type { FileEdit } from './edit-types.js';
 import { placeStaged, type StagedFile } from './file-staging.js';
 import { errnoOf, fsError, linkRefusal } from './fs-errors.js';
 import type { RepoFs } from './repo-fs.js';

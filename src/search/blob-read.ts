@@ -14,14 +14,9 @@ import { resolveGitCommonDir } from '../git/common-dir.js';
 import { formatOfId } from '../git/object-format.js';
 import { readLooseObject } from '../git/loose-object.js';
 import type { GitOp } from '../git/runner.js';
+import type { BlobInput } from './store.js';
 import type { RepoRef } from './tree-read.js';
 import { SEARCH_LIMITS } from './types.js';
-
-/** A blob to add: its bytes when search indexes them (UTF-8, no NUL, not too large), else null (kept, so it is never read again). */
-export interface BlobInput {
-  oid: string;
-  bytes: Buffer | null;
-}
 
 /** The bytes search indexes, or null (too large, NUL bytes, not UTF-8). */
 export function indexable(bytes: Buffer): Buffer | null {

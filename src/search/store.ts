@@ -6,10 +6,19 @@
  * searched through a temporary map of its own tree.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { BlobInput } from './blob-read.js';
 import type { Db } from './open-store.js';
 import type { QueryItem } from './query.js';
 import { indexValues } from './text.js';
+
+/**
+ * A blob to add: its bytes when search indexes them (UTF-8, no NUL, not too large), else null (kept, so it is
+ * never read again). Defined here beside MapChange: the readers that produce them (blob-read.ts,
+ * tree-read.ts) import the store's shapes, never the reverse.
+ */
+export interface BlobInput {
+  oid: string;
+  bytes: Buffer | null;
+}
 
 /** How the map moves: every path of the new tree, or the paths that changed since `from`. */
 export type MapChange =

@@ -10,10 +10,10 @@ import { basename, join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { isWithin } from '../sandbox/policy.js';
-import type { MemoryWorktree } from './create.js';
-import { PRIVATE_GITDIRS, privateGitDirFor, worktreeGitDirs } from './git-env.js';
+import { PRIVATE_GITDIRS, privateGitDirFor, worktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
 
-type WorktreeRef = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName'> & Partial<Pick<MemoryWorktree, 'gitDir' | 'gitCommonDir'>>;
+/** The parts of a MemoryWorktree removal needs (built on git-env.ts's, so this file stays below create.ts). */
+type WorktreeRef = WorktreeHandleDirs & { branchName: string };
 
 /** The worktree's private git dir when it is one of ours (`<common>/gitmem-worktrees/<name>`), else null. */
 function ownPrivateGitDir(wt: WorktreeRef): string | null {
