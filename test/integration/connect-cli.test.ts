@@ -32,7 +32,7 @@ describe('gitmem connect through the CLI', () => {
     const text = readFileSync(settings, 'utf8');
     expect(text).toContain(`'${process.execPath}' '${realpathSync(GITMEM_BIN)}' hook claude-code session-end`);
     expect(text).toContain('"command": "say done"');
-    expect(JSON.parse(readFileSync(join(h.root, '.claude.json'), 'utf8'))).toEqual({ mcpServers: { gitmem: { type: 'stdio', command: process.execPath, args: [realpathSync(GITMEM_BIN), 'mcp'] } } });
+    expect(JSON.parse(readFileSync(join(h.root, '.claude.json'), 'utf8'))).toEqual({ mcpServers: { gitmem: { type: 'stdio', command: process.execPath, args: [realpathSync(GITMEM_BIN), 'mcp', '--home', h.home] } } });
     const again = h.run(['connect', 'claude-code']);
     expect(again.stdout).toMatch(/already connected; nothing written/);
     const status = JSON.parse(h.run(['connect', '--status', '--json']).stdout) as { harnesses: Array<{ harness: string; scope: string; connected: boolean }> };
