@@ -46,11 +46,12 @@ function readmeTargets(): string[] {
  * incremental tree/prompt models, the hook's fast path (daemon socket, writer channel, perl client), the in-process
  * pack of a writer's objects and the durable write's staging to ~1.36 / ~4.43 MB (the CLI's core bundle 827 KB); the
  * sandbox's /etc view, the direct import of a writer's objects (strict object readers) and its hook's in-process
- * staged diff (an index reader) to ~1.44 / ~4.70 MB. The budgets are that plus a margin. A jump past them is worth
- * a look.
+ * staged diff (an index reader) to ~1.44 / ~4.70 MB; gitmem connect / disconnect / config (src/harness: settings
+ * edits that keep the user's bytes, in dist/harness and again in the CLI's bundle) to ~5.03 MB unpacked. The budgets
+ * are that plus a margin. A jump past them is worth a look.
  */
 const MAX_PACKED = 1_550_000;
-const MAX_UNPACKED = 5_000_000;
+const MAX_UNPACKED = 5_150_000;
 
 /**
  * The page's libraries: bundled into dist/palace/assets at build time, so never runtime dependencies. markdown-it
