@@ -123,7 +123,17 @@ describe('connect / disconnect', () => {
     expect(status.harnesses.find((s) => s.harness === 'claude-code' && s.scope === 'user')).toMatchObject({ connected: false, hooks: [] });
     disconnect({ home, harness: 'claude-code', scope: 'project', env: { HOME: userHome }, cwd: project });
     expect(existsSync(join(project, '.mcp.json'))).toBe(false);
-    expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(project, '.claude'))).toBe(false); // the directory connect created goes too
+  });
+
+  it('keeps a directory connect created once the user puts a file of theirs in it', () => {
+    rmSync(join(userHome, '.codex'), { recursive: true });
+    connect(opts({ harness: 'codex' }));
+    write(join(userHome, '.codex', 'AGENTS.md'), 'mine');
+    disconnect({ home, harness: 'codex', env: { HOME: userHome }, cwd: project });
+    expect(existsSync(join(userHome, '.codex', 'hooks.json'))).toBe(false);
+    expect(existsSync(join(userHome, '.codex', 'config.toml'))).toBe(false);
+    expect(read(join(userHome, '.codex', 'AGENTS.md'))).toBe('mine');
   });
 
   it('follows CLAUDE_CONFIG_DIR for both files', () => {

@@ -3,7 +3,9 @@
  * file is read and its new text computed first (a refusal writes nothing anywhere); then each changed
  * file gets a backup of its previous bytes and an atomic write, and the home records what was done.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { dirname } from 'node:path';
 import { HARNESSES, type HarnessId, type Locations, type Scope } from './catalogue.js';
 import type { Launch } from './command-line.js';
 import { applyConfigChange, planProjectAgent, type ConfigChange } from './config-edit.js';
@@ -63,13 +65,27 @@ export function outcome(c: FileChange): FileOutcome {
   return { path: c.file.path, kind: c.file.kind, action };
 }
 
-/** The record of one written file: the pre-connect fingerprint stays while the file is what we wrote last. */
-function recordOf(c: FileChange, prior: FileRecord | undefined): FileRecord {
+/**
+ * The record of one file: the pre-connect fingerprint stays while the file is what we wrote last; bytes
+ * that already held gitmem's entries are no state to restore, so they get no `before`.
+ */
+function recordOf(harness: HarnessId, c: FileChange, prior: FileRecord | undefined, createdDir: string | undefined): FileRecord {
   const after = fingerprint(c.after ?? '');
   if (prior && c.before !== undefined && prior.after === fingerprint(c.before)) return { ...prior, after };
   if (prior && !changed(c)) return prior;
-  const clean = c.before !== undefined && withoutOurs('claude-code', c.file, c.before) === c.before && withoutOurs('codex', c.file, c.before) === c.before;
-  return { path: c.file.path, kind: c.file.kind, existed: c.before !== undefined, ...(clean ? { before: fingerprint(c.before ?? '') } : {}), after };
+  const clean = c.before !== undefined && withoutOurs(harness, c.file, c.before) === c.before;
+  return {
+    path: c.file.path, kind: c.file.kind, existed: c.before !== undefined, ...(clean ? { before: fingerprint(c.before ?? '') } : {}), after,
+    ...(createdDir === undefined ? {} : { createdDir }),
+  };
+}
+
+/** The outermost missing directory above a file about to be created (disconnect removes it again if empty). */
+function missingDir(c: FileChange): string | undefined {
+  if (!changed(c) || c.before !== undefined) return undefined;
+  let top: string | undefined;
+  for (let dir = dirname(c.file.path); !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) top = dir;
+  return top;
 }
 
 /** Writes the changed files: a backup of the old bytes first, unless they are only what we wrote last. */
@@ -112,11 +128,12 @@ export function connect(o: ConnectOptions): ConnectResult {
   };
   if (!any || o.dryRun) return result;
   const prior = readConnections(o.home).find((c) => sameConnection(c, key));
+  const created = changes.map(missingDir);
   writeChanges(changes, prior?.files ?? []);
   if (config) applyConfigChange(config);
   const record: Connection = {
     ...key, ...(o.agent === undefined ? {} : { agent: o.agent }), time: (o.now?.() ?? new Date()).toISOString(),
-    files: changes.map((c) => recordOf(c, prior?.files.find((r) => r.path === c.file.path))),
+    files: changes.map((c, i) => recordOf(harness, c, prior?.files.find((r) => r.path === c.file.path), created[i])),
   };
   saveConnection(o.home, key, record);
   return result;

@@ -17,6 +17,8 @@ export interface FileRecord {
   before?: string;
   /** Fingerprint of what connect last wrote. */
   after: string;
+  /** The outermost directory connect created for the file (removed by disconnect when left empty). */
+  createdDir?: string;
 }
 
 export interface Connection {

@@ -4,11 +4,12 @@
  * entries (found by their command text and markers), and goes only if connect created it and nothing
  * else is left. Everything is planned before anything is written.
  */
+import { dirname } from 'node:path';
 import type { HarnessId, Scope } from './catalogue.js';
 import { readConnections, saveConnection, sameConnection } from './connections.js';
 import { locations, outcome, writeChanges, type FileOutcome } from './connect.js';
 import { lineDiff } from './diff.js';
-import { removeFile } from './files.js';
+import { removeEmptyDirs, removeFile } from './files.js';
 import { harnessNamed, scopeNamed } from './names.js';
 import { changed, planDisconnect } from './plan.js';
 
@@ -55,6 +56,7 @@ export function disconnect(o: DisconnectOptions): DisconnectResult {
   if (o.dryRun) return result;
   writeChanges(changes, record?.files ?? []);
   for (const c of changes) if (c.before !== undefined && c.after === undefined) removeFile(c.file.path);
+  for (const r of record?.files ?? []) if (r.createdDir !== undefined) removeEmptyDirs(dirname(r.path), r.createdDir);
   if (record) saveConnection(o.home, key, undefined);
   return result;
 }

@@ -4,8 +4,8 @@
  * link, as dotfile managers use), backups beside the file, and a fingerprint of contents.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, lstatSync, rmdirSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import { MemoryError } from '../index.js';
 
 function ioError(path: string, what: string, err: unknown): MemoryError {
@@ -71,6 +71,21 @@ export function removeFile(path: string): void {
     unlinkSync(target(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(path, 'remove', err);
+  }
+}
+
+/**
+ * Removes `dir` and its parents up to and including `top` while they are empty (a directory connect
+ * created); stops quietly at the first that is not (the user put something there, or a backup).
+ */
+export function removeEmptyDirs(dir: string, top: string): void {
+  for (let d = dir; d === top || d.startsWith(top + sep); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === top) return;
   }
 }
 

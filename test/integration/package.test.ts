@@ -46,12 +46,12 @@ function readmeTargets(): string[] {
  * incremental tree/prompt models, the hook's fast path (daemon socket, writer channel, perl client), the in-process
  * pack of a writer's objects and the durable write's staging to ~1.36 / ~4.43 MB (the CLI's core bundle 827 KB); the
  * sandbox's /etc view, the direct import of a writer's objects (strict object readers) and its hook's in-process
- * staged diff (an index reader) to ~1.44 / ~4.70 MB; the harness connect and hooks to ~1.58 MB packed. The
- * budgets are that plus a margin. A jump past them is worth
- * a look.
+ * staged diff (an index reader) to ~1.44 / ~4.70 MB; gitmem connect / disconnect / config and the harness hooks
+ * (src/harness: settings edits that keep the user's bytes, in dist/harness and again in the CLI's bundle) to
+ * ~1.58 / ~5.15 MB. The budgets are that plus a margin. A jump past them is worth a look.
  */
-const MAX_PACKED = 1_600_000;
-const MAX_UNPACKED = 5_000_000;
+const MAX_PACKED = 1_620_000;
+const MAX_UNPACKED = 5_300_000;
 
 /**
  * The page's libraries: bundled into dist/palace/assets at build time, so never runtime dependencies. markdown-it
