@@ -10,6 +10,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 import { gitmemHome } from './home.js';
+import { homeOfRepo } from './hooks/budget-config.js';
 import { readGitmemConfig, type GitmemConfigFile } from './llm/config.js';
 import { daemonSwitchOff, gitmemRuntimeDir } from './process/runtime-dir.js';
 import { credentialsFromToken, readCredentialsFile, type GitCredentials } from './sync/credentials.js';
@@ -182,6 +183,17 @@ export function daemonSettings(env: Env): DaemonSettings {
     trace: env['GITMEM_DAEMON_TRACE'] === '1',
     ...(runtimeDir ? { runtimeDir } : {}),
   };
+}
+
+/**
+ * The home a pre-commit hook reads the system/ budget from: GITMEM_HOME of the environment git handed it
+ * (gitmem's git runner sets it to the configured home, wiring/open.ts), else the home the repository sits
+ * in, else ~/.gitmem — the configured home of the tool write that made the commit, as the other paths use.
+ * @example hookHome({ GITMEM_HOME: '/h' }, '/elsewhere/memory') === '/h'
+ */
+export function hookHome(env: Env, repoDir: string): string {
+  const home = text(env['GITMEM_HOME']);
+  return home ? resolve(home) : homeOfRepo(repoDir);
 }
 
 function once<T>(read: () => T): () => T {

@@ -5,7 +5,7 @@
  * agent's memory; `initMemory()` and `cloneMemory()` make one.
  */
 import type { MemoryMode } from './blocks/presets.js';
-import { loadConfig, type GitmemConfig } from './config.js';
+import { hookHome, loadConfig, type GitmemConfig } from './config.js';
 import { MemoryError } from './errors.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { withMemoryOperation } from './git/lease.js';
@@ -153,7 +153,7 @@ export async function listPersonalities(): Promise<Array<{ id: string; label: st
  * @example await runPreCommitCheck(process.cwd()) // [] or ['notes/a.md: read_only may not change', …]
  */
 export async function runPreCommitCheck(cwd: string, env: Record<string, string | undefined> = process.env): Promise<string[]> {
-  return runPreCommit(runnerFor(loadConfig({ env, cwd }), {}), cwd, env);
+  return runPreCommit(runnerFor(loadConfig({ env, cwd }), {}), cwd, hookHome(env, cwd));
 }
 
 /**
@@ -161,7 +161,7 @@ export async function runPreCommitCheck(cwd: string, env: Record<string, string 
  * @example (await preCommitProblems(process.cwd())).map(formatProblem)
  */
 export async function preCommitProblems(cwd: string, env: Record<string, string | undefined> = process.env): Promise<Problem[]> {
-  return findPreCommitProblems(runnerFor(loadConfig({ env, cwd }), {}), cwd, env);
+  return findPreCommitProblems(runnerFor(loadConfig({ env, cwd }), {}), cwd, hookHome(env, cwd));
 }
 
 /**

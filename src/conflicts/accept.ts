@@ -28,7 +28,7 @@ export async function acceptProposal(deps: ConflictDeps, proposal: string, optio
     }
     const tree = (await git.run(['rev-parse', '--verify', `${p.commit}^{tree}`], { cwd })).stdout.trim();
     const message = `${reason ?? `Accept the proposed resolution of ${p.branch}`}\n\nAccepts ${p.proposal} (${p.commit}): resolves kept branch ${p.branch} (${p.branchHead}) into main.`;
-    await assertResolutionValid(git, cwd, head, tree, message);
+    await assertResolutionValid(git, cwd, head, tree, message, deps.home);
     const conflicted = (await mergeStages(git, cwd, head, p.branchHead)).conflicts.map((c) => c.path);
     const commit = await commitTree(git, cwd, tree, [head, p.branchHead], message, deps.author);
     const changedPaths = await landCommit(git, cwd, head, commit, `gitmem: accept ${p.proposal}`);

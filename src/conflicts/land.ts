@@ -10,7 +10,7 @@ import { scanText } from '../blocks/secrets.js';
 import { secretProblem } from '../blocks/validate-content.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { homeOfRepo, readSystemBudget, systemTokensAt } from '../hooks/budget-config.js';
+import { readSystemBudget, systemTokensAt } from '../hooks/budget-config.js';
 import { readChangeSet } from '../hooks/change-set.js';
 import { growsSystem } from '../hooks/pre-commit.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
@@ -29,13 +29,14 @@ const HEADLINES = {
 } as const;
 
 /**
- * The validator over `tree` against `head`, plus the secret scan of `message`: throws the typed refusal.
- * @example await assertResolutionValid(git, memoryDir, head, tree, 'kept both bullets')
+ * The validator over `tree` against `head`, plus the secret scan of `message`: throws the typed refusal. The
+ * system/ budget is the caller's configured home's (`home`), as for a tool write.
+ * @example await assertResolutionValid(git, memoryDir, head, tree, 'kept both bullets', config.home)
  */
-export async function assertResolutionValid(git: GitRunner, cwd: string, head: string, tree: string, message: string): Promise<void> {
+export async function assertResolutionValid(git: GitRunner, cwd: string, head: string, tree: string, message: string, home: string): Promise<void> {
   const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
   const allowed = readAllowedSecrets(cwd);
-  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, head) } : undefined;
+  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, home), used: await systemTokensAt(git, cwd, head) } : undefined;
   const found: Problem[] = findProblems(changes, { protectedPaths: readProtectedPaths(cwd), secrets: { allowed }, ...(systemBudget ? { systemBudget } : {}) });
   found.push(...scanText(message, { allowed }).map((f) => secretProblem('(reason)', f)));
   if (found.length === 0) return;

@@ -81,7 +81,7 @@ export async function proposeResolution(deps: ConflictDeps, branch: string, opti
   if (marked.length > 0) throw new MemoryError('INVALID_ARGUMENT', `the model's answer for ${marked.join(', ')} still holds conflict markers; no proposal was made`, { data: { paths: marked } });
   const { tree, conflicted } = await resolvedTree(git, cwd, head, kept.head, { files });
   const message = `Proposed resolution of ${kept.branch}\n\n${reason ?? 'Written by a model; accept it with `gitmem conflicts accept`.'}\n\n${RESOLVES_TRAILER}: ${kept.branch}`;
-  await assertResolutionValid(git, cwd, head, tree, message);
+  await assertResolutionValid(git, cwd, head, tree, message, deps.home);
   const commit = await commitTree(git, cwd, tree, [head, kept.head], message, deps.author);
   const ref = await createUniqueRef(git, cwd, `refs/heads/${PROPOSAL_PREFIX}`, (deps.clock ?? (() => new Date()))(), commit);
   const diff = (await git.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--end-of-options', head, commit], { cwd })).stdout;

@@ -80,7 +80,7 @@ export async function resolveKeptBranch(deps: ConflictDeps, branch: string, reso
     const head = await mainHead(deps);
     const { tree, conflicted } = await resolvedTree(git, cwd, head, kept.head, resolution);
     const message = `${why}\n\nResolves kept branch ${kept.branch} (${kept.head}) into main: ${describe(resolution)}.`;
-    await assertResolutionValid(git, cwd, head, tree, message);
+    await assertResolutionValid(git, cwd, head, tree, message, deps.home);
     const commit = await commitTree(git, cwd, tree, [head, kept.head], message, deps.author);
     const changedPaths = await landCommit(git, cwd, head, commit, `gitmem: resolve ${kept.branch}`);
     const branchRemoved = await removeBranch(deps, kept.branch, kept.head);

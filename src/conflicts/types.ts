@@ -7,6 +7,7 @@ export interface ConflictDeps {
   memoryDir: string;
   /** Author and committer of resolution commits. */
   author: Author;
+  /** The configured home: where the config file (models, the system/ budget) is read. */
   home: string;
   env: Record<string, string | undefined>;
   clock?: () => Date;

@@ -19,15 +19,14 @@ import type { GitOp, GitRunner } from '../git/runner.js';
 export const REPO_BUDGET_KEY = 'gitmem.budgetSystem';
 
 /**
- * The gitmem home a repository belongs to when none is given: `GITMEM_HOME`, else the home it sits in
- * (`<home>/agents/<id>/memory`), else `~/.gitmem`.
- * @example homeOfRepo('/h/agents/a1/memory', {}) === '/h'
+ * The home a repository sits in (`<home>/agents/<id>/memory`), else `~/.gitmem`: the budget's home for a
+ * building block called without one (gitmem's own callers pass the configured home).
+ * @example homeOfRepo('/h/agents/a1/memory') === '/h'
  */
-export function homeOfRepo(memoryDir: string, env: Record<string, string | undefined>): string {
-  if (env['GITMEM_HOME']?.trim()) return resolve(env['GITMEM_HOME'].trim());
+export function homeOfRepo(memoryDir: string): string {
   const dir = resolve(memoryDir);
   if (basename(dir) === 'memory' && basename(dirname(dirname(dir))) === 'agents') return dirname(dirname(dirname(dir)));
-  return join(env['HOME']?.trim() || homedir(), '.gitmem');
+  return join(homedir(), '.gitmem');
 }
 
 function repoBudget(repoDir: string): number | undefined {

@@ -26,6 +26,8 @@ export interface DaemonHookOptions {
   launch?: Launcher;
   /** The daemon's environment: git's PATH and the like (git's own variables are dropped). */
   env: Record<string, string | undefined>;
+  /** The budget's home for a hook with this environment in `cwd` (config.ts hookHome); default: the repository's. */
+  hookHome?: (env: Record<string, string | undefined>, cwd: string) => string;
   log?: (line: string) => void;
   /** How often a daemon that does not hold the socket tries to take it (default 1 s). */
   retryMs?: number;
@@ -91,7 +93,7 @@ export function admitShellHook(request: HookRequest): HookJob | string {
     const v = e[k];
     if (v !== undefined) gitEnv[k] = v;
   }
-  return { cwd: request.cwd, gitEnv, env: { GITMEM_HOME: e.GITMEM_HOME, HOME: e.HOME } };
+  return { cwd: request.cwd, gitEnv };
 }
 
 /**
@@ -104,9 +106,10 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
   const git = createGitRunner({ env: withoutGitVariables(o.env), ...(o.launch ? { launch: o.launch } : {}) });
   const admit = (request: HookRequest): HookJob | string => {
     if (!current()) return 'this daemon runs an older build of the hook';
-    return o.peerRefusal(socket, request) ?? admitShellHook(request);
+    const job = o.peerRefusal(socket, request) ?? admitShellHook(request);
+    return typeof job === 'string' || !o.hookHome ? job : { ...job, home: o.hookHome(request.env, job.cwd) };
   };
-  const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env);
+  const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home);
   let server: HookServer | undefined;
   let closed = false;
   let trying = false;

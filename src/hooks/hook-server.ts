@@ -18,7 +18,8 @@ import type { PreCommitVerdict } from './pre-commit.js';
 export interface HookJob {
   cwd: string;
   gitEnv: Record<string, string>;
-  env: Record<string, string | undefined>;
+  /** The home whose `config` holds the system/ budget (undefined: the one the repository sits in). */
+  home?: string | undefined;
 }
 
 export interface HookServerOptions {

@@ -31,14 +31,16 @@ export function growsSystem(changes: readonly FileChange[]): boolean {
 }
 
 /**
- * Runs the pre-commit rule set in `cwd`; returns the problems (empty = commit may proceed).
- * @example const problems = await findPreCommitProblems(git, process.cwd(), process.env)
+ * Runs the pre-commit rule set in `cwd`; returns the problems (empty = commit may proceed). `home` is the
+ * configured home whose `config` holds the system/ budget (config.ts hookHome for a hook process); default:
+ * the home the repository sits in.
+ * @example const problems = await findPreCommitProblems(git, process.cwd(), config.home)
  */
-export async function findPreCommitProblems(git: GitRunner, cwd: string, env: Record<string, string | undefined> = {}, o: StagedBlobSources = {}): Promise<Problem[]> {
+export async function findPreCommitProblems(git: GitRunner, cwd: string, home?: string, o: StagedBlobSources = {}): Promise<Problem[]> {
   const changes = await collectStagedChanges(git, cwd, o);
   if (changes.length === 0) return [];
   const systemBudget = growsSystem(changes)
-    ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, env)), used: await systemTokensAt(git, cwd, 'HEAD') }
+    ? { tokens: readSystemBudget(cwd, home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, 'HEAD') }
     : undefined;
   return findProblems(changes, {
     protectedPaths: readProtectedPaths(cwd),
@@ -51,8 +53,8 @@ export async function findPreCommitProblems(git: GitRunner, cwd: string, env: Re
  * The pre-commit rule set as `<path>[:<line>]: <problem>` lines (empty = commit may proceed).
  * @example const problems = await runPreCommit(git, process.cwd())
  */
-export async function runPreCommit(git: GitRunner, cwd: string, env: Record<string, string | undefined> = {}): Promise<string[]> {
-  return (await findPreCommitProblems(git, cwd, env)).map(formatProblem);
+export async function runPreCommit(git: GitRunner, cwd: string, home?: string): Promise<string[]> {
+  return (await findPreCommitProblems(git, cwd, home)).map(formatProblem);
 }
 
 /** What the hook process ends with: its exit code and what it prints on standard error. */
@@ -65,10 +67,10 @@ export interface PreCommitVerdict {
  * The hook's verdict: exit 0 and silence, or exit 1 and the one-line messages. Every path that answers a hook
  * (its own Node process, the daemon, a worker's channel) ends here, so the three print the same bytes.
  * An error of the check itself rejects (the caller decides: the Node hook prints it, a server refuses).
- * @example const { code, stderr } = await preCommitVerdict(git, process.cwd(), process.env)
+ * @example const { code, stderr } = await preCommitVerdict(git, process.cwd(), hookHome(process.env, process.cwd()))
  */
-export async function preCommitVerdict(git: GitRunner, cwd: string, env: Record<string, string | undefined>, o: StagedBlobSources = {}): Promise<PreCommitVerdict> {
-  const problems = await findPreCommitProblems(git, cwd, env, o);
+export async function preCommitVerdict(git: GitRunner, cwd: string, home: string | undefined, o: StagedBlobSources = {}): Promise<PreCommitVerdict> {
+  const problems = await findPreCommitProblems(git, cwd, home, o);
   return problems.length === 0 ? { code: 0, stderr: '' } : { code: 1, stderr: formatPreCommitFailure(problems) };
 }
 

@@ -67,8 +67,10 @@ export interface HookChannelOptions {
   worktree: string;
   /** git's locations for that worktree, stated by the harness: GIT_DIR, GIT_COMMON_DIR, object dirs. */
   gitEnv: Record<string, string>;
-  /** The validator's environment (GITMEM_HOME / HOME: where the system/ budget is read). */
+  /** The validator's environment (its git runner's). */
   env: Record<string, string | undefined>;
+  /** The configured home: its `config` holds the system/ budget (default: the home the repository sits in). */
+  home?: string | undefined;
   /** Runs git (default: a runner of its own over `env`, started through the shared shell launcher). */
   runner?: GitRunner;
   /** The writer's base (its checkout's index, read before it ran): the staged diff is then made here while HEAD is still it. */
@@ -160,14 +162,14 @@ function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Pro
     if (resolve(request.cwd) !== worktree) return 'this channel answers for another worktree';
     const index = stagedIndexIn(gitDir, worktree, request.env.GIT_INDEX_FILE);
     if (index === undefined) return 'the index is not one git writes for a commit in this worktree';
-    return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, env: o.env };
+    return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, home: o.home };
   };
   // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
   const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
   const validate = async (job: HookJob): Promise<PreCommitVerdict> => {
     const index = job.gitEnv['GIT_INDEX_FILE'];
     const entries = o.base && index ? await writerStagedDiff(o.base, gitDir, index) : undefined;
-    return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.env, { objectDirs, ...(entries ? { entries } : {}) });
+    return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home, { objectDirs, ...(entries ? { entries } : {}) });
   };
   return listenHookValidation({ socket, admit, validate });
 }

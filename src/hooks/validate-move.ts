@@ -29,6 +29,11 @@ export interface MoveCheck {
 }
 
 export interface MoveOptions {
+  /**
+   * The caller's configured home: its `config` holds the system/ budget (readSystemBudget, as for a tool
+   * write). gitmem's own callers always pass it; default: the home the repository sits in (homeOfRepo).
+   */
+  home?: string | undefined;
   /** Default: the repository's protected list. */
   protectedPaths?: ReadonlySet<string>;
   /** Blobs the caller has already read and re-hashed: not asked of git again. */
@@ -39,7 +44,7 @@ export interface MoveOptions {
 
 /**
  * Validates what moving from `from` to `to` would bring.
- * @example const { rejected } = await validateMove(git, memoryDir, head, mergedTree)
+ * @example const { rejected } = await validateMove(git, memoryDir, head, mergedTree, { home })
  */
 export async function validateMove(git: GitRunner, cwd: string, from: string, to: string, o: MoveOptions = {}): Promise<MoveCheck> {
   // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
@@ -47,8 +52,8 @@ export async function validateMove(git: GitRunner, cwd: string, from: string, to
   const entries = diffLooseRaw(objectsDir, from, to);
   const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], o.knownBlobs, { ...(entries ? { entries } : {}), objectDirs: [objectsDir] });
   const changedPaths = [...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path])))];
-  // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the home it sits in.
-  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, homeOfRepo(cwd, {})), used: await systemTokensAt(git, cwd, from) } : undefined;
+  // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the caller's home.
+  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, o.home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, from) } : undefined;
   const protectedPaths = o.protectedPaths ?? readProtectedPaths(cwd);
   const found = findProblems(changes, { protectedPaths, secrets: o.secrets === false ? false : { allowed: readAllowedSecrets(cwd) }, ...(systemBudget ? { systemBudget } : {}) });
   if (found.length === 0) return { rejected: null, changedPaths };

@@ -14,7 +14,7 @@ import type { ReadDeps, TokensResult } from './types.js';
  * @example (await memoryTokens(deps)).total_tokens
  */
 export async function memoryTokens(deps: ReadDeps, options: { at?: string } = {}): Promise<TokensResult> {
-  const budget_tokens = deps.systemBudget ? deps.systemBudget() : readSystemBudget(deps.memoryDir, homeOfRepo(deps.memoryDir, {}));
+  const budget_tokens = deps.systemBudget ? deps.systemBudget() : readSystemBudget(deps.memoryDir, homeOfRepo(deps.memoryDir));
   let commit: string;
   try {
     commit = await commitAt(deps, options.at);

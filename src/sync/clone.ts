@@ -101,7 +101,7 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   try {
     // No checkout yet: the remote's files reach the disk only once they passed the memory rules (checkoutMain).
     await opts.git.run(['clone', '--quiet', '--no-tags', '--no-checkout', url, tmp], { cwd: paths.agentDir, ...call });
-    const empty = await checkoutMain(opts.git, tmp);
+    const empty = await checkoutMain(opts.git, tmp, opts.home);
     await configureClone(opts.git, tmp, paths.agentId);
     if (empty) await adoptRemoteObjectFormat(opts.git, tmp, call);
     if (empty) initialized = await initializeEmptyClone(opts.git, tmp, { agentId: paths.agentId, name: opts.name ?? paths.agentId, call });
@@ -147,10 +147,10 @@ function removeClone(o: { tmp: string; paths: AgentPaths; placed: boolean; hadDi
  * Leaves the clone on main: the remote's main (false), or an unborn main for an empty remote (true).
  * Refuses a remote that has branches but no main.
  */
-async function checkoutMain(git: GitRunner, dir: string): Promise<boolean> {
+async function checkoutMain(git: GitRunner, dir: string, home: string): Promise<boolean> {
   const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], { cwd: dir, okExitCodes: [1] });
   if (remoteMain.exitCode === 0) {
-    const problems = await findIncomingProblems({ git, memoryDir: dir, signal: undefined }, remoteMain.stdout.trim(), null);
+    const problems = await findIncomingProblems({ git, memoryDir: dir, home, signal: undefined }, remoteMain.stdout.trim(), null);
     if (problems.length > 0) {
       const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … and ${problems.length - 5} more` : '');
       throw new MemoryError('REMOTE_REJECTED', `the remote's main breaks the memory rules, so nothing was cloned: ${shown}`, { data: { problems } });

@@ -41,6 +41,8 @@ interface Verdict {
 interface CheckInput {
   git: GitRunner;
   memoryDir: string;
+  /** The caller's configured home: its `config` holds the system/ budget (as for a tool write). */
+  home?: string | undefined;
   clock: () => Date;
   signal: AbortSignal | undefined;
 }
@@ -52,7 +54,7 @@ interface CheckInput {
  */
 export async function checkIncoming(input: CheckInput, tip: string, head: string | null): Promise<IncomingRejection | null> {
   const common = resolveGitCommonDir(input.memoryDir);
-  const rules = rulesFingerprint(input.memoryDir);
+  const rules = rulesFingerprint(input.memoryDir, input.home);
   const known = readVerdict(common);
   if (known?.tip === tip && known.rules === rules) return { tip, problems: known.problems, branch: await keptBranch(input, tip) };
   const problems = await findIncomingProblems(input, tip, head);
@@ -63,16 +65,16 @@ export async function checkIncoming(input: CheckInput, tip: string, head: string
 
 /**
  * The broken rules of the commits `tip` has that `head` lacks (every commit of `tip` when `head` is null).
- * @example await findIncomingProblems({ git, memoryDir, signal: undefined }, remoteTip, null) // [] when clean
+ * @example await findIncomingProblems({ git, memoryDir, home, signal: undefined }, remoteTip, null) // [] when clean
  */
-export async function findIncomingProblems(input: Pick<CheckInput, 'git' | 'memoryDir' | 'signal'>, tip: string, head: string | null): Promise<string[]> {
+export async function findIncomingProblems(input: Pick<CheckInput, 'git' | 'memoryDir' | 'home' | 'signal'>, tip: string, head: string | null): Promise<string[]> {
   const { git, memoryDir: cwd } = input;
   const opts = { cwd, ...(input.signal ? { signal: input.signal } : {}) };
   const base = head === null ? null : (await git.run(['merge-base', head, tip], { ...opts, okExitCodes: [1] })).stdout.trim() || null;
   if (base === tip) return []; // nothing new
   const from = base ?? (await git.run(['hash-object', '-t', 'tree', '--stdin'], { ...opts, input: '' })).stdout.trim();
   const [move, secrets] = await Promise.all([
-    validateMove(git, cwd, from, tip, { secrets: false }),
+    validateMove(git, cwd, from, tip, { home: input.home, secrets: false }),
     findSecretsIn(git, cwd, head === null ? [tip] : [tip, '--not', head], input.signal),
   ]);
   const credentialLines = secrets.map((f) => `${f.path}${f.line === undefined ? '' : `:${f.line}`}: SECRET_DETECTED: ${f.message} (commit ${f.commit.slice(0, 12)})`);
@@ -89,11 +91,11 @@ async function keptBranch(input: CheckInput, tip: string): Promise<string> {
 }
 
 /** What the verdict depends on besides the commits: the protected list, the secret allow list, the budget. */
-function rulesFingerprint(memoryDir: string): string {
+function rulesFingerprint(memoryDir: string, home: string | undefined): string {
   const parts = [
     [...readProtectedPaths(memoryDir)].sort().join('\0'),
     [...readAllowedSecrets(memoryDir)].sort().join('\0'),
-    String(readSystemBudget(memoryDir, homeOfRepo(memoryDir, {}))),
+    String(readSystemBudget(memoryDir, home ?? homeOfRepo(memoryDir))),
   ];
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }

@@ -19,6 +19,8 @@ export const REMOTE_MAIN = 'refs/remotes/origin/main';
 export interface IntegrateInput {
   git: GitRunner;
   memoryDir: string;
+  /** The configured home: its `config` holds the system/ budget incoming commits are held to (validate-move.ts). */
+  home?: string | undefined;
   auth: GitAuth | undefined;
   /** origin's URL, named in error messages (an SSH host to add, a host name that does not resolve). */
   remoteUrl?: string;

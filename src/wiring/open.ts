@@ -25,7 +25,8 @@ import { sharedShellLauncher } from '../process/shell-launcher.js';
  * @example const git = runnerFor(config, {})
  */
 export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined; launch?: Launcher | undefined }): GitRunner {
-  return o.git ?? createGitRunner({ env: config.env, launch: o.launch ?? sharedShellLauncher() });
+  // GITMEM_HOME: git's hooks read the system/ budget from the configured home, as the handle does (config.ts hookHome).
+  return o.git ?? createGitRunner({ env: { ...config.env, GITMEM_HOME: config.home }, launch: o.launch ?? sharedShellLauncher() });
 }
 
 /**

@@ -84,7 +84,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
     const dirs = ctx.type === 'update' ? worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir }) : undefined;
     const baseIndex = dirs && ctx.checkedOut.then(() => readIndexFile(join(dirs.gitDir, 'index')));
     baseIndex?.catch(() => undefined); // a failed checkout is reported below
-    const reserved = dirs && baseIndex ? writerHookChannel(ctx, dirs, o.env, { head: ctx.baseHead, index: baseIndex }) : undefined;
+    const reserved = dirs && baseIndex ? writerHookChannel(ctx, dirs, o, { head: ctx.baseHead, index: baseIndex }) : undefined;
     const hook = reserved && o.wrapHookChannel ? o.wrapHookChannel(reserved) : reserved;
     try {
       const confined = confineCommand({
@@ -150,9 +150,9 @@ const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LI
  * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
  * none can be made (the writer's hook then starts Node).
  */
-function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, env: Record<string, string | undefined>, base: WriterBase): ReservedHookChannel | undefined {
+function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, o: Pick<CommandBodyOptions, 'env' | 'gitmemHome'>, base: WriterBase): ReservedHookChannel | undefined {
   try {
-    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env, base });
+    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env: o.env, home: o.gitmemHome, base });
   } catch {
     return undefined;
   }

@@ -35,6 +35,8 @@ export interface MergeIntoCheckoutOptions {
   branch: string;
   message: string;
   git: GitRunner;
+  /** The configured home: its `config` holds the system/ budget (validate-move.ts; as for a tool write). */
+  home?: string | undefined;
   /** Author/committer of the merge commit (default: gitmem's own, SYSTEM_IDENTITY). */
   identity?: Identity;
   /**
@@ -88,7 +90,7 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
     if (merged === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
     tree = merged;
   }
-  const checked = await validateMove(git, cwd, head, tree, { protectedPaths, ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}) });
+  const checked = await validateMove(git, cwd, head, tree, { home: o.home, protectedPaths, ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}) });
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.
   const commit = writeMergeCommit(cwd, { tree, parents: [head, tip], author: o.identity ?? SYSTEM_IDENTITY, message: o.message });
@@ -148,8 +150,9 @@ export async function checkMergeResult(
   head: string,
   tree: string,
   protectedPaths: ReadonlySet<string> = readProtectedPaths(cwd),
+  home?: string,
 ): Promise<MoveRejection | null> {
-  return (await validateMove(git, cwd, head, tree, { protectedPaths })).rejected;
+  return (await validateMove(git, cwd, head, tree, { home, protectedPaths })).rejected;
 }
 
 /**

@@ -53,7 +53,7 @@ describe('a writer\'s hook channel', () => {
     writeFileSync(join(repo, 'system', 'b.md'), 'no frontmatter\n');
     git(repo, ['add', '-A'], env);
     const viaChannel = await client(repo, { ...channel.env, GIT_INDEX_FILE: '.git/index' });
-    const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, env);
+    const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, undefined);
     expect(viaChannel.status).toBe(CLIENT_FAIL);
     expect(viaChannel.stderr).toBe(node.stderr);
     expect(node.stderr).toContain('system/b.md: missing frontmatter');
@@ -69,7 +69,7 @@ describe('a writer\'s hook channel', () => {
       expect(existsSync(join(ch.hooksDir, 'post-commit'))).toBe(false);
       writeFileSync(join(repo, 'system', 'd.md'), 'no frontmatter\n');
       git(repo, ['add', '-A'], env);
-      const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, env);
+      const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, undefined);
       const staged = { ...env, GIT_INDEX_FILE: '.git/index' };
       const asked = await run(hook, [], { cwd: repo, env: { ...staged, ...ch.env } });
       // no channel (a writer that unset it, or nobody listening): Node decides, with the same words

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hookHome } from '../../config.js';
 import { MemoryError } from '../../index.js';
 import { BUILD_ID, daemonAddress, ensurePrivateDir, isPrivateDir, type DaemonAddress } from '../daemon/address.js';
 import { askDaemon } from '../daemon/client.js';
@@ -71,6 +72,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
     runtimeDir: address.dir,
     entry: preCommitEntry(),
     env: ctx.env,
+    hookHome,
     launch: launcher.launch,
     log,
     sweep: sweepTickets,
