@@ -101,7 +101,7 @@ async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolea
   const r = await finalizeReflectionWorktree(
     p.wt,
     { shouldMerge: ok, mergeMode: o.merge ?? 'auto', ...(failureSummary ? { failureSummary } : {}), ...(refreshParent ? { refreshParent } : {}) },
-    { git: o.git },
+    { git: o.git, home: o.home },
   );
   const error = r.error ?? integrateError;
   const errorCode = refreshFailure ?? (error !== undefined && r.status !== 'merged' ? 'REFLECTION_FAILED' : undefined);

@@ -22,7 +22,7 @@ export async function refreshForMerge(o: ReflectionRunOptions, p: PreparedReflec
     o.refreshParent ??
     (() => {
       const credentials = o.credentials?.();
-      return prepareParentRefresh({ git: o.git, memoryDir: p.wt.parentMemoryDir, ...(credentials ? { credentials } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+      return prepareParentRefresh({ git: o.git, memoryDir: p.wt.parentMemoryDir, home: o.home, ...(credentials ? { credentials } : {}), ...(o.signal ? { signal: o.signal } : {}) });
     });
   return Promise.resolve()
     .then(prepare)

@@ -111,6 +111,7 @@ export function contextFor(opts: SyncOptions, url: string): IntegrateInput {
   return {
     git: opts.git,
     memoryDir: opts.memoryDir,
+    home: opts.home,
     auth,
     remoteUrl: url,
     onConflict: parseConflictPolicy(opts.onConflict ?? DEFAULT_CONFLICT_POLICY),

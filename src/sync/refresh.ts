@@ -18,6 +18,8 @@ export interface ParentRefreshOptions {
   git: GitRunner;
   /** The checkout a branch is about to be merged into. */
   memoryDir: string;
+  /** The configured home: its `config` holds the system/ budget incoming commits are held to (validate-move.ts). */
+  home?: string | undefined;
   credentials?: GitCredentials;
   signal?: AbortSignal;
   /** Retry policy of the fetch (default: the network policy). */

@@ -37,6 +37,8 @@ export interface SyncResult {
 export interface SyncOptions {
   git: GitRunner;
   memoryDir: string;
+  /** The configured home: its `config` holds the system/ budget incoming commits are held to (validate-move.ts). */
+  home?: string | undefined;
   /** Used as given for every network command. Prefer `credentials`, which is scoped to origin's host. */
   auth?: GitAuth;
   credentials?: GitCredentials;

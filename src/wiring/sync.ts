@@ -20,7 +20,7 @@ function credentialsOf(config: GitmemConfig): { credentials?: GitCredentials } {
 }
 
 function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
-  return { git: w.git, memoryDir: w.memoryDir, ...credentialsOf(w.config), ...(o.onConflict ? { onConflict: o.onConflict } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+  return { git: w.git, memoryDir: w.memoryDir, home: w.config.home, ...credentialsOf(w.config), ...(o.onConflict ? { onConflict: o.onConflict } : {}), ...(o.signal ? { signal: o.signal } : {}) };
 }
 
 /**

@@ -22,7 +22,7 @@ function refreshParent(w: WorkerWiring, signal: AbortSignal | undefined): NonNul
   return async () => {
     const { prepareParentRefresh } = await import('../sync/refresh.js');
     const credentials = w.config.credentials();
-    return prepareParentRefresh({ git: w.git, memoryDir: w.memoryDir, ...(credentials ? { credentials } : {}), ...(signal ? { signal } : {}) });
+    return prepareParentRefresh({ git: w.git, memoryDir: w.memoryDir, home: w.config.home, ...(credentials ? { credentials } : {}), ...(signal ? { signal } : {}) });
   };
 }
 
@@ -41,7 +41,7 @@ async function runWorkerOnce(w: WorkerWiring, task: WorkerTask): Promise<MemoryW
   };
   if ('body' in task) {
     const { runMemoryWorker } = await import('../worktree/worker.js');
-    return runMemoryWorker({ memoryDir: w.memoryDir, ...common }, task.body, { git: w.git, refreshParent: refreshParent(w, task.signal) });
+    return runMemoryWorker({ memoryDir: w.memoryDir, ...common }, task.body, { git: w.git, home: w.config.home, refreshParent: refreshParent(w, task.signal) });
   }
   const { runWorkerCommand } = await import('../worktree/command-body.js');
   return runWorkerCommand({

@@ -201,7 +201,7 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
       ...(o.signal ? { signal: o.signal } : {}),
     },
     body,
-    { git: o.git, ...(o.refreshParent ? { refreshParent: o.refreshParent } : {}) },
+    { git: o.git, home: o.gitmemHome, ...(o.refreshParent ? { refreshParent: o.refreshParent } : {}) },
   );
   return outcome.finally(() => Promise.all(closing));
 }

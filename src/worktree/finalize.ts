@@ -59,6 +59,8 @@ export interface FinalizeReflectionOptions {
 
 export interface FinalizeDeps {
   git: GitRunner;
+  /** The configured home: its `config` holds the system/ budget the merge is held to (default: the repository's). */
+  home?: string | undefined;
   identity?: Identity;
   lease?: MemoryOperationOptions;
 }
@@ -154,7 +156,7 @@ async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeRefle
   const { git } = deps;
   const message = mergeSubject('reflection', reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip)));
   // The import checked that the tip descends from the base.
-  const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, branch: tip, message, git, tipDescendsFrom: wt.baseHead, ...(deps.identity ? { identity: deps.identity } : {}) });
+  const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, home: deps.home, branch: tip, message, git, tipDescendsFrom: wt.baseHead, ...(deps.identity ? { identity: deps.identity } : {}) });
   if (r.status === 'conflict') {
     const keep = o.keepBranchOnConflict ?? true;
     await removeWorktreeDir(wt, git);

@@ -104,6 +104,7 @@ async function mergeImported(
     branch: imported.tip,
     message,
     git: deps.git,
+    home: deps.home,
     tipDescendsFrom: wt.baseHead,
     ...(imported.tipTree ? { tipTree: imported.tipTree } : {}),
     ...(imported.blobs ? { knownBlobs: imported.blobs } : {}),

@@ -108,7 +108,7 @@ export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorker
       const commitCount = head === baseHead ? 0 : await commitsSince(git, dir, baseHead, head);
       if (head !== baseHead) {
         const base = baseHead || (await emptyTree(git, dir));
-        const rejected = await checkMergeResult(git, dir, base, head, protectedPaths);
+        const rejected = await checkMergeResult(git, dir, base, head, protectedPaths, deps.home);
         if (rejected !== null) {
           const kept = await keepAndRestore(git, dir, { baseHead, head, headRef, kind, deps });
           return { type: 'repair', status: 'rejected', branchName: kept, branchTip: head, commitCount, uncommittedPaths: await dirtyPaths(git, dir), ...rejected };

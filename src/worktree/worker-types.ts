@@ -106,6 +106,8 @@ export type MemoryWorkerStatus = MemoryWorkerOutcome['status'];
 
 export interface MemoryWorkerDeps {
   git: GitRunner;
+  /** The configured home: its `config` holds the system/ budget the merge is held to (default: the repository's). */
+  home?: string | undefined;
   now?: () => Date;
   randomHex?: () => string;
   /** Author of the merge commit (default `gitmem <gitmem@gitmem.local>`). */
