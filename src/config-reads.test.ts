@@ -17,6 +17,17 @@ const SET_FOR_CHILDREN: ReadonlyMap<string, string> = new Map([
   ['GITMEM_WORKER_BASE', "a command worker's base commit, for the command (worktree/command-body.ts)"],
 ]);
 
+/**
+ * Reads still outside config.ts, each for a reason (ARCHITECTURE.md "Nothing below memory.ts/wiring/ …").
+ * Left to do: move them behind functions of config.ts once the daemon client's light path can load it.
+ */
+const EXCEPTIONS: ReadonlyMap<string, string> = new Map([
+  ['home.ts', "the daemon client's home rule, needed before anything else loads (imports only fs/os/path)"],
+  ['process/runtime-dir.ts', "the daemon switch, read by the daemon client's light path (cli/entry.ts) and by config.ts"],
+  ['cli/daemon/eligible.ts', 'the daemon client (cli/entry.ts, a process root) before config.ts is loaded'],
+  ['sandbox/host.ts', "the sandbox reads the confined child's environment it is handed (which homes to hide)"],
+]);
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -42,10 +53,11 @@ function lineOf(text: string, index: number): number {
 
 describe('GITMEM_* variables', () => {
   const files = sourceFiles(SRC).filter((f) => relative(SRC, f) !== 'config.ts');
+  const checked = files.filter((f) => !EXCEPTIONS.has(relative(SRC, f)));
 
   it('are read only in config.ts (a read elsewhere fails naming file:line)', () => {
     const reads: string[] = [];
-    for (const file of files) {
+    for (const file of checked) {
       const text = readFileSync(file, 'utf8');
       for (const re of READS) for (const m of text.matchAll(re)) reads.push(`src/${relative(SRC, file)}:${lineOf(text, m.index)}: ${(text.split('\n')[lineOf(text, m.index) - 1] ?? '').trim()}`);
     }

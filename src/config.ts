@@ -38,6 +38,7 @@ export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   GITMEM_DAEMON_IDLE: 'seconds a CLI daemon waits for a call before it stops (default 600)',
   GITMEM_DAEMON_TRACE: "1: the daemon logs each call's start and duration",
   GITMEM_DEBUG: 'set: an internal error prints its stack',
+  GITMEM_FSYNC: '0/false/no/off: writes are not flushed to disk (over the repository\'s gitmem.fsync; default on)',
 });
 
 /** The agent the environment names (used when a call names none; see memfs/scope.ts). */
@@ -94,6 +95,8 @@ export interface GitmemConfig {
   readonly daemon: Readonly<DaemonSettings>;
   /** GITMEM_DEBUG is set. */
   readonly debug: boolean;
+  /** GITMEM_FSYNC: true/false when it says on/off, else undefined (the repository's gitmem.fsync decides). */
+  readonly fsync: boolean | undefined;
   /** The environment git and the sandbox are handed (and where provider keys are looked up by name). */
   readonly env: Readonly<Env>;
   /**
@@ -196,6 +199,34 @@ export function hookHome(env: Env, repoDir: string): string {
   return home ? resolve(home) : homeOfRepo(repoDir);
 }
 
+/**
+ * GITMEM_DEBUG is set (an internal error prints its stack).
+ * @example debugSwitch({ GITMEM_DEBUG: '1' }) === true
+ */
+export function debugSwitch(env: Env): boolean {
+  return text(env['GITMEM_DEBUG']) !== undefined;
+}
+
+const FSYNC_OFF = new Set(['0', 'false', 'no', 'off']);
+const FSYNC_ON = new Set(['1', 'true', 'yes', 'on']);
+
+/**
+ * GITMEM_FSYNC as a switch: false for 0/false/no/off, true for 1/true/yes/on, else undefined.
+ * @example fsyncSwitch({ GITMEM_FSYNC: '0' }) === false
+ */
+export function fsyncSwitch(env: Env): boolean | undefined {
+  const v = env['GITMEM_FSYNC']?.trim().toLowerCase() ?? '';
+  return FSYNC_OFF.has(v) ? false : FSYNC_ON.has(v) ? true : undefined;
+}
+
+/**
+ * The gitmem sandbox this environment runs inside (GITMEM_SANDBOX, its backend's name), or undefined.
+ * @example sandboxMarker({ GITMEM_SANDBOX: 'bwrap' }) === 'bwrap'
+ */
+export function sandboxMarker(env: Env): string | undefined {
+  return text(env['GITMEM_SANDBOX']);
+}
+
 function once<T>(read: () => T): () => T {
   let value: { v: T } | undefined;
   return () => (value ??= { v: read() }).v;
@@ -211,7 +242,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
   const home = gitmemHome(options.home, env, cwd);
   const fsSwitch = (env['GITMEM_FS_SANDBOX'] ?? '').trim().toLowerCase();
   const readPaths = text(env['GITMEM_SANDBOX_READ']);
-  const inside = text(env['GITMEM_SANDBOX']);
+  const inside = sandboxMarker(env);
   const model = { ...(text(env['GITMEM_MODEL']) ? { spec: text(env['GITMEM_MODEL']) as string } : {}), ...(text(env['GITMEM_OPENAI_BASE_URL']) ? { openaiBaseUrl: text(env['GITMEM_OPENAI_BASE_URL']) as string } : {}) };
   return Object.freeze({
     home,
@@ -221,7 +252,8 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
     model: Object.freeze(model),
     sandbox: Object.freeze({ enabled: fsSwitch !== '0' && fsSwitch !== 'false', ...(readPaths ? { readPaths } : {}), ...(inside ? { inside } : {}) }),
     daemon: Object.freeze(daemonSettings(env)),
-    debug: text(env['GITMEM_DEBUG']) !== undefined,
+    debug: debugSwitch(env),
+    fsync: fsyncSwitch(env),
     env,
     credentials: once(() => resolveCredentials({ env, home })),
     file: once(() => readGitmemConfig(home)),

@@ -58,7 +58,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     author: agentIdentity(agentId, { given: options.author, configuredName: config.agent.name, recordedName: recorded.name }),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
     systemBudget: () => readSystemBudget(memoryDir, config.home),
-    durable: durableWrites(resolveGitCommonDir(memoryDir), config.env),
+    durable: durableWrites(resolveGitCommonDir(memoryDir), config.fsync),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: afterCommit(git, memoryDir, config),
@@ -108,7 +108,7 @@ function buildMemory(o: Parts): Memory {
     },
     tree: async () => (await import('./memfs/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
-    search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: config.home, env: config.env }, query, opts),
+    search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: config.home, env: config.env, openaiBaseUrl: config.model.openaiBaseUrl }, query, opts),
     log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
       if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
       throw err;

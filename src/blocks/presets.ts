@@ -24,7 +24,7 @@ export interface PromptPreset {
   variants: Partial<Record<'content' | 'memfs' | 'local-memfs', string>>;
 }
 
-const GITMEM_VARIANTS = {
+const MEMFS_VARIANTS = {
   content: 'gitmem_standard.md',
   memfs: 'gitmem_memfs.md',
   'local-memfs': 'gitmem_local_memfs.md',
@@ -35,13 +35,13 @@ const PRESETS: readonly PromptPreset[] = [
     id: 'default',
     label: 'Default',
     description: 'Alias for gitmem',
-    variants: GITMEM_VARIANTS,
+    variants: MEMFS_VARIANTS,
   },
   {
     id: 'gitmem',
     label: 'gitmem',
     description: 'A coding agent whose memory is a git repository of markdown files',
-    variants: GITMEM_VARIANTS,
+    variants: MEMFS_VARIANTS,
   },
   {
     id: 'concise',

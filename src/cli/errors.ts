@@ -2,6 +2,7 @@
  * Maps anything thrown by a command to an exit code and a one-line message: MemoryError → 1 (its code
  * shown), bad options → 1, anything else → 2 (a bug; the stack goes only to GITMEM_DEBUG).
  */
+import { debugSwitch } from '../config.js';
 import { MemoryError } from '../errors.js';
 import type { CliIo } from './types.js';
 
@@ -16,7 +17,7 @@ export function errorExit(err: unknown, json: boolean, io: Pick<CliIo, 'stdout' 
     [code, message, exit] = ['INVALID_ARGUMENT', err.message, 1];
   } else {
     [code, message, exit] = ['INTERNAL', err instanceof Error ? err.message : String(err), 2];
-    if (io.env['GITMEM_DEBUG'] && err instanceof Error) io.stderr(`${err.stack ?? ''}\n`);
+    if (debugSwitch(io.env) && err instanceof Error) io.stderr(`${err.stack ?? ''}\n`);
   }
   const oneLine = message.split('\n')[0] ?? '';
   io.stderr(`gitmem: ${code}: ${oneLine}\n`);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fsyncSwitch } from '../config.js';
 import { gitmemConfigValue } from './config-text.js';
 import { durableWrites } from './durable.js';
 
@@ -10,13 +11,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('durableWrites', () => {
   it('is on by default, off by GITMEM_FSYNC or gitmem.fsync, the env winning', () => {
-    expect(durableWrites(join(dir, 'absent'), {})).toBe(true);
+    const d = (path: string, env: Record<string, string>): boolean => durableWrites(path, fsyncSwitch(env));
+    expect(d(join(dir, 'absent'), {})).toBe(true);
     writeFileSync(join(dir, 'config'), '[core]\n\tfsync = none\n[gitmem]\n\tfsync = true\n[gitmem]\n\tFsync = Off\n');
-    expect(durableWrites(dir, {})).toBe(false);
-    expect(durableWrites(dir, { GITMEM_FSYNC: '1' })).toBe(true);
+    expect(d(dir, {})).toBe(false);
+    expect(d(dir, { GITMEM_FSYNC: '1' })).toBe(true);
     writeFileSync(join(dir, 'config'), '[gitmem]\n\tfsync = yes\n');
-    expect(durableWrites(dir, { GITMEM_FSYNC: 'false' })).toBe(false);
-    expect(durableWrites(dir, { GITMEM_FSYNC: 'maybe' })).toBe(true); // not a boolean: the config decides
+    expect(d(dir, { GITMEM_FSYNC: 'false' })).toBe(false);
+    expect(d(dir, { GITMEM_FSYNC: 'maybe' })).toBe(true); // not a boolean: the config decides
   });
 
   it('reads only the [gitmem] section, the last value winning', () => {

@@ -12,7 +12,6 @@ import { gitmemConfigValue } from './config-text.js';
 
 const { O_RDONLY, O_DIRECTORY } = constants;
 const OFF = new Set(['0', 'false', 'no', 'off']);
-const ON = new Set(['1', 'true', 'yes', 'on']);
 
 /**
  * Flushes a directory's entries (a rename or unlink in it) to disk.
@@ -97,13 +96,12 @@ export async function syncRenamed(files: readonly string[], dirs: readonly strin
 }
 
 /**
- * Whether writes to the repository at `commonDir` are durable: `GITMEM_FSYNC=0|false|no|off` turns it off
- * (`1|true|yes|on` on), else `git config gitmem.fsync false` does; default on.
- * @example durableWrites('/mem/.git', { GITMEM_FSYNC: '0' }) === false
+ * Whether writes to the repository at `commonDir` are durable: the configured switch (config.ts fsyncSwitch,
+ * GITMEM_FSYNC) when it says on or off, else `git config gitmem.fsync false` turns it off; default on.
+ * @example durableWrites('/mem/.git', false) === false
  */
-export function durableWrites(commonDir: string, env: Record<string, string | undefined>): boolean {
-  const fromEnv = env['GITMEM_FSYNC']?.trim().toLowerCase();
-  if (fromEnv !== undefined && (OFF.has(fromEnv) || ON.has(fromEnv))) return !OFF.has(fromEnv);
+export function durableWrites(commonDir: string, configured: boolean | undefined): boolean {
+  if (configured !== undefined) return configured;
   let config: string;
   try {
     config = readFileSync(join(commonDir, 'config'), 'utf8');

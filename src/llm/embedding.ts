@@ -37,7 +37,7 @@ function embeddingSpec(config: GitmemConfigFile): string | undefined {
  * Resolves the configured embedding model, or undefined when none is configured.
  * @example await resolveEmbeddingModel({ config: { embeddings: 'openai-compatible:local:nomic-embed-text' }, env })
  */
-export async function resolveEmbeddingModel(o: { config: GitmemConfigFile; env: Env }): Promise<EmbeddingChoice | undefined> {
+export async function resolveEmbeddingModel(o: { config: GitmemConfigFile; env: Env; openaiBaseUrl?: string | undefined }): Promise<EmbeddingChoice | undefined> {
   const raw = embeddingSpec(o.config);
   if (raw === undefined) return undefined;
   const spec = parseModelSpec(raw);
@@ -45,7 +45,7 @@ export async function resolveEmbeddingModel(o: { config: GitmemConfigFile; env: 
   if (spec.provider === 'anthropic') throw new MemoryError('INVALID_ARGUMENT', `embeddings ${label}: Anthropic has no embeddings API; use openai:… or openai-compatible:…`);
   const providers = o.config.providers ?? {};
   const entry = providers[spec.provider === 'openai-compatible' ? spec.name : 'openai'];
-  const baseURL = nonEmpty(o.env['GITMEM_OPENAI_BASE_URL']) ?? entry?.baseURL;
+  const baseURL = nonEmpty(o.openaiBaseUrl) ?? entry?.baseURL; // config.ts: GITMEM_OPENAI_BASE_URL
   const headers = entry?.headers ? { headers: entry.headers } : {};
   if (spec.provider !== 'openai-compatible') {
     const apiKey = keyOf(o.env, entry, 'OPENAI_API_KEY');

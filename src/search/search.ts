@@ -31,6 +31,8 @@ export interface SearchContext {
   memoryDir: string;
   home: string;
   env: Record<string, string | undefined>;
+  /** The configured base URL of openai / openai-compatible models (config.ts, GITMEM_OPENAI_BASE_URL). */
+  openaiBaseUrl?: string | undefined;
 }
 
 /** HEAD's commit from the ref files, or undefined when only git can tell. */
@@ -131,7 +133,7 @@ async function planFor(ctx: SearchContext, query: string, options: CheckedOption
   if (mode !== 'fulltext' && !configured) {
     throw new MemoryError('MODEL_NOT_CONFIGURED', `search mode ${mode} needs "embeddings": "<provider:model>" in $GITMEM_HOME/config`);
   }
-  const embeddings = mode === 'fulltext' ? undefined : await resolveEmbeddingModel({ config, env: ctx.env });
+  const embeddings = mode === 'fulltext' ? undefined : await resolveEmbeddingModel({ config, env: ctx.env, openaiBaseUrl: ctx.openaiBaseUrl });
   return { parsed: parseQuery(query), query, options, mode, embeddings };
 }
 

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookHome } from '../../config.js';
+import { hookHome, sandboxMarker } from '../../config.js';
 import { MemoryError } from '../../index.js';
 import { BUILD_ID, daemonAddress, ensurePrivateDir, isPrivateDir, type DaemonAddress } from '../daemon/address.js';
 import { askDaemon } from '../daemon/client.js';
@@ -76,7 +76,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
     launch: launcher.launch,
     log,
     sweep: sweepTickets,
-    peerRefusal: (socket, request) => peerRefusal(ticketClaim(socket, request.ticket), { GITMEM_SANDBOX: request.env.GITMEM_SANDBOX ?? '' }),
+    peerRefusal: (socket, request) => peerRefusal(ticketClaim(socket, request.ticket), { GITMEM_SANDBOX: sandboxMarker(request.env) ?? '' }),
   });
   try {
     const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log, trace: ctx.config.daemon.trace });
