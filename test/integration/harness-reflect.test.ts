@@ -89,4 +89,38 @@ describe('reflection started by a harness hook (detached, fake model)', { tags: 
     expect(fake.requests.length).toBe(requests);
     expect(git(h.memoryDir('a1'), ['rev-list', '--count', `${head}..HEAD`])).toBe('2');
   }, 180_000);
+
+  it('sessions recorded while no model was configured are reflected by the first reflection after one is set', async () => {
+    const h = cliHome('local', ['a1']);
+    const early = join(h.root, 'early.jsonl');
+    const later = join(h.root, 'later.jsonl');
+    copyFileSync(join(FIXTURES, 'claude-code-session.jsonl'), early);
+    copyFileSync(join(FIXTURES, 'claude-code-session.jsonl'), later);
+    const input = (id: string, path: string) => JSON.stringify({ session_id: id, transcript_path: path, cwd: h.root });
+    expect(h.run(['hook', 'claude-code', 'session-end', '--agent', 'a1'], { input: input('early', early) }).code).toBe(0);
+    expect(existsSync(join(h.home, 'agents', 'a1', 'harness', 'reflect.log'))).toBe(false); // nothing launched without a model
+    writeFileSync(join(h.home, 'config'), JSON.stringify({ model: 'openai-compatible:local:fake-model', providers: { local: { baseURL: fake.baseURL } } }));
+    let n = 0;
+    const notes = [writesNote('notes/early.md', 'Reflect the early session'), writesNote('notes/later.md', 'Reflect the later session')];
+    // Each reflection is three scripted steps; the job takes the sessions one after the other.
+    script = (() => {
+      let current = notes[0]!;
+      let steps = 0;
+      return (body: Record<string, unknown>) => {
+        const reply = current(body);
+        if (++steps === 3) (current = notes[++n] ?? current), (steps = 0);
+        return reply;
+      };
+    })();
+    expect(h.run(['hook', 'claude-code', 'session-end', '--agent', 'a1'], { input: input('later', later) }).code).toBe(0);
+    await until('both sessions reflected', () => {
+      const dir = join(h.home, 'agents', 'a1', 'harness', 'sessions');
+      const all = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, number>);
+      return all.length === 2 && all.every((r) => r['reflected'] === r['offset'] && r['offset']! > 0);
+    });
+    await until('the job to finish', jobDone(h));
+    const log = git(h.memoryDir('a1'), ['log', '--format=%s', '-10']);
+    expect(log).toContain('merge(reflection): Reflect the early session');
+    expect(log).toContain('merge(reflection): Reflect the later session');
+  }, 180_000);
 });
