@@ -108,7 +108,10 @@ describe('reflection started by a harness hook (detached, fake model)', { tags: 
       let steps = 0;
       return (body: Record<string, unknown>) => {
         const reply = current(body);
-        if (++steps === 3) (current = notes[++n] ?? current), (steps = 0);
+        if (++steps === 3) {
+          current = notes[++n] ?? current;
+          steps = 0;
+        }
         return reply;
       };
     })();
