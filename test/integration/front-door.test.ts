@@ -61,6 +61,12 @@ describe('the front door', () => {
     expect(out.trim()).toBe('function function');
   });
 
+  it('gitmem/internals holds what the project itself uses: at most 100 names at run time', async () => {
+    const names = Object.keys(await import(join(REPO, 'dist', 'internals.js')));
+    console.info(`[front-door] gitmem/internals: ${names.length} names at run time`);
+    expect(names.length).toBeLessThanOrEqual(100);
+  });
+
   it('exports a curated surface of 40 to 60 names, each with a doc comment, every function and class with an example', () => {
     const program = ts.createProgram([join(REPO, 'src', 'index.ts')], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true });
     const checker = program.getTypeChecker();
