@@ -17,7 +17,7 @@ import { credentialsFromToken, readCredentialsFile, type GitCredentials } from '
 
 type Env = Record<string, string | undefined>;
 
-/** Every variable gitmem reads, and what it means (README "Configuration" lists the same). */
+/** Every variable gitmem reads, and what it means (docs/configuration.md lists the same). */
 export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   GITMEM_HOME: 'the home: agents, credentials, config (default ~/.gitmem)',
   GITMEM_AGENT_ID: 'the agent when none is named (AGENT_ID too)',

@@ -1,6 +1,6 @@
 /**
  * One error type for the whole library. Callers branch on `code`, never on message text.
- * Every code is documented here; add new ones here (and in README's table) rather than inventing strings.
+ * Every code is documented here; add new ones here (docs/library.md points to this list) rather than inventing strings.
  */
 export type MemoryErrorCode =
   // --- input ---

@@ -1,6 +1,6 @@
 /**
  * The shapes of `gitmem dream` as a library call: its options and its one-line JSON result (documented in
- * the README), plus its exit-code rule (dreamExitCode).
+ * docs/background.md), plus its exit-code rule (dreamExitCode).
  */
 import type { LanguageModel } from 'ai';
 import type { MemoryErrorCode } from '../errors.js';

@@ -243,7 +243,7 @@ describe("the model's own lines under the Anthropic tool", () => {
 
 /**
  * Where gitmem answers differently from the SDK's filesystem tool, on purpose: each difference with the call, what
- * the SDK answers and gitmem's exact string (README, "Anthropic's memory tool"). Everything else is the SDK's
+ * the SDK answers and gitmem's exact string (docs/library.md, "Anthropic's memory tool"). Everything else is the SDK's
  * answer, string for string (the script above and adapter-anthropic-random.test.ts).
  */
 interface Difference {

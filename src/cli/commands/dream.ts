@@ -27,7 +27,7 @@ ${SOURCE_FORMS.map((f) => `                      ${f}`).join('\n')}
   --prompt, --system  replace the task message / the system prompt
 Exit codes: 0 merged, no changes needed, nothing new since the last reflection, or dry run done;
 1 anything else (bad arguments, no model, source error, parent dirty, conflict, failure, timeout, --to write
-error); 2 internal error. --json prints one line (see README "gitmem dream --json").
+error); 2 internal error. --json prints one line (see docs/background.md, "Reflection and gitmem dream").
 `;
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
