@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
+import { jobIdle, until, writesNote } from '../helpers/harness/reflection-job.js';
 import { runGitmem } from '../helpers/cli.js';
 import { contentText, messagesOf, startFakeAnthropic, type FakeAnthropic } from '../helpers/harness/fake-anthropic.js';
 import { inputItems, startFakeResponses, type FakeResponses } from '../helpers/harness/fake-responses.js';
@@ -33,21 +34,6 @@ afterAll(async () => {
   await reflectionModel?.close();
   cleanupTmp();
 });
-
-/** A reflection that writes one note and commits it with `reason`. */
-function writesNote(path: string, reason: string): (body: Record<string, unknown>) => FakeReply {
-  let step = 0;
-  return (body) => {
-    const trailer = /Reviewed-Transcript: [^"\\]+/.exec(JSON.stringify(body['messages']))?.[0] ?? 'Reviewed-Transcript: ?';
-    return (
-      [
-        { toolCalls: [{ name: 'write_file', args: { path, content: '---\ndescription: Learned in a harness session\n---\nThe user ran the connect test.\n' } }] },
-        { toolCalls: [{ name: 'shell', args: { command: `git add -A && git commit -q -m ${JSON.stringify(reason)} -m ${JSON.stringify(trailer)}` } }] },
-        { text: 'done' },
-      ][step++] ?? { text: 'done' }
-    );
-  };
-}
 
 interface Setup {
   root: string;
@@ -78,16 +64,7 @@ function setup(prefix: string): Setup {
 
 const subjects = (memoryDir: string, n = 10): string[] => git(memoryDir, ['log', '--format=%s', `-${n}`]).split('\n');
 
-async function until(what: string, ok: () => boolean, ms = 90_000): Promise<void> {
-  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 250))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
-
-function jobIdle(s: Setup): () => boolean {
-  const harness = join(s.gitmemHome, 'agents', AGENT, 'harness');
-  return () => existsSync(join(harness, 'reflect.log')) && !existsSync(join(harness, 'reflect.lock'));
-}
+const jobDone = (s: Setup) => jobIdle(s.gitmemHome, AGENT);
 
 describe('Claude Code (the real `claude -p`) after `gitmem connect claude-code`', { tags: ['harness', 'sandbox'] }, () => {
   let s: Setup;
@@ -104,7 +81,7 @@ describe('Claude Code (the real `claude -p`) after `gitmem connect claude-code`'
     writeFileSync(claudePaths(s.home).settings, before.settings);
     const c = s.gitmem(['connect', 'claude-code', '--agent', AGENT]);
     expect(c.code, c.stderr).toBe(0);
-    reflectionScript = writesNote('notes/claude-session.md', 'What the Claude Code session taught');
+    reflectionScript = writesNote('notes/claude-session.md', 'What the Claude Code session taught', 'The user ran the connect test.');
     fake = await startFakeAnthropic([{ toolUse: { name: 'mcp__gitmem__memory', input: CREATE(reason) } }, { text: 'Noted.' }]);
     run = await runClaude({ prompt: PROMPT, cwd: s.project, home: s.home, baseURL: fake.baseURL, env: { GITMEM_HOME: s.gitmemHome, GITMEM_DAEMON: '0' } });
   }, 180_000);
@@ -127,7 +104,7 @@ describe('Claude Code (the real `claude -p`) after `gitmem connect claude-code`'
 
   it("reflects over the session at its end (a second fake model) and merges on main; the hook again reflects nothing twice", async () => {
     await until('the reflection merge', () => subjects(s.memoryDir).includes('merge(reflection): What the Claude Code session taught'));
-    await until('the job to finish', jobIdle(s));
+    await until('the job to finish', jobDone(s));
     expect(git(s.memoryDir, ['show', 'HEAD:notes/claude-session.md'])).toContain('The user ran the connect test.');
     const requests = reflectionModel.requests.length;
     const head = git(s.memoryDir, ['rev-parse', 'HEAD']);
@@ -169,7 +146,7 @@ describe('Codex (the real `codex exec`) after `gitmem connect codex`', { tags: [
     // The reflection runs when a turn ends (Codex has no session end): every turn, here.
     mkdirSync(join(s.gitmemHome, 'agents', AGENT), { recursive: true });
     writeFileSync(join(s.gitmemHome, 'agents', AGENT, 'config.json'), JSON.stringify({ reflection: { trigger: 'step-count', stepCount: 1 } }));
-    reflectionScript = writesNote('notes/codex-session.md', 'What the Codex session taught');
+    reflectionScript = writesNote('notes/codex-session.md', 'What the Codex session taught', 'The user ran the connect test.');
     fake = await startFakeResponses([
       { toolSearch: { query: 'gitmem memory' } },
       { functionCall: { namespace: 'mcp__gitmem', name: 'memory', arguments: CREATE(reason), callId: 'call_connect' } },
@@ -205,7 +182,7 @@ describe('Codex (the real `codex exec`) after `gitmem connect codex`', { tags: [
 
   it('reflects over the rollout when the turn ends and merges on main; the hook again reflects nothing twice', async () => {
     await until('the reflection merge', () => subjects(s.memoryDir).includes('merge(reflection): What the Codex session taught'));
-    await until('the job to finish', jobIdle(s));
+    await until('the job to finish', jobDone(s));
     const requests = reflectionModel.requests.length;
     const head = git(s.memoryDir, ['rev-parse', 'HEAD']);
     const [rollout] = run.transcripts;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, type CliHome } from '../helpers/cli.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/fake-openai.js';
+import { jobIdle, until, writesNote } from '../helpers/harness/reflection-job.js';
 import { REPO_ROOT } from '../helpers/harness/spawn-harness.js';
 import { cleanupTmp, git } from '../helpers/tmp.js';
 
@@ -22,35 +23,12 @@ afterAll(async () => {
   cleanupTmp();
 });
 
-function trailerOf(body: Record<string, unknown>): string {
-  return /Reviewed-Transcript: [^"\\]+/.exec(JSON.stringify(body['messages']))?.[0] ?? 'Reviewed-Transcript: ?';
-}
-
-/** A reflection that writes one note and commits it with `reason` (then stops). */
-function writesNote(path: string, reason: string): (body: Record<string, unknown>) => FakeReply {
-  let step = 0;
-  return (body) =>
-    [
-      { toolCalls: [{ name: 'write_file', args: { path, content: '---\ndescription: What the session taught\n---\nThe harness session ran.\n' } }] },
-      { toolCalls: [{ name: 'shell', args: { command: `git add -A && git commit -q -m ${JSON.stringify(reason)} -m ${JSON.stringify(trailerOf(body))}` } }] },
-      { text: 'done' },
-    ][step++] ?? { text: 'done' };
-}
-
 const session = (h: CliHome) => {
   const dir = join(h.home, 'agents', 'a1', 'harness', 'sessions');
   return existsSync(dir) ? readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, number>)[0] : undefined;
 };
 
-async function until(what: string, ok: () => boolean, ms = 90_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const jobDone = (h: CliHome) => () => !existsSync(join(h.home, 'agents', 'a1', 'harness', 'reflect.lock')) && existsSync(join(h.home, 'agents', 'a1', 'harness', 'reflect.log'));
+const jobDone = (h: CliHome) => jobIdle(h.home, 'a1');
 
 describe('reflection started by a harness hook (detached, fake model)', { tags: ['sandbox'] }, () => {
   it('session end reflects the new part and merges on main; the same part is never reflected twice; a failed part is taken by the next run', async () => {
