@@ -55,7 +55,9 @@ describe('writer names', { tags: ['sandbox'] }, () => {
     const r = await runDream({ home: h.home, agentId: 'ada', env: h.env, cwd: h.home, model, git: memory.git, maxRetries: 0, stream: false });
     expect(r).toMatchObject({ launched: true, status: 'merged' });
     merges['reflection'] = head();
-    const [merge, work] = await memory.history({ limit: 2 });
+    // The sub-agent's commit by its reason: within one second of `init`, git's date order may list init first.
+    const [merge, ...rest] = await memory.history({ limit: 3 });
+    const work = rest.find((e) => e.reason.startsWith('Record the tea preference'));
     expect(merge?.reason).toBe('merge(reflection): Record the tea preference');
     const moved = await moveTo(head());
     expect({ merge: merge?.writer, work: work?.writer, watch: moved.writer }).toEqual({ merge: 'reflection', work: 'reflection', watch: 'reflection' });
