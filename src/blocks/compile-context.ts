@@ -5,7 +5,8 @@
  * what is left; blocks that do not fit are named, with where to read them. Deterministic: the same parts and
  * options give the same bytes (the harness's prompt cache keys on them).
  */
-import { contextFor, memorySection, selfSection, type Block, type CompileOptions, type PromptParts } from './compile-prompt.js';
+import type { CompileOptions, PromptParts } from './compile-prompt.js';
+import { contextFor, memorySection, selfSection, type Block } from './render-blocks.js';
 import { singleLine } from './frontmatter.js';
 import { DEFAULT_TREE_LIMITS } from './tree-limits.js';
 

@@ -7,9 +7,12 @@ import { MemoryError } from '../errors.js';
 import { summarizeMarkdown, type MarkdownSummary } from './file-summary.js';
 import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
 import { assertMemoryMode, buildPresetPrompt, DEFAULT_PRESET_ID, type MemoryMode } from './presets.js';
-import { DEFAULT_PROMPT_SURFACE, surfaceWording, type PromptSurface } from './prompt-surfaces.js';
+import { DEFAULT_PROMPT_SURFACE, type PromptSurface } from './prompt-surfaces.js';
 import { clipDescription, renderTree, type TreeEntry } from './tree.js';
+import { BYTE_ORDER, contextFor, memorySection, selfSection, type Block, type Context } from './render-blocks.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
+
+export { tagName, type Block } from './render-blocks.js';
 
 /**
  * One committed file (repo-relative path, UTF-8 text) at the revision being compiled. A file outside
@@ -48,15 +51,6 @@ export interface CompileOptions {
   notice?: string;
 }
 
-/** A parsed memory file; `error` is set (and `body` is the raw text) when its frontmatter is broken. */
-export interface Block {
-  path: string;
-  description: string;
-  body: string;
-  readOnly: boolean;
-  error?: string;
-}
-
 export interface Skill {
   folder: string;
   name: string;
@@ -82,19 +76,8 @@ export interface PromptParts {
   tree: (limits: TreeLimits, rootLine: string) => string;
 }
 
-export interface Context {
-  /** Written before a memory path (projections, skills). */
-  prefix: string;
-  /** The tree's root line. */
-  root: string;
-  /** What the intro says a projection path is. */
-  intro: string;
-  filesystem: boolean;
-}
-
 /** The block shown as `<self>`. */
 export const PERSONA_PATH = 'system/persona.md';
-const BYTE_ORDER = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The path a file is listed under (backslashes turned, leading `./` and `/` dropped). */
 export function cleanPath(path: string): string {
@@ -174,78 +157,6 @@ function classify(files: readonly CommittedFile[]): Classified {
   return out;
 }
 
-/**
- * A safe XML-ish tag for a path segment: letters, digits, `_`, `.`, `-`; starts with a letter or `_`.
- * @example tagName('my notes') === 'my_notes'; tagName('2024') === '_2024'
- */
-export function tagName(segment: string): string {
-  const safe = segment.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return /^[A-Za-z_]/.test(safe) ? safe : `_${safe}`;
-}
-
-/** Lines describing one block, each prefixed with `indent`; the body follows verbatim (see renderBlockNode). */
-function blockHeader(block: Block, indent: string, ctx: Context): string[] {
-  const lines: string[] = [];
-  if (ctx.filesystem) lines.push(`${indent}<projection>${ctx.prefix}${block.path}</projection>`);
-  if (block.description !== '') lines.push(`${indent}<description>${block.description}</description>`);
-  if (block.readOnly) lines.push(`${indent}<read_only>true — do not edit this block</read_only>`);
-  if (block.error !== undefined) {
-    lines.push(`${indent}<error>This file's frontmatter is broken (${singleLine(block.error)}); its raw text follows. Fix it.</error>`);
-  }
-  return lines;
-}
-
-interface BlockNode {
-  block?: Block;
-  children: Map<string, BlockNode>;
-}
-
-function buildBlockTree(blocks: readonly Block[]): BlockNode {
-  const root: BlockNode = { children: new Map() };
-  for (const block of blocks) {
-    const segments = block.path.slice('system/'.length, -'.md'.length).split('/');
-    let node = root;
-    for (const segment of segments) {
-      let next = node.children.get(segment);
-      if (next === undefined) node.children.set(segment, (next = { children: new Map() }));
-      node = next;
-    }
-    node.block = block;
-  }
-  return root;
-}
-
-// Bodies are NOT indented: the agent copies text from here into str_replace, so it must match the file.
-function renderBlockNode(name: string, node: BlockNode, depth: number, ctx: Context): string[] {
-  const indent = '  '.repeat(depth);
-  const lines = [`${indent}<${tagName(name)}>`];
-  if (node.block !== undefined) {
-    lines.push(...blockHeader(node.block, `${indent}  `, ctx));
-    if (node.block.body !== '') lines.push(node.block.body);
-  }
-  for (const key of [...node.children.keys()].sort(BYTE_ORDER)) {
-    lines.push(...renderBlockNode(key, node.children.get(key) as BlockNode, depth + 1, ctx));
-  }
-  lines.push(`${indent}</${tagName(name)}>`);
-  return lines;
-}
-
-export function selfSection(persona: Block | undefined, ctx: Context): string | undefined {
-  if (persona === undefined) return undefined;
-  const lines = ['<self>', ...blockHeader(persona, '', ctx)];
-  if (persona.body !== '') lines.push(persona.body);
-  lines.push('</self>');
-  return lines.join('\n');
-}
-
-export function memorySection(blocks: readonly Block[], ctx: Context): string {
-  const root = buildBlockTree(blocks);
-  const keys = [...root.children.keys()].sort(BYTE_ORDER);
-  if (keys.length === 0) return '<memory>\n(no other memory blocks yet: files you add under system/ appear here)\n</memory>';
-  const inner = keys.flatMap((key) => renderBlockNode(key, root.children.get(key) as BlockNode, 1, ctx));
-  return ['<memory>', ...inner, '</memory>'].join('\n');
-}
-
 function filesystemSection(parts: PromptParts, limits: TreeLimits, ctx: Context): string {
   return [
     '<memory_filesystem read_only="true">',
@@ -260,14 +171,6 @@ function skillsSection(skills: readonly Skill[], ctx: Context): string | undefin
   if (skills.length === 0) return undefined;
   const lines = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.prefix}skills/${s.folder}/SKILL.md)`);
   return ['<available_skills>', 'Read a skill\'s SKILL.md before doing the task it covers.', ...lines, '</available_skills>'].join('\n');
-}
-
-/** How paths are written for a surface (a label given for the memory directory wins). */
-export function contextFor(surface: PromptSurface, label: string | undefined, filesystem: boolean): Context {
-  const wording = surfaceWording(surface);
-  const dir = label ?? wording.dir;
-  // Memory-relative paths (dir null) are written bare; the tree's root line is then `./`.
-  return { prefix: dir === null ? '' : `${dir}/`, root: dir === null ? './' : `${dir}/`, intro: wording.intro(dir), filesystem };
 }
 
 function introSection(options: CompileOptions, ctx: Context): string {
