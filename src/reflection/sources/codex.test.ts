@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -213,5 +214,13 @@ describe('codex: a sessions directory', () => {
     expect(isCodexSubagentMeta({ source: 'subagent' })).toBe(true);
     expect(isCodexSubagentMeta({ thread_source: 'sub_agent' })).toBe(true);
     expect(isCodexSubagentMeta({ source: 'cli', parent_thread_id: 'p' })).toBe(true);
+  });
+});
+
+describe('codex: what is not a regular file', () => {
+  it('a FIFO named as the rollout is refused at once (never read, so never waited on)', () => {
+    const fifo = join(makeTmpDir('gitmem-codex-fifo-'), 'rollout.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect(errorCodeOf(() => parseCodexFrom(fifo, 0, () => new Date()))).toBe('FILE_NOT_FOUND');
   });
 });

@@ -3,7 +3,7 @@
  * read: complete lines only, offsets in bytes (never UTF-16 units), huge lines skipped, the torn tail of a live
  * log left for the next read. Shared by the Claude Code and Codex sources.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { MemoryError } from '../../errors.js';
 import { notOfShape, parseJson } from './common.js';
 
@@ -48,9 +48,12 @@ function readBytesFrom(path: string, offset: number): Buffer {
     throw new MemoryError('INVALID_ARGUMENT', `offset must be a byte offset (a non-negative integer), got ${offset}`, { data: { path, offset } });
   }
   if (!existsSync(path) || !statSync(path).isFile()) throw new MemoryError('FILE_NOT_FOUND', `source file not found: ${path}`, { data: { path } });
-  const fd = openSync(path, 'r');
+  // Non-blocking, and checked again on the descriptor: a path swapped for a FIFO after the check never hangs the read.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new MemoryError('FILE_NOT_FOUND', `source file not found: ${path}`, { data: { path } });
+    const size = st.size;
     if (offset > size) {
       // the log was replaced or truncated: the caller's offset belongs to another file
       throw new MemoryError('INVALID_ARGUMENT', `offset ${offset} is past the end of ${path} (${size} bytes)`, { data: { path, offset, size } });
