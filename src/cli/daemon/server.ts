@@ -1,6 +1,6 @@
 /**
  * The daemon: a resident process that runs served CLI calls in-process, so a call costs a Node start, a
- * socket round trip and the command itself, not a full CLI start (see ARCHITECTURE.md, "CLI daemon").
+ * socket round trip and the command itself, not a full CLI start (see docs/internals.md, "The CLI daemon").
  *
  * Each request carries the caller's argv, environment and directory and runs through the same `main` as
  * a local call; output is relayed as it is written. The daemon stops when idle, when its home directory
