@@ -18,6 +18,7 @@ export { DEFAULT_TREE_LIMITS } from './blocks/tree-limits.js';
 export { PROMPT_SURFACES, DEFAULT_PROMPT_SURFACE, surfaceWording, type PromptSurface } from './blocks/prompt-surfaces.js';
 export { MODEL_SPEC_FORMS } from './llm/model-spec.js';
 export { readGitmemConfig, checkGitmemConfig, configPath } from './llm/config.js';
+export { readSystemBudget } from './hooks/budget-config.js';
 export { appendRunLog, readRunLog } from './reflection/run-log.js';
 export { appendTranscript, readTranscript, readNumberedTranscript, listConversations, type TranscriptRow } from './reflection/transcripts.js';
 export { readCursor } from './reflection/cursor.js';

@@ -6,9 +6,8 @@
  * writes are durable is decided once, here: `GITMEM_FSYNC` (env), else the repository's `gitmem.fsync`
  * (git config), else on.
  */
-import { closeSync, constants, fdatasync, fdatasyncSync, fsync, fsyncSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gitmemConfigValue } from './config-text.js';
+import { closeSync, constants, fdatasync, fdatasyncSync, fsync, fsyncSync, openSync } from 'node:fs';
+import { readGitConfigValue } from './config-text.js';
 
 const { O_RDONLY, O_DIRECTORY } = constants;
 const OFF = new Set(['0', 'false', 'no', 'off']);
@@ -102,12 +101,6 @@ export async function syncRenamed(files: readonly string[], dirs: readonly strin
  */
 export function durableWrites(commonDir: string, configured: boolean | undefined): boolean {
   if (configured !== undefined) return configured;
-  let config: string;
-  try {
-    config = readFileSync(join(commonDir, 'config'), 'utf8');
-  } catch {
-    return true;
-  }
-  const value = gitmemConfigValue(config, 'fsync')?.toLowerCase();
+  const value = readGitConfigValue(commonDir, 'gitmem', 'fsync')?.toLowerCase();
   return value === undefined || !OFF.has(value);
 }

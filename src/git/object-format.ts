@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
+import { configValue } from './config-text.js';
 
 export type ObjectFormat = 'sha1' | 'sha256';
 
@@ -34,42 +35,15 @@ export function zeroId(format: ObjectFormat): string {
   return '0'.repeat(HEX_LENGTH[format]);
 }
 
-/** A config value as git reads it: comments dropped, quotes removed, surrounding blanks trimmed. */
-function configValue(raw: string): string {
-  let out = '';
-  let quoted = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i] as string;
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '#' || c === ';')) break;
-    else if (c === '\\' && i + 1 < raw.length) out += raw[++i];
-    else out += c;
-  }
-  return out.trim();
-}
-
 /**
  * The object format a repository config text declares. Pure. Throws REPO_UNSUPPORTED for a format gitmem
  * cannot write (git itself refuses such a repository too).
  * @example objectFormatFromConfig('[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n') === 'sha256'
  */
 export function objectFormatFromConfig(text: string): ObjectFormat {
-  let section = '';
-  let version = 0;
-  let declared: string | undefined;
-  for (const line of text.split('\n')) {
-    const header = /^\s*\[\s*([A-Za-z0-9.-]+)(\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
-    if (header) {
-      // `[extensions "x"]` is another section: only the bare section names the repository's extensions.
-      section = header[2] === undefined ? (header[1] ?? '').toLowerCase() : '';
-      continue;
-    }
-    const entry = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(line);
-    if (!entry) continue;
-    const key = `${section}.${(entry[1] ?? '').toLowerCase()}`;
-    if (key === 'core.repositoryformatversion') version = Number(configValue(entry[2] ?? '0')) || 0;
-    else if (key === 'extensions.objectformat') declared = configValue(entry[2] ?? '').toLowerCase();
-  }
+  // `[extensions "x"]` is another section: only the bare section names the repository's extensions.
+  const version = Number(configValue(text, 'core', 'repositoryformatversion') ?? '0') || 0;
+  const declared = configValue(text, 'extensions', 'objectformat')?.toLowerCase();
   if (version < 1 || declared === undefined || declared === 'sha1') return 'sha1';
   if (declared === 'sha256') return 'sha256';
   throw new MemoryError('REPO_UNSUPPORTED', `the repository's object format '${declared}' is not one gitmem can write (sha1, sha256)`, { data: { objectFormat: declared } });

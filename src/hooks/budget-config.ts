@@ -12,7 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_SYSTEM_BUDGET_TOKENS, parseBudget, systemUsage, type SystemUsage } from '../blocks/budgets.js';
 import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
-import { gitmemConfigValue } from '../git/config-text.js';
+import { readGitConfigValue } from '../git/config-text.js';
 import type { GitOp, GitRunner } from '../git/runner.js';
 
 /** The repository's override, as `git config gitmem.budgetSystem 12000` writes it. */
@@ -30,14 +30,8 @@ export function homeOfRepo(memoryDir: string): string {
 }
 
 function repoBudget(repoDir: string): number | undefined {
-  let config: string;
-  try {
-    config = readFileSync(join(resolveGitCommonDir(repoDir), 'config'), 'utf8');
-  } catch {
-    return undefined;
-  }
   // The last value wins, as in git.
-  const value = gitmemConfigValue(config, 'budgetSystem');
+  const value = readGitConfigValue(resolveGitCommonDir(repoDir), 'gitmem', 'budgetSystem');
   if (value === undefined) return undefined;
   const n = parseBudget(value);
   if (n === undefined) throw new MemoryError('INVALID_ARGUMENT', `${REPO_BUDGET_KEY} must be a positive integer (estimated tokens), got ${JSON.stringify(value.slice(0, 40))}`);

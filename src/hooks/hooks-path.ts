@@ -7,6 +7,7 @@
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MemoryError } from '../errors.js';
+import { parseGitConfig } from '../git/config-text.js';
 import type { GitRunner } from '../git/runner.js';
 
 /** How `hooksDir` is written as a config value (quoted only when git would need it). */
@@ -16,25 +17,18 @@ export function configValue(hooksDir: string): string {
 }
 
 /**
- * True when the config text plainly pins `core.hooksPath` to `hooksDir`: one hooksPath line, in a `[core]`
- * section, with that value, and nothing that could add another value (include/includeIf sections, line
- * continuations). False means "ask git", not "wrong". Pure.
+ * True when the config text plainly pins `core.hooksPath` to `hooksDir`: one hooksPath entry, in the bare
+ * `[core]` section, with that value (as git reads it), and nothing that could add another value
+ * (include/includeIf sections) or that git would read otherwise (a malformed line). False means "ask git",
+ * not "wrong". Pure.
  * @example pinsHooksPath('[core]\n\thooksPath = /m/.git/hooks\n', '/m/.git/hooks') === true
  */
 function pinsHooksPath(configText: string, hooksDir: string): boolean {
-  if (/^\s*\[\s*include/im.test(configText) || /\\\r?$/m.test(configText)) return false;
-  const lines = configText.split('\n');
-  const mentions = lines.filter((l) => /hookspath/i.test(l));
-  if (mentions.length !== 1) return false;
-  const at = lines.indexOf(mentions[0] as string);
-  const m = /^\s*hookspath\s*=\s*(.*?)\s*$/i.exec(mentions[0] as string);
-  if (!m || (m[1] !== hooksDir && m[1] !== `"${hooksDir}"`)) return false;
-  for (let i = at - 1; i >= 0; i--) {
-    const header = /^\s*\[([^\]]*)\]\s*(?:[;#].*)?$/.exec(lines[i] as string);
-    if (header) return (header[1] ?? '').trim().toLowerCase() === 'core';
-    if (/^\s*\[/.test(lines[i] as string)) return false;
-  }
-  return false;
+  const parsed = parseGitConfig(configText);
+  if (parsed.includes || parsed.malformed) return false;
+  const values = parsed.entries.filter((e) => e.key === 'hookspath');
+  const only = values.length === 1 ? values[0] : undefined;
+  return only !== undefined && only.section === 'core' && only.subsection === undefined && only.value === hooksDir;
 }
 
 /** Parses `git config --show-origin -z --get-all`: origin, value pairs. */
@@ -96,7 +90,7 @@ export async function pinHooksPath(git: GitRunner, repoDir: string, gitDir: stri
   // Drop every value stored inside the git dir (config, config.worktree, included files kept there) …
   for (const file of inGitDir) await git.run(['config', '--file', file, '--unset-all', 'core.hooksPath'], { cwd: repoDir, okExitCodes: [5] });
   // … then set ours last, after any include, so it is the one git uses.
-  if (/^\s*\[\s*include/im.test(readFileSync(configFile, 'utf8'))) appendUnderGitLock(configFile, `[core]\n\thooksPath = ${configValue(hooksDir)}\n`);
+  if (parseGitConfig(readFileSync(configFile, 'utf8')).includes) appendUnderGitLock(configFile, `[core]\n\thooksPath = ${configValue(hooksDir)}\n`);
   else await git.run(['config', 'core.hooksPath', hooksDir], { cwd: repoDir });
   const after = (await ask()).at(-1);
   if (after?.value !== hooksDir) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../assets.js';
 import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
+import { gitmemConfigValue, readGitConfigText } from '../git/config-text.js';
 import type { GitRunner } from '../git/runner.js';
 import { pinHooksPath } from './hooks-path.js';
 import { ensureMergeDriver } from './merge-driver-install.js';
@@ -139,11 +140,8 @@ function isGitmemRepository(gitDir: string): boolean {
   const file = join(gitDir, 'hooks', 'pre-commit');
   const hook = readHook(statHook(file), file);
   if (hook !== null && isGitmemHookText(hook)) return true;
-  try {
-    return /^\s*\[gitmem\][^[]*?^\s*agentId\s*=/im.test(readFileSync(join(gitDir, 'config'), 'utf8'));
-  } catch {
-    return false;
-  }
+  const config = readGitConfigText(gitDir);
+  return config !== undefined && gitmemConfigValue(config, 'agentId') !== undefined;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configValue, parseGitConfig, readGitConfigText } from '../git/config-text.js';
 import type { GitRunner } from '../git/runner.js';
 import { driverCommand, MERGE_DRIVER_NAME, withMergeAttributes } from './merge-driver-script.js';
 
@@ -18,29 +19,15 @@ function readOrNull(file: string): string | null {
   }
 }
 
-/** A config value as written in the file: unquoted, `\"` and `\\` unescaped (enough to recognise ours). */
-function unquote(raw: string): string {
-  const v = raw.trim();
-  return v.startsWith('"') && v.endsWith('"') && v.length >= 2 ? v.slice(1, -1).replace(/\\(["\\])/g, '$1') : v;
-}
-
 /**
  * The `[merge "gitmem"]` values the config text holds (the last of each key wins, as in git). Pure.
  * @example mergeDriverConfig('[merge "gitmem"]\n\tdriver = x %A\n').driver === 'x %A'
  */
 export function mergeDriverConfig(text: string): { name?: string; driver?: string } {
-  const out: { name?: string; driver?: string } = {};
-  let inSection = false;
-  for (const line of text.split('\n')) {
-    const header = /^\s*\[([^\]]*)\]/.exec(line);
-    if (header) {
-      inSection = /^merge\s+"gitmem"$/i.test((header[1] ?? '').trim());
-      continue;
-    }
-    const kv = inSection ? /^\s*(name|driver)\s*=(.*)$/i.exec(line) : null;
-    if (kv) out[(kv[1] ?? '').toLowerCase() as 'name' | 'driver'] = unquote(kv[2] ?? '');
-  }
-  return out;
+  const parsed = parseGitConfig(text);
+  const name = configValue(parsed, 'merge', 'name', 'gitmem');
+  const driver = configValue(parsed, 'merge', 'driver', 'gitmem');
+  return { ...(name !== undefined ? { name } : {}), ...(driver !== undefined ? { driver } : {}) };
 }
 
 function writeAtomically(file: string, text: string): void {
@@ -63,7 +50,7 @@ export async function ensureMergeDriver(git: GitRunner, repoDir: string, gitDir:
   const repaired: string[] = [];
   try {
     const want = { name: MERGE_DRIVER_NAME, driver: driverCommand(hooksDir) };
-    const has = mergeDriverConfig(readOrNull(join(gitDir, 'config')) ?? '');
+    const has = mergeDriverConfig(readGitConfigText(gitDir) ?? '');
     if (has.name !== want.name || has.driver !== want.driver) {
       accessSync(join(gitDir, 'config'), constants.W_OK); // EROFS inside a sandbox: leave what the harness wrote
       for (const key of ['name', 'driver'] as const) await git.run(['config', `merge.gitmem.${key}`, want[key]], { cwd: repoDir });

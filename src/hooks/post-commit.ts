@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../assets.js';
+import { configValue } from '../git/config-text.js';
 import { redactPerlProgram } from '../git/redact.js';
 
 /** Git config key holding the mirror URL. */
@@ -17,9 +18,8 @@ export const MIRROR_HOME_KEY = 'gitmem.mirror.home';
  * @example isMirrorConfigured('[gitmem "mirror"]\n\turl = /srv/m.git\n') === true
  */
 export function isMirrorConfigured(configText: string): boolean {
-  const [section, sub, key] = MIRROR_URL_KEY.split('.');
-  const block = new RegExp(`\\[${section}\\s+"${sub}"\\][^[]*?^\\s*${key}\\s*=\\s*\\S`, 'im');
-  return block.test(configText);
+  const [section, sub, key] = MIRROR_URL_KEY.split('.') as [string, string, string];
+  return (configValue(configText, section, key, sub) ?? '') !== '';
 }
 
 /** Log file name inside the git dir. */

@@ -1,21 +1,20 @@
 /**
- * How many tokens system/ may take: `budgets.system` in `$GITMEM_HOME/config` when it is a positive
- * integer, else 8,000. Read defensively: a config another version wrote, or a broken one, never stops the
- * palace — it falls back to the default.
+ * How many tokens system/ may take: the one rule the memory tool, the pre-commit hook and merges use
+ * (readSystemBudget: the repository's `gitmem.budgetSystem`, else `budgets.system` in `$GITMEM_HOME/config`,
+ * else 8,000). Read defensively: a setting another version wrote, or a broken one, never stops the palace —
+ * it shows the default (the memory tool refuses such a setting).
  */
-import { readGitmemConfig } from '../internals.js';
+import { readSystemBudget } from '../internals.js';
 
-export const DEFAULT_SYSTEM_BUDGET = 8000;
+const DEFAULT_SYSTEM_BUDGET = 8000;
 
 /**
- * The system/ budget of a home.
- * @example systemBudget('/home/me/.gitmem') // 8000 unless the config sets budgets.system
+ * The system/ budget of an agent's memory repository in a home.
+ * @example systemBudget('/home/me/.gitmem/agents/ada/memory', '/home/me/.gitmem') // 8000 unless configured
  */
-export function systemBudget(home: string): number {
+export function systemBudget(memoryDir: string, home: string): number {
   try {
-    const budgets = readGitmemConfig(home)['budgets'];
-    const value = typeof budgets === 'object' && budgets !== null ? (budgets as Record<string, unknown>)['system'] : undefined;
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_SYSTEM_BUDGET;
+    return readSystemBudget(memoryDir, home);
   } catch {
     return DEFAULT_SYSTEM_BUDGET;
   }

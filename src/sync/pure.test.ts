@@ -124,6 +124,12 @@ describe('readOriginFromConfigFile', () => {
     write('[include]\n\tpath = other\n');
     expect(readOriginFromConfigFile(dir)).toBeUndefined();
     write('[remote "origin"]\n\turl = /a ; comment\n');
+    expect(readOriginFromConfigFile(dir)).toBe('/a'); // what git reads: the comment dropped
+    write('[core]\n\tsshCommand = "ssh -i \\"C:\\\\k\\""\n[remote "origin"]\n\turl = "/a b"\n');
+    expect(readOriginFromConfigFile(dir)).toBe('/a b');
+    write('[remote "origin"]\n\turl = /a\n\turl = /b\n');
+    expect(readOriginFromConfigFile(dir)).toBeUndefined();
+    write('[remote "origin"]\n\turl = "/unclosed\n');
     expect(readOriginFromConfigFile(dir)).toBeUndefined();
   });
 });

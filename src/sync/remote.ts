@@ -2,10 +2,11 @@
  * The memory repo's sync remote: a normal `origin` in the repo's git config (never with a token in it).
  * `gitmem remote set|show|remove`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../errors.js';
+import { configValues, parseGitConfig, readGitConfigText } from '../git/config-text.js';
 import type { GitRunner } from '../git/runner.js';
 import { redactText, secretParamNames } from '../git/redact.js';
 import { gitDirOf, readRepoState } from './repo-state.js';
@@ -112,7 +113,7 @@ export function assertNoCredentialInUrl(url: string, what = 'the remote URL'): v
 
 /**
  * The raw origin URL from the repo config, or null. Reads `.git/config` directly when it plainly holds
- * the answer (this runs after every agent turn); asks git whenever the file uses includes or escapes.
+ * the answer (this runs after every agent turn); asks git whenever the file uses includes or is malformed.
  * @example await getOriginUrl(git, dir) // 'https://github.com/me/mem.git'
  */
 export async function getOriginUrl(git: GitRunner, memoryDir: string): Promise<string | null> {
@@ -125,30 +126,16 @@ export async function getOriginUrl(git: GitRunner, memoryDir: string): Promise<s
 
 /**
  * `remote.origin.url` from the repo's own config file: the URL, null when certainly absent, undefined
- * when unsure (includes, escapes, several values, unreadable file).
+ * when unsure (includes, a malformed file, several values, unreadable file). Parsed by git/config-text.ts.
  * @example readOriginFromConfigFile('/mem') // 'git@github.com:me/mem.git'
  */
 export function readOriginFromConfigFile(memoryDir: string): string | null | undefined {
-  const gitDir = gitDirOf(memoryDir);
-  let text: string;
-  try {
-    text = readFileSync(join(gitDir ?? join(memoryDir, '.git'), 'config'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  if (/^\s*\[include|\\/im.test(text)) return undefined;
-  let inOrigin = false;
-  const urls: string[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
-    if (section) inOrigin = section[1]?.toLowerCase() === 'remote' && section[2] === 'origin';
-    else if (inOrigin) {
-      const kv = /^url\s*=\s*(.*)$/i.exec(line);
-      if (kv) urls.push((kv[1] ?? '').replace(/^"(.*)"$/, '$1').trim());
-    }
-  }
-  if (urls.length > 1 || urls.some((u) => /[#;"]/.test(u))) return undefined;
+  const text = readGitConfigText(gitDirOf(memoryDir) ?? join(memoryDir, '.git'));
+  if (text === undefined) return undefined;
+  const config = parseGitConfig(text);
+  if (config.includes || config.malformed) return undefined;
+  const urls = configValues(config, 'remote', 'url', 'origin');
+  if (urls.length > 1) return undefined;
   return urls[0] ? urls[0] : null;
 }
 

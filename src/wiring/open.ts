@@ -3,11 +3,12 @@
  * runner and how it starts processes, what `init` recorded in the repository config, and what runs after
  * each commit. Owned by memory.ts: the only place, with its siblings here, that builds runners.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitmemConfig } from '../config.js';
 import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
+import { configValue, parseGitConfig, readGitConfigText, type ParsedConfig } from '../git/config-text.js';
 import { readLooseObject } from '../git/loose-object.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
 import { assertHomeUsable } from '../home.js';
@@ -69,25 +70,22 @@ function unknownAgent(home: string, agentId: string, memoryDir: string): MemoryE
   });
 }
 
-function repoConfigText(memoryDir: string): string | undefined {
-  try {
-    return readFileSync(join(memoryDir, '.git', 'config'), 'utf8');
-  } catch {
-    return undefined;
-  }
+/** The repo config as the one text reader parses it (no git process); empty when it cannot be read. */
+function repoConfig(memoryDir: string): ParsedConfig {
+  return parseGitConfig(readGitConfigText(join(memoryDir, '.git')) ?? '');
 }
 
 /** The agent id and display name `init` recorded in the repo config (read as text: no git process). */
 export function recordedIdentity(memoryDir: string): { agentId?: string; name?: string } {
-  const config = repoConfigText(memoryDir) ?? '';
-  const agentId = /\[gitmem\][^[]*?agentId\s*=\s*(\S+)/i.exec(config)?.[1];
-  const name = /\[user\][^[]*?name\s*=\s*([^\n]+)/i.exec(config)?.[1]?.trim().replace(/^"(.*)"$/, '$1');
+  const config = repoConfig(memoryDir);
+  const agentId = configValue(config, 'gitmem', 'agentId');
+  const name = configValue(config, 'user', 'name')?.trim();
   return { ...(agentId ? { agentId } : {}), ...(name ? { name } : {}) };
 }
 
 /** True when the repo config names an `origin` (read as text: no git process). */
 export function remoteConfigured(memoryDir: string): boolean {
-  return /^\s*\[remote\s+"origin"\]/m.test(repoConfigText(memoryDir) ?? '');
+  return repoConfig(memoryDir).sections.some((s) => s.section === 'remote' && s.subsection === 'origin');
 }
 
 // git's own estimate (gc.auto 6700 loose objects): more than 6700/256 entries in the objects/17 fan-out.
@@ -123,7 +121,7 @@ function keepProtectionMarker(memoryDir: string, commit: string): void {
 export function afterCommit(git: GitRunner, memoryDir: string, config: GitmemConfig): (commit: string) => void {
   return (commit) => {
     keepProtectionMarker(memoryDir, commit);
-    if (isMirrorConfigured(repoConfigText(memoryDir) ?? '')) firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home });
+    if (isMirrorConfigured(readGitConfigText(join(memoryDir, '.git')) ?? '')) firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home });
     gcIfDue(git, memoryDir);
   };
 }

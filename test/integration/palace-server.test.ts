@@ -106,6 +106,20 @@ describe('reading through the API', () => {
     expect((await api<{ system: { budget: number } }>('summary?agent=ada')).body.system.budget).toBe(8000);
   });
 
+  it("system/'s budget is the tool's: the repository's gitmem.budgetSystem wins over the home's budgets.system", async () => {
+    writeFileSync(join(h.home, 'config'), JSON.stringify({ budgets: { system: 1234 } }));
+    gitIn(h, 'ada', ['config', 'gitmem.budgetSystem', '4321']);
+    try {
+      const counted = JSON.parse(h.cli(['tokens', '--json', '--agent', 'ada'])) as { budget_tokens: number };
+      expect(counted.budget_tokens).toBe(4321);
+      expect((await api<{ system: { budget: number } }>('summary?agent=ada')).body.system.budget).toBe(4321);
+      expect((await api<{ system: { budget: number } }>('summary?agent=bob')).body.system.budget).toBe(1234); // bob's repository sets none
+    } finally {
+      gitIn(h, 'ada', ['config', '--unset', 'gitmem.budgetSystem']);
+      writeFileSync(join(h.home, 'config'), '{}');
+    }
+  });
+
   it('the tree comes one directory at a time, 500 entries a page', async () => {
     const dir = h.memoryDir('bob');
     mkdirSync(join(dir, 'many'));

@@ -40,7 +40,7 @@ export async function summary(req: ApiRequest): Promise<SummaryReply> {
     agent: req.view.agent,
     head,
     commits,
-    system: { tokens: system.tokens, budget: systemBudget(req.hub.home), files: system.files.slice(0, 50) },
+    system: { tokens: system.tokens, budget: systemBudget(req.view.memory.memoryDir, req.hub.home), files: system.files.slice(0, 50) },
     live: true,
   };
 }
