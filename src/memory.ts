@@ -22,7 +22,7 @@ import { listHomeAgents } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import { watchedCleanCheckFor } from './memfs/fsmonitor/registry.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
-import { afterCommit, locateMemory, recordedIdentity, remoteConfigured, runnerFor } from './wiring/open.js';
+import { afterCommit, launcherFor, locateMemory, recordedIdentity, remoteConfigured, runnerFor } from './wiring/open.js';
 import { reflectionParts } from './wiring/reflection.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
@@ -66,7 +66,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   };
   // Another agent of the same home (a dream's `--to` document lives in the dreaming agent's memory).
   const reopen = (id: string): Promise<Memory> => createMemory({ ...options, agentId: id, git });
-  return buildMemory({ deps, config, agentId, hookRepairs: repaired, reopen });
+  return buildMemory({ deps, config, agentId, hookRepairs: repaired, reopen, launch: launcherFor(options) });
 }
 
 interface Parts {
@@ -75,21 +75,23 @@ interface Parts {
   agentId: string | undefined;
   hookRepairs: string[];
   reopen: (agentId: string) => Promise<Memory>;
+  /** How the background writers start their sandboxes (the handle's launcher). */
+  launch: NonNullable<MemoryOptions['launch']>;
 }
 
 function buildMemory(o: Parts): Memory {
   const reads = readApi(o.deps, o.agentId);
   const deps: WriteDeps = { ...o.deps, view: async (args) => viewCall(reads, args) };
   const { git, memoryDir } = deps;
-  const { config, agentId } = o;
+  const { config, agentId, launch } = o;
   const mode = (): MemoryMode => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
   return {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
     ...protectionParts(deps, config),
     conflicts: conflictsApi({ git, memoryDir, author: deps.author, home: config.home, env: config.env, ...(deps.clock ? { clock: deps.clock } : {}) }),
-    ...workerParts({ git, memoryDir, agentId, config, ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}) }),
-    ...reflectionParts({ git, memoryDir, agentId, config }, o.reopen),
+    ...workerParts({ git, launch, memoryDir, agentId, config, ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}) }),
+    ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
     agentId,
     home: config.home,
     memoryDir,

@@ -2,7 +2,7 @@
  * The one place that spawns git. Everything else describes a git operation (argv + parser) and hands
  * it here, so environment, timeouts, signing, auth, redaction, retry and typed errors are one policy.
  */
-import { spawn } from 'node:child_process';
+import { spawnDetached } from '../process/detached.js';
 import { runProcess, type Launcher, type ProcessResult } from '../process/run.js';
 import { mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -258,9 +258,7 @@ export function createGitRunner(deps: GitRunnerDeps = {}): GitRunner {
     detach(args: string[], options: { cwd: string }): void {
       const env: Record<string, string> = { ...baseEnv, ...NON_INTERACTIVE };
       for (const k of DROPPED_ENV) delete env[k];
-      const child = spawn(gitBinary, buildGitArgv(args, {}), { cwd: options.cwd, env, detached: true, stdio: 'ignore' });
-      child.on('error', () => undefined);
-      child.unref();
+      spawnDetached(gitBinary, buildGitArgv(args, {}), { cwd: options.cwd, env });
     },
     async exec<T>(op: GitOp<T>, options: GitRunOptions): Promise<T> {
       const okExitCodes = [...(op.okExitCodes ?? []), ...(options.okExitCodes ?? [])];

@@ -3,8 +3,8 @@
  * whatever goes wrong, it exits 0 with one line on standard error and an entry in the agent's run log (when
  * the agent is known); the part of a transcript it could not handle is still owed, and the next run takes it.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { spawnDetached } from '../process/detached.js';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemory, MemoryError, type Memory } from '../index.js';
 import { agentPaths, appendRunLog, packageRoot, resolveReflectionSettings, type GitmemConfig, type Launcher } from '../internals.js';
@@ -38,16 +38,10 @@ function modelConfigured(config: GitmemConfig): boolean {
 /** Starts `gitmem hook <harness> reflect` detached: its own session, output appended to the agent's job log. */
 function launchJob(h: HookRun, memory: Memory, agentDir: string): void {
   mkdirSync(join(agentDir, 'harness'), { recursive: true, mode: 0o700 });
-  const fd = openSync(join(agentDir, 'harness', 'reflect.log'), 'a', 0o600);
-  try {
-    const bin = join(packageRoot(), 'dist', 'bin', 'gitmem.cjs');
-    const args = [bin, 'hook', h.harness, 'reflect', '--agent', memory.agentId ?? '', '--home', h.config.home];
-    const child = spawn(process.execPath, args, { cwd: h.cwd, env: h.env, detached: true, stdio: ['ignore', fd, fd] });
-    child.on('error', () => undefined); // the job's absence shows as a part still owed
-    child.unref();
-  } finally {
-    closeSync(fd);
-  }
+  const bin = join(packageRoot(), 'dist', 'bin', 'gitmem.cjs');
+  const args = [bin, 'hook', h.harness, 'reflect', '--agent', memory.agentId ?? '', '--home', h.config.home];
+  // A failed start is not reported: the job's absence shows as a part still owed.
+  spawnDetached(process.execPath, args, { cwd: h.cwd, env: h.env, log: join(agentDir, 'harness', 'reflect.log') });
 }
 
 async function open(h: HookRun, input: HookInput): Promise<{ memory: Memory; agentDir: string }> {

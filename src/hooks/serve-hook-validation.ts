@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
-import { sharedShellLauncher } from '../process/shell-launcher.js';
+import type { Launcher } from '../process/run.js';
 import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
 import { scratchPrefix, sweepDeadScratch } from '../process/runtime-dir.js';
@@ -71,8 +71,13 @@ export interface HookChannelOptions {
   env: Record<string, string | undefined>;
   /** The configured home: its `config` holds the system/ budget (default: the home the repository sits in). */
   home?: string | undefined;
-  /** Runs git (default: a runner of its own over `env`, started through the shared shell launcher). */
+  /** Runs git (default: a runner of its own over `env`, started through `launch`). */
   runner?: GitRunner;
+  /**
+   * How the validator's own runner starts git, passed in by the composition root (the handle's launcher: a
+   * resident shell, not a fork of this process, since the harness answering the hook may be large).
+   */
+  launch: Launcher;
   /** The writer's base (its checkout's index, read before it ran): the staged diff is then made here while HEAD is still it. */
   base?: WriterBase;
 }
@@ -156,8 +161,7 @@ function reserve(o: HookChannelOptions): Reservation {
 /** Listens on the reserved socket, answering for `o.worktree` only. */
 function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Promise<HookServer> {
   const worktree = resolve(o.worktree);
-  // The launcher, not a fork of this process: the harness answering the hook may be large (see shell-launcher.ts).
-  const git = o.runner ?? createGitRunner({ env: withoutGitVariables(o.env), launch: sharedShellLauncher() });
+  const git = o.runner ?? createGitRunner({ env: withoutGitVariables(o.env), launch: o.launch });
   const admit = (request: HookRequest): HookJob | string => {
     if (resolve(request.cwd) !== worktree) return 'this channel answers for another worktree';
     const index = stagedIndexIn(gitDir, worktree, request.env.GIT_INDEX_FILE);
@@ -176,7 +180,7 @@ function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Pro
 
 /**
  * Reserves the channel's directory now (synchronously; nothing is served yet): see ReservedHookChannel.
- * @example const ch = reserveHookChannel({ worktree, gitEnv, env }); spawnWriter(ch.dir, ch.hooksDir); await ch.start(); …; await ch.close()
+ * @example const ch = reserveHookChannel({ worktree, gitEnv, env, launch }); spawnWriter(ch.dir, ch.hooksDir); await ch.start(); …; await ch.close()
  */
 export function reserveHookChannel(o: HookChannelOptions): ReservedHookChannel {
   const r = reserve(o);
@@ -192,7 +196,7 @@ export function reserveHookChannel(o: HookChannelOptions): ReservedHookChannel {
 
 /**
  * Serves validation for one worktree until `close()`.
- * @example const ch = await serveHookValidation({ worktree, gitEnv: harnessWorktreeEnv(dirs), env }); …; await ch.close()
+ * @example const ch = await serveHookValidation({ worktree, gitEnv: harnessWorktreeEnv(dirs), env, launch }); …; await ch.close()
  */
 export async function serveHookValidation(o: HookChannelOptions): Promise<HookChannel> {
   const r = reserve(o);

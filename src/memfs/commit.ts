@@ -6,7 +6,7 @@
  * Nothing rescans the work tree and no hook process starts: the format rules the pre-commit hook applies
  * were already checked in-process with the same validator.
  */
-import { spawn } from 'node:child_process';
+import { spawnDetached } from '../process/detached.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
@@ -173,7 +173,5 @@ export async function restoreIndex(git: GitRunner, memoryDir: string, before: re
 export function firePostCommitHook(memoryDir: string, env: Record<string, string | undefined>): void {
   const hook = join(resolveGitCommonDir(memoryDir), 'hooks', 'post-commit');
   if (!existsSync(hook)) return;
-  const child = spawn(hook, [], { cwd: memoryDir, env, detached: true, stdio: 'ignore' });
-  child.on('error', () => undefined);
-  child.unref();
+  spawnDetached(hook, [], { cwd: memoryDir, env });
 }

@@ -5,6 +5,7 @@
 import type { LanguageModel } from 'ai';
 import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import type { Launcher } from '../process/run.js';
 import type { TreeLimits } from '../blocks/tree-limits.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
@@ -49,6 +50,8 @@ export interface DreamOptions {
   prompt?: string;
   system?: string;
   git: GitRunner;
+  /** Starts the sub-agent's confined commands (the handle's launcher, wired by the composition root). */
+  launch: Launcher;
   /** Stream model output (default true). */
   stream?: boolean;
   maxRetries?: number;

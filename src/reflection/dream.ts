@@ -125,7 +125,7 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
   const settings = resolveReflectionSettings({ home: o.home, agentDir: v.agentDir });
   const run = (signal: AbortSignal) =>
     runReflection({
-      home: o.home, agentId: v.agentId, conversationId, model, env: o.env, git, trigger: 'manual', signal,
+      home: o.home, agentId: v.agentId, conversationId, model, env: o.env, git, launch: o.launch, trigger: 'manual', signal,
       merge: o.merge ?? settings.merge, mergeInstructions: settings.mergeInstructions, stream: o.stream ?? true,
       limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits }, ...(instruction ? { instruction } : {}),
       ...(o.dryRun ? { dryRun: true } : {}), ...(o.prompt ? { taskPrompt: o.prompt } : {}), ...(o.system ? { systemPrompt: o.system } : {}),

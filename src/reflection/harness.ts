@@ -8,6 +8,7 @@
 import type { LanguageModel } from 'ai';
 import { toMemoryError, type MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import type { Launcher } from '../process/run.js';
 import { agentPaths } from '../memfs/layout.js';
 import { readCursor } from './cursor.js';
 import { createReservationTable } from './reservation.js';
@@ -36,7 +37,7 @@ export interface ReflectionLaunch {
   done: Promise<HarnessOutcome>;
 }
 
-type RunExtras = Partial<Omit<ReflectionRunOptions, 'home' | 'agentId' | 'conversationId' | 'model' | 'env' | 'git' | 'trigger'>>;
+type RunExtras = Partial<Omit<ReflectionRunOptions, 'home' | 'agentId' | 'conversationId' | 'model' | 'env' | 'git' | 'launch' | 'trigger'>>;
 
 /** Options of {@link createReflectionHarness}: everything wired in (memory.ts fills them for a harness). */
 export interface ReflectionHarnessOptions {
@@ -45,6 +46,8 @@ export interface ReflectionHarnessOptions {
   /** The environment the sub-agent's sandbox is built from (and provider keys looked up in). */
   env: Record<string, string | undefined>;
   git: GitRunner;
+  /** Starts the sub-agent's confined commands (the handle's launcher). */
+  launch: Launcher;
   /** A model, or a function resolving one at launch (memory.ts passes the configured model's resolver). */
   model: LanguageModel | (() => Promise<LanguageModel>);
   projectDir?: string;
@@ -99,7 +102,7 @@ async function execute(c: Ctx, req: Request): Promise<HarnessOutcome> {
     const { runReflection } = await import('./run.js');
     return await runReflection({
       merge: s.merge, mergeInstructions: s.mergeInstructions, ...c.o.run,
-      home: c.o.home, agentId: c.o.agentId, conversationId: req.conversationId, model, env: c.env, git: c.git, trigger: req.trigger,
+      home: c.o.home, agentId: c.o.agentId, conversationId: req.conversationId, model, env: c.env, git: c.git, launch: c.o.launch, trigger: req.trigger,
       ...(req.instruction ? { instruction: req.instruction } : {}),
     });
   } catch (err) {

@@ -5,6 +5,7 @@
 import type { LanguageModel } from 'ai';
 import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import type { Launcher } from '../process/run.js';
 import type { TreeLimits } from '../blocks/tree-limits.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
@@ -40,6 +41,8 @@ export interface ReflectionRunOptions {
   model: LanguageModel;
   env: Record<string, string | undefined>;
   git: GitRunner;
+  /** Starts the sub-agent's confined commands (the handle's launcher, wired by the composition root). */
+  launch: Launcher;
   trigger?: ReflectionTriggerSource;
   /** `auto` merges here; `explicit` hands the branch to `integrate` or keeps it for review. */
   merge?: ReflectionMergeMode;

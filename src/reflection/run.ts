@@ -20,7 +20,7 @@ export const DEFAULT_REFLECTION_LIMITS: Readonly<SubAgentLimits> = Object.freeze
 async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise<{ run?: SubAgentRun; error?: string; errorCode?: MemoryErrorCode }> {
   const shell = createReflectionShell({
     gitmemHome: o.home, agentId: o.agentId, memoryDir: p.wt.parentMemoryDir, worktreeDir: p.wt.worktreeDir, branchName: p.wt.branchName,
-    transcriptPath: p.payloadPath, env: o.env, identity: reflectionIdentity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    transcriptPath: p.payloadPath, env: o.env, launch: o.launch, identity: reflectionIdentity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
   });
   o.onProgress?.({ phase: 'reflecting', message: `Reflecting on ${o.conversationId} lines ${p.lines.from}-${p.lines.to} with ${describeModel(o.model)}…` });
   try {

@@ -9,6 +9,7 @@ import type { ShellRunner } from '../llm/tool-set.js';
 import { withReadPaths, type SandboxPolicy } from '../sandbox/policy.js';
 import { confineCommand } from '../sandbox/launch.js';
 import { runConfined } from '../sandbox/run.js';
+import type { Launcher } from '../process/run.js';
 import { commandBodyPolicy } from '../worktree/command-body.js';
 import { bodyGitEnv, worktreeGitDirs } from '../worktree/git-env.js';
 
@@ -24,6 +25,8 @@ export interface ReflectionShellOptions {
   /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX read here). */
   env: Record<string, string | undefined>;
   identity: Identity;
+  /** Starts each confined command (the handle's launcher, wired by the composition root). */
+  launch: Launcher;
   onWarning?: (message: string) => void;
 }
 
@@ -70,7 +73,7 @@ function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: s
 /**
  * Checks that confinement is possible, then returns the runner. Throws SANDBOX_UNAVAILABLE /
  * SANDBOX_NESTED up front (call it before creating anything you would have to clean up).
- * @example const shell = createReflectionShell({ gitmemHome, agentId, memoryDir, worktreeDir, transcriptPath, env, identity })
+ * @example const shell = createReflectionShell({ gitmemHome, agentId, memoryDir, worktreeDir, transcriptPath, env, identity, launch })
  */
 export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
   // The transcript payload lies beside the worktree: the one file outside it the shell may read.
@@ -81,7 +84,7 @@ export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
     confineCommand({ command: ['/bin/sh', '-c', command], policy, env: o.env, cwd, extraEnv, onWarning });
   confine('true', o.worktreeDir); // fail-closed preflight
   return async (command, opts) => {
-    const r = await runConfined(confine(command, opts.cwd), { cwd: opts.cwd, signal: opts.signal, timeoutMs: opts.timeoutMs });
+    const r = await runConfined(confine(command, opts.cwd), { cwd: opts.cwd, signal: opts.signal, timeoutMs: opts.timeoutMs, launch: o.launch });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr + (r.timedOut ? '\n[command timed out]' : '') };
   };
 }

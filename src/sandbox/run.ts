@@ -5,7 +5,6 @@
  */
 import { MemoryError } from '../errors.js';
 import type { Launcher } from '../process/run.js';
-import { sharedShellLauncher } from '../process/shell-launcher.js';
 import type { ConfinedCommand } from './launch.js';
 
 /** Options for {@link runConfined}. */
@@ -19,12 +18,13 @@ export interface RunConfinedOptions {
   /** Delivered on the command's fd 3 once it settles (see ProcessOptions.heldInput): it starts before it may proceed. */
   heldInput?: Promise<string>;
   /**
-   * How the command starts (default: the shared shell launcher, so a caller's heap does not slow it). Its
-   * shells die with this process (a parent-death signal), and bwrap's --die-with-parent takes the sandbox
-   * down with them: a killed caller leaves nothing running that nobody enforces a timeout on. Where shells
-   * cannot be tied so, the launcher spawns from this process instead.
+   * How the command starts, passed in by the composition root (wiring/open.ts `launcherFor`: the handle's, by
+   * default the process-wide shell launcher, so a caller's heap does not slow it). Its shells die with this
+   * process (a parent-death signal), and bwrap's --die-with-parent takes the sandbox down with them: a killed
+   * caller leaves nothing running that nobody enforces a timeout on. Where shells cannot be tied so, the
+   * launcher spawns from this process instead.
    */
-  launch?: Launcher;
+  launch: Launcher;
   /** Per stream; output beyond it is dropped and `truncated` set (default 16 MiB). */
   maxBuffer?: number;
 }
@@ -44,15 +44,14 @@ export interface RunConfinedResult {
  * Spawns `confined.argv` with exactly `confined.env` in its own process group and collects its output.
  * Never throws for a non-zero exit; throws INVALID_ARGUMENT / SANDBOX_UNAVAILABLE when it cannot spawn.
  * @example
- *   const r = await runConfined(confineCommand({...}), { cwd: worktreeDir, timeoutMs: 600_000, signal });
+ *   const r = await runConfined(confineCommand({...}), { cwd: worktreeDir, timeoutMs: 600_000, signal, launch });
  *   if (r.exitCode !== 0) console.error(r.stderr);
  */
 export async function runConfined(confined: ConfinedCommand, o: RunConfinedOptions): Promise<RunConfinedResult> {
   const [cmd, ...args] = confined.argv;
   if (cmd === undefined) throw new MemoryError('INVALID_ARGUMENT', 'empty confined argv', { data: {} });
-  const launch = o.launch ?? sharedShellLauncher();
   // Output past the cap stops the command: captured output is bounded on disk as well as in memory.
-  const r = await launch(cmd, args, { ...o, env: confined.env, maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024, killOnOverflow: true });
+  const r = await o.launch(cmd, args, { ...o, env: confined.env, maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024, killOnOverflow: true });
   if (r.spawnError) {
     const code = confined.backend === 'none' ? 'INVALID_ARGUMENT' : 'SANDBOX_UNAVAILABLE';
     throw new MemoryError(code, `could not start ${cmd}: ${r.spawnError.message}`, { cause: r.spawnError, data: { argv0: cmd } });

@@ -21,13 +21,23 @@ import type { Launcher } from '../process/run.js';
 import { sharedShellLauncher } from '../process/shell-launcher.js';
 
 /**
+ * How a handle starts its children (git, the sandboxes, the hook channels' git): the caller's `launch`, else
+ * the process-wide shell launcher (no fork of this process's heap per call). The one place layers below get
+ * a launcher from: they take it as a parameter.
+ * @example runConfined(confined, { cwd, launch: launcherFor(options) })
+ */
+export function launcherFor(o: { launch?: Launcher | undefined }): Launcher {
+  return o.launch ?? sharedShellLauncher();
+}
+
+/**
  * The git runner of a handle: the caller's, else one over the configured environment that starts git
- * through `launch`, by default the process-wide shell launcher (no fork of this process's heap per call).
+ * through {@link launcherFor}.
  * @example const git = runnerFor(config, {})
  */
 export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined; launch?: Launcher | undefined }): GitRunner {
   // GITMEM_HOME: git's hooks read the system/ budget from the configured home, as the handle does (config.ts hookHome).
-  return o.git ?? createGitRunner({ env: { ...config.env, GITMEM_HOME: config.home }, launch: o.launch ?? sharedShellLauncher() });
+  return o.git ?? createGitRunner({ env: { ...config.env, GITMEM_HOME: config.home }, launch: launcherFor(o) });
 }
 
 /**

@@ -10,7 +10,7 @@ import type { GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import { createReflectionHarness as harnessFor, type ReflectionHarness, type ReflectionHarnessOptions } from '../reflection/harness.js';
-import { runnerFor } from './open.js';
+import { launcherFor, runnerFor } from './open.js';
 import type { Memory, MemoryDreamOptions, MemoryReflectionOptions } from './types.js';
 
 /**
@@ -28,6 +28,7 @@ export function modelResolver(config: GitmemConfig): (spec?: string) => Promise<
 interface ReflectionWiring {
   config: GitmemConfig;
   git: GitRunner;
+  launch: Launcher;
   agentId: string;
 }
 
@@ -37,6 +38,7 @@ function harness(w: ReflectionWiring, o: MemoryReflectionOptions): ReflectionHar
     agentId: w.agentId,
     env: w.config.env,
     git: w.git,
+    launch: w.launch,
     model: o.model ?? (() => modelResolver(w.config)()),
     ...(o.projectDir ? { projectDir: o.projectDir } : {}),
     ...(o.settings ? { settings: o.settings } : {}),
@@ -46,12 +48,13 @@ function harness(w: ReflectionWiring, o: MemoryReflectionOptions): ReflectionHar
 }
 
 /** The wired part of a dream's options. */
-function dreamWiring(config: GitmemConfig, git: GitRunner, openMemory: DreamOptions['openMemory']): Omit<DreamOptions, 'cwd'> {
+function dreamWiring(config: GitmemConfig, git: GitRunner, launch: Launcher, openMemory: DreamOptions['openMemory']): Omit<DreamOptions, 'cwd'> {
   return {
     home: config.home,
     configuredAgent: config.agent,
     env: config.env,
     git,
+    launch,
     resolveModel: modelResolver(config),
     credentials: () => config.credentials(),
     treeLimits: config.treeLimits,
@@ -64,7 +67,7 @@ function dreamWiring(config: GitmemConfig, git: GitRunner, openMemory: DreamOpti
  * @example memory.reflection().onTurnEnd('conv-1')
  */
 export function reflectionParts(
-  w: { config: GitmemConfig; git: GitRunner; agentId: string | undefined; memoryDir: string },
+  w: { config: GitmemConfig; git: GitRunner; launch: Launcher; agentId: string | undefined; memoryDir: string },
   reopen: (agentId: string) => Promise<Memory>,
 ): Pick<Memory, 'reflection' | 'dream'> {
   // A memory opened through GITMEM_MEMORY_DIR outside any home has no agent id: it has no transcripts either.
@@ -73,16 +76,16 @@ export function reflectionParts(
     throw new MemoryError('NO_MEMORY_DIR', `${w.memoryDir} is not an agent of a gitmem home: reflection needs an agent id (open it with agentId)`, { data: { memoryDir: w.memoryDir } });
   };
   return {
-    reflection: (o = {}) => harness({ config: w.config, git: w.git, agentId: agentOf() }, o),
+    reflection: (o = {}) => harness({ config: w.config, git: w.git, launch: w.launch, agentId: agentOf() }, o),
     dream: async (o: MemoryDreamOptions = {}) => {
       const { runDream: run } = await import('../reflection/dream.js');
-      return run({ ...o, ...dreamWiring(w.config, w.git, reopen), agentId: agentOf(), cwd: o.cwd ?? process.cwd() });
+      return run({ ...o, ...dreamWiring(w.config, w.git, w.launch, reopen), agentId: agentOf(), cwd: o.cwd ?? process.cwd() });
     },
   };
 }
 
 /** Options of the wired {@link createReflectionHarness}: the harness's own, with the wiring optional. */
-export type CreateReflectionHarnessOptions = Omit<ReflectionHarnessOptions, 'home' | 'env' | 'git' | 'model'> & {
+export type CreateReflectionHarnessOptions = Omit<ReflectionHarnessOptions, 'home' | 'env' | 'git' | 'launch' | 'model'> & {
   home?: string;
   env?: Record<string, string | undefined>;
   git?: GitRunner;
@@ -101,11 +104,11 @@ export function createReflectionHarness(o: CreateReflectionHarnessOptions): Refl
   const config = loadConfig({ env: o.env, home: o.home });
   const git = runnerFor(config, o);
   const { home: _h, env: _e, git: _g, launch: _l, agentId, model, run, ...rest } = o;
-  return harness({ config, git, agentId }, { ...rest, ...(model ? { model } : {}), ...(run ? { run } : {}) });
+  return harness({ config, git, launch: launcherFor(o), agentId }, { ...rest, ...(model ? { model } : {}), ...(run ? { run } : {}) });
 }
 
 /** Options of the wired {@link runDream}: a dream's own, with the wiring optional. */
-export type RunDreamOptions = Omit<DreamOptions, 'home' | 'env' | 'git' | 'cwd' | 'configuredAgent' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'> & {
+export type RunDreamOptions = Omit<DreamOptions, 'home' | 'env' | 'git' | 'launch' | 'cwd' | 'configuredAgent' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'> & {
   home?: string;
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -126,5 +129,5 @@ export async function runDream(o: RunDreamOptions): Promise<DreamResult> {
   const { home: _h, env: _e, git: _g, launch: _l, ...rest } = o;
   // The `--to` document is synced into the agent's memory through a handle opened with the same wiring.
   const open = async (agentId: string): Promise<Memory> => (await import('../memory.js')).createMemory({ config, agentId, git });
-  return run({ ...rest, ...dreamWiring(config, git, open), cwd });
+  return run({ ...rest, ...dreamWiring(config, git, launcherFor(o), open), cwd });
 }

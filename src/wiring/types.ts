@@ -44,8 +44,9 @@ export interface MemoryOptions {
   /** Commit author; default `<agent name> <agentId@gitmem.local>` (see identity.ts). */
   author?: Partial<Identity>;
   /**
-   * How git processes start (ignored when `git` is given). Default: the process-wide shell launcher
-   * (shell-launcher.ts), so a call costs the same whatever the size of this process's heap.
+   * How child processes start: git (unless `git` is given) and the background writers' sandboxes. Default:
+   * the process-wide shell launcher (shell-launcher.ts), so a call costs the same whatever the size of this
+   * process's heap.
    */
   launch?: Launcher;
   /**
@@ -129,7 +130,7 @@ export interface MemoryReflectionOptions {
 /** Options of {@link Memory.dream} (the agent is the handle's). */
 export type MemoryDreamOptions = Omit<
   DreamOptions,
-  'home' | 'agentId' | 'configuredAgent' | 'env' | 'git' | 'cwd' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'
+  'home' | 'agentId' | 'configuredAgent' | 'env' | 'git' | 'launch' | 'cwd' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'
 > & {
   /** Base for relative `from` / `to` paths (default: the process's directory). */
   cwd?: string;

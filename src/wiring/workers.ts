@@ -5,6 +5,7 @@
  */
 import type { GitmemConfig } from '../config.js';
 import type { GitRunner } from '../git/runner.js';
+import type { Launcher } from '../process/run.js';
 import type { MemoryWorkerDeps, MemoryWorkerOutcome } from '../worktree/worker-types.js';
 import type { Memory, WorkerTask } from './types.js';
 
@@ -14,6 +15,8 @@ export interface WorkerWiring {
   memoryDir: string;
   agentId: string | undefined;
   config: GitmemConfig;
+  /** Starts the confined commands and their hook channels' git. */
+  launch: Launcher;
   /** What follows a merge that moved main, as after a tool commit (the mirror push, housekeeping). */
   afterMerge?: (commit: string) => void;
 }
@@ -52,6 +55,7 @@ async function runWorkerOnce(w: WorkerWiring, task: WorkerTask): Promise<MemoryW
     command: task.command,
     env: w.config.env,
     git: w.git,
+    launch: w.launch,
     refreshParent: refreshParent(w, task.signal),
     ...(task.timeoutMs ? { timeoutMs: task.timeoutMs } : {}),
     ...(task.onWarning ? { onWarning: task.onWarning } : {}),

@@ -10,6 +10,7 @@ import type { GitRunner } from '../git/runner.js';
 import { checkConfinable, confineCommand } from '../sandbox/launch.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
+import type { Launcher } from '../process/run.js';
 import { HOOK_SOCKET_ENV, reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
 import type { WriterBase } from '../hooks/staged-diff.js';
 import { readIndexFile } from '../git/index-file.js';
@@ -26,6 +27,8 @@ export interface CommandBodyOptions {
   agentId: string;
   /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX / GITMEM_SANDBOX read here). */
   env: Record<string, string | undefined>;
+  /** Starts the sandbox and the hook channel's git (the handle's launcher, wired by the composition root). */
+  launch: Launcher;
   /** gitmem state dirs the command may write. */
   stateDirs?: string[];
   timeoutMs?: number;
@@ -74,7 +77,7 @@ export function commandBodyPolicy(o: {
 
 /**
  * Builds the body: confine `sh -c <command>`, run it in the worktree, fail (WORKER_FAILED) on a non-zero exit.
- * @example await runMemoryWorker({ memoryDir }, createCommandBody({ command: './tidy.sh', gitmemHome, agentId, env }), { git })
+ * @example await runMemoryWorker({ memoryDir }, createCommandBody({ command: './tidy.sh', gitmemHome, agentId, env, launch }), { git })
  */
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & EarlyStartingBody {
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
@@ -109,7 +112,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       const listening = afterThisTurn(() => hook?.start());
       const go = Promise.all([baseIndex ?? ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
       go.catch(() => undefined); // the launcher handles it once the sandbox runs; one that never starts must not leave it unhandled
-      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, launch: o.launch, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
       await listening.catch((err: unknown) => {
         throw new MemoryError('WORKER_FAILED', `the writer's hooks could not be linked: ${(err as Error).message}`, { cause: err, data: {} });
@@ -150,9 +153,9 @@ const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LI
  * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
  * none can be made (the writer's hook then starts Node).
  */
-function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, o: Pick<CommandBodyOptions, 'env' | 'gitmemHome'>, base: WriterBase): ReservedHookChannel | undefined {
+function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, o: Pick<CommandBodyOptions, 'env' | 'gitmemHome' | 'launch'>, base: WriterBase): ReservedHookChannel | undefined {
   try {
-    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env: o.env, home: o.gitmemHome, base });
+    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env: o.env, home: o.gitmemHome, base, launch: o.launch });
   } catch {
     return undefined;
   }
@@ -181,7 +184,7 @@ export interface RunWorkerCommandOptions extends Omit<CommandBodyOptions, 'agent
 /**
  * Runs a shell command as a confined memory worker and returns the outcome. Refuses up front (before any
  * worktree exists) when confinement is impossible: SANDBOX_UNAVAILABLE, SANDBOX_NESTED, MEMORY_DIR_MISSING.
- * @example await runWorkerCommand({ memoryDir, gitmemHome, command: 'echo hi >> system/x.md && git commit -qam x', env, git })
+ * @example await runWorkerCommand({ memoryDir, gitmemHome, command: 'echo hi >> system/x.md && git commit -qam x', env, git, launch })
  */
 export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<MemoryWorkerOutcome> {
   const memoryDir = resolve(o.memoryDir);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveHookChannel } from '../../src/hooks/serve-hook-validation.js';
 import { hookedRepo } from '../helpers/hooked-repo.js';
 import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let repo: string;
 let env: Record<string, string>;
@@ -48,12 +49,12 @@ afterAll(() => {
 
 describe('a reserved hook channel', () => {
   it("the first one a process reserves removes the channel directories of dead processes (idle a minute) and only those", () => {
-    reserveHookChannel({ worktree: repo, gitEnv, env }).close().catch(() => undefined);
+    reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env }).close().catch(() => undefined);
     expect(Object.values(planted).filter((n) => existsSync(join(tmpdir(), n)))).toEqual([planted.fresh, planted.live]);
   });
 
   it('has its directory at once, its hooks and socket only once started, and nothing left after close', async () => {
-    const ch = reserveHookChannel({ worktree: repo, gitEnv, env });
+    const ch = reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env });
     expect(readdirSync(ch.dir)).toEqual([]);
     expect(ch.env['GITMEM_HOOK_SOCKET']).toBe(ch.socketPath);
     expect(await ch.start()).toBe(true);
@@ -65,16 +66,16 @@ describe('a reserved hook channel', () => {
   });
 
   it('rejects the start when the hooks cannot be linked, and after a close', async () => {
-    const gone = reserveHookChannel({ worktree: repo, gitEnv, env });
+    const gone = reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env });
     rmSync(gone.dir, { recursive: true });
     await expect(gone.start()).rejects.toThrow();
     expect(await canConnect(gone.socketPath)).toBe(false);
     await gone.close();
-    const closed = reserveHookChannel({ worktree: repo, gitEnv, env });
+    const closed = reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env });
     await closed.close();
     await expect(closed.start()).rejects.toThrow(/not after it was closed/);
     // a directory put in its place (a sandbox would still see the one it bound): refused, nothing linked there
-    const swapped = reserveHookChannel({ worktree: repo, gitEnv, env });
+    const swapped = reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env });
     rmSync(swapped.dir, { recursive: true });
     mkdirSync(swapped.dir, { mode: 0o700 });
     await expect(swapped.start()).rejects.toThrow(/no longer the hook directory/);
@@ -83,7 +84,7 @@ describe('a reserved hook channel', () => {
   });
 
   it('resolves false, with the hooks linked, when it cannot listen (the hook then starts Node)', async () => {
-    const ch = reserveHookChannel({ worktree: repo, gitEnv, env });
+    const ch = reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env });
     const other = createServer(() => undefined);
     await new Promise<void>((resolve) => other.listen(ch.socketPath, resolve));
     try {

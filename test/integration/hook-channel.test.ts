@@ -15,6 +15,7 @@ import { MAX_HOOK_REQUEST_BYTES, parseAnswer, renderHookRequest } from '../../sr
 import { serveHookValidation, type HookChannel } from '../../src/hooks/serve-hook-validation.js';
 import { hookedRepo } from '../helpers/hooked-repo.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let root: string;
 let repo: string;
@@ -40,7 +41,7 @@ beforeAll(async () => {
   env = hermeticGitEnv(root);
   repo = join(root, 'memory');
   await hookedRepo(repo, env);
-  channel = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
+  channel = await serveHookValidation({ launch: sharedShellLauncher(), worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
 });
 
 afterAll(async () => {
@@ -62,7 +63,7 @@ describe('a writer\'s hook channel', () => {
   });
 
   it('gives a writer a perl pre-commit hook with the same verdicts, and Node\'s when the channel is gone', async () => {
-    const ch = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') }, env });
+    const ch = await serveHookValidation({ launch: sharedShellLauncher(), worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') }, env });
     try {
       const hook = join(ch.hooksDir, 'pre-commit');
       expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/(usr\/)?bin\/perl\n/);
@@ -162,7 +163,7 @@ describe('a writer\'s hook channel', () => {
   });
 
   it('is gone once closed: the hook then falls back (exit 75), and its directory is removed', async () => {
-    const ch = await serveHookValidation({ worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
+    const ch = await serveHookValidation({ launch: sharedShellLauncher(), worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
     await ch.close();
     expect(existsSync(ch.dir)).toBe(false);
     expect((await client(repo, { ...ch.env, GIT_INDEX_FILE: '.git/index' })).status).toBe(75);

@@ -9,6 +9,7 @@ import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { runCommandWorker } from '../helpers/command-worker.js';
 import { hookedRepo } from '../helpers/hooked-repo.js';
 import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let home: string;
 let memoryDir: string;
@@ -74,6 +75,7 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
   it('releases the writer only once its hooks are linked, however late the channel starts', async () => {
     let output = '';
     const outcome = await runWorkerCommand({
+      launch: sharedShellLauncher(),
       memoryDir,
       gitmemHome: home,
       env,

@@ -13,6 +13,7 @@ import { runSubAgent, type SubAgentStepInfo } from '../../src/llm/sub-agent.js';
 import type { ShellRunner } from '../../src/llm/tool-set.js';
 import { isMemoryError } from '../../src/errors.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 afterAll(cleanupTmp);
 
@@ -177,7 +178,7 @@ describe('shell tool through the real sandbox', { tags: ['sandbox'] }, async () 
     const policy = { readonlyRoots: [], writableRoots: [root], deniedRoots: [], reopenedRoots: [], allowNetwork: false, privateTmp: true };
     const shell: ShellRunner = async (command, o) => {
       const confined = confineCommand({ command: ['/bin/sh', '-c', command], policy, env: { PATH: process.env['PATH'] }, cwd: o.cwd });
-      const r = await runConfined(confined, { cwd: o.cwd, signal: o.signal, timeoutMs: o.timeoutMs });
+      const r = await runConfined(confined, { launch: sharedShellLauncher(), cwd: o.cwd, signal: o.signal, timeoutMs: o.timeoutMs });
       return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
     };
     const model = scripted([

@@ -10,6 +10,7 @@ import { MERGE_ATTRIBUTES, mergeDriverScript } from '../../src/hooks/merge-drive
 import { createMemory, initMemory } from '../../src/memory.js';
 import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let home: string;
 let dir: string;
@@ -129,7 +130,7 @@ describe('the merge driver inside a sandbox', { tags: ['sandbox'] }, () => {
       'git merge --no-edit -m "merge side" "$side"',
     ].join(' && ');
     let output = '';
-    const outcome = await runWorkerCommand({ memoryDir: dir, gitmemHome: home, command, env, git: runner, onWarning: () => undefined, onOutput: (r) => (output += r.stdout + r.stderr) });
+    const outcome = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir: dir, gitmemHome: home, command, env, git: runner, onWarning: () => undefined, onOutput: (r) => (output += r.stdout + r.stderr) });
     expect(outcome, output).toMatchObject({ status: 'merged', commitCount: 3 });
     expect(read('work.md')).toBe(f('- a\n- b\n- main\n- side\n'));
   });

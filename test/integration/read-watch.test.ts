@@ -12,6 +12,7 @@ import { syncMemory } from '../../src/sync/sync.js';
 import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let fx: MemoryFixture;
 let w: MemoryWatcher;
@@ -58,6 +59,7 @@ describe('watch()', () => {
   it('reports a worker merge once', { tags: ['sandbox'] }, async () => {
     const before = head();
     const outcome = await runWorkerCommand({
+      launch: sharedShellLauncher(),
       memoryDir: fx.dir,
       gitmemHome: fx.home,
       command: "printf -- '---\\ndescription: from a worker\\n---\\nhi\\n' > system/worker.md && git add -A && git commit -qm 'worker learned'",

@@ -19,6 +19,7 @@ import { runMemoryWorker } from '../../src/worktree/worker.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, gitTry, makeTmpDir } from '../helpers/tmp.js';
 import { commit, scripted, TRAILER_OF, type Call, type Turn } from './reflection-mock.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
@@ -62,7 +63,7 @@ function reflect(during: () => void, edit = EDIT_HUMAN) {
     { calls: [commit('Record who the user is', TRAILER_OF('conv-1', 1, 2))] },
     late,
   ]);
-  return runReflection({ home: fx.home, agentId: 'agent-r', conversationId: 'conv-1', model, env: fx.env, git: fx.memory.git, maxRetries: 0 }) as Promise<ReflectionCompleted>;
+  return runReflection({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-r', conversationId: 'conv-1', model, env: fx.env, git: fx.memory.git, maxRetries: 0 }) as Promise<ReflectionCompleted>;
 }
 
 describe.runIf(sandboxed)('reflection merges against the remote', () => {

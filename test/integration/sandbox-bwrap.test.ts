@@ -13,7 +13,7 @@ import { isMemoryError } from '../../src/errors.js';
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
 import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js';
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
-import { createShellLauncher, launcherScratchDirs } from '../../src/process/shell-launcher.js';
+import { createShellLauncher, launcherScratchDirs, sharedShellLauncher } from '../../src/process/shell-launcher.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { errorCodeOf } from '../helpers/errors.js';
 
@@ -49,7 +49,7 @@ function setup(): void {
 async function sh(script: string, o: Partial<ConfineOptions> = {}, cwd = wt): Promise<RunConfinedResult> {
   const confined = confineCommand({ command: ['sh', '-c', script], policy, env: parentEnv, ...o });
   expect(confined.backend).toBe(o.env?.['GITMEM_FS_SANDBOX'] === '0' ? 'none' : 'bwrap');
-  return runConfined(confined, { cwd, timeoutMs: 20_000 });
+  return runConfined(confined, { launch: sharedShellLauncher(), cwd, timeoutMs: 20_000 });
 }
 
 
@@ -236,7 +236,7 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     expect(c.backend).toBe('none');
     expect(c.env['GITMEM_SANDBOX']).toBe('none');
     expect(warnings.join('\n')).toMatch(/WARNING: GITMEM_FS_SANDBOX=0 .*WITHOUT a filesystem sandbox/);
-    expect((await runConfined(c, { cwd: wt })).stdout).toContain('b2 private fact');
+    expect((await runConfined(c, { launch: sharedShellLauncher(), cwd: wt })).stdout).toContain('b2 private fact');
   });
 
   it('fails closed without a backend: SANDBOX_UNAVAILABLE, never an unconfined run', () => {
@@ -269,7 +269,7 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     rmSync(hooksGone, { recursive: true, force: true });
     const bPolicy = buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'b2', memoryDir: memB, worktreesDir: join(home, 'agents/b2/memory-worktrees') });
     const c = confineCommand({ command: ['sh', '-c', `mkdir -p ${hooksGone}; echo evil > ${hooksGone}/pre-commit || echo PINNED`], policy: bPolicy, env: parentEnv });
-    const r = await runConfined(c, { cwd: memB });
+    const r = await runConfined(c, { launch: sharedShellLauncher(), cwd: memB });
     expect(r.stdout).toContain('PINNED');
     expect(existsSync(join(hooksGone, 'pre-commit'))).toBe(false);
   });
@@ -284,7 +284,7 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const c = confineCommand({ command: ['sh', '-c', script], policy: linked, env: parentEnv });
     expect(c.argv.join(' ')).toContain(`--tmpfs ${home} `);
     expect(c.argv.join(' ')).toContain(`--symlink ${home} ${link} `);
-    const r = await runConfined(c, { cwd: wt });
+    const r = await runConfined(c, { launch: sharedShellLauncher(), cwd: wt });
     expect(r.stdout).toContain('a1 private fact');
     expect(r.stdout).toContain('HIDDEN');
     expect(r.stdout).not.toContain('b2 private fact');
@@ -292,7 +292,7 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
 
   it('runs in the given cwd via --chdir and refuses a cwd the policy hides', async () => {
     const c = confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: wt });
-    expect((await runConfined(c, { cwd: '/' })).stdout.trim()).toBe(wt);
+    expect((await runConfined(c, { launch: sharedShellLauncher(), cwd: '/' })).stdout.trim()).toBe(wt);
     const hiddenCwd = join(home, 'agents/b2/memory');
     expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: hiddenCwd }))).toBe('INVALID_ARGUMENT');
     expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: 'relative/dir' }))).toBe('INVALID_ARGUMENT');
@@ -301,11 +301,11 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
   it('stops a runaway command at its timeout and on abort (SIGTERM, then SIGKILL)', async () => {
     const slow = confineCommand({ command: ['sh', '-c', "trap '' TERM; sleep 30"], policy, env: parentEnv });
     const t0 = Date.now();
-    const timed = await runConfined(slow, { cwd: wt, timeoutMs: 200, graceMs: 300 });
+    const timed = await runConfined(slow, { launch: sharedShellLauncher(), cwd: wt, timeoutMs: 200, graceMs: 300 });
     expect(timed.timedOut).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5_000);
     const ac = new AbortController();
-    const pending = runConfined(confineCommand({ command: ['sleep', '30'], policy, env: parentEnv }), { cwd: wt, signal: ac.signal });
+    const pending = runConfined(confineCommand({ command: ['sleep', '30'], policy, env: parentEnv }), { launch: sharedShellLauncher(), cwd: wt, signal: ac.signal });
     setTimeout(() => ac.abort(), 100);
     const aborted = await pending;
     expect(aborted.aborted).toBe(true);
@@ -318,8 +318,9 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const script = `
       const { confineCommand } = await import(${JSON.stringify(join(dist, 'sandbox/launch.js'))});
       const { runConfined } = await import(${JSON.stringify(join(dist, 'sandbox/run.js'))});
+      const { sharedShellLauncher } = await import(${JSON.stringify(join(dist, 'process/shell-launcher.js'))});
       const [policy, env, cwd] = JSON.parse(process.argv[1]);
-      await runConfined(confineCommand({ command: ['sleep', ${JSON.stringify(marker)}], policy, env }), { cwd, heldInput: Promise.resolve('') });`;
+      await runConfined(confineCommand({ command: ['sleep', ${JSON.stringify(marker)}], policy, env }), { cwd, heldInput: Promise.resolve(''), launch: sharedShellLauncher() });`;
     const caller = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([policy, parentEnv, wt])], { stdio: 'ignore' });
     const sleepers = (): string[] =>
       readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && (() => {

@@ -15,6 +15,7 @@ import { confineCommand, type ConfineOptions } from '../../src/sandbox/launch.js
 import { buildMemoryWriterPolicy, type SandboxPolicy } from '../../src/sandbox/policy.js';
 import { runConfined, type RunConfinedResult } from '../../src/sandbox/run.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let home: string;
 let policy: SandboxPolicy;
@@ -35,7 +36,7 @@ const env = { PATH: '/usr/bin:/bin', LANG: 'C' };
 function confine(script: string, o: Partial<ConfineOptions> = {}): { argv: string[]; run: () => Promise<RunConfinedResult> } {
   const c = confineCommand({ command: ['sh', '-c', script], policy, env, ...o });
   expect(c.backend).toBe('bwrap');
-  return { argv: c.argv, run: () => runConfined(c, { cwd: '/', timeoutMs: 20_000 }) };
+  return { argv: c.argv, run: () => runConfined(c, { launch: sharedShellLauncher(), cwd: '/', timeoutMs: 20_000 }) };
 }
 
 /** The directory bound over `root`, if the argv binds a view there. */

@@ -10,6 +10,7 @@ import { createGitRunner } from '../../src/git/runner.js';
 import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { runCommandWorker } from '../helpers/command-worker.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 let root: string;
@@ -77,7 +78,7 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     const real = createGitRunner({ env });
     const slow = { ...real, run: async (args: string[], o: Parameters<typeof real.run>[1]) => (args[0] === 'read-tree' && args[1] === '-mu' ? new Promise<void>((r) => setTimeout(r, 400)).then(() => real.run(args, o)) : real.run(args, o)) };
     let output = '';
-    const outcome = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'cat system/persona.md && git status --porcelain && echo CHECKED', env, git: slow, onWarning: () => undefined, onOutput: (r) => (output = r.stdout + r.stderr) });
+    const outcome = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir, gitmemHome: home, command: 'cat system/persona.md && git status --porcelain && echo CHECKED', env, git: slow, onWarning: () => undefined, onOutput: (r) => (output = r.stdout + r.stderr) });
     expect(outcome.status, output).toBe('no_changes');
     expect(output).toBe('---\ndescription: persona\n---\npersona\nCHECKED\n');
   });
@@ -88,7 +89,7 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     const worktrees = join(home, 'agents', 'a1', 'memory-worktrees');
     const state = join(root, 'gate-state');
     mkdirSync(state, { recursive: true });
-    const err = await runWorkerCommand({ memoryDir, gitmemHome: home, command: `echo RAN > ${state}/ran`, stateDirs: [state], env, git: broken, onWarning: () => undefined }).catch((e: unknown) => e);
+    const err = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir, gitmemHome: home, command: `echo RAN > ${state}/ran`, stateDirs: [state], env, git: broken, onWarning: () => undefined }).catch((e: unknown) => e);
     expect(isMemoryError(err, 'WORKTREE_ERROR')).toBe(true);
     expect(String((err as Error).message)).toMatch(/could not prepare worktree .*injected checkout failure/);
     expect(existsSync(join(state, 'ran'))).toBe(false);
@@ -98,7 +99,7 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
 
   it('stops a writer whose output passes the cap; what it printed is kept up to the cap only', async () => {
     let out = '';
-    const outcome = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'yes gitmem; echo finished', timeoutMs: 30_000, env, git: createGitRunner({ env }), onWarning: () => undefined, onOutput: (r) => (out = r.stdout) });
+    const outcome = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir, gitmemHome: home, command: 'yes gitmem; echo finished', timeoutMs: 30_000, env, git: createGitRunner({ env }), onWarning: () => undefined, onOutput: (r) => (out = r.stdout) });
     expect(outcome).toMatchObject({ status: 'discarded', reason: 'body_failed' });
     expect(outcome.status === 'discarded' ? outcome.error : '').toMatch(/output passed the 16 MiB cap/);
     expect(out.length).toBe(16 * 1024 * 1024);
@@ -116,7 +117,7 @@ describe('confined command worker', { tags: ['sandbox'] }, () => {
     const before = existsSync(worktrees) ? readdirSync(worktrees) : [];
     const noBwrap = await run('true', { PATH: join(root, 'no-such-bin') }).catch((e: unknown) => e);
     expect(isMemoryError(noBwrap, 'SANDBOX_UNAVAILABLE')).toBe(true);
-    const missing = await runWorkerCommand({ memoryDir: join(home, 'agents', 'a1', 'gone'), gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined }).catch((e: unknown) => e);
+    const missing = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir: join(home, 'agents', 'a1', 'gone'), gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined }).catch((e: unknown) => e);
     expect(isMemoryError(missing, 'MEMORY_DIR_MISSING')).toBe(true);
     expect(existsSync(worktrees) ? readdirSync(worktrees) : []).toEqual(before);
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');

@@ -10,6 +10,7 @@ import { createCommandBody } from '../../src/worktree/command-body.js';
 import { mergeIntoCheckout } from '../../src/worktree/merge.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 let root: string;
 let dir: string;
@@ -145,7 +146,7 @@ describe('a confined worker and the primary editing one file', { tags: ['sandbox
   const OFFICE = '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n';
 
   async function runWorker(script: string, primaryBody: string) {
-    const command = createCommandBody({ command: script, gitmemHome: join(root, 'home'), agentId: 'ana', env, onWarning: () => undefined });
+    const command = createCommandBody({ launch: sharedShellLauncher(), command: script, gitmemHome: join(root, 'home'), agentId: 'ana', env, onWarning: () => undefined });
     return runMemoryWorker(
       { memoryDir: dir, description: 'note the office days', paths: ['notes/'] },
       async (ctx) => {

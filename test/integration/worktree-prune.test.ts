@@ -12,6 +12,7 @@ import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { OWNER_MARKER } from '../../src/worktree/owner.js';
 import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
 import { cleanupTmp, git, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 let home: string;
@@ -118,7 +119,7 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
   it('the next worker prunes orphans before it starts; `gitmem worker prune --json` handles a stray directory and a record with no owner', async () => {
     await kill9(await startWorker('orphan'), 'orphan');
     const [orphan] = worktreeDirs();
-    const next = await runWorkerCommand({ memoryDir, gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined });
+    const next = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir, gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined });
     expect(next.status).toBe('no_changes');
     expect(orphan && existsSync(join(worktrees, orphan))).toBe(false);
     expect(privateGitDirs()).toEqual([]);

@@ -13,6 +13,7 @@ import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
 import type { MemoryWorkerOutcome } from '../../src/worktree/worker-types.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
@@ -26,6 +27,7 @@ const md = (description: string, extra = '', body = 'text\n'): string => `---\nd
 async function repair(command: string): Promise<{ outcome: MemoryWorkerOutcome; output: string }> {
   let output = '';
   const outcome = await runWorkerCommand({
+    launch: sharedShellLauncher(),
     memoryDir, gitmemHome: home, command, env, git: runner(), type: 'repair', onWarning: () => undefined,
     onOutput: (r) => (output += r.stdout + r.stderr),
   });

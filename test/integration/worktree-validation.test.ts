@@ -15,6 +15,7 @@ import { consumesTranscript, finalizeReflectionWorktree } from '../../src/worktr
 import { mergeIntoCheckout } from '../../src/worktree/merge.js';
 import type { MemoryWorkerOutcome } from '../../src/worktree/worker-types.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
+import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
@@ -30,6 +31,7 @@ const keptBranches = async (): Promise<string[]> => (await listKeptBranches({ gi
 async function worker(command: string): Promise<{ outcome: MemoryWorkerOutcome; output: string }> {
   let output = '';
   const outcome = await runWorkerCommand({
+    launch: sharedShellLauncher(),
     memoryDir, gitmemHome: home, command, env, git: runner(), onWarning: () => undefined,
     onOutput: (r) => (output += r.stdout + r.stderr),
   });

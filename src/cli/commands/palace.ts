@@ -3,7 +3,7 @@
  * kept branches, reflection, sync), or `--export FILE.html` for a self-contained copy. The server is
  * src/palace/; this adapter checks the options, prints the URL and runs until interrupted.
  */
-import { spawn } from 'node:child_process';
+import { spawnDetached } from '../../process/detached.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,9 +52,7 @@ function openBrowser(ctx: CliContext, url: string): (() => void) | undefined {
   const file = join(dir, 'open.html');
   writeFileSync(file, `<!doctype html><meta http-equiv="refresh" content="0;url=${url}"><meta name="referrer" content="no-referrer">`, { mode: 0o600 });
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  const child = spawn(opener, [pathToFileURL(file).href], { detached: true, stdio: 'ignore' });
-  child.on('error', () => ctx.stderr(`gitmem palace: could not start ${opener}; open the URL above yourself`));
-  child.unref();
+  spawnDetached(opener, [pathToFileURL(file).href], { onError: () => ctx.stderr(`gitmem palace: could not start ${opener}; open the URL above yourself`) });
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
