@@ -18,13 +18,10 @@ const SET_FOR_CHILDREN: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Reads still outside config.ts, each for a reason (ARCHITECTURE.md "Nothing below memory.ts/wiring/ …").
- * Left to do: move them behind functions of config.ts once the daemon client's light path can load it.
+ * The one read still outside config.ts: the sandbox builds a confined child's environment and hides the home
+ * that environment names — a fact about the child it is handed, not a setting of this process.
  */
 const EXCEPTIONS: ReadonlyMap<string, string> = new Map([
-  ['home.ts', "the daemon client's home rule, needed before anything else loads (imports only fs/os/path)"],
-  ['process/runtime-dir.ts', "the daemon switch, read by the daemon client's light path (cli/entry.ts) and by config.ts"],
-  ['cli/daemon/eligible.ts', 'the daemon client (cli/entry.ts, a process root) before config.ts is loaded'],
   ['sandbox/host.ts', "the sandbox reads the confined child's environment it is handed (which homes to hide)"],
 ]);
 

@@ -7,12 +7,13 @@
  * environment that child would inherit (listed in VARIABLES), and to the provider key lookup, by the
  * variable name the config file names (`providers.<name>.apiKeyEnv`).
  */
-import { isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { MemoryError } from './errors.js';
 import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
-import { gitmemHome } from './home.js';
 import { homeOfRepo } from './hooks/budget-config.js';
 import { readGitmemConfig, type GitmemConfigFile } from './llm/config.js';
-import { daemonSwitchOff, gitmemRuntimeDir } from './process/runtime-dir.js';
+import { gitmemRuntimeDir } from './process/runtime-dir.js';
 import { credentialsFromToken, readCredentialsFile, type GitCredentials } from './sync/credentials.js';
 
 type Env = Record<string, string | undefined>;
@@ -40,6 +41,41 @@ export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   GITMEM_DEBUG: 'set: an internal error prints its stack',
   GITMEM_FSYNC: '0/false/no/off: writes are not flushed to disk (over the repository\'s gitmem.fsync; default on)',
 });
+
+// The readings the CLI's tiny entry needs before anything else loads (the home, the daemon switch, the
+// sandbox mark): pure functions of the environment, so bundling them into the entry costs a few lines.
+
+/**
+ * The home from an explicit value, else `GITMEM_HOME`, else `~/.gitmem`; relative values resolve against
+ * `cwd`. An explicit empty value is refused (it would silently mean the current directory); a blank
+ * `GITMEM_HOME` counts as unset.
+ * @example gitmemHome(undefined, { GITMEM_HOME: '/x' }, '/') === '/x'
+ */
+export function gitmemHome(explicit: string | undefined, env: Record<string, string | undefined>, cwd: string): string {
+  if (explicit !== undefined && explicit.trim() === '') {
+    throw new MemoryError('INVALID_ARGUMENT', 'the gitmem home is empty: pass a directory (--home . for the current one)');
+  }
+  return resolve(cwd, explicit ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
+}
+
+const OFF = new Set(['0', 'off', 'false', 'no']);
+
+/**
+ * `GITMEM_DAEMON=0|off|false|no` turns the CLI daemon off.
+ * @example daemonSwitchOff({ GITMEM_DAEMON: 'off' }) === true
+ */
+export function daemonSwitchOff(env: Env): boolean {
+  return OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase());
+}
+
+/**
+ * Whether this process runs inside gitmem's sandbox (the sandbox marks the confined child): a daemon runs
+ * unconfined, so a call from inside is never handed to one.
+ * @example insideSandbox({ GITMEM_SANDBOX: '1' }) === true
+ */
+export function insideSandbox(env: Env): boolean {
+  return Boolean(env['GITMEM_SANDBOX']);
+}
 
 /** The agent the environment names (used when a call names none; see memfs/scope.ts). */
 export interface ConfiguredAgent {

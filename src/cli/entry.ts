@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { daemonAddress, isPrivateDir } from './daemon/address.js';
 import { runThroughDaemon } from './daemon/client.js';
 import { servedCall } from './daemon/eligible.js';
-import { gitmemHome } from '../home.js';
+import { gitmemHome } from '../config.js';
 import type * as MainNs from './main.js';
 
 declare const __GITMEM_BUNDLED__: boolean | undefined;

@@ -1,6 +1,5 @@
 /**
- * Where gitmem keeps per-user runtime state (the CLI daemon's socket, tickets and log), and whether the
- * daemon is switched off. One derivation,
+ * Where gitmem keeps per-user runtime state (the CLI daemon's socket, tickets and log). One derivation,
  * used by both sides that need it: the daemon's address, and the sandbox, which hides every place a daemon
  * may have put it (a socket stays connectable through a read-only mount, and a daemon runs whatever it is
  * sent, unconfined).
@@ -11,17 +10,6 @@ import { join } from 'node:path';
 import { isProcessAlive } from './run.js';
 
 type Env = Record<string, string | undefined>;
-
-const OFF = new Set(['0', 'off', 'false', 'no']);
-
-/**
- * `GITMEM_DAEMON=0|off|false|no` turns the CLI daemon off (the one reading of the switch: config.ts and the
- * CLI's tiny entry, which runs before any configuration is loaded, both ask here).
- * @example daemonSwitchOff({ GITMEM_DAEMON: 'off' }) === true
- */
-export function daemonSwitchOff(env: Env): boolean {
-  return OFF.has((env['GITMEM_DAEMON'] ?? '').trim().toLowerCase());
-}
 
 /** The variables {@link gitmemRuntimeDir} reads (besides the system temp dir's, which come from the process). */
 export const RUNTIME_DIR_VARIABLES = ['XDG_RUNTIME_DIR', 'TMPDIR'] as const;

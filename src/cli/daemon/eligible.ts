@@ -6,7 +6,7 @@
  */
 import { parseCommandLine, splitCommand } from '../argv.js';
 import { GRAMMAR } from '../grammar.js';
-import { daemonSwitchOff } from '../../process/runtime-dir.js';
+import { daemonSwitchOff, insideSandbox } from '../../config.js';
 
 const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens', 'search']);
 /** A harness's hook runs on every session start and turn: served, but not the long `reflect` job it starts. */
@@ -24,7 +24,7 @@ function served(name: string, args: readonly string[]): boolean {
  */
 export function servedCall(argv: readonly string[], env: NodeJS.ProcessEnv): { home: string | undefined } | undefined {
   // Never from inside gitmem's sandbox (its runtime dir is hidden there anyway): a daemon runs unconfined.
-  if (daemonSwitchOff(env) || env['GITMEM_SANDBOX']) return undefined;
+  if (daemonSwitchOff(env) || insideSandbox(env)) return undefined;
   let line;
   try {
     const name = splitCommand(argv).command;
