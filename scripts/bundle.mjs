@@ -5,7 +5,8 @@
 //   pre-commit.cjs  the hook
 //   merge-driver.cjs the markdown merge git's merge driver starts where its line merge conflicts
 //   mirror-hook.cjs the post-commit hook's mirror push (detached, with the sync credentials)
-//   esm/…           heavy commands (sync, workers, dream, MCP, palace): ES modules, code-split, imported on demand
+//   esm/…           the commands src/cli/registry.ts marks `heavy` (sync, workers, dream, MCP, palace…): ES
+//                   modules, code-split, imported on demand
 // CommonJS because Node loads it faster than ESM. Every bundle carries a build id (a hash of the sources)
 // so a CLI only ever talks to a daemon running the same code.
 import { createHash } from 'node:crypto';
@@ -27,7 +28,9 @@ function buildId() {
   return hash.digest('hex').slice(0, 16);
 }
 
-const HEAVY = ['remote', 'clone', 'sync', 'mirror', 'conflicts', 'worker', 'dream', 'mcp', 'palace'];
+// The registry as tsc just compiled it (the build runs tsc first): one list of commands, read here too.
+const { COMMANDS } = await import(new URL('../dist/cli/registry.js', import.meta.url).href);
+const HEAVY = Object.keys(COMMANDS).filter((name) => COMMANDS[name].heavy === true);
 const common = {
   bundle: true, platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
   define: { __GITMEM_BUILD_ID__: JSON.stringify(buildId()) },

@@ -77,4 +77,11 @@ describe('GITMEM_* variables', () => {
     }
     expect([...undocumented]).toEqual([]);
   });
+
+  it('docs/configuration.md lists exactly the variables of VARIABLES', () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'configuration.md'), 'utf8');
+    const firstColumns = [...doc.matchAll(/^\| ([^|\n]*) \|/gm)].map((m) => m[1] ?? '');
+    const listed = new Set(firstColumns.flatMap((cell) => [...cell.matchAll(/\bGITMEM_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0])));
+    expect([...listed].sort()).toEqual(Object.keys(VARIABLES).sort());
+  });
 });

@@ -11,8 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { MemoryError } from '../errors.js';
-import { GLOBAL_OPTIONS } from './grammar.js';
-import type { CliOptions } from './types.js';
+import { GLOBAL_OPTIONS, type CliOptions } from './grammar.js';
 
 export type OptionValues = Record<string, string | boolean | Array<string | boolean> | undefined>;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `gitmem` CLI: reads the command line (argv.ts, grammar.ts), lazily imports the one command asked
+ * The `gitmem` CLI: reads the command line (argv.ts, with the command's grammar from registry.ts), lazily imports the one command asked
  * for, and maps errors to exit codes (0 ok, 1 user error, 2 internal error) with a one-line message on
  * stderr (errors.ts).
  */
@@ -12,20 +12,11 @@ import { MemoryError } from '../errors.js';
 import { parseCommandLine, splitCommand, type CommandLine } from './argv.js';
 import { decodeTextInput } from './decode-text.js';
 import { errorExit } from './errors.js';
-import { GRAMMAR } from './grammar.js';
-import { COMMANDS } from './registry.js';
+import { loadCommand } from './load-command.js';
+import { commandEntry } from './registry.js';
 import { speakCli, spellingsOf } from './speak.js';
-import type { CliCommand, CliContext, CliIo } from './types.js';
-import { checkPositionals, GLOBAL_HELP_FOOTER } from './usage.js';
-
-async function globalHelp(): Promise<string> {
-  const lines = ['Usage: gitmem <command> [options]', '', 'Commands:'];
-  for (const [name, load] of Object.entries(COMMANDS)) {
-    const { command } = await load();
-    lines.push(`  ${name.padEnd(12)} ${command.summary}`);
-  }
-  return `${lines.join('\n')}\n${GLOBAL_HELP_FOOTER}`;
-}
+import type { CliContext, CliIo } from './types.js';
+import { checkPositionals, globalHelp } from './usage.js';
 
 async function version(): Promise<string> {
   return (await import('../memory.js')).gitmemVersion();
@@ -92,14 +83,8 @@ async function answerWithoutCommand(argv: string[], io: CliIo): Promise<number> 
     throw new MemoryError('INVALID_ARGUMENT', 'no command given (run gitmem help)');
   }
   if (extra.length > 0) throw new MemoryError('INVALID_ARGUMENT', `help: unexpected argument ${JSON.stringify(extra[0])} (usage: gitmem help [command])`);
-  if (topic === undefined) return io.stdout(`${await globalHelp()}\n`), 0;
+  if (topic === undefined) return io.stdout(`${globalHelp()}\n`), 0;
   return io.stdout(`${(await loadCommand(topic)).usage.trim()}\n`), 0;
-}
-
-async function loadCommand(name: string): Promise<CliCommand> {
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) throw new MemoryError('UNKNOWN_COMMAND', `unknown command '${name}' (run gitmem help)`);
-  return (await load()).command;
 }
 
 /**
@@ -113,16 +98,16 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const name = splitCommand(argv).command;
     if (name === undefined || name === 'help') return await answerWithoutCommand(argv, io);
     const command = await loadCommand(name);
-    const grammar = Object.hasOwn(GRAMMAR, name) ? GRAMMAR[name] : undefined;
-    const options = { ...grammar?.options, ...command.options };
+    const { grammar, ownArgs } = commandEntry(name) ?? { grammar: {} };
+    const options = grammar.options ?? {};
     const line = parseCommandLine(argv, options);
     json = line.values['json'] === true;
     if (line.values['version'] === true) return io.stdout(`${await version()}\n`), 0;
-    if (line.values['help'] === true || checkPositionals(name, grammar, line.positionals) === 'usage') {
+    if (line.values['help'] === true || checkPositionals(name, ownArgs ? undefined : grammar, line.positionals) === 'usage') {
       return io.stdout(`${command.usage.trim()}\n`), 0;
     }
     // From here on, an error names what this command line calls things (its flags), not the library's names.
-    const spellings = spellingsOf(grammar, options, grammar?.subcommands ? line.positionals[0] : undefined);
+    const spellings = spellingsOf(grammar, options, grammar.subcommands ? line.positionals[0] : undefined);
     speak = (err) => speakCli(err, spellings);
     return (await command.run(makeContext(line, io))) ?? 0;
   } catch (err) {

@@ -1,39 +1,207 @@
 /**
- * Every CLI command, imported only when invoked so start-up stays fast. One line per command.
+ * Every CLI command, once: its help line, its grammar, and how it is run (by the daemon, bundled apart).
+ * The CLI (main.ts, usage.ts), the daemon's client (daemon/eligible.ts) and the build (scripts/bundle.mjs)
+ * all read this table, and the module loaders (load-command.ts) are typed by its names, so adding a command
+ * is one entry here plus its module, and the type checker names anything else that must follow. Data only:
+ * the daemon's client loads it on every call, so it imports nothing that runs.
  */
-import type { CliCommand } from './types.js';
+import { fill, flag, str, type CommandGrammar } from './grammar.js';
 
-type Loader = () => Promise<{ command: CliCommand }>;
+export interface CommandEntry {
+  /** Its line in `gitmem help`. */
+  summary: string;
+  /**
+   * Its options, positionals and sub-commands. Positionals that do not fit are a usage error, unless
+   * `ownArgs`: then the command takes any and checks them itself.
+   */
+  grammar: CommandGrammar;
+  ownArgs?: true;
+  /**
+   * A resident daemon may run it (daemon/eligible.ts): a quick, stateless call of the core; a predicate
+   * on its positionals when only some calls are. Long-running or process-bound commands always run here.
+   */
+  served?: true | ((positionals: readonly string[]) => boolean);
+  /** Bundled as an ES module, code-split and imported on demand (scripts/bundle.mjs): big, and rarely called. */
+  heavy?: true;
+}
 
-export const COMMANDS: Record<string, Loader> = {
-  remote: () => import('./commands/remote.js'),
-  clone: () => import('./commands/clone.js'),
-  sync: () => import('./commands/sync.js'),
-  mirror: () => import('./commands/mirror.js'),
-  conflicts: () => import('./commands/conflicts.js'),
-  doctor: () => import('./commands/doctor.js'),
-  init: () => import('./commands/init.js'),
-  agents: () => import('./commands/agents.js'),
-  prompt: () => import('./commands/prompt.js'),
-  tree: () => import('./commands/tree.js'),
-  status: () => import('./commands/status.js'),
-  log: () => import('./commands/log.js'),
-  show: () => import('./commands/show.js'),
-  diff: () => import('./commands/diff.js'),
-  revert: () => import('./commands/revert.js'),
-  tokens: () => import('./commands/tokens.js'),
-  search: () => import('./commands/search.js'),
-  memory: () => import('./commands/memory.js'),
-  hook: () => import('./commands/hook.js'),
-  protect: () => import('./commands/protect.js'),
-  secrets: () => import('./commands/secrets.js'),
-  personality: () => import('./commands/personality.js'),
-  mcp: () => import('./commands/mcp.js'),
-  worker: () => import('./commands/worker.js'),
-  dream: () => import('./commands/dream.js'),
-  daemon: () => import('./commands/daemon.js'),
-  palace: () => import('./commands/palace.js'),
-  connect: () => import('./commands/connect.js'),
-  disconnect: () => import('./commands/disconnect.js'),
-  config: () => import('./commands/config.js'),
-};
+/** A harness's hook runs on every session start and turn: served, but not the long `reflect` job it starts. */
+const QUICK_HOOK_EVENTS: ReadonlySet<string> = new Set(['session-start', 'turn-end', 'session-end']);
+
+/** In `gitmem help` order. */
+export const COMMANDS = {
+  remote: {
+    summary: 'set, show or remove the git remote the memory syncs with',
+    grammar: { subcommands: { set: ['<url>'], show: [], remove: [], rm: [] } },
+    heavy: true,
+  },
+  clone: {
+    summary: "clone an agent's memory from a git remote into $GITMEM_HOME/agents/<id>/memory",
+    grammar: { args: ['<url>'] },
+    heavy: true,
+  },
+  sync: {
+    summary: 'sync the memory with its remote: pull (fast-forward or rebase), then push',
+    grammar: { options: { 'on-conflict': str } },
+    heavy: true,
+  },
+  mirror: {
+    summary: 'manage a push-only mirror of main (pushed in the background after each commit)',
+    grammar: { subcommands: { set: ['<url>'], push: [], status: [], unset: [], remove: [], rm: [] } },
+    heavy: true,
+  },
+  conflicts: {
+    summary: 'list, show, resolve or drop branches that keep local commits after a conflict',
+    grammar: {
+      options: { ours: flag, theirs: flag, file: str, path: str, reason: str, propose: flag, model: { type: 'string', short: 'm' } },
+      subcommands: { list: [], show: ['<branch>'], resolve: ['<branch>'], accept: ['<proposal>'], drop: ['<branch>'] },
+      defaultSub: 'list',
+    },
+    heavy: true,
+  },
+  doctor: {
+    summary: 'check a memory repository (hooks, config, files, budgets, links, locks, remote, secrets…); --fix repairs what is safe',
+    grammar: { options: { fix: flag } },
+  },
+  init: { summary: 'create an agent memory repository (or repair its hooks)', grammar: { options: { name: str, personality: str } } },
+  agents: { summary: 'list agents that have a memory repository under this home', grammar: {}, served: true },
+  prompt: {
+    summary: 'print the system prompt compiled from the committed memory',
+    grammar: { options: { mode: str, preset: str, surface: str } },
+    served: true,
+  },
+  tree: { summary: 'show the committed memory tree with descriptions', grammar: {}, served: true },
+  status: { summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)', grammar: {}, served: true },
+  log: {
+    summary: 'show memory commits (of one path, renames followed) with writer, reason and files',
+    grammar: { options: { n: { type: 'string', short: 'n', fills: 'limit' }, since: fill('since') }, args: ['[path]'] },
+    served: true,
+  },
+  show: {
+    summary: 'print a committed memory file (or list a directory), at HEAD or --at REV',
+    grammar: { options: { at: fill('at') }, args: ['<path>'] },
+    served: true,
+  },
+  diff: {
+    summary: 'show what changed between two commits (default: the last commit)',
+    grammar: { options: { path: str }, args: ['[from]', '[to]'] },
+    served: true,
+  },
+  revert: {
+    summary: "undo one commit's change as a new commit (refused when it no longer applies cleanly)",
+    grammar: { options: { reason: fill('reason') }, args: ['<sha>'] },
+    served: true,
+  },
+  tokens: { summary: 'estimate the tokens system/ adds to the system prompt', grammar: { options: { top: str } }, served: true },
+  search: {
+    summary: 'search the committed memory (full text; semantic with embeddings configured)',
+    grammar: {
+      options: { at: fill('at'), limit: fill('limit'), path: { type: 'string', multiple: true, fills: 'paths' }, mode: fill('mode') },
+      args: ['<query>'],
+    },
+    served: true,
+  },
+  memory: {
+    summary: 'write memory through the memory tool (create, str-replace, insert, delete, rename, describe, apply-patch, tool)',
+    grammar: {
+      options: {
+        reason: fill('reason'), description: fill('description'), text: fill(['file_text', 'insert_text']), 'text-file': str, old: fill('old_string'),
+        new: fill('new_string'), all: fill('replace_all', flag), line: fill('insert_line'), 'patch-file': fill('input'), call: str,
+      },
+      subcommands: {
+        create: ['<path>'],
+        'str-replace': ['<path>'],
+        insert: ['<path>'],
+        delete: ['<path>'],
+        rename: ['<old-path>', '<new-path>'],
+        describe: ['<path>'],
+        'apply-patch': [],
+        tool: [],
+      },
+      spells: {
+        file_path: '<path>', old_path: '<old-path>', new_path: '<new-path>',
+        str_replace: 'str-replace', update_description: 'describe', memory_apply_patch: 'memory apply-patch',
+      },
+      verbatim: ['tool'],
+    },
+    served: true,
+  },
+  hook: {
+    summary: 'run a gitmem hook: pre-commit, or a harness hook (claude-code, codex)',
+    grammar: { subcommands: { 'pre-commit': [], 'claude-code': ['<event>'], codex: ['<event>'] } },
+    served: (args: readonly string[]): boolean => (args[0] === 'claude-code' || args[0] === 'codex') && QUICK_HOOK_EVENTS.has(args[1] ?? ''),
+  },
+  protect: {
+    summary: 'list, add or remove protected (read_only) paths; write a protected file as the operator',
+    grammar: { options: { reason: str, 'text-file': str } },
+    ownArgs: true,
+  },
+  secrets: {
+    summary: 'list, allow or remove fingerprints the secret scan lets through',
+    grammar: { options: { note: str } },
+    ownArgs: true,
+  },
+  personality: {
+    summary: 'list personality presets or apply one (one commit)',
+    grammar: { options: { reason: fill('reason'), force: flag }, subcommands: { list: [], apply: ['<id>'] } },
+    served: true,
+  },
+  mcp: {
+    summary: 'serve the memory tools over MCP (stdio, or --http)',
+    grammar: { options: { http: flag, host: str, port: str, 'token-file': str } },
+    heavy: true,
+  },
+  worker: {
+    summary: 'run a command as a confined background memory worker; prune the worktrees of dead workers',
+    grammar: { options: { command: str, task: str, paths: str, timeout: str, repair: flag }, subcommands: { run: [], prune: [] } },
+    heavy: true,
+  },
+  dream: {
+    summary: 'reflect on a conversation and consolidate memory (LLM sub-agent)',
+    grammar: {
+      options: {
+        memory: str, from: str, to: str, instruction: { type: 'string', short: 'i' }, model: { type: 'string', short: 'm' }, timeout: str,
+        'dry-run': { type: 'boolean', default: false }, merge: str, prompt: str, system: str,
+      },
+    },
+    ownArgs: true,
+    heavy: true,
+  },
+  daemon: {
+    summary: 'the background process that makes CLI calls fast (status, start, stop, run)',
+    grammar: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },
+  },
+  palace: {
+    summary: 'serve the Memory Palace, a live local web view of memory and its history (or --export it)',
+    grammar: { options: { port: str, host: str, open: flag, 'token-file': str, export: str } },
+    heavy: true,
+  },
+  connect: {
+    summary: "register gitmem's hooks and MCP server with a harness (Claude Code, Codex)",
+    grammar: { options: { scope: str, 'dry-run': flag, status: flag }, args: ['[harness]'] },
+  },
+  disconnect: {
+    summary: 'remove what gitmem connect added to a harness’s settings',
+    grammar: { options: { scope: str, 'dry-run': flag }, args: ['[harness]'] },
+  },
+  config: {
+    summary: 'show or edit the gitmem config file ($GITMEM_HOME/config)',
+    grammar: { subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] }, defaultSub: 'show' },
+  },
+} as const satisfies Readonly<Record<string, CommandEntry>>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * The entry of the command a command line names, or undefined for a name that is none (`constructor`
+ * included).
+ * @example commandEntry('log')?.grammar.args // ['[path]']
+ */
+export function commandEntry(name: string): CommandEntry | undefined {
+  return Object.hasOwn(COMMANDS, name) ? (COMMANDS as Readonly<Record<string, CommandEntry>>)[name] : undefined;
+}
+
+/** Whether `name` is a command. */
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../errors.js';
-import { GRAMMAR } from './grammar.js';
+import { COMMANDS } from './registry.js';
 import { speakCli, speakText, spellingsOf } from './speak.js';
 
-const memory = GRAMMAR['memory'];
-const spell = spellingsOf(memory, memory?.options ?? {}, 'str-replace');
+const memory = COMMANDS.memory.grammar;
+const spell = spellingsOf(memory, memory.options, 'str-replace');
 
 describe('errors in the command line\'s words', () => {
   it('spells each argument as the option that fills it, the first option when several do', () => {
@@ -29,9 +29,9 @@ describe('errors in the command line\'s words', () => {
   });
 
   it('keeps the library\'s names for a call written in them (memory tool), and for other commands\' words', () => {
-    const verbatim = spellingsOf(memory, memory?.options ?? {}, 'tool');
+    const verbatim = spellingsOf(memory, memory.options, 'tool');
     expect(speakText("memory str_replace: 'old_string' must be a non-empty string", verbatim)).toBe("memory str_replace: 'old_string' must be a non-empty string");
-    const revert = spellingsOf(GRAMMAR['revert'], GRAMMAR['revert']?.options ?? {}, undefined);
+    const revert = spellingsOf(COMMANDS.revert.grammar, COMMANDS.revert.grammar.options, undefined);
     expect(speakText("'old_string' and 'reason'", revert)).toBe("'old_string' and --reason");
   });
 

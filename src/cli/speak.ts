@@ -17,7 +17,7 @@ export interface Spelling {
 /**
  * The library words a call of this command (sub-command `sub`) spells otherwise. Empty for a sub-command
  * that takes the library's call as written (`memory tool`).
- * @example spellingsOf(GRAMMAR.memory, GRAMMAR.memory.options, 'str-replace').get('old_string') // { cli: '--old', flag: false }
+ * @example spellingsOf(COMMANDS.memory.grammar, COMMANDS.memory.grammar.options, 'str-replace').get('old_string') // { cli: '--old', flag: false }
  */
 export function spellingsOf(
   grammar: CommandGrammar | undefined,

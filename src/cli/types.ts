@@ -1,10 +1,7 @@
 /**
  * The contract between the CLI dispatcher (main.ts) and each lazily imported command module.
  */
-import type { ParseArgsConfig } from 'node:util';
 import type { GitmemConfig, Launcher, Memory } from '../internals.js';
-
-export type CliOptions = NonNullable<ParseArgsConfig['options']>;
 
 export interface CliContext {
   /** Positional arguments after the command name (sub-commands included). */
@@ -53,13 +50,11 @@ export interface CliIo {
   launch?: Launcher;
 }
 
+/** A command's module; its name, help line and grammar are its entry in registry.ts. */
 export interface CliCommand {
   name: string;
-  summary: string;
   /** Usage lines shown by `gitmem <name> --help`. */
   usage: string;
-  /** Options of a command that has no entry in grammar.ts (merged with that entry's otherwise). */
-  options?: CliOptions;
   /** Returns the exit code (default 0). Throw MemoryError for user errors. */
   run: (ctx: CliContext) => Promise<number | void>;
 }

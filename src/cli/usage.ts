@@ -5,11 +5,12 @@
  */
 import { MemoryError } from '../errors.js';
 import type { CommandGrammar } from './grammar.js';
+import { COMMANDS } from './registry.js';
 
 /**
  * 'usage' when the call asks for the usage text (a group with no sub-command and no default, or `help`
  * as the sub-command); 'run' when the positionals fit; throws INVALID_ARGUMENT / UNKNOWN_COMMAND otherwise.
- * @example checkPositionals('memory', GRAMMAR.memory, ['rename', 'a.md']) // throws: missing <new-path>
+ * @example checkPositionals('memory', COMMANDS.memory.grammar, ['rename', 'a.md']) // throws: missing <new-path>
  */
 export function checkPositionals(name: string, grammar: CommandGrammar | undefined, positionals: readonly string[]): 'usage' | 'run' {
   if (grammar === undefined) return 'run';
@@ -39,8 +40,17 @@ export function checkPositionals(name: string, grammar: CommandGrammar | undefin
   return 'run';
 }
 
-/** The lines after the command list in `gitmem help`: global options, the agent rule, exit codes. */
-export const GLOBAL_HELP_FOOTER = `
+/**
+ * `gitmem help`: every command's line from the registry (no command module is loaded), then the global
+ * options, the agent rule and the exit codes.
+ */
+export function globalHelp(): string {
+  const lines = ['Usage: gitmem <command> [options]', '', 'Commands:'];
+  for (const [name, entry] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(12)} ${entry.summary}`);
+  return `${lines.join('\n')}\n${GLOBAL_HELP_FOOTER}`;
+}
+
+const GLOBAL_HELP_FOOTER = `
 Global options (before or after the command; --opt value or --opt=value):
   --agent <id>   the agent (default: see below)
   --home <dir>   gitmem's home (default: $GITMEM_HOME, else ~/.gitmem)

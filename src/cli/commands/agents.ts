@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'agents',
-  summary: 'list agents that have a memory repository under this home',
   usage: 'Usage: gitmem agents [--home DIR] [--json]',
   async run(ctx) {
     const agents = listAgents(ctx.home);

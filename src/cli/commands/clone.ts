@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'clone',
-  summary: "clone an agent's memory from a git remote into $GITMEM_HOME/agents/<id>/memory",
   usage: 'Usage: gitmem clone <url> [--agent ID] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git.',
   async run(ctx) {
     const url = (ctx.args[0] ?? '').trim();

@@ -15,7 +15,6 @@ function valueOf(text: string): unknown {
 
 export const command: CliCommand = {
   name: 'config',
-  summary: 'show or edit the gitmem config file ($GITMEM_HOME/config)',
   usage: `Usage:
   gitmem config                      the file's path and content
   gitmem config get <key>            one value (dotted keys: providers.local.baseURL)

@@ -78,17 +78,7 @@ async function resolve(ctx: CliContext, memory: Memory, branch: string): Promise
 
 export const command: CliCommand = {
   name: 'conflicts',
-  summary: 'list, show, resolve or drop branches that keep local commits after a conflict',
   usage: USAGE,
-  options: {
-    ours: { type: 'boolean' },
-    theirs: { type: 'boolean' },
-    file: { type: 'string' },
-    path: { type: 'string' },
-    reason: { type: 'string' },
-    propose: { type: 'boolean' },
-    model: { type: 'string', short: 'm' },
-  },
   async run(ctx) {
     const [sub = 'list', name = ''] = ctx.args;
     const memory = await ctx.openMemory();

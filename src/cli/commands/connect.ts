@@ -42,7 +42,6 @@ function run(ctx: CliContext): void {
 
 export const command: CliCommand = {
   name: 'connect',
-  summary: "register gitmem's hooks and MCP server with a harness (Claude Code, Codex)",
   usage: `Usage:
   gitmem connect <harness> [--scope user|project] [--agent ID] [--dry-run] [--json]
   gitmem connect --status [--json]

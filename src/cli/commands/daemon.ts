@@ -138,7 +138,6 @@ async function status(ctx: CliContext): Promise<number> {
 
 export const command: CliCommand = {
   name: 'daemon',
-  summary: 'the background process that makes CLI calls fast (status, start, stop, run)',
   usage: USAGE,
   async run(ctx) {
     const sub = ctx.args[0] ?? 'status';

@@ -3,7 +3,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'diff',
-  summary: 'show what changed between two commits (default: the last commit)',
   usage: `Usage: gitmem diff [FROM [TO]] [--path P] [--agent ID] [--json]
   No revision: what HEAD's commit changed. FROM alone: FROM → HEAD. Revisions as in gitmem show.
   --json prints { from, to, text, truncated, files: [{ status, path, oldPath?, additions, deletions }] }.`,

@@ -5,7 +5,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'disconnect',
-  summary: 'remove what gitmem connect added to a harness’s settings',
   usage: `Usage: gitmem disconnect <harness> [--scope user|project] [--dry-run] [--json]
 Harnesses:
 ${catalogueUsage()}

@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'doctor',
-  summary: 'check a memory repository (hooks, config, files, budgets, links, locks, remote, secrets…); --fix repairs what is safe',
   usage: `Usage:
   gitmem doctor [--fix]   one line per check; exit 0 when healthy, 1 when a problem remains
   --fix repairs what is safe: hooks, orphan worktrees (their work imported first), stale locks, unfinished writes

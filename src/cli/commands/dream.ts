@@ -124,19 +124,6 @@ function optional<T extends Record<string, unknown>>(o: T): Partial<{ [K in keyo
 
 export const command: CliCommand = {
   name: 'dream',
-  summary: 'reflect on a conversation and consolidate memory (LLM sub-agent)',
   usage: USAGE,
-  options: {
-    memory: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    instruction: { type: 'string', short: 'i' },
-    model: { type: 'string', short: 'm' },
-    timeout: { type: 'string' },
-    'dry-run': { type: 'boolean', default: false },
-    merge: { type: 'string' },
-    prompt: { type: 'string' },
-    system: { type: 'string' },
-  },
   run,
 };

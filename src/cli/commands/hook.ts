@@ -26,7 +26,6 @@ async function preCommit(ctx: CliContext): Promise<number> {
 
 export const command: CliCommand = {
   name: 'hook',
-  summary: 'run a gitmem hook: pre-commit, or a harness hook (claude-code, codex)',
   usage: USAGE,
   async run(ctx) {
     const [which, event] = ctx.args;

@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'init',
-  summary: 'create an agent memory repository (or repair its hooks)',
   usage: `Usage: gitmem init [--agent ID] [--name NAME] [--personality ID] [--json]
   Creates $GITMEM_HOME/agents/<ID>/memory with system/persona.md and system/human.md, an initial commit and
   the hooks. Re-running on an existing agent repairs the hooks.

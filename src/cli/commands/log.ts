@@ -8,7 +8,6 @@ const fileLine = (f: HistoryEntry['files'][number]): string => (f.oldPath !== un
 
 export const command: CliCommand = {
   name: 'log',
-  summary: 'show memory commits (of one path, renames followed) with writer, reason and files',
   usage: `Usage: gitmem log [<path>] [-n N] [--since DATE] [--agent ID] [--json]
   DATE: 2025-01-02, 2025-01-02T10:00Z or "3 days ago". writer: ${WRITER_KINDS.join(' | ')}.
   --json prints [{ sha, date, author, email, writer, reason, parents, files: [paths], changes: [{ status, path, oldPath? }] }].`,

@@ -9,7 +9,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'mcp',
-  summary: 'serve the memory tools over MCP (stdio, or --http)',
   usage: `Usage: gitmem mcp [--agent ID] [--home DIR]
        gitmem mcp --http [--host 127.0.0.1] [--port 8377] [--token-file F] [--agent ID] [--home DIR]
   Tools: memory, memory_apply_patch, memory_tree, memory_log, memory_prompt, memory_view, memory_history.
@@ -18,7 +17,6 @@ export const command: CliCommand = {
   --http: /mcp (--agent, else the default agent) and /agents/<id>/mcp; every request needs
   Authorization: Bearer <token> (from --token-file, a 0600 file, else generated and printed to stderr);
   beyond loopback --token-file is required. Port 0 = any free port.`,
-  options: { http: { type: 'boolean' }, host: { type: 'string' }, port: { type: 'string' }, 'token-file': { type: 'string' } },
   async run(ctx) {
     if (ctx.values['http'] === true) return (await import('./mcp-http.js')).serveHttp(ctx);
     for (const name of ['host', 'port', 'token-file']) {

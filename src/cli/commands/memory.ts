@@ -72,7 +72,6 @@ async function toolCall(ctx: CliContext): Promise<Record<string, unknown>> {
 
 export const command: CliCommand = {
   name: 'memory',
-  summary: 'write memory through the memory tool (create, str-replace, insert, delete, rename, describe, apply-patch, tool)',
   usage: USAGE,
   async run(ctx) {
     const op = ctx.args[0];

@@ -37,7 +37,6 @@ function lastText(last: MirrorStatus['last']): string {
 
 export const command: CliCommand = {
   name: 'mirror',
-  summary: 'manage a push-only mirror of main (pushed in the background after each commit)',
   usage: USAGE,
   async run(ctx) {
     const [sub, first] = ctx.args;

@@ -81,7 +81,6 @@ async function serve(ctx: CliContext, agent: string): Promise<number> {
 
 export const command: CliCommand = {
   name: 'palace',
-  summary: 'serve the Memory Palace, a live local web view of memory and its history (or --export it)',
   usage: USAGE,
   async run(ctx) {
     const agent = startAgent(ctx);

@@ -12,7 +12,6 @@ Refused on a repository with uncommitted changes. Global: --agent ID, --home DIR
 
 export const command: CliCommand = {
   name: 'personality',
-  summary: 'list personality presets or apply one (one commit)',
   usage: USAGE,
   async run(ctx) {
     const [sub, id] = ctx.args;

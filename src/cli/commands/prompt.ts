@@ -29,7 +29,6 @@ function usage(): string {
 
 export const command: CliCommand = {
   name: 'prompt',
-  summary: 'print the system prompt compiled from the committed memory',
   usage: usage(),
   async run(ctx) {
     const memory = await ctx.openMemory();

@@ -25,7 +25,6 @@ async function write(ctx: CliContext, paths: string[]): Promise<void> {
 
 export const command: CliCommand = {
   name: 'protect',
-  summary: 'list, add or remove protected (read_only) paths; write a protected file as the operator',
   usage: `Usage: gitmem protect [list] | add <path>... | remove <path>... | write <path> --text-file F --reason R [--agent ID] [--json]
   list    the protected paths (gitmem first records the read_only files committed since it last looked)
   add     protect paths (files need not exist yet)
@@ -36,7 +35,6 @@ export const command: CliCommand = {
           memory's own), else "gitmem operator <operator@gitmem.local>" — never by the agent. Every other rule
           still holds (paths, links, frontmatter, secrets, budgets). A read_only text puts the path on the
           protected list; a path already on it stays there until remove.`,
-  options: { reason: { type: 'string' }, 'text-file': { type: 'string' } },
   async run(ctx) {
     const [sub = 'list', ...paths] = ctx.args;
     if (!SUBS.includes(sub)) throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, add, remove or write)`);

@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'remote',
-  summary: 'set, show or remove the git remote the memory syncs with',
   usage: `Usage:
   gitmem remote set <url>   the agent's origin: a path, SSH or HTTPS URL (never one with a token in it)
   gitmem remote show        origin and how far main is ahead/behind it (as of the last fetch)

@@ -3,7 +3,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'revert',
-  summary: "undo one commit's change as a new commit (refused when it no longer applies cleanly)",
   usage: `Usage: gitmem revert <sha> --reason R [--agent ID] [--json]
   Through the same rules as every write (read_only and protected files, format); a file changed since in
   a way the undo cannot merge with refuses the whole revert (REVERT_CONFLICT, the files listed) and

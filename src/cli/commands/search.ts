@@ -12,7 +12,6 @@ function limitOf(raw: string | undefined): number | undefined {
 
 export const command: CliCommand = {
   name: 'search',
-  summary: 'search the committed memory (full text; semantic with embeddings configured)',
   usage: [
     'Usage: gitmem search <query> [--at REV] [--limit N] [--path GLOB]... [--mode fulltext|semantic|hybrid] [--agent ID] [--json]',
     '  Words match in any order (files with more, rarer words rank first), "quoted phrases" as written,',

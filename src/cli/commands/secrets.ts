@@ -9,12 +9,10 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'secrets',
-  summary: 'list, allow or remove fingerprints the secret scan lets through',
   usage: `Usage: gitmem secrets [list] | allow <fingerprint>... [--note TEXT] | remove <fingerprint>... [--agent ID] [--json]
   list    the allowed fingerprints (with their notes)
   allow   let the values with these fingerprints through every write path (a refusal names the fingerprint)
   remove  scan for them again`,
-  options: { note: { type: 'string' } },
   async run(ctx) {
     const [sub = 'list', ...fingerprints] = ctx.args;
     const { memoryDir } = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });

@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'show',
-  summary: 'print a committed memory file (or list a directory), at HEAD or --at REV',
   usage: `Usage: gitmem show <path> [--at REV] [--agent ID] [--json]
   REV: a sha, a branch, HEAD~3, an ISO date (2025-01-02T10:00) or @{3 days ago}: the last commit at or before it.
   --json prints { path, frontmatter, body, text, commit } (a directory: its view).`,

@@ -3,7 +3,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'status',
-  summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)',
   usage: 'Usage: gitmem status [--agent ID] [--json]',
   async run(ctx) {
     const memory = await ctx.openMemory();

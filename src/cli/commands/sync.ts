@@ -26,7 +26,6 @@ const NEXT_STEP: Record<ConflictPolicy, string | undefined> = {
 
 export const command: CliCommand = {
   name: 'sync',
-  summary: 'sync the memory with its remote: pull (fast-forward or rebase), then push',
   usage: [
     `Usage: gitmem sync [--on-conflict ${CONFLICT_POLICY_NAMES.join('|')}] [--agent ID] [--json]`,
     ...POLICY_HELP,

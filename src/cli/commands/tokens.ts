@@ -4,7 +4,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'tokens',
-  summary: 'estimate the tokens system/ adds to the system prompt',
   usage: `Usage: gitmem tokens [--top N] [--agent ID] [--json]
   Every markdown file under system/ at HEAD, ceil(UTF-8 bytes / 4) each; --top N shows the N largest (default 10).
   The total is shown against the system/ budget (config budgets.system / gitmem.budgetSystem): a write that grows

@@ -3,7 +3,6 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'tree',
-  summary: 'show the committed memory tree with descriptions',
   usage: `Usage: gitmem tree [--agent ID] [--json]
   --json prints { commit, files: [{ path, size, description? }] }: every committed file.`,
   async run(ctx) {

@@ -148,7 +148,6 @@ async function run(ctx: CliContext): Promise<number> {
 
 export const command: CliCommand = {
   name: 'worker',
-  summary: 'run a command as a confined background memory worker; prune the worktrees of dead workers',
   usage: USAGE,
   run,
 };

@@ -1,20 +1,20 @@
 /**
- * Which CLI calls a daemon may run: the quick, stateless commands of the core (writes, reads of the
- * committed memory). Long-running or process-bound commands (mcp, dream, worker, sync…) always run here.
- * The command line is read by the CLI's own parser (argv.ts), so the client picks the command and the
- * home exactly as the CLI does.
+ * Which CLI calls a daemon may run: those the registry marks `served` (the quick, stateless commands of
+ * the core: writes, reads of the committed memory). Everything else always runs here. The command line is
+ * read by the CLI's own parser (argv.ts) and grammar, so the client picks the command and the home exactly
+ * as the CLI does.
  */
 import { parseCommandLine, splitCommand } from '../argv.js';
-import { GRAMMAR } from '../grammar.js';
+import { commandEntry } from '../registry.js';
 import { daemonSwitchOff, insideSandbox } from '../../config.js';
 
-const SERVED = new Set(['memory', 'prompt', 'tree', 'status', 'log', 'agents', 'personality', 'show', 'diff', 'revert', 'tokens', 'search']);
-/** A harness's hook runs on every session start and turn: served, but not the long `reflect` job it starts. */
-const SERVED_HOOKS = new Set(['session-start', 'turn-end', 'session-end']);
-
-function served(name: string, args: readonly string[]): boolean {
-  if (SERVED.has(name)) return true;
-  return name === 'hook' && (args[0] === 'claude-code' || args[0] === 'codex') && SERVED_HOOKS.has(args[1] ?? '');
+/**
+ * Whether the daemon may run command `name` with these positionals.
+ * @example isServed('hook', ['claude-code', 'reflect']) // false
+ */
+export function isServed(name: string, positionals: readonly string[]): boolean {
+  const served = commandEntry(name)?.served;
+  return served === true || (served !== undefined && served(positionals));
 }
 
 /**
@@ -29,8 +29,8 @@ export function servedCall(argv: readonly string[], env: NodeJS.ProcessEnv): { h
   try {
     const name = splitCommand(argv).command;
     if (name === undefined) return undefined;
-    line = parseCommandLine(argv, GRAMMAR[name]?.options);
-    if (!served(name, line.positionals)) return undefined;
+    line = parseCommandLine(argv, commandEntry(name)?.grammar.options);
+    if (!isServed(name, line.positionals)) return undefined;
   } catch {
     return undefined;
   }
