@@ -81,7 +81,7 @@ export default tseslint.config(
   // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
   ...layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox', 'wiring']),
   // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).
-  ...layer('cli', except('palace', 'harness')),
+  ...layer('cli', except('palace', 'harness', 'tools')),
   // gitmem connect / disconnect: edits harness settings files; a front-door user like the CLI, which runs it.
   ...layer('harness', except()),
   ...layer('mcp', except()),

@@ -11,6 +11,8 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
 import type { Memory } from '../../src/index.js';
 import { TOOL_CATALOGUE, TOOL_NAMES } from '../../src/tools/catalogue.js';
+import { MEMORY_VERBS } from '../../src/tools/memory-verbs.js';
+import { GRAMMAR } from '../../src/cli/grammar.js';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
@@ -53,5 +55,9 @@ describe('the tool catalogue is what every surface lists', () => {
     expect([...(described?.[1] ?? '').split(', '), described?.[2]]).toEqual([...MEMORY_COMMANDS]);
     const instructed = /the memory tool \(([^;]*); (\w+) reads\)/.exec(SERVER_INSTRUCTIONS);
     expect([...(instructed?.[1] ?? '').split(', '), instructed?.[2]]).toEqual([...MEMORY_COMMANDS]);
+  });
+
+  it("the CLI's memory verbs are the grammar's memory sub-commands", () => {
+    expect(Object.keys(GRAMMAR['memory']?.subcommands ?? {})).toEqual([...MEMORY_VERBS]);
   });
 });

@@ -1,5 +1,6 @@
 /** `gitmem memory <op>`: one memory-tool write from the shell (each one commit with --reason). */
 import { MemoryError } from '../../index.js';
+import { MEMORY_VERBS } from '../../tools/memory-verbs.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `Usage:
@@ -72,7 +73,7 @@ async function toolCall(ctx: CliContext): Promise<Record<string, unknown>> {
 
 export const command: CliCommand = {
   name: 'memory',
-  summary: 'write memory through the memory tool (create, str-replace, insert, delete, rename, describe, apply-patch, tool)',
+  summary: `write memory through the memory tool (${MEMORY_VERBS.join(', ')})`,
   usage: USAGE,
   async run(ctx) {
     const op = ctx.args[0];
