@@ -16,7 +16,8 @@ const restrict = (folder, forbidden, roots) => ({
     {
       patterns: [
         ...forbidden.map((f) => ({
-          group: [`**/${f}/*`, `**/${f}/**`, `../${f}/*`, `../../${f}/*`],
+          // A scoped package's subpath (`@anthropic-ai/sdk/tools/…`) is not one of our folders.
+          group: [`**/${f}/*`, `**/${f}/**`, `../${f}/*`, `../../${f}/*`, '!@*/**'],
           message: `src/${folder} must not import src/${f} (see ARCHITECTURE.md: imports point downward).`,
         })),
         ...(roots ? [rootFilePatterns(folder)] : []),
@@ -36,7 +37,7 @@ const layer = (folder, forbidden) => [
     : [{ files: [`src/${folder}/**/*.ts`], ignores: ['src/**/*.test.ts', 'src/**/*-main.ts'], rules: restrict(folder, forbidden, true) }]),
 ];
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'wiring', 'cli', 'mcp', 'palace', 'adapters', 'harness'];
+const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'wiring', 'tools', 'cli', 'mcp', 'palace', 'adapters', 'harness'];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -73,12 +74,14 @@ export default tseslint.config(
   ...layer('search', except('search', 'git', 'blocks', 'memfs', 'llm', 'sandbox')),
   // conflicts resolves kept branches (sync's and the workers') and proposes through llm; doctor checks everything.
   ...layer('conflicts', except('conflicts', 'git', 'hooks', 'memfs', 'blocks', 'sync', 'worktree', 'llm', 'sandbox')),
-  ...layer('doctor', ['reflection', 'cli', 'mcp', 'wiring', 'palace', 'adapters']),
-  ...layer('reflection', ['cli', 'mcp', 'wiring', 'palace', 'adapters', 'conflicts', 'doctor']),
+  ...layer('doctor', ['reflection', 'cli', 'mcp', 'wiring', 'palace', 'adapters', 'tools']),
+  ...layer('reflection', ['cli', 'mcp', 'wiring', 'palace', 'adapters', 'conflicts', 'doctor', 'tools']),
+  // The tool catalogue: what every surface (MCP, AI SDK, CLI) shows a model, as data over the layers' own limits.
+  ...layer('tools', except('tools', 'blocks', 'git', 'memfs', 'search')),
   // harness adapters (gitmem/anthropic, gitmem/ai-sdk): the Memory handle plus pure building blocks; nothing imports them.
   ...layer('adapters', ['cli', 'mcp', 'palace', 'git', 'hooks', 'worktree', 'sandbox', 'wiring']),
   // The CLI may start the palace; the palace, like the CLI and MCP, uses the public API only (index.ts, memory.ts).
-  ...layer('cli', except('palace', 'harness')),
+  ...layer('cli', except('palace', 'harness', 'tools')),
   // gitmem connect / disconnect: edits harness settings files; a front-door user like the CLI, which runs it.
   ...layer('harness', except()),
   ...layer('mcp', except()),

@@ -71,7 +71,7 @@ export { dreamExitCode, type DreamResult } from './reflection/dream-types.js';
 export { createShellLauncher } from './process/shell-launcher.js';
 export { runProcess, type Launcher } from './process/run.js';
 // --- the read side
-export { resolveRevision, MAX_REVISION_LENGTH } from './git/revision.js';
+export { resolveRevision } from './git/revision.js';
 export { WRITER_KINDS, type WriterKind } from './writers.js';
 export { MemoryWatcher } from './read/watch.js';
 export type { MemoryReadApi } from './read/handle.js';
@@ -89,7 +89,11 @@ export type {
   TokensResult,
   MemoryUpdatedEvent,
 } from './read/types.js';
-export { SEARCH_LIMITS, SEARCH_MODES, type SearchOptions, type SearchMode } from './search/types.js';
+export type { SearchOptions, SearchMode } from './search/types.js';
+// --- the tool catalogue (what every surface lists, and the rules a call must fit)
+export { TOOL_CATALOGUE, TOOL_NAMES, TOOLS_PROMPT_SURFACE, type ToolName, type ToolRow } from './tools/catalogue.js';
+export { checkToolArguments, type ToolInputSchema } from './tools/arguments.js';
+export { writeCommandList } from './blocks/memory-commands.js';
 // --- budgets
 export { estimateTokens } from './blocks/budgets.js';
 export { scanText } from './blocks/secrets.js';

@@ -4,6 +4,7 @@
  * paths and its intro from here. Pure data plus one fill function, so a surface is one entry to read.
  */
 import { MemoryError } from '../errors.js';
+import { writeCommandList } from './memory-commands.js';
 
 /**
  * Who reads the prompt: `shell` — a model with a shell and file tools in the memory directory (`$MEMORY_DIR`,
@@ -43,9 +44,9 @@ export interface SurfaceWording {
   pieces: (synced: boolean) => BasePieces;
 }
 
-// The memory tool and apply-patch, as the shell and the tools surfaces both have them.
-const MEMORY_TOOL_BULLETS = `- The \`memory\` tool makes one change and commits it: \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\`,
-  \`update_description\`. Its \`reason\` argument is required: one line saying *why* you are making the change.
+// The memory tool (its commands listed by memory-commands.ts) and apply-patch, as the shell and the tools surfaces both have them.
+const MEMORY_TOOL_BULLETS = `- The \`memory\` tool makes one change and commits it: ${writeCommandList('`')}.
+  Its \`reason\` argument is required: one line saying *why* you are making the change.
   It becomes the commit message, so write it for a future reader ("note: user prefers pnpm over npm").
 - \`memory_apply_patch\` applies several edits, across one or more files, as a single commit — use it for
   reorganisations. It also takes a \`reason\`.`;

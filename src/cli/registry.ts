@@ -5,6 +5,7 @@
  * is one entry here plus its module, and the type checker names anything else that must follow. Data only:
  * the daemon's client loads it on every call, so it imports nothing that runs.
  */
+import { MEMORY_VERBS } from '../tools/memory-verbs.js';
 import { fill, flag, str, type CommandGrammar } from './grammar.js';
 
 export interface CommandEntry {
@@ -102,7 +103,7 @@ export const COMMANDS = {
     served: true,
   },
   memory: {
-    summary: 'write memory through the memory tool (create, str-replace, insert, delete, rename, describe, apply-patch, tool)',
+    summary: `write memory through the memory tool (${MEMORY_VERBS.join(', ')})`,
     grammar: {
       options: {
         reason: fill('reason'), description: fill('description'), text: fill(['file_text', 'insert_text']), 'text-file': str, old: fill('old_string'),

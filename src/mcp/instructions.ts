@@ -1,4 +1,7 @@
-/** What the server tells a client's model about using it (the MCP `instructions`). Plain text. */
+/** What the server tells a client's model about using it (the MCP `instructions`). */
+import { writeCommandList } from '../internals.js';
+
+/** The instructions, plain text; the memory tool's commands come from the one list (blocks/memory-commands.ts). */
 export const SERVER_INSTRUCTIONS = [
   "gitmem serves one agent's memory: a git repository of markdown files, each with a `description` in its frontmatter.",
   'Read memory when a file\'s description bears on the task; write it when you learn something that should outlast the',
@@ -9,7 +12,7 @@ export const SERVER_INSTRUCTIONS = [
   'an older revision: a sha, HEAD~3 or a date), memory_tree, memory_history (who changed what, when and why; one path',
   'follows renames), memory_search (ranked full-text hits with path and line; `at` searches an older revision), and',
   'the resources gitmem://<agent>/<path> (subscribe to be told when a file changes).',
-  'Write: the memory tool (create, str_replace, insert, delete, rename, update_description; view reads) and',
+  `Write: the memory tool (${writeCommandList()}; view reads) and`,
   'memory_apply_patch for several files at once. Every write is one commit whose message is your `reason`: say why.',
   'Reads see committed memory only. Writes are checked against the memory rules (frontmatter with a description,',
   'read_only files, path rules); a refusal is an error result starting with its code (e.g. FILE_NOT_FOUND,',

@@ -6,10 +6,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isMemoryError, MEMORY_MODES, type Memory, type MemoryMode } from '../index.js';
-import { PROMPT_SURFACES, type PromptSurface } from '../internals.js';
+import { PROMPT_SURFACES, TOOLS_PROMPT_SURFACE, type PromptSurface } from '../internals.js';
 
 /** The surface a model served by this server works on: the memory tools, no shell. */
-export const MCP_PROMPT_SURFACE: PromptSurface = 'tools';
+export const MCP_PROMPT_SURFACE: PromptSurface = TOOLS_PROMPT_SURFACE;
 
 const ARGUMENTS = ['mode', 'preset', 'surface'];
 

@@ -1,28 +1,9 @@
 /**
- * The `memory_search` MCP tool: ranked hits in the committed memory, as text (JSON) and as
- * `structuredContent` matching the listed `outputSchema`. Read-only.
+ * The `memory_search` MCP tool (its row: tools/catalogue.ts): ranked hits in the committed memory, as text
+ * (JSON) and as `structuredContent` matching the listed `outputSchema`. Read-only.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_REVISION_LENGTH, SEARCH_LIMITS, SEARCH_MODES, type Memory, type SearchOptions } from '../internals.js';
-import type { ToolInputSchema } from './tool-args.js';
-
-const inputSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['query'],
-  properties: {
-    query: {
-      type: 'string',
-      minLength: 1,
-      maxLength: SEARCH_LIMITS.queryChars,
-      description: 'Words to find (any order; files with more and rarer words rank first), "quoted phrases" as written; the last word also matches as a prefix.',
-    },
-    at: { type: 'string', minLength: 1, maxLength: MAX_REVISION_LENGTH, description: 'Search an older revision: a commit sha, branch, HEAD~3, or an ISO date (the last commit at or before it). Default: the current memory.' },
-    limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMITS.maxLimit, description: `Most hits (default ${SEARCH_LIMITS.defaultLimit}).` },
-    paths: { type: 'array', items: { type: 'string' }, description: 'Only files matching one of these globs, e.g. ["notes/**"].' },
-    mode: { type: 'string', enum: [...SEARCH_MODES], description: 'fulltext, semantic or hybrid (semantic and hybrid need embeddings configured; default hybrid then, else fulltext).' },
-  },
-} as const satisfies ToolInputSchema & Record<string, unknown>;
+import type { Memory, SearchOptions } from '../internals.js';
 
 // Clients check any structuredContent against this, an isError result's `{ code, message, data }` too.
 const outputSchema = {
@@ -49,11 +30,8 @@ const outputSchema = {
   },
 } as const;
 
-export const memorySearchTool = {
-  description:
-    'Search your memory (the committed markdown files) and get ranked hits: path, best-matching line number, snippet, score and the ' +
-    "file's description. Use it before answering from memory, or to find the file to open or edit.",
-  inputSchema,
+/** How the server serves the catalogue's memory_search row. */
+export const memorySearchServing = {
   outputSchema,
   annotations: { title: 'Search memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (memory: Memory, args: Record<string, unknown>): Promise<CallToolResult> => {

@@ -1,6 +1,6 @@
 /**
- * The MCP adapter: serves one agent's memory tools over MCP. Thin: it lists the library's own JSON
- * schemas, checks each call's arguments against the schema it listed, passes calls through, and maps
+ * The MCP adapter: serves one agent's memory tools over MCP. Thin: it lists the tool catalogue's rows
+ * (tools/catalogue.ts), checks each call's arguments against the schema it listed, passes calls through, and maps
  * MemoryError to `isError` results carrying the error code. Protocol errors (a malformed message, params
  * that do not fit the method, an unknown tool) are JSON-RPC errors; arguments a tool refuses are
  * `isError` INVALID_ARGUMENT results, which a model can read and correct.
@@ -9,24 +9,19 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { applyPatchToolSchema, isMemoryError, memoryToolSchema, type HistoryEntry, type Memory } from '../index.js';
-import { PROMPT_SURFACES, type PromptSurface } from '../internals.js';
+import { isMemoryError, type HistoryEntry, type Memory } from '../index.js';
+import { checkToolArguments, TOOL_CATALOGUE, TOOL_NAMES, type PromptSurface, type ToolName } from '../internals.js';
 import { checkRequestParams, GuardedTransport } from './guard.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { OUTPUT_SCHEMAS, READ_ONLY, WRITES } from './output-schemas.js';
 import { MCP_PROMPT_SURFACE, servePrompts } from './prompts.js';
 import { serveResources } from './resources.js';
-import { checkToolArguments, type ToolInputSchema } from './tool-args.js';
-import { memorySearchTool } from './search-tool.js';
-
-/** The most entries one memory_log call returns. */
-const MAX_LOG_LIMIT = 1000;
+import { memorySearchServing } from './search-tool.js';
 
 type Args = Record<string, unknown>;
 
-interface ToolEntry {
-  description: string;
-  inputSchema: ToolInputSchema;
+/** How the server serves one catalogue row (its name, description and input schema: tools/catalogue.ts). */
+interface Serving {
   /** What structuredContent holds (output-schemas.ts); it also admits an error's `{ code, message, data }`. */
   outputSchema: Record<string, unknown>;
   annotations: Record<string, unknown>;
@@ -44,15 +39,9 @@ function historyText(entries: readonly HistoryEntry[]): string {
   return entries.map((e) => `${e.sha.slice(0, 7)} ${e.date} ${e.writer} ${e.author}: ${e.reason.split('\n')[0] ?? ''}\n    ${e.files.map(file).join(', ')}`).join('\n') || 'No commits.';
 }
 
-/** The tools, in the order they are listed; each runs only with arguments that fit its schema. */
-const TOOLS = {
+/** Every catalogue row served: a row without a handler is a type error. Each runs only with arguments that fit its row's schema. */
+const SERVING: Record<ToolName, Serving> = {
   memory: {
-    description:
-      'Edit your memory (a git repository of markdown files). Each call is one commit whose message is `reason`. ' +
-      'Write when you learn something that should outlast this session: a preference or correction from the user, a fact ' +
-      'about the project, a decision and why. Commands: create, str_replace, insert, delete, rename, update_description; ' +
-      'and view (a read: no commit, no reason).',
-    inputSchema: memoryToolSchema,
     outputSchema: OUTPUT_SCHEMAS.write,
     annotations: WRITES,
     run: async (memory, args) => {
@@ -61,8 +50,6 @@ const TOOLS = {
     },
   },
   memory_apply_patch: {
-    description: 'Apply a multi-file patch ("*** Begin Patch" … "*** End Patch") to memory as one commit.',
-    inputSchema: applyPatchToolSchema,
     outputSchema: OUTPUT_SCHEMAS.write,
     annotations: WRITES,
     run: async (memory, args) => {
@@ -71,8 +58,6 @@ const TOOLS = {
     },
   },
   memory_tree: {
-    description: 'The committed memory tree: paths and descriptions.',
-    inputSchema: { type: 'object', additionalProperties: false, properties: {} },
     outputSchema: OUTPUT_SCHEMAS.tree,
     annotations: READ_ONLY,
     run: async (memory) => {
@@ -80,14 +65,8 @@ const TOOLS = {
       return { ...text(tree), structuredContent: { tree } };
     },
   },
-  memory_search: memorySearchTool,
+  memory_search: memorySearchServing,
   memory_log: {
-    description: 'Recent memory commits: sha, date, author, reason, files.',
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LOG_LIMIT, description: `How many commits (default 20, at most ${MAX_LOG_LIMIT}).` } },
-    },
     outputSchema: OUTPUT_SCHEMAS.log,
     annotations: READ_ONLY,
     run: async (memory, args) => {
@@ -96,16 +75,6 @@ const TOOLS = {
     },
   },
   memory_prompt: {
-    description: 'The system prompt compiled from the committed memory, worded for these memory tools unless `surface` names another.',
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        mode: { type: 'string', enum: ['standard', 'memfs', 'local-memfs'] },
-        preset: { type: 'string' },
-        surface: { type: 'string', enum: [...PROMPT_SURFACES], description: `The tools the wording speaks of (default ${MCP_PROMPT_SURFACE}).` },
-      },
-    },
     outputSchema: OUTPUT_SCHEMAS.prompt,
     annotations: READ_ONLY,
     run: async (memory, args) => {
@@ -117,19 +86,6 @@ const TOOLS = {
     },
   },
   memory_view: {
-    description:
-      'Read committed memory: a directory (default the root) lists its files two levels deep as "<size>\\t<path> — <description>"; ' +
-      'read a file when its description bears on the task at hand, before relying on what it covers. ' +
-      'a file shows its text with line numbers. `at` reads an older revision (a sha, HEAD~3, or a date: the last commit at or before it).',
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        path: { type: 'string', description: 'Memory-relative file or directory (default the root); `notes/a` also finds notes/a.md.' },
-        at: { type: 'string', maxLength: 256, description: 'Revision to read: a sha, a branch, HEAD~3, 2025-01-02T10:00 or @{3 days ago}. Default HEAD.' },
-        view_range: { type: 'array', description: 'A file\'s lines to show, [start, end], 1-based and inclusive; end -1 = to the end.' },
-      },
-    },
     outputSchema: OUTPUT_SCHEMAS.view,
     annotations: READ_ONLY,
     run: async (memory, args) => {
@@ -139,16 +95,6 @@ const TOOLS = {
     },
   },
   memory_history: {
-    description: 'Who changed memory, when and why: commits newest first (of one path: renames followed), each with its writer (agent, worker, reflection, shell, sync), reason and files.',
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        path: { type: 'string', description: 'Only commits touching this file or directory.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_LOG_LIMIT, description: `How many commits (default 20, at most ${MAX_LOG_LIMIT}).` },
-        since: { type: 'string', maxLength: 64, description: 'Only commits at or after this date (2025-01-02, 2025-01-02T10:00Z, "3 days ago").' },
-      },
-    },
     outputSchema: OUTPUT_SCHEMAS.history,
     annotations: READ_ONLY,
     run: async (memory, args) => {
@@ -156,13 +102,13 @@ const TOOLS = {
       return { ...text(historyText(entries)), structuredContent: { entries } };
     },
   },
-} as const satisfies Record<string, ToolEntry>;
+};
 
 /** The listed tool named `name`; an unknown name is invalid params (a protocol error, not a tool result). */
-function toolNamed(name: string): [string, ToolEntry] {
-  if (Object.hasOwn(TOOLS, name)) return [name, TOOLS[name as keyof typeof TOOLS]];
+function toolNamed(name: string): ToolName {
+  if (Object.hasOwn(TOOL_CATALOGUE, name)) return name as ToolName;
   // The SDK answers a thrown error with its `code` and `message` (McpError would prefix "MCP error -32602:").
-  const message = `Invalid params for tools/call: unknown tool '${name.slice(0, 80)}' (tools: ${Object.keys(TOOLS).join(', ')})`;
+  const message = `Invalid params for tools/call: unknown tool '${name.slice(0, 80)}' (tools: ${TOOL_NAMES.join(', ')})`;
   throw Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 }
 
@@ -187,12 +133,15 @@ export function createMcpServer(memory: Memory, version = '0.1.0'): Server {
     { name: 'gitmem', version },
     { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} }, instructions: SERVER_INSTRUCTIONS },
   );
-  const tools = Object.entries(TOOLS).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
+  const tools = TOOL_NAMES.map((name) => {
+    const { description, inputSchema } = TOOL_CATALOGUE[name];
+    return { name, description, inputSchema, outputSchema: SERVING[name].outputSchema, annotations: SERVING[name].annotations };
+  });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const [name, tool] = toolNamed(req.params.name);
+    const name = toolNamed(req.params.name);
     try {
-      return await tool.run(memory, checkToolArguments(name, tool.inputSchema, req.params.arguments));
+      return await SERVING[name].run(memory, checkToolArguments(name, TOOL_CATALOGUE[name].inputSchema, req.params.arguments));
     } catch (err) {
       if (isMemoryError(err)) return { ...text(`${err.code}: ${err.message}`), isError: true, structuredContent: err.toJSON() };
       throw err;

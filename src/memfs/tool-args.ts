@@ -1,7 +1,7 @@
 /**
  * Undeclared arguments are refused on every surface: the library's tool entries (the memory tool,
  * memory_apply_patch) check a call's keys against the schema a harness hands its model (tool-schema.ts), and
- * say so in the MCP server's words (mcp/tool-args.ts), so a typo'd or invented key never rides along into a
+ * say so in the MCP server's words (tools/arguments.ts), so a typo'd or invented key never rides along into a
  * commit. Pure.
  */
 import { MemoryError } from '../errors.js';

@@ -3,15 +3,9 @@
  * Plain data, so adapters (MCP, AI SDK) can use it without importing anything heavy. The limits the tool
  * enforces (memfs/limits.ts, blocks/path-rules.ts) are stated here, in words and as maxLength.
  */
+import { MEMORY_COMMANDS } from '../blocks/memory-commands.js';
 import { PATH_LIMITS } from '../blocks/path-rules.js';
 import { TOOL_LIMITS } from './limits.js';
-
-/** The commands that write (one commit each). */
-export const WRITE_COMMANDS = ['create', 'str_replace', 'insert', 'delete', 'rename', 'update_description'] as const;
-export type WriteCommand = (typeof WRITE_COMMANDS)[number];
-/** Every command: the writes, and `view` (a read of the committed memory; no commit, no reason). */
-export const MEMORY_COMMANDS = [...WRITE_COMMANDS, 'view'] as const;
-export type MemoryCommand = (typeof MEMORY_COMMANDS)[number];
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const PATH_RULE =

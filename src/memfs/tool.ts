@@ -26,7 +26,8 @@ import { readBaseTrees, type BaseTrees } from './tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
 import { refuseUndeclared } from './tool-args.js';
-import { MEMORY_COMMANDS, memoryToolSchema, type MemoryCommand, type WriteCommand } from './tool-schema.js';
+import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
+import { memoryToolSchema } from './tool-schema.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
 export interface WriteResult {

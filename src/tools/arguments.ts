@@ -1,11 +1,11 @@
 /**
- * Checks a tool call's arguments against the very JSON Schema the server lists for that tool, so what a
- * client is told and what the server accepts cannot drift apart. Pure. The schemas are flat objects
- * (`type`, `required`, `additionalProperties: false`, properties with `type`, `enum`, `minimum`,
- * `maximum`, `minLength`, `maxLength`); keywords it does not know are left to the library, which still
- * validates everything itself.
+ * The argument rules of the tool catalogue (catalogue.ts): checks a call's arguments against the very JSON
+ * Schema its row lists, so what a client is told and what the MCP server accepts cannot drift apart. Pure.
+ * The schemas are flat objects (`type`, `required`, `additionalProperties: false`, properties with `type`,
+ * `enum`, `minimum`, `maximum`, `minLength`, `maxLength`); keywords it does not know are left to the
+ * library, which still validates everything itself.
  */
-import { MemoryError } from '../index.js';
+import { MemoryError } from '../errors.js';
 
 interface PropertySchema {
   description?: string;
@@ -15,11 +15,13 @@ interface PropertySchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
-  /** An array's items (listed for clients; the library checks each item). */
+  /** An array's items and length (listed for clients; the library checks them). */
   items?: PropertySchema;
+  minItems?: number;
+  maxItems?: number;
 }
 
-/** A tool's input schema as the server lists it. */
+/** A tool's input schema, as every surface lists it. */
 export interface ToolInputSchema {
   type: 'object';
   properties?: Readonly<Record<string, PropertySchema>>;

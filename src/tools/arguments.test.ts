@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMemoryError } from '../index.js';
-import { checkToolArguments, type ToolInputSchema } from './tool-args.js';
+import { isMemoryError } from '../errors.js';
+import { checkToolArguments, type ToolInputSchema } from './arguments.js';
 
 const schema: ToolInputSchema = {
   type: 'object',
