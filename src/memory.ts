@@ -9,7 +9,7 @@ import { hookHome, loadConfig, type GitmemConfig } from './config.js';
 import { MemoryError } from './errors.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { withMemoryOperation } from './git/lease.js';
-import { resolveGitCommonDir } from './git/common-dir.js';
+import { gitDirsOf } from './git/common-dir.js';
 import { durableWrites } from './git/durable.js';
 import { ensureHooks } from './hooks/install.js';
 import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
@@ -52,16 +52,19 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   await recordProtection(git, memoryDir);
   const recorded = recordedIdentity(memoryDir);
   const agentId = located.agentId ?? recorded.agentId;
+  // Found once here and handed down: no step of a write looks for them again.
+  const gitDirs = gitDirsOf(memoryDir);
   const deps: WriteDeps = {
     git,
     memoryDir,
+    gitDirs,
     author: agentIdentity(agentId, { given: options.author, configuredName: config.agent.name, recordedName: recorded.name }),
-    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
+    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write', commonDir: gitDirs.commonDir }),
     systemBudget: () => readSystemBudget(memoryDir, config.home),
-    durable: durableWrites(resolveGitCommonDir(memoryDir), config.fsync),
+    durable: durableWrites(gitDirs.commonDir, config.fsync),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
-    afterCommit: afterCommit(git, memoryDir, config),
+    afterCommit: afterCommit(git, memoryDir, config, gitDirs),
     ...(options.watchWorkTree === false ? {} : { cleanCheck: watchedCleanCheckFor(memoryDir, { env: config.env }) }),
   };
   // Another agent of the same home (a dream's `--to` document lives in the dreaming agent's memory).

@@ -3,7 +3,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectId, parseTree, serializeTree } from '../../src/git/objects.js';
-import { readBaseTrees, readBaseTreesLoose } from '../../src/memfs/tree-edit.js';
+import { readBaseTrees, readBaseTreesLoose } from '../../src/git/tree-edit.js';
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 

@@ -2,12 +2,13 @@
 // a tool write looks them up (a `.git` file or directory read, a `commondir` followed) at most twice,
 // however many steps of the write need them.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as CommonDir from '../../src/git/common-dir.js';
 import { cleanupTmp, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 const lookups = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock('../../src/git/common-dir.js', async (original) => {
-  const real = await original<typeof import('../../src/git/common-dir.js')>();
+  const real = await original<typeof CommonDir>();
   return {
     ...real,
     gitDirAt: (dir: string) => (lookups.count++, real.gitDirAt(dir)),
