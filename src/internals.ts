@@ -95,6 +95,6 @@ export { estimateTokens } from './blocks/budgets.js';
 export { scanText } from './blocks/secrets.js';
 export { allowSecrets, disallowSecrets, listAllowedSecrets } from './hooks/secret-allow.js';
 export { formatProblem, problemCode } from './blocks/validate.js';
-export { openMemoryDir } from './memory.js';
+export { openMemoryDir, handleGit, handleWiring, type HandleWiring } from './memory.js';
 // --- kept branches resolved
 export type { MemoryConflicts, Resolution, ResolveResult, ProposalInfo, ProposeOptions, ProposeResult, ConflictDetail } from './conflicts/handle.js';

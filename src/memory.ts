@@ -28,6 +28,7 @@ import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
+import { withWiring } from './wiring/handle-wiring.js';
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
@@ -37,6 +38,8 @@ export type {
 } from './wiring/types.js';
 export { initMemory, cloneMemory, type InitOptions, type CloneMemoryOptions } from './wiring/init.js';
 export { createReflectionHarness, runDream, type CreateReflectionHarnessOptions, type RunDreamOptions } from './wiring/reflection.js';
+// For gitmem's own code only (re-exported by internals.ts, not index.ts): what a handle was wired with.
+export { handleGit, handleWiring, type HandleWiring } from './wiring/handle-wiring.js';
 
 /**
  * Opens an agent's memory. Throws MEMORY_DIR_MISSING / NOT_A_GIT_REPO when there is none (use initMemory);
@@ -86,7 +89,7 @@ function buildMemory(o: Parts): Memory {
   const { git, memoryDir } = deps;
   const { config, agentId } = o;
   const mode = (): MemoryMode => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
-  return {
+  const handle: Memory = {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
     ...protectionParts(deps, config),
@@ -96,8 +99,6 @@ function buildMemory(o: Parts): Memory {
     agentId,
     home: config.home,
     memoryDir,
-    config,
-    git,
     hookRepairs: o.hookRepairs,
     tool: (call) => runMemoryTool(deps, call),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
@@ -118,6 +119,7 @@ function buildMemory(o: Parts): Memory {
     }),
     status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
   };
+  return withWiring(handle, { git, config, gitDirs: deps.gitDirs ?? gitDirsOf(memoryDir) });
 }
 
 /** The memory tool's `view` command: the view text, as the message too (nothing is committed). */

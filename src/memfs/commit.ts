@@ -1,6 +1,6 @@
 /**
- * The fast commit. The blobs, the changed trees and the commit object are written straight into the
- * object store (git/objects.ts) from the trees HEAD already has along the changed paths; git then only
+ * The fast commit, published. The blobs, the changed trees and the commit object (composed in memory by
+ * git/compose-commit.ts) are written straight into the object store (git/objects.ts); git then only
  * sets exactly those index entries from the known blob ids (`update-index --index-info`, never reading the
  * work tree) and moves the branch (`update-ref`, compare-and-swap).
  * Nothing rescans the work tree and no hook process starts: the format rules the pre-commit hook applies
