@@ -50,7 +50,7 @@ export type {
 } from './worktree/worker-types.js';
 // --- core
 export { listHomeAgents } from './memfs/scope.js';
-export { readCommittedSnapshot } from './memfs/read-revision.js';
+export { readCommittedSnapshot } from './read/read-revision.js';
 export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
 // --- reflection

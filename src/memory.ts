@@ -106,11 +106,11 @@ function buildMemory(o: Parts): Memory {
     defaultPromptMode: mode,
     compilePrompt: async (opts = {}) => {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
-      // through the per-blob read cache (memfs/prompt-read.ts): only blobs new since the last call are read.
-      const { readPrompt } = await import('./memfs/prompt-read.js');
+      // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
+      const { readPrompt } = await import('./read/prompt-read.js');
       return readPrompt(git, memoryDir, { ...opts, mode: opts.mode ?? mode(), treeLimits: config.treeLimits, ...(agentId ? { agentId } : {}) });
     },
-    tree: async () => (await import('./memfs/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
+    tree: async () => (await import('./read/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: config.home, env: config.env, openaiBaseUrl: config.model.openaiBaseUrl }, query, opts),
     log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
