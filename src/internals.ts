@@ -50,7 +50,7 @@ export type {
 } from './worktree/worker-types.js';
 // --- core
 export { listHomeAgents } from './memfs/scope.js';
-export { readCommittedSnapshot } from './memfs/read-revision.js';
+export { readCommittedSnapshot } from './read/read-revision.js';
 export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
 // --- reflection
@@ -99,6 +99,6 @@ export { estimateTokens } from './blocks/budgets.js';
 export { scanText } from './blocks/secrets.js';
 export { allowSecrets, disallowSecrets, listAllowedSecrets } from './hooks/secret-allow.js';
 export { formatProblem, problemCode } from './blocks/validate.js';
-export { openMemoryDir } from './memory.js';
+export { openMemoryDir, handleGit, handleWiring, type HandleWiring } from './memory.js';
 // --- kept branches resolved
 export type { MemoryConflicts, Resolution, ResolveResult, ProposalInfo, ProposeOptions, ProposeResult, ConflictDetail } from './conflicts/handle.js';

@@ -9,7 +9,7 @@ import { hookHome, loadConfig, type GitmemConfig } from './config.js';
 import { MemoryError } from './errors.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { withMemoryOperation } from './git/lease.js';
-import { resolveGitCommonDir } from './git/common-dir.js';
+import { gitDirsOf } from './git/common-dir.js';
 import { durableWrites } from './git/durable.js';
 import { ensureHooks } from './hooks/install.js';
 import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
@@ -28,6 +28,7 @@ import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
+import { withWiring } from './wiring/handle-wiring.js';
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
@@ -37,6 +38,8 @@ export type {
 } from './wiring/types.js';
 export { initMemory, cloneMemory, type InitOptions, type CloneMemoryOptions } from './wiring/init.js';
 export { createReflectionHarness, runDream, type CreateReflectionHarnessOptions, type RunDreamOptions } from './wiring/reflection.js';
+// For gitmem's own code only (re-exported by internals.ts, not index.ts): what a handle was wired with.
+export { handleGit, handleWiring, type HandleWiring } from './wiring/handle-wiring.js';
 
 /**
  * Opens an agent's memory. Throws MEMORY_DIR_MISSING / NOT_A_GIT_REPO when there is none (use initMemory);
@@ -52,16 +55,19 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   await recordProtection(git, memoryDir);
   const recorded = recordedIdentity(memoryDir);
   const agentId = located.agentId ?? recorded.agentId;
+  // Found once here and handed down: no step of a write looks for them again.
+  const gitDirs = gitDirsOf(memoryDir);
   const deps: WriteDeps = {
     git,
     memoryDir,
+    gitDirs,
     author: agentIdentity(agentId, { given: options.author, configuredName: config.agent.name, recordedName: recorded.name }),
-    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write' }),
+    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write', commonDir: gitDirs.commonDir }),
     systemBudget: () => readSystemBudget(memoryDir, config.home),
-    durable: durableWrites(resolveGitCommonDir(memoryDir), config.fsync),
+    durable: durableWrites(gitDirs.commonDir, config.fsync),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
-    afterCommit: afterCommit(git, memoryDir, config),
+    afterCommit: afterCommit(git, memoryDir, config, gitDirs),
     ...(options.watchWorkTree === false ? {} : { cleanCheck: watchedCleanCheckFor(memoryDir, { env: config.env }) }),
   };
   // Another agent of the same home (a dream's `--to` document lives in the dreaming agent's memory).
@@ -85,7 +91,7 @@ function buildMemory(o: Parts): Memory {
   const { git, memoryDir } = deps;
   const { config, agentId, launch } = o;
   const mode = (): MemoryMode => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
-  return {
+  const handle: Memory = {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
     ...protectionParts(deps, config),
@@ -95,8 +101,6 @@ function buildMemory(o: Parts): Memory {
     agentId,
     home: config.home,
     memoryDir,
-    config,
-    git,
     hookRepairs: o.hookRepairs,
     tool: (call) => runMemoryTool(deps, call),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
@@ -104,11 +108,11 @@ function buildMemory(o: Parts): Memory {
     defaultPromptMode: mode,
     compilePrompt: async (opts = {}) => {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
-      // through the per-blob read cache (memfs/prompt-read.ts): only blobs new since the last call are read.
-      const { readPrompt } = await import('./memfs/prompt-read.js');
+      // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
+      const { readPrompt } = await import('./read/prompt-read.js');
       return readPrompt(git, memoryDir, { ...opts, mode: opts.mode ?? mode(), treeLimits: config.treeLimits, ...(agentId ? { agentId } : {}) });
     },
-    tree: async () => (await import('./memfs/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
+    tree: async () => (await import('./read/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: config.home, env: config.env, openaiBaseUrl: config.model.openaiBaseUrl }, query, opts),
     log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
@@ -117,6 +121,7 @@ function buildMemory(o: Parts): Memory {
     }),
     status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
   };
+  return withWiring(handle, { git, config, gitDirs: deps.gitDirs ?? gitDirsOf(memoryDir) });
 }
 
 /** The memory tool's `view` command: the view text, as the message too (nothing is committed). */

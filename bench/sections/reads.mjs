@@ -6,7 +6,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { compilePrompt, createGitRunner, DEFAULT_TREE_LIMITS, readCommittedSnapshot, renderTree, tryParseMemoryFile } from '../../dist/internals.js';
-import { readPrompt, readTree } from '../../dist/memfs/prompt-read.js';
+import { readPrompt, readTree } from '../../dist/read/prompt-read.js';
 import { benchEnv, execFileP, fastImportEdit, fastImportRepo, interleavedPairs, round, tmpDir } from '../lib.mjs';
 
 const OPTIONS = { mode: 'local-memfs', treeLimits: DEFAULT_TREE_LIMITS };

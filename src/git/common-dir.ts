@@ -67,3 +67,18 @@ export function resolveGitCommonDir(repoDir: string): string {
   throw new MemoryError('NOT_A_GIT_REPO', `${key} is not inside a git repository`, { data: { repoDir: key } });
 }
 
+
+/** A repository's own git dir (its index, HEAD, the journal) and the common dir (objects, refs, the lease). */
+export interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+/**
+ * Both git dirs of the worktree at `repoDir`, found once (a handle does it when it opens, then passes them down
+ * every write) instead of by each step. `gitDir` falls back to `<repoDir>/.git`, as the write path always did.
+ * @example gitDirsOf('/mem') // { gitDir: '/mem/.git', commonDir: '/mem/.git' }
+ */
+export function gitDirsOf(repoDir: string): GitDirs {
+  return { gitDir: gitDirAt(repoDir) ?? join(repoDir, '.git'), commonDir: resolveGitCommonDir(repoDir) };
+}

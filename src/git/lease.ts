@@ -36,6 +36,8 @@ export interface MemoryOperationOptions {
   /** Shown to waiters and in LOCK_TIMEOUT errors, e.g. `memory tool write`. */
   purpose?: string;
   signal?: AbortSignal;
+  /** The repository's common git dir when the caller has it already (a handle finds it once, when it opens). */
+  commonDir?: string;
   /** Test seams. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -71,7 +73,7 @@ export async function withMemoryOperation<T>(
   fn: () => Promise<T> | T,
   opts: MemoryOperationOptions = {},
 ): Promise<T> {
-  const key = resolveGitCommonDir(repoDir);
+  const key = opts.commonDir ?? resolveGitCommonDir(repoDir);
   const mine = held.getStore();
   if (mine?.get(key)?.released === false) return fn();
   const now = opts.now ?? Date.now;

@@ -64,8 +64,8 @@ function writeState(commonDir: string, state: ProtectedState): void {
  * The protected paths of the repository containing `repoDir` (validator input; a plain file read).
  * @example validateChanges(changes, { protectedPaths: readProtectedPaths(memoryDir) })
  */
-export function readProtectedPaths(repoDir: string): ReadonlySet<string> {
-  return new Set(readState(resolveGitCommonDir(repoDir)).paths);
+export function readProtectedPaths(repoDir: string, commonDir = resolveGitCommonDir(repoDir)): ReadonlySet<string> {
+  return new Set(readState(commonDir).paths);
 }
 
 /**
@@ -158,8 +158,7 @@ export async function recordProtection(git: GitRunner, repoDir: string): Promise
  * did), moves the marker along so the next open has nothing to scan. The caller holds the lease.
  * @example noteValidatedCommit(memoryDir, base.head, commit)
  */
-export function noteValidatedCommit(repoDir: string, parent: string | null, commit: string): void {
-  const common = resolveGitCommonDir(repoDir);
+export function noteValidatedCommit(repoDir: string, parent: string | null, commit: string, common = resolveGitCommonDir(repoDir)): void {
   const state = readState(common);
   if (state.scanned === null || state.scanned !== parent) return;
   writeState(common, { ...state, scanned: commit });

@@ -24,10 +24,10 @@ interface Entry {
   note: string;
 }
 
-function readEntries(repoDir: string): Entry[] {
+function readEntries(repoDir: string, commonDir?: string): Entry[] {
   let text: string;
   try {
-    text = readFileSync(join(resolveGitCommonDir(repoDir), SECRETS_ALLOWED_FILE), 'utf8');
+    text = readFileSync(join(commonDir ?? resolveGitCommonDir(repoDir), SECRETS_ALLOWED_FILE), 'utf8');
   } catch {
     return [];
   }
@@ -43,8 +43,8 @@ function readEntries(repoDir: string): Entry[] {
  * The allowed fingerprints of the repository containing `repoDir` (validator input; a plain file read).
  * @example findProblems(changes, { secrets: { allowed: readAllowedSecrets(memoryDir) } })
  */
-export function readAllowedSecrets(repoDir: string): ReadonlySet<string> {
-  return new Set(readEntries(repoDir).map((e) => e.fingerprint));
+export function readAllowedSecrets(repoDir: string, commonDir?: string): ReadonlySet<string> {
+  return new Set(readEntries(repoDir, commonDir).map((e) => e.fingerprint));
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The fast commit. The blobs, the changed trees and the commit object are written straight into the
- * object store (git/objects.ts) from the trees HEAD already has along the changed paths; git then only
+ * The fast commit, published. The blobs, the changed trees and the commit object (composed in memory by
+ * git/compose-commit.ts) are written straight into the object store (git/objects.ts); git then only
  * sets exactly those index entries from the known blob ids (`update-index --index-info`, never reading the
  * work tree) and moves the branch (`update-ref`, compare-and-swap).
  * Nothing rescans the work tree and no hook process starts: the format rules the pre-commit hook applies
@@ -9,51 +9,14 @@
 import { spawnDetached } from '../process/detached.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
+import { gitDirAt, resolveGitCommonDir, type GitDirs } from '../git/common-dir.js';
 import { syncRenamed } from '../git/durable.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
-import { OBJECT_ID, repoObjectFormat } from '../git/object-format.js';
-import { commitText, ObjectBatch } from '../git/objects.js';
+import { OBJECT_ID } from '../git/object-format.js';
 import type { IndexAside } from './index-aside.js';
 import type { GitRunner } from '../git/runner.js';
-import type { Identity } from '../identity.js';
-import { buildTree, type BaseTrees, type TreeChange } from './tree-edit.js';
 
 export type { Identity } from '../identity.js';
-
-export interface CommitRequest {
-  memoryDir: string;
-  /** The files to change (content null = delete). */
-  changes: readonly TreeChange[];
-  message: string;
-  author: Identity;
-  /** HEAD and its trees along the changed paths (see readBaseTrees); `base.head` is the parent. */
-  base: BaseTrees;
-  /** Fixed time for reproducible commits (tests); default: now. */
-  date?: Date;
-}
-
-/** A commit hashed and compressed in memory, with every new object it needs; nothing stored yet. */
-export interface ComposedCommit {
-  commit: string;
-  objects: ObjectBatch;
-  /** Index entries of the changed paths after the commit, and as they were before (for undo). */
-  index: { after: IndexInfoEntry[]; before: IndexInfoEntry[] };
-}
-
-/**
- * Builds the blobs, the changed trees and the commit object for `changes` on top of `base.head` in memory.
- * Pure apart from reading the store, so the write path runs it while git checks the repo is clean.
- */
-export function composeCommit(req: CommitRequest): ComposedCommit {
-  const common = resolveGitCommonDir(req.memoryDir);
-  const objects = new ObjectBatch(join(common, 'objects'), repoObjectFormat(common));
-  const { tree, after, before } = buildTree(objects, req.base, req.changes);
-  const parents = req.base.head ? [req.base.head] : [];
-  const time = (req.date ?? new Date()).getTime() / 1000;
-  const commit = objects.add('commit', commitText({ tree, parents, author: req.author, time, message: req.message }));
-  return { commit, objects, index: { after, before } };
-}
 
 /** What a publish changed, so a failed write can undo exactly that. */
 export interface PublishState {
@@ -64,6 +27,8 @@ export interface PublishState {
 /** What publishCommit is asked to do; see there. */
 export interface PublishRequest {
   memoryDir: string;
+  /** The repository's git dirs when the caller found them already (absent: found here). */
+  gitDirs?: GitDirs;
   commit: string;
   parent: string | null;
   index: readonly IndexInfoEntry[];
@@ -94,8 +59,8 @@ export async function publishCommit(git: GitRunner, o: PublishRequest): Promise<
 async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   const cwd = o.memoryDir;
   const state = o.state ?? { staged: false, moved: false };
-  const gitDir = gitDirAt(cwd) ?? join(cwd, '.git');
-  const ref = o.durable ? headRefFile(cwd) : undefined;
+  const gitDir = o.gitDirs?.gitDir ?? gitDirAt(cwd) ?? join(cwd, '.git');
+  const ref = o.durable ? headRefFile(cwd, o.gitDirs) : undefined;
   // git renames the index (or the write renames its aside copy: index-aside.ts) and the ref into place
   // unflushed; each is flushed with its directory right after (see recover-torn.ts for a crash in between).
   // Either rename replaces the index atomically, so only a staging that succeeded needs undoing.
@@ -135,8 +100,8 @@ export async function restageIndex(git: GitRunner, memoryDir: string, index: rea
 }
 
 /** The file HEAD's branch lives in (under the common dir's refs/), or HEAD itself when detached. */
-export function headRefFile(memoryDir: string): string {
-  const gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git');
+export function headRefFile(memoryDir: string, dirs?: GitDirs): string {
+  const gitDir = dirs?.gitDir ?? gitDirAt(memoryDir) ?? join(memoryDir, '.git');
   let head = '';
   try {
     head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
@@ -146,7 +111,7 @@ export function headRefFile(memoryDir: string): string {
   if (OBJECT_ID.test(head)) return join(gitDir, 'HEAD');
   const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
   const safe = ref !== undefined && !ref.split('/').some((s) => s === '' || s === '.' || s === '..');
-  return join(resolveGitCommonDir(memoryDir), safe ? ref : 'refs/heads/main');
+  return join(dirs?.commonDir ?? resolveGitCommonDir(memoryDir), safe ? ref : 'refs/heads/main');
 }
 
 /** The index and its shared parts (split index: git writes a new shared file now and then). */
@@ -170,8 +135,8 @@ export async function restoreIndex(git: GitRunner, memoryDir: string, before: re
  * Plumbing commits do not run hooks; run the post-commit hook (mirror push) detached so it never
  * delays the write.
  */
-export function firePostCommitHook(memoryDir: string, env: Record<string, string | undefined>): void {
-  const hook = join(resolveGitCommonDir(memoryDir), 'hooks', 'post-commit');
+export function firePostCommitHook(memoryDir: string, env: Record<string, string | undefined>, commonDir = resolveGitCommonDir(memoryDir)): void {
+  const hook = join(commonDir, 'hooks', 'post-commit');
   if (!existsSync(hook)) return;
   spawnDetached(hook, [], { cwd: memoryDir, env });
 }

@@ -3,9 +3,11 @@
  * write's parts (prepare-write.ts, file-staging.ts, rollback.ts) type their arguments without importing the
  * file that runs them (no import cycle); edits.ts re-exports them for every other caller.
  */
+import type { GitDirs } from '../git/common-dir.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
-import type { ComposedCommit, Identity } from './commit.js';
-import type { BaseTrees } from './tree-edit.js';
+import type { ComposedCommit } from '../git/compose-commit.js';
+import type { Identity } from '../identity.js';
+import type { BaseTrees } from '../git/tree-edit.js';
 
 /** One file's change. `before`/`after` null = absent. `renamedFrom` marks the destination of a move. */
 export interface FileEdit {
@@ -36,6 +38,8 @@ export interface CommitEditsRequest {
   durable?: boolean;
   /** An operator's write: these paths' read_only protection is lifted (see ValidationOptions.liftProtection). */
   liftProtection?: ReadonlySet<string>;
+  /** The repository's git dirs, found once by the caller (absent: found here, once per use). */
+  gitDirs?: GitDirs;
 }
 
 /** The durable steps of a write, in order. */

@@ -7,10 +7,12 @@ import { findProblems, formatProblem, problemCode, type FileChange, type Problem
 import { secretProblem } from '../blocks/validate-content.js';
 import { scanText } from '../blocks/secrets.js';
 import { MemoryError } from '../errors.js';
+import { gitDirsOf } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
-import { composeCommit, publishCommit, type PublishState } from './commit.js';
+import { composeCommit } from '../git/compose-commit.js';
+import { publishCommit, type PublishState } from './commit.js';
 import type { CommitEditsRequest, Draft, FileEdit } from './edit-types.js';
 import { clearJournal, retireJournal } from './journal.js';
 import type { IndexAside } from './index-aside.js';
@@ -53,9 +55,10 @@ export function draftEdits(req: CommitEditsRequest): Draft {
       `${req.operation} made no effective changes; nothing was committed. The result matched what was already on disk.`,
     );
   }
-  const allowed = readAllowedSecrets(req.memoryDir);
+  const gitDirs = req.gitDirs ?? gitDirsOf(req.memoryDir);
+  const allowed = readAllowedSecrets(req.memoryDir, gitDirs.commonDir);
   const found = findProblems(toChanges(effective), {
-    protectedPaths: readProtectedPaths(req.memoryDir),
+    protectedPaths: readProtectedPaths(req.memoryDir, gitDirs.commonDir),
     secrets: req.skipSecretScan ? false : { allowed },
     ...(req.systemBudget ? { systemBudget: req.systemBudget } : {}),
     ...(req.liftProtection ? { liftProtection: req.liftProtection } : {}),
@@ -65,9 +68,9 @@ export function draftEdits(req: CommitEditsRequest): Draft {
   if (found.length > 0) throw refusal(found);
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
-  const { memoryDir, message, author, base } = req;
-  const composed = composeCommit({ memoryDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
-  return { req, effective, paths, composed };
+  const { message, author, base } = req;
+  const composed = composeCommit({ commonDir: gitDirs.commonDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
+  return { req: { ...req, gitDirs }, effective, paths, composed };
 }
 
 const HEADLINES = {
@@ -107,6 +110,7 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
 export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite, aside?: IndexAside): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
+  const gitDirs = req.gitDirs ?? gitDirsOf(memoryDir);
   const commit = composed.commit;
   const step = req.onStep ?? ((): void => undefined);
   const subject = message.split('\n')[0] ?? '';
@@ -133,12 +137,12 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early
     for (const e of effective) writeFile(fs, e, undo, durable, stage?.files.get(e.file));
     step('files');
     const alongside = durable ? (): Promise<void> => fs.syncDirsOf(draft.paths) : undefined;
-    await publishCommit(git, { memoryDir, commit, parent: base.head, index: composed.index.after, subject, state, durable, ...(alongside ? { alongside } : {}), ...(aside ? { aside } : {}) });
+    await publishCommit(git, { memoryDir, gitDirs, commit, parent: base.head, index: composed.index.after, subject, state, durable, ...(alongside ? { alongside } : {}), ...(aside ? { aside } : {}) });
     step('published');
   } catch (err) {
     const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });
     try {
-      retireJournal(memoryDir);
+      retireJournal(memoryDir, gitDirs.gitDir);
     } catch (retireErr) {
       problems.push((retireErr as Error).message);
     }
@@ -147,7 +151,7 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early
     stage?.discard(); // what a fallback wrote in place instead
   }
   try {
-    clearJournal(memoryDir);
+    clearJournal(memoryDir, gitDirs.gitDir);
   } catch {
     // Published: an entry left behind is found as already published and cleared by the next writer.
   }

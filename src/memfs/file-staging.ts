@@ -33,7 +33,7 @@ export interface FileStage {
   discard(): void;
 }
 
-const stagingDir = (memoryDir: string): string => join(gitDirAt(memoryDir) ?? join(memoryDir, '.git'), STAGING);
+const stagingDir = (memoryDir: string, gitDir?: string): string => join(gitDir ?? gitDirAt(memoryDir) ?? join(memoryDir, '.git'), STAGING);
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 let counter = 0;
 
@@ -41,9 +41,9 @@ let counter = 0;
  * Opens the staging directory without following a link (created when absent); null where it cannot be
  * named through its fd (no /proc/self/fd) or is not a plain directory: the write then stages nothing.
  */
-function openStaging(memoryDir: string, create: boolean): number | null {
+function openStaging(memoryDir: string, create: boolean, gitDir?: string): number | null {
   if (process.platform !== 'linux' || !existsSync('/proc/self/fd')) return null;
-  const dir = stagingDir(memoryDir);
+  const dir = stagingDir(memoryDir, gitDir);
   try {
     if (create) mkdirSync(dir, { recursive: true });
     return openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
@@ -53,10 +53,10 @@ function openStaging(memoryDir: string, create: boolean): number | null {
 }
 
 /** Writes the text of every edit that leaves a file into the staging directory (not flushed yet). */
-export function stageFiles(memoryDir: string, fs: RepoFs, edits: readonly FileEdit[]): FileStage {
+export function stageFiles(memoryDir: string, fs: RepoFs, edits: readonly FileEdit[], gitDir?: string): FileStage {
   const files = new Map<string, StagedFile>();
   const fds: number[] = [];
-  const dirFd = openStaging(memoryDir, true);
+  const dirFd = openStaging(memoryDir, true, gitDir);
   let open = true;
   const close = (): void => {
     if (open) fds.forEach((fd) => closeSync(fd));
@@ -109,8 +109,8 @@ export function placeStaged(fs: RepoFs, staged: StagedFile, mode: number | undef
 }
 
 /** Removes files a crashed writer left staged. Call under the lease: no live write has any then. */
-export function sweepStaged(memoryDir: string): void {
-  const dirFd = openStaging(memoryDir, false);
+export function sweepStaged(memoryDir: string, gitDir?: string): void {
+  const dirFd = openStaging(memoryDir, false, gitDir);
   if (dirFd === null) return;
   try {
     const dir = `/proc/self/fd/${dirFd}`;

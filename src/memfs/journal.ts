@@ -27,8 +27,9 @@ import { finishWrite } from './journal-finish.js';
 
 export type { JournalEntry, RecoveryOutcome } from './journal-entry.js';
 
-function journalPath(memoryDir: string): string {
-  return join(gitDirAt(memoryDir) ?? join(memoryDir, '.git'), 'gitmem-write.json');
+/** The journal file, in the checkout's own git dir (`gitDir`: found by the caller, once, when it has it). */
+function journalPath(memoryDir: string, gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git')): string {
+  return join(gitDir, 'gitmem-write.json');
 }
 
 let owner: Pick<JournalEntry, 'pid' | 'hostname' | 'pidStart'> | undefined;
@@ -43,8 +44,7 @@ export function journalOwner(): Pick<JournalEntry, 'pid' | 'hostname' | 'pidStar
 }
 
 /** Records the write about to happen, not durably (temp file + rename: atomic). */
-function writeJournal(memoryDir: string, entry: JournalEntry): void {
-  const file = journalPath(memoryDir);
+function writeJournal(file: string, entry: JournalEntry): void {
   writeFileSync(`${file}.tmp`, JSON.stringify(entry));
   renameSync(`${file}.tmp`, file);
 }
@@ -66,18 +66,18 @@ export interface PreparedStore {
  * directory that got an entry at once. A power loss before that flush ends leaves the work tree untouched,
  * and recovery abandons an entry whose objects did not survive.
  */
-export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: JournalEntry, durable: boolean, alsoFlush: readonly number[] = []): PreparedStore {
+export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: JournalEntry, durable: boolean, alsoFlush: readonly number[] = [], gitDir?: string): PreparedStore {
+  const file = journalPath(memoryDir, gitDir);
   if (!durable) {
     return {
       publish: async (onObjects) => {
         objects.store();
         onObjects();
-        writeJournal(memoryDir, entry);
+        writeJournal(file, entry);
       },
       discard: async () => undefined,
     };
   }
-  const file = journalPath(memoryDir);
   const staged = objects.stageDurably();
   let fd: number;
   try {
@@ -118,16 +118,16 @@ export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: Jou
 }
 
 /** Removes the entry once the write is published or rolled back. */
-export function clearJournal(memoryDir: string): void {
-  rmSync(journalPath(memoryDir), { force: true });
+export function clearJournal(memoryDir: string, gitDir?: string): void {
+  rmSync(journalPath(memoryDir, gitDir), { force: true });
 }
 
 /**
  * Retires the entry of a write that failed, so it can never be finished later: removed, else renamed
  * aside. Throws IO_ERROR only when neither works.
  */
-export function retireJournal(memoryDir: string): void {
-  const file = journalPath(memoryDir);
+export function retireJournal(memoryDir: string, gitDir?: string): void {
+  const file = journalPath(memoryDir, gitDir);
   try {
     rmSync(file, { force: true });
   } catch {
@@ -159,8 +159,7 @@ function writerAlive(e: JournalEntry): boolean {
 }
 
 /** Renames the entry aside; throws RECOVERY_SET_ASIDE unless `quiet`. */
-function setAside(memoryDir: string, entry: JournalEntry | null, why: string, quiet = false): void {
-  const from = journalPath(memoryDir);
+function setAside(from: string, entry: JournalEntry | null, why: string, quiet = false): void {
   const to = from.replace(/\.json$/, `.${new Date().toISOString().replace(/[:.]/g, '-')}.rejected.json`);
   try {
     renameSync(from, to);
@@ -184,9 +183,9 @@ function setAside(memoryDir: string, entry: JournalEntry | null, why: string, qu
  * (default on): the finished write is flushed like a normal durable write.
  * @example await recoverInterruptedWrite(git, memoryDir) // 'none' when there was nothing to do
  */
-export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string, durable = true): Promise<RecoveryOutcome> {
-  sweepStaged(memoryDir);
-  const file = journalPath(memoryDir);
+export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string, durable = true, gitDir?: string): Promise<RecoveryOutcome> {
+  sweepStaged(memoryDir, gitDir);
+  const file = journalPath(memoryDir, gitDir);
   if (!existsSync(file)) return 'none';
   let text: string;
   try {
@@ -195,8 +194,8 @@ export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string,
     return 'none'; // removed meanwhile
   }
   const entry = parseJournal(text);
-  if (entry === null) setAside(memoryDir, null, 'its journal is not a valid entry');
-  else if (writerAlive(entry)) setAside(memoryDir, entry, `its writer (pid ${entry.pid}) is still running, so it did not die mid-write`);
+  if (entry === null) setAside(file, null, 'its journal is not a valid entry');
+  else if (writerAlive(entry)) setAside(file, entry, `its writer (pid ${entry.pid}) is still running, so it did not die mid-write`);
   const e = entry as JournalEntry;
   let outcome: RecoveryOutcome;
   try {
@@ -204,10 +203,10 @@ export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string,
   } catch (err) {
     // Another git process's lock or a slow git: leave the entry for the next call to finish.
     if (isMemoryError(err, 'GIT_LOCKED') || isMemoryError(err, 'GIT_TIMEOUT')) throw err;
-    setAside(memoryDir, e, (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'a step failed');
+    setAside(file, e, (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'a step failed');
     throw err; // unreachable: setAside throws
   }
-  if (outcome === 'abandoned') setAside(memoryDir, e, 'the repository moved on', true);
-  else clearJournal(memoryDir);
+  if (outcome === 'abandoned') setAside(file, e, 'the repository moved on', true);
+  else rmSync(file, { force: true });
   return outcome;
 }

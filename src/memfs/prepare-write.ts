@@ -27,11 +27,11 @@ export function prepareWrite(draft: Draft, fs: RepoFs): PreparedWrite {
   const { req, composed, paths } = draft;
   const durable = req.durable !== false;
   const subject = req.message.split('\n')[0] ?? '';
-  const stage = durable ? stageFiles(req.memoryDir, fs, draft.effective) : undefined;
+  const stage = durable ? stageFiles(req.memoryDir, fs, draft.effective, req.gitDirs?.gitDir) : undefined;
   let store: PreparedStore;
   try {
     const entry = { ...journalOwner(), parent: req.base.head, commit: composed.commit, paths, index: composed.index.after, subject };
-    store = prepareStore(composed.objects, req.memoryDir, entry, durable, stage?.fds);
+    store = prepareStore(composed.objects, req.memoryDir, entry, durable, stage?.fds, req.gitDirs?.gitDir);
   } catch (err) {
     stage?.discard();
     throw err;

@@ -1,9 +1,8 @@
 /**
  * The memory tool: one tool call → one commit whose message is the agent's `reason`.
  */
-import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { gitDirAt } from '../git/common-dir.js';
+import { gitDirsOf, type GitDirs } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { assertCleanForWrite } from './clean-check.js';
 import type { WatchedCleanCheck } from './fsmonitor/watched-check.js';
@@ -22,7 +21,7 @@ import type { Identity } from '../identity.js';
 import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
-import { readBaseTrees, type BaseTrees } from './tree-edit.js';
+import { readBaseTrees, type BaseTrees } from '../git/tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
 import { refuseUndeclared } from './tool-args.js';
@@ -67,6 +66,8 @@ export interface WriteDeps {
    * protection is lifted for the write; every other rule holds.
    */
   liftProtection?: ReadonlySet<string>;
+  /** The repository's git dirs, found once when the handle opened (absent: found once per write). */
+  gitDirs?: GitDirs;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
@@ -130,19 +131,21 @@ function attempt<T>(fn: () => T): T | Error {
 export async function writeUnderLease(deps: WriteDeps, operation: string, reason: string, plan: Planner): Promise<WriteResult> {
   checkText(operation, 'reason', reason, TOOL_LIMITS.reasonChars);
   return deps.lease(async () => {
+    // Found once per write when the handle did not find them when it opened (every step below takes them).
+    const gitDirs = deps.gitDirs ?? gitDirsOf(deps.memoryDir);
     // Holding the lease, any journal entry left behind belongs to a writer that died mid-write: finish it first.
-    await recoverInterruptedWrite(deps.git, deps.memoryDir, deps.durable !== false);
+    await recoverInterruptedWrite(deps.git, deps.memoryDir, deps.durable !== false, gitDirs.gitDir);
     const fs = new RepoFs(deps.memoryDir);
     try {
-      return await planAndCommit(deps, operation, reason, () => plan(fs), fs);
+      return await planAndCommit({ ...deps, gitDirs }, operation, reason, () => plan(fs), fs);
     } finally {
       fs.close();
     }
   });
 }
 
-async function planAndCommit(deps: WriteDeps, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
-  const { git, memoryDir } = deps;
+async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
+  const { git, memoryDir, gitDirs } = deps;
   // Only beside an incremental check: a full `git status` rewrites the index with what it refreshed, so the
   // aside would find the index changed and be redone in place (wasted work).
   const asideOk = deps.cleanCheck?.expectsIncremental === true;
@@ -151,7 +154,7 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
   const edits = attempt(plan);
   const date = deps.clock?.();
   const request = (base: BaseTrees, e: FileEdit[], budget: SystemBudget | undefined): CommitEditsRequest => ({
-    memoryDir, edits: e, message: reason, author: deps.author, base, operation,
+    memoryDir, gitDirs, edits: e, message: reason, author: deps.author, base, operation,
     ...(date ? { date } : {}),
     ...(deps.onStep ? { onStep: deps.onStep } : {}),
     ...(budget ? { systemBudget: budget } : {}),
@@ -164,16 +167,16 @@ async function planAndCommit(deps: WriteDeps, operation: string, reason: string,
   budgetP.catch(() => undefined); // awaited below
   let draft: Draft | Error | undefined;
   if (!(edits instanceof Error)) {
-    const base = await readBaseTrees(git, memoryDir, files).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    const base = await readBaseTrees(git, memoryDir, files, gitDirs).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     draft = base instanceof Error ? base : budget instanceof Error ? budget : attempt(() => draftEdits(request(base, edits, budget)));
   }
   // A durable write's first flush (temp files only) and its index update (on a private link to the index)
   // overlap the clean check; a refused write discards both.
   const early = prepareEarly(draft, fs);
-  const aside = early && asideOk ? startIndexAside(git, memoryDir, gitDirAt(memoryDir) ?? join(memoryDir, '.git'), early.draft.composed.index.after) : undefined;
+  const aside = early && asideOk ? startIndexAside(git, memoryDir, gitDirs.gitDir, early.draft.composed.index.after) : undefined;
   try {
-    return await finishWrite(deps, fs, { operation, statusP, edits, draft, early, aside, recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files), e, await budgetP)) });
+    return await finishWrite(deps, fs, { operation, statusP, edits, draft, early, aside, recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)) });
   } finally {
     await aside?.release();
   }

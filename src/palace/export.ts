@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, renameSync, rmSync, writeSync, constants as fsc } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MemoryError } from '../index.js';
-import { readCommittedSnapshot, tryParseMemoryFile } from '../internals.js';
+import { handleGit, readCommittedSnapshot, tryParseMemoryFile } from '../internals.js';
 import { reflection, sync } from './api/activity.js';
 import { conflicts } from './api/conflicts.js';
 import { summary } from './api/reads.js';
@@ -22,7 +22,7 @@ export const EXPORT_LIMITS = { commits: 500, diffs: 50, diffBytes: 100 * 1024, t
 
 async function exportFiles(view: AgentView): Promise<ExportSnapshot['files']> {
   const memory = view.memory;
-  const [{ files }, snap] = await Promise.all([memory.files(), readCommittedSnapshot(memory.git, memory.memoryDir)]);
+  const [{ files }, snap] = await Promise.all([memory.files(), readCommittedSnapshot(handleGit(memory), memory.memoryDir)]);
   let budget = EXPORT_LIMITS.totalFileBytes;
   const out: ExportSnapshot['files'] = [];
   for (const f of files) {

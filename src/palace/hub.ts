@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { createMemory, isMemoryError, listAgents, MemoryError, type Memory, type MemoryUpdatedEvent } from '../index.js';
-import { resolveRevision, type Launcher } from '../internals.js';
+import type { Launcher } from '../internals.js';
 import type { UpdateEvent } from './api-types.js';
 import { buildTreeIndex, type TreeIndex } from './tree-index.js';
 
@@ -33,7 +33,7 @@ export class AgentView {
   /** HEAD's commit id, or null before the first commit. */
   async head(): Promise<string | null> {
     try {
-      return await resolveRevision(this.memory.git, this.memory.memoryDir, 'HEAD');
+      return await this.memory.resolve('HEAD');
     } catch (err) {
       if (isMemoryError(err, 'UNKNOWN_REVISION')) return null;
       throw err;
@@ -43,7 +43,7 @@ export class AgentView {
   /** The commit `at` names (HEAD when absent); null only for HEAD of an empty repository. */
   async commitOf(at: string | undefined): Promise<string | null> {
     if (at === undefined || at === '') return this.head();
-    return resolveRevision(this.memory.git, this.memory.memoryDir, at);
+    return this.memory.resolve(at);
   }
 
   /** The directory index of one commit (cached). */
@@ -66,7 +66,7 @@ export class AgentView {
   commitCount(head: string | null): Promise<number> {
     if (head === null) return Promise.resolve(0);
     if (this.counted?.head !== head) {
-      const commits = this.memory.git.run(['rev-list', '--count', '--end-of-options', head], { cwd: this.memory.memoryDir }).then((r) => Number(r.stdout.trim()) || 0);
+      const commits = this.memory.countCommits(head);
       this.counted = { head, commits };
     }
     return this.counted.commits;

@@ -4,6 +4,7 @@
  */
 import type { WriteDeps } from '../memfs/tool.js';
 import type { RevertResult } from './revert.js';
+import type { MemoryRevisions } from './revisions.js';
 import type {
   DiffOptions, DiffResult, HistoryEntry, HistoryOptions, ListedFile, ReadDeps, ReadResult, TokensResult, ViewResult,
 } from './types.js';
@@ -11,7 +12,7 @@ import type { ViewCallOptions } from './view.js';
 import { watchMemory, type MemoryWatcher, type WatchOptions } from './watch.js';
 
 /** Reads of the committed memory (HEAD unless `at` names another revision), a revert, and change events. */
-export interface MemoryReadApi {
+export interface MemoryReadApi extends MemoryRevisions {
   /** One file as of a commit: `{ path, frontmatter, body, text, commit }` (FILE_NOT_FOUND, UNKNOWN_REVISION). */
   read(path: string, options?: { at?: string }): Promise<ReadResult>;
   /** What a model should see: a directory (default the root) two levels deep, or a file with line numbers. */
@@ -45,5 +46,8 @@ export function readApi(deps: WriteDeps, agentId: string | undefined): MemoryRea
     tokens: async (o) => (await import('./tokens.js')).memoryTokens(r, o),
     files: async (o) => (await import('./entries.js')).listFiles(r, o),
     watch: (o) => watchMemory(r, o),
+    resolve: async (rev) => (await import('./revisions.js')).revisionsApi(r).resolve(rev),
+    countCommits: async (range) => (await import('./revisions.js')).revisionsApi(r).countCommits(range),
+    mergeBase: async (a, b) => (await import('./revisions.js')).revisionsApi(r).mergeBase(a, b),
   };
 }

@@ -9,7 +9,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { splitFrontmatter } from '../blocks/frontmatter.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
-import { readCommittedSnapshot } from '../memfs/read-revision.js';
+import { readCommittedSnapshot } from '../read/read-revision.js';
 import { loadReflectionPrompt } from './prompts.js';
 
 /** A parsed `--to` value. */

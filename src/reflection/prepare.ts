@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitRunner } from '../git/runner.js';
 import { agentPaths } from '../memfs/layout.js';
-import { readCommittedSnapshot, type CommittedSnapshot } from '../memfs/read-revision.js';
+import { readCommittedSnapshot, type CommittedSnapshot } from '../read/read-revision.js';
 import { DEFAULT_TREE_LIMITS } from '../blocks/tree-limits.js';
 import { createMemoryWorktree, worktreeName, type MemoryWorktree } from '../worktree/create.js';
 import { discardWorktree } from '../worktree/cleanup.js';

@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../errors.js';
 import { configValues, parseGitConfig, readGitConfigText } from '../git/config-text.js';
+import { refMovesOp, type RefMove } from '../git/commands/commit-graph.js';
 import type { GitRunner } from '../git/runner.js';
 import { redactText, secretParamNames } from '../git/redact.js';
 import { gitDirOf, readRepoState } from './repo-state.js';
@@ -174,6 +175,17 @@ export async function showRemote(input: { git: GitRunner; memoryDir: string }): 
     ahead: state.ahead,
     behind: state.behind,
   };
+}
+
+/**
+ * How main's upstream (its remote-tracking ref) moved lately, newest first, as its reflog recorded it: the
+ * fetches and pushes of this machine. None without an upstream or a reflog; nothing touches the network.
+ * @example await upstreamMoves({ git, memoryDir }) // [{ date: '2026-12-01 12:00:00 +0100', what: 'update by push' }]
+ */
+export async function upstreamMoves(input: { git: GitRunner; memoryDir: string; limit?: number }): Promise<RefMove[]> {
+  const state = await readRepoState(input.git, input.memoryDir);
+  if (!state?.upstream) return [];
+  return input.git.exec(refMovesOp(`refs/remotes/${state.upstream}`, input.limit ?? 10), { cwd: input.memoryDir });
 }
 
 /**

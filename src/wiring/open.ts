@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitmemConfig } from '../config.js';
 import { MemoryError } from '../errors.js';
-import { resolveGitCommonDir } from '../git/common-dir.js';
+import type { GitDirs } from '../git/common-dir.js';
 import { configValue, parseGitConfig, readGitConfigText, type ParsedConfig } from '../git/config-text.js';
 import { readLooseObject } from '../git/loose-object.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
@@ -102,9 +102,9 @@ export function remoteConfigured(memoryDir: string): boolean {
 const LOOSE_IN_17_BEFORE_GC = 27;
 
 /** Plumbing commits never trigger git's `gc --auto`; ask for it (in the background) once git would want it. */
-function gcIfDue(git: GitRunner, memoryDir: string): void {
+function gcIfDue(git: GitRunner, memoryDir: string, commonDir: string): void {
   try {
-    const sample = readdirSync(join(resolveGitCommonDir(memoryDir), 'objects', '17')).length;
+    const sample = readdirSync(join(commonDir, 'objects', '17')).length;
     if (sample > LOOSE_IN_17_BEFORE_GC) git.detach(['gc', '--auto', '--quiet'], { cwd: memoryDir });
   } catch {
     // no objects/17 yet: nothing to pack
@@ -116,22 +116,22 @@ function gcIfDue(git: GitRunner, memoryDir: string): void {
  * did, so the protected list's marker may follow it (the next open then scans nothing). An operator's write
  * (memfs/operator-write.ts) may add one, and has put its path on the list just before. Runs under the lease.
  */
-function keepProtectionMarker(memoryDir: string, commit: string): void {
-  const object = readLooseObject(join(resolveGitCommonDir(memoryDir), 'objects'), commit);
+function keepProtectionMarker(memoryDir: string, commonDir: string, commit: string): void {
+  const object = readLooseObject(join(commonDir, 'objects'), commit);
   if (object?.type !== 'commit') return;
   const parent = /^parent ([0-9a-f]{64}|[0-9a-f]{40})$/m.exec(object.data.toString('latin1'))?.[1] ?? null;
-  noteValidatedCommit(memoryDir, parent, commit);
+  noteValidatedCommit(memoryDir, parent, commit, commonDir);
 }
 
 /**
  * What runs after each tool commit: the protected list's marker, the mirror push (the post-commit hook,
  * in its own process, told which home's credentials this memory uses) and git's housekeeping.
- * @example deps.afterCommit = afterCommit(git, memoryDir, config)
+ * @example deps.afterCommit = afterCommit(git, memoryDir, config, gitDirsOf(memoryDir))
  */
-export function afterCommit(git: GitRunner, memoryDir: string, config: GitmemConfig): (commit: string) => void {
+export function afterCommit(git: GitRunner, memoryDir: string, config: GitmemConfig, dirs: GitDirs): (commit: string) => void {
   return (commit) => {
-    keepProtectionMarker(memoryDir, commit);
-    if (isMirrorConfigured(readGitConfigText(join(memoryDir, '.git')) ?? '')) firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home });
-    gcIfDue(git, memoryDir);
+    keepProtectionMarker(memoryDir, dirs.commonDir, commit);
+    if (isMirrorConfigured(readGitConfigText(join(memoryDir, '.git')) ?? '')) firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home }, dirs.commonDir);
+    gcIfDue(git, memoryDir, dirs.commonDir);
   };
 }

@@ -37,6 +37,7 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' 
       set: async (url, o = {}) => (await import('../sync/remote.js')).setRemote({ ...at, url, ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
       show: async () => (await import('../sync/remote.js')).showRemote(at),
       remove: async () => (await import('../sync/remote.js')).removeRemote(at),
+      moves: async (o = {}) => (await import('../sync/remote.js')).upstreamMoves({ ...at, ...(o.limit === undefined ? {} : { limit: o.limit }) }),
     },
     mirror: {
       set: async (url, o = {}) =>

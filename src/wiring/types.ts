@@ -20,6 +20,7 @@ import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
 import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
 import type { RemoteInfo } from '../sync/remote.js';
+import type { RefMove } from '../git/commands/commit-graph.js';
 import type { ConflictPolicy, SyncResult } from '../sync/types.js';
 import type { PruneResult } from '../worktree/prune.js';
 import type { MemoryWorkerHandle } from '../worktree/worker.js';
@@ -141,10 +142,6 @@ export interface Memory extends MemoryReadApi {
   readonly agentId: string | undefined;
   readonly home: string;
   readonly memoryDir: string;
-  /** The configuration this handle was opened with (config.ts). */
-  readonly config: GitmemConfig;
-  /** The git runner this handle wired (for building blocks from `gitmem/internals`). */
-  readonly git: GitRunner;
   /** What opening repaired in the hooks (see ensureHooks); empty when all was well. */
   readonly hookRepairs: readonly string[];
   /** Runs one memory-tool call → one commit whose message is its reason. */
@@ -182,6 +179,8 @@ export interface Memory extends MemoryReadApi {
     set(url: string, options?: { baseDir?: string }): Promise<RemoteInfo>;
     show(): Promise<RemoteInfo>;
     remove(): Promise<{ removed: string | null }>;
+    /** How main's upstream moved lately (its reflog: fetches, pushes), newest first; `limit` default 10. */
+    moves(options?: { limit?: number }): Promise<RefMove[]>;
   };
   /** A push-only mirror of main, pushed after each commit in the background. */
   readonly mirror: {

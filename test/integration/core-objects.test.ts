@@ -3,9 +3,10 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectId, parseTree, serializeTree } from '../../src/git/objects.js';
-import { readBaseTrees, readBaseTreesLoose } from '../../src/memfs/tree-edit.js';
+import { readBaseTrees, readBaseTreesLoose } from '../../src/git/tree-edit.js';
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
+import { handleGit } from '../../src/internals.js';
 
 let fx: MemoryFixture;
 beforeAll(async () => {
@@ -95,7 +96,7 @@ describe('the fast commit keeps HEAD, index and work tree in step', () => {
   it('reads HEAD\'s trees from loose objects when it can, and falls back to git once they are packed', async () => {
     await fx.memory.tool({ command: 'create', reason: 'loose', file_path: 'deep/er/x.md', description: 'x' });
     const files = ['deep/er/y.md', 'top2.md'];
-    const viaGit = await readBaseTrees({ ...fx.memory.git, exec: fx.memory.git.exec }, fx.dir, files);
+    const viaGit = await readBaseTrees({ ...handleGit(fx.memory), exec: handleGit(fx.memory).exec }, fx.dir, files);
     const loose = readBaseTreesLoose(fx.dir, files);
     expect(loose).toBeDefined();
     expect(loose?.head).toBe(git(fx.dir, ['rev-parse', 'HEAD']));

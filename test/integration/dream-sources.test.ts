@@ -9,6 +9,7 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { commit, scripted } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'sources');
 let fx: MemoryFixture;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 
 function dream(from: string, model = scripted([{ text: 'Nothing worth keeping.' }])) {
-  return runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, from, model, git: fx.memory.git, maxRetries: 0, stream: false });
+  return runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, from, model, git: handleGit(fx.memory), maxRetries: 0, stream: false });
 }
 
 describe('runDream --from formats', { tags: ['sandbox'] }, () => {
@@ -56,7 +57,7 @@ describe('runDream --from formats', { tags: ['sandbox'] }, () => {
       { calls: [commit('Keep the British-spelling preference', 'Reviewed-Transcript: default lines 1-2')] },
       { text: 'done' },
     ]);
-    const r = await runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: fx.memory.git, merge: 'explicit', maxRetries: 0, stream: false });
+    const r = await runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: handleGit(fx.memory), merge: 'explicit', maxRetries: 0, stream: false });
     expect(r).toMatchObject({ launched: true, status: 'pending_review', branchKept: true, commitCount: 1, success: false });
     expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName ?? ''], fx.env)).toBe('Keep the British-spelling preference');
     expect(git(fx.dir, ['ls-files', 'preferences'], fx.env)).toBe('');
@@ -71,7 +72,7 @@ describe('runDream --from formats', { tags: ['sandbox'] }, () => {
       return { calls: [commit('Record the name Sam', 'Reviewed-Transcript: default lines 3-4')] };
     };
     const model = scripted([{ calls: [{ name: 'edit_file', input: { path: 'system/human.md', old_string: old, new_string: 'Sam.' } }] }, primary, { text: 'done' }]);
-    const r = await runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: fx.memory.git, maxRetries: 0, stream: false });
+    const r = await runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: handleGit(fx.memory), maxRetries: 0, stream: false });
     expect(r).toMatchObject({ launched: true, success: false, status: 'merge_conflict', error: { code: 'MERGE_CONFLICT' }, conflictingPaths: ['system/human.md'] });
     expect(dreamExitCode(r)).toBe(1);
   });

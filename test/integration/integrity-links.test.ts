@@ -8,6 +8,7 @@ import { publishCommit } from '../../src/memfs/commit.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { dotGitNamesInHead, expectRefused, fsckProblems, hookState, objectCount } from '../helpers/repo-guard.js';
+import { handleGit } from '../../src/internals.js';
 
 let fx: MemoryFixture;
 let outside: string;
@@ -101,7 +102,7 @@ describe('links inside the repository are never followed', () => {
     const commit = git(fx.dir, ['commit-tree', tree, '-p', head, '-m', 'probe']);
     const blob = git(fx.dir, ['rev-parse', 'HEAD:notes/a.md']);
     const index = [{ path: 'lnk_self/.git/config', mode: '100644', id: blob }];
-    const err = await publishCommit(fx.memory.git, { memoryDir: fx.dir, commit, parent: head, index, subject: 'probe' }).catch((e: unknown) => e);
+    const err = await publishCommit(handleGit(fx.memory), { memoryDir: fx.dir, commit, parent: head, index, subject: 'probe' }).catch((e: unknown) => e);
     expect(isMemoryError(err), String(err)).toBe(true);
     expect(git(fx.dir, ['rev-parse', 'HEAD'])).toBe(head);
   });

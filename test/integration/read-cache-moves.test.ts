@@ -1,4 +1,4 @@
-// The prompt and the tree read through the cache as it moves from commit to commit (memfs/prompt-read.ts:
+// The prompt and the tree read through the cache as it moves from commit to commit (read/prompt-read.ts:
 // views kept per repository, caught up by the diff's paths) against the same texts compiled from scratch
 // from git's own listing, after every step of seeded random commits from a shell: adds, edits, deletes,
 // renames, moves between directories, skill folders, `git gc` (packed objects: no loose trees, so git's diff
@@ -11,9 +11,9 @@ import { summarizeMarkdown } from '../../src/blocks/file-summary.js';
 import { renderTree } from '../../src/blocks/tree.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from '../../src/blocks/tree-limits.js';
 import { createGitRunner } from '../../src/git/runner.js';
-import type * as PromptRead from '../../src/memfs/prompt-read.js';
-import { readCachePath } from '../../src/memfs/read-cache-file.js';
-import { readCommittedSnapshot } from '../../src/memfs/read-revision.js';
+import type * as PromptRead from '../../src/read/prompt-read.js';
+import { readCachePath } from '../../src/read/read-cache-file.js';
+import { readCommittedSnapshot } from '../../src/read/read-revision.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 import { rng } from '../helpers/rng.js';
 
@@ -24,7 +24,7 @@ const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'a.md', 'B.md', 'c.md', 'n.
 const SMALL: TreeLimits = { maxLines: 12, maxChars: 400, maxChildrenPerDir: 3 };
 
 type Reads = typeof PromptRead;
-const freshReads = async (): Promise<Reads> => (vi.resetModules(), await import('../../src/memfs/prompt-read.js'));
+const freshReads = async (): Promise<Reads> => (vi.resetModules(), await import('../../src/read/prompt-read.js'));
 
 function content(next: () => number, step: number): string {
   const roll = next();

@@ -1,4 +1,4 @@
-// The prompt's read cache (memfs/read-snapshot.ts, memfs/read-cache-file.ts): keyed by content, so a hand edit
+// The prompt's read cache (read/read-snapshot.ts, read/read-cache-file.ts): keyed by content, so a hand edit
 // committed from a shell shows in the prompt and the tree; a deleted, truncated, corrupted or hostile cache
 // file gives the same answer as no cache (and is rebuilt); a read at a new commit reads only changed blobs.
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createGitRunner, type GitRunner } from '../../src/git/runner.js';
-import { loadReadCache, readCachePath } from '../../src/memfs/read-cache-file.js';
+import { loadReadCache, readCachePath } from '../../src/read/read-cache-file.js';
 import { memoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git } from '../helpers/tmp.js';
 

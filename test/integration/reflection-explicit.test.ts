@@ -13,6 +13,7 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { commit, scripted, TRAILER_OF } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 let fx: MemoryFixture;
@@ -33,7 +34,7 @@ function reflect(integrate: (p: PendingIntegration) => Promise<void>) {
   ]);
   return runReflection({
     launch: sharedShellLauncher(),
-    home: fx.home, agentId: 'agent-x', conversationId: 'conv-1', model, env: fx.env, git: fx.memory.git, maxRetries: 0, merge: 'explicit', integrate,
+    home: fx.home, agentId: 'agent-x', conversationId: 'conv-1', model, env: fx.env, git: handleGit(fx.memory), maxRetries: 0, merge: 'explicit', integrate,
   }) as Promise<ReflectionCompleted>;
 }
 

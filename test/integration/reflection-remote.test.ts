@@ -20,6 +20,7 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp, git, gitTry, makeTmpDir } from '../helpers/tmp.js';
 import { commit, scripted, TRAILER_OF, type Call, type Turn } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 const sandboxed = spawnSync('bwrap', ['--version']).status === 0;
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
@@ -35,8 +36,8 @@ beforeEach(async () => {
   agentDir = join(fx.home, 'agents', 'agent-r');
   remote = join(makeTmpDir('gitmem-remote-'), 'mem.git');
   git(fx.home, ['init', '-q', '--bare', '-b', 'main', remote], fx.env);
-  await setRemote({ git: fx.memory.git, memoryDir: fx.dir, url: remote });
-  expect((await syncMemory({ git: fx.memory.git, memoryDir: fx.dir })).status).toBe('pushed');
+  await setRemote({ git: handleGit(fx.memory), memoryDir: fx.dir, url: remote });
+  expect((await syncMemory({ git: handleGit(fx.memory), memoryDir: fx.dir })).status).toBe('pushed');
   other = join(makeTmpDir('gitmem-machine-'), 'memory');
   git(fx.home, ['clone', '-q', remote, other], fx.env);
   appendTranscript(agentDir, 'conv-1', [{ kind: 'user', text: 'I am Ada; I review code on Fridays.' }, { kind: 'assistant', text: 'Noted.' }]);
@@ -63,7 +64,7 @@ function reflect(during: () => void, edit = EDIT_HUMAN) {
     { calls: [commit('Record who the user is', TRAILER_OF('conv-1', 1, 2))] },
     late,
   ]);
-  return runReflection({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-r', conversationId: 'conv-1', model, env: fx.env, git: fx.memory.git, maxRetries: 0 }) as Promise<ReflectionCompleted>;
+  return runReflection({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-r', conversationId: 'conv-1', model, env: fx.env, git: handleGit(fx.memory), maxRetries: 0 }) as Promise<ReflectionCompleted>;
 }
 
 describe.runIf(sandboxed)('reflection merges against the remote', () => {
@@ -74,7 +75,7 @@ describe.runIf(sandboxed)('reflection merges against the remote', () => {
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
     expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName], fx.env)).toBe('Record who the user is');
     expect(readCursor(agentDir, 'conv-1').reflectedThroughLine).toBe(0);
-    expect((await syncMemory({ git: fx.memory.git, memoryDir: fx.dir })).status).toBe('clean');
+    expect((await syncMemory({ git: handleGit(fx.memory), memoryDir: fx.dir })).status).toBe('clean');
   });
 
   it('an unrelated remote edit is brought in first; the reflection merges on top and the next sync pushes it', async () => {
@@ -83,7 +84,7 @@ describe.runIf(sandboxed)('reflection merges against the remote', () => {
     expect(r.refreshError).toBeUndefined();
     expect(isAncestor(fx.dir, head(remote, 'main'), 'HEAD')).toBe(true);
     expect(git(fx.dir, ['log', '-1', '--format=%s'], fx.env)).toBe('merge(reflection): Record who the user is');
-    const pushed = await syncMemory({ git: fx.memory.git, memoryDir: fx.dir });
+    const pushed = await syncMemory({ git: handleGit(fx.memory), memoryDir: fx.dir });
     expect(pushed).toMatchObject({ status: 'pushed', pulled: 0 });
     expect(head(remote, 'main')).toBe(head(fx.dir));
   });
@@ -119,7 +120,7 @@ describe('worker merges against the remote', () => {
         git(ctx.worktreeDir, ['commit', '-q', '-am', 'worker edit'], { ...fx.env, ...ctx.gitEnv });
         pushFromOtherMachine('system/human.md', OLD, 'Remote edit.');
       },
-      { git: fx.memory.git, refreshParent: () => prepareParentRefresh({ git: fx.memory.git, memoryDir: fx.dir }) },
+      { git: handleGit(fx.memory), refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }) },
     );
     expect(outcome).toMatchObject({ status: 'merge_conflict', conflictingPaths: ['system/human.md'] });
     expect(head(fx.dir)).toBe(head(remote, 'main'));
@@ -136,11 +137,11 @@ describe('worker merges against the remote', () => {
         git(ctx.worktreeDir, ['commit', '-q', '-m', 'worker note'], { ...fx.env, ...ctx.gitEnv });
         pushFromOtherMachine('system/persona.md', 'on purpose', 'on purpose, truly');
       },
-      { git: fx.memory.git, refreshParent: () => prepareParentRefresh({ git: fx.memory.git, memoryDir: fx.dir }) },
+      { git: handleGit(fx.memory), refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }) },
     );
     expect(outcome, JSON.stringify(outcome)).toMatchObject({ status: 'merged' });
     expect(isAncestor(fx.dir, head(remote, 'main'), 'HEAD')).toBe(true);
-    expect((await syncMemory({ git: fx.memory.git, memoryDir: fx.dir })).status).toBe('pushed');
+    expect((await syncMemory({ git: handleGit(fx.memory), memoryDir: fx.dir })).status).toBe('pushed');
   });
 
   it('unpushed local commits that conflict with the remote keep the worker branch (reason remote); main is unchanged', async () => {
@@ -154,7 +155,7 @@ describe('worker merges against the remote', () => {
         git(ctx.worktreeDir, ['add', '-A'], { ...fx.env, ...ctx.gitEnv });
         git(ctx.worktreeDir, ['commit', '-q', '-m', 'worker note'], { ...fx.env, ...ctx.gitEnv });
       },
-      { git: fx.memory.git, refreshParent: () => prepareParentRefresh({ git: fx.memory.git, memoryDir: fx.dir }) },
+      { git: handleGit(fx.memory), refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }) },
     );
     expect(outcome).toMatchObject({ status: 'merge_conflict', conflictReason: 'remote', conflictingPaths: ['system/human.md'] });
     expect(head(fx.dir)).toBe(before);

@@ -15,6 +15,7 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp, git } from '../helpers/tmp.js';
 import { commit, firstPrompt, scripted, toolResults, TRAILER_OF, type Turn } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 let fx: MemoryFixture;
 let agentDir: string;
@@ -28,7 +29,7 @@ beforeAll(async () => {
 
 function options(turns: Turn[], extra: Partial<ReflectionRunOptions> = {}) {
   const model = scripted(turns);
-  const o: ReflectionRunOptions = { launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-1', conversationId: 'conv-1', model, env: fx.env, git: fx.memory.git, maxRetries: 0, ...extra };
+  const o: ReflectionRunOptions = { launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-1', conversationId: 'conv-1', model, env: fx.env, git: handleGit(fx.memory), maxRetries: 0, ...extra };
   return { model, o };
 }
 

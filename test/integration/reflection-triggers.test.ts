@@ -10,6 +10,7 @@ import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js'
 import { cleanupTmp } from '../helpers/tmp.js';
 import { scripted, type Turn } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 let fx: MemoryFixture;
 afterAll(cleanupTmp);
@@ -34,7 +35,7 @@ describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'
     writeFileSync(join(agentDir, 'config.json'), JSON.stringify({ reflection: { trigger: 'step-count', stepCount: 3 } }));
     const first = gate();
     const model = scripted([first.wait, { text: 'Nothing either.' }]);
-    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: fx.memory.git, model, run: { maxRetries: 0 } });
+    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, run: { maxRetries: 0 } });
     expect(h.settings()).toMatchObject({ trigger: 'step-count', stepCount: 3 });
     for (const n of [1, 2]) {
       h.recordTurn('c1', turn(n));
@@ -63,7 +64,7 @@ describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'
   it('a queued step-count launch is dropped when its threshold is no longer met', async () => {
     const g = gate();
     const model = scripted([g.wait]);
-    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: fx.memory.git, model, settings: { trigger: 'step-count', stepCount: 2 } });
+    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, settings: { trigger: 'step-count', stepCount: 2 } });
     h.recordTurn('c2', [...turn(1), ...turn(2)]);
     const a = h.onTurnEnd('c2');
     const b = h.onTurnEnd('c2'); // same rows: once the first run consumes them, nothing is due
@@ -80,14 +81,14 @@ describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'
     writeFileSync(join(project, '.gitmem', 'config.json'), JSON.stringify({ reflection: { trigger: 'compaction-event' } }));
     writeFileSync(join(fx.home, 'agents', 'agent-t', 'config.json'), JSON.stringify({ reflection: { merge: 'auto' } }));
     const model = scripted([{ text: 'ok' }, { text: 'ok' }]);
-    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: fx.memory.git, model, projectDir: project });
+    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, projectDir: project });
     for (let n = 0; n < 30; n++) h.recordTurn('c3', turn(n));
     expect(h.settings().trigger).toBe('compaction-event');
     expect(h.onTurnEnd('c3').state).toBe('skipped');
     const c = h.onCompaction('c3');
     expect(c).toMatchObject({ state: 'started', trigger: 'compaction-event' });
     expect(await c.done).toMatchObject({ status: 'no_changes', lines: { from: 1, to: 60 } });
-    const off = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: fx.memory.git, model, settings: { trigger: 'off' } });
+    const off = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, settings: { trigger: 'off' } });
     off.recordTurn('c3', turn(99));
     expect(off.onTurnEnd('c3').state).toBe('skipped');
     expect(off.onCompaction('c3').state).toBe('skipped');

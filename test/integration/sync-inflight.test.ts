@@ -14,6 +14,7 @@ import { syncMemory } from '../../src/sync/sync.js';
 import type { SyncResult } from '../../src/sync/types.js';
 import { memoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
+import { handleGit } from '../../src/internals.js';
 
 afterAll(cleanupTmp);
 
@@ -21,7 +22,7 @@ async function withRemote(): Promise<Awaited<ReturnType<typeof memoryFixture>> &
   const fx = await memoryFixture();
   const bare = join(makeTmpDir('gitmem-remote-'), 'mem.git');
   git(fx.home, ['init', '-q', '--bare', '-b', 'main', bare], fx.env);
-  await setRemote({ git: fx.memory.git, memoryDir: fx.dir, url: bare });
+  await setRemote({ git: handleGit(fx.memory), memoryDir: fx.dir, url: bare });
   return { ...fx, bare };
 }
 

@@ -16,6 +16,7 @@ import { lastMirrorPush } from '../../src/sync/mirror-log.js';
 import { createBareRepo, startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 import { cleanupTmp, git, makeTmpDir } from '../helpers/tmp.js';
+import { handleGit } from '../../src/internals.js';
 
 const TOKEN = `gmt-${randomBytes(12).toString('hex')}`;
 const forms = [TOKEN, Buffer.from(TOKEN).toString('base64'), Buffer.from(`x-access-token:${TOKEN}`).toString('base64')];
@@ -73,7 +74,7 @@ describe('an HTTPS mirror with the sync credentials', () => {
   it('mirror set pushes with the token; a tool write reaches the mirror; status shows the last push', async () => {
     const fx = await mirrored('m1');
     const credentials = resolveCredentials({ env: fx.env, home: fx.home });
-    const set = await setMirror({ git: fx.memory.git, memoryDir: fx.dir, url: fx.url, ...(credentials ? { credentials } : {}), home: fx.home });
+    const set = await setMirror({ git: handleGit(fx.memory), memoryDir: fx.dir, url: fx.url, ...(credentials ? { credentials } : {}), home: fx.home });
     expect(set.initialPush).toMatchObject({ ok: true, branch: 'main' });
     expect(mirrorHead(fx.bare)).toBe(git(fx.dir, ['rev-parse', 'HEAD'], fx.env));
 
@@ -81,7 +82,7 @@ describe('an HTTPS mirror with the sync credentials', () => {
     await waitFor(() => mirrorHead(fx.bare) === r.commit);
     // The hook moves the mirror's ref before it logs: wait for ITS entry, not the earlier `mirror set` one.
     await waitFor(() => lastMirrorPush(logOf(fx.dir))?.commit === r.commit.slice(0, 7));
-    const status = await mirrorStatus({ git: fx.memory.git, memoryDir: fx.dir });
+    const status = await mirrorStatus({ git: handleGit(fx.memory), memoryDir: fx.dir });
     expect(status.last).toMatchObject({ ok: true, commit: r.commit.slice(0, 7), branch: 'main', trigger: 'post-commit' });
     expectNoToken('mirror log', logOf(fx.dir));
     grepTree(join(fx.dir, '.git'));
@@ -106,7 +107,7 @@ describe('an HTTPS mirror with the sync credentials', () => {
     git(fx.dir, ['config', 'gitmem.mirror.url', fx.url], fx.env);
     await fx.memory.tool({ command: 'create', reason: 'x', file_path: 'notes/x.md', description: 'x', file_text: 'x' });
     await waitFor(() => /exit=1\n$/.test(logOf(fx.dir)));
-    const status = await mirrorStatus({ git: fx.memory.git, memoryDir: fx.dir });
+    const status = await mirrorStatus({ git: handleGit(fx.memory), memoryDir: fx.dir });
     expect(status.last).toMatchObject({ ok: false, trigger: 'post-commit' });
     expect(status.last?.output).toMatch(/rejected the token \(HTTP 401\)/);
     expect(mirrorHead(fx.bare)).toBe('');
@@ -148,7 +149,7 @@ describe('an HTTPS mirror with the sync credentials', () => {
     const fx = await mirrored('m5');
     writeFileSync(join(fx.home, 'credentials'), `token = ${TOKEN}\nurl = http://127.0.0.1:1/\n`);
     const credentials = resolveCredentials({ env: fx.env, home: fx.home });
-    await setMirror({ git: fx.memory.git, memoryDir: fx.dir, url: fx.url, ...(credentials ? { credentials } : {}) });
+    await setMirror({ git: handleGit(fx.memory), memoryDir: fx.dir, url: fx.url, ...(credentials ? { credentials } : {}) });
     const r = await pushMirror({ git: createGitRunner({ env: fx.env }), memoryDir: fx.dir, ...(credentials ? { credentials } : {}) });
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/asked for credentials and none are configured/);

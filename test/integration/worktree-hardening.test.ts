@@ -19,6 +19,7 @@ import { runCommandWorker } from '../helpers/command-worker.js';
 import { cleanupTmp, git, hermeticGitEnv, initRepoWithFile, makeTmpDir } from '../helpers/tmp.js';
 import { scripted } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 const CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 let root: string;
@@ -230,7 +231,7 @@ describe('GITMEM_FS_SANDBOX=0', () => {
     const model = scripted([{ calls: [{ name: 'shell', input: { command: 'true' } }] }, { calls: [{ name: 'shell', input: { command: 'true' } }] }, { text: 'done' }]);
     const r = await runReflection({
       launch: sharedShellLauncher(),
-      home: fx.home, agentId: 'agent-w', conversationId: 'c1', model, git: fx.memory.git, maxRetries: 0,
+      home: fx.home, agentId: 'agent-w', conversationId: 'c1', model, git: handleGit(fx.memory), maxRetries: 0,
       env: { ...fx.env, GITMEM_FS_SANDBOX: '0' },
       onWarning: (m) => warnings.push(m),
     });

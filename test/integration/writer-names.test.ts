@@ -14,6 +14,7 @@ import { cleanupTmp, git } from '../helpers/tmp.js';
 import { palaceHome, startPalaceProcess, type PalaceHome } from './palace-fixture.js';
 import { commit, scripted } from './reflection-mock.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
+import { handleGit } from '../../src/internals.js';
 
 let h: PalaceHome;
 let memory: Memory;
@@ -53,7 +54,7 @@ describe('writer names', { tags: ['sandbox'] }, () => {
       { calls: [commit('Record the tea preference', 'Reviewed-Transcript: default lines 1-2')] },
       { text: 'done' },
     ]);
-    const r = await runDream({ launch: sharedShellLauncher(), home: h.home, agentId: 'ada', env: h.env, cwd: h.home, model, git: memory.git, maxRetries: 0, stream: false });
+    const r = await runDream({ launch: sharedShellLauncher(), home: h.home, agentId: 'ada', env: h.env, cwd: h.home, model, git: handleGit(memory), maxRetries: 0, stream: false });
     expect(r).toMatchObject({ launched: true, status: 'merged' });
     merges['reflection'] = head();
     // The sub-agent's commit by its reason: within one second of `init`, git's date order may list init first.

@@ -8,7 +8,7 @@
 import { setImmediate } from 'node:timers';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import { MemoryError, toMemoryError } from '../../errors.js';
-import { createReflectionHarness, type CreateReflectionHarnessOptions, type Memory } from '../../memory.js';
+import { createReflectionHarness, handleWiring, type CreateReflectionHarnessOptions, type Memory } from '../../memory.js';
 import type { ReflectionHarness, ReflectionLaunch } from '../../reflection/harness.js';
 import type { TranscriptRowInput } from '../../reflection/transcripts.js';
 import type { SyncResult } from '../../sync/types.js';
@@ -22,7 +22,7 @@ type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrap
 type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 
 /** The part of the Memory handle the middleware uses. */
-export type MiddlewareMemory = Pick<Memory, 'compilePrompt' | 'home' | 'agentId' | 'git' | 'memoryDir' | 'syncAfterTurn'>;
+export type MiddlewareMemory = Pick<Memory, 'compilePrompt' | 'home' | 'agentId' | 'memoryDir' | 'syncAfterTurn'>;
 
 /** What happened after one turn (handed to `onAfterTurn`; errors are values, never thrown). */
 export interface AfterTurn {
@@ -62,7 +62,9 @@ function harnessFor(o: WithMemoryOptions): ReflectionHarness | null {
   if (o.reflection && 'onTurnEnd' in o.reflection) return o.reflection;
   if (!o.memory.agentId) return null;
   const extra = o.reflection === false ? {} : o.reflection;
-  return createReflectionHarness({ git: o.memory.git, ...extra, home: o.memory.home, agentId: o.memory.agentId });
+  // The handle's own runner when it is one createMemory built (a copy of one included); else the harness wires its own.
+  const git = handleWiring(o.memory)?.git;
+  return createReflectionHarness({ ...(git ? { git } : {}), ...extra, home: o.memory.home, agentId: o.memory.agentId });
 }
 
 /** The compiled prompt first in the system message; the caller's system text after it. */

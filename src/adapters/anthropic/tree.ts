@@ -9,12 +9,15 @@ import { join } from 'node:path';
 import { isMemoryError } from '../../errors.js';
 import { normalizeMemoryPath } from '../../memfs/paths.js';
 import { readObjects } from '../../read/at.js';
-import type { Memory } from '../../memory.js';
+import { handleGit, type Memory } from '../../memory.js';
 import { AnthropicToolError, repoPathOf } from './semantics.js';
 import { shownPath } from './refusals.js';
 
-/** The part of the Memory handle the handlers use. */
-export type AnthropicMemory = Pick<Memory, 'applyPatch' | 'files' | 'read' | 'memoryDir' | 'git'>;
+/**
+ * The part of the Memory handle the handlers use: a handle createMemory opened, or a copy of one (its runner
+ * rides along, unlisted: a directory's texts are one object-store read).
+ */
+export type AnthropicMemory = Pick<Memory, 'applyPatch' | 'files' | 'read' | 'memoryDir'>;
 
 export type Entry =
   | { kind: 'file'; file: string; text: string; commit: string | null }
@@ -96,7 +99,7 @@ export async function lookup(memory: AnthropicMemory, rel: string, listing = fal
  * git process, not a thousand); a file that is not UTF-8 text is left out.
  */
 export async function readTexts(memory: AnthropicMemory, commit: string, files: readonly string[]): Promise<Map<string, string>> {
-  const objects = await readObjects({ git: memory.git, memoryDir: memory.memoryDir }, files.map((f) => `${commit}:${f}`));
+  const objects = await readObjects({ git: handleGit(memory), memoryDir: memory.memoryDir }, files.map((f) => `${commit}:${f}`));
   const texts = new Map<string, string>();
   objects.forEach((o, i) => {
     if (o?.type !== 'blob') return;

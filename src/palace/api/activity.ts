@@ -4,7 +4,7 @@
  * (remote, ahead/behind as of the last fetch, recent pushes and fetches, the mirror's last push). Nothing
  * here touches the network.
  */
-import { listConversations, mirrorStatus, readCursor, readNumberedTranscript, readRunLog, showRemote } from '../../internals.js';
+import { handleGit, listConversations, mirrorStatus, readCursor, readNumberedTranscript, readRunLog } from '../../internals.js';
 import type { CursorInfo, ReflectionReply, RunInfo, SyncReply, TranscriptReply } from '../api-types.js';
 import { queryInt, requiredQuery, type ApiRequest } from './request.js';
 
@@ -51,19 +51,12 @@ export async function transcript(req: ApiRequest): Promise<TranscriptReply> {
 
 async function trackingMoves(req: ApiRequest, upstream: string | null): Promise<SyncReply['tracking']> {
   if (upstream === null) return [];
-  const memory = req.view.memory;
-  const r = await memory.git.run(['log', '-g', '-n10', '--format=%gd%x1f%ci%x1f%gs', '--end-of-options', `refs/remotes/${upstream}`], { cwd: memory.memoryDir, okExitCodes: [128] });
-  if (r.exitCode !== 0) return [];
-  return r.stdout.split('\n').filter((l) => l !== '').map((l) => {
-    const [, date = '', what = ''] = l.split('\x1f');
-    return { date, what: what.slice(0, 300) };
-  });
+  return (await req.view.memory.remote.moves({ limit: 10 })).map((m) => ({ date: m.date, what: m.what.slice(0, 300) }));
 }
 
 export async function sync(req: ApiRequest): Promise<SyncReply> {
   const memory = req.view.memory;
-  const repo = { git: memory.git, memoryDir: memory.memoryDir };
-  const [remote, mirror, status] = await Promise.all([showRemote(repo), mirrorStatus({ ...repo, lines: 30 }), memory.status()]);
+  const [remote, mirror, status] = await Promise.all([memory.remote.show(), mirrorStatus({ git: handleGit(memory), memoryDir: memory.memoryDir, lines: 30 }), memory.status()]);
   return {
     remote: { url: remote.url, upstream: remote.upstream, ahead: remote.ahead, behind: remote.behind },
     tracking: await trackingMoves(req, remote.upstream),

@@ -4,22 +4,22 @@
  * the library keeps its tip under refs/gitmem/backup/) or take the branch's side (take-side.ts).
  */
 import { MemoryError } from '../../index.js';
-import { dropKeptBranch, listKeptBranches, showKeptBranch } from '../../internals.js';
+import { dropKeptBranch, handleGit, showKeptBranch } from '../../internals.js';
 import type { KeptBranchInfo, KeptBranchReply } from '../api-types.js';
 import { DIFF_BYTES } from './reads.js';
 import { bodyString, requiredQuery, type ApiRequest } from './request.js';
-import { mergeBase, planTakeBranch, takeBranchSide } from './take-side.js';
+import { planTakeBranch, takeBranchSide } from './take-side.js';
 
-const repo = (req: ApiRequest) => ({ git: req.view.memory.git, memoryDir: req.view.memory.memoryDir });
+const repo = (req: ApiRequest) => ({ git: handleGit(req.view.memory), memoryDir: req.view.memory.memoryDir });
 
 export async function conflicts(req: ApiRequest): Promise<{ branches: KeptBranchInfo[] }> {
-  return { branches: await listKeptBranches(repo(req)) };
+  return { branches: await req.view.memory.conflicts.list() };
 }
 
 export async function conflict(req: ApiRequest): Promise<KeptBranchReply> {
   const memory = req.view.memory;
   const d = await showKeptBranch({ ...repo(req), branch: requiredQuery(req, 'branch') });
-  const base = await mergeBase(memory, d.head);
+  const base = await memory.mergeBase('main', d.head);
   const diff = await memory.diff({ ...(base ? { from: base } : {}), to: d.head, maxBytes: DIFF_BYTES });
   const take = (await planTakeBranch(memory, d.head, d.files)).map(({ text: _text, ...f }) => f);
   const { changes: _changes, ...rest } = d;

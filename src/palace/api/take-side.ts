@@ -7,7 +7,7 @@
  * description) refuses the whole action, and so does a branch or main that moved since the page looked.
  */
 import { isMemoryError, MemoryError, type Memory } from '../../index.js';
-import { dropKeptBranch, showKeptBranch, tryParseMemoryFile } from '../../internals.js';
+import { dropKeptBranch, handleGit, showKeptBranch, tryParseMemoryFile } from '../../internals.js';
 
 export interface TakePlanFile {
   path: string;
@@ -15,12 +15,6 @@ export interface TakePlanFile {
   /** Why this file cannot be taken exactly (the action is refused while any file has one). */
   problem?: string;
   text?: string;
-}
-
-/** Where the branch left main (null when they share no history). */
-export async function mergeBase(memory: Memory, head: string): Promise<string | null> {
-  const r = await memory.git.run(['merge-base', '--end-of-options', 'main', head], { cwd: memory.memoryDir, okExitCodes: [1] });
-  return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
 function contentProblem(path: string, text: string): string | undefined {
@@ -77,7 +71,7 @@ export function takePatch(plan: readonly TakePlanFile[], onMain: ReadonlySet<str
  * @example await takeBranchSide(memory, { branch: 'gitmem/conflict/…', head, main, reason: 'the laptop was right' })
  */
 export async function takeBranchSide(memory: Memory, o: { branch: string; head: string; main: string; reason: string }): Promise<{ commit: string; paths: string[]; backupRef: string }> {
-  const git = memory.git;
+  const git = handleGit(memory);
   const kept = await showKeptBranch({ git, memoryDir: memory.memoryDir, branch: o.branch });
   const mainNow = (await memory.files()).commit;
   if (kept.head !== o.head || mainNow !== o.main) {

@@ -4,15 +4,15 @@
  * number of changed paths, not with the size of the repository. Entries are identified by their exact bytes,
  * so siblings the write does not touch (even a name that is not UTF-8) are written back unchanged.
  */
-import { catFileBatchRawOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
+import { catFileBatchRawOp, type IndexInfoEntry } from './commands/plumbing.js';
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { zeroId } from '../git/object-format.js';
-import { readLooseObject } from '../git/loose-object.js';
-import { nameBytes, parseTree, serializeTree, type ObjectBatch, type TreeItem } from '../git/objects.js';
-import { readBranchHeadQuick } from '../git/read-ref.js';
-import type { GitRunner } from '../git/runner.js';
+import { gitDirAt, resolveGitCommonDir, type GitDirs } from './common-dir.js';
+import { zeroId } from './object-format.js';
+import { readLooseObject } from './loose-object.js';
+import { nameBytes, parseTree, serializeTree, type ObjectBatch, type TreeItem } from './objects.js';
+import { readBranchHeadQuick } from './read-ref.js';
+import type { GitRunner } from './runner.js';
 
 /** HEAD and the trees (by directory, '' = root) that the changed paths pass through. */
 export interface BaseTrees {
@@ -53,8 +53,8 @@ function ancestorDirs(files: readonly string[]): string[] {
  * Reads HEAD and the trees along `files` in one git call.
  * @example const base = await readBaseTrees(git, memoryDir, ['notes/a.md'])
  */
-export async function readBaseTrees(git: GitRunner, memoryDir: string, files: readonly string[]): Promise<BaseTrees> {
-  const quick = readBaseTreesLoose(memoryDir, files);
+export async function readBaseTrees(git: GitRunner, memoryDir: string, files: readonly string[], gitDirs?: GitDirs): Promise<BaseTrees> {
+  const quick = readBaseTreesLoose(memoryDir, files, gitDirs);
   if (quick) return quick;
   const dirs = ancestorDirs(files);
   const specs = ['HEAD', ...dirs.map((d) => (d === '' ? 'HEAD^{tree}' : `HEAD:${d}`))];
@@ -73,12 +73,12 @@ export async function readBaseTrees(git: GitRunner, memoryDir: string, files: re
  * The same answer read from loose objects without a git process (the common case: gitmem wrote HEAD's
  * trees itself). Undefined as soon as anything is packed, unusual or unverifiable; the caller asks git.
  */
-export function readBaseTreesLoose(memoryDir: string, files: readonly string[]): BaseTrees | undefined {
-  const gitDir = gitDirAt(memoryDir);
+export function readBaseTreesLoose(memoryDir: string, files: readonly string[], dirs?: GitDirs): BaseTrees | undefined {
+  const gitDir = dirs ? dirs.gitDir : gitDirAt(memoryDir);
   if (!gitDir) return undefined;
   const head = readBranchHeadQuick(gitDir, 'main');
   if (!head) return undefined;
-  const objectsDir = join(resolveGitCommonDir(memoryDir), 'objects');
+  const objectsDir = join(dirs?.commonDir ?? resolveGitCommonDir(memoryDir), 'objects');
   const commit = readLooseObject(objectsDir, head);
   const root = commit?.type === 'commit' ? /^tree ([0-9a-f]{64}|[0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1] : undefined;
   if (root !== undefined && root.length !== head.length) return undefined;

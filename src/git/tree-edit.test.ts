@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../test/helpers/errors.js';
-import { ObjectBatch, parseTree, serializeTree, type TreeItem } from '../git/objects.js';
+import { ObjectBatch, parseTree, serializeTree, type TreeItem } from './objects.js';
 import { buildTree, type BaseTrees } from './tree-edit.js';
 
 const ID = 'a'.repeat(40);
