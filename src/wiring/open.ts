@@ -11,6 +11,7 @@ import { resolveGitCommonDir } from '../git/common-dir.js';
 import { configValue, parseGitConfig, readGitConfigText, type ParsedConfig } from '../git/config-text.js';
 import { readLooseObject } from '../git/loose-object.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { setFastPaths } from '../fast-paths.js';
 import { assertHomeUsable } from '../home.js';
 import { isMirrorConfigured } from '../hooks/post-commit.js';
 import { noteValidatedCommit } from '../hooks/protected.js';
@@ -23,9 +24,12 @@ import { sharedShellLauncher } from '../process/shell-launcher.js';
 /**
  * The git runner of a handle: the caller's, else one over the configured environment that starts git
  * through `launch`, by default the process-wide shell launcher (no fork of this process's heap per call).
+ * Every configuration that comes to run git passes here, so here it also sets the process's fast-paths switch
+ * (fast-paths.ts: GITMEM_FAST_PATHS=0 sends every fast path to its plain git path).
  * @example const git = runnerFor(config, {})
  */
 export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined; launch?: Launcher | undefined }): GitRunner {
+  setFastPaths(config.fastPaths);
   // GITMEM_HOME: git's hooks read the system/ budget from the configured home, as the handle does (config.ts hookHome).
   return o.git ?? createGitRunner({ env: { ...config.env, GITMEM_HOME: config.home }, launch: o.launch ?? sharedShellLauncher() });
 }
