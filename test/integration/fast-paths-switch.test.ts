@@ -21,9 +21,9 @@ const NAMES = Object.keys(FAST_PATHS) as FastPathName[];
 const counts = (): Record<string, number> => Object.fromEntries(NAMES.map((n) => [n, fastPathEntries(n)]));
 
 /** The same writes, a worker cycle and a streamed job in a fresh memory; what they left and which fast paths they entered. */
-async function session(switchValue: string | undefined) {
+async function session(switchValue: '0' | '1') {
   const home = makeTmpDir('gitmem-fastpaths-');
-  const env = { ...hermeticGitEnv(home), GITMEM_HOME: home, ...(switchValue === undefined ? {} : { GITMEM_FAST_PATHS: switchValue }) };
+  const env = { ...hermeticGitEnv(home), GITMEM_HOME: home, GITMEM_FAST_PATHS: switchValue };
   await initMemory({ home, agentId: 'a', env });
   const dir = join(home, 'agents', 'a', 'memory');
   // The watcher from the first write on, whatever the repository's size (it waits for ~5,000 files otherwise).
@@ -53,7 +53,7 @@ async function session(switchValue: string | undefined) {
     tree: git(dir, ['rev-parse', 'HEAD^{tree}'], env),
     files: git(dir, ['ls-files'], env),
     // Each commit's subject, tree, author and parent count (dates and worker ids differ between the runs, so commit ids do too).
-    history: git(dir, ['log', '--format=%s|%T|%an <%ae>|%P'], env)
+    history: git(dir, ['log', '--topo-order', '--format=%s|%T|%an <%ae>|%P'], env)
       .split('\n')
       .map((l) => l.replace(/\|[0-9a-f ]*$/, (parents) => `|${parents.split(' ').length} parent(s)`).replace(/(gitmem\/worker\/)[0-9a-f-]+/, '$1<id>')),
   };
@@ -61,7 +61,7 @@ async function session(switchValue: string | undefined) {
 
 describe('GITMEM_FAST_PATHS', () => {
   it('0 takes every plain path and leaves what the fast paths leave; on, the fast paths are entered', async () => {
-    const fast = await session(undefined);
+    const fast = await session('1');
     expect(fast.entries['watcher']).toBeGreaterThan(0);
     expect(fast.entries['indexAside']).toBeGreaterThan(0);
     expect(fast.entries['writerPack']).toBeGreaterThan(0);
