@@ -23,6 +23,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // GITMEM_FAST_PATHS=0 (CI's second pass) reaches code below the composition root too.
+    setupFiles: ['./test/helpers/fast-paths-setup.ts'],
     // CLI calls run in their own process unless a test asks for the daemon (test/integration/cli-daemon.test.ts).
     env: { GITMEM_DAEMON: '0' },
     tags: [

@@ -40,6 +40,7 @@ export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   GITMEM_DAEMON_TRACE: "1: the daemon logs each call's start and duration",
   GITMEM_DEBUG: 'set: an internal error prints its stack',
   GITMEM_FSYNC: '0/false/no/off: writes are not flushed to disk (over the repository\'s gitmem.fsync; default on)',
+  GITMEM_FAST_PATHS: '0/false/no/off: every fast path (src/fast-paths.ts) gives way to its plain git path (default on)',
 });
 
 // The readings the CLI's tiny entry needs before anything else loads (the home, the daemon switch, the
@@ -133,6 +134,8 @@ export interface GitmemConfig {
   readonly debug: boolean;
   /** GITMEM_FSYNC: true/false when it says on/off, else undefined (the repository's gitmem.fsync decides). */
   readonly fsync: boolean | undefined;
+  /** False with GITMEM_FAST_PATHS=0|false|no|off: every fast path takes its plain git path (fast-paths.ts). */
+  readonly fastPaths: boolean;
   /** The environment git and the sandbox are handed (and where provider keys are looked up by name). */
   readonly env: Readonly<Env>;
   /**
@@ -256,6 +259,14 @@ export function fsyncSwitch(env: Env): boolean | undefined {
 }
 
 /**
+ * GITMEM_FAST_PATHS as a switch: false for 0/false/no/off, else true.
+ * @example fastPathsSwitch({ GITMEM_FAST_PATHS: 'off' }) === false
+ */
+export function fastPathsSwitch(env: Env): boolean {
+  return !FSYNC_OFF.has(env['GITMEM_FAST_PATHS']?.trim().toLowerCase() ?? '');
+}
+
+/**
  * The gitmem sandbox this environment runs inside (GITMEM_SANDBOX, its backend's name), or undefined.
  * @example sandboxMarker({ GITMEM_SANDBOX: 'bwrap' }) === 'bwrap'
  */
@@ -290,6 +301,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
     daemon: Object.freeze(daemonSettings(env)),
     debug: debugSwitch(env),
     fsync: fsyncSwitch(env),
+    fastPaths: fastPathsSwitch(env),
     env,
     credentials: once(() => resolveCredentials({ env, home })),
     file: once(() => readGitmemConfig(home)),

@@ -38,10 +38,10 @@ export async function readChangeSet(
   rest: readonly string[],
   /** Blobs the caller has already read and re-hashed (a background writer's new objects): not asked again. */
   known?: ReadonlyMap<string, Buffer>,
-  /** What the caller already knows without git: the raw diff itself, loose-object directories to read blobs from first. */
-  shortcut: { entries?: readonly RawDiffEntry[]; objectDirs?: readonly string[] } = {},
+  /** Loose-object directories the caller located itself, to read blobs from before asking git. */
+  shortcut: { objectDirs?: readonly string[] } = {},
 ): Promise<FileChange[]> {
-  const entries = shortcut.entries ?? (await git.exec(rawDiffOp(command, rest), { cwd }));
+  const entries = await git.exec(rawDiffOp(command, rest), { cwd });
   if (entries.length === 0) return [];
   const ids = new Set<string>();
   for (const e of entries) {

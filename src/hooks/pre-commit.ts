@@ -6,23 +6,20 @@
  */
 import { isSystemFile, textTokens } from '../blocks/budgets.js';
 import { findProblems, formatProblem, problemCode, type FileChange, type Problem } from '../blocks/validate.js';
-import type { RawDiffEntry } from '../git/commands/diff-raw.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
 import { readChangeSet } from './change-set.js';
 import { readProtectedPaths } from './protected.js';
 import { readAllowedSecrets } from './secret-allow.js';
 
-/** What the caller knows without git: loose-object directories it located itself (never the request's), the staged diff. */
+/** What the caller knows without git: loose-object directories it located itself (never the request's). */
 export interface StagedBlobSources {
   objectDirs?: readonly string[];
-  /** `git diff --cached --raw -M` as the caller made it (staged-diff.ts), else git is asked. */
-  entries?: readonly RawDiffEntry[];
 }
 
 /** Collects the staged changes as validator input. */
 export async function collectStagedChanges(git: GitRunner, cwd: string, o: StagedBlobSources = {}): Promise<FileChange[]> {
-  return readChangeSet(git, cwd, 'diff', ['--cached'], undefined, { ...(o.objectDirs ? { objectDirs: o.objectDirs } : {}), ...(o.entries ? { entries: o.entries } : {}) });
+  return readChangeSet(git, cwd, 'diff', ['--cached'], undefined, o.objectDirs ? { objectDirs: o.objectDirs } : {});
 }
 
 /** True when a change set makes some system/ file bigger (only then is the budget worth a git call). */

@@ -16,7 +16,6 @@ import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables
 import type { HookRequest } from './hook-wire.js';
 import { scratchPrefix, sweepDeadScratch } from '../process/runtime-dir.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
-import { writerStagedDiff, type WriterBase } from './staged-diff.js';
 import { isGitmemHookText, writerPreCommitScript } from './pre-commit-script.js';
 import { currentInstall } from './install.js';
 
@@ -78,8 +77,6 @@ export interface HookChannelOptions {
    * resident shell, not a fork of this process, since the harness answering the hook may be large).
    */
   launch: Launcher;
-  /** The writer's base (its checkout's index, read before it ran): the staged diff is then made here while HEAD is still it. */
-  base?: WriterBase;
 }
 
 export interface HookChannel {
@@ -171,9 +168,7 @@ function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Pro
   // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
   const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
   const validate = async (job: HookJob): Promise<PreCommitVerdict> => {
-    const index = job.gitEnv['GIT_INDEX_FILE'];
-    const entries = o.base && index ? await writerStagedDiff(o.base, gitDir, index) : undefined;
-    return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home, { objectDirs, ...(entries ? { entries } : {}) });
+    return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home, { objectDirs });
   };
   return listenHookValidation({ socket, admit, validate });
 }

@@ -16,6 +16,7 @@ import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
 import { startIndexAside, type IndexAside } from './index-aside.js';
+import { fastPathOpen } from '../fast-paths.js';
 import { prepareEarly, type PreparedWrite } from './prepare-write.js';
 import type { Identity } from '../identity.js';
 import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
@@ -148,8 +149,10 @@ async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: 
   const { git, memoryDir, gitDirs } = deps;
   // Only beside an incremental check: a full `git status` rewrites the index with what it refreshed, so the
   // aside would find the index changed and be redone in place (wasted work).
-  const asideOk = deps.cleanCheck?.expectsIncremental === true;
-  const statusP = assertCleanForWrite(git, memoryDir, deps.cleanCheck);
+  // The watched check is a fast path (fast-paths.ts): switched off, every check is the full `git status`.
+  const watched = deps.cleanCheck && fastPathOpen('watcher') ? deps.cleanCheck : undefined;
+  const asideOk = watched?.expectsIncremental === true;
+  const statusP = assertCleanForWrite(git, memoryDir, watched);
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
   const edits = attempt(plan);
   const date = deps.clock?.();
@@ -174,9 +177,9 @@ async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: 
   // A durable write's first flush (temp files only) and its index update (on a private link to the index)
   // overlap the clean check; a refused write discards both.
   const early = prepareEarly(draft, fs);
-  const aside = early && asideOk ? startIndexAside(git, memoryDir, gitDirs.gitDir, early.draft.composed.index.after) : undefined;
+  const aside = early && asideOk && fastPathOpen('indexAside') ? startIndexAside(git, memoryDir, gitDirs.gitDir, early.draft.composed.index.after) : undefined;
   try {
-    return await finishWrite(deps, fs, { operation, statusP, edits, draft, early, aside, recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)) });
+    return await finishWrite(deps, fs, { operation, statusP, watched, edits, draft, early, aside, recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)) });
   } finally {
     await aside?.release();
   }
@@ -185,6 +188,8 @@ async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: 
 interface Pending {
   operation: string;
   statusP: ReturnType<typeof assertCleanForWrite>;
+  /** The watched check that answered, told of the commit (none with the fast paths off). */
+  watched: WatchedCleanCheck | undefined;
   edits: FileEdit[] | Error;
   draft: Draft | Error | undefined;
   early: PreparedWrite | undefined;
@@ -215,7 +220,7 @@ async function finishWrite(deps: WriteDeps, fs: RepoFs, p: Pending): Promise<Wri
   const aside = p.aside && early?.draft === draft ? p.aside : undefined;
   if (p.aside && !aside) await p.aside.release();
   const commit = await applyDraft(git, draft, fs, early, aside);
-  deps.cleanCheck?.noteCommit(draft.req.base.head, commit, draft.paths);
+  p.watched?.noteCommit(draft.req.base.head, commit, draft.paths);
   deps.afterCommit?.(commit);
   return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
 }

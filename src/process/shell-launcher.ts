@@ -21,6 +21,7 @@ import { ensurePrivateDir, gitmemRuntimeDir, scratchPrefix, sweepDeadScratch } f
 import { runProcess, type Launcher, type ProcessOptions, type ProcessResult } from './run.js';
 import { commandPrefix, Helper, SHELL, sentSignalOf, shellQuote as quote, tie } from './shell-helper.js';
 import { fifoStock, runStreamedInShell } from './shell-streamed.js';
+import { fastPathOpen } from '../fast-paths.js';
 
 const DEFAULT_MAX_SHELLS = 4;
 
@@ -124,7 +125,8 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
     const expressible = bin !== undefined && commandPrefix(o.env) !== undefined;
     // Input held for later and output that must stop its child are streamed (FIFOs), from a tied shell only.
     const streamed = o.heldInput !== undefined || o.killOnOverflow === true;
-    const helper = closed || !expressible || !hasShell || (streamed && !tie()) ? undefined : take();
+    // Streamed jobs are a fast path (fast-paths.ts): switched off, they are a plain spawn.
+    const helper = closed || !expressible || !hasShell || (streamed && (!fastPathOpen('streamedJobs') || !tie())) ? undefined : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, normalizePolicy, type SandboxPolicy } from './policy.js';
-import { bwrapMounts, etcViewFits, renderBwrapArgv, type BwrapEtcView } from './bwrap.js';
+import { buildMemoryWriterPolicy, type SandboxPolicy } from './policy.js';
+import { renderBwrapArgv } from './bwrap.js';
 
 const writer = buildMemoryWriterPolicy({
   gitmemHome: '/h',
@@ -115,58 +115,4 @@ describe('renderBwrapArgv', () => {
   });
 });
 
-describe('renderBwrapArgv with an etc view', () => {
-  const system: SandboxPolicy = {
-    ...writer,
-    readonlyRoots: ['/usr', '/etc/passwd', '/etc/ssl/certs', '/etc/ssl/openssl.cnf', '/etc/big.db'],
-    reopenedRoots: [...writer.reopenedRoots, { path: '/etc/ssh/ssh_config', writable: false }],
-    deniedRoots: [...writer.deniedRoots, '/etc/ssh', '/etc/shadow'],
-  };
-  const links = [{ path: '/bin', target: 'usr/bin' }, { path: '/etc/localtime', target: '/usr/share/zoneinfo/Etc/UTC' }];
-  const view: BwrapEtcView = { dir: '/run/v/etcview-1', root: '/etc', copied: ['/etc/passwd', '/etc/ssl/openssl.cnf'], links: ['/etc/localtime'], lockFile: '/etc/passwd' };
-
-  it('binds the view once, before every layer under /etc, and leaves out what it holds', () => {
-    const argv = renderBwrapArgv(system, ['true'], { links, etcView: view });
-    const s = flags(argv);
-    const at = s.indexOf('--ro-bind /run/v/etcview-1 /etc ');
-    expect(at).toBeGreaterThan(s.indexOf('--tmpfs /var/empty'));
-    for (const kept of ['--ro-bind-try /etc/ssl/certs /etc/ssl/certs', '--ro-bind-try /etc/big.db /etc/big.db', '--tmpfs /etc/ssh', '--ro-bind /etc/ssh/ssh_config /etc/ssh/ssh_config']) {
-      expect(s.indexOf(kept)).toBeGreaterThan(at);
-    }
-    const binds = argv.flatMap((a, i) => (a === '--ro-bind' || a === '--ro-bind-try' ? [argv[i + 2] as string] : []));
-    expect(binds.filter((t) => t === '/etc' || t.startsWith('/etc/'))).toEqual(['/etc', '/etc/big.db', '/etc/ssl/certs', '/etc/ssh/ssh_config']);
-    expect(s).not.toContain('/etc/passwd /etc/passwd');
-    expect(s).not.toContain('openssl.cnf /etc');
-    expect(s).not.toContain('/etc/localtime');
-    expect(s).toContain('--symlink usr/bin /bin');
-    expect(s).toContain('--remount-ro /etc/ssh');
-    expect(s).toContain('--cap-drop ALL --lock-file /etc/passwd -- true');
-  });
-
-  it('renders exactly the per-entry argv without a view, or with one that does not fit the policy', () => {
-    const plain = renderBwrapArgv(system, ['true'], { links });
-    expect(plain).toContain('/etc/passwd');
-    expect(plain).not.toContain('--lock-file');
-    for (const etc of [['/etc'], ['/etc/../etc/']]) {
-      const p = { ...system, readonlyRoots: [...system.readonlyRoots, ...etc] };
-      expect(etcViewFits(normalizePolicy(p), '/etc')).toBe(false);
-      expect(renderBwrapArgv(p, ['true'], { links, etcView: view })).toEqual(renderBwrapArgv(p, ['true'], { links }));
-    }
-    expect(etcViewFits({ ...system, emptyHome: '/etc/home' }, '/etc')).toBe(false);
-    expect(etcViewFits({ ...system, writableRoots: ['/'] }, '/etc')).toBe(false);
-    expect(etcViewFits(system, '/etc')).toBe(true);
-  });
-
-  it('lists the mounts it renders, with what each mounts: the layout a view leaves mount points for', () => {
-    const mounts = bwrapMounts(system, { deniedFiles: ['/etc/shadow'] }).filter((m) => m.layer.path.startsWith('/etc/'));
-    expect(mounts.map((m) => [m.layer.path, m.source, m.try])).toEqual([
-      ['/etc/passwd', 'host', true],
-      ['/etc/big.db', 'host', true],
-      ['/etc/ssl/certs', 'host', true],
-      ['/etc/ssl/openssl.cnf', 'host', true],
-      ['/etc/ssh', 'tmpfs', false],
-      ['/etc/ssh/ssh_config', 'host', false],
-    ]);
-  });
-});
 

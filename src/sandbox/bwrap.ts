@@ -7,7 +7,7 @@
  * `--cap-drop ALL` the process could simply unmount the tmpfs.
  */
 import { dirname } from 'node:path';
-import { ancestorsOf, hasAncestorIn, isWithin, normalizePolicy, type SandboxPolicy } from './policy.js';
+import { ancestorsOf, hasAncestorIn, normalizePolicy, type SandboxPolicy } from './policy.js';
 import { planLayers, type SandboxLayer } from './layers.js';
 
 /** Options for {@link renderBwrapArgv}. */
@@ -25,39 +25,6 @@ export interface BwrapRenderOptions {
   deniedFiles?: string[];
   /** Working directory inside the sandbox (default: bwrap keeps the caller's). */
   cwd?: string;
-  /** A private snapshot of `/etc` bound once in place of its small files (etc-view.ts builds it). */
-  etcView?: BwrapEtcView;
-}
-
-/**
- * A directory mirroring the visible part of a root (`/etc`), bound read-only over it before every layer under
- * it. It holds copies of some plain read-only file roots (their binds are dropped), the links it recreates
- * (their `--symlink` is dropped), and an empty mount point for every other layer under the root.
- */
-export interface BwrapEtcView {
-  /** The snapshot directory on the host. */
-  dir: string;
-  /** What it stands for inside the sandbox (`/etc`). */
-  root: string;
-  /** Plain read-only roots copied into it: not bound. */
-  copied: readonly string[];
-  /** Link paths made in it: not recreated. */
-  links: readonly string[];
-  /**
-   * A copied file bwrap's init holds a read lock on while the sandbox lives (`--lock-file`): the host sees in
-   * /proc/locks that the snapshot is still in use (a bind mount shows later deletions inside it).
-   */
-  lockFile?: string;
-}
-
-/** What bwrap mounts at a rendered layer: a tmpfs (on a directory), /dev/null (on a file), or the host path itself. */
-export type BwrapMountSource = 'tmpfs' | 'device' | 'host';
-
-/** One mount of the rendered argv, in order; `try` when bwrap skips it if the host path is missing. */
-export interface BwrapMount {
-  layer: SandboxLayer;
-  source: BwrapMountSource;
-  try: boolean;
 }
 
 function layerArgs(layer: SandboxLayer, absent: ReadonlySet<string>, files: ReadonlySet<string>): string[] {
@@ -66,13 +33,6 @@ function layerArgs(layer: SandboxLayer, absent: ReadonlySet<string>, files: Read
   if (layer.kind === 'plain') return layer.writable ? ['--bind', p, p] : ['--ro-bind-try', p, p];
   if (layer.writable) return ['--bind', p, p];
   return absent.has(p) ? ['--tmpfs', p, '--remount-ro', p] : ['--ro-bind', p, p];
-}
-
-function mountOf(layer: SandboxLayer, absent: ReadonlySet<string>, files: ReadonlySet<string>): BwrapMount {
-  const p = layer.path;
-  if (layer.kind === 'denied') return { layer, source: files.has(p) ? 'device' : 'tmpfs', try: false };
-  if (layer.kind === 'reopened' && !layer.writable && absent.has(p)) return { layer, source: 'tmpfs', try: false };
-  return { layer, source: 'host', try: layer.kind === 'plain' && !layer.writable };
 }
 
 /**
@@ -125,30 +85,6 @@ function renderedLayers(p: SandboxPolicy, denied: ReadonlySet<string>): SandboxL
 }
 
 /**
- * The mounts {@link renderBwrapArgv} makes for `policy` without a view, in order: what a view must leave a
- * mount point for, or may copy.
- * @example bwrapMounts(policy).filter((m) => m.layer.path.startsWith('/etc/')) // [{ layer: { kind: 'plain', path: '/etc/passwd', … }, source: 'host', try: true }, …]
- */
-export function bwrapMounts(policy: SandboxPolicy, options: Pick<BwrapRenderOptions, 'absentReadonly' | 'deniedFiles'> = {}): BwrapMount[] {
-  const p = normalizePolicy(policy);
-  const absent = new Set(options.absentReadonly ?? []);
-  const files = new Set(options.deniedFiles ?? []);
-  return renderedLayers(p, visibleDenied(p)).map((l) => mountOf(l, absent, files));
-}
-
-/**
- * Whether a view may stand for `root` under `policy`: no root of any kind is `root` or above it (its mount
- * would go under the view, or the view over it), and the private /tmp and home are not inside it (they are
- * mounted before the view). The renderer ignores a view that does not fit.
- * @example etcViewFits({ ...policy, readonlyRoots: ['/etc'] }, '/etc') // false
- */
-export function etcViewFits(policy: SandboxPolicy, root: string): boolean {
-  const roots = [...policy.readonlyRoots, ...policy.writableRoots, ...policy.deniedRoots, ...policy.reopenedRoots.map((r) => r.path)];
-  const early = [...(policy.privateTmp === true ? ['/tmp'] : []), ...(policy.emptyHome !== undefined ? [policy.emptyHome] : [])];
-  return root !== '/' && !roots.some((r) => isWithin(r, root)) && !early.some((t) => isWithin(root, t));
-}
-
-/**
  * The full argv: `[bwrap, ...flags, '--', ...command]`.
  * @example
  *   renderBwrapArgv(policy, ['git', 'status'], { bwrapPath: '/usr/bin/bwrap' })
@@ -159,9 +95,7 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   const absent = new Set(options.absentReadonly ?? []);
   const files = new Set(options.deniedFiles ?? []);
   const denied = visibleDenied(p);
-  const view = options.etcView && etcViewFits(p, options.etcView.root) ? options.etcView : undefined;
-  const copied = new Set(view?.copied ?? []);
-  const layers = renderedLayers(p, denied).filter((l) => !copied.has(l.path));
+  const layers = renderedLayers(p, denied);
   const argv = [options.bwrapPath ?? 'bwrap'];
   // A writable `/` (tests, or a caller who asks for it) goes under everything else.
   if (p.writableRoots.includes('/')) argv.push('--bind', '/', '/');
@@ -169,11 +103,8 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   // Private /tmp and home first, so writable roots that live under them are bound back on top.
   if (p.privateTmp === true) argv.push('--tmpfs', '/tmp');
   if (p.emptyHome !== undefined) argv.push('--tmpfs', p.emptyHome);
-  // The view goes under every layer inside its root: their mount points are already in it.
-  if (view) argv.push('--ro-bind', view.dir, view.root);
   for (const layer of layers) argv.push(...layerArgs(layer, absent, files));
-  const madeLinks = new Set(view?.links ?? []);
-  for (const link of options.links ?? []) if (!madeLinks.has(link.path)) argv.push('--symlink', link.target, link.path);
+  for (const link of options.links ?? []) argv.push('--symlink', link.target, link.path);
   // Moved roots at their own place, clear of every other root (normalizePolicy checked): their mount points go in the root.
   for (const m of p.movedRoots ?? []) argv.push('--ro-bind', m.path, m.inside);
   // Seal the denied tmpfs and the root last: bwrap has already created every mount point and link in them.
@@ -182,7 +113,6 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   argv.push('--unshare-all', '--unshare-user', '--disable-userns');
   if (p.allowNetwork) argv.push('--share-net');
   argv.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
-  if (view?.lockFile !== undefined) argv.push('--lock-file', view.lockFile);
   if (options.cwd !== undefined) argv.push('--chdir', options.cwd);
   argv.push('--', ...command);
   return argv;

@@ -10,7 +10,6 @@ import { renderBwrapArgv } from './bwrap.js';
 import { renderSeatbeltArgv } from './seatbelt.js';
 import { detectSandboxBackend, type SandboxBackend } from './detect.js';
 import { buildConfinedEnv, SANDBOX_SENTINEL } from './env.js';
-import { sharedEtcViews, type EtcViews } from './etc-view.js';
 import { hostFacts, sandboxPlatform } from './host.js';
 import { absentReopened, canonicalPath, preparePolicy, type PreparedPolicy } from './prepare.js';
 import { parseReadPaths, SANDBOX_READ_ENV, withSystemView } from './system-view.js';
@@ -50,8 +49,6 @@ export interface ConfineOptions {
    * root already holds, shows them where they are (extraEnv's function form says which).
    */
   movedPaths?: Array<{ path: string; inside: string }>;
-  /** Where bwrap's `/etc` snapshot comes from (default: this process's, etc-view.ts); null: a bind per entry. */
-  etcViews?: EtcViews | null;
 }
 
 /** The switch that disables confinement. */
@@ -106,9 +103,7 @@ function checkCwd(input: string | undefined, policy: SandboxPolicy): string | un
 function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPolicy, cwd?: string): string[] {
   const { policy, absentReadonly, links, deniedFiles } = prepared;
   if (backend.name === 'bwrap') {
-    const views = o.etcViews === undefined ? sharedEtcViews() : (o.etcViews ?? undefined);
-    const etcView = views?.viewFor(prepared);
-    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}), ...(etcView ? { etcView } : {}) });
+    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}) });
   }
   if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
   throw unavailable(backend.reason);

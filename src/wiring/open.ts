@@ -11,6 +11,7 @@ import type { GitDirs } from '../git/common-dir.js';
 import { configValue, parseGitConfig, readGitConfigText, type ParsedConfig } from '../git/config-text.js';
 import { readLooseObject } from '../git/loose-object.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
+import { setFastPaths } from '../fast-paths.js';
 import { assertHomeUsable } from '../home.js';
 import { isMirrorConfigured } from '../hooks/post-commit.js';
 import { noteValidatedCommit } from '../hooks/protected.js';
@@ -33,9 +34,12 @@ export function launcherFor(o: { launch?: Launcher | undefined }): Launcher {
 /**
  * The git runner of a handle: the caller's, else one over the configured environment that starts git
  * through {@link launcherFor}.
+ * Every configuration that comes to run git passes here, so here it also sets the process's fast-paths switch
+ * (fast-paths.ts: GITMEM_FAST_PATHS=0 sends every fast path to its plain git path).
  * @example const git = runnerFor(config, {})
  */
 export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined; launch?: Launcher | undefined }): GitRunner {
+  setFastPaths(config.fastPaths);
   // GITMEM_HOME: git's hooks read the system/ budget from the configured home, as the handle does (config.ts hookHome).
   return o.git ?? createGitRunner({ env: { ...config.env, GITMEM_HOME: config.home }, launch: launcherFor(o) });
 }

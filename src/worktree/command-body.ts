@@ -12,8 +12,6 @@ import { buildMemoryWriterPolicy, type SandboxPolicy } from '../sandbox/policy.j
 import { runConfined, type RunConfinedResult } from '../sandbox/run.js';
 import type { Launcher } from '../process/run.js';
 import { HOOK_SOCKET_ENV, reserveHookChannel, type ReservedHookChannel } from '../hooks/serve-hook-validation.js';
-import type { WriterBase } from '../hooks/staged-diff.js';
-import { readIndexFile } from '../git/index-file.js';
 import { withGitConfig } from '../git/config-env.js';
 import { harnessWorktreeEnv, worktreeGitDirs, type WorktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
@@ -82,12 +80,9 @@ export function commandBodyPolicy(o: {
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & EarlyStartingBody {
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
-    // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside); its
-    // first commit's staged diff against the index checked out, read before the command may run.
+    // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
     const dirs = ctx.type === 'update' ? worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir }) : undefined;
-    const baseIndex = dirs && ctx.checkedOut.then(() => readIndexFile(join(dirs.gitDir, 'index')));
-    baseIndex?.catch(() => undefined); // a failed checkout is reported below
-    const reserved = dirs && baseIndex ? writerHookChannel(ctx, dirs, o, { head: ctx.baseHead, index: baseIndex }) : undefined;
+    const reserved = dirs ? writerHookChannel(ctx, dirs, o) : undefined;
     const hook = reserved && o.wrapHookChannel ? o.wrapHookChannel(reserved) : reserved;
     try {
       const confined = confineCommand({
@@ -110,7 +105,7 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       // cannot be linked never release the command: its git config names that directory. A channel that
       // does not listen only means the writer's hook starts Node.
       const listening = afterThisTurn(() => hook?.start());
-      const go = Promise.all([baseIndex ?? ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
+      const go = Promise.all([ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
       go.catch(() => undefined); // the launcher handles it once the sandbox runs; one that never starts must not leave it unhandled
       const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, launch: o.launch, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
@@ -153,9 +148,9 @@ const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LI
  * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
  * none can be made (the writer's hook then starts Node).
  */
-function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, o: Pick<CommandBodyOptions, 'env' | 'gitmemHome' | 'launch'>, base: WriterBase): ReservedHookChannel | undefined {
+function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, o: Pick<CommandBodyOptions, 'env' | 'gitmemHome' | 'launch'>): ReservedHookChannel | undefined {
   try {
-    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env: o.env, home: o.gitmemHome, base, launch: o.launch });
+    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env: o.env, home: o.gitmemHome, launch: o.launch });
   } catch {
     return undefined;
   }

@@ -6,7 +6,7 @@
  * repository. Its branch `gitmem/<kind>/<id>` only comes into being when its work is imported (import.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
@@ -33,8 +33,6 @@ export interface MemoryWorktree {
   /** The worktree's private git dir (`<common>/gitmem-worktrees/<name>`): HEAD, index, sparse patterns, objects. */
   gitDir: string;
   sparseDirs: string[];
-  /** False for a small checkout: the index is kept unsplit (see UNSPLIT_MAX_INDEX_BYTES); else the repository's setting. */
-  splitIndex?: boolean;
   /** With `deferCheckout`: settles once the index and files are in place (the checkout runs after the lease). */
   checkout?: Promise<void>;
 }
@@ -58,27 +56,6 @@ export interface CreateWorktreeOptions {
 
 /** Config that makes git apply (and keep) cone-mode sparse patterns in a worktree, per invocation. */
 const SPARSE_CONFIG: readonly string[] = ['core.sparseCheckout=true', 'core.sparseCheckoutCone=true'];
-
-/**
- * Up to this much index (~5,000 entries) a writer's index is not split, so its hook reads it and the staged one
- * without git (hooks/staged-diff.ts); past it, rewriting the whole index at each `git add` and commit costs more
- * than the hook's `git diff` saves (measured both ways, interleaved: -2.7 ms a cycle at 1,000 files, +2.9 ms at
- * 10,000), and the index follows the repository's setting.
- */
-const UNSPLIT_MAX_INDEX_BYTES = 400 * 1024;
-
-/** The primary checkout's index size: its index file or, split, its shared index, whichever is larger. */
-function primaryIndexBytes(commonDir: string): number {
-  let bytes = 0;
-  try {
-    for (const name of readdirSync(commonDir)) {
-      if (name === 'index' || name.startsWith('sharedindex.')) bytes = Math.max(bytes, statSync(join(commonDir, name)).size);
-    }
-  } catch {
-    return Number.POSITIVE_INFINITY; // unknown: the repository's own setting
-  }
-  return bytes;
-}
 
 /**
  * `YYYYMMDDhhmmss-<8 hex>` in UTC.
@@ -112,7 +89,6 @@ export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<Me
     gitDir: '',
     sparseDirs: normalizeSparseDirs([...DEFAULT_SPARSE_DIRS, ...(o.paths ?? [])]),
   };
-  if (primaryIndexBytes(wt.gitCommonDir) <= UNSPLIT_MAX_INDEX_BYTES) wt.splitIndex = false;
   return withMemoryOperation(parent, () => addWorktree(wt, o.git, o.deferCheckout === true), { purpose: `create ${o.kind} worktree`, ...o.lease });
 }
 
@@ -163,8 +139,7 @@ export async function applySparse(wt: MemoryWorktree, git: GitRunner): Promise<v
   const info = join(wt.gitDir, 'info');
   mkdirSync(info, { recursive: true });
   writeFileSync(join(info, 'sparse-checkout'), renderConePatterns(wt.sparseDirs));
-  const config = wt.splitIndex === false ? [...SPARSE_CONFIG, 'core.splitIndex=false'] : [...SPARSE_CONFIG];
-  await git.run(['read-tree', '-mu', 'HEAD'], { cwd: wt.worktreeDir, config, env: harnessWorktreeEnv(wt) });
+  await git.run(['read-tree', '-mu', 'HEAD'], { cwd: wt.worktreeDir, config: [...SPARSE_CONFIG], env: harnessWorktreeEnv(wt) });
 }
 
 /** Short description for logs: `worker-20250102030405-abcdef12`. */

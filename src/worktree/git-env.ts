@@ -51,14 +51,12 @@ export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDi
 
 /**
  * What a body's git runs with: the object directories, and no `git maintenance run --auto` after each
- * commit (a process per commit, packing a private store that is imported and dropped anyway), and for a small
- * checkout an index that is not split (its hook channel reads it without git: hooks/staged-diff.ts). Config by
+ * commit (a process per commit, packing a private store that is imported and dropped anyway). Config by
  * environment, so nothing is written to the shared config; a body may still set its own.
  * @example bodyGitEnv({ gitDir, gitCommonDir }).GIT_CONFIG_KEY_0 === 'maintenance.auto'
  */
-export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'> & { splitIndex?: boolean }, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
-  const unsplit: Array<[string, string]> = d.splitIndex === false ? [['core.splitIndex', 'false']] : [];
-  return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ['core.preloadIndex', 'false'], ...unsplit, ...config]);
+export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
+  return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ['core.preloadIndex', 'false'], ...config]);
 }
 
 /**

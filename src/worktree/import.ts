@@ -10,6 +10,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import { fastPath } from '../fast-paths.js';
 import { storeWalkedObjects } from './import-direct.js';
 import { packPrivateObjects, walkPrivateObjects, type PrivateObjects } from './pack-private.js';
 import { readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
@@ -82,9 +83,11 @@ async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: st
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
     throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', { data: { gitDir: d.gitDir } });
   }
-  const walked = walkPrivateObjects(join(d.gitDir, 'objects'), range.tip, range.base);
+  // Both are fast paths (fast-paths.ts): switched off, git packs and unpacks, as it does when they cannot answer.
+  const walked = fastPath('writerPack', () => walkPrivateObjects(join(d.gitDir, 'objects'), range.tip, range.base) ?? undefined) ?? null;
   // A few objects whose every link is accounted for go in without a git process (import-direct.ts).
-  if (walked !== null && walked.objects.size < limit && storeWalkedObjects(walked, { base: range.base, objectsDir: join(d.gitCommonDir, 'objects') })) return walked;
+  const stored = (w: PrivateObjects): boolean => fastPath('directImport', () => storeWalkedObjects(w, { base: range.base, objectsDir: join(d.gitCommonDir, 'objects') }) || undefined) === true;
+  if (walked !== null && walked.objects.size < limit && stored(walked)) return walked;
   const own = walked === null ? null : packPrivateObjects(walked);
   const env = { GIT_DIR: d.gitCommonDir, ...workerObjectEnv(d) };
   const pack = own?.pack ?? (await git.run(['pack-objects', '--revs', '--stdout', '-q'], { cwd, env, config: [...READ_CONFIG], input: `${range.tip}\n^${range.base}\n` })).stdoutBuffer;

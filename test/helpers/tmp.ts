@@ -37,6 +37,8 @@ export function hermeticGitEnv(home: string): Record<string, string> {
     GIT_TERMINAL_PROMPT: '0',
     // No CLI daemon unless a test asks for one.
     GITMEM_DAEMON: '0',
+    // CI's second pass (GITMEM_FAST_PATHS=0) reaches every handle and CLI a test opens.
+    ...(process.env['GITMEM_FAST_PATHS'] !== undefined ? { GITMEM_FAST_PATHS: process.env['GITMEM_FAST_PATHS'] } : {}),
   };
 }
 

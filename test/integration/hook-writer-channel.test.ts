@@ -91,8 +91,8 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
   });
 });
 
-describe('a confined writer\'s first commit', { tags: ['sandbox'] }, () => {
-  it('is diffed by its harness without git (HEAD is still the base); a later one by git diff', async () => {
+describe('a confined writer\'s commits', { tags: ['sandbox'] }, () => {
+  it('is diffed by git in its harness, as each later one is, and a bad one refused', async () => {
     // A logging `git` first on the harness's PATH (not visible inside the sandbox: the writer runs the real one).
     const shim = makeTmpDir('gitmem-gitshim-');
     const log = join(shim, 'calls.log');
@@ -106,6 +106,6 @@ describe('a confined writer\'s first commit', { tags: ['sandbox'] }, () => {
     expect(output).toContain('system/two.md: missing frontmatter (must start with ---)');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
     const diffs = readFileSync(log, 'utf8').split('\n').filter((l) => /(^| )diff --raw/.test(l));
-    expect(diffs).toHaveLength(1); // the second commit's, after HEAD moved
+    expect(diffs).toHaveLength(2); // one `git diff --cached` per commit
   });
 });

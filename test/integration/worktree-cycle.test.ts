@@ -1,12 +1,11 @@
 // The worker cycle's ordering when a step fails: the work is only ever on its branch, in the merge, or still
 // in the private git dir (for prune) — never lost, and the checkout is as it was. Also: removed worktrees
 // leave no name behind, and a deletion cut short is swept by the next prune.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRunner, type GitRunner } from '../../src/git/runner.js';
-import { discardWorktree, TRASH_DIR } from '../../src/worktree/cleanup.js';
-import { createMemoryWorktree } from '../../src/worktree/create.js';
+import { TRASH_DIR } from '../../src/worktree/cleanup.js';
 import { pruneOrphanWorktrees } from '../../src/worktree/prune.js';
 import { runMemoryWorker } from '../../src/worktree/worker.js';
 import type { MemoryWorkerContext } from '../../src/worktree/worker-types.js';
@@ -106,21 +105,3 @@ describe('the worker cycle when a step fails', () => {
   });
 });
 
-describe('a writer\'s index', () => {
-  // Its hook reads an unsplit index without git; past ~400 KiB of primary index the repository's setting wins.
-  it('is kept unsplit for a small checkout, and follows the repository past the size', async () => {
-    const small = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner });
-    expect(small.splitIndex).toBe(false);
-    await small.checkout;
-    await discardWorktree(small, runner);
-    const shared = join(memoryDir, '.git', 'sharedindex.0000000000000000000000000000000000000000');
-    writeFileSync(shared, Buffer.alloc(500 * 1024)); // what a large split checkout's shared index weighs
-    try {
-      const large = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner });
-      expect(large.splitIndex).toBeUndefined();
-      await discardWorktree(large, runner);
-    } finally {
-      rmSync(shared);
-    }
-  });
-});
