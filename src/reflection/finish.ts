@@ -140,6 +140,17 @@ function consumed(status: ReflectionStatus): boolean {
   return status !== 'dry_run' && status !== 'pending_review' && consumesTranscript({ status });
 }
 
+/** One line in the agent's run log for this reflection, whatever its outcome. */
+function logRun(o: ReflectionRunOptions, p: PreparedReflection, end: AgentEnd, outcome: Outcome, t: { durationMs: number; error: string | undefined }): void {
+  const run = end.run;
+  const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  appendRunLog(p.agentDir, {
+    kind: 'reflection', startedAt: end.startedAt.toISOString(), durationMs: t.durationMs, steps: run?.steps ?? 0, inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens, outcome: outcome.status, model: end.model, trigger: o.trigger ?? 'manual',
+    conversationId: o.conversationId, lines: p.lines, commitCount: outcome.commitCount, ...(t.error ? { error: t.error } : {}),
+  });
+}
+
 /**
  * Finishes a run whose sub-agent has ended (successfully or not) and returns its result.
  * @example return finishReflection(o, prepared, { run, model: 'mock:m', startedAt })
@@ -164,11 +175,7 @@ export async function finishReflection(o: ReflectionRunOptions, p: PreparedRefle
   const durationMs = Date.now() - end.t0;
   const error = end.error ?? (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined) ?? outcome.error;
   const errorCode = end.error !== undefined ? (end.errorCode ?? 'MODEL_ERROR') : run?.stoppedBy ? 'TIMEOUT' : outcome.errorCode;
-  appendRunLog(p.agentDir, {
-    kind: 'reflection', startedAt: end.startedAt.toISOString(), durationMs, steps: run?.steps ?? 0, inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens, outcome: outcome.status, model: end.model, trigger: o.trigger ?? 'manual',
-    conversationId: o.conversationId, lines: p.lines, commitCount: outcome.commitCount, ...(error ? { error } : {}),
-  });
+  logRun(o, p, end, outcome, { durationMs, error });
   return {
     launched: true, ...outcome, success, message: outcomeMessage(outcome.status, outcome.summary, rc.recompileError),
     conversationId: o.conversationId, lines: p.lines, branchName: p.wt.branchName, ...rc, usage, steps: run?.steps ?? 0, durationMs,

@@ -94,14 +94,7 @@ export function App({ source }: { source: Source }) {
   useEffect(() => {
     if (agents.data && agent === '') setAgent(agents.data.current);
   }, [agents.data]);
-  useEffect(() => {
-    if (agent === '') return;
-    return source.subscribe(agent, (e) => {
-      setEvent(e);
-      setTick((t) => t + 1);
-      setToast(`main moved: ${WRITER_LABEL[e.writer]} → ${short(e.commit)} (${e.affected_paths.length} file(s))`);
-    }, setConnected);
-  }, [agent]);
+  useEffect(() => subscribeToMain(source, agent, { setEvent, setTick, setToast, setConnected }), [agent]);
   const summary = useLoad(() => (agent ? source.get<SummaryReply>('summary', { agent }) : null), [agent, tick]);
   const notify = useCallback((text: string) => {
     setToast(text);
@@ -122,12 +115,7 @@ export function App({ source }: { source: Source }) {
       onSearch=${(q: string) => { setQuery(q); setTab('search'); }} />
     <${Problem} text=${agents.error ?? summary.error} />
     <div class="body">
-      <aside class="side">
-        ${s ? html`<${Budget} system=${s.system} />` : null}
-        ${s && source.live ? html`<${Timeline} source=${source} agent=${agent} total=${s.commits} head=${s.head} onAt=${setAt} />` : null}
-        ${at ? html`<div class="as-of-note">Showing the tree as of <code>${short(at)}</code></div>` : null}
-        ${agent ? html`<${Tree} source=${source} agent=${agent} at=${at} tick=${tick} selected=${path} onOpen=${(p: string) => open(p)} />` : null}
-      </aside>
+      <${Side} source=${source} agent=${agent} summary=${s} at=${at} tick=${tick} path=${path} onAt=${setAt} onOpen=${(p: string) => open(p)} />
       <main class="main">
         <nav class="tabs" aria-label="views">${TABS.map((t) => html`<button class=${tab === t ? 'active' : ''} data-tab=${t} onClick=${() => setTab(t)}>${TAB_LABEL[t]}</button>`)}</nav>
         ${agent ? html`<${MainView} source=${source} agent=${agent} tick=${tick} notify=${notify} tab=${tab} path=${path} at=${at} event=${event} head=${s?.head ?? null}
@@ -137,4 +125,46 @@ export function App({ source }: { source: Source }) {
     <div class="toasts">${toasts.map((t) => html`<div key=${t.id} class="toast" role="status" onClick=${() => dismiss(t.id)}>${t.text}</div>`)}</div>
     ${transcript ? html`<${TranscriptModal} source=${source} agent=${agent} target=${transcript} onClose=${() => setTranscript(null)} />` : null}
   </div>`;
+}
+
+interface SideProps {
+  source: Source;
+  agent: string;
+  summary: SummaryReply | null | undefined;
+  at: string | null;
+  tick: number;
+  path: string | null;
+  onAt: (at: string | null) => void;
+  onOpen: (path: string) => void;
+}
+
+/** The left column: the system/ budget, the timeline, the as-of note and the tree. */
+function Side({ source, agent, summary: s, at, tick, path, onAt, onOpen }: SideProps) {
+  return html`<aside class="side">
+    ${s ? html`<${Budget} system=${s.system} />` : null}
+    ${s && source.live ? html`<${Timeline} source=${source} agent=${agent} total=${s.commits} head=${s.head} onAt=${onAt} />` : null}
+    ${at ? html`<div class="as-of-note">Showing the tree as of <code>${short(at)}</code></div>` : null}
+    ${agent ? html`<${Tree} source=${source} agent=${agent} at=${at} tick=${tick} selected=${path} onOpen=${onOpen} />` : null}
+  </aside>`;
+}
+
+interface MainMovedSetters {
+  setEvent: (e: UpdateEvent) => void;
+  setTick: (f: (t: number) => number) => void;
+  setToast: (text: string) => void;
+  setConnected: (connected: boolean) => void;
+}
+
+/** Follows main's moves for one agent; the returned function unsubscribes. */
+function subscribeToMain(source: Source, agent: string, set: MainMovedSetters): (() => void) | undefined {
+  if (agent === '') return undefined;
+  return source.subscribe(
+    agent,
+    (e) => {
+      set.setEvent(e);
+      set.setTick((t) => t + 1);
+      set.setToast(`main moved: ${WRITER_LABEL[e.writer]} → ${short(e.commit)} (${e.affected_paths.length} file(s))`);
+    },
+    set.setConnected,
+  );
 }

@@ -31,6 +31,13 @@ function search(s: ExportSnapshot, q: string): SearchReply {
   return { commit: s.head, hits: hits.slice(0, 100) };
 }
 
+/** One file of the export, as the server's file route answers it; past revisions are not in an export. */
+function fileOf(s: ExportSnapshot, byPath: Map<string, ExportSnapshot['files'][number]>, p: Params): FileReply {
+  const f = byPath.get(String(p['path']));
+  if (!f || f.text === undefined || p['at']) return missing(f?.omitted ? `${f.path} (${f.omitted})` : 'that file');
+  return { path: f.path, commit: s.head ?? '', text: f.text, frontmatter: f.frontmatter ?? null, body: f.body ?? f.text, size: f.size, tokens: tokensOf(f.size), truncated: false };
+}
+
 export function staticSource(s: ExportSnapshot): Source {
   const index = buildTreeIndex(s.head, s.files);
   const byPath = new Map(s.files.map((f) => [f.path, f]));
@@ -41,11 +48,7 @@ export function staticSource(s: ExportSnapshot): Source {
       const all = index.dirs.get(String(p['dir'] ?? '')) ?? [];
       return { commit: s.head, dir: String(p['dir'] ?? ''), entries: all, total: all.length, offset: 0 };
     },
-    file: (p): FileReply => {
-      const f = byPath.get(String(p['path']));
-      if (!f || f.text === undefined || p['at']) return missing(f?.omitted ? `${f.path} (${f.omitted})` : 'that file');
-      return { path: f.path, commit: s.head ?? '', text: f.text, frontmatter: f.frontmatter ?? null, body: f.body ?? f.text, size: f.size, tokens: tokensOf(f.size), truncated: false };
-    },
+    file: (p): FileReply => fileOf(s, byPath, p),
     history: (p): HistoryReply => {
       const path = p['path'] === undefined ? undefined : String(p['path']);
       const entries = path === undefined ? s.commits : s.commits.filter((c) => c.files.some((f) => f.path === path || f.oldPath === path));
