@@ -12,7 +12,7 @@ import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
 import type { Memory } from '../../src/index.js';
 import { TOOL_CATALOGUE, TOOL_NAMES } from '../../src/tools/catalogue.js';
 import { MEMORY_VERBS } from '../../src/tools/memory-verbs.js';
-import { GRAMMAR } from '../../src/cli/grammar.js';
+import { COMMANDS } from '../../src/cli/registry.js';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
@@ -58,6 +58,6 @@ describe('the tool catalogue is what every surface lists', () => {
   });
 
   it("the CLI's memory verbs are the grammar's memory sub-commands", () => {
-    expect(Object.keys(GRAMMAR['memory']?.subcommands ?? {})).toEqual([...MEMORY_VERBS]);
+    expect(Object.keys(COMMANDS.memory.grammar.subcommands ?? {})).toEqual([...MEMORY_VERBS]);
   });
 });
