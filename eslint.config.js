@@ -34,10 +34,37 @@ const layer = (folder, forbidden) => [
   { files: [`src/${folder}/**/*.ts`], rules: restrict(folder, forbidden, false) },
   ...(FRONT_DOOR_USERS.includes(folder)
     ? []
-    : [{ files: [`src/${folder}/**/*.ts`], ignores: ['src/**/*.test.ts', 'src/**/*-main.ts'], rules: restrict(folder, forbidden, true) }]),
+    : [
+        {
+          files: [`src/${folder}/**/*.ts`],
+          ignores: ['src/**/*.test.ts', 'src/**/*-main.ts'],
+          rules: restrict(folder, forbidden, true),
+        },
+      ]),
 ];
 
-const ALL = ['blocks', 'memfs', 'git', 'hooks', 'sync', 'worktree', 'sandbox', 'reflection', 'llm', 'read', 'search', 'conflicts', 'doctor', 'wiring', 'tools', 'cli', 'mcp', 'palace', 'adapters', 'harness'];
+const ALL = [
+  'blocks',
+  'memfs',
+  'git',
+  'hooks',
+  'sync',
+  'worktree',
+  'sandbox',
+  'reflection',
+  'llm',
+  'read',
+  'search',
+  'conflicts',
+  'doctor',
+  'wiring',
+  'tools',
+  'cli',
+  'mcp',
+  'palace',
+  'adapters',
+  'harness',
+];
 const except = (...allowed) => ALL.filter((x) => !allowed.includes(x));
 
 export default tseslint.config(
@@ -47,7 +74,20 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'Buffer', 'URL', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'TextDecoder', 'AbortController', 'fetch'].map((g) => [g, 'readonly']),
+        [
+          'process',
+          'console',
+          'Buffer',
+          'URL',
+          'performance',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'TextDecoder',
+          'AbortController',
+          'fetch',
+        ].map((g) => [g, 'readonly']),
       ),
     },
     rules: {
@@ -91,9 +131,32 @@ export default tseslint.config(
     files: ['src/palace/web/**/*.ts'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'EventSource', 'MessageEvent', 'Event', 'MouseEvent', 'HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLTextAreaElement', 'Response', 'URLSearchParams'].map((g) => [g, 'readonly']),
+        [
+          'window',
+          'document',
+          'EventSource',
+          'MessageEvent',
+          'Event',
+          'MouseEvent',
+          'HTMLElement',
+          'HTMLInputElement',
+          'HTMLSelectElement',
+          'HTMLTextAreaElement',
+          'Response',
+          'URLSearchParams',
+        ].map((g) => [g, 'readonly']),
       ),
     },
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'the palace page runs in a browser' }, { group: ['../../*'], message: 'the page imports only src/palace/api-types.ts and tree-index.ts' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'the palace page runs in a browser' },
+            { group: ['../../*'], message: 'the page imports only src/palace/api-types.ts and tree-index.ts' },
+          ],
+        },
+      ],
+    },
   },
 );

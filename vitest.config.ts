@@ -31,7 +31,11 @@ export default defineConfig({
       { name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable },
       { name: 'browser', description: 'needs headless Chromium (/usr/bin/chromium)', skip: !browser.usable },
       { name: 'strace', description: 'needs strace allowed to trace a child', skip: !strace.usable },
-      { name: 'harness', description: 'runs the real Claude Code and Codex CLI (node_modules/.bin)', skip: !harness.usable },
+      {
+        name: 'harness',
+        description: 'runs the real Claude Code and Codex CLI (node_modules/.bin)',
+        skip: !harness.usable,
+      },
     ],
   },
 });

@@ -17,11 +17,17 @@ let launcher;
 export function execFileP(cmd, args, o = {}) {
   launcher ??= createShellLauncher({ scratchParent: TMP_ROOT });
   const env = Object.fromEntries(Object.entries(o.env ?? process.env).filter(([, v]) => v !== undefined));
-  return launcher.launch(cmd, args, { cwd: o.cwd ?? process.cwd(), env, maxBuffer: o.maxBuffer, input: o.input }).then((r) => {
-    if (r.spawnError) throw r.spawnError;
-    if (r.exitCode === 0) return { stdout: r.stdout, stderr: r.stderr };
-    throw Object.assign(new Error(`${cmd} ${args.join(' ')} exited ${r.exitCode ?? r.signal}: ${r.stderr.trim()}`), { code: r.exitCode, stdout: r.stdout, stderr: r.stderr });
-  });
+  return launcher
+    .launch(cmd, args, { cwd: o.cwd ?? process.cwd(), env, maxBuffer: o.maxBuffer, input: o.input })
+    .then((r) => {
+      if (r.spawnError) throw r.spawnError;
+      if (r.exitCode === 0) return { stdout: r.stdout, stderr: r.stderr };
+      throw Object.assign(new Error(`${cmd} ${args.join(' ')} exited ${r.exitCode ?? r.signal}: ${r.stderr.trim()}`), {
+        code: r.exitCode,
+        stdout: r.stdout,
+        stderr: r.stderr,
+      });
+    });
 }
 
 const made = [];
@@ -44,7 +50,11 @@ export function removeTmpDirs() {
  * spawn for some variable name would otherwise go unseen here.
  */
 export function benchEnv(home) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('GITMEM_') && !k.startsWith('GIT_')));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k, v]) => v !== undefined && !k.startsWith('GITMEM_') && !k.startsWith('GIT_'),
+    ),
+  );
   return {
     ...inherited,
     _: process.env._ ?? process.execPath, // bash sets it in every program it starts
@@ -137,7 +147,8 @@ export function fastImportRepo(dir, count, env) {
     ['system/human.md', '---\ndescription: the user\n---\nLikes numbers.\n'],
     ['skills/bench/SKILL.md', '---\nname: bench\ndescription: measures things\n---\nSteps.\n'],
   ];
-  for (let i = 0; i < count; i++) files.push([`bulk/d${Math.floor(i / 100)}/f${i}.md`, `---\ndescription: bulk file ${i}\n---\ncontent ${i}\n`]);
+  for (let i = 0; i < count; i++)
+    files.push([`bulk/d${Math.floor(i / 100)}/f${i}.md`, `---\ndescription: bulk file ${i}\n---\ncontent ${i}\n`]);
   const parts = files.map(([, text], i) => `blob\nmark :${i + 1}\ndata ${Buffer.byteLength(text)}\n${text}\n`);
   parts.push('commit refs/heads/main\ncommitter bench <bench@example.com> 1700000000 +0000\ndata 5\nbulk\n');
   files.forEach(([path], i) => parts.push(`M 100644 :${i + 1} ${path}\n`));

@@ -40,6 +40,18 @@ console.log(`load average: ${fmt(loadBefore)} before, ${fmt(loadAfter)} after ($
 // A run of named sections replaces only their rows: the other sections' rows of the last run stay.
 const file = new URL('./results.json', import.meta.url);
 const ran = sections.map((f) => f.replace(/\.mjs$/, ''));
-const kept = only.length > 0 && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).rows.filter((r) => !ran.includes(r.section)) : [];
-const result = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, load_before: loadBefore, load_after: loadAfter, iterations, sections_run: ran, rows: [...kept, ...rows] };
+const kept =
+  only.length > 0 && existsSync(file)
+    ? JSON.parse(readFileSync(file, 'utf8')).rows.filter((r) => !ran.includes(r.section))
+    : [];
+const result = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  load_before: loadBefore,
+  load_after: loadAfter,
+  iterations,
+  sections_run: ran,
+  rows: [...kept, ...rows],
+};
 writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

@@ -16,7 +16,30 @@ export function rng(seed) {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 'zu', 'be', 'da', 'fe', 'gi', 'ho', 'ju', 'va', 'wo', 'xe', 'yo', 'qu', 'é', 'ö'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'su',
+  'ta',
+  'ri',
+  'po',
+  'zu',
+  'be',
+  'da',
+  'fe',
+  'gi',
+  'ho',
+  'ju',
+  'va',
+  'wo',
+  'xe',
+  'yo',
+  'qu',
+  'é',
+  'ö',
+];
 
 function vocabulary(size, random) {
   const out = new Set();
@@ -42,7 +65,10 @@ export function makeCorpus(count, seed = 1) {
       const n = 3 + Math.floor(random() * 9);
       body.push(Array.from({ length: n }, pick).join(' '));
     }
-    files.push({ path: `notes/d${Math.floor(i / 100)}/f${i}.md`, text: `---\ndescription: ${pick()} ${pick()} ${pick()}\n---\n${body.join('\n')}\n` });
+    files.push({
+      path: `notes/d${Math.floor(i / 100)}/f${i}.md`,
+      text: `---\ndescription: ${pick()} ${pick()} ${pick()}\n---\n${body.join('\n')}\n`,
+    });
   }
   return { files, words };
 }

@@ -30,7 +30,12 @@ const dirSize = (dir) => readdirSync(dir).reduce((n, f) => n + statSync(join(dir
 const ENGINES = {
   minisearch: {
     id: 'minisearch',
-    options: { fields: ['description', 'body'], idField: 'id', processTerm: fold, searchOptions: { boost: { description: 3 }, prefix: true } },
+    options: {
+      fields: ['description', 'body'],
+      idField: 'id',
+      processTerm: fold,
+      searchOptions: { boost: { description: 3 }, prefix: true },
+    },
     async build(mod, dir, docs) {
       const ms = new mod.default(this.options);
       ms.addAll(docs);
@@ -87,7 +92,8 @@ const ENGINES = {
         db.prepare('INSERT INTO fts(rowid, description, body) VALUES (?, ?, ?)').run(id, doc.description, doc.body);
       })();
     },
-    query: (db, q) => db.prepare('SELECT rowid, bm25(fts, 3, 1) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT 10').all(`"${q}" *`),
+    query: (db, q) =>
+      db.prepare('SELECT rowid, bm25(fts, 3, 1) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT 10').all(`"${q}" *`),
     coldScript: `const m = await import(E); const db = new m.default(D + '/index.sqlite', { readonly: true });
       db.prepare('SELECT rowid, bm25(fts, 3, 1) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT 10').all('"' + Q + '" *');`,
   },
@@ -96,7 +102,11 @@ const ENGINES = {
 function toDocs(files) {
   return files.map((f) => {
     const end = f.text.indexOf('\n---\n', 4);
-    return { id: createHash('sha1').update(f.text).digest('hex'), description: f.text.slice(17, end), body: f.text.slice(end + 5) };
+    return {
+      id: createHash('sha1').update(f.text).digest('hex'),
+      description: f.text.slice(17, end),
+      body: f.text.slice(end + 5),
+    };
   });
 }
 
@@ -104,10 +114,15 @@ function toDocs(files) {
 function freshProcess(script, vars, iterations) {
   const env = { ...process.env };
   delete env.NODE_EXTRA_CA_CERTS;
-  const prelude = Object.entries(vars).map(([k, v]) => `const ${k} = ${JSON.stringify(v)};`).join('');
+  const prelude = Object.entries(vars)
+    .map(([k, v]) => `const ${k} = ${JSON.stringify(v)};`)
+    .join('');
   const run = () => {
     const t0 = performance.now();
-    execFileSync(process.execPath, ['--input-type=module', '-e', prelude + script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, ['--input-type=module', '-e', prelude + script], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     return performance.now() - t0;
   };
   run();
@@ -123,7 +138,11 @@ async function measure(name, engine, size, docs, word) {
   const updates = [];
   for (let i = 0; i < 7; i++) {
     const victim = docs[i * 13];
-    const next = { ...victim, id: createHash('sha1').update(`${victim.id}${i}`).digest('hex'), body: `${victim.body}\nchanged ${i}` };
+    const next = {
+      ...victim,
+      id: createHash('sha1').update(`${victim.id}${i}`).digest('hex'),
+      body: `${victim.body}\nchanged ${i}`,
+    };
     const t = performance.now();
     await engine.update(mod, dir, handle, victim.id, next);
     updates.push(performance.now() - t);
@@ -139,8 +158,16 @@ async function measure(name, engine, size, docs, word) {
   const baseline = freshProcess('', {}, 5);
   const load = freshProcess('await import(E);', vars, 5) - baseline;
   const cold = freshProcess(engine.coldScript.replace('processTerm: fold', ''), vars, 5) - baseline;
-  const row = { engine: name, files: size, build_ms: round(build), update_ms: round(stats(updates).median), warm_query_ms: round(stats(warm.slice(10)).median),
-    cold_first_query_ms: round(cold), index_mb: round(dirSize(dir) / 2 ** 20), load_ms: round(load) };
+  const row = {
+    engine: name,
+    files: size,
+    build_ms: round(build),
+    update_ms: round(stats(updates).median),
+    warm_query_ms: round(stats(warm.slice(10)).median),
+    cold_first_query_ms: round(cold),
+    index_mb: round(dirSize(dir) / 2 ** 20),
+    load_ms: round(load),
+  };
   if (typeof handle.close === 'function') handle.close();
   rmSync(dir, { recursive: true, force: true });
   return row;
@@ -155,7 +182,11 @@ for (const size of [1000, 10000]) {
       process.stderr.write(`search-engines: ${engine.id} not installed, skipped\n`);
       continue;
     }
-    if (name === 'minisearch') engine.coldScript = engine.coldScript.replace(', O)', ', { ...O, processTerm: (s) => s.normalize("NFD").replace(/\\p{M}/gu, "").toLowerCase() })');
+    if (name === 'minisearch')
+      engine.coldScript = engine.coldScript.replace(
+        ', O)',
+        ', { ...O, processTerm: (s) => s.normalize("NFD").replace(/\\p{M}/gu, "").toLowerCase() })',
+      );
     rows.push(await measure(name, engine, size, toDocs(files), word));
     process.stderr.write(`search-engines: ${name} @ ${size} done\n`);
   }

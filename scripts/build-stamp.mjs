@@ -31,7 +31,11 @@ function walk(dir, out) {
 
 /** Hash of the build's inputs: each path and its bytes, in a fixed order; a missing file counts as missing. */
 function inputsHash() {
-  const files = [...INPUT_DIRS.flatMap((d) => (existsSync(d) ? walk(d, []) : [])), ...INPUT_FILES, ...BUILD_SCRIPTS.map((s) => join('scripts', s))];
+  const files = [
+    ...INPUT_DIRS.flatMap((d) => (existsSync(d) ? walk(d, []) : [])),
+    ...INPUT_FILES,
+    ...BUILD_SCRIPTS.map((s) => join('scripts', s)),
+  ];
   const hash = createHash('sha256');
   for (const file of files.sort()) {
     hash.update(file).update('\0');
@@ -59,7 +63,9 @@ function main([command, ...flags]) {
     // The npm that runs this script (npm_execpath), else the one on PATH.
     const npmCli = /npm-cli\.js$/.test(process.env['npm_execpath'] ?? '') ? process.env['npm_execpath'] : undefined;
     const args = ['run', 'build', ...(silent ? ['--silent'] : [])];
-    const r = npmCli ? spawnSync(process.execPath, [npmCli, ...args], { stdio: 'inherit' }) : spawnSync('npm', args, { stdio: 'inherit' });
+    const r = npmCli
+      ? spawnSync(process.execPath, [npmCli, ...args], { stdio: 'inherit' })
+      : spawnSync('npm', args, { stdio: 'inherit' });
     return r.status ?? 1;
   }
   process.stderr.write('usage: node scripts/build-stamp.mjs write | check | ensure [--silent]\n');

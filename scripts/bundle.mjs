@@ -32,7 +32,11 @@ function buildId() {
 const { COMMANDS } = await import(new URL('../dist/cli/registry.js', import.meta.url).href);
 const HEAVY = Object.keys(COMMANDS).filter((name) => COMMANDS[name].heavy === true);
 const common = {
-  bundle: true, platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
   define: { __GITMEM_BUILD_ID__: JSON.stringify(buildId()) },
 };
 // import.meta.url has no CJS equivalent; give it the bundle's own URL.
@@ -80,10 +84,21 @@ await build({
   format: 'esm',
   chunkNames: 'chunks/[name]-[hash]',
 });
-await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/bin/core.cjs', plugins: [heavyCommandsExternal, searchExternal] });
+await build({
+  ...cjs,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/bin/core.cjs',
+  plugins: [heavyCommandsExternal, searchExternal],
+});
 await build({ ...cjs, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/bin/gitmem.cjs', plugins: [coreExternal] });
 await build({ ...cjs, entryPoints: ['src/hooks/pre-commit-main.ts'], outfile: 'dist/bin/pre-commit.cjs' });
 // The merge driver carries markdown-it (a sandboxed writer's git may run it and sees only gitmem and yaml).
 const { packages: _external, ...cjsBundlingDeps } = cjs;
-await build({ ...cjsBundlingDeps, external: ['yaml'], minifyWhitespace: true, entryPoints: ['src/hooks/merge-driver-main.ts'], outfile: 'dist/bin/merge-driver.cjs' });
+await build({
+  ...cjsBundlingDeps,
+  external: ['yaml'],
+  minifyWhitespace: true,
+  entryPoints: ['src/hooks/merge-driver-main.ts'],
+  outfile: 'dist/bin/merge-driver.cjs',
+});
 await build({ ...cjs, entryPoints: ['src/sync/mirror-hook-main.ts'], outfile: 'dist/bin/mirror-hook.cjs' });

@@ -110,7 +110,9 @@ for (const component of cycles) {
   if (component.length > 2) console.error(`  all of: ${component.map(show).sort().join(', ')}`);
 }
 if (cycles.length > 0) {
-  console.error(`${cycles.length} import cycle(s) among src/**/*.ts (type-only imports included; see scripts/check-cycles.mjs)`);
+  console.error(
+    `${cycles.length} import cycle(s) among src/**/*.ts (type-only imports included; see scripts/check-cycles.mjs)`,
+  );
   process.exit(1);
 }
 console.log(`no import cycles among ${files.length} files in src`);

@@ -56,15 +56,34 @@ describe('GITMEM_* variables', () => {
     const reads: string[] = [];
     for (const file of checked) {
       const text = readFileSync(file, 'utf8');
-      for (const re of READS) for (const m of text.matchAll(re)) reads.push(`src/${relative(SRC, file)}:${lineOf(text, m.index)}: ${(text.split('\n')[lineOf(text, m.index) - 1] ?? '').trim()}`);
+      for (const re of READS)
+        for (const m of text.matchAll(re))
+          reads.push(
+            `src/${relative(SRC, file)}:${lineOf(text, m.index)}: ${(text.split('\n')[lineOf(text, m.index) - 1] ?? '').trim()}`,
+          );
     }
     expect(reads).toEqual([]);
   });
 
   it('the read pattern tells reads from messages and settings', () => {
     const matches = (s: string): boolean => READS.some((re) => new RegExp(re.source).test(s));
-    expect(['env[\'GITMEM_X\']', 'env.GITMEM_X', 'e?.GITMEM_X', 'const { GITMEM_X: x } = env', 'const { A, GITMEM_X } = process.env'].filter((s) => !matches(s))).toEqual([]);
-    expect(['set GITMEM_MODEL or pass --model', "const NAMES = ['GITMEM_X'];", '{ ...env, GITMEM_HOME: home }', '`${GITMEM_X}`'].filter(matches)).toEqual([]);
+    expect(
+      [
+        "env['GITMEM_X']",
+        'env.GITMEM_X',
+        'e?.GITMEM_X',
+        'const { GITMEM_X: x } = env',
+        'const { A, GITMEM_X } = process.env',
+      ].filter((s) => !matches(s)),
+    ).toEqual([]);
+    expect(
+      [
+        'set GITMEM_MODEL or pass --model',
+        "const NAMES = ['GITMEM_X'];",
+        '{ ...env, GITMEM_HOME: home }',
+        '`${GITMEM_X}`',
+      ].filter(matches),
+    ).toEqual([]);
   });
 
   it('each one mentioned in src is documented in VARIABLES (or set for children only)', () => {
@@ -72,7 +91,8 @@ describe('GITMEM_* variables', () => {
     for (const file of [...files, join(SRC, 'config.ts')]) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/\bGITMEM_[A-Z0-9_]*[A-Z0-9]\b/g)) {
-        if (!(m[0] in VARIABLES) && !SET_FOR_CHILDREN.has(m[0])) undocumented.add(`${m[0]} (src/${relative(SRC, file)}:${lineOf(text, m.index)})`);
+        if (!(m[0] in VARIABLES) && !SET_FOR_CHILDREN.has(m[0]))
+          undocumented.add(`${m[0]} (src/${relative(SRC, file)}:${lineOf(text, m.index)})`);
       }
     }
     expect([...undocumented]).toEqual([]);
@@ -81,7 +101,9 @@ describe('GITMEM_* variables', () => {
   it('docs/configuration.md lists exactly the variables of VARIABLES', () => {
     const doc = readFileSync(join(SRC, '..', 'docs', 'configuration.md'), 'utf8');
     const firstColumns = [...doc.matchAll(/^\| ([^|\n]*) \|/gm)].map((m) => m[1] ?? '');
-    const listed = new Set(firstColumns.flatMap((cell) => [...cell.matchAll(/\bGITMEM_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0])));
+    const listed = new Set(
+      firstColumns.flatMap((cell) => [...cell.matchAll(/\bGITMEM_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0])),
+    );
     expect([...listed].sort()).toEqual(Object.keys(VARIABLES).sort());
   });
 });

@@ -39,7 +39,7 @@ export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   GITMEM_DAEMON_IDLE: 'seconds a CLI daemon waits for a call before it stops (default 600)',
   GITMEM_DAEMON_TRACE: "1: the daemon logs each call's start and duration",
   GITMEM_DEBUG: 'set: an internal error prints its stack',
-  GITMEM_FSYNC: '0/false/no/off: writes are not flushed to disk (over the repository\'s gitmem.fsync; default on)',
+  GITMEM_FSYNC: "0/false/no/off: writes are not flushed to disk (over the repository's gitmem.fsync; default on)",
   GITMEM_FAST_PATHS: '0/false/no/off: every fast path (src/fast-paths.ts) gives way to its plain git path (default on)',
 });
 
@@ -54,7 +54,10 @@ export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
  */
 export function gitmemHome(explicit: string | undefined, env: Record<string, string | undefined>, cwd: string): string {
   if (explicit !== undefined && explicit.trim() === '') {
-    throw new MemoryError('INVALID_ARGUMENT', 'the gitmem home is empty: pass a directory (--home . for the current one)');
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      'the gitmem home is empty: pass a directory (--home . for the current one)',
+    );
   }
   return resolve(cwd, explicit ?? (env['GITMEM_HOME']?.trim() || join(env['HOME']?.trim() || homedir(), '.gitmem')));
 }
@@ -167,7 +170,11 @@ export function configuredAgent(env: Env, cwd: string = process.cwd()): Configur
   const id = text(env['GITMEM_AGENT_ID']) ?? text(env['AGENT_ID']);
   const dir = text(env['GITMEM_MEMORY_DIR']) ?? text(env['MEMORY_DIR']);
   const name = text(env['GITMEM_AGENT_NAME']) ?? text(env['AGENT_NAME']);
-  return { ...(id ? { id } : {}), ...(dir ? { memoryDir: isAbsolute(dir) ? resolve(dir) : resolve(cwd, dir) } : {}), ...(name ? { name } : {}) };
+  return {
+    ...(id ? { id } : {}),
+    ...(dir ? { memoryDir: isAbsolute(dir) ? resolve(dir) : resolve(cwd, dir) } : {}),
+    ...(name ? { name } : {}),
+  };
 }
 
 const TREE_LIMITS: ReadonlyArray<{ key: keyof TreeLimits; variable: string; min: number; max: number }> = [
@@ -290,14 +297,21 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
   const fsSwitch = (env['GITMEM_FS_SANDBOX'] ?? '').trim().toLowerCase();
   const readPaths = text(env['GITMEM_SANDBOX_READ']);
   const inside = sandboxMarker(env);
-  const model = { ...(text(env['GITMEM_MODEL']) ? { spec: text(env['GITMEM_MODEL']) as string } : {}), ...(text(env['GITMEM_OPENAI_BASE_URL']) ? { openaiBaseUrl: text(env['GITMEM_OPENAI_BASE_URL']) as string } : {}) };
+  const model = {
+    ...(text(env['GITMEM_MODEL']) ? { spec: text(env['GITMEM_MODEL']) as string } : {}),
+    ...(text(env['GITMEM_OPENAI_BASE_URL']) ? { openaiBaseUrl: text(env['GITMEM_OPENAI_BASE_URL']) as string } : {}),
+  };
   return Object.freeze({
     home,
     homeSource: options.home !== undefined ? 'option' : text(env['GITMEM_HOME']) ? 'env' : 'default',
     agent: Object.freeze(configuredAgent(env, cwd)),
     treeLimits: Object.freeze(treeLimitsFromEnv(env)),
     model: Object.freeze(model),
-    sandbox: Object.freeze({ enabled: fsSwitch !== '0' && fsSwitch !== 'false', ...(readPaths ? { readPaths } : {}), ...(inside ? { inside } : {}) }),
+    sandbox: Object.freeze({
+      enabled: fsSwitch !== '0' && fsSwitch !== 'false',
+      ...(readPaths ? { readPaths } : {}),
+      ...(inside ? { inside } : {}),
+    }),
     daemon: Object.freeze(daemonSettings(env)),
     debug: debugSwitch(env),
     fsync: fsyncSwitch(env),

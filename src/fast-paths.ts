@@ -21,10 +21,22 @@ export type FastPathName = 'watcher' | 'indexAside' | 'writerPack' | 'directImpo
 /** Every fast path gitmem has, by name. */
 export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freeze({
   watcher: { plain: 'one `git status` over the whole work tree per write', entry: 'memfs/tool.ts (memfs/fsmonitor/)' },
-  indexAside: { plain: '`git update-index --index-info` in place, after the clean check', entry: 'memfs/tool.ts (memfs/index-aside.ts)' },
-  writerPack: { plain: '`git pack-objects` over the writer\'s private objects', entry: 'worktree/import.ts (worktree/pack-private.ts)' },
-  directImport: { plain: '`git unpack-objects --strict` of the writer\'s pack', entry: 'worktree/import.ts (worktree/import-direct.ts, git/strict-objects.ts)' },
-  streamedJobs: { plain: 'a plain spawn (a fork of this process) for jobs with held input or a capped output', entry: 'process/shell-launcher.ts (process/shell-streamed.ts)' },
+  indexAside: {
+    plain: '`git update-index --index-info` in place, after the clean check',
+    entry: 'memfs/tool.ts (memfs/index-aside.ts)',
+  },
+  writerPack: {
+    plain: "`git pack-objects` over the writer's private objects",
+    entry: 'worktree/import.ts (worktree/pack-private.ts)',
+  },
+  directImport: {
+    plain: "`git unpack-objects --strict` of the writer's pack",
+    entry: 'worktree/import.ts (worktree/import-direct.ts, git/strict-objects.ts)',
+  },
+  streamedJobs: {
+    plain: 'a plain spawn (a fork of this process) for jobs with held input or a capped output',
+    entry: 'process/shell-launcher.ts (process/shell-streamed.ts)',
+  },
 });
 
 let enabled = true;

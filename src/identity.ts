@@ -47,7 +47,10 @@ export function agentIdentity(agentId: string | undefined, sources: AgentNameSou
  * An operator's commits when git names no user of its own (see operatorIdentity).
  * @example operatorIdentity().email === OPERATOR_IDENTITY.email
  */
-export const OPERATOR_IDENTITY: Readonly<Identity> = Object.freeze({ name: 'gitmem operator', email: `operator@${DOMAIN}` });
+export const OPERATOR_IDENTITY: Readonly<Identity> = Object.freeze({
+  name: 'gitmem operator',
+  email: `operator@${DOMAIN}`,
+});
 
 /** Where an operator's identity can come from, strongest first. */
 export interface OperatorSources {
@@ -70,7 +73,9 @@ export interface OperatorSources {
  */
 export function operatorIdentity(sources: OperatorSources = {}): Identity {
   const pick = (field: keyof Identity): string | undefined =>
-    [sources.given, sources.environment, sources.gitConfig].map((s) => s?.[field]?.trim()).find((v) => v !== undefined && v !== '');
+    [sources.given, sources.environment, sources.gitConfig]
+      .map((s) => s?.[field]?.trim())
+      .find((v) => v !== undefined && v !== '');
   return { name: pick('name') ?? OPERATOR_IDENTITY.name, email: pick('email') ?? OPERATOR_IDENTITY.email };
 }
 
@@ -104,7 +109,12 @@ export function identityKind(email: string): IdentityKind {
  * @example git.run(['commit-tree', tree, '-m', msg], { cwd, env: identityEnv(SYSTEM_IDENTITY) })
  */
 export function identityEnv(id: Identity): Record<string, string> {
-  return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: id.name, GIT_COMMITTER_EMAIL: id.email };
+  return {
+    GIT_AUTHOR_NAME: id.name,
+    GIT_AUTHOR_EMAIL: id.email,
+    GIT_COMMITTER_NAME: id.name,
+    GIT_COMMITTER_EMAIL: id.email,
+  };
 }
 
 /**

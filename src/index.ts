@@ -66,7 +66,12 @@ export type { MemoryWorkerHandle } from './worktree/worker.js';
 export type { PruneResult } from './worktree/prune.js';
 
 // --- reflection and dream ---
-export { createReflectionHarness, runDream, type CreateReflectionHarnessOptions, type RunDreamOptions } from './memory.js';
+export {
+  createReflectionHarness,
+  runDream,
+  type CreateReflectionHarnessOptions,
+  type RunDreamOptions,
+} from './memory.js';
 export type { ReflectionHarness, HarnessOutcome } from './reflection/harness.js';
 export { dreamExitCode, type DreamResult } from './reflection/dream-types.js';
 export type { TranscriptRowInput } from './reflection/transcripts.js';

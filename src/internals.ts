@@ -15,12 +15,23 @@ export { agentPaths, assertAgentId } from './memfs/layout.js';
 export { compilePrompt } from './blocks/compile-prompt.js';
 export { renderTree } from './blocks/tree.js';
 export { DEFAULT_TREE_LIMITS } from './blocks/tree-limits.js';
-export { PROMPT_SURFACES, DEFAULT_PROMPT_SURFACE, surfaceWording, type PromptSurface } from './blocks/prompt-surfaces.js';
+export {
+  PROMPT_SURFACES,
+  DEFAULT_PROMPT_SURFACE,
+  surfaceWording,
+  type PromptSurface,
+} from './blocks/prompt-surfaces.js';
 export { MODEL_SPEC_FORMS } from './llm/model-spec.js';
 export { readGitmemConfig, checkGitmemConfig, configPath } from './llm/config.js';
 export { readSystemBudget } from './hooks/budget-config.js';
 export { appendRunLog, readRunLog } from './reflection/run-log.js';
-export { appendTranscript, readTranscript, readNumberedTranscript, listConversations, type TranscriptRow } from './reflection/transcripts.js';
+export {
+  appendTranscript,
+  readTranscript,
+  readNumberedTranscript,
+  listConversations,
+  type TranscriptRow,
+} from './reflection/transcripts.js';
 export { readCursor } from './reflection/cursor.js';
 export { claudeSubagentFiles, parseClaudeCodeFrom } from './reflection/sources/claude-code.js';
 export { parseCodexFrom } from './reflection/sources/codex.js';
@@ -34,7 +45,12 @@ export { showRemote } from './sync/remote.js';
 export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
-export { CONFLICT_POLICIES, CONFLICT_POLICY_NAMES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy } from './sync/conflict-policy.js';
+export {
+  CONFLICT_POLICIES,
+  CONFLICT_POLICY_NAMES,
+  DEFAULT_CONFLICT_POLICY,
+  parseConflictPolicy,
+} from './sync/conflict-policy.js';
 export { listKeptBranches, showKeptBranch, dropKeptBranch } from './sync/conflicts.js';
 export { mirrorStatus } from './sync/mirror.js';
 export { withMemoryOperation } from './git/lease.js';
@@ -101,4 +117,12 @@ export { allowSecrets, disallowSecrets, listAllowedSecrets } from './hooks/secre
 export { formatProblem, problemCode } from './blocks/validate.js';
 export { openMemoryDir, handleGit, handleWiring, type HandleWiring } from './memory.js';
 // --- kept branches resolved
-export type { MemoryConflicts, Resolution, ResolveResult, ProposalInfo, ProposeOptions, ProposeResult, ConflictDetail } from './conflicts/handle.js';
+export type {
+  MemoryConflicts,
+  Resolution,
+  ResolveResult,
+  ProposalInfo,
+  ProposeOptions,
+  ProposeResult,
+  ConflictDetail,
+} from './conflicts/handle.js';

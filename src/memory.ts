@@ -22,7 +22,14 @@ import { listHomeAgents } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import { watchedCleanCheckFor } from './memfs/fsmonitor/registry.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
-import { afterCommit, launcherFor, locateMemory, recordedIdentity, remoteConfigured, runnerFor } from './wiring/open.js';
+import {
+  afterCommit,
+  launcherFor,
+  locateMemory,
+  recordedIdentity,
+  remoteConfigured,
+  runnerFor,
+} from './wiring/open.js';
 import { reflectionParts } from './wiring/reflection.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
@@ -33,11 +40,23 @@ import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
 export type {
-  Memory, MemoryOptions, MemoryStatus, MemorySyncOptions, MirrorSetResult, MirrorStatus, WorkerTask,
-  MemoryReflectionOptions, MemoryDreamOptions,
+  Memory,
+  MemoryOptions,
+  MemoryStatus,
+  MemorySyncOptions,
+  MirrorSetResult,
+  MirrorStatus,
+  WorkerTask,
+  MemoryReflectionOptions,
+  MemoryDreamOptions,
 } from './wiring/types.js';
 export { initMemory, cloneMemory, type InitOptions, type CloneMemoryOptions } from './wiring/init.js';
-export { createReflectionHarness, runDream, type CreateReflectionHarnessOptions, type RunDreamOptions } from './wiring/reflection.js';
+export {
+  createReflectionHarness,
+  runDream,
+  type CreateReflectionHarnessOptions,
+  type RunDreamOptions,
+} from './wiring/reflection.js';
 // For gitmem's own code only (re-exported by internals.ts, not index.ts): what a handle was wired with.
 export { handleGit, handleWiring, type HandleWiring } from './wiring/handle-wiring.js';
 
@@ -61,7 +80,11 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     git,
     memoryDir,
     gitDirs,
-    author: agentIdentity(agentId, { given: options.author, configuredName: config.agent.name, recordedName: recorded.name }),
+    author: agentIdentity(agentId, {
+      given: options.author,
+      configuredName: config.agent.name,
+      recordedName: recorded.name,
+    }),
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write', commonDir: gitDirs.commonDir }),
     systemBudget: () => readSystemBudget(memoryDir, config.home),
     durable: durableWrites(gitDirs.commonDir, config.fsync),
@@ -85,6 +108,8 @@ interface Parts {
   launch: NonNullable<MemoryOptions['launch']>;
 }
 
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 function buildMemory(o: Parts): Memory {
   const reads = readApi(o.deps, o.agentId);
   const deps: WriteDeps = { ...o.deps, view: async (args) => viewCall(reads, args) };
@@ -127,14 +152,29 @@ function buildMemory(o: Parts): Memory {
 /** The memory tool's `view` command: the view text, as the message too (nothing is committed). */
 async function viewCall(reads: MemoryReadApi, args: Record<string, unknown>): Promise<WriteResult> {
   const path = args['file_path'];
-  if (path !== undefined && typeof path !== 'string') throw new MemoryError('INVALID_PATH', "memory view: 'file_path' must be a string", { data: { field: 'file_path' } });
-  const v = await reads.view(path, args['view_range'] === undefined ? {} : { range: args['view_range'] as [number, number] });
+  if (path !== undefined && typeof path !== 'string')
+    throw new MemoryError('INVALID_PATH', "memory view: 'file_path' must be a string", {
+      data: { field: 'file_path' },
+    });
+  const v = await reads.view(
+    path,
+    args['view_range'] === undefined ? {} : { range: args['view_range'] as [number, number] },
+  );
   return { commit: v.commit, paths: [], message: v.text, view: v.text };
 }
 
 function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {
   const changes = s.entries.map((e) => ({ code: e.code, path: e.path }));
-  return { memoryDir, head: s.head, branch: s.branch, dirty: changes.length > 0, changes, upstream: s.upstream, ahead: s.ahead, behind: s.behind };
+  return {
+    memoryDir,
+    head: s.head,
+    branch: s.branch,
+    dirty: changes.length > 0,
+    changes,
+    upstream: s.upstream,
+    ahead: s.ahead,
+    behind: s.behind,
+  };
 }
 
 /**
@@ -159,7 +199,10 @@ export async function listPersonalities(): Promise<Array<{ id: string; label: st
  * the problems, none when the commit may go ahead.
  * @example await runPreCommitCheck(process.cwd()) // [] or ['notes/a.md: read_only may not change', …]
  */
-export async function runPreCommitCheck(cwd: string, env: Record<string, string | undefined> = process.env): Promise<string[]> {
+export async function runPreCommitCheck(
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<string[]> {
   return runPreCommit(runnerFor(loadConfig({ env, cwd }), {}), cwd, hookHome(env, cwd));
 }
 
@@ -167,7 +210,10 @@ export async function runPreCommitCheck(cwd: string, env: Record<string, string 
  * The same check as {@link runPreCommitCheck}, as problems (each with its code, line, rule).
  * @example (await preCommitProblems(process.cwd())).map(formatProblem)
  */
-export async function preCommitProblems(cwd: string, env: Record<string, string | undefined> = process.env): Promise<Problem[]> {
+export async function preCommitProblems(
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Problem[]> {
   return findPreCommitProblems(runnerFor(loadConfig({ env, cwd }), {}), cwd, hookHome(env, cwd));
 }
 
@@ -176,7 +222,11 @@ export async function preCommitProblems(cwd: string, env: Record<string, string 
  * it (no hooks repaired, no git process): HOME_UNUSABLE, MEMORY_DIR_MISSING or NOT_A_GIT_REPO otherwise.
  * @example openMemoryDir({ home: '/tmp/gm' }).agentId // the home's only agent
  */
-export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env'> = {}): { memoryDir: string; agentId: string | undefined; home: string } {
+export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env'> = {}): {
+  memoryDir: string;
+  agentId: string | undefined;
+  home: string;
+} {
   const config = loadConfig({ env: options.env, home: options.home });
   return { ...locateMemory(config, options.agentId), home: config.home };
 }
@@ -186,16 +236,29 @@ export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 
  * repairs the hooks, and the doctor must see them as they are.
  * @example const r = await runMemoryDoctor({ home: '/tmp/gm', fix: true }); r.healthy
  */
-export async function runMemoryDoctor(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env' | 'launch'> & { fix?: boolean } = {}): Promise<DoctorReport> {
+export async function runMemoryDoctor(
+  options: Pick<MemoryOptions, 'home' | 'agentId' | 'env' | 'launch'> & { fix?: boolean } = {},
+): Promise<DoctorReport> {
   const config = loadConfig({ env: options.env, home: options.home });
   const { memoryDir } = locateMemory(config, options.agentId);
   const git = runnerFor(config, { launch: options.launch });
   const { runDoctor } = await import('./doctor/doctor.js');
-  return runDoctor({ git, memoryDir, home: config.home, env: config.env, credentials: () => config.credentials(), fix: options.fix === true });
+  return runDoctor({
+    git,
+    memoryDir,
+    home: config.home,
+    env: config.env,
+    credentials: () => config.credentials(),
+    fix: options.fix === true,
+  });
 }
 
 /** The version of this gitmem package. */
 export async function gitmemVersion(): Promise<string> {
-  const [{ readFileSync }, { join }, { packageRoot }] = await Promise.all([import('node:fs'), import('node:path'), import('./assets.js')]);
+  const [{ readFileSync }, { join }, { packageRoot }] = await Promise.all([
+    import('node:fs'),
+    import('node:path'),
+    import('./assets.js'),
+  ]);
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -16,11 +16,23 @@ describe('the table of writers', () => {
 
   it('names the merges the worktree layer writes after their writers', () => {
     const author = SYSTEM_IDENTITY.email;
-    expect(classifyCommit({ email: author, message: workerMergeMessage('gitmem/worker/x', 'tidy prefs') })).toBe('worker');
-    expect(classifyCommit({ email: author, message: mergeSubject('reflection', reflectionMergeSummary('feat(memory): note office days')) })).toBe('reflection');
+    expect(classifyCommit({ email: author, message: workerMergeMessage('gitmem/worker/x', 'tidy prefs') })).toBe(
+      'worker',
+    );
+    expect(
+      classifyCommit({
+        email: author,
+        message: mergeSubject('reflection', reflectionMergeSummary('feat(memory): note office days')),
+      }),
+    ).toBe('reflection');
   });
 
   it('gives every identity a writer', () => {
-    expect([identityWriter('agent'), identityWriter('system'), identityWriter('reflection'), identityWriter('other')]).toEqual(['agent', 'worker', 'reflection', 'shell']);
+    expect([
+      identityWriter('agent'),
+      identityWriter('system'),
+      identityWriter('reflection'),
+      identityWriter('other'),
+    ]).toEqual(['agent', 'worker', 'reflection', 'shell']);
   });
 });

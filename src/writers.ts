@@ -19,10 +19,25 @@ interface WriterDef {
 
 /** Every writer, keyed by its name; the order is the order help texts list them. */
 export const WRITERS = {
-  agent: { about: 'the agent itself, through the memory tool (or a raw commit with the identity gitmem configured)', identity: ['agent'] },
-  worker: { about: 'a background memory worker (`gitmem worker run`): its merge `merge(memory): gitmem/worker/<id>`', mergeTag: 'memory', identity: ['system'] },
-  reflection: { about: 'a reflection (`gitmem dream`, a reflection after a turn): its sub-agent’s commits and their merge', mergeTag: 'reflection', identity: ['reflection'] },
-  shell: { about: 'anyone else: a commit by another identity (an operator\'s `gitmem protect write` among them), a reset or checkout by hand', identity: ['other', 'operator'] },
+  agent: {
+    about: 'the agent itself, through the memory tool (or a raw commit with the identity gitmem configured)',
+    identity: ['agent'],
+  },
+  worker: {
+    about: 'a background memory worker (`gitmem worker run`): its merge `merge(memory): gitmem/worker/<id>`',
+    mergeTag: 'memory',
+    identity: ['system'],
+  },
+  reflection: {
+    about: 'a reflection (`gitmem dream`, a reflection after a turn): its sub-agent’s commits and their merge',
+    mergeTag: 'reflection',
+    identity: ['reflection'],
+  },
+  shell: {
+    about:
+      "anyone else: a commit by another identity (an operator's `gitmem protect write` among them), a reset or checkout by hand",
+    identity: ['other', 'operator'],
+  },
   sync: { about: 'main moved to what a remote holds (a pull, a rebase onto it, a clone)' },
 } as const satisfies Record<string, WriterDef>;
 
@@ -31,7 +46,9 @@ export type WriterKind = keyof typeof WRITERS;
 export const WRITER_KINDS = Object.keys(WRITERS) as WriterKind[];
 
 /** The writers whose work lands on main as a merge. */
-export type MergingWriter = { [K in WriterKind]: (typeof WRITERS)[K] extends { mergeTag: string } ? K : never }[WriterKind];
+export type MergingWriter = {
+  [K in WriterKind]: (typeof WRITERS)[K] extends { mergeTag: string } ? K : never;
+}[WriterKind];
 
 const MERGE_SUBJECT = /^merge\(([a-z][a-z0-9-]*)\): /;
 
@@ -59,7 +76,9 @@ function tagOf(k: WriterKind): string | undefined {
 }
 
 /** Every identity is some writer's: a new identity kind without a writer in the table fails to compile here. */
-type AuthoredAs = { [K in WriterKind]: (typeof WRITERS)[K] extends { identity: readonly (infer I)[] } ? I : never }[WriterKind];
+type AuthoredAs = {
+  [K in WriterKind]: (typeof WRITERS)[K] extends { identity: readonly (infer I)[] } ? I : never;
+}[WriterKind];
 const _everyIdentityHasAWriter: [Exclude<IdentityKind, AuthoredAs>] extends [never] ? true : never = true;
 
 const BY_IDENTITY = Object.fromEntries(

@@ -18,8 +18,13 @@ function timed(args, env) {
 
 function row(name, w, z, target) {
   return {
-    section: 'cli', name, median_ms: round(w.median), p95_ms: round(w.p95),
-    floor_name: 'node -e 0', floor_median_ms: round(z.median), ratio: round(w.median / z.median),
+    section: 'cli',
+    name,
+    median_ms: round(w.median),
+    p95_ms: round(w.p95),
+    floor_name: 'node -e 0',
+    floor_median_ms: round(z.median),
+    ratio: round(w.median / z.median),
     target: `${target} (overhead ${round(w.median - z.median)} ms)`,
   };
 }
@@ -30,7 +35,20 @@ export async function bench({ iterations = 30 } = {}) {
   const local = { ...env, GITMEM_DAEMON: '0' };
   spawnSync(process.execPath, [MAIN, 'init', '--agent', 'cli'], { env: local });
   spawnSync(process.execPath, [MAIN, 'daemon', 'start'], { env });
-  const write = (tag) => [MAIN, 'memory', 'create', `notes/${tag}.md`, '--description', 'c', '--text', 'x', '--reason', 'cli bench', '--agent', 'cli'];
+  const write = (tag) => [
+    MAIN,
+    'memory',
+    'create',
+    `notes/${tag}.md`,
+    '--description',
+    'c',
+    '--text',
+    'x',
+    '--reason',
+    'cli bench',
+    '--agent',
+    'cli',
+  ];
   const zero = [];
   const viaDaemon = [];
   const viaProcess = [];

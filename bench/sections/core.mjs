@@ -55,7 +55,14 @@ async function sizeRows(size, pairs) {
   const create = await interleaved(
     pairs,
     (i) => floorWrite(floorDir, env, `new-${i}.md`, `${desc}x${i}\n`),
-    (i) => memory.tool({ command: 'create', reason: 'bench create', file_path: `notes/new-${i}.md`, description: 'bench', file_text: `x${i}` }),
+    (i) =>
+      memory.tool({
+        command: 'create',
+        reason: 'bench create',
+        file_path: `notes/new-${i}.md`,
+        description: 'bench',
+        file_text: `x${i}`,
+      }),
   );
   writeFileSync(join(floorDir, 'edit.md'), `${desc}v-1\n`);
   await memory.tool({ command: 'create', reason: 'seed', file_path: 'edit.md', description: 'edit', file_text: 'v-1' });
@@ -64,7 +71,13 @@ async function sizeRows(size, pairs) {
     pairs,
     (i) => floorWrite(floorDir, env, 'edit.md', `${desc}v${i}\n`),
     async (i) => {
-      await memory.tool({ command: 'str_replace', reason: 'bench edit', file_path: 'edit.md', old_string: `v${prev}\n`, new_string: `v${i}\n` });
+      await memory.tool({
+        command: 'str_replace',
+        reason: 'bench edit',
+        file_path: 'edit.md',
+        old_string: `v${prev}\n`,
+        new_string: `v${i}\n`,
+      });
       prev = i;
     },
   );
@@ -72,14 +85,21 @@ async function sizeRows(size, pairs) {
   rmSync(floorDir, { recursive: true, force: true });
   const target = size >= 10000 ? '<= 1.0x' : size >= 1000 ? '<= 1.25x' : '';
   const row = (name, r) => ({
-    section: 'core', name: `${name} @ ${size} files`, median_ms: round(r.ours.median), p95_ms: round(r.ours.p95),
-    floor_name: 'git add+commit+rev-parse', floor_median_ms: round(r.floor.median), ratio: round(r.ratio), target,
+    section: 'core',
+    name: `${name} @ ${size} files`,
+    median_ms: round(r.ours.median),
+    p95_ms: round(r.ours.p95),
+    floor_name: 'git add+commit+rev-parse',
+    floor_median_ms: round(r.floor.median),
+    ratio: round(r.ratio),
+    target,
   });
   return [row('tool create', create), row('tool str_replace', replace)];
 }
 
 export async function bench({ iterations = 30 } = {}) {
   const rows = [];
-  for (const size of [10, 1000, 10000]) rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(16, iterations) : iterations + 10)));
+  for (const size of [10, 1000, 10000])
+    rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(16, iterations) : iterations + 10)));
   return rows;
 }

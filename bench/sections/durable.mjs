@@ -23,17 +23,33 @@ async function openMemory(root, fsync, size) {
 async function rows(where, root, size, pairs) {
   const on = await openMemory(root, '1', size);
   const off = await openMemory(root, '0', size);
-  const write = (m, tag) => (i) => m.tool({ command: 'create', reason: 'bench durable', file_path: `notes/${tag}-${i + 10}.md`, description: 'bench', file_text: `x${i}` });
+  const write = (m, tag) => (i) =>
+    m.tool({
+      command: 'create',
+      reason: 'bench durable',
+      file_path: `notes/${tag}-${i + 10}.md`,
+      description: 'bench',
+      file_text: `x${i}`,
+    });
   const r = await interleavedPairs(pairs, write(off, 'off'), write(on, 'on'), { warmup: 3 });
   return {
-    section: 'durable', name: `tool create, fsync on (${where}) @ ${size} files: +${round(r.delta)} ms`, median_ms: round(r.ours.median), p95_ms: round(r.ours.p95),
-    floor_name: 'the same write, GITMEM_FSYNC=0', floor_median_ms: round(r.floor.median), ratio: round(r.ratio), target: '<= +4 ms',
+    section: 'durable',
+    name: `tool create, fsync on (${where}) @ ${size} files: +${round(r.delta)} ms`,
+    median_ms: round(r.ours.median),
+    p95_ms: round(r.ours.p95),
+    floor_name: 'the same write, GITMEM_FSYNC=0',
+    floor_median_ms: round(r.floor.median),
+    ratio: round(r.ratio),
+    target: '<= +4 ms',
   };
 }
 
 export async function bench({ iterations = 30 } = {}) {
   const out = [];
-  const sizes = (process.env.BENCH_DURABLE_SIZES ?? '10,1000,10000').split(',').map(Number).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_DURABLE_SIZES ?? '10,1000,10000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   for (const size of sizes) {
     const disk = mkdtempSync(join(tmpdir(), 'gitmem-bench-durable-'));
     try {
@@ -41,7 +57,8 @@ export async function bench({ iterations = 30 } = {}) {
     } finally {
       rmSync(disk, { recursive: true, force: true });
     }
-    if (TMP_ROOT !== tmpdir()) out.push(await rows(`tmpfs ${TMP_ROOT}`, tmpDir('gitmem-bench-durable-'), size, iterations));
+    if (TMP_ROOT !== tmpdir())
+      out.push(await rows(`tmpfs ${TMP_ROOT}`, tmpDir('gitmem-bench-durable-'), size, iterations));
   }
   return out;
 }

@@ -24,17 +24,26 @@ async function writerAt(size, fast) {
   const cycle = async (i) => {
     setFastPaths(fast);
     // One background writer's cycle: a private worktree, one commit with the writer's git environment, the import and merge.
-    await memory.runWorker({ description: 'bench', body: async (ctx) => {
-      mkdirSync(join(ctx.worktreeDir, 'notes'), { recursive: true });
-      writeFileSync(join(ctx.worktreeDir, 'notes', `w${i}.md`), `---\ndescription: w\n---\nw${i}\n`);
-      const o = { cwd: ctx.worktreeDir, env: { ...env, ...ctx.gitEnv } };
-      execFileSync('git', ['add', '-A'], o);
-      execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', `w${i}`], o);
-    } });
+    await memory.runWorker({
+      description: 'bench',
+      body: async (ctx) => {
+        mkdirSync(join(ctx.worktreeDir, 'notes'), { recursive: true });
+        writeFileSync(join(ctx.worktreeDir, 'notes', `w${i}.md`), `---\ndescription: w\n---\nw${i}\n`);
+        const o = { cwd: ctx.worktreeDir, env: { ...env, ...ctx.gitEnv } };
+        execFileSync('git', ['add', '-A'], o);
+        execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', `w${i}`], o);
+      },
+    });
   };
   const write = async (i) => {
     setFastPaths(fast);
-    await memory.tool({ command: 'str_replace', reason: 'bench edit', file_path: 'edit.md', old_string: `v${prev}\n`, new_string: `v${i}\n` });
+    await memory.tool({
+      command: 'str_replace',
+      reason: 'bench edit',
+      file_path: 'edit.md',
+      old_string: `v${prev}\n`,
+      new_string: `v${i}\n`,
+    });
     prev = i;
   };
   return { write, cycle };
@@ -42,7 +51,10 @@ async function writerAt(size, fast) {
 
 async function sizeRows(size, rounds) {
   const memories = { fast: await writerAt(size, true), plain: await writerAt(size, false) };
-  return [await rowOf(size, rounds, 'str_replace', (n) => memories[n].write), await rowOf(size, rounds, 'worker cycle', (n) => memories[n].cycle)];
+  return [
+    await rowOf(size, rounds, 'str_replace', (n) => memories[n].write),
+    await rowOf(size, rounds, 'worker cycle', (n) => memories[n].cycle),
+  ];
 }
 
 async function rowOf(size, rounds, what, side) {
@@ -62,9 +74,15 @@ async function rowOf(size, rounds, what, side) {
   const fast = stats(samples.fast);
   const ratios = samples.fast.map((x, k) => x / samples.plain[k]);
   return {
-    section: 'fast-paths', name: `${what}, fast paths on @ ${size} files`, median_ms: round(fast.median), p95_ms: round(fast.p95),
-    floor_name: 'the same write, GITMEM_FAST_PATHS=0', floor_median_ms: round(stats(samples.plain).median), ratio: round(stats(ratios).median),
-    target: '', load: loadavg().map(round).join(' '),
+    section: 'fast-paths',
+    name: `${what}, fast paths on @ ${size} files`,
+    median_ms: round(fast.median),
+    p95_ms: round(fast.p95),
+    floor_name: 'the same write, GITMEM_FAST_PATHS=0',
+    floor_median_ms: round(stats(samples.plain).median),
+    ratio: round(stats(ratios).median),
+    target: '',
+    load: loadavg().map(round).join(' '),
   };
 }
 

@@ -14,14 +14,20 @@ const FILES = 1_000;
 function timed(args, env, input = '') {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'ignore', 'pipe'] });
-  if (r.status !== 0 || (args[0] !== '-e' && String(r.stderr) !== '')) throw new Error(`${args.slice(1).join(' ')} failed: ${r.stderr}`);
+  if (r.status !== 0 || (args[0] !== '-e' && String(r.stderr) !== ''))
+    throw new Error(`${args.slice(1).join(' ')} failed: ${r.stderr}`);
   return performance.now() - t0;
 }
 
 function row(name, w, z, target) {
   return {
-    section: 'harness', name, median_ms: round(w.median), p95_ms: round(w.p95),
-    floor_name: 'node -e 0', floor_median_ms: round(z.median), ratio: round(w.median / z.median),
+    section: 'harness',
+    name,
+    median_ms: round(w.median),
+    p95_ms: round(w.p95),
+    floor_name: 'node -e 0',
+    floor_median_ms: round(z.median),
+    ratio: round(w.median / z.median),
     target: `${target} (overhead ${round(w.median - z.median)} ms)`,
   };
 }
@@ -36,8 +42,18 @@ export async function bench({ iterations = 30 } = {}) {
   copyFileSync(SESSION, transcript);
   const start = [MAIN, 'hook', 'claude-code', 'session-start', '--agent', 'h'];
   const turn = [MAIN, 'hook', 'claude-code', 'turn-end', '--agent', 'h'];
-  const startInput = JSON.stringify({ session_id: 'bench', source: 'startup', cwd: home, hook_event_name: 'SessionStart' });
-  const turnInput = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: home, hook_event_name: 'Stop' });
+  const startInput = JSON.stringify({
+    session_id: 'bench',
+    source: 'startup',
+    cwd: home,
+    hook_event_name: 'SessionStart',
+  });
+  const turnInput = JSON.stringify({
+    session_id: 'bench',
+    transcript_path: transcript,
+    cwd: home,
+    hook_event_name: 'Stop',
+  });
   timed(start, local, startInput); // the one-time reflection notice
   spawnSync(process.execPath, [MAIN, 'daemon', 'start'], { env });
   const s = { z: [], d: [], l: [], t: [], tl: [] };

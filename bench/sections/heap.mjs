@@ -38,7 +38,23 @@ console.log(JSON.stringify(times));
 async function side(kind, mb, launcher, writes, round_, op = 'write') {
   const home = tmpDir('gitmem-bench-heap-');
   const env = benchEnv(home);
-  const { stdout } = await run(process.execPath, ['--max-old-space-size=4096', '--input-type=module', '-e', CHILD, join(DIST, 'internals.js'), home, `${kind}-${round_}`, String(mb), launcher, String(writes), op], { env, maxBuffer: 1 << 20 });
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--max-old-space-size=4096',
+      '--input-type=module',
+      '-e',
+      CHILD,
+      join(DIST, 'internals.js'),
+      home,
+      `${kind}-${round_}`,
+      String(mb),
+      launcher,
+      String(writes),
+      op,
+    ],
+    { env, maxBuffer: 1 << 20 },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1));
 }
 
@@ -60,14 +76,36 @@ export async function bench({ iterations }) {
   const [wFresh, wBig] = [[], []];
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? ['fresh', 'big'] : ['big', 'fresh'];
-    for (const which of order) (which === 'fresh' ? wFresh : wBig).push(...(await side(`w${which}`, which === 'big' ? HEAP_MB : 0, 'default', writes, r, 'worker')));
+    for (const which of order)
+      (which === 'fresh' ? wFresh : wBig).push(
+        ...(await side(`w${which}`, which === 'big' ? HEAP_MB : 0, 'default', writes, r, 'worker')),
+      );
   }
   const f = stats(fresh);
   const row = (name, s, target) => ({
-    section: 'heap', name, median_ms: round(s.median), p95_ms: round(s.p95),
-    floor_name: 'same write, fresh process', floor_median_ms: round(f.median), ratio: round(s.median / f.median), target,
+    section: 'heap',
+    name,
+    median_ms: round(s.median),
+    p95_ms: round(s.p95),
+    floor_name: 'same write, fresh process',
+    floor_median_ms: round(f.median),
+    ratio: round(s.median / f.median),
+    target,
   });
   const wf = stats(wFresh);
-  const worker = { section: 'heap', name: `worker cycle from a ${HEAP_MB} MB heap (default launcher)`, median_ms: round(stats(wBig).median), p95_ms: round(stats(wBig).p95), floor_name: 'same cycle, fresh process', floor_median_ms: round(wf.median), ratio: round(stats(wBig).median / wf.median), target: '<= 1.2x' };
-  return [row(`write from a ${HEAP_MB} MB heap (default launcher)`, stats(big), '<= 1.2x'), row(`write from a ${HEAP_MB} MB heap (plain spawn)`, stats(bigSpawn), ''), worker];
+  const worker = {
+    section: 'heap',
+    name: `worker cycle from a ${HEAP_MB} MB heap (default launcher)`,
+    median_ms: round(stats(wBig).median),
+    p95_ms: round(stats(wBig).p95),
+    floor_name: 'same cycle, fresh process',
+    floor_median_ms: round(wf.median),
+    ratio: round(stats(wBig).median / wf.median),
+    target: '<= 1.2x',
+  };
+  return [
+    row(`write from a ${HEAP_MB} MB heap (default launcher)`, stats(big), '<= 1.2x'),
+    row(`write from a ${HEAP_MB} MB heap (plain spawn)`, stats(bigSpawn), ''),
+    worker,
+  ];
 }

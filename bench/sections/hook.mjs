@@ -18,7 +18,11 @@ function commitOnce(repo, env, i, extra) {
   writeFileSync(join(repo, 'system', 'bench.md'), `---\ndescription: hook bench\n---\nedit ${i}\n`);
   const t0 = performance.now();
   execFileSync('git', ['add', '--', 'system/bench.md'], { cwd: repo, env, stdio: 'ignore' });
-  const r = spawnSync('git', [...extra.pre, 'commit', '-q', ...extra.post, '-m', `hook bench ${i}`], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync('git', [...extra.pre, 'commit', '-q', ...extra.post, '-m', `hook bench ${i}`], {
+    cwd: repo,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`commit failed (${extra.name}): ${r.stderr}`);
   return ms;
@@ -42,17 +46,21 @@ async function measure(size, iterations) {
   const base = { ...benchEnv(home), GITMEM_HOME: home };
   const env = { ...base, XDG_RUNTIME_DIR: run };
   const none = { ...base, XDG_RUNTIME_DIR: noDaemonRun }; // the hook looks there and finds nobody
-  spawnSync(process.execPath, [MAIN, 'init', '--agent', 'bench'], { env: { ...none, GITMEM_DAEMON: '0' }, stdio: 'ignore' });
+  spawnSync(process.execPath, [MAIN, 'init', '--agent', 'bench'], {
+    env: { ...none, GITMEM_DAEMON: '0' },
+    stdio: 'ignore',
+  });
   const repo = join(home, 'agents', 'bench', 'memory');
   populate(repo, size, env);
   const refHooks = join(home, 'reference-hooks');
   mkdirSync(refHooks);
   execFileSync('cp', [REFERENCE, join(refHooks, 'pre-commit')]);
   spawnSync(process.execPath, [MAIN, 'daemon', 'start'], { env, stdio: 'ignore' });
-  const hookSocketUp = () => readdirSync(join(run, `gitmem-${process.getuid()}`)).some((n) => /^hook-.*\.sock$/.test(n));
+  const hookSocketUp = () =>
+    readdirSync(join(run, `gitmem-${process.getuid()}`)).some((n) => /^hook-.*\.sock$/.test(n));
   if (!waitFor(hookSocketUp, 5000)) throw new Error('the daemon did not open its hook socket');
   const variants = [
-    { key: 'daemon', env, pre: [], post: [], name: "gitmem hook, daemon running" },
+    { key: 'daemon', env, pre: [], post: [], name: 'gitmem hook, daemon running' },
     { key: 'node', env: none, pre: [], post: [], name: 'gitmem hook, no daemon (Node)' },
     { key: 'ref', env, pre: ['-c', `core.hooksPath=${refHooks}`], post: [], name: "reference's bash hook" },
     { key: 'none', env, pre: [], post: ['--no-verify'], name: '--no-verify' },
@@ -77,8 +85,13 @@ async function measure(size, iterations) {
   return variants.map((v) => {
     const s = stats(samples[v.key]);
     return {
-      section: 'hook', name: `raw commit @${size} files: ${v.name}`, median_ms: round(s.median), p95_ms: round(s.p95),
-      floor_name: "reference's bash hook", floor_median_ms: round(floor.median), ratio: round(stats(ratios[v.key]).median),
+      section: 'hook',
+      name: `raw commit @${size} files: ${v.name}`,
+      median_ms: round(s.median),
+      p95_ms: round(s.p95),
+      floor_name: "reference's bash hook",
+      floor_median_ms: round(floor.median),
+      ratio: round(stats(ratios[v.key]).median),
       target: v.key === 'daemon' ? '<= 1.0' : '-',
     };
   });
@@ -87,6 +100,7 @@ async function measure(size, iterations) {
 export async function bench({ iterations = 30 } = {}) {
   if (!existsSync(MAIN)) throw new Error('run `npm run build` first');
   const rows = [];
-  for (const size of SIZES) rows.push(...(await measure(size, size >= 10000 ? Math.max(10, Math.round(iterations / 2)) : iterations)));
+  for (const size of SIZES)
+    rows.push(...(await measure(size, size >= 10000 ? Math.max(10, Math.round(iterations / 2)) : iterations)));
   return rows;
 }

@@ -50,19 +50,33 @@ async function measure(home, iterations) {
   const git = createGitRunner({ env });
   let n = 0;
   const worker = (far) =>
-    sample(iterations, () => (diverge(repo, env, n, far), `w${n++}`), async (branch) => {
-      const r = await mergeIntoCheckout({ memoryDir: repo, branch, message: `merge(memory): ${branch}`, git });
-      if (r.status !== 'merged') throw new Error(`merge ended ${r.status}`);
-    });
+    sample(
+      iterations,
+      () => (diverge(repo, env, n, far), `w${n++}`),
+      async (branch) => {
+        const r = await mergeIntoCheckout({ memoryDir: repo, branch, message: `merge(memory): ${branch}`, git });
+        if (r.status !== 'merged') throw new Error(`merge ended ${r.status}`);
+      },
+    );
   const byHand = (far) =>
-    sample(iterations, () => (diverge(repo, env, n, far), `w${n++}`), (branch) => void gitSync(repo, ['merge', '-q', '--no-edit', branch], env));
+    sample(
+      iterations,
+      () => (diverge(repo, env, n, far), `w${n++}`),
+      (branch) => void gitSync(repo, ['merge', '-q', '--no-edit', branch], env),
+    );
   const lineOnly = await worker(true);
   const markdown = await worker(false);
   const handLine = await byHand(true);
   const handDriver = await byHand(false);
   const row = (name, m, floorName, floor) => ({
-    section: 'merge', name: `${name} @ 1000 files`, median_ms: round(m.median), p95_ms: round(m.p95),
-    floor_name: floorName, floor_median_ms: round(floor.median), ratio: round(m.median / floor.median), target: '',
+    section: 'merge',
+    name: `${name} @ 1000 files`,
+    median_ms: round(m.median),
+    p95_ms: round(m.p95),
+    floor_name: floorName,
+    floor_median_ms: round(floor.median),
+    ratio: round(m.median / floor.median),
+    target: '',
   });
   return [
     row('worker merge, git line merge only', lineOnly, 'same', lineOnly),

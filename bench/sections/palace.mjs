@@ -20,12 +20,16 @@ function buildRepo(dir, env) {
   const parts = [];
   for (let c = 0; c < COMMITS; c++) {
     const msg = c === 0 ? 'bulk import' : `edit note ${c}`;
-    parts.push(`commit refs/heads/main\ncommitter bench <bench@example.com> ${1_700_000_000 + c} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}\n`);
+    parts.push(
+      `commit refs/heads/main\ncommitter bench <bench@example.com> ${1_700_000_000 + c} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}\n`,
+    );
     if (c === 0) {
       parts.push(`from ${head}\n`);
       for (let i = 0; i < FILES; i++) {
         const body = `---\ndescription: note ${i} about topic ${i % 97}\n---\ncontent of note ${i}\n`;
-        parts.push(`M 100644 inline notes/d${Math.floor(i / 100)}/n${i}.md\ndata ${Buffer.byteLength(body)}\n${body}\n`);
+        parts.push(
+          `M 100644 inline notes/d${Math.floor(i / 100)}/n${i}.md\ndata ${Buffer.byteLength(body)}\n${body}\n`,
+        );
       }
     } else {
       const i = (c * 37) % FILES;
@@ -43,15 +47,30 @@ async function firstApi(palace) {
     if (!r.ok) throw new Error(`${route}: ${r.status}`);
     return r.json();
   };
-  await Promise.all([get('agents'), get('summary?agent=bench'), get('tree?agent=bench'), get('tree?agent=bench&dir=system')]);
+  await Promise.all([
+    get('agents'),
+    get('summary?agent=bench'),
+    get('tree?agent=bench'),
+    get('tree?agent=bench&dir=system'),
+  ]);
 }
 
 async function browserRows(home, env, iterations) {
   if (!existsSync(CHROMIUM)) return [];
   const { chromium } = await import('playwright-core');
   const ctx = await chromium.launchPersistentContext(tmpDir('gitmem-bench-chromium-'), {
-    executablePath: CHROMIUM, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const view = async (palace) => {
     const page = await ctx.newPage();
@@ -76,7 +95,10 @@ async function browserRows(home, env, iterations) {
   for (let i = 0; i < iterations; i++) warm.push(await view(palace));
   await palace.close();
   await ctx.close();
-  return [['first interactive view in Chromium, cold server', stats(cold)], ['first interactive view in Chromium, warm server', stats(warm)]];
+  return [
+    ['first interactive view in Chromium, cold server', stats(cold)],
+    ['first interactive view in Chromium, warm server', stats(warm)],
+  ];
 }
 
 export async function bench({ iterations = 30 } = {}) {
@@ -85,18 +107,38 @@ export async function bench({ iterations = 30 } = {}) {
   const { memoryDir } = await initMemory({ home: env.GITMEM_HOME, agentId: 'bench', env });
   buildRepo(memoryDir, env);
   const n = Math.max(5, Math.floor(iterations / 3));
-  const floor = await timeIt(n, () => execFileP('git', ['ls-tree', '-r', '-l', 'HEAD'], { cwd: memoryDir, env, maxBuffer: 1 << 26 }), 1);
+  const floor = await timeIt(
+    n,
+    () => execFileP('git', ['ls-tree', '-r', '-l', 'HEAD'], { cwd: memoryDir, env, maxBuffer: 1 << 26 }),
+    1,
+  );
   const apiCold = [];
   for (let i = -1; i < n; i++) {
-    const palace = await startPalace({ home: env.GITMEM_HOME, env, token: newToken(), host: '127.0.0.1', port: 0, agent: 'bench' });
+    const palace = await startPalace({
+      home: env.GITMEM_HOME,
+      env,
+      token: newToken(),
+      host: '127.0.0.1',
+      port: 0,
+      agent: 'bench',
+    });
     const t0 = performance.now();
     await firstApi(palace);
     if (i >= 0) apiCold.push(performance.now() - t0);
     await palace.close();
   }
-  const rows = [['first API answers (agents, summary, tree root and system/), cold server', stats(apiCold)], ...(await browserRows(env.GITMEM_HOME, env, n))];
+  const rows = [
+    ['first API answers (agents, summary, tree root and system/), cold server', stats(apiCold)],
+    ...(await browserRows(env.GITMEM_HOME, env, n)),
+  ];
   return rows.map(([name, s]) => ({
-    section: 'palace', name: `${name} @ ${FILES} files, ${COMMITS} commits`, median_ms: round(s.median), p95_ms: round(s.p95),
-    floor_name: 'git ls-tree -r -l HEAD', floor_median_ms: round(floor.median), ratio: round(s.median / floor.median), target: '<= 1000 ms',
+    section: 'palace',
+    name: `${name} @ ${FILES} files, ${COMMITS} commits`,
+    median_ms: round(s.median),
+    p95_ms: round(s.p95),
+    floor_name: 'git ls-tree -r -l HEAD',
+    floor_median_ms: round(floor.median),
+    ratio: round(s.median / floor.median),
+    target: '<= 1000 ms',
   }));
 }

@@ -84,12 +84,17 @@ async function sizeRows(size, iterations) {
   const { files, words } = makeCorpus(size);
   writeCorpus(memory.memoryDir, files);
   execFileSync('git', ['add', '-A'], { cwd: memory.memoryDir, env });
-  execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', 'corpus'], { cwd: memory.memoryDir, env });
+  execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', 'corpus'], {
+    cwd: memory.memoryDir,
+    env,
+  });
   const word = queryWords(words).middling;
   const grep = async () => {
-    await execFileP('git', ['grep', '-n', '-i', word], { cwd: memory.memoryDir, env, maxBuffer: 1 << 28 }).catch((e) => {
-      if (e.code !== 1) throw e;
-    });
+    await execFileP('git', ['grep', '-n', '-i', word], { cwd: memory.memoryDir, env, maxBuffer: 1 << 28 }).catch(
+      (e) => {
+        if (e.code !== 1) throw e;
+      },
+    );
   };
   const search = () => memory.search(word);
   const warm = await interleaved(iterations, grep, search);
@@ -97,7 +102,13 @@ async function sizeRows(size, iterations) {
   const write = async () => {
     const path = files[(n * 37) % files.length].path;
     n++;
-    await memory.tool({ command: 'insert', reason: 'bench write', file_path: path, insert_line: 4, insert_text: `edit ${n} ${word}` });
+    await memory.tool({
+      command: 'insert',
+      reason: 'bench write',
+      file_path: path,
+      insert_line: 4,
+      insert_text: `edit ${n} ${word}`,
+    });
   };
   // Each timed search follows an untimed write: the index moves to the new commit inside the timed call.
   const afterWrite = await interleaved(iterations, grep, search, { prepare: write });
@@ -115,25 +126,51 @@ async function sizeRows(size, iterations) {
     expected ??= JSON.stringify(hits);
     if (JSON.stringify(hits) !== expected) throw new Error('bench: two full builds of one commit answered differently');
   };
-  const builds = await interleaved(Math.max(5, Math.floor(iterations / 3)), grep, search, { warmup: 1, prepare: removeIndex, check: built });
-  // Forked here, not through the launcher: the floor's CPU time must be this process's child's to be counted.
-  const grepChild = () => execFileChild('git', ['grep', '-n', '-i', word], { cwd: memory.memoryDir, env, maxBuffer: 1 << 28 }).catch((e) => {
-    if (e.code !== 1) throw e;
+  const builds = await interleaved(Math.max(5, Math.floor(iterations / 3)), grep, search, {
+    warmup: 1,
+    prepare: removeIndex,
+    check: built,
   });
+  // Forked here, not through the launcher: the floor's CPU time must be this process's child's to be counted.
+  const grepChild = () =>
+    execFileChild('git', ['grep', '-n', '-i', word], { cwd: memory.memoryDir, env, maxBuffer: 1 << 28 }).catch((e) => {
+      if (e.code !== 1) throw e;
+    });
   const cpu = await cpuPairs(5, grepChild, search, removeIndex);
   rmSync(home, { recursive: true, force: true });
   const row = (name, r, target) => ({
-    section: 'search', name: `${name} @ ${size} files`, median_ms: round(r.ours.median), p95_ms: round(r.ours.p95),
-    floor_name: 'git grep -n -i <word>', floor_median_ms: round(r.floor.median), ratio: round(r.ratio), target,
+    section: 'search',
+    name: `${name} @ ${size} files`,
+    median_ms: round(r.ours.median),
+    p95_ms: round(r.ours.p95),
+    floor_name: 'git grep -n -i <word>',
+    floor_median_ms: round(r.floor.median),
+    ratio: round(r.ratio),
+    target,
   });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const loadRow = { section: 'search', name: `load average after the ${size}-file rows`, median_ms: '', p95_ms: '', floor_name: load, floor_median_ms: '', ratio: '', target: '' };
-  return [row('warm search', warm, '<= 0.3x'), row('first search after a write', afterWrite, '<= 0.5x'), row('full index build + search', builds, '<= 3x'),
-    { ...row('full index build + search, CPU time', cpu, ''), floor_name: 'git grep -n -i <word>, CPU time' }, loadRow];
+  const loadRow = {
+    section: 'search',
+    name: `load average after the ${size}-file rows`,
+    median_ms: '',
+    p95_ms: '',
+    floor_name: load,
+    floor_median_ms: '',
+    ratio: '',
+    target: '',
+  };
+  return [
+    row('warm search', warm, '<= 0.3x'),
+    row('first search after a write', afterWrite, '<= 0.5x'),
+    row('full index build + search', builds, '<= 3x'),
+    { ...row('full index build + search, CPU time', cpu, ''), floor_name: 'git grep -n -i <word>, CPU time' },
+    loadRow,
+  ];
 }
 
 export async function bench({ iterations = 30 } = {}) {
   const rows = [];
-  for (const size of [1000, 10000]) rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(12, Math.floor(iterations / 2)) : iterations)));
+  for (const size of [1000, 10000])
+    rows.push(...(await sizeRows(size, size >= 10000 ? Math.max(12, Math.floor(iterations / 2)) : iterations)));
   return rows;
 }

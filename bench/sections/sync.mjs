@@ -124,8 +124,14 @@ async function measure(iterations, home) {
   const env = benchEnv(home);
   const git = createGitRunner({ env });
   const row = (name, m, floorName, target) => ({
-    section: 'sync', name, median_ms: round(m.ours.median), p95_ms: round(m.ours.p95),
-    floor_name: floorName, floor_median_ms: round(m.floor.median), ratio: round(m.ratio), target,
+    section: 'sync',
+    name,
+    median_ms: round(m.ours.median),
+    p95_ms: round(m.ours.p95),
+    floor_name: floorName,
+    floor_median_ms: round(m.floor.median),
+    ratio: round(m.ratio),
+    target,
   });
   // The headline row gets more pairs than the others: it is the one with a target.
   const rt = await roundTrip(env, git, iterations + 10);

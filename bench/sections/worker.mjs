@@ -11,7 +11,9 @@ import { benchEnv, execFileP, gitSync, interleavedPairs, populate, round, timeIt
 
 function rawWrite(dir, env, file, content) {
   writeFileSync(join(dir, file), content);
-  return execFileP('git', ['add', '--', file], { cwd: dir, env }).then(() => execFileP('git', ['commit', '-q', '--no-verify', '-m', 'raw write'], { cwd: dir, env }));
+  return execFileP('git', ['add', '--', file], { cwd: dir, env }).then(() =>
+    execFileP('git', ['commit', '-q', '--no-verify', '-m', 'raw write'], { cwd: dir, env }),
+  );
 }
 
 /** The body: one valid memory file (frontmatter and all: merges are validated), added and committed from the shell. */
@@ -43,7 +45,8 @@ async function measure(home, size, iterations) {
     let stderr = '';
     const command = bodyCommand(file, i, verify);
     const out = await memory.runWorker({ command, onOutput: (r) => (stderr = r.stderr) });
-    if (out.status !== 'merged') throw new Error(`worker cycle ended ${out.status}: ${out.error ?? out.problems?.join('; ') ?? stderr}`);
+    if (out.status !== 'merged')
+      throw new Error(`worker cycle ended ${out.status}: ${out.error ?? out.problems?.join('; ') ?? stderr}`);
   };
   // The floor (one raw write) and each cycle are measured in interleaved pairs in the same repo, so drift in a
   // noisy machine hits both; the ratio is the median of the per-pair ratios.
@@ -54,8 +57,14 @@ async function measure(home, size, iterations) {
   const landed = gitSync(repo, ['ls-tree', '--name-only', 'HEAD', 'notes/'], env).split('\n').filter(Boolean).length;
   if (landed !== n) throw new Error(`${landed} of ${n} worker files landed`);
   const row = (name, m, floor, ratio) => ({
-    section: 'worker', name: `${name} @ ${size} files`, median_ms: round(m.median), p95_ms: round(m.p95),
-    floor_name: 'git add+commit --no-verify (one write), interleaved', floor_median_ms: round(floor.median), ratio: round(ratio), target: '<= 3x',
+    section: 'worker',
+    name: `${name} @ ${size} files`,
+    median_ms: round(m.median),
+    p95_ms: round(m.p95),
+    floor_name: 'git add+commit --no-verify (one write), interleaved',
+    floor_median_ms: round(floor.median),
+    ratio: round(ratio),
+    target: '<= 3x',
   });
   const rows = [
     row('worker cycle, body commits --no-verify', plain.ours, plain.floor, plain.ratio),
@@ -63,7 +72,14 @@ async function measure(home, size, iterations) {
   ];
   if (size === 1000) {
     const lease = await timeIt(Math.max(iterations, 200), () => withMemoryOperation(repo, () => undefined));
-    rows.push({ ...row('lease acquire+release (uncontended)', lease, lease, 1), name: 'lease acquire+release (uncontended)', floor_name: '', floor_median_ms: '', ratio: '', target: '~1 ms' });
+    rows.push({
+      ...row('lease acquire+release (uncontended)', lease, lease, 1),
+      name: 'lease acquire+release (uncontended)',
+      floor_name: '',
+      floor_median_ms: '',
+      ratio: '',
+      target: '~1 ms',
+    });
   }
   return rows;
 }

@@ -21,7 +21,13 @@ async function memoryAt(size, watchWorkTree) {
   await memory.tool({ command: 'create', reason: 'seed', file_path: 'edit.md', description: 'edit', file_text: 'v-1' });
   let prev = -1;
   return async (i) => {
-    await memory.tool({ command: 'str_replace', reason: 'bench edit', file_path: 'edit.md', old_string: `v${prev}\n`, new_string: `v${i}\n` });
+    await memory.tool({
+      command: 'str_replace',
+      reason: 'bench edit',
+      file_path: 'edit.md',
+      old_string: `v${prev}\n`,
+      new_string: `v${i}\n`,
+    });
     prev = i;
   };
 }
@@ -63,8 +69,14 @@ async function sizeRows(size, rounds) {
     const s = stats(samples[key]);
     const ratios = samples[key].map((x, k) => x / samples.floor[k]);
     return {
-      section: 'write-watch', name: `${name} @ ${size} files`, median_ms: round(s.median), p95_ms: round(s.p95),
-      floor_name: 'git add+commit+rev-parse', floor_median_ms: round(floor.median), ratio: round(stats(ratios).median), target,
+      section: 'write-watch',
+      name: `${name} @ ${size} files`,
+      median_ms: round(s.median),
+      p95_ms: round(s.p95),
+      floor_name: 'git add+commit+rev-parse',
+      floor_median_ms: round(floor.median),
+      ratio: round(stats(ratios).median),
+      target,
     };
   };
   return [

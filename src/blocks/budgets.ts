@@ -43,8 +43,13 @@ export interface SystemUsage {
  * Use of the system/ budget from a tree listing (paths and blob sizes in bytes), files sorted by tokens.
  * @example systemUsage([{ path: 'system/human.md', size: 4000 }], 8000) // { total: 1000, budget: 8000, files: [...] }
  */
-export function systemUsage(entries: ReadonlyArray<{ path: string; size: number }>, budget = DEFAULT_SYSTEM_BUDGET_TOKENS): SystemUsage {
-  const files = entries.filter((e) => isSystemFile(e.path)).map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }));
+export function systemUsage(
+  entries: ReadonlyArray<{ path: string; size: number }>,
+  budget = DEFAULT_SYSTEM_BUDGET_TOKENS,
+): SystemUsage {
+  const files = entries
+    .filter((e) => isSystemFile(e.path))
+    .map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }));
   files.sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
   return { total: files.reduce((n, f) => n + f.tokens, 0), budget, files };
 }

@@ -6,11 +6,18 @@ const block = (name: string, chars: number): CommittedFile => ({
   path: `system/${name}.md`,
   content: `---\ndescription: ${name} block\n---\n${'x'.repeat(chars)}\n`,
 });
-const note = (i: number): CommittedFile => ({ path: `notes/n${String(i).padStart(4, '0')}.md`, content: `---\ndescription: note ${i}\n---\nbody\n` });
+const note = (i: number): CommittedFile => ({
+  path: `notes/n${String(i).padStart(4, '0')}.md`,
+  content: `---\ndescription: note ${i}\n---\nbody\n`,
+});
 
 describe('compileContext (a harness session context)', () => {
   it('holds every block, the tree and the header when they fit', () => {
-    const text = compileContext(promptParts([block('persona', 50), block('project', 100), note(1)]), { agentId: 'a1', revision: 'abc' }, 10_000);
+    const text = compileContext(
+      promptParts([block('persona', 50), block('project', 100), note(1)]),
+      { agentId: 'a1', revision: 'abc' },
+      10_000,
+    );
     expect(text).toContain('# Memory (gitmem of agent "a1", commit abc)');
     expect(text).toContain('<project>');
     expect(text).toContain('<self>');
@@ -19,7 +26,10 @@ describe('compileContext (a harness session context)', () => {
   });
 
   it('stays within the cap: the blocks that fit, the tree in what is left, and the names of the rest', () => {
-    const files = [...Array.from({ length: 12 }, (_, i) => block(`b${String(i).padStart(2, '0')}`, 1_100)), ...Array.from({ length: 1_000 }, (_, i) => note(i))];
+    const files = [
+      ...Array.from({ length: 12 }, (_, i) => block(`b${String(i).padStart(2, '0')}`, 1_100)),
+      ...Array.from({ length: 1_000 }, (_, i) => note(i)),
+    ];
     const text = compileContext(promptParts(files), { agentId: 'a1' }, 10_000);
     expect(text.length).toBeLessThanOrEqual(10_000);
     expect(text).toContain('<b00>');

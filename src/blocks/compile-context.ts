@@ -38,7 +38,8 @@ function omittedLine(omitted: readonly Block[]): string | undefined {
   );
 }
 
-const joined = (sections: ReadonlyArray<string | undefined>): string => sections.filter((s): s is string => s !== undefined).join('\n\n');
+const joined = (sections: ReadonlyArray<string | undefined>): string =>
+  sections.filter((s): s is string => s !== undefined).join('\n\n');
 
 /**
  * The budgeted context: never longer than `maxChars` characters (UTF-16 units, as harnesses count).
@@ -52,7 +53,10 @@ export function compileContext(parts: PromptParts, options: CompileOptions, maxC
   // What the omitted line may cost at most: reserved up front, so adding it never breaks the cap.
   const omittedReserve = (omittedLine(parts.blocks)?.length ?? 0) + 2;
   const fixed = joined([head, notice]);
-  const self = parts.persona !== undefined && fits(joined([fixed, selfSection(parts.persona, ctx)]), omittedReserve) ? selfSection(parts.persona, ctx) : undefined;
+  const self =
+    parts.persona !== undefined && fits(joined([fixed, selfSection(parts.persona, ctx)]), omittedReserve)
+      ? selfSection(parts.persona, ctx)
+      : undefined;
   const chosen: Block[] = [];
   const omitted: Block[] = parts.persona !== undefined && self === undefined ? [parts.persona] : [];
   for (const block of parts.blocks) {
@@ -65,7 +69,8 @@ export function compileContext(parts: PromptParts, options: CompileOptions, maxC
   const tail = omittedLine(omitted);
   const wrap = ['<memory_filesystem read_only="true">', '</memory_filesystem>'];
   const left = maxChars - joined([lead, tail, notice]).length - wrap.join('\n\n').length - 6;
-  const tree = left >= MIN_TREE_CHARS ? parts.tree({ ...DEFAULT_TREE_LIMITS, maxChars: left }, `${ctx.root}`) : undefined;
+  const tree =
+    left >= MIN_TREE_CHARS ? parts.tree({ ...DEFAULT_TREE_LIMITS, maxChars: left }, `${ctx.root}`) : undefined;
   const text = joined([lead, tree === undefined ? undefined : `${wrap[0]}\n${tree}\n${wrap[1]}`, tail, notice]);
   return text.length <= maxChars ? text : joined([head, tail, notice]).slice(0, maxChars);
 }

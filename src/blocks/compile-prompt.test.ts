@@ -4,7 +4,8 @@ import { compilePrompt, tagName, type CommittedFile } from './compile-prompt.js'
 import { defaultMemoryFiles } from './defaults.js';
 import { buildPresetPrompt } from './presets.js';
 
-const md = (description: string, body: string, extra = ''): string => `---\ndescription: ${description}\n${extra}---\n${body}`;
+const md = (description: string, body: string, extra = ''): string =>
+  `---\ndescription: ${description}\n${extra}---\n${body}`;
 
 const FILES: CommittedFile[] = [
   { path: 'system/persona.md', content: md('Who I am', '\nI am a careful helper.\n\n') },
@@ -38,7 +39,10 @@ describe('compilePrompt', () => {
     const opts = { revision: 'abc1234', agentId: 'agent-1' };
     const a = compilePrompt(FILES, opts);
     const b = compilePrompt([...FILES].reverse(), opts);
-    const c = compilePrompt(FILES.map((f) => ({ ...f })), { ...opts });
+    const c = compilePrompt(
+      FILES.map((f) => ({ ...f })),
+      { ...opts },
+    );
     expect(b).toBe(a);
     expect(c).toBe(a);
     expect(a).not.toMatch(/\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}/); // no timestamps
@@ -47,7 +51,9 @@ describe('compilePrompt', () => {
   it('starts with the preset text for the mode and defaults to default/local-memfs', () => {
     expect(compilePrompt(FILES).startsWith(`${buildPresetPrompt('gitmem', 'local-memfs')}\n\n# Memory`)).toBe(true);
     expect(compilePrompt(FILES, { mode: 'memfs' }).startsWith(buildPresetPrompt('gitmem', 'memfs'))).toBe(true);
-    expect(compilePrompt(FILES, { preset: 'concise', mode: 'memfs' }).startsWith(buildPresetPrompt('concise', 'memfs'))).toBe(true);
+    expect(
+      compilePrompt(FILES, { preset: 'concise', mode: 'memfs' }).startsWith(buildPresetPrompt('concise', 'memfs')),
+    ).toBe(true);
   });
 
   it('renders the persona as <self> with its projection and the trimmed body', () => {
@@ -80,7 +86,9 @@ describe('compilePrompt', () => {
         '  </project>',
       ].join('\n'),
     );
-    expect(memory).toContain('  <my_notes>\n    <_2024>\n      <projection>/home/me/mem/system/my notes/2024.md</projection>');
+    expect(memory).toContain(
+      '  <my_notes>\n    <_2024>\n      <projection>/home/me/mem/system/my notes/2024.md</projection>',
+    );
     expect(memory).not.toContain('persona');
     const tags = [...memory.matchAll(/^ {2}<([^/>]+)>$/gm)].map((m) => m[1]);
     expect(tags).toEqual(['broken', 'human', 'my_notes', 'project']); // sorted by path
@@ -131,7 +139,9 @@ describe('compilePrompt', () => {
 
   it('changes when committed content changes, and rejects duplicate paths and unknown presets', () => {
     const before = compilePrompt(FILES);
-    const edited = FILES.map((f) => (f.path === 'system/human.md' ? { ...f, content: md('The user', 'Prefers npm.\n') } : f));
+    const edited = FILES.map((f) =>
+      f.path === 'system/human.md' ? { ...f, content: md('The user', 'Prefers npm.\n') } : f,
+    );
     expect(compilePrompt(edited)).not.toBe(before);
     expect(() => compilePrompt([...FILES, { path: './system/human.md', content: 'x' }])).toThrow(/duplicate/);
     try {

@@ -24,7 +24,8 @@ export type CommittedFile = { path: string; content: string } | { path: string; 
 /** A file's text ('' when it came as a summary). */
 export const contentOf = (file: CommittedFile): string => ('content' in file ? file.content : '');
 /** A file's summary (parsed from its text when it came as text). */
-export const summaryOf = (file: CommittedFile): MarkdownSummary => ('summary' in file ? file.summary : summarizeMarkdown(file.content));
+export const summaryOf = (file: CommittedFile): MarkdownSummary =>
+  'summary' in file ? file.summary : summarizeMarkdown(file.content);
 
 export interface CompileOptions {
   /** Default `local-memfs`. `standard` renders the blocks without filesystem/git material. */
@@ -106,7 +107,8 @@ export function parseBlock(path: string, content: string): Block {
 
 /** A skill folder's entry in the skills list, from its SKILL.md. */
 export function parseSkill(folder: string, summary: MarkdownSummary): Skill {
-  if (summary.error !== undefined) return { folder, name: folder, description: `(SKILL.md frontmatter is broken: ${summary.error})` };
+  if (summary.error !== undefined)
+    return { folder, name: folder, description: `(SKILL.md frontmatter is broken: ${summary.error})` };
   const description = summary.description === '' ? '(no description)' : clipDescription(summary.description);
   return { folder, name: summary.name ?? folder, description };
 }
@@ -117,7 +119,9 @@ function sortedUnique(files: readonly CommittedFile[]): CommittedFile[] {
     const path = cleanPath(f.path);
     if (!isMemoryPath(path)) continue;
     if (byPath.has(path)) {
-      throw new MemoryError('INVALID_ARGUMENT', `compilePrompt: duplicate file path ${JSON.stringify(path)}`, { data: { path } });
+      throw new MemoryError('INVALID_ARGUMENT', `compilePrompt: duplicate file path ${JSON.stringify(path)}`, {
+        data: { path },
+      });
     }
     byPath.set(path, { ...f, path });
   }
@@ -170,7 +174,12 @@ function filesystemSection(parts: PromptParts, limits: TreeLimits, ctx: Context)
 function skillsSection(skills: readonly Skill[], ctx: Context): string | undefined {
   if (skills.length === 0) return undefined;
   const lines = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.prefix}skills/${s.folder}/SKILL.md)`);
-  return ['<available_skills>', 'Read a skill\'s SKILL.md before doing the task it covers.', ...lines, '</available_skills>'].join('\n');
+  return [
+    '<available_skills>',
+    "Read a skill's SKILL.md before doing the task it covers.",
+    ...lines,
+    '</available_skills>',
+  ].join('\n');
 }
 
 function introSection(options: CompileOptions, ctx: Context): string {
@@ -222,7 +231,12 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
   const surface = options.surface ?? DEFAULT_PROMPT_SURFACE;
   const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode, surface);
   const ctx = contextFor(surface, options.memoryDirLabel, mode !== 'standard');
-  const sections = [base, introSection(options, ctx), selfSection(parts.persona, ctx), memorySection(parts.blocks, ctx)];
+  const sections = [
+    base,
+    introSection(options, ctx),
+    selfSection(parts.persona, ctx),
+    memorySection(parts.blocks, ctx),
+  ];
   if (ctx.filesystem) {
     sections.push(filesystemSection(parts, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));
     sections.push(skillsSection(parts.skills, ctx));

@@ -1,6 +1,13 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatterYaml, parseMemoryFile, renderFrontmatter, renderMemoryFile, setFrontmatterKeys, splitFrontmatter } from './frontmatter.js';
+import {
+  parseFrontmatterYaml,
+  parseMemoryFile,
+  renderFrontmatter,
+  renderMemoryFile,
+  setFrontmatterKeys,
+  splitFrontmatter,
+} from './frontmatter.js';
 
 const YAML = createRequire(import.meta.url)('yaml') as { parse: (s: string) => unknown };
 
@@ -21,7 +28,38 @@ describe('frontmatter', () => {
     expect(() => parseFrontmatterYaml('- a\n- b')).toThrow(/mapping/);
   });
   it('the fast path agrees with YAML on generated values', () => {
-    const alphabet = ['a', 'Z', '1', ' ', ':', '#', '-', '"', "'", '[', '{', ',', '?', '!', '&', '*', '%', '@', '`', '|', '>', '.', 't', 'r', 'u', 'e', 'n', 'l', '~', '\\'];
+    const alphabet = [
+      'a',
+      'Z',
+      '1',
+      ' ',
+      ':',
+      '#',
+      '-',
+      '"',
+      "'",
+      '[',
+      '{',
+      ',',
+      '?',
+      '!',
+      '&',
+      '*',
+      '%',
+      '@',
+      '`',
+      '|',
+      '>',
+      '.',
+      't',
+      'r',
+      'u',
+      'e',
+      'n',
+      'l',
+      '~',
+      '\\',
+    ];
     let seed = 42;
     const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     for (let i = 0; i < 3000; i++) {
@@ -41,9 +79,19 @@ describe('frontmatter', () => {
     }
   });
   it('renders every key in its order, the description on one line, values as YAML reads them back', () => {
-    const out = renderMemoryFile({ description: 'line one\nline: two', read_only: true, limit: 5, colour: 'x' }, 'body\n');
+    const out = renderMemoryFile(
+      { description: 'line one\nline: two', read_only: true, limit: 5, colour: 'x' },
+      'body\n',
+    );
     expect(out).toBe('---\ndescription: "line one line: two"\nread_only: true\nlimit: 5\ncolour: x\n---\nbody\n');
-    const skill = { name: 'git', description: 'Git', license: 'MIT', 'allowed-tools': ['Bash', 'Read'], metadata: { author: 'a', v: 2 }, compatibility: null };
+    const skill = {
+      name: 'git',
+      description: 'Git',
+      license: 'MIT',
+      'allowed-tools': ['Bash', 'Read'],
+      metadata: { author: 'a', v: 2 },
+      compatibility: null,
+    };
     const rendered = renderMemoryFile(skill, 'x\n');
     expect(Object.keys(parseMemoryFile(rendered).data)).toEqual(Object.keys(skill));
     expect(parseMemoryFile(rendered).data).toEqual(skill);
@@ -52,12 +100,22 @@ describe('frontmatter', () => {
   });
 
   it('setFrontmatterKeys edits only the keys it is given, keeping the rest byte for byte', () => {
-    const text = '---\nname: git\n# who wrote it\ndescription: >\n  old text\n  on two lines\n\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: a   # kept\n---\nbody\n';
+    const text =
+      '---\nname: git\n# who wrote it\ndescription: >\n  old text\n  on two lines\n\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: a   # kept\n---\nbody\n';
     const out = setFrontmatterKeys(text, [['description', 'New: text']]);
-    expect(out).toBe('---\nname: git\n# who wrote it\ndescription: "New: text"\n\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: a   # kept\n---\nbody\n');
-    expect(setFrontmatterKeys('---\ndescription: d\nread_only: false\n---\nx', [['read_only', undefined], ['name', 'n']])).toBe('---\nname: n\ndescription: d\n---\nx');
+    expect(out).toBe(
+      '---\nname: git\n# who wrote it\ndescription: "New: text"\n\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: a   # kept\n---\nbody\n',
+    );
+    expect(
+      setFrontmatterKeys('---\ndescription: d\nread_only: false\n---\nx', [
+        ['read_only', undefined],
+        ['name', 'n'],
+      ]),
+    ).toBe('---\nname: n\ndescription: d\n---\nx');
     // not plain enough to edit by line: rendered again from the data, order and values kept
-    const flow = setFrontmatterKeys('---\n{name: git, description: old, metadata: {a: 1}}\n---\nb\n', [['description', 'new']]);
+    const flow = setFrontmatterKeys('---\n{name: git, description: old, metadata: {a: 1}}\n---\nb\n', [
+      ['description', 'new'],
+    ]);
     expect(flow).toBe('---\nname: git\ndescription: new\nmetadata: {"a":1}\n---\nb\n');
     expect(() => setFrontmatterKeys('no frontmatter', [['description', 'x']])).toThrow(/missing frontmatter/);
   });

@@ -14,9 +14,7 @@ export type FrontmatterData = Record<string, unknown>;
 
 /** Structural split of a memory file into its frontmatter text and body. */
 export type SplitResult =
-  | { kind: 'none'; body: string }
-  | { kind: 'unclosed' }
-  | { kind: 'ok'; yamlText: string; body: string };
+  { kind: 'none'; body: string } | { kind: 'unclosed' } | { kind: 'ok'; yamlText: string; body: string };
 
 export interface ParsedMemoryFile {
   data: FrontmatterData;
@@ -60,7 +58,8 @@ export function splitFrontmatter(raw: string): SplitResult {
 const FAST_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
 // A plain scalar YAML reads as the same string: no indicator first, no ": " or " #" inside, no trailing ':'.
 const FAST_PLAIN = /^[^\s\-?:,[\]{}#&*!|>'"%@`](?:[^:#]|:(?=\S)|(?<=\S)#)*$/;
-const FAST_RESERVED = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9].*|\.[0-9].*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|<<)$/;
+const FAST_RESERVED =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9].*|\.[0-9].*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|<<)$/;
 
 function fastParse(yamlText: string): FrontmatterData | undefined {
   const data: FrontmatterData = {};
@@ -151,7 +150,10 @@ export function isReadOnlyValue(value: unknown): boolean {
  * @example isRawReadOnlyValue(' "off" # operator') === false; isRawReadOnlyValue(' yes') === true
  */
 export function isRawReadOnlyValue(raw: string): boolean {
-  const value = raw.replace(/\s+#.*$/, '').trim().replace(/^(["'])(.*)\1$/, '$2');
+  const value = raw
+    .replace(/\s+#.*$/, '')
+    .trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
   return isReadOnlyValue(value);
 }
 
@@ -169,7 +171,8 @@ export function singleLine(text: string): string {
 }
 
 function renderScalar(value: unknown): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
   if (typeof value === 'boolean' || typeof value === 'number') return String(value);
   const s = String(value);
   if (fastParse(`k: ${s}`)?.['k'] === s) return s;
@@ -217,7 +220,8 @@ function entrySpans(lines: readonly string[]): Map<string, [number, number]> | n
       current = undefined; // a comment of its own, kept where it is
     } else if (line === '' || /^[ \t-]/.test(line)) {
       const span = current === undefined ? undefined : spans.get(current);
-      if (span && line.trim() !== '') span[1] = i + 1; // blank lines stay put, between entries
+      if (span && line.trim() !== '')
+        span[1] = i + 1; // blank lines stay put, between entries
       else if (!span && line.trim() !== '') spans.set('\0', [i, i]); // content outside any entry
     } else {
       spans.set('\0', [i, i]); // a quoted or complex key: not plain
@@ -251,13 +255,19 @@ export function setFrontmatterKeys(text: string, updates: ReadonlyArray<readonly
     for (const [key, value] of updates) {
       const span = spans.get(key);
       if (span === undefined) continue;
-      for (let i = span[0]; i < span[1]; i++) replaced.set(i, i === span[0] && value !== undefined ? renderEntry(key, value) : null);
+      for (let i = span[0]; i < span[1]; i++)
+        replaced.set(i, i === span[0] && value !== undefined ? renderEntry(key, value) : null);
     }
-    const added = updates.filter(([key, value]) => !spans.has(key) && value !== undefined).map(([key, value]) => renderEntry(key, value));
-    const kept = lines.flatMap((line, i) => (replaced.has(i) ? (replaced.get(i) === null ? [] : [replaced.get(i) as string]) : [line]));
+    const added = updates
+      .filter(([key, value]) => !spans.has(key) && value !== undefined)
+      .map(([key, value]) => renderEntry(key, value));
+    const kept = lines.flatMap((line, i) =>
+      replaced.has(i) ? (replaced.get(i) === null ? [] : [replaced.get(i) as string]) : [line],
+    );
     const yamlText = [...added, ...kept].join('\n');
     try {
-      if (JSON.stringify(parseFrontmatterYaml(yamlText)) === JSON.stringify(expected)) return `---\n${yamlText}${text.slice(4 + split.yamlText.length)}`;
+      if (JSON.stringify(parseFrontmatterYaml(yamlText)) === JSON.stringify(expected))
+        return `---\n${yamlText}${text.slice(4 + split.yamlText.length)}`;
     } catch {
       // rendered below
     }

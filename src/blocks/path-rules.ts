@@ -47,7 +47,8 @@ export function pathProblem(path: string): string | null {
   if (path.includes('\\')) return 'the path contains a backslash (git refuses it; use /)';
   if (path.startsWith('/')) return 'the path is absolute';
   const segments = path.split('/');
-  if (segments.length > PATH_LIMITS.maxDepth) return `the path has ${segments.length} components (at most ${PATH_LIMITS.maxDepth})`;
+  if (segments.length > PATH_LIMITS.maxDepth)
+    return `the path has ${segments.length} components (at most ${PATH_LIMITS.maxDepth})`;
   for (const s of segments) {
     const problem = segmentProblem(s);
     if (problem) return problem;
@@ -60,6 +61,7 @@ function segmentProblem(s: string): string | null {
   if (s === '.' || s === '..') return `the path has a '${s}' component`;
   if (isDotGitLike(s)) return `component '${s}' names git's own directory`;
   const bytes = Buffer.byteLength(s, 'utf8');
-  if (bytes > PATH_LIMITS.maxSegmentBytes) return `a component is ${bytes} bytes long (at most ${PATH_LIMITS.maxSegmentBytes})`;
+  if (bytes > PATH_LIMITS.maxSegmentBytes)
+    return `a component is ${bytes} bytes long (at most ${PATH_LIMITS.maxSegmentBytes})`;
   return null;
 }

@@ -10,7 +10,12 @@ describe('default memory files', () => {
   it('creates system/persona.md then system/human.md, both accepted by the commit rules', () => {
     const files = defaultMemoryFiles();
     expect(files.map((f) => f.path)).toEqual(['system/persona.md', 'system/human.md']);
-    const changes = files.map((f) => ({ status: 'added' as const, path: f.path, content: f.content, headContent: null }));
+    const changes = files.map((f) => ({
+      status: 'added' as const,
+      path: f.path,
+      content: f.content,
+      headContent: null,
+    }));
     expect(validateChanges(changes)).toEqual([]);
     const human = parseMemoryFile(files[1]!.content);
     expect(String(human.data['description'])).toMatch(/person I work with/);
@@ -50,7 +55,9 @@ describe('personalities', () => {
       [defaultMemoryFiles()[0]!, memo.persona],
       [defaultMemoryFiles()[1]!, memo.human],
     ] as const) {
-      expect(replaceBodyPreservingFrontmatter(file.content, part.body, { description: part.description })).toBe(file.content);
+      expect(replaceBodyPreservingFrontmatter(file.content, part.body, { description: part.description })).toBe(
+        file.content,
+      );
     }
   });
 
@@ -70,7 +77,9 @@ describe('personalities', () => {
     const persona = '---\ndescription: mine\nlimit: 3000\n---\nI am custom.\n';
     expect(detectPersonality(persona)).toBeNull();
     const stern = getPersonality('stern');
-    const applied = replaceBodyPreservingFrontmatter(persona, stern.persona.body, { description: stern.persona.description });
+    const applied = replaceBodyPreservingFrontmatter(persona, stern.persona.body, {
+      description: stern.persona.description,
+    });
     expect(parseMemoryFile(applied).data).toEqual({ description: stern.persona.description, limit: 3000 });
     expect(detectPersonality(applied)).toBe('stern');
     expect(detectPersonality(defaultMemoryFiles()[0]!.content)).toBe('memo');

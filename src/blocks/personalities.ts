@@ -24,8 +24,20 @@ interface PersonalityRow {
 }
 
 const ROWS: readonly PersonalityRow[] = [
-  { id: 'memo', label: 'Memo', summary: 'The memory-first default: a blank slate that learns who to be', persona: 'persona.md', human: 'human.md' },
-  { id: 'blank', label: 'Blank', summary: 'No personality at all: you write it', persona: 'personalities/blank-persona.md', human: 'human.md' },
+  {
+    id: 'memo',
+    label: 'Memo',
+    summary: 'The memory-first default: a blank slate that learns who to be',
+    persona: 'persona.md',
+    human: 'human.md',
+  },
+  {
+    id: 'blank',
+    label: 'Blank',
+    summary: 'No personality at all: you write it',
+    persona: 'personalities/blank-persona.md',
+    human: 'human.md',
+  },
   {
     id: 'tutor',
     label: 'Tutor',

@@ -79,9 +79,13 @@ export function isPresetId(id: string): boolean {
  */
 export function assertMemoryMode(mode: string): asserts mode is MemoryMode {
   if (!(MEMORY_MODES as readonly string[]).includes(mode)) {
-    throw new MemoryError('UNKNOWN_MODE', `Unknown memory mode "${mode}" — expected one of: ${MEMORY_MODES.join(', ')}`, {
-      data: { mode },
-    });
+    throw new MemoryError(
+      'UNKNOWN_MODE',
+      `Unknown memory mode "${mode}" — expected one of: ${MEMORY_MODES.join(', ')}`,
+      {
+        data: { mode },
+      },
+    );
   }
 }
 
@@ -100,10 +104,16 @@ export function presetVariantFile(presetId: string, mode: MemoryMode): string {
   assertMemoryMode(mode);
   const v = preset.variants;
   const order =
-    mode === 'local-memfs' ? [v['local-memfs'], v.memfs, v.content] : mode === 'memfs' ? [v.memfs, v.content] : [v.content];
+    mode === 'local-memfs'
+      ? [v['local-memfs'], v.memfs, v.content]
+      : mode === 'memfs'
+        ? [v.memfs, v.content]
+        : [v.content];
   const file = order.find((f) => f !== undefined);
   if (file === undefined) {
-    throw new MemoryError('INTERNAL', `preset "${presetId}" has no text for mode ${mode}`, { data: { preset: presetId, mode } });
+    throw new MemoryError('INTERNAL', `preset "${presetId}" has no text for mode ${mode}`, {
+      data: { preset: presetId, mode },
+    });
   }
   return file;
 }
@@ -114,7 +124,11 @@ export function presetVariantFile(presetId: string, mode: MemoryMode): string {
  * UNKNOWN_MODE; unknown surface ⇒ INVALID_ARGUMENT.
  * @example buildPresetPrompt('default', 'local-memfs') === buildPresetPrompt('gitmem', 'local-memfs')
  */
-export function buildPresetPrompt(presetId: string, mode: MemoryMode, surface: PromptSurface = DEFAULT_PROMPT_SURFACE): string {
+export function buildPresetPrompt(
+  presetId: string,
+  mode: MemoryMode,
+  surface: PromptSurface = DEFAULT_PROMPT_SURFACE,
+): string {
   const wording = surfaceWording(surface);
   return fillPieces(loadPromptAsset(presetVariantFile(presetId, mode)).trim(), wording.pieces(mode === 'memfs'));
 }

@@ -7,7 +7,18 @@ import { summarizeMarkdown } from './file-summary.js';
 import { PromptModel } from './prompt-model.js';
 import { rng } from '../../test/helpers/rng.js';
 
-const DIRS = ['system', 'system/sub', 'notes', 'skills/a', 'skills/a/ref', 'skills/b-c', 'skills/b', '.hidden', 'x/.y', ''];
+const DIRS = [
+  'system',
+  'system/sub',
+  'notes',
+  'skills/a',
+  'skills/a/ref',
+  'skills/b-c',
+  'skills/b',
+  '.hidden',
+  'x/.y',
+  '',
+];
 const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'a.md', 'B.md', 'n.txt', 'é.md', 'system'];
 const ODD = ['./notes/a.md', 'notes\\a.md', '/top.md'];
 
@@ -39,8 +50,13 @@ describe('PromptModel', () => {
       const next = rng(seed);
       const model = new PromptModel();
       const files = new Map<string, CommittedFile>();
-      const treeLimits = seed % 2 === 0 ? { maxLines: 4 + (seed % 9), maxChars: 300, maxChildrenPerDir: 1 + (seed % 3) } : undefined;
-      const options = { revision: `r${seed}`, ...(treeLimits ? { treeLimits } : {}), ...(seed % 5 === 0 ? { mode: 'standard' as const } : {}) };
+      const treeLimits =
+        seed % 2 === 0 ? { maxLines: 4 + (seed % 9), maxChars: 300, maxChildrenPerDir: 1 + (seed % 3) } : undefined;
+      const options = {
+        revision: `r${seed}`,
+        ...(treeLimits ? { treeLimits } : {}),
+        ...(seed % 5 === 0 ? { mode: 'standard' as const } : {}),
+      };
       for (let step = 0; step < 80; step++) {
         const paths = [...files.keys()];
         const pick = paths[Math.floor(next() * paths.length)];

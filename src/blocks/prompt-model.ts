@@ -6,8 +6,18 @@
  * from scratch (that path may even collide with another, which compilePrompt refuses).
  */
 import {
-  cleanPath, contentOf, isMemoryPath, parseBlock, parseSkill, PERSONA_PATH, summaryOf, treeEntry,
-  type Block, type CommittedFile, type PromptParts, type Skill,
+  cleanPath,
+  contentOf,
+  isMemoryPath,
+  parseBlock,
+  parseSkill,
+  PERSONA_PATH,
+  summaryOf,
+  treeEntry,
+  type Block,
+  type CommittedFile,
+  type PromptParts,
+  type Skill,
 } from './compile-prompt.js';
 import { TreeModel } from './tree-model.js';
 
@@ -69,8 +79,12 @@ export class PromptModel {
   /** The parts compilePrompt would make of the current files, or undefined when it must be asked itself. */
   parts(): PromptParts | undefined {
     if (this.irregular.size > 0) return undefined;
-    const blocks = [...this.blocks.values()].filter((b) => b.path !== PERSONA_PATH).sort((a, b) => BYTE_ORDER(a.path, b.path));
-    const skills = [...this.skills.keys()].sort((a, b) => BYTE_ORDER(skillDoc(a), skillDoc(b))).map((f) => this.skills.get(f) as Skill);
+    const blocks = [...this.blocks.values()]
+      .filter((b) => b.path !== PERSONA_PATH)
+      .sort((a, b) => BYTE_ORDER(a.path, b.path));
+    const skills = [...this.skills.keys()]
+      .sort((a, b) => BYTE_ORDER(skillDoc(a), skillDoc(b)))
+      .map((f) => this.skills.get(f) as Skill);
     const parts: PromptParts = { blocks, skills, tree: (limits, root) => this.tree.render(limits, root) };
     const persona = this.blocks.get(PERSONA_PATH);
     if (persona !== undefined) parts.persona = persona;

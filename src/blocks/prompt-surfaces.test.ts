@@ -19,7 +19,12 @@ const everyText = (surface: PromptSurface): Array<[string, string]> =>
   listPresets().flatMap((p) => MEMORY_MODES.map((m): [string, string] => [`${p.id}/${m}`, compiled(surface, m, p.id)]));
 
 // What only a model with a shell in the memory directory can do.
-const SHELL_ONLY = [/\$MEMORY_DIR/, /\bgrep\b/, /\bgit (?:add|commit|log|show|branch|diff)\b/, /gitmem (?:conflicts|sync)\b/];
+const SHELL_ONLY = [
+  /\$MEMORY_DIR/,
+  /\bgrep\b/,
+  /\bgit (?:add|commit|log|show|branch|diff)\b/,
+  /gitmem (?:conflicts|sync)\b/,
+];
 
 describe('the prompt worded for the surface the model works on', () => {
   it('tools: speaks of memory, memory_apply_patch, memory_view and memory_search, never of a shell, git commands or /memories', () => {
@@ -29,7 +34,14 @@ describe('the prompt worded for the surface the model works on', () => {
     }
     for (const mode of FS_MODES) {
       const text = compiled('tools', mode);
-      for (const tool of ['The `memory` tool', '`memory_apply_patch`', '`memory_view`', '`memory_search`', '`reason`', 'commit message']) {
+      for (const tool of [
+        'The `memory` tool',
+        '`memory_apply_patch`',
+        '`memory_view`',
+        '`memory_search`',
+        '`reason`',
+        'commit message',
+      ]) {
         expect(text, `${mode}: ${tool}`).toContain(tool);
       }
     }
@@ -50,25 +62,46 @@ describe('the prompt worded for the surface the model works on', () => {
 
   it('tools and anthropic say the system/ files are already in the prompt; shell, the default, keeps $MEMORY_DIR, grep and git commit', () => {
     for (const surface of ['tools', 'anthropic'] as const) {
-      for (const mode of FS_MODES) expect(compiled(surface, mode), `${surface}/${mode}`).toContain('The `system/` files are already in this prompt');
+      for (const mode of FS_MODES)
+        expect(compiled(surface, mode), `${surface}/${mode}`).toContain(
+          'The `system/` files are already in this prompt',
+        );
     }
     for (const mode of FS_MODES) {
       const shell = compiled('shell', mode);
       expect(compilePrompt(FILES, { mode, revision: 'abc1234', agentId: 'ada' })).toBe(shell);
-      for (const word of ['$MEMORY_DIR', 'grep -ri', 'git commit', 'The `memory` tool']) expect(shell, `${mode}: ${word}`).toContain(word);
+      for (const word of ['$MEMORY_DIR', 'grep -ri', 'git commit', 'The `memory` tool'])
+        expect(shell, `${mode}: ${word}`).toContain(word);
     }
   });
 
   it('writes projections, the tree root and skill paths as the surface names files', () => {
     const expected: Record<PromptSurface, string[]> = {
-      shell: ['<projection>$MEMORY_DIR/system/persona.md</projection>', '\n$MEMORY_DIR/\n├── notes/', '($MEMORY_DIR/skills/release/SKILL.md)', '$MEMORY_DIR is your memory directory.'],
-      tools: ['<projection>system/persona.md</projection>', '\n./\n├── notes/', '(skills/release/SKILL.md)', 'paths are relative to the root of your memory'],
-      anthropic: ['<projection>/memories/system/persona.md</projection>', '\n/memories/\n├── notes/', '(/memories/skills/release/SKILL.md)', '/memories is the directory your `memory` tool works in.'],
+      shell: [
+        '<projection>$MEMORY_DIR/system/persona.md</projection>',
+        '\n$MEMORY_DIR/\n├── notes/',
+        '($MEMORY_DIR/skills/release/SKILL.md)',
+        '$MEMORY_DIR is your memory directory.',
+      ],
+      tools: [
+        '<projection>system/persona.md</projection>',
+        '\n./\n├── notes/',
+        '(skills/release/SKILL.md)',
+        'paths are relative to the root of your memory',
+      ],
+      anthropic: [
+        '<projection>/memories/system/persona.md</projection>',
+        '\n/memories/\n├── notes/',
+        '(/memories/skills/release/SKILL.md)',
+        '/memories is the directory your `memory` tool works in.',
+      ],
     };
     for (const surface of PROMPT_SURFACES) {
       const text = compiled(surface, 'local-memfs');
       for (const line of expected[surface]) expect(text, `${surface}: ${line}`).toContain(line);
-      expect(compilePrompt(FILES, { surface, memoryDirLabel: '/home/me/mem' })).toContain('<projection>/home/me/mem/system/human.md</projection>');
+      expect(compilePrompt(FILES, { surface, memoryDirLabel: '/home/me/mem' })).toContain(
+        '<projection>/home/me/mem/system/human.md</projection>',
+      );
     }
   });
 
@@ -80,7 +113,17 @@ describe('the prompt worded for the surface the model works on', () => {
       }
       for (const mode of FS_MODES) {
         const text = compiled(surface, mode);
-        for (const rule of ['counts only once it is committed', 'next compile', 'description:', 'read_only', 'Never store secrets', '`system/`', '[[', '<self>', 'memory_filesystem']) {
+        for (const rule of [
+          'counts only once it is committed',
+          'next compile',
+          'description:',
+          'read_only',
+          'Never store secrets',
+          '`system/`',
+          '[[',
+          '<self>',
+          'memory_filesystem',
+        ]) {
           expect(text, `${surface}/${mode}: ${rule}`).toContain(rule);
         }
       }

@@ -90,7 +90,10 @@ and \`git show\` in \`$MEMORY_DIR\` show how your memory came to be what it is.`
 const TOOLS: SurfaceWording = {
   summary: 'a model with the memory tools only: memory, memory_apply_patch, memory_view, memory_search (MCP, AI SDK)',
   dir: null,
-  intro: (dir) => (dir === null ? 'paths are relative to the root of your memory, as your memory tools take them.' : `${dir} is your memory directory.`),
+  intro: (dir) =>
+    dir === null
+      ? 'paths are relative to the root of your memory, as your memory tools take them.'
+      : `${dir} is your memory directory.`,
   pieces: () => ({
     paths: `Every block carries a \`<projection>\` line: the path of the file it came from, relative to the root of your
 memory — the path your memory tools take. The \`system/\` files are already in this prompt, their bodies
@@ -152,9 +155,13 @@ const WORDINGS: Readonly<Record<PromptSurface, SurfaceWording>> = { shell: SHELL
 export function surfaceWording(surface: string): SurfaceWording {
   if (!Object.hasOwn(WORDINGS, surface)) {
     const shown = JSON.stringify(surface.slice(0, 80));
-    throw new MemoryError('INVALID_ARGUMENT', `Unknown prompt surface ${shown} — expected one of: ${PROMPT_SURFACES.join(', ')}`, {
-      data: { field: 'surface', surface: surface.slice(0, 80), known: [...PROMPT_SURFACES] },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `Unknown prompt surface ${shown} — expected one of: ${PROMPT_SURFACES.join(', ')}`,
+      {
+        data: { field: 'surface', surface: surface.slice(0, 80), known: [...PROMPT_SURFACES] },
+      },
+    );
   }
   return WORDINGS[surface as PromptSurface];
 }
@@ -165,7 +172,8 @@ export function surfaceWording(surface: string): SurfaceWording {
  */
 export function fillPieces(text: string, pieces: BasePieces): string {
   return text.replace(/\{\{([a-z_]+)\}\}/g, (_, name: string) => {
-    if (!Object.hasOwn(pieces, name)) throw new MemoryError('INTERNAL', `prompt text has an unknown slot {{${name}}}`, { data: { slot: name } });
+    if (!Object.hasOwn(pieces, name))
+      throw new MemoryError('INTERNAL', `prompt text has an unknown slot {{${name}}}`, { data: { slot: name } });
     return pieces[name as keyof BasePieces];
   });
 }

@@ -44,7 +44,9 @@ function blockHeader(block: Block, indent: string, ctx: Context): string[] {
   if (block.description !== '') lines.push(`${indent}<description>${block.description}</description>`);
   if (block.readOnly) lines.push(`${indent}<read_only>true — do not edit this block</read_only>`);
   if (block.error !== undefined) {
-    lines.push(`${indent}<error>This file's frontmatter is broken (${singleLine(block.error)}); its raw text follows. Fix it.</error>`);
+    lines.push(
+      `${indent}<error>This file's frontmatter is broken (${singleLine(block.error)}); its raw text follows. Fix it.</error>`,
+    );
   }
   return lines;
 }
@@ -95,7 +97,8 @@ export function selfSection(persona: Block | undefined, ctx: Context): string | 
 export function memorySection(blocks: readonly Block[], ctx: Context): string {
   const root = buildBlockTree(blocks);
   const keys = [...root.children.keys()].sort(BYTE_ORDER);
-  if (keys.length === 0) return '<memory>\n(no other memory blocks yet: files you add under system/ appear here)\n</memory>';
+  if (keys.length === 0)
+    return '<memory>\n(no other memory blocks yet: files you add under system/ appear here)\n</memory>';
   const inner = keys.flatMap((key) => renderBlockNode(key, root.children.get(key) as BlockNode, 1, ctx));
   return ['<memory>', ...inner, '</memory>'].join('\n');
 }
@@ -105,5 +108,10 @@ export function contextFor(surface: PromptSurface, label: string | undefined, fi
   const wording = surfaceWording(surface);
   const dir = label ?? wording.dir;
   // Memory-relative paths (dir null) are written bare; the tree's root line is then `./`.
-  return { prefix: dir === null ? '' : `${dir}/`, root: dir === null ? './' : `${dir}/`, intro: wording.intro(dir), filesystem };
+  return {
+    prefix: dir === null ? '' : `${dir}/`,
+    root: dir === null ? './' : `${dir}/`,
+    intro: wording.intro(dir),
+    filesystem,
+  };
 }

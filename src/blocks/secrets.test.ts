@@ -23,7 +23,11 @@ describe('scanText: the corpus', () => {
 
   it('finds the fakes with several seeds (the formats, not one lucky string)', () => {
     for (const seed of [1, 2, 3, 99]) {
-      for (const f of fakeSecrets(seed)) expect(scanText(f.text).map((x) => x.rule), `${seed} ${f.name}`).toContain(f.rule);
+      for (const f of fakeSecrets(seed))
+        expect(
+          scanText(f.text).map((x) => x.rule),
+          `${seed} ${f.name}`,
+        ).toContain(f.rule);
     }
   });
 
@@ -32,7 +36,13 @@ describe('scanText: the corpus', () => {
   });
 
   it('lets all look-alikes pass together, as one file', () => {
-    expect(scanText(lookAlikes(11).map((l) => l.text).join('\n\n'))).toEqual([]);
+    expect(
+      scanText(
+        lookAlikes(11)
+          .map((l) => l.text)
+          .join('\n\n'),
+      ),
+    ).toEqual([]);
   });
 
   it('every rule of the table is exercised by the corpus', () => {
@@ -81,10 +91,28 @@ describe('scanText: linear time on adversarial input', () => {
   const M = 1_000_000;
   const rep = (s: string): string => s.repeat(Math.ceil(M / s.length)).slice(0, M);
   const inputs = [
-    'a'.repeat(M), rep('eyJ-'), rep('eyJaaaaaaaaaaaaa.'), rep('sk-proj-T3BlbkFJ'), rep('sk-'), rep('ghp_'), rep('AKIA'),
-    rep('-----BEGIN PRIVATE KEY-----'), `-----BEGIN PRIVATE KEY-----${' '.repeat(M)}`, rep('a://'), rep('https://u:'),
-    `http://${rep('a:')}`, rep('password='), rep('api_key: '), rep(`token=${'a1'.repeat(10)} `), rep('='), rep('aws_secret_access_key='),
-    `secret_key${' '.repeat(M)}`, rep('xoxb-1234567890-'), rep('hooks.slack.com/services/'), rep('AccountKey='), rep('+/Aa0'),
+    'a'.repeat(M),
+    rep('eyJ-'),
+    rep('eyJaaaaaaaaaaaaa.'),
+    rep('sk-proj-T3BlbkFJ'),
+    rep('sk-'),
+    rep('ghp_'),
+    rep('AKIA'),
+    rep('-----BEGIN PRIVATE KEY-----'),
+    `-----BEGIN PRIVATE KEY-----${' '.repeat(M)}`,
+    rep('a://'),
+    rep('https://u:'),
+    `http://${rep('a:')}`,
+    rep('password='),
+    rep('api_key: '),
+    rep(`token=${'a1'.repeat(10)} `),
+    rep('='),
+    rep('aws_secret_access_key='),
+    `secret_key${' '.repeat(M)}`,
+    rep('xoxb-1234567890-'),
+    rep('hooks.slack.com/services/'),
+    rep('AccountKey='),
+    rep('+/Aa0'),
     rep('password: x\nkey=AKIA sk- eyJ ghp_ :// '),
   ];
   // Each finishes far inside the test timeout: a quadratic pattern would take hours on 1 MB.

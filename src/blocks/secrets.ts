@@ -66,8 +66,10 @@ function* ruleHits(rule: SecretRule, text: string): Generator<Hit> {
 }
 
 // The generic rule: `<name> = <value>` where the name ends in a credential word and the value looks random.
-const ASSIGNMENT = /(?:key|secret|token|passw(?:or)?d|pwd|credentials?)["']?[ \t]{0,4}(?::=|=>|:|=)[ \t]{0,4}["'`]?(?=([A-Za-z0-9+/=_.~!@#$%^&*-]{1,200}))\1/gi;
-const CREDENTIAL_NAME = /(?:^|[^a-z])(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|[a-z]*[_-]?token|password|passwd|pwd|credentials?)$|[a-z0-9][_-]key$/;
+const ASSIGNMENT =
+  /(?:key|secret|token|passw(?:or)?d|pwd|credentials?)["']?[ \t]{0,4}(?::=|=>|:|=)[ \t]{0,4}["'`]?(?=([A-Za-z0-9+/=_.~!@#$%^&*-]{1,200}))\1/gi;
+const CREDENTIAL_NAME =
+  /(?:^|[^a-z])(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|[a-z]*[_-]?token|password|passwd|pwd|credentials?)$|[a-z0-9][_-]key$/;
 const NAME_CHARS = /[A-Za-z0-9_.-]/;
 const PLACEHOLDER = /example|sample|dummy|placeholder|your[_-]|changeme|redacted|xxxx|\*\*\*|\.\.\.|<|>/i;
 /** Bits per character above which a value counts as random (gitleaks' generic rule uses the same). */
@@ -105,7 +107,14 @@ function* assignmentHits(text: string): Generator<Hit> {
     const value = (m[1] ?? '').replace(/[.]+$/, '');
     if (!CREDENTIAL_NAME.test(name) || !looksRandom(value)) continue;
     const start = m.index + m[0].length - (m[1] ?? '').length;
-    yield { rule: 'generic-secret-assignment', title: 'high-entropy secret assignment', start, end: start + value.length, value, shown: 0 };
+    yield {
+      rule: 'generic-secret-assignment',
+      title: 'high-entropy secret assignment',
+      start,
+      end: start + value.length,
+      value,
+      shown: 0,
+    };
   }
 }
 

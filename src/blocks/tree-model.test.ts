@@ -17,7 +17,9 @@ function randomPath(next: () => number): string {
 }
 
 function fromScratch(entries: Map<string, string | undefined>, limits: TreeLimits, root: string): string {
-  const list: TreeEntry[] = [...entries].map(([path, description]) => (description === undefined ? { path } : { path, description }));
+  const list: TreeEntry[] = [...entries].map(([path, description]) =>
+    description === undefined ? { path } : { path, description },
+  );
   return renderTree(list, limits, { root, alwaysShow: ['system'] });
 }
 
@@ -27,14 +29,18 @@ describe('TreeModel', () => {
       const next = rng(seed);
       const model = new TreeModel(['system']);
       const entries = new Map<string, string | undefined>();
-      const limits: TreeLimits = seed % 3 === 0 ? DEFAULT_TREE_LIMITS : { maxLines: 3 + (seed % 11), maxChars: 128 + seed * 7, maxChildrenPerDir: 1 + (seed % 4) };
+      const limits: TreeLimits =
+        seed % 3 === 0
+          ? DEFAULT_TREE_LIMITS
+          : { maxLines: 3 + (seed % 11), maxChars: 128 + seed * 7, maxChildrenPerDir: 1 + (seed % 4) };
       for (let step = 0; step < 120; step++) {
         const roll = next();
         const paths = [...entries.keys()];
         const pick = paths[Math.floor(next() * paths.length)];
         if (roll < 0.45 || pick === undefined) {
           const path = randomPath(next);
-          const description = next() < 0.5 ? `d${step}${next() < 0.2 ? '\n  more' : ''}` : next() < 0.5 ? '   ' : undefined;
+          const description =
+            next() < 0.5 ? `d${step}${next() < 0.2 ? '\n  more' : ''}` : next() < 0.5 ? '   ' : undefined;
           model.set(path, description);
           entries.set(path, description);
         } else if (roll < 0.6) {
@@ -44,7 +50,10 @@ describe('TreeModel', () => {
           model.delete(pick);
           entries.delete(pick);
         } else {
-          const to = next() < 0.5 ? `${randomPath(next)}` : pick.replace(/^[^/]*/, NAMES[Math.floor(next() * NAMES.length)] as string);
+          const to =
+            next() < 0.5
+              ? `${randomPath(next)}`
+              : pick.replace(/^[^/]*/, NAMES[Math.floor(next() * NAMES.length)] as string);
           const description = entries.get(pick);
           model.delete(pick);
           entries.delete(pick);

@@ -6,7 +6,15 @@
  * renderTree would repair (a backslash, a control character, an empty or `.` segment) or a directory entry
  * is kept aside, and while one is present the text is rendered from scratch.
  */
-import { compareNodes, isPlainTreePath, layoutTree, renderTree, shownDescription, type LayoutNode, type TreeEntry } from './tree.js';
+import {
+  compareNodes,
+  isPlainTreePath,
+  layoutTree,
+  renderTree,
+  shownDescription,
+  type LayoutNode,
+  type TreeEntry,
+} from './tree.js';
 import type { TreeLimits } from './tree-limits.js';
 
 interface ModelNode extends LayoutNode {
@@ -109,7 +117,8 @@ export class TreeModel {
   render(limits: TreeLimits, rootLine = '/memory/'): string {
     if (this.irregular.size > 0) {
       const entries: TreeEntry[] = [];
-      for (const [path, description] of this.entries) entries.push(description === undefined ? { path } : { path, description });
+      for (const [path, description] of this.entries)
+        entries.push(description === undefined ? { path } : { path, description });
       return renderTree(entries, limits, { root: rootLine, alwaysShow: [...this.alwaysShow] });
     }
     return layoutTree(this.root, sortedKids, () => this.count, limits, rootLine);

@@ -36,7 +36,10 @@ describe('renderTree', () => {
     const one = renderTree(files(...names), limits());
     const two = renderTree(files(...[...names].reverse()), limits());
     expect(one).toBe(two);
-    const order = one.split('\n').slice(1).map((l) => l.slice(4));
+    const order = one
+      .split('\n')
+      .slice(1)
+      .map((l) => l.slice(4));
     expect(order.indexOf('a.md')).toBeLessThan(order.indexOf('b.md'));
     expect(order.indexOf('A.md')).toBeLessThan(order.indexOf('b.md')); // case does not split the alphabet
     expect(order.indexOf('e.md')).toBeLessThan(order.indexOf('é.md'));

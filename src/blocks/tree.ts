@@ -124,7 +124,12 @@ function countNodes(node: Node): number {
 export function clipDescription(text: string, max = MAX_TREE_DESCRIPTION): string {
   const line = singleLine(text);
   const chars = Array.from(line);
-  return chars.length <= max ? line : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? line
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 function nodeLabel(node: LayoutNode): string {
@@ -185,7 +190,13 @@ export function renderTree(entries: TreeEntry[], limits: TreeLimits, options: Re
  * The bounded text of a tree given its root, each node's sorted children and its node count (asked only
  * when the text is cut): the one layout of renderTree and of the incremental tree (tree-model.ts).
  */
-export function layoutTree<N extends LayoutNode>(root: N, kidsOf: SortedKids<N>, total: () => number, limits: TreeLimits, rootLine: string): string {
+export function layoutTree<N extends LayoutNode>(
+  root: N,
+  kidsOf: SortedKids<N>,
+  total: () => number,
+  limits: TreeLimits,
+  rootLine: string,
+): string {
   const cap = Math.max(1, Math.floor(limits.maxChildrenPerDir));
   const lines = [rootLine];
   let chars = rootLine.length;

@@ -5,7 +5,12 @@ import { findProblems, formatProblem, problemCode, validateChanges, type FileCha
 
 const md = (body: string, extra = ''): string => `---\ndescription: d\n${extra}---\n${body}`;
 const added = (path: string, content: string): FileChange => ({ status: 'added', path, content, headContent: null });
-const modified = (path: string, headContent: string, content: string): FileChange => ({ status: 'modified', path, content, headContent });
+const modified = (path: string, headContent: string, content: string): FileChange => ({
+  status: 'modified',
+  path,
+  content,
+  headContent,
+});
 
 describe('validator: secrets', () => {
   const fake = fakeSecrets(3).find((f) => f.rule === 'github-token');
@@ -15,7 +20,9 @@ describe('validator: secrets', () => {
     const problems = findProblems([added('notes/a.md', md(`line\n${fake.text}\n`))]);
     expect(problemCode(problems)).toBe('SECRET_DETECTED');
     const line = formatProblem(problems[0] ?? { path: '', message: '' });
-    expect(line).toMatch(/^notes\/a\.md:5: SECRET_DETECTED: GitHub token \(rule github-token, ghp_…\(40 chars\), fingerprint [0-9a-f]{16}\)/);
+    expect(line).toMatch(
+      /^notes\/a\.md:5: SECRET_DETECTED: GitHub token \(rule github-token, ghp_…\(40 chars\), fingerprint [0-9a-f]{16}\)/,
+    );
     expect(line).not.toContain(fake.value);
   });
 
@@ -23,13 +30,19 @@ describe('validator: secrets', () => {
     expect(validateChanges([added('skills/x/run.sh', `#!/bin/sh\n${fake.text}\n`)])).toHaveLength(1);
     const withSecret = md(`${fake.text}\n`);
     expect(validateChanges([modified('notes/a.md', withSecret, `${withSecret}more\n`)])).toEqual([]);
-    expect(validateChanges([{ status: 'renamed', path: 'b.md', oldPath: 'a.md', content: withSecret, headContent: withSecret }])).toEqual([]);
+    expect(
+      validateChanges([
+        { status: 'renamed', path: 'b.md', oldPath: 'a.md', content: withSecret, headContent: withSecret },
+      ]),
+    ).toEqual([]);
     expect(validateChanges([{ status: 'deleted', path: 'a.md', content: null, headContent: withSecret }])).toEqual([]);
   });
 
   it('honours the allow list and can be switched off', () => {
     const [p] = findProblems([added('a.md', md(`${fake.text}\n`))]);
-    expect(findProblems([added('a.md', md(`${fake.text}\n`))], { secrets: { allowed: new Set([p?.fingerprint ?? '']) } })).toEqual([]);
+    expect(
+      findProblems([added('a.md', md(`${fake.text}\n`))], { secrets: { allowed: new Set([p?.fingerprint ?? '']) } }),
+    ).toEqual([]);
     expect(findProblems([added('a.md', md(`${fake.text}\n`))], { secrets: false })).toEqual([]);
   });
 });
@@ -49,7 +62,9 @@ describe('validator: a file limit', () => {
     const over = md('y'.repeat(30), 'limit: 10\n');
     expect(validateChanges([modified('notes/a.md', over, md('y'.repeat(20), 'limit: 10\n'))])).toEqual([]);
     expect(validateChanges([modified('notes/a.md', over, md('z'.repeat(30), 'limit: 10\n'))])).toEqual([]);
-    expect(validateChanges([modified('notes/a.md', over, md('y'.repeat(31), 'limit: 10\n'))])[0]).toMatch(/BUDGET_EXCEEDED: body is 31 characters/);
+    expect(validateChanges([modified('notes/a.md', over, md('y'.repeat(31), 'limit: 10\n'))])[0]).toMatch(
+      /BUDGET_EXCEEDED: body is 31 characters/,
+    );
     // Lowering the limit below the current size is allowed; growth from there is not.
     expect(validateChanges([modified('notes/a.md', md('y'.repeat(30)), over)])).toEqual([]);
   });
@@ -62,29 +77,60 @@ describe('validator: the system/ budget', () => {
     const problems = findProblems([added('system/notes.md', big)], { systemBudget: { tokens: 500, used: 450 } });
     expect(problemCode(problems)).toBe('BUDGET_EXCEEDED');
     expect(problems[0]?.path).toBe('system/notes.md');
-    expect(problems[0]?.message).toMatch(/^system\/ would hold ~556 tokens, over its budget of 500 \(this file ~106 tokens, \+106\): .*move detail out of system\//);
+    expect(problems[0]?.message).toMatch(
+      /^system\/ would hold ~556 tokens, over its budget of 500 \(this file ~106 tokens, \+106\): .*move detail out of system\//,
+    );
   });
 
   it('accepts what fits, files outside system/, and any change that does not grow an over-budget total', () => {
     expect(findProblems([added('system/notes.md', big)], { systemBudget: { tokens: 1000, used: 450 } })).toEqual([]);
     expect(findProblems([added('notes/elsewhere.md', big)], { systemBudget: { tokens: 10, used: 450 } })).toEqual([]);
-    expect(findProblems([modified('system/notes.md', big, md('t'.repeat(400)))], { systemBudget: { tokens: 10, used: 900 } })).toEqual([]);
-    expect(findProblems([modified('system/notes.md', big, md('x'))], { systemBudget: { tokens: 10, used: 900 } })).toEqual([]);
+    expect(
+      findProblems([modified('system/notes.md', big, md('t'.repeat(400)))], {
+        systemBudget: { tokens: 10, used: 900 },
+      }),
+    ).toEqual([]);
+    expect(
+      findProblems([modified('system/notes.md', big, md('x'))], { systemBudget: { tokens: 10, used: 900 } }),
+    ).toEqual([]);
     // Moving a file out of system/ shrinks it.
-    expect(findProblems([{ status: 'renamed', path: 'notes/n.md', oldPath: 'system/notes.md', content: big, headContent: big }], { systemBudget: { tokens: 10, used: 900 } })).toEqual([]);
+    expect(
+      findProblems(
+        [{ status: 'renamed', path: 'notes/n.md', oldPath: 'system/notes.md', content: big, headContent: big }],
+        { systemBudget: { tokens: 10, used: 900 } },
+      ),
+    ).toEqual([]);
     // Hidden files are not compiled into the prompt, so they do not count.
     expect(findProblems([added('system/.draft/x.md', big)], { systemBudget: { tokens: 10, used: 900 } })).toEqual([]);
   });
 
   it('sums use per file by the ceil(bytes/4) estimate', () => {
     expect(estimateTokens(5)).toBe(2);
-    const u = systemUsage([{ path: 'system/a.md', size: 5 }, { path: 'system/b.md', size: 400 }, { path: 'notes/c.md', size: 9000 }, { path: 'system/x.txt', size: 40 }], 8000);
-    expect(u).toEqual({ total: 102, budget: 8000, files: [{ path: 'system/b.md', tokens: 100 }, { path: 'system/a.md', tokens: 2 }] });
+    const u = systemUsage(
+      [
+        { path: 'system/a.md', size: 5 },
+        { path: 'system/b.md', size: 400 },
+        { path: 'notes/c.md', size: 9000 },
+        { path: 'system/x.txt', size: 40 },
+      ],
+      8000,
+    );
+    expect(u).toEqual({
+      total: 102,
+      budget: 8000,
+      files: [
+        { path: 'system/b.md', tokens: 100 },
+        { path: 'system/a.md', tokens: 2 },
+      ],
+    });
   });
 
   it('names a credential first when a change is refused for several reasons', () => {
     const fake = fakeSecrets(4).find((f) => f.rule === 'npm-token');
-    const problems = findProblems([added('system/a.md', md(`${fake?.text}\n`, 'limit: 1\n')), added('bad.md', 'no frontmatter')]);
+    const problems = findProblems([
+      added('system/a.md', md(`${fake?.text}\n`, 'limit: 1\n')),
+      added('bad.md', 'no frontmatter'),
+    ]);
     expect(problemCode(problems)).toBe('SECRET_DETECTED');
     expect(problems.map((p) => p.code ?? 'format').sort()).toEqual(['BUDGET_EXCEEDED', 'SECRET_DETECTED', 'format']);
   });

@@ -127,8 +127,9 @@ function headData(headContent: string | null): FrontmatterData | null {
 
 function parseForCheck(path: string, content: string, report: Report): FrontmatterData | null {
   const split = splitFrontmatter(content);
-  if (split.kind === 'none') return void report(path, 'missing frontmatter (must start with ---)'), null;
-  if (split.kind === 'unclosed') return void report(path, 'frontmatter opened but never closed (missing closing ---)'), null;
+  if (split.kind === 'none') return (void report(path, 'missing frontmatter (must start with ---)'), null);
+  if (split.kind === 'unclosed')
+    return (void report(path, 'frontmatter opened but never closed (missing closing ---)'), null);
   try {
     return parseFrontmatterYaml(split.yamlText);
   } catch (err) {
@@ -137,7 +138,8 @@ function parseForCheck(path: string, content: string, report: Report): Frontmatt
   }
 }
 
-const fieldRefusal = (verb: string): string => `'read_only' is a protected field and cannot be ${verb} by the agent; ${OPERATOR_HINTS.write}`;
+const fieldRefusal = (verb: string): string =>
+  `'read_only' is a protected field and cannot be ${verb} by the agent; ${OPERATOR_HINTS.write}`;
 
 function checkReadOnlyKey(path: string, data: FrontmatterData, head: FrontmatterData | null, report: Report): void {
   const has = Object.hasOwn(data, 'read_only');
@@ -219,8 +221,9 @@ function checkRemoval(change: FileChange, guard: Protection, report: Report): bo
   const source = change.status === 'renamed' ? (change.oldPath ?? change.path) : change.path;
   const verb = change.status === 'deleted' ? 'deleted' : `renamed to ${change.path}`;
   if (guard.lifted.has(source)) return false;
-  if (isProtectedText(change.headContent)) return report(source, `file is read_only and cannot be ${verb}; ${OPERATOR_HINTS.unlock}`), true;
-  if (guard.listed.has(source)) return report(source, listedMessage(verb, OPERATOR_HINTS.unlist)), true;
+  if (isProtectedText(change.headContent))
+    return (report(source, `file is read_only and cannot be ${verb}; ${OPERATOR_HINTS.unlock}`), true);
+  if (guard.listed.has(source)) return (report(source, listedMessage(verb, OPERATOR_HINTS.unlist)), true);
   return false;
 }
 
@@ -230,15 +233,25 @@ function checkWrite(change: FileChange, guard: Protection, report: Report): void
   const shape = pathProblem(path) ?? modeProblem(change.mode);
   if (shape !== null) return report(path, shape);
   const lifted = guard.lifted.has(path);
-  if (!lifted && status === 'modified' && isProtectedText(change.headContent)) return report(path, `file is read_only and cannot be modified; ${OPERATOR_HINTS.write}`);
-  if (!lifted && guard.listed.has(path)) return report(path, listedMessage(status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified', OPERATOR_HINTS.write));
+  if (!lifted && status === 'modified' && isProtectedText(change.headContent))
+    return report(path, `file is read_only and cannot be modified; ${OPERATOR_HINTS.write}`);
+  if (!lifted && guard.listed.has(path))
+    return report(
+      path,
+      listedMessage(
+        status === 'added' ? 'created' : status === 'renamed' ? 'overwritten' : 'modified',
+        OPERATOR_HINTS.write,
+      ),
+    );
   if (content === null) return report(path, 'its content could not be read');
   const kind = classifyPath(path);
-  if (kind === 'bad-skill-path') return report(path, 'invalid skill path (skills must be folders). Use skills/<name>/SKILL.md');
+  if (kind === 'bad-skill-path')
+    return report(path, 'invalid skill path (skills must be folders). Use skills/<name>/SKILL.md');
   // A renamed file keeps its source's history: its read_only key is compared with the source at HEAD.
   if (kind === 'memory') checkMemoryFile(change, content, report, lifted);
   else if (kind === 'skill') checkSkillFile(path, content, report);
-  else if (!lifted && isProtectedText(content) && !isProtectedText(change.headContent)) report(path, fieldRefusal('set'));
+  else if (!lifted && isProtectedText(content) && !isProtectedText(change.headContent))
+    report(path, fieldRefusal('set'));
 }
 
 /**
@@ -249,7 +262,10 @@ function checkWrite(change: FileChange, guard: Protection, report: Report): void
 export function findProblems(changes: readonly FileChange[], options: ValidationOptions = {}): Problem[] {
   const problems: Problem[] = [];
   const report: Report = (path, message, extra) => void problems.push({ ...extra, path, message });
-  const guard: Protection = { listed: options.protectedPaths ?? new Set(), lifted: options.liftProtection ?? new Set() };
+  const guard: Protection = {
+    listed: options.protectedPaths ?? new Set(),
+    lifted: options.liftProtection ?? new Set(),
+  };
   for (const change of changes) {
     if (change.status === 'deleted' || change.status === 'renamed') {
       if (checkRemoval(change, guard, report) || change.status === 'deleted') continue;

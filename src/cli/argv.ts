@@ -28,14 +28,22 @@ export interface CommandLine {
  * Throws INVALID_ARGUMENT for a command option given before the command.
  * @example splitCommand(['--agent', 'a1', 'tree', '-n', '1']) // { command: 'tree', before: ['--agent', 'a1'], after: ['-n', '1'] }
  */
-export function splitCommand(argv: readonly string[]): { command: string | undefined; before: string[]; after: string[] } {
+export function splitCommand(argv: readonly string[]): {
+  command: string | undefined;
+  before: string[];
+  after: string[];
+} {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') return { command: argv[i + 1], before: argv.slice(0, i), after: argv.slice(i + 2) };
-    if (!word.startsWith('-') || word === '-') return { command: word, before: argv.slice(0, i), after: argv.slice(i + 1) };
+    if (!word.startsWith('-') || word === '-')
+      return { command: word, before: argv.slice(0, i), after: argv.slice(i + 1) };
     const spec = optionFor(word, GLOBAL_OPTIONS);
     if (spec === undefined) {
-      throw new MemoryError('INVALID_ARGUMENT', `unknown global option '${word.split('=')[0] ?? word}' (command options go after the command name; see gitmem help)`);
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `unknown global option '${word.split('=')[0] ?? word}' (command options go after the command name; see gitmem help)`,
+      );
     }
     if (spec.type === 'string' && !word.includes('=')) {
       refuseOptionAsValue(word, longName(word, GLOBAL_OPTIONS), argv[i + 1], GLOBAL_OPTIONS);
@@ -58,7 +66,8 @@ export function parseCommandLine(argv: readonly string[], options: CliOptions = 
     return { command, values: values as OptionValues, positionals };
   } catch (err) {
     const what = command === undefined ? 'gitmem' : `gitmem ${command}`;
-    const message = (err instanceof Error ? err.message : String(err)).split('\n')[0]?.replace(/\. To specify .*$/, '') ?? '';
+    const message =
+      (err instanceof Error ? err.message : String(err)).split('\n')[0]?.replace(/\. To specify .*$/, '') ?? '';
     throw new MemoryError('INVALID_ARGUMENT', `${what}: ${message} (see ${what} --help)`);
   }
 }
@@ -105,7 +114,11 @@ function refuseOptionAsValue(word: string, name: string, next: string | undefine
   if (next === undefined || !next.startsWith('-') || next === '-' || next === '--') return;
   if (optionFor(next, options) === undefined) return;
   const shown = JSON.stringify(next).slice(1, -1).slice(0, 80);
-  throw new MemoryError('INVALID_ARGUMENT', `${word} needs a value, but the next word is the option ${shown} (to give it as the value, write --${name}=${shown})`, {
-    data: { option: `--${name}`, value: shown },
-  });
+  throw new MemoryError(
+    'INVALID_ARGUMENT',
+    `${word} needs a value, but the next word is the option ${shown} (to give it as the value, write --${name}=${shown})`,
+    {
+      data: { option: `--${name}`, value: shown },
+    },
+  );
 }

@@ -25,13 +25,20 @@ export function decodeTextInput(bytes: Uint8Array, label: string): string {
   try {
     text = decoder.decode(bytes);
   } catch {
-    const hint = name === 'UTF-8' ? 'is not valid UTF-8 text' : `starts with a ${name} byte-order mark but is not valid ${name}`;
-    throw new MemoryError('NOT_UTF8', `${label} ${hint}; convert it to UTF-8 and retry`, { data: { path: label, encoding: name } });
-  }
-  if (text.includes('\u0000')) {
-    throw new MemoryError('NOT_UTF8', `${label} contains NUL bytes (binary, or UTF-16 without a byte-order mark); memory holds text only`, {
+    const hint =
+      name === 'UTF-8' ? 'is not valid UTF-8 text' : `starts with a ${name} byte-order mark but is not valid ${name}`;
+    throw new MemoryError('NOT_UTF8', `${label} ${hint}; convert it to UTF-8 and retry`, {
       data: { path: label, encoding: name },
     });
+  }
+  if (text.includes('\u0000')) {
+    throw new MemoryError(
+      'NOT_UTF8',
+      `${label} contains NUL bytes (binary, or UTF-16 without a byte-order mark); memory holds text only`,
+      {
+        data: { path: label, encoding: name },
+      },
+    );
   }
   return text;
 }

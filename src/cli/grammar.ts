@@ -47,4 +47,7 @@ export interface CommandGrammar {
 export const str = { type: 'string' } as const;
 export const flag = { type: 'boolean' } as const;
 /** A string option that fills the library argument(s) `arg`; `fill(arg, flag)`: a boolean one. */
-export const fill = (arg: string | readonly string[], type: typeof str | typeof flag = str): GrammarOption => ({ ...type, fills: arg });
+export const fill = (arg: string | readonly string[], type: typeof str | typeof flag = str): GrammarOption => ({
+  ...type,
+  fills: arg,
+});

@@ -43,7 +43,8 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
   const newline = (t: string): string => (t.endsWith('\n') ? t : `${t}\n`);
   const stdout = (t: string): void => io.stdout(newline(t));
   const agent = stringValue(line, 'agent');
-  if (agent !== undefined && agent.trim() === '') throw new MemoryError('INVALID_ARGUMENT', '--agent is empty: pass an agent id');
+  if (agent !== undefined && agent.trim() === '')
+    throw new MemoryError('INVALID_ARGUMENT', '--agent is empty: pass an agent id');
   // The caller's directory, not the process's: a relative home or GITMEM_MEMORY_DIR is the caller's.
   const config = loadConfig({ env: io.env, cwd: io.cwd, home: stringValue(line, 'home') });
   const readText = async (source: string): Promise<string> => {
@@ -52,7 +53,10 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
       return decodeTextInput(readFileSync(resolve(io.cwd, source)), source);
     } catch (err) {
       if (err instanceof MemoryError) throw err;
-      throw new MemoryError('INVALID_ARGUMENT', `cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   };
   return {
@@ -61,7 +65,12 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
     json,
     home: config.home,
     config,
-    openMemory: async () => (await import('../memory.js')).createMemory({ config, ...(agent ? { agentId: agent } : {}), ...(io.launch ? { launch: io.launch } : {}) }),
+    openMemory: async () =>
+      (await import('../memory.js')).createMemory({
+        config,
+        ...(agent ? { agentId: agent } : {}),
+        ...(io.launch ? { launch: io.launch } : {}),
+      }),
     agent,
     env: io.env,
     cwd: io.cwd,
@@ -78,13 +87,17 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
 async function answerWithoutCommand(argv: string[], io: CliIo): Promise<number> {
   const line = parseCommandLine(argv);
   const [topic, ...extra] = line.command === 'help' ? line.positionals : [];
-  if (line.values['version'] === true) return io.stdout(`${await version()}\n`), 0;
+  if (line.values['version'] === true) return (io.stdout(`${await version()}\n`), 0);
   if (line.command === undefined && argv.length > 0 && line.values['help'] !== true) {
     throw new MemoryError('INVALID_ARGUMENT', 'no command given (run gitmem help)');
   }
-  if (extra.length > 0) throw new MemoryError('INVALID_ARGUMENT', `help: unexpected argument ${JSON.stringify(extra[0])} (usage: gitmem help [command])`);
-  if (topic === undefined) return io.stdout(`${globalHelp()}\n`), 0;
-  return io.stdout(`${(await loadCommand(topic)).usage.trim()}\n`), 0;
+  if (extra.length > 0)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `help: unexpected argument ${JSON.stringify(extra[0])} (usage: gitmem help [command])`,
+    );
+  if (topic === undefined) return (io.stdout(`${globalHelp()}\n`), 0);
+  return (io.stdout(`${(await loadCommand(topic)).usage.trim()}\n`), 0);
 }
 
 /**
@@ -102,9 +115,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const options = grammar.options ?? {};
     const line = parseCommandLine(argv, options);
     json = line.values['json'] === true;
-    if (line.values['version'] === true) return io.stdout(`${await version()}\n`), 0;
-    if (line.values['help'] === true || checkPositionals(name, ownArgs ? undefined : grammar, line.positionals) === 'usage') {
-      return io.stdout(`${command.usage.trim()}\n`), 0;
+    if (line.values['version'] === true) return (io.stdout(`${await version()}\n`), 0);
+    if (
+      line.values['help'] === true ||
+      checkPositionals(name, ownArgs ? undefined : grammar, line.positionals) === 'usage'
+    ) {
+      return (io.stdout(`${command.usage.trim()}\n`), 0);
     }
     // From here on, an error names what this command line calls things (its flags), not the library's names.
     const spellings = spellingsOf(grammar, options, grammar.subcommands ? line.positionals[0] : undefined);

@@ -20,7 +20,9 @@ describe('the CLI registry', () => {
       expect(typeof command.run).toBe('function');
       expect(command.usage.trim()).not.toBe('');
     }
-    const modules = readdirSync(`${ROOT}src/cli/commands`).filter((f) => f.endsWith('.ts') && /^export const command\b/m.test(read(`src/cli/commands/${f}`)));
+    const modules = readdirSync(`${ROOT}src/cli/commands`).filter(
+      (f) => f.endsWith('.ts') && /^export const command\b/m.test(read(`src/cli/commands/${f}`)),
+    );
     expect(modules.map((f) => f.slice(0, -3)).sort()).toEqual([...NAMES].sort());
   });
 
@@ -42,7 +44,12 @@ describe('the CLI registry', () => {
     const dir = `${ROOT}dist/bin/esm/cli/commands`;
     if (!existsSync(dir)) return; // no build here; `npm test` builds first
     const heavy = NAMES.filter((name) => ENTRIES[name]?.heavy === true).sort();
-    expect(readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort()).toEqual(heavy);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => f.slice(0, -3))
+        .sort(),
+    ).toEqual(heavy);
   });
 
   it('docs/cli.md lists every command, and the daemon section its served ones', () => {
@@ -56,7 +63,11 @@ describe('the CLI registry', () => {
 
   it("README's CLI at a glance has each command's summary", () => {
     const block = /## CLI at a glance\n\n```text\n([\s\S]*?)```/.exec(read('README.md'))?.[1] ?? '';
-    const lines = block.trim().split('\n').map((l) => /^gitmem (\S+)\s+(.*)$/.exec(l)).map((m) => [m?.[1], m?.[2]]);
+    const lines = block
+      .trim()
+      .split('\n')
+      .map((l) => /^gitmem (\S+)\s+(.*)$/.exec(l))
+      .map((m) => [m?.[1], m?.[2]]);
     expect(Object.fromEntries(lines)).toEqual(Object.fromEntries(NAMES.map((name) => [name, ENTRIES[name]?.summary])));
   });
 });

@@ -54,17 +54,29 @@ export const COMMANDS = {
   conflicts: {
     summary: 'list, show, resolve or drop branches that keep local commits after a conflict',
     grammar: {
-      options: { ours: flag, theirs: flag, file: str, path: str, reason: str, propose: flag, model: { type: 'string', short: 'm' } },
+      options: {
+        ours: flag,
+        theirs: flag,
+        file: str,
+        path: str,
+        reason: str,
+        propose: flag,
+        model: { type: 'string', short: 'm' },
+      },
       subcommands: { list: [], show: ['<branch>'], resolve: ['<branch>'], accept: ['<proposal>'], drop: ['<branch>'] },
       defaultSub: 'list',
     },
     heavy: true,
   },
   doctor: {
-    summary: 'check a memory repository (hooks, config, files, budgets, links, locks, remote, secrets…); --fix repairs what is safe',
+    summary:
+      'check a memory repository (hooks, config, files, budgets, links, locks, remote, secrets…); --fix repairs what is safe',
     grammar: { options: { fix: flag } },
   },
-  init: { summary: 'create an agent memory repository (or repair its hooks)', grammar: { options: { name: str, personality: str } } },
+  init: {
+    summary: 'create an agent memory repository (or repair its hooks)',
+    grammar: { options: { name: str, personality: str } },
+  },
   agents: { summary: 'list agents that have a memory repository under this home', grammar: {}, served: true },
   prompt: {
     summary: 'print the system prompt compiled from the committed memory',
@@ -72,7 +84,11 @@ export const COMMANDS = {
     served: true,
   },
   tree: { summary: 'show the committed memory tree with descriptions', grammar: {}, served: true },
-  status: { summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)', grammar: {}, served: true },
+  status: {
+    summary: 'show the memory repository state (head, uncommitted changes, ahead/behind)',
+    grammar: {},
+    served: true,
+  },
   log: {
     summary: 'show memory commits (of one path, renames followed) with writer, reason and files',
     grammar: { options: { n: { type: 'string', short: 'n', fills: 'limit' }, since: fill('since') }, args: ['[path]'] },
@@ -93,11 +109,20 @@ export const COMMANDS = {
     grammar: { options: { reason: fill('reason') }, args: ['<sha>'] },
     served: true,
   },
-  tokens: { summary: 'estimate the tokens system/ adds to the system prompt', grammar: { options: { top: str } }, served: true },
+  tokens: {
+    summary: 'estimate the tokens system/ adds to the system prompt',
+    grammar: { options: { top: str } },
+    served: true,
+  },
   search: {
     summary: 'search the committed memory (full text; semantic with embeddings configured)',
     grammar: {
-      options: { at: fill('at'), limit: fill('limit'), path: { type: 'string', multiple: true, fills: 'paths' }, mode: fill('mode') },
+      options: {
+        at: fill('at'),
+        limit: fill('limit'),
+        path: { type: 'string', multiple: true, fills: 'paths' },
+        mode: fill('mode'),
+      },
       args: ['<query>'],
     },
     served: true,
@@ -106,8 +131,16 @@ export const COMMANDS = {
     summary: `write memory through the memory tool (${MEMORY_VERBS.join(', ')})`,
     grammar: {
       options: {
-        reason: fill('reason'), description: fill('description'), text: fill(['file_text', 'insert_text']), 'text-file': str, old: fill('old_string'),
-        new: fill('new_string'), all: fill('replace_all', flag), line: fill('insert_line'), 'patch-file': fill('input'), call: str,
+        reason: fill('reason'),
+        description: fill('description'),
+        text: fill(['file_text', 'insert_text']),
+        'text-file': str,
+        old: fill('old_string'),
+        new: fill('new_string'),
+        all: fill('replace_all', flag),
+        line: fill('insert_line'),
+        'patch-file': fill('input'),
+        call: str,
       },
       subcommands: {
         create: ['<path>'],
@@ -120,8 +153,12 @@ export const COMMANDS = {
         tool: [],
       },
       spells: {
-        file_path: '<path>', old_path: '<old-path>', new_path: '<new-path>',
-        str_replace: 'str-replace', update_description: 'describe', memory_apply_patch: 'memory apply-patch',
+        file_path: '<path>',
+        old_path: '<old-path>',
+        new_path: '<new-path>',
+        str_replace: 'str-replace',
+        update_description: 'describe',
+        memory_apply_patch: 'memory apply-patch',
       },
       verbatim: ['tool'],
     },
@@ -130,7 +167,8 @@ export const COMMANDS = {
   hook: {
     summary: 'run a gitmem hook: pre-commit, or a harness hook (claude-code, codex)',
     grammar: { subcommands: { 'pre-commit': [], 'claude-code': ['<event>'], codex: ['<event>'] } },
-    served: (args: readonly string[]): boolean => (args[0] === 'claude-code' || args[0] === 'codex') && QUICK_HOOK_EVENTS.has(args[1] ?? ''),
+    served: (args: readonly string[]): boolean =>
+      (args[0] === 'claude-code' || args[0] === 'codex') && QUICK_HOOK_EVENTS.has(args[1] ?? ''),
   },
   protect: {
     summary: 'list, add or remove protected (read_only) paths; write a protected file as the operator',
@@ -154,15 +192,26 @@ export const COMMANDS = {
   },
   worker: {
     summary: 'run a command as a confined background memory worker; prune the worktrees of dead workers',
-    grammar: { options: { command: str, task: str, paths: str, timeout: str, repair: flag }, subcommands: { run: [], prune: [] } },
+    grammar: {
+      options: { command: str, task: str, paths: str, timeout: str, repair: flag },
+      subcommands: { run: [], prune: [] },
+    },
     heavy: true,
   },
   dream: {
     summary: 'reflect on a conversation and consolidate memory (LLM sub-agent)',
     grammar: {
       options: {
-        memory: str, from: str, to: str, instruction: { type: 'string', short: 'i' }, model: { type: 'string', short: 'm' }, timeout: str,
-        'dry-run': { type: 'boolean', default: false }, merge: str, prompt: str, system: str,
+        memory: str,
+        from: str,
+        to: str,
+        instruction: { type: 'string', short: 'i' },
+        model: { type: 'string', short: 'm' },
+        timeout: str,
+        'dry-run': { type: 'boolean', default: false },
+        merge: str,
+        prompt: str,
+        system: str,
       },
     },
     ownArgs: true,
@@ -187,7 +236,10 @@ export const COMMANDS = {
   },
   config: {
     summary: 'show or edit the gitmem config file ($GITMEM_HOME/config)',
-    grammar: { subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] }, defaultSub: 'show' },
+    grammar: {
+      subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] },
+      defaultSub: 'show',
+    },
   },
 } as const satisfies Readonly<Record<string, CommandEntry>>;
 

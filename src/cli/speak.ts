@@ -31,7 +31,8 @@ export function spellingsOf(
     // The first option filling an argument names it (`--text`, not `--text-file`).
     for (const arg of fills) if (!out.has(arg)) out.set(arg, { cli: `--${name}`, flag: option.type === 'boolean' });
   }
-  for (const [word, cli] of Object.entries(grammar?.spells ?? {})) if (!out.has(word)) out.set(word, { cli, flag: false });
+  for (const [word, cli] of Object.entries(grammar?.spells ?? {}))
+    if (!out.has(word)) out.set(word, { cli, flag: false });
   return out;
 }
 
@@ -43,7 +44,10 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function speakText(message: string, spellings: ReadonlyMap<string, Spelling>): string {
   if (spellings.size === 0) return message;
-  const words = [...spellings.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const words = [...spellings.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
   // 'word' (optionally `: true`), or a bare word not touching a path, a file name or a quoted value.
   const pattern = new RegExp(`'(${words})'(: true)?|(?<![\\w/.'"\\\\-])(${words})(: true)?(?![\\w/'"-]|\\.\\w)`, 'g');
   return message.replace(pattern, (match, quoted?: string, quotedTrue?: string, bare?: string, bareTrue?: string) => {

@@ -12,7 +12,11 @@ import { COMMANDS } from './registry.js';
  * as the sub-command); 'run' when the positionals fit; throws INVALID_ARGUMENT / UNKNOWN_COMMAND otherwise.
  * @example checkPositionals('memory', COMMANDS.memory.grammar, ['rename', 'a.md']) // throws: missing <new-path>
  */
-export function checkPositionals(name: string, grammar: CommandGrammar | undefined, positionals: readonly string[]): 'usage' | 'run' {
+export function checkPositionals(
+  name: string,
+  grammar: CommandGrammar | undefined,
+  positionals: readonly string[],
+): 'usage' | 'run' {
   if (grammar === undefined) return 'run';
   let label = name;
   let expected = grammar.args ?? [];
@@ -23,7 +27,10 @@ export function checkPositionals(name: string, grammar: CommandGrammar | undefin
     const spec = grammar.subcommands[sub];
     if (spec === undefined) {
       const known = Object.keys(grammar.subcommands).join(', ');
-      throw new MemoryError('UNKNOWN_COMMAND', `unknown ${name} sub-command '${sub}' (one of: ${known}; see gitmem ${name} --help)`);
+      throw new MemoryError(
+        'UNKNOWN_COMMAND',
+        `unknown ${name} sub-command '${sub}' (one of: ${known}; see gitmem ${name} --help)`,
+      );
     }
     [label, expected, given] = [`${name} ${sub}`, spec, positionals.slice(1)];
   }
@@ -31,11 +38,17 @@ export function checkPositionals(name: string, grammar: CommandGrammar | undefin
   if (given.length > expected.length) {
     const extra = given[expected.length] as string;
     const hint = /^\s*[[{]/.test(extra) ? "; a tool call goes in --call '<json>'" : '';
-    throw new MemoryError('INVALID_ARGUMENT', `${label}: unexpected argument ${JSON.stringify(extra)} (usage: ${shape}${hint})`);
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${label}: unexpected argument ${JSON.stringify(extra)} (usage: ${shape}${hint})`,
+    );
   }
   const required = expected.filter((p) => p.startsWith('<')).length;
   if (given.length < required) {
-    throw new MemoryError('INVALID_ARGUMENT', `${label}: missing ${expected[given.length] ?? 'argument'} (usage: ${shape})`);
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${label}: missing ${expected[given.length] ?? 'argument'} (usage: ${shape})`,
+    );
   }
   return 'run';
 }

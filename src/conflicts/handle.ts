@@ -53,10 +53,15 @@ export function conflictsApi(deps: ConflictDeps): MemoryConflicts {
     proposals: async () => (await import('./proposals.js')).listProposals({ git, memoryDir }),
     show: async (branch) => (await import('./show.js')).showConflict({ git, memoryDir }, branch),
     drop: async (branch) => (await import('./drop.js')).dropBranchOrProposal(deps, branch),
-    resolve: async (branch, o) => (await import('./resolve.js')).resolveKeptBranch(deps, branch, resolutionOf(o), o.reason),
+    resolve: async (branch, o) =>
+      (await import('./resolve.js')).resolveKeptBranch(deps, branch, resolutionOf(o), o.reason),
     propose: async (branch, o) => (await import('./propose.js')).proposeResolution(deps, branch, o),
     reminder: async () => {
-      const [{ listKeptBranches }, { listProposals }, { conflictsReminder }] = await Promise.all([import('../sync/conflicts.js'), import('./proposals.js'), import('./reminder.js')]);
+      const [{ listKeptBranches }, { listProposals }, { conflictsReminder }] = await Promise.all([
+        import('../sync/conflicts.js'),
+        import('./proposals.js'),
+        import('./reminder.js'),
+      ]);
       return conflictsReminder(await listKeptBranches({ git, memoryDir }), await listProposals({ git, memoryDir }));
     },
     accept: async (proposal, o) => (await import('./accept.js')).acceptProposal(deps, proposal, o),

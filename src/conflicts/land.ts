@@ -33,11 +33,24 @@ const HEADLINES = {
  * system/ budget is the caller's configured home's (`home`), as for a tool write.
  * @example await assertResolutionValid(git, memoryDir, head, tree, 'kept both bullets', config.home)
  */
-export async function assertResolutionValid(git: GitRunner, cwd: string, head: string, tree: string, message: string, home: string): Promise<void> {
+export async function assertResolutionValid(
+  git: GitRunner,
+  cwd: string,
+  head: string,
+  tree: string,
+  message: string,
+  home: string,
+): Promise<void> {
   const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
   const allowed = readAllowedSecrets(cwd);
-  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, home), used: await systemTokensAt(git, cwd, head) } : undefined;
-  const found: Problem[] = findProblems(changes, { protectedPaths: readProtectedPaths(cwd), secrets: { allowed }, ...(systemBudget ? { systemBudget } : {}) });
+  const systemBudget = growsSystem(changes)
+    ? { tokens: readSystemBudget(cwd, home), used: await systemTokensAt(git, cwd, head) }
+    : undefined;
+  const found: Problem[] = findProblems(changes, {
+    protectedPaths: readProtectedPaths(cwd),
+    secrets: { allowed },
+    ...(systemBudget ? { systemBudget } : {}),
+  });
   found.push(...scanText(message, { allowed }).map((f) => secretProblem('(reason)', f)));
   if (found.length === 0) return;
   const code = problemCode(found);
@@ -46,14 +59,26 @@ export async function assertResolutionValid(git: GitRunner, cwd: string, head: s
 }
 
 function identityEnv(a: Author): Record<string, string> {
-  return { GIT_AUTHOR_NAME: a.name, GIT_AUTHOR_EMAIL: a.email, GIT_COMMITTER_NAME: a.name, GIT_COMMITTER_EMAIL: a.email };
+  return {
+    GIT_AUTHOR_NAME: a.name,
+    GIT_AUTHOR_EMAIL: a.email,
+    GIT_COMMITTER_NAME: a.name,
+    GIT_COMMITTER_EMAIL: a.email,
+  };
 }
 
 /**
  * A commit object of `tree` with `parents` (nothing moves yet).
  * @example await commitTree(git, cwd, tree, [head, tip], 'resolve …', author)
  */
-export async function commitTree(git: GitRunner, cwd: string, tree: string, parents: readonly string[], message: string, author: Author): Promise<string> {
+export async function commitTree(
+  git: GitRunner,
+  cwd: string,
+  tree: string,
+  parents: readonly string[],
+  message: string,
+  author: Author,
+): Promise<string> {
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
   return (await git.run(args, { cwd, env: identityEnv(author), input: `${message.trimEnd()}\n` })).stdout.trim();
 }
@@ -63,11 +88,23 @@ export async function commitTree(git: GitRunner, cwd: string, tree: string, pare
  * uncommitted edits (nothing touched), the files put back when HEAD moved meanwhile.
  * @example await landCommit(git, memoryDir, head, commit, 'conflicts resolve')
  */
-export async function landCommit(git: GitRunner, cwd: string, head: string, commit: string, subject: string): Promise<string[]> {
-  const changed = splitNul((await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout);
+export async function landCommit(
+  git: GitRunner,
+  cwd: string,
+  head: string,
+  commit: string,
+  subject: string,
+): Promise<string[]> {
+  const changed = splitNul(
+    (await git.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', head, commit], { cwd })).stdout,
+  );
   const blocked = await dirtyPaths(git, cwd, changed);
   if (blocked.length > 0) {
-    throw new MemoryError('REPO_DIRTY', `uncommitted changes in ${blocked.join(', ')} are in the way; commit or discard them first`, { data: { paths: blocked } });
+    throw new MemoryError(
+      'REPO_DIRTY',
+      `uncommitted changes in ${blocked.join(', ')} are in the way; commit or discard them first`,
+      { data: { paths: blocked } },
+    );
   }
   const first = await git.run(['read-tree', '-m', '-u', head, commit], { cwd, okExitCodes: [128] });
   if (first.exitCode !== 0) {

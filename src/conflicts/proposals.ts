@@ -35,18 +35,36 @@ function parseProposal(line: string): ProposalInfo | null {
  */
 export async function listProposals(deps: { git: GitRunner; memoryDir: string }): Promise<ProposalInfo[]> {
   const fmt = ['%(refname:short)', '%(objectname)', '%(parent)', '%(subject)', '%(body)'].join(SEP);
-  const r = await deps.git.run(['for-each-ref', `--format=${fmt}%00`, `refs/heads/${PROPOSAL_PREFIX}`], { cwd: deps.memoryDir });
-  return r.stdout.split('\0').map((l) => l.replace(/^\n/, '')).filter((l) => l !== '').map(parseProposal).filter((p): p is ProposalInfo => p !== null);
+  const r = await deps.git.run(['for-each-ref', `--format=${fmt}%00`, `refs/heads/${PROPOSAL_PREFIX}`], {
+    cwd: deps.memoryDir,
+  });
+  return r.stdout
+    .split('\0')
+    .map((l) => l.replace(/^\n/, ''))
+    .filter((l) => l !== '')
+    .map(parseProposal)
+    .filter((p): p is ProposalInfo => p !== null);
 }
 
 /**
  * The proposal `name` names, or INVALID_ARGUMENT.
  * @example await requireProposal(deps, 'gitmem/proposal/20260101T000000.000Z')
  */
-export async function requireProposal(deps: { git: GitRunner; memoryDir: string }, name: unknown): Promise<ProposalInfo> {
-  if (typeof name !== 'string' || name.trim() === '') throw new MemoryError('INVALID_ARGUMENT', 'name the proposal (see `gitmem conflicts list`)', { data: { field: 'proposal' } });
+export async function requireProposal(
+  deps: { git: GitRunner; memoryDir: string },
+  name: unknown,
+): Promise<ProposalInfo> {
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new MemoryError('INVALID_ARGUMENT', 'name the proposal (see `gitmem conflicts list`)', {
+      data: { field: 'proposal' },
+    });
   const short = name.replace(/^refs\/heads\//, '');
   const found = (await listProposals(deps)).find((p) => p.proposal === short);
-  if (!found) throw new MemoryError('INVALID_ARGUMENT', `${short.slice(0, 200)} is not a proposal (see \`gitmem conflicts list\`)`, { data: { proposal: short } });
+  if (!found)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${short.slice(0, 200)} is not a proposal (see \`gitmem conflicts list\`)`,
+      { data: { proposal: short } },
+    );
   return found;
 }

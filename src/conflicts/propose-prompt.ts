@@ -4,7 +4,7 @@
  */
 
 export const PROPOSE_SYSTEM = [
-  'You resolve a merge conflict in an AI agent\'s memory: markdown files with YAML frontmatter.',
+  "You resolve a merge conflict in an AI agent's memory: markdown files with YAML frontmatter.",
   'You get the common ancestor, the version on main ("ours") and the version on a kept branch ("theirs").',
   'Keep every fact from both sides unless one side clearly replaces the other; never invent facts.',
   'Keep the frontmatter valid and exactly one frontmatter block. Do not add conflict markers.',
@@ -14,7 +14,9 @@ export const PROPOSE_SYSTEM = [
 export const DELETE_ANSWER = '<<DELETE>>';
 
 function block(label: string, text: string | null): string {
-  return text === null ? `### ${label}: (file absent)\n` : `### ${label}\n<<<BEGIN\n${text}${text.endsWith('\n') ? '' : '\n'}END>>>\n`;
+  return text === null
+    ? `### ${label}: (file absent)\n`
+    : `### ${label}\n<<<BEGIN\n${text}${text.endsWith('\n') ? '' : '\n'}END>>>\n`;
 }
 
 /**
@@ -22,7 +24,12 @@ function block(label: string, text: string | null): string {
  * @example proposePrompt('notes/a.md', 'a\n', 'a\nb\n', 'a\nc\n').includes('### ours (main)')
  */
 export function proposePrompt(path: string, base: string | null, ours: string | null, theirs: string | null): string {
-  return [`File: ${path}`, block('base (common ancestor)', base), block('ours (main)', ours), block('theirs (kept branch)', theirs)].join('\n');
+  return [
+    `File: ${path}`,
+    block('base (common ancestor)', base),
+    block('ours (main)', ours),
+    block('theirs (kept branch)', theirs),
+  ].join('\n');
 }
 
 /**

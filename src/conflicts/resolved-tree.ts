@@ -27,7 +27,11 @@ type Decision = StageEntry | null;
 const REGULAR = /^100[0-7]{3}$/;
 
 function mergeFileFavorOp(favor: 'ours' | 'theirs', current: string, base: string, other: string): GitOp<Buffer> {
-  return { args: ['merge-file', '-p', '-q', `--${favor}`, '--', current, base, other], okExitCodes: Array.from({ length: 255 }, (_, i) => i + 1), parse: (r) => r.stdoutBuffer };
+  return {
+    args: ['merge-file', '-p', '-q', `--${favor}`, '--', current, base, other],
+    okExitCodes: Array.from({ length: 255 }, (_, i) => i + 1),
+    parse: (r) => r.stdoutBuffer,
+  };
 }
 
 async function blob(git: GitRunner, cwd: string, oid: string | undefined): Promise<Buffer> {
@@ -40,7 +44,12 @@ export async function storeBlob(git: GitRunner, cwd: string, data: Buffer | stri
 }
 
 /** Both sides' text with the other side's non-conflicting hunks kept; conflicting hunks go `favor`'s way. */
-async function mergeFavoring(git: GitRunner, cwd: string, c: ConflictedPath, favor: 'ours' | 'theirs'): Promise<Decision> {
+async function mergeFavoring(
+  git: GitRunner,
+  cwd: string,
+  c: ConflictedPath,
+  favor: 'ours' | 'theirs',
+): Promise<Decision> {
   const ours = c.ours as StageEntry;
   const theirs = c.theirs as StageEntry;
   const taken = favor === 'ours' ? ours : theirs;
@@ -68,7 +77,12 @@ async function decide(git: GitRunner, cwd: string, c: ConflictedPath, r: Resolut
 }
 
 /** Paths given as text that git's merge did not mark as conflicted: the caller's text wins there too. */
-async function extraFiles(git: GitRunner, cwd: string, r: Resolution, conflicted: ReadonlySet<string>): Promise<Map<string, Decision>> {
+async function extraFiles(
+  git: GitRunner,
+  cwd: string,
+  r: Resolution,
+  conflicted: ReadonlySet<string>,
+): Promise<Map<string, Decision>> {
   const out = new Map<string, Decision>();
   if (!('files' in r)) return out;
   for (const [path, text] of Object.entries(r.files)) {
@@ -82,22 +96,36 @@ function assertCovered(stages: MergeStages, r: Resolution): void {
   if (!('files' in r)) return;
   for (const path of Object.keys(r.files)) {
     const problem = pathProblem(path);
-    if (problem !== null) throw new MemoryError('INVALID_PATH', `cannot resolve with '${path.slice(0, 200)}': ${problem}`, { data: { path } });
+    if (problem !== null)
+      throw new MemoryError('INVALID_PATH', `cannot resolve with '${path.slice(0, 200)}': ${problem}`, {
+        data: { path },
+      });
   }
   const missing = stages.conflicts.map((c) => c.path).filter((p) => !Object.hasOwn(r.files, p));
   if (missing.length > 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `the resolution leaves conflicted path(s) undecided: ${missing.join(', ')} (give the text of each)`, { data: { paths: missing } });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `the resolution leaves conflicted path(s) undecided: ${missing.join(', ')} (give the text of each)`,
+      { data: { paths: missing } },
+    );
   }
 }
 
 /** The merged tree with `decisions` applied, through a private index file (the checkout's index is untouched). */
-async function applyDecisions(git: GitRunner, cwd: string, tree: string, decisions: Map<string, Decision>): Promise<string> {
+async function applyDecisions(
+  git: GitRunner,
+  cwd: string,
+  tree: string,
+  decisions: Map<string, Decision>,
+): Promise<string> {
   if (decisions.size === 0) return tree;
   const index = join(resolveGitCommonDir(cwd), `gitmem-resolve-${process.pid}-${randomBytes(6).toString('hex')}.index`);
   const env = { GIT_INDEX_FILE: index };
   try {
     await git.run(['read-tree', tree], { cwd, env });
-    const lines = [...decisions].map(([path, d]) => (d === null ? `0 ${'0'.repeat(tree.length)}\t${path}\0` : `${d.mode} ${d.oid}\t${path}\0`));
+    const lines = [...decisions].map(([path, d]) =>
+      d === null ? `0 ${'0'.repeat(tree.length)}\t${path}\0` : `${d.mode} ${d.oid}\t${path}\0`,
+    );
     await git.run(['update-index', '-z', '--index-info'], { cwd, env, input: lines.join('') });
     return (await git.run(['write-tree'], { cwd, env })).stdout.trim();
   } finally {
@@ -109,7 +137,13 @@ async function applyDecisions(git: GitRunner, cwd: string, tree: string, decisio
  * The tree resolving `theirs` into `ours` as `resolution` says, and the paths that conflicted.
  * @example await resolvedTree(git, memoryDir, head, tip, { take: 'theirs' }) // { tree, conflicted: ['a.md'] }
  */
-export async function resolvedTree(git: GitRunner, cwd: string, ours: string, theirs: string, resolution: Resolution): Promise<{ tree: string; conflicted: string[] }> {
+export async function resolvedTree(
+  git: GitRunner,
+  cwd: string,
+  ours: string,
+  theirs: string,
+  resolution: Resolution,
+): Promise<{ tree: string; conflicted: string[] }> {
   const stages = await git.exec(mergeStagesOp(ours, theirs), { cwd });
   if (stages.tree === '') throw new MemoryError('INTERNAL', 'git merge-tree returned no tree');
   assertCovered(stages, resolution);

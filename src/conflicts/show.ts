@@ -20,13 +20,17 @@ export interface ConflictDetail extends KeptBranchDetail {
 }
 
 const DIFF = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M'];
-const EMPTY_TREE_OF = (git: GitRunner, cwd: string) => git.run(['hash-object', '-t', 'tree', '--stdin'], { cwd, input: '' }).then((r) => r.stdout.trim());
+const EMPTY_TREE_OF = (git: GitRunner, cwd: string) =>
+  git.run(['hash-object', '-t', 'tree', '--stdin'], { cwd, input: '' }).then((r) => r.stdout.trim());
 
 /**
  * A kept branch in detail, its diff included.
  * @example (await showConflict({ git, memoryDir }, 'gitmem/worker/w1')).diff
  */
-export async function showConflict(deps: { git: GitRunner; memoryDir: string }, branch: string): Promise<ConflictDetail> {
+export async function showConflict(
+  deps: { git: GitRunner; memoryDir: string },
+  branch: string,
+): Promise<ConflictDetail> {
   const { git, memoryDir: cwd } = deps;
   const detail = await showKeptBranch({ git, memoryDir: cwd, branch });
   const head = await mainHead(deps);
@@ -35,6 +39,14 @@ export async function showConflict(deps: { git: GitRunner; memoryDir: string }, 
   const from = base ?? (await EMPTY_TREE_OF(git, cwd));
   const diff = (await git.run([...DIFF, '--end-of-options', from, detail.head], { cwd })).stdout;
   const conflicted = (await mergeStages(git, cwd, head, detail.head)).conflicts.map((c) => c.path);
-  const mainDiff = conflicted.length === 0 ? '' : (await git.run([...DIFF, '--end-of-options', from, head, '--', ...conflicted], { cwd, env: { GIT_LITERAL_PATHSPECS: '1' } })).stdout;
+  const mainDiff =
+    conflicted.length === 0
+      ? ''
+      : (
+          await git.run([...DIFF, '--end-of-options', from, head, '--', ...conflicted], {
+            cwd,
+            env: { GIT_LITERAL_PATHSPECS: '1' },
+          })
+        ).stdout;
   return { ...detail, base, diff, conflicted, mainDiff };
 }

@@ -12,19 +12,30 @@ export const budgetsCheck: DoctorCheck = {
   title: 'system/ token budget and file limits',
   async run(ctx) {
     const files = await committedFiles(ctx);
-    const usage = systemUsage(files.map((f) => ({ path: f.path, size: f.data.length })), readSystemBudget(ctx.memoryDir, ctx.home));
+    const usage = systemUsage(
+      files.map((f) => ({ path: f.path, size: f.data.length })),
+      readSystemBudget(ctx.memoryDir, ctx.home),
+    );
     const found: string[] = [];
     if (usage.total > usage.budget) {
-      const top = usage.files.slice(0, 3).map((f) => `${f.path} ${formatCount(f.tokens)}`).join(', ');
-      found.push(`system/ is ${formatCount(usage.total)} tokens, over its budget of ${formatCount(usage.budget)} (largest: ${top}): move detail out of system/`);
+      const top = usage.files
+        .slice(0, 3)
+        .map((f) => `${f.path} ${formatCount(f.tokens)}`)
+        .join(', ');
+      found.push(
+        `system/ is ${formatCount(usage.total)} tokens, over its budget of ${formatCount(usage.budget)} (largest: ${top}): move detail out of system/`,
+      );
     }
     for (const f of files) {
       const text = f.path.endsWith('.md') ? textOf(f) : null;
       const limit = text === null ? undefined : tryParseMemoryFile(text)?.data['limit'];
       const chars = bodyChars(text);
-      if (typeof limit === 'number' && chars !== null && chars > limit) found.push(`${f.path}: body is ${formatCount(chars)} characters, over its limit of ${formatCount(limit)}`);
+      if (typeof limit === 'number' && chars !== null && chars > limit)
+        found.push(`${f.path}: body is ${formatCount(chars)} characters, over its limit of ${formatCount(limit)}`);
     }
     const line = `system/ ${formatCount(usage.total)} of ${formatCount(usage.budget)} tokens`;
-    return found.length === 0 ? ok(line) : problem(`${line}; ${found.length} over budget (only growth is refused)`, found);
+    return found.length === 0
+      ? ok(line)
+      : problem(`${line}; ${found.length} over budget (only growth is refused)`, found);
   },
 };

@@ -18,6 +18,8 @@ export const duplicatesCheck: DoctorCheck = {
       byBody.set(key, [...(byBody.get(key) ?? []), f.path]);
     }
     const groups = [...byBody.values()].filter((g) => g.length > 1).map((g) => `same body: ${g.join(', ')}`);
-    return groups.length === 0 ? ok('no two files share a body') : problem(`${groups.length} group(s) of files with the same body (keep one, link to it)`, capped(groups));
+    return groups.length === 0
+      ? ok('no two files share a body')
+      : problem(`${groups.length} group(s) of files with the same body (keep one, link to it)`, capped(groups));
   },
 };

@@ -8,7 +8,7 @@ import { committedFiles, textOf } from './committed-files.js';
 import { capped, ok, problem, type DoctorCheck } from './types.js';
 
 export const filesCheck: DoctorCheck = {
-  title: 'every file\'s frontmatter and encoding',
+  title: "every file's frontmatter and encoding",
   async run(ctx) {
     const files = await committedFiles(ctx);
     const found: string[] = [];
@@ -20,8 +20,11 @@ export const filesCheck: DoctorCheck = {
       }
       // The file as it stands: what the rules say of its content, not of a change to it (which protection is about).
       const change = { status: 'modified' as const, path: f.path, content: text, headContent: text, mode: f.mode };
-      for (const p of findProblems([change], { liftProtection: new Set([f.path]), secrets: false })) found.push(formatProblem(p));
+      for (const p of findProblems([change], { liftProtection: new Set([f.path]), secrets: false }))
+        found.push(formatProblem(p));
     }
-    return found.length === 0 ? ok(`${files.length} file(s) follow the memory rules`) : problem(`${found.length} problem(s) in committed files`, capped(found));
+    return found.length === 0
+      ? ok(`${files.length} file(s) follow the memory rules`)
+      : problem(`${found.length} problem(s) in committed files`, capped(found));
   },
 };

@@ -15,7 +15,11 @@ function hookFile(ctx: DoctorContext, name: string): { text: string | null; prob
   try {
     const st = lstatSync(file);
     if (!st.isFile()) return { text: null, problem: `${name} is not a regular file` };
-    if ((st.mode & 0o7777) !== 0o755) return { text: null, problem: `${name} has mode ${(st.mode & 0o7777).toString(8)} (git skips a hook that is not executable)` };
+    if ((st.mode & 0o7777) !== 0o755)
+      return {
+        text: null,
+        problem: `${name} has mode ${(st.mode & 0o7777).toString(8)} (git skips a hook that is not executable)`,
+      };
     if (st.size > 64 * 1024) return { text: null, problem: `${name} is not gitmem's hook (too large)` };
     return { text: readFileSync(file, 'utf8'), problem: null };
   } catch {
@@ -37,7 +41,8 @@ async function hooksPathProblem(ctx: DoctorContext): Promise<string | null> {
   const values = r.stdout.split('\n').filter((v) => v !== '');
   const want = join(ctx.gitDir, 'hooks');
   if (values.length === 0) return 'core.hooksPath is not set (a global hooks path could switch the hooks off)';
-  if (values.length > 1 || resolve(ctx.memoryDir, values[0] as string) !== want) return `core.hooksPath is ${values.join(', ')}, not ${want} as the one value`;
+  if (values.length > 1 || resolve(ctx.memoryDir, values[0] as string) !== want)
+    return `core.hooksPath is ${values.join(', ')}, not ${want} as the one value`;
   return null;
 }
 
@@ -45,12 +50,13 @@ async function inspect(ctx: DoctorContext): Promise<string[]> {
   const out: string[] = [];
   const pre = hookFile(ctx, 'pre-commit');
   if (pre.problem !== null) out.push(pre.problem);
-  else if (!isGitmemHookText(pre.text as string)) out.push('pre-commit is not gitmem\'s hook');
+  else if (!isGitmemHookText(pre.text as string)) out.push("pre-commit is not gitmem's hook");
   else {
     const self = currentInstall();
     const mine = parseHookInstalls(pre.text).find((i) => i.entry === self.entry);
     if (mine === undefined) out.push(`pre-commit does not name this install (${self.entry})`);
-    else if (!runnable(mine.node) || !existsSync(mine.entry)) out.push(`pre-commit names ${mine.node} ${mine.entry}, which this machine cannot run`);
+    else if (!runnable(mine.node) || !existsSync(mine.entry))
+      out.push(`pre-commit names ${mine.node} ${mine.entry}, which this machine cannot run`);
   }
   const post = hookFile(ctx, 'post-commit');
   if (post.problem !== null) out.push(post.problem);
@@ -64,7 +70,9 @@ export const hooksCheck: DoctorCheck = {
   title: 'hooks installed and runnable by this install',
   async run(ctx) {
     const found = await inspect(ctx);
-    return found.length === 0 ? ok('pre-commit and post-commit hooks are gitmem\'s and run with this install') : problem(`need repair: ${found.join('; ')}`, found);
+    return found.length === 0
+      ? ok("pre-commit and post-commit hooks are gitmem's and run with this install")
+      : problem(`need repair: ${found.join('; ')}`, found);
   },
   async fix(ctx) {
     const { repaired } = await ensureHooks(ctx.git, ctx.memoryDir);

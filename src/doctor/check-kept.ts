@@ -12,7 +12,9 @@ export const keptCheck: DoctorCheck = {
     if (kept.length === 0 && proposals.length === 0) return ok('none waiting');
     const details = [
       ...kept.map((b) => `${b.branch}: ${b.commits} commit(s) not on main (gitmem conflicts show ${b.branch})`),
-      ...proposals.map((p) => `${p.proposal}: proposed resolution of ${p.branch} (gitmem conflicts accept ${p.proposal})`),
+      ...proposals.map(
+        (p) => `${p.proposal}: proposed resolution of ${p.branch} (gitmem conflicts accept ${p.proposal})`,
+      ),
     ];
     return problem(`${kept.length} kept, ${proposals.length} proposal(s) waiting (gitmem conflicts)`, details);
   },

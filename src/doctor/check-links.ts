@@ -29,7 +29,8 @@ export function linkTargets(path: string, text: string): Array<{ raw: string; ta
   }
   for (const m of body.matchAll(MD_LINK)) {
     const href = m[1] ?? '';
-    if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#') || href.startsWith('/') || href.startsWith('<')) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#') || href.startsWith('/') || href.startsWith('<'))
+      continue;
     let decoded = href.split('#')[0]?.split('?')[0] ?? '';
     try {
       decoded = decodeURIComponent(decoded);
@@ -54,7 +55,14 @@ export const linksCheck: DoctorCheck = {
   async run(ctx) {
     const files = await committedFiles(ctx);
     const paths = new Set(files.map((f) => f.path));
-    const dirs = new Set(files.flatMap((f) => f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+    const dirs = new Set(
+      files.flatMap((f) =>
+        f.path
+          .split('/')
+          .slice(0, -1)
+          .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+      ),
+    );
     const dead: string[] = [];
     let links = 0;
     for (const f of files) {
@@ -62,7 +70,8 @@ export const linksCheck: DoctorCheck = {
       if (text === null) continue;
       for (const l of linkTargets(f.path, text)) {
         links++;
-        if (l.target.startsWith('../') || !exists(paths, dirs, l.target, l.wiki)) dead.push(`${f.path}: ${l.raw} names no file`);
+        if (l.target.startsWith('../') || !exists(paths, dirs, l.target, l.wiki))
+          dead.push(`${f.path}: ${l.raw} names no file`);
       }
     }
     return dead.length === 0 ? ok(`${links} link(s), none dead`) : problem(`${dead.length} dead link(s)`, capped(dead));

@@ -16,7 +16,9 @@ import { ok, problem, type DoctorCheck, type DoctorContext } from './types.js';
 export const STALE_GIT_LOCK_MS = 5 * 60_000;
 
 function gitLocks(gitDir: string): string[] {
-  const out = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) => join(gitDir, f));
+  const out = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) =>
+    join(gitDir, f),
+  );
   const walk = (dir: string, depth: number): void => {
     let entries: Dirent[];
     try {
@@ -45,9 +47,15 @@ function ageOf(path: string, now: number): number | null {
 function staleThings(ctx: DoctorContext): { lease: string | null; locks: string[]; journal: string | null } {
   const now = ctx.now();
   const leaseState = readLockFile(join(ctx.gitDir, LEASE_FILE));
-  const reason = leaseState === null ? null : staleReason(leaseState, { nowMs: now, staleMs: 60_000, hostname: hostname(), isAlive: isProcessAlive });
+  const reason =
+    leaseState === null
+      ? null
+      : staleReason(leaseState, { nowMs: now, staleMs: 60_000, hostname: hostname(), isAlive: isProcessAlive });
   const leaseLive = leaseState !== null && reason === null;
-  const lease = reason === null ? null : `the operation lease is held by ${leaseState?.holder ? `pid ${leaseState.holder.pid} (${leaseState.holder.purpose})` : 'an unreadable record'}: ${reason}`;
+  const lease =
+    reason === null
+      ? null
+      : `the operation lease is held by ${leaseState?.holder ? `pid ${leaseState.holder.pid} (${leaseState.holder.purpose})` : 'an unreadable record'}: ${reason}`;
   const locks = leaseLive ? [] : gitLocks(ctx.gitDir).filter((p) => (ageOf(p, now) ?? 0) >= STALE_GIT_LOCK_MS);
   const journalFile = join(ctx.gitDir, 'gitmem-write.json');
   const journal = ageOf(journalFile, now) === null || leaseLive ? null : `${journalFile}: a write that did not finish`;
@@ -58,20 +66,33 @@ export const locksCheck: DoctorCheck = {
   title: 'stale locks and unfinished write journals',
   async run(ctx) {
     const s = staleThings(ctx);
-    const details = [...(s.lease ? [s.lease] : []), ...s.locks.map((l) => `${l}: a git lock left behind`), ...(s.journal ? [s.journal] : [])];
+    const details = [
+      ...(s.lease ? [s.lease] : []),
+      ...s.locks.map((l) => `${l}: a git lock left behind`),
+      ...(s.journal ? [s.journal] : []),
+    ];
     const setAside = readdirSafe(ctx.gitDir).filter((n) => /^gitmem-write\..+\.(rejected|failed)\.json$/.test(n));
-    const note = setAside.length > 0 ? ` (${setAside.length} set-aside journal(s) kept for inspection in ${ctx.gitDir})` : '';
-    return details.length === 0 ? ok(`none stale, no unfinished write${note}`) : problem(`${details.length} stale lock(s) or unfinished write(s)${note}`, details);
+    const note =
+      setAside.length > 0 ? ` (${setAside.length} set-aside journal(s) kept for inspection in ${ctx.gitDir})` : '';
+    return details.length === 0
+      ? ok(`none stale, no unfinished write${note}`)
+      : problem(`${details.length} stale lock(s) or unfinished write(s)${note}`, details);
   },
   async fix(ctx) {
     const before = staleThings(ctx);
     const done: string[] = [];
-    await withMemoryOperation(ctx.memoryDir, async () => {
-      if (before.lease) done.push('released the operation lease of a process that is gone');
-      for (const l of before.locks) if (removeFile(l)) done.push(`removed stale ${l}`);
-      const outcome = await recoverInterruptedWrite(ctx.git, ctx.memoryDir).catch((err: Error) => `set aside (${err.message.split('\n')[0]})`);
-      if (outcome !== 'none') done.push(`unfinished write: ${outcome}`);
-    }, { purpose: 'doctor --fix' });
+    await withMemoryOperation(
+      ctx.memoryDir,
+      async () => {
+        if (before.lease) done.push('released the operation lease of a process that is gone');
+        for (const l of before.locks) if (removeFile(l)) done.push(`removed stale ${l}`);
+        const outcome = await recoverInterruptedWrite(ctx.git, ctx.memoryDir).catch(
+          (err: Error) => `set aside (${err.message.split('\n')[0]})`,
+        );
+        if (outcome !== 'none') done.push(`unfinished write: ${outcome}`);
+      },
+      { purpose: 'doctor --fix' },
+    );
     return done;
   },
 };

@@ -14,7 +14,10 @@ const MAX_SCAN_BYTES = 4 * 1024 * 1024;
 const BATCH = 2_000;
 
 async function reachableBlobs(ctx: DoctorContext): Promise<Array<{ id: string; path: string }>> {
-  const r = await ctx.git.run(['rev-list', '--objects', '--all', '--filter=object:type=blob'], { cwd: ctx.memoryDir, okExitCodes: [128] });
+  const r = await ctx.git.run(['rev-list', '--objects', '--all', '--filter=object:type=blob'], {
+    cwd: ctx.memoryDir,
+    okExitCodes: [128],
+  });
   if (r.exitCode !== 0) return [];
   const seen = new Set<string>();
   const out: Array<{ id: string; path: string }> = [];
@@ -27,7 +30,10 @@ async function reachableBlobs(ctx: DoctorContext): Promise<Array<{ id: string; p
   return out;
 }
 
-async function scanBlobs(ctx: DoctorContext, allowed: ReadonlySet<string>): Promise<{ found: string[]; blobs: number }> {
+async function scanBlobs(
+  ctx: DoctorContext,
+  allowed: ReadonlySet<string>,
+): Promise<{ found: string[]; blobs: number }> {
   const blobs = await reachableBlobs(ctx);
   const found: string[] = [];
   for (let i = 0; i < blobs.length; i += BATCH) {
@@ -35,8 +41,12 @@ async function scanBlobs(ctx: DoctorContext, allowed: ReadonlySet<string>): Prom
     const objects = await ctx.git.exec(catFileBatchRawOp(part.map((b) => b.id)), { cwd: ctx.memoryDir });
     objects.forEach((o, j) => {
       const b = part[j];
-      if (o === null || b === undefined || o.type !== 'blob' || o.data.length > MAX_SCAN_BYTES || o.data.includes(0)) return;
-      for (const f of scanText(o.data.toString('utf8'), { allowed })) found.push(`${b.path} (blob ${b.id.slice(0, 12)}):${f.line}: ${f.rule} ${f.preview} (fingerprint ${f.fingerprint})`);
+      if (o === null || b === undefined || o.type !== 'blob' || o.data.length > MAX_SCAN_BYTES || o.data.includes(0))
+        return;
+      for (const f of scanText(o.data.toString('utf8'), { allowed }))
+        found.push(
+          `${b.path} (blob ${b.id.slice(0, 12)}):${f.line}: ${f.rule} ${f.preview} (fingerprint ${f.fingerprint})`,
+        );
     });
   }
   return { found, blobs: blobs.length };
@@ -49,7 +59,8 @@ async function scanMessages(ctx: DoctorContext, allowed: ReadonlySet<string>): P
   const found: string[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const sha = (parts[i] ?? '').trim();
-    for (const f of scanText(parts[i + 1] ?? '', { allowed })) found.push(`commit ${sha.slice(0, 12)} message:${f.line}: ${f.rule} ${f.preview} (fingerprint ${f.fingerprint})`);
+    for (const f of scanText(parts[i + 1] ?? '', { allowed }))
+      found.push(`commit ${sha.slice(0, 12)} message:${f.line}: ${f.rule} ${f.preview} (fingerprint ${f.fingerprint})`);
   }
   return found;
 }
@@ -61,6 +72,9 @@ export const secretsCheck: DoctorCheck = {
     const { found, blobs } = await scanBlobs(ctx, allowed);
     found.push(...(await scanMessages(ctx, allowed)));
     if (found.length === 0) return ok(`none in ${blobs} blob(s) and the commit messages of every ref`);
-    return problem(`${found.length} credential(s) in history: rotate them, then rewrite history or allow false positives (gitmem secrets allow)`, capped(found));
+    return problem(
+      `${found.length} credential(s) in history: rotate them, then rewrite history or allow false positives (gitmem secrets allow)`,
+      capped(found),
+    );
   },
 };

@@ -9,7 +9,12 @@ export const worktreesCheck: DoctorCheck = {
   title: 'orphan worktrees',
   async run(ctx) {
     const orphans = findOrphanWorktrees({ memoryDir: ctx.memoryDir, git: ctx.git });
-    return orphans.length === 0 ? ok('no orphans') : problem(`${orphans.length} orphan(s) of writers that are gone`, orphans.map((o) => o.worktreeDir));
+    return orphans.length === 0
+      ? ok('no orphans')
+      : problem(
+          `${orphans.length} orphan(s) of writers that are gone`,
+          orphans.map((o) => o.worktreeDir),
+        );
   },
   async fix(ctx) {
     const r = await pruneOrphanWorktrees({ memoryDir: ctx.memoryDir, git: ctx.git });

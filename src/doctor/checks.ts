@@ -15,7 +15,19 @@ import { secretsCheck } from './check-secrets.js';
 import { worktreesCheck } from './check-worktrees.js';
 import type { DoctorCheck } from './types.js';
 
-export const DOCTOR_CHECK_NAMES = ['hooks', 'config', 'files', 'budgets', 'links', 'duplicates', 'kept', 'worktrees', 'locks', 'remote', 'secrets'] as const;
+export const DOCTOR_CHECK_NAMES = [
+  'hooks',
+  'config',
+  'files',
+  'budgets',
+  'links',
+  'duplicates',
+  'kept',
+  'worktrees',
+  'locks',
+  'remote',
+  'secrets',
+] as const;
 export type DoctorCheckName = (typeof DOCTOR_CHECK_NAMES)[number];
 
 export const DOCTOR_CHECKS: Readonly<Record<DoctorCheckName, DoctorCheck>> = {

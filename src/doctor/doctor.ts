@@ -37,14 +37,28 @@ export interface DoctorOptions {
 
 async function contextFor(o: DoctorOptions): Promise<DoctorContext> {
   const head = await resolveCommit(o.git, o.memoryDir, 'HEAD');
-  return { git: o.git, memoryDir: o.memoryDir, gitDir: resolveGitCommonDir(o.memoryDir), home: o.home, env: o.env, credentials: o.credentials ?? (() => undefined), head, now: o.now ?? Date.now };
+  return {
+    git: o.git,
+    memoryDir: o.memoryDir,
+    gitDir: resolveGitCommonDir(o.memoryDir),
+    home: o.home,
+    env: o.env,
+    credentials: o.credentials ?? (() => undefined),
+    head,
+    now: o.now ?? Date.now,
+  };
 }
 
 /** Runs one check (and its repair); returns the report and the context the next check should use. */
-async function runOne(o: DoctorOptions, ctx: DoctorContext, name: DoctorCheckName): Promise<[DoctorCheckReport, DoctorContext]> {
+async function runOne(
+  o: DoctorOptions,
+  ctx: DoctorContext,
+  name: DoctorCheckName,
+): Promise<[DoctorCheckReport, DoctorContext]> {
   const check = DOCTOR_CHECKS[name];
   const first = await check.run(ctx);
-  if (first.status === 'ok' || o.fix !== true || check.fix === undefined) return [{ check: name, title: check.title, ...first }, ctx];
+  if (first.status === 'ok' || o.fix !== true || check.fix === undefined)
+    return [{ check: name, title: check.title, ...first }, ctx];
   const fixed = await check.fix(ctx);
   const fresh = await contextFor(o); // the repair may have moved HEAD or changed what is on disk
   const again = await check.run(fresh);

@@ -33,12 +33,22 @@ export interface DoctorCheck {
   fix?(ctx: DoctorContext): Promise<string[]>;
 }
 
-export const ok = (line: string, details: string[] = []): CheckFinding => ({ status: 'ok', line, ...(details.length > 0 ? { details } : {}) });
-export const problem = (line: string, details: string[] = []): CheckFinding => ({ status: 'problem', line, ...(details.length > 0 ? { details } : {}) });
+export const ok = (line: string, details: string[] = []): CheckFinding => ({
+  status: 'ok',
+  line,
+  ...(details.length > 0 ? { details } : {}),
+});
+export const problem = (line: string, details: string[] = []): CheckFinding => ({
+  status: 'problem',
+  line,
+  ...(details.length > 0 ? { details } : {}),
+});
 
 /** At most this many details per check: a repository with 10,000 broken links prints a count, not a flood. */
 export const MAX_DETAILS = 50;
 
 export function capped(details: readonly string[]): string[] {
-  return details.length <= MAX_DETAILS ? [...details] : [...details.slice(0, MAX_DETAILS), `… and ${details.length - MAX_DETAILS} more`];
+  return details.length <= MAX_DETAILS
+    ? [...details]
+    : [...details.slice(0, MAX_DETAILS), `… and ${details.length - MAX_DETAILS} more`];
 }

@@ -31,16 +31,24 @@ export type AuthProblem =
   | 'host_key_unknown' // ssh has no known_hosts entry for the server
   | 'host_key_changed'; // the server's key differs from the recorded one
 
-const CRED_HINT = 'set GITMEM_GIT_TOKEN or put the token in $GITMEM_HOME/credentials (a `url` line there must cover this remote)';
+const CRED_HINT =
+  'set GITMEM_GIT_TOKEN or put the token in $GITMEM_HOME/credentials (a `url` line there must cover this remote)';
 
 /**
  * The problem and its message for a failure of kind `auth`, `host_key` or `dns`; undefined for other kinds.
  * @example explainFailure('auth', "fatal: could not read Username for 'https://h': terminal prompts disabled", { sent: undefined, refusal: undefined, remote: undefined })
  */
-export function explainFailure(kind: GitFailureKind, text: string, ctx: FailureContext): { problem?: AuthProblem; message: string } | undefined {
+export function explainFailure(
+  kind: GitFailureKind,
+  text: string,
+  ctx: FailureContext,
+): { problem?: AuthProblem; message: string } | undefined {
   if (kind === 'dns') {
-    const host = /Could not resolve host(?:name)?:? ([^\s:']+)/i.exec(text)?.[1] ?? hostOf(ctx.remote)?.host ?? 'of the remote';
-    return { message: `the host name ${host} does not resolve (DNS): check the URL's host name and this machine's network; not retried` };
+    const host =
+      /Could not resolve host(?:name)?:? ([^\s:']+)/i.exec(text)?.[1] ?? hostOf(ctx.remote)?.host ?? 'of the remote';
+    return {
+      message: `the host name ${host} does not resolve (DNS): check the URL's host name and this machine's network; not retried`,
+    };
   }
   if (kind === 'host_key') return hostKeyProblem(text, ctx.remote);
   if (kind !== 'auth') return undefined;
@@ -64,7 +72,10 @@ function httpProblem(text: string, ctx: FailureContext): { problem: AuthProblem;
       const message = `the remote${at} rejected the credentials git's own setup supplied (a credential helper): fix them there, or ${CRED_HINT}`;
       return { problem: 'helper_rejected', message };
     }
-    const why = status === 403 ? 'refused access (HTTP 403) and no credentials were sent' : 'asked for credentials and none are configured';
+    const why =
+      status === 403
+        ? 'refused access (HTTP 403) and no credentials were sent'
+        : 'asked for credentials and none are configured';
     return { problem: 'no_credentials', message: `the remote${at} ${why}: ${CRED_HINT}` };
   }
   const offered = ctx.refusal?.schemes ?? [];
@@ -88,7 +99,9 @@ function hostKeyProblem(text: string, remote: string | undefined): { problem: Au
     const message = `the SSH host key of ${name} is not the one recorded in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED), which can be an attack: if the server's key really changed, remove the old entry with \`ssh-keygen -R '${name}'\` and add the new one after checking its fingerprint`;
     return { problem: 'host_key_changed', message };
   }
-  const scan = at ? `ssh-keyscan -p ${at.port ?? '22'} ${at.host} >> ~/.ssh/known_hosts` : 'ssh-keyscan -p <port> <host> >> ~/.ssh/known_hosts';
+  const scan = at
+    ? `ssh-keyscan -p ${at.port ?? '22'} ${at.host} >> ~/.ssh/known_hosts`
+    : 'ssh-keyscan -p <port> <host> >> ~/.ssh/known_hosts';
   const message = `the SSH host key of ${name} is not known here, so ssh refused to connect: check the server's fingerprint, then add it with \`${scan}\` (or let ssh record a new host's key on first use: GIT_SSH_COMMAND='ssh -o StrictHostKeyChecking=accept-new')`;
   return { problem: 'host_key_unknown', message };
 }
@@ -106,7 +119,8 @@ export function hostOf(remote: string | undefined): { host: string; port?: strin
 }
 
 function hostInSshText(text: string): { host: string; port?: string } | undefined {
-  const m = /host key is known for \[?([^\]\s]+)\]?(?::(\d+))?|authenticity of host '\[?([^\]\s']+)\]?(?::(\d+))?/i.exec(text);
+  const m =
+    /host key is known for \[?([^\]\s]+)\]?(?::(\d+))?|authenticity of host '\[?([^\]\s']+)\]?(?::(\d+))?/i.exec(text);
   const host = m?.[1] ?? m?.[3];
   const port = m?.[2] ?? m?.[4];
   return host ? { host, ...(port ? { port } : {}) } : undefined;

@@ -25,18 +25,22 @@ const TRANSIENT_TRANSPORT =
 // curl's "Could not resolve host: h", ssh's "Could not resolve hostname h: Name or service not known".
 // Both only on lines of our own processes: a server's "remote: …" text cannot claim them.
 const DNS = /^(?!remote:).*(?:Could not resolve host(?:name)?\b|Could not resolve proxy)/im;
-const HOST_KEY = /^(?!remote:).*(?:Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No \S+ host key is known for)/im;
+const HOST_KEY =
+  /^(?!remote:).*(?:Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No \S+ host key is known for)/im;
 const AUTH =
   /could not read Username|could not read Password|Authentication failed|returned error: 40[13]\b|HTTP 40[13]\b|Permission denied \(publickey|invalid credentials|terminal prompts disabled|Invalid username or (?:password|token)/i;
 const NON_FAST_FORWARD =
   /\(non-fast-forward\)|\(fetch first\)|updates were rejected|remote contains work that you do not have locally|tip of your current branch is behind|cannot lock ref '[^']+': is at [0-9a-f]+ but expected|incorrect old value provided/i;
 const CONFLICT = /^CONFLICT \(|could not apply [0-9a-f]+|Resolve all conflicts manually|Merge conflict in /im;
 const UNRELATED = /refusing to merge unrelated histories|no common commits|no merge base/i;
-const MISSING_REF = /couldn't find remote ref|invalid upstream 'origin\/|unknown revision or path not in the working tree.*origin\//i;
+const MISSING_REF =
+  /couldn't find remote ref|invalid upstream 'origin\/|unknown revision or path not in the working tree.*origin\//i;
 const IDENTITY = /Please tell me who you are|unable to auto-detect email address|empty ident name/i;
 // Only a lock git failed to take on this machine: a remote's "remote: error: … .lock" line is not ours to wait for.
-const LOCKED = /^(?:fatal|error): .*(?:Unable to create '[^']+\.lock': File exists|could not lock config file .+: File exists)/m;
-const LOCK_PATH = /^(?:fatal|error): .*?(?:Unable to create '([^']+\.lock)': File exists|could not lock config file (.+?): File exists)/m;
+const LOCKED =
+  /^(?:fatal|error): .*(?:Unable to create '[^']+\.lock': File exists|could not lock config file .+: File exists)/m;
+const LOCK_PATH =
+  /^(?:fatal|error): .*?(?:Unable to create '([^']+\.lock)': File exists|could not lock config file (.+?): File exists)/m;
 // git with `http.followRedirects=false` reports a 3xx as an error status.
 const REDIRECT = /The requested URL returned error: 30[0-8]\b/i;
 const MISSING_CWD = /Unable to read current working directory: No such file or directory|uv_cwd|cwd.*ENOENT/i;

@@ -67,7 +67,6 @@ export function resolveGitCommonDir(repoDir: string): string {
   throw new MemoryError('NOT_A_GIT_REPO', `${key} is not inside a git repository`, { data: { repoDir: key } });
 }
 
-
 /** A repository's own git dir (its index, HEAD, the journal) and the common dir (objects, refs, the lease). */
 export interface GitDirs {
   gitDir: string;

@@ -7,7 +7,10 @@
  * `env` with `entries` as environment config, after those it already carries.
  * @example withGitConfig({}, [['core.hooksPath', '/h']]).GIT_CONFIG_KEY_0 === 'core.hooksPath'
  */
-export function withGitConfig(env: Readonly<Record<string, string>>, entries: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+export function withGitConfig(
+  env: Readonly<Record<string, string>>,
+  entries: ReadonlyArray<readonly [string, string]>,
+): Record<string, string> {
   const inherited = Number(env['GIT_CONFIG_COUNT'] ?? '0');
   const first = Number.isSafeInteger(inherited) && inherited > 0 ? inherited : 0;
   const out: Record<string, string> = { ...env, GIT_CONFIG_COUNT: String(first + entries.length) };

@@ -139,15 +139,27 @@ export function parseGitConfig(text: string): ParsedConfig {
  * Section and key match case-insensitively, the subsection exactly. Pure.
  * @example configValues('[merge "gitmem"]\n\tdriver = a\n', 'merge', 'driver', 'gitmem') // ['a']
  */
-export function configValues(config: string | ParsedConfig, section: string, key: string, subsection?: string): string[] {
+export function configValues(
+  config: string | ParsedConfig,
+  section: string,
+  key: string,
+  subsection?: string,
+): string[] {
   const parsed = typeof config === 'string' ? parseGitConfig(config) : config;
   const s = section.toLowerCase();
   const k = key.toLowerCase();
-  return parsed.entries.filter((e) => e.section === s && e.key === k && e.subsection === subsection).map((e) => e.value);
+  return parsed.entries
+    .filter((e) => e.section === s && e.key === k && e.subsection === subsection)
+    .map((e) => e.value);
 }
 
 /** The value git uses (the last one) of `section[.subsection].key`, or undefined. Pure. */
-export function configValue(config: string | ParsedConfig, section: string, key: string, subsection?: string): string | undefined {
+export function configValue(
+  config: string | ParsedConfig,
+  section: string,
+  key: string,
+  subsection?: string,
+): string | undefined {
   return configValues(config, section, key, subsection).at(-1);
 }
 
@@ -169,7 +181,12 @@ export function readGitConfigText(gitDir: string): string | undefined {
  * The value git uses of `section[.subsection].key` in `<gitDir>/config` (includes not followed), or undefined.
  * @example readGitConfigValue('/mem/.git', 'remote', 'url', 'origin') // 'https://host/me/mem.git'
  */
-export function readGitConfigValue(gitDir: string, section: string, key: string, subsection?: string): string | undefined {
+export function readGitConfigValue(
+  gitDir: string,
+  section: string,
+  key: string,
+  subsection?: string,
+): string | undefined {
   const text = readGitConfigText(gitDir);
   return text === undefined ? undefined : configValue(text, section, key, subsection);
 }

@@ -54,7 +54,10 @@ export async function syncAll(set: FlushSet, background = false): Promise<void> 
   const dirFds: number[] = [];
   try {
     for (const d of new Set(set.dirs ?? [])) dirFds.push(openSync(d, O_RDONLY | O_DIRECTORY));
-    const all = [...(set.data ?? []).map((fd) => ({ fd, data: true })), ...[...(set.full ?? []), ...dirFds].map((fd) => ({ fd, data: false }))];
+    const all = [
+      ...(set.data ?? []).map((fd) => ({ fd, data: true })),
+      ...[...(set.full ?? []), ...dirFds].map((fd) => ({ fd, data: false })),
+    ];
     const first = background ? undefined : all[0];
     const rest = background ? all : all.slice(1);
     const running = rest.map((x) => (x.data ? fdatasyncFd(x.fd) : fsyncFd(x.fd)));

@@ -38,7 +38,9 @@ export class GitCommandError extends MemoryError {
   ) {
     const redirect = fields.redirect ? { redirect: fields.redirect } : {};
     const problem = fields.problem ? { problem: fields.problem } : {};
-    super(code, message, { data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind, ...redirect, ...problem } });
+    super(code, message, {
+      data: { argv: fields.argv, exitCode: fields.exitCode, kind: fields.kind, ...redirect, ...problem },
+    });
     this.name = 'GitCommandError';
     this.argv = fields.argv;
     this.command = fields.command ?? fields.argv.join(' ');
@@ -68,7 +70,13 @@ const KIND_CODES: Partial<Record<GitFailureKind, MemoryErrorCode>> = {
  * Builds the typed, redacted error of a failed run (a refused redirect, an auth, host-key or DNS failure
  * get their own one-line explanation).
  */
-export function toGitError(argv: string[], r: ProcessResult, secrets: string[], cwd: string, details: FailureDetails = {}): GitCommandError {
+export function toGitError(
+  argv: string[],
+  r: ProcessResult,
+  secrets: string[],
+  cwd: string,
+  details: FailureDetails = {},
+): GitCommandError {
   const { redirect } = details;
   const cleanArgv = redactArgv(argv, secrets);
   const stderr = redactText(r.stderr, secrets);
@@ -77,10 +85,19 @@ export function toGitError(argv: string[], r: ProcessResult, secrets: string[], 
   const detail = stderr.trim() || stdout.trim() || (r.spawnError ? r.spawnError.message : '');
   const spawnText = r.spawnError ? `${r.spawnError.message}${existsSync(cwd) ? '' : ' (cwd ENOENT)'}` : '';
   const refused = redirect && !r.timedOut && !r.aborted ? redirectRefusal(command, redirect) : undefined;
-  const kind = r.timedOut ? 'transient' : refused ? 'redirect' : classifyGitFailure(`${stderr}\n${stdout}\n${spawnText}`);
-  const explained = details.failure && !refused ? explainFailure(kind, `${stderr}\n${stdout}`, details.failure) : undefined;
+  const kind = r.timedOut
+    ? 'transient'
+    : refused
+      ? 'redirect'
+      : classifyGitFailure(`${stderr}\n${stdout}\n${spawnText}`);
+  const explained =
+    details.failure && !refused ? explainFailure(kind, `${stderr}\n${stdout}`, details.failure) : undefined;
   let code: MemoryErrorCode = KIND_CODES[kind] ?? 'GIT_FAILED';
-  let message = refused?.message ?? (explained ? `git ${command}: ${explained.message}` : `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`);
+  let message =
+    refused?.message ??
+    (explained
+      ? `git ${command}: ${explained.message}`
+      : `git ${command} failed (exit ${r.exitCode ?? 'none'}): ${firstLines(detail)}`);
   if (r.aborted) [code, message] = ['ABORTED', `git ${command} was aborted`];
   else if (r.timedOut) [code, message] = ['GIT_TIMEOUT', `git ${command} timed out`];
   const error = new GitCommandError(code, redactText(message, secrets), {

@@ -27,7 +27,13 @@ export interface GitAuth {
 }
 
 /** Environment variables that would make git print headers or bodies in ways we do not control. */
-const NOISY_ENV = ['GIT_CURL_VERBOSE', 'GIT_TRACE_CURL', 'GIT_TRACE_CURL_NO_DATA', 'GIT_TRACE_REDACT', 'GIT_REDACT_COOKIES'];
+const NOISY_ENV = [
+  'GIT_CURL_VERBOSE',
+  'GIT_TRACE_CURL',
+  'GIT_TRACE_CURL_NO_DATA',
+  'GIT_TRACE_REDACT',
+  'GIT_REDACT_COOKIES',
+];
 
 /**
  * The config entries an authenticated command needs: no credential helper or askpass, the header for
@@ -50,7 +56,10 @@ export function authConfigEntries(auth: GitAuth, extra: ReadonlyArray<[string, s
  * git's curl trace of headers on stderr; git redacts the Authorization header in it.
  * @example authEnv({ PATH: '/usr/bin' }, [['http.followRedirects', 'false']]).GIT_CONFIG_KEY_0 === 'http.followRedirects'
  */
-export function authEnv(env: Readonly<Record<string, string>>, entries: ReadonlyArray<[string, string]>): Record<string, string> {
+export function authEnv(
+  env: Readonly<Record<string, string>>,
+  entries: ReadonlyArray<[string, string]>,
+): Record<string, string> {
   const out = withGitConfig(env, entries);
   for (const k of NOISY_ENV) delete out[k];
   out['GIT_TRACE_CURL'] = '2';
@@ -111,9 +120,11 @@ export function stripCurlTrace(stderr: string): { stderr: string; redirects: Tra
       if (statusLine) status = Number(statusLine[1]);
       if (statusLine && (status === 401 || status === 403)) refusal = { status, schemes: [] };
       const location = /^location:\s*(\S+)$/i.exec(text);
-      if (location && status >= 300 && status < 400) redirects.push({ status, ...request, location: location[1] ?? '' });
+      if (location && status >= 300 && status < 400)
+        redirects.push({ status, ...request, location: location[1] ?? '' });
       const challenge = /^www-authenticate:\s*(.*)$/i.exec(text);
-      if (challenge && refusal && status === refusal.status) refusal.schemes.push(...challengeSchemes(challenge[1] ?? ''));
+      if (challenge && refusal && status === refusal.status)
+        refusal.schemes.push(...challengeSchemes(challenge[1] ?? ''));
     }
   }
   return { stderr: kept.join('\n'), redirects, ...(refusal ? { refusal } : {}) };

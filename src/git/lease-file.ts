@@ -125,7 +125,13 @@ export type StaleReason = 'dead_holder' | 'stale_heartbeat' | 'unreadable';
  */
 export function staleReason(
   state: LockFileState,
-  o: { nowMs: number; staleMs: number; hostname: string; isAlive: (pid: number) => boolean; startOf?: (pid: number) => string | null },
+  o: {
+    nowMs: number;
+    staleMs: number;
+    hostname: string;
+    isAlive: (pid: number) => boolean;
+    startOf?: (pid: number) => string | null;
+  },
 ): StaleReason | null {
   const age = o.nowMs - state.mtimeMs;
   if (state.holder === null) return age > 2_000 ? 'unreadable' : null;
@@ -166,17 +172,29 @@ export function breakStaleLock(
   o: { nowMs: number; hostname: string; pid: number; isAlive: (pid: number) => boolean },
 ): boolean {
   const guard = `${path}.recover`;
-  const me = { pid: o.pid, hostname: o.hostname, startedAt: new Date(o.nowMs).toISOString(), purpose: 'recover', token: `recover-${o.pid}-${o.nowMs}` };
+  const me = {
+    pid: o.pid,
+    hostname: o.hostname,
+    startedAt: new Date(o.nowMs).toISOString(),
+    purpose: 'recover',
+    token: `recover-${o.pid}-${o.nowMs}`,
+  };
   if (!tryCreateLockFile(guard, me)) {
     const other = readLockFile(guard);
-    const abandoned = other !== null && (o.nowMs - other.mtimeMs > 5_000 || (other.holder !== null && other.holder.hostname === o.hostname && !o.isAlive(other.holder.pid)));
+    const abandoned =
+      other !== null &&
+      (o.nowMs - other.mtimeMs > 5_000 ||
+        (other.holder !== null && other.holder.hostname === o.hostname && !o.isAlive(other.holder.pid)));
     if (abandoned) removeFile(guard);
     return false;
   }
   try {
     const now = readLockFile(path);
     if (now === null) return true;
-    const same = now.holder === null ? judged.holder === null && now.mtimeMs === judged.mtimeMs : now.holder.token === judged.holder?.token;
+    const same =
+      now.holder === null
+        ? judged.holder === null && now.mtimeMs === judged.mtimeMs
+        : now.holder.token === judged.holder?.token;
     if (same) removeFile(path);
     return same;
   } finally {

@@ -104,7 +104,12 @@ export function readMemoryOperationHolder(repoDir: string): LeaseHolder | null {
   return readLockFile(join(resolveGitCommonDir(repoDir), LEASE_FILE))?.holder ?? null;
 }
 
-async function enterQueue(key: string, deadline: number, purpose: string, opts: MemoryOperationOptions): Promise<() => void> {
+async function enterQueue(
+  key: string,
+  deadline: number,
+  purpose: string,
+  opts: MemoryOperationOptions,
+): Promise<() => void> {
   const now = opts.now ?? Date.now;
   const state = queues.get(key) ?? { tail: Promise.resolve(), current: null };
   queues.set(key, state);
@@ -119,7 +124,8 @@ async function enterQueue(key: string, deadline: number, purpose: string, opts: 
   const outcome = await raceTurn(previous, deadline - now(), opts.signal);
   if (outcome !== 'turn') {
     void previous.then(leave); // keep the chain intact: our slot passes straight through
-    if (outcome === 'aborted') throw new MemoryError('ABORTED', `waiting for the memory operation lease on ${key} was aborted`);
+    if (outcome === 'aborted')
+      throw new MemoryError('ABORTED', `waiting for the memory operation lease on ${key} was aborted`);
     const holder = { pid: opts.pid ?? process.pid, inProcess: true, purpose: state.current?.purpose ?? 'unknown' };
     throw lockTimeout(key, holder, purpose);
   }
@@ -130,7 +136,11 @@ async function enterQueue(key: string, deadline: number, purpose: string, opts: 
   };
 }
 
-function raceTurn(turn: Promise<void>, waitMs: number, signal: AbortSignal | undefined): Promise<'turn' | 'timeout' | 'aborted'> {
+function raceTurn(
+  turn: Promise<void>,
+  waitMs: number,
+  signal: AbortSignal | undefined,
+): Promise<'turn' | 'timeout' | 'aborted'> {
   if (signal?.aborted) return Promise.resolve('aborted');
   return new Promise((resolve) => {
     const onAbort = (): void => finish('aborted');
@@ -145,7 +155,12 @@ function raceTurn(turn: Promise<void>, waitMs: number, signal: AbortSignal | und
   });
 }
 
-async function acquireLockFile(commonDir: string, deadline: number, purpose: string, opts: MemoryOperationOptions): Promise<() => void> {
+async function acquireLockFile(
+  commonDir: string,
+  deadline: number,
+  purpose: string,
+  opts: MemoryOperationOptions,
+): Promise<() => void> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
   const host = opts.hostname ?? osHostname();
@@ -157,7 +172,14 @@ async function acquireLockFile(commonDir: string, deadline: number, purpose: str
   // Identifies this acquisition in the lock file; uniqueness, not secrecy (node:crypto would cost start-up time).
   const token = `${Date.now().toString(16)}${Math.random().toString(16).slice(2, 10)}`;
   const pidStart = processStartTime(pid);
-  const me = { pid, ...(pidStart === null ? {} : { pidStart }), hostname: host, startedAt: new Date(now()).toISOString(), purpose, token };
+  const me = {
+    pid,
+    ...(pidStart === null ? {} : { pidStart }),
+    hostname: host,
+    startedAt: new Date(now()).toISOString(),
+    purpose,
+    token,
+  };
   let recovered: { holder: LeaseHolder | null; reason: string } | null = null;
   for (let attempt = 0; ; attempt++) {
     if (tryCreateLockFile(path, me)) break;
@@ -170,7 +192,8 @@ async function acquireLockFile(commonDir: string, deadline: number, purpose: str
       }
       if (now() >= deadline) throw lockTimeout(commonDir, state.holder ?? { unreadable: true }, purpose);
     }
-    if (opts.signal?.aborted) throw new MemoryError('ABORTED', `waiting for the memory operation lease on ${commonDir} was aborted`);
+    if (opts.signal?.aborted)
+      throw new MemoryError('ABORTED', `waiting for the memory operation lease on ${commonDir} was aborted`);
     await sleep(Math.min(25, 1 + attempt * 2) + Math.random() * 3);
   }
   if (recovered !== null) await afterRecovery(commonDir, recovered, opts);
@@ -182,7 +205,11 @@ async function acquireLockFile(commonDir: string, deadline: number, purpose: str
   };
 }
 
-async function afterRecovery(commonDir: string, recovered: { holder: LeaseHolder | null; reason: string }, opts: MemoryOperationOptions): Promise<void> {
+async function afterRecovery(
+  commonDir: string,
+  recovered: { holder: LeaseHolder | null; reason: string },
+  opts: MemoryOperationOptions,
+): Promise<void> {
   const since = recovered.holder ? Date.parse(recovered.holder.startedAt) : 0;
   const removedGitLocks = await clearStaleGitLocks(commonDir, {
     sinceMs: Number.isFinite(since) ? since : 0,
@@ -194,10 +221,17 @@ async function afterRecovery(commonDir: string, recovered: { holder: LeaseHolder
 
 function lockTimeout(repo: string, holder: Record<string, unknown> | LeaseHolder, purpose: string): MemoryError {
   const h = holder as Partial<LeaseHolder> & { inProcess?: boolean };
-  const who = h.pid !== undefined ? `pid ${h.pid}${h.hostname ? ` on ${h.hostname}` : ''}${h.inProcess ? ' (this process)' : ''}` : 'an unreadable lock';
+  const who =
+    h.pid !== undefined
+      ? `pid ${h.pid}${h.hostname ? ` on ${h.hostname}` : ''}${h.inProcess ? ' (this process)' : ''}`
+      : 'an unreadable lock';
   const what = h.purpose ? ` for "${h.purpose}"` : '';
   const since = h.startedAt ? ` since ${h.startedAt}` : '';
-  return new MemoryError('LOCK_TIMEOUT', `timed out waiting for the memory operation lease on ${repo} (wanted for "${purpose}"): held by ${who}${what}${since}`, {
-    data: { holder, repo },
-  });
+  return new MemoryError(
+    'LOCK_TIMEOUT',
+    `timed out waiting for the memory operation lease on ${repo} (wanted for "${purpose}"): held by ${who}${what}${since}`,
+    {
+      data: { holder, repo },
+    },
+  );
 }

@@ -30,7 +30,13 @@ function nameOf(item: TreeItem): string {
   return raw.toString('utf8');
 }
 
-function compare(objectsDir: string, prefix: string, fromId: string | undefined, toId: string, out: RawDiffEntry[]): void {
+function compare(
+  objectsDir: string,
+  prefix: string,
+  fromId: string | undefined,
+  toId: string,
+  out: RawDiffEntry[],
+): void {
   const before = new Map(items(objectsDir, fromId).map((i) => [nameOf(i), i]));
   const after = items(objectsDir, toId);
   const names = new Set<string>();
@@ -40,10 +46,18 @@ function compare(objectsDir: string, prefix: string, fromId: string | undefined,
     const old = before.get(name);
     if (old && old.id === item.id && old.mode === item.mode) continue;
     const path = `${prefix}${name}`;
-    if (item.mode === TREE && (old === undefined || old.mode === TREE)) compare(objectsDir, `${path}/`, old?.id, item.id, out);
+    if (item.mode === TREE && (old === undefined || old.mode === TREE))
+      compare(objectsDir, `${path}/`, old?.id, item.id, out);
     else if (REGULAR.has(item.mode) && (old === undefined || REGULAR.has(old.mode))) {
       const zero = '0'.repeat(item.id.length);
-      out.push({ status: old ? 'M' : 'A', oldMode: old?.mode ?? '000000', newMode: item.mode, oldId: old?.id ?? zero, newId: item.id, path });
+      out.push({
+        status: old ? 'M' : 'A',
+        oldMode: old?.mode ?? '000000',
+        newMode: item.mode,
+        oldId: old?.id ?? zero,
+        newId: item.id,
+        path,
+      });
     } else throw new AskGit();
     if (out.length > MAX_CHANGES) throw new AskGit();
   }
@@ -57,7 +71,10 @@ function compare(objectsDir: string, prefix: string, fromId: string | undefined,
 export function diffLooseRaw(objectsDir: string, from: string, to: string): RawDiffEntry[] | undefined {
   try {
     const commit = readLooseObject(objectsDir, from);
-    const root = commit?.type === 'commit' ? /^tree ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(commit.data.toString('latin1'))?.[1] : undefined;
+    const root =
+      commit?.type === 'commit'
+        ? /^tree ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(commit.data.toString('latin1'))?.[1]
+        : undefined;
     if (root === undefined) return undefined;
     const out: RawDiffEntry[] = [];
     if (root !== to) compare(objectsDir, '', root, to, out);

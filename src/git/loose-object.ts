@@ -51,7 +51,8 @@ export function verifyLoose(raw: Buffer, id: string, max: number): { type: 'blob
   const nul = all.indexOf(0);
   const header = /^(blob|tree|commit) (\d+)$/.exec(all.toString('latin1', 0, Math.max(0, nul)));
   const data = all.subarray(nul + 1);
-  if (nul < 0 || header === null || Number(header[2]) !== data.length) throw new Error(`object ${id} is not a commit, tree or blob`);
+  if (nul < 0 || header === null || Number(header[2]) !== data.length)
+    throw new Error(`object ${id} is not a commit, tree or blob`);
   const type = header[1] as 'blob' | 'tree' | 'commit';
   if (objectId(type, data, format) !== id) throw new Error(`object ${id} does not match its name`);
   return { type, data };
@@ -63,7 +64,11 @@ export function verifyLoose(raw: Buffer, id: string, max: number): { type: 'blob
  * recent trees without starting a process.
  * @example readLooseObject('/m/.git/objects', head)?.type === 'commit'
  */
-export function readLooseObject(objectsDir: string, id: string, maxBytes = MAX_LOOSE_BYTES): { type: string; data: Buffer } | undefined {
+export function readLooseObject(
+  objectsDir: string,
+  id: string,
+  maxBytes = MAX_LOOSE_BYTES,
+): { type: string; data: Buffer } | undefined {
   if (formatOfId(id) === undefined) return undefined;
   try {
     const raw = readLooseFile(join(objectsDir, id.slice(0, 2), id.slice(2)), maxBytes);

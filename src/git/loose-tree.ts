@@ -76,7 +76,12 @@ function compare(w: Walk, prefix: string, a: Map<string, TreeItem>, b: Map<strin
     const path = `${prefix}${name}`;
     if (isTree(after)) {
       if (before && !isTree(before)) w.removed.push(path);
-      compare(w, `${path}/`, before && isTree(before) ? treeItems(w.objectsDir, before.id) : new Map(), treeItems(w.objectsDir, after.id));
+      compare(
+        w,
+        `${path}/`,
+        before && isTree(before) ? treeItems(w.objectsDir, before.id) : new Map(),
+        treeItems(w.objectsDir, after.id),
+      );
     } else {
       if (before && isTree(before)) removeAll(w, `${path}/`, before.id);
       if (w.keep(path, after.mode)) w.set.set(path, after.id);

@@ -46,7 +46,11 @@ export function objectFormatFromConfig(text: string): ObjectFormat {
   const declared = configValue(text, 'extensions', 'objectformat')?.toLowerCase();
   if (version < 1 || declared === undefined || declared === 'sha1') return 'sha1';
   if (declared === 'sha256') return 'sha256';
-  throw new MemoryError('REPO_UNSUPPORTED', `the repository's object format '${declared}' is not one gitmem can write (sha1, sha256)`, { data: { objectFormat: declared } });
+  throw new MemoryError(
+    'REPO_UNSUPPORTED',
+    `the repository's object format '${declared}' is not one gitmem can write (sha1, sha256)`,
+    { data: { objectFormat: declared } },
+  );
 }
 
 /**

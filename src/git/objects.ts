@@ -4,7 +4,17 @@
  * format, see object-format.ts). The write path uses it so a commit costs no git process for hashing and tree
  * building; git remains the reader of everything written here.
  */
-import { closeSync, existsSync, mkdirSync, rmSync, openSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  rmSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as Crypto from 'node:crypto';
 import type * as Zlib from 'node:zlib';
@@ -63,7 +73,10 @@ export class ObjectBatch {
   /** Loose objects the commit reuses: freshened on store, as git does, so a concurrent prune spares them. */
   private readonly reused: Array<{ dir: string; file: string; type: ObjectType; content: Buffer }> = [];
   private readonly ids = new Set<string>();
-  constructor(readonly objectsDir: string, readonly format: ObjectFormat = 'sha1') {}
+  constructor(
+    readonly objectsDir: string,
+    readonly format: ObjectFormat = 'sha1',
+  ) {}
 
   /** The object's id; queues it unless the store (or this batch) already has it. */
   add(type: ObjectType, content: Buffer): string {
@@ -72,7 +85,7 @@ export class ObjectBatch {
     const dir = join(this.objectsDir, id.slice(0, 2));
     const file = join(dir, id.slice(2));
     this.ids.add(id);
-    if (existsSync(file)) return this.reused.push({ dir, file, type, content }), id;
+    if (existsSync(file)) return (this.reused.push({ dir, file, type, content }), id);
     this.pending.push({ dir, file, data: deflateObject(type, content) });
     return id;
   }
@@ -144,7 +157,12 @@ function deflateObject(type: ObjectType, content: Buffer): Buffer {
  * Stores an object as a loose object under `objectsDir` (no-op when it already exists); returns its id.
  * @example writeObject('/m/.git/objects', 'blob', Buffer.from('hi\n')) // '45b983be36b73c0788dc9cbcb76cbb80fc7bb057'
  */
-export function writeObject(objectsDir: string, type: ObjectType, content: Buffer, format: ObjectFormat = 'sha1'): string {
+export function writeObject(
+  objectsDir: string,
+  type: ObjectType,
+  content: Buffer,
+  format: ObjectFormat = 'sha1',
+): string {
   const batch = new ObjectBatch(objectsDir, format);
   const id = batch.add(type, content);
   batch.store();

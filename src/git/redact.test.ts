@@ -35,14 +35,21 @@ function contexts(tok: string): string[] {
 describe('redactText', () => {
   it('removes the exact header, password, URL and prefix forms', () => {
     expect(redactText('Authorization: Bearer abc.def')).toBe('Authorization: Bearer <redacted>');
-    expect(redactText('-c http.extraHeader=Authorization: Basic Zm9vOmJhcg==')).toBe('-c http.extraHeader=Authorization: Basic <redacted>');
+    expect(redactText('-c http.extraHeader=Authorization: Basic Zm9vOmJhcg==')).toBe(
+      '-c http.extraHeader=Authorization: Basic <redacted>',
+    );
     expect(redactText('password=hunter2; user=x')).toBe('password=<redacted>; user=x');
     expect(redactText('https://me:s3cret@host/x.git')).toBe('https://me:***@host/x.git');
     expect(redactText('token ghp_abcdefghijklmnopqrstuvwxyz0123')).toBe('token ghp_<redacted>');
   });
 
   it('leaves ordinary text, SSH URLs and URLs without secrets alone', () => {
-    for (const t of ['git@github.com:me/mem.git', 'https://github.com/me/mem.git', 'Already up to date.', 'https://me@host/x']) {
+    for (const t of [
+      'git@github.com:me/mem.git',
+      'https://github.com/me/mem.git',
+      'Already up to date.',
+      'https://me@host/x',
+    ]) {
       expect(redactText(t)).toBe(t);
     }
   });
@@ -102,37 +109,50 @@ describe('redactText', () => {
       expect(redactText(out), 'idempotent').toBe(out);
     }
     expect(redactText(`https://h/x.git?ref=main&page=2`)).toBe('https://h/x.git?ref=main&page=2');
-    expect(redactText(`https://h/x.git?access_token=${secret}&page=2`)).toBe('https://h/x.git?access_token=<redacted>&page=2');
+    expect(redactText(`https://h/x.git?access_token=${secret}&page=2`)).toBe(
+      'https://h/x.git?access_token=<redacted>&page=2',
+    );
   });
 
   it('removes a known secret from environment-style config entries too', () => {
-    const out = redactText('GIT_CONFIG_VALUE_2=Authorization: Basic eC1hY2Nlc3M6dA== GIT_CONFIG_VALUE_3=tk-9876543210', ['tk-9876543210']);
+    const out = redactText(
+      'GIT_CONFIG_VALUE_2=Authorization: Basic eC1hY2Nlc3M6dA== GIT_CONFIG_VALUE_3=tk-9876543210',
+      ['tk-9876543210'],
+    );
     expect(out).not.toMatch(/eC1hY2Nlc3M6dA|tk-9876543210/);
   });
 
   it('redacts every argv element', () => {
-    const argv = redactArgv(['-c', 'http.extraHeader=Authorization: Bearer zzz-secret-1', 'push', 'https://u:p4ss@h/x'], ['zzz-secret-1']);
+    const argv = redactArgv(
+      ['-c', 'http.extraHeader=Authorization: Bearer zzz-secret-1', 'push', 'https://u:p4ss@h/x'],
+      ['zzz-secret-1'],
+    );
     expect(argv.join(' ')).not.toMatch(/zzz-secret-1|p4ss/);
   });
 });
 
 describe('redactPerlProgram', () => {
   const perl = ['/usr/bin/perl', '/bin/perl'].find((p) => existsSync(p));
-  it.skipIf(perl === undefined)('redacts every line exactly as redactText does (the same table, rendered for perl)', () => {
-    const r = rng(31);
-    const lines: string[] = [
-      "fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9-secret_VALUE.1~x/': Failed to connect",
-      'https://h/x?ref=a&private_token=zz#sig=q;note=ok&X-Amz-Signature=abc%26key=v',
-      'https://h/x%3Fapi_key=k1%26page=2',
-      'Authorization: Bearer <redacted> then authorization: token abc',
-      'https://me@host/x and git@github.com:me/mem.git and Already up to date.',
-      "quotes \"https://a:b@c/d\" 'password=p' `id_token=t`",
-    ];
-    for (let i = 0; i < 300; i++) {
-      const tok = randomToken(r).replace(/[/+=.~]/g, 'x');
-      for (const text of contexts(tok)) lines.push(...text.split(/\r?\n/));
-    }
-    const out = execFileSync(perl as string, ['-pe', redactPerlProgram()], { input: lines.join('\n') }).toString().split('\n');
-    expect(out).toEqual(lines.map((l) => redactText(l)));
-  });
+  it.skipIf(perl === undefined)(
+    'redacts every line exactly as redactText does (the same table, rendered for perl)',
+    () => {
+      const r = rng(31);
+      const lines: string[] = [
+        "fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9-secret_VALUE.1~x/': Failed to connect",
+        'https://h/x?ref=a&private_token=zz#sig=q;note=ok&X-Amz-Signature=abc%26key=v',
+        'https://h/x%3Fapi_key=k1%26page=2',
+        'Authorization: Bearer <redacted> then authorization: token abc',
+        'https://me@host/x and git@github.com:me/mem.git and Already up to date.',
+        'quotes "https://a:b@c/d" \'password=p\' `id_token=t`',
+      ];
+      for (let i = 0; i < 300; i++) {
+        const tok = randomToken(r).replace(/[/+=.~]/g, 'x');
+        for (const text of contexts(tok)) lines.push(...text.split(/\r?\n/));
+      }
+      const out = execFileSync(perl as string, ['-pe', redactPerlProgram()], { input: lines.join('\n') })
+        .toString()
+        .split('\n');
+      expect(out).toEqual(lines.map((l) => redactText(l)));
+    },
+  );
 });

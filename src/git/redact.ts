@@ -12,11 +12,17 @@ const PARAM = /((?:[?&;#]|%3f|%26)([\w.~-]+)=)([^&#;\s"'`]+)/gi;
 
 const RULES: Array<[RegExp, string]> = [
   // Any Authorization header value, with or without a scheme word (also inside -c http[.<url>].extraHeader=…).
-  [/(authorization:\s*(?:(?:basic|bearer|token)\s+)?)(?!<redacted>|(?:basic|bearer|token)\s)[^\s"'`]+/gi, `$1${REDACTED}`],
+  [
+    /(authorization:\s*(?:(?:basic|bearer|token)\s+)?)(?!<redacted>|(?:basic|bearer|token)\s)[^\s"'`]+/gi,
+    `$1${REDACTED}`,
+  ],
   // password=… in credential-helper output or URLs' query strings
   [/(password=)[^\s"'`;&]+/gi, `$1${REDACTED}`],
   // The same well-known parameter names anywhere (a log line quoting one without its URL).
-  [/\b((?:access|refresh|id|private|auth)_token=|api_?key=|client_secret=)(?!<redacted>)[^&#;\s"'`]+/gi, `$1${REDACTED}`],
+  [
+    /\b((?:access|refresh|id|private|auth)_token=|api_?key=|client_secret=)(?!<redacted>)[^&#;\s"'`]+/gi,
+    `$1${REDACTED}`,
+  ],
   // URL user-info: scheme://user:secret@host → scheme://user:***@host ; scheme://token@host → scheme://***@host
   [/([a-z][a-z0-9+.-]*:\/\/)([^/\s:@"'`]+):([^\s/"'`]+)@/gi, '$1$2:***@'],
   [/(https?:\/\/)([^/\s:@"'`]{12,})@/gi, '$1***@'],
@@ -28,7 +34,7 @@ const RULES: Array<[RegExp, string]> = [
   [/\b(sk-(?:ant-|proj-|let-)?)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
   [/\b(gitmem_)[A-Za-z0-9_-]{12,}/g, `$1${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, REDACTED],
-]
+];
 
 /**
  * Removes credentials from `text`. `secrets` are exact values known to be sensitive (the configured
@@ -41,7 +47,9 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   for (const [re, replacement] of RULES) out = out.replace(re, replacement);
   // Credentials in a URL's query string or fragment: ?access_token=…, &private_token=…, sig=…, api_key=….
   // Over-redacting a harmless parameter whose name merely looks like one costs nothing.
-  return out.replace(PARAM, (all, head: string, name: string) => (SECRET_PARAM.test(name) ? `${head}${REDACTED}` : all));
+  return out.replace(PARAM, (all, head: string, name: string) =>
+    SECRET_PARAM.test(name) ? `${head}${REDACTED}` : all,
+  );
 }
 
 /**
@@ -79,7 +87,9 @@ function perlPattern(re: RegExp): string {
 
 /** A JS replacement template (`$1<redacted>`) as a perl expression: `($1 // '') . '<redacted>'`. */
 function perlReplacement(template: string): string {
-  const parts = template.split(/\$(\d)/).map((piece, i) => (i % 2 === 1 ? `($${piece} // '')` : piece === '' ? '' : perlString(piece)));
+  const parts = template
+    .split(/\$(\d)/)
+    .map((piece, i) => (i % 2 === 1 ? `($${piece} // '')` : piece === '' ? '' : perlString(piece)));
   return parts.filter((p) => p !== '').join(' . ') || "''";
 }
 

@@ -26,7 +26,14 @@ export function parseReflog(text: string): ReflogEntry[] {
   const out: ReflogEntry[] = [];
   for (const line of text.split('\n')) {
     const m = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) .*<([^>]*)> (\d+) [+-]\d{4}(?:\t(.*))?$/.exec(line);
-    if (m) out.push({ old: m[1] as string, new: m[2] as string, email: m[3] as string, time: Number(m[4]), message: m[5] ?? '' });
+    if (m)
+      out.push({
+        old: m[1] as string,
+        new: m[2] as string,
+        email: m[3] as string,
+        time: Number(m[4]),
+        message: m[5] ?? '',
+      });
   }
   return out;
 }

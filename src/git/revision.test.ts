@@ -23,7 +23,9 @@ describe('revision parsing', () => {
 
   it('refuses option-looking, control-character, huge and unknown-date input', () => {
     for (const bad of ['--all', '-n1', ' --output=/tmp/x', 'a\nb', 'x'.repeat(300), '', 7]) {
-      expect(() => classifyRevision(bad), JSON.stringify(bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => classifyRevision(bad), JSON.stringify(bad)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     }
     expect(() => classifyRevision('@{not a date}')).toThrow(expect.objectContaining({ code: 'UNKNOWN_REVISION' }));
   });

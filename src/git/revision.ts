@@ -34,7 +34,10 @@ export function parseDateSpec(text: string): string | undefined {
 
 /** What `at` asks for: a date to look up on HEAD, or a revision expression for rev-parse. Pure. */
 export function classifyRevision(at: unknown): { date: string } | { rev: string } {
-  if (typeof at !== 'string' || at.trim() === '') throw new MemoryError('INVALID_ARGUMENT', "'at' must be a non-empty revision (a sha, a branch, HEAD~3 or a date)", { data: { field: 'at' } });
+  if (typeof at !== 'string' || at.trim() === '')
+    throw new MemoryError('INVALID_ARGUMENT', "'at' must be a non-empty revision (a sha, a branch, HEAD~3 or a date)", {
+      data: { field: 'at' },
+    });
   const refuse = (why: string): never => {
     throw new MemoryError('INVALID_ARGUMENT', `'at' ${why}`, { data: { field: 'at', value: at.slice(0, 80) } });
   };
@@ -47,7 +50,11 @@ export function classifyRevision(at: unknown): { date: string } | { rev: string 
   if (inner !== undefined && !NOT_A_DATE.test(inner.trim())) {
     const date = parseDateSpec(inner);
     if (date === undefined) {
-      throw new MemoryError('UNKNOWN_REVISION', `unknown date in ${JSON.stringify(text)} (use an ISO date such as 2025-01-02T10:00, or "3 days ago")`, { data: { at: text } });
+      throw new MemoryError(
+        'UNKNOWN_REVISION',
+        `unknown date in ${JSON.stringify(text)} (use an ISO date such as 2025-01-02T10:00, or "3 days ago")`,
+        { data: { at: text } },
+      );
     }
     return { date };
   }
@@ -80,11 +87,15 @@ function lastCommitBeforeOp(date: string): GitOp<string | null> {
  */
 export async function resolveRevision(git: GitRunner, memoryDir: string, at: string): Promise<string> {
   const what = classifyRevision(at);
-  const id = 'date' in what
-    ? await git.exec(lastCommitBeforeOp(what.date), { cwd: memoryDir })
-    : await git.exec(revParseCommitOp(what.rev), { cwd: memoryDir });
+  const id =
+    'date' in what
+      ? await git.exec(lastCommitBeforeOp(what.date), { cwd: memoryDir })
+      : await git.exec(revParseCommitOp(what.rev), { cwd: memoryDir });
   if (id === null) {
-    const message = 'date' in what ? `no commit at or before ${at.trim()}` : `unknown revision ${JSON.stringify(at.trim().slice(0, 80))}`;
+    const message =
+      'date' in what
+        ? `no commit at or before ${at.trim()}`
+        : `unknown revision ${JSON.stringify(at.trim().slice(0, 80))}`;
     throw new MemoryError('UNKNOWN_REVISION', message, { data: { at: at.trim().slice(0, 80) } });
   }
   return id;

@@ -8,7 +8,14 @@ import { mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isRetryableKind, lockPathOf } from './classify.js';
 import { redactText } from './redact.js';
-import { authConfigEntries, authEnv, judgeRedirect, stripCurlTrace, type GitAuth, type RedirectVerdict } from './http-auth.js';
+import {
+  authConfigEntries,
+  authEnv,
+  judgeRedirect,
+  stripCurlTrace,
+  type GitAuth,
+  type RedirectVerdict,
+} from './http-auth.js';
 import { GitCommandError, toGitError } from './git-error.js';
 import type { AuthRefusal, FailureContext } from './auth-failure.js';
 
@@ -114,7 +121,19 @@ export function buildGitArgv(args: readonly string[], options: Pick<GitRunOption
  * nothing and may simply run again once the other git process (an editor's `git status`, a shell commit,
  * a `git config` writer, a concurrent gc) lets go.
  */
-const LOCK_WAITING = new Set(['update-index', 'update-ref', 'read-tree', 'reset', 'rm', 'add', 'commit', 'symbolic-ref', 'config', 'branch', 'checkout']);
+const LOCK_WAITING = new Set([
+  'update-index',
+  'update-ref',
+  'read-tree',
+  'reset',
+  'rm',
+  'add',
+  'commit',
+  'symbolic-ref',
+  'config',
+  'branch',
+  'checkout',
+]);
 /** First waits: a commit or a status holds its lock for milliseconds. Then about every LOCK_POLL_MS. */
 const LOCK_WAITS_MS = [5, 10, 20, 40, 80, 150];
 const LOCK_POLL_MS = 120;
@@ -150,7 +169,13 @@ function timeoutFor(args: readonly string[], options: GitRunOptions, defaultTime
 }
 
 /** Waits before the next try when `err` is a held lock still worth waiting for; false otherwise. */
-async function waitedForLock(err: GitCommandError, args: readonly string[], w: LockWaits, cwd: string, signal?: AbortSignal): Promise<boolean> {
+async function waitedForLock(
+  err: GitCommandError,
+  args: readonly string[],
+  w: LockWaits,
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (err.kind !== 'locked' || !LOCK_WAITING.has(args[0] ?? '') || signal?.aborted) return false;
   const now = Date.now();
   const seen = lockIdentity(cwd, err.stderr);
@@ -196,8 +221,17 @@ async function spawnOnce(
 }
 
 /** One run, following at most a few same-origin redirects of an authenticated command. */
-async function runOnce(ctx: SpawnContext, secrets: readonly string[], args: string[], options: GitRunOptions): Promise<GitResult> {
-  const allSecrets = [...secrets, ...(options.auth?.secrets ?? []), ...(options.auth ? [options.auth.authorization] : [])];
+async function runOnce(
+  ctx: SpawnContext,
+  secrets: readonly string[],
+  args: string[],
+  options: GitRunOptions,
+): Promise<GitResult> {
+  const allSecrets = [
+    ...secrets,
+    ...(options.auth?.secrets ?? []),
+    ...(options.auth ? [options.auth.authorization] : []),
+  ];
   if (options.ensureCwd) mkdirSync(options.cwd, { recursive: true });
   let [extra, firstBase] = [[] as Array<[string, string]>, undefined as string | undefined];
   for (let hop = 0; ; hop++) {
@@ -281,7 +315,9 @@ export function backoffDelay(policy: GitRetryPolicy | undefined, attempt: number
 
 /** A URL among a network command's arguments (`clone <url>`, `push <url> …`), for error messages. */
 function remoteInArgs(args: readonly string[]): string | undefined {
-  return args.find((a, i) => i > 0 && !a.startsWith('-') && (/^[a-z][a-z0-9+.-]*:\/\//i.test(a) || /^[\w.-]+@[\w.-]+:/.test(a)));
+  return args.find(
+    (a, i) => i > 0 && !a.startsWith('-') && (/^[a-z][a-z0-9+.-]*:\/\//i.test(a) || /^[\w.-]+@[\w.-]+:/.test(a)),
+  );
 }
 
 function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {

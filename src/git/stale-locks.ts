@@ -12,7 +12,9 @@ export const ASIDE_INDEX_PREFIX = 'gitmem-index-';
 
 /** Files git locks while it mutates the primary checkout of a repository. */
 function candidateLocks(commonDir: string): string[] {
-  const out = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) => join(commonDir, f));
+  const out = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'packed-refs.lock', 'config.lock'].map((f) =>
+    join(commonDir, f),
+  );
   const walk = (dir: string, depth: number): void => {
     if (depth > 6) return;
     let entries: Dirent[];

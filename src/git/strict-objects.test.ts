@@ -9,7 +9,12 @@ const B = 'b'.repeat(40);
 /** A raw tree from `[mode, name, id]` entries, in the order given (names as raw bytes). */
 function tree(entries: Array<[string, string | Buffer, string]>): Buffer {
   return Buffer.concat(
-    entries.flatMap(([mode, name, id]) => [Buffer.from(`${mode} `), typeof name === 'string' ? Buffer.from(name, 'latin1') : name, Buffer.from([0]), Buffer.from(id, 'hex')]),
+    entries.flatMap(([mode, name, id]) => [
+      Buffer.from(`${mode} `),
+      typeof name === 'string' ? Buffer.from(name, 'latin1') : name,
+      Buffer.from([0]),
+      Buffer.from(id, 'hex'),
+    ]),
   );
 }
 
@@ -18,7 +23,12 @@ const commit = (header: string, message = 'msg\n'): Buffer => Buffer.from(`${hea
 
 describe('parseStrictTree', () => {
   it('reads the trees git writes for plain names, in order, files and trees alike', () => {
-    const t = tree([['100644', 'a.md', A], ['40000', 'a', B], ['100755', 'run.sh', A], ['120000', 'z', A]]);
+    const t = tree([
+      ['100644', 'a.md', A],
+      ['40000', 'a', B],
+      ['100755', 'run.sh', A],
+      ['120000', 'z', A],
+    ]);
     // 'a.md' < 'a/' (0x2e < 0x2f): a tree named 'a' sorts after 'a.md'
     expect(parseStrictTree(t)).toEqual([
       { mode: '100644', name: 'a.md', id: A },
@@ -49,10 +59,35 @@ describe('parseStrictTree', () => {
     ['a gitlink', [['160000', 'sub', A]]],
     ['an odd file mode', [['100664', 'a.md', A]]],
     ['the null id', [['100644', 'a.md', '0'.repeat(40)]]],
-    ['entries out of order', [['100644', 'b.md', A], ['100644', 'a.md', A]]],
-    ['a file after a tree of the same prefix in the wrong order', [['40000', 'a', B], ['100644', 'a.md', A]]],
-    ['the same name twice', [['100644', 'a.md', A], ['100644', 'a.md', B]]],
-    ['a file and a tree of one name', [['100644', 'a', A], ['100644', 'a-b', A], ['40000', 'a', B]]],
+    [
+      'entries out of order',
+      [
+        ['100644', 'b.md', A],
+        ['100644', 'a.md', A],
+      ],
+    ],
+    [
+      'a file after a tree of the same prefix in the wrong order',
+      [
+        ['40000', 'a', B],
+        ['100644', 'a.md', A],
+      ],
+    ],
+    [
+      'the same name twice',
+      [
+        ['100644', 'a.md', A],
+        ['100644', 'a.md', B],
+      ],
+    ],
+    [
+      'a file and a tree of one name',
+      [
+        ['100644', 'a', A],
+        ['100644', 'a-b', A],
+        ['40000', 'a', B],
+      ],
+    ],
   ] as Array<[string, Array<[string, string | Buffer, string]>]>)('answers null for %s', (_what, entries) => {
     expect(parseStrictTree(tree(entries))).toBeNull();
   });
@@ -66,9 +101,18 @@ describe('parseStrictTree', () => {
 
 describe('parseStrictCommit', () => {
   it('reads what git commit writes: tree, parents, author, committer', () => {
-    expect(parseStrictCommit(commit(`tree ${A}\nparent ${B}\nparent ${A}\nauthor ${who}\ncommitter ${who}`))).toEqual({ tree: A, parents: [B, A] });
-    expect(parseStrictCommit(commit(`tree ${A}\nauthor ${who}\ncommitter ${who}`, ''))).toEqual({ tree: A, parents: [] });
-    expect(parseStrictCommit(commit(`tree ${A}\nauthor  <a@x> 0 -0000\ncommitter ${who}`))).toEqual({ tree: A, parents: [] });
+    expect(parseStrictCommit(commit(`tree ${A}\nparent ${B}\nparent ${A}\nauthor ${who}\ncommitter ${who}`))).toEqual({
+      tree: A,
+      parents: [B, A],
+    });
+    expect(parseStrictCommit(commit(`tree ${A}\nauthor ${who}\ncommitter ${who}`, ''))).toEqual({
+      tree: A,
+      parents: [],
+    });
+    expect(parseStrictCommit(commit(`tree ${A}\nauthor  <a@x> 0 -0000\ncommitter ${who}`))).toEqual({
+      tree: A,
+      parents: [],
+    });
   });
 
   it.each([

@@ -47,7 +47,8 @@ export function parseStrictCommit(body: Buffer): { tree: string; parents: string
     parents.push(p[1]);
     i++;
   }
-  if (lines.length !== i + 2 || !AUTHOR_LINE.test(lines[i] ?? '') || !COMMITTER_LINE.test(lines[i + 1] ?? '')) return null;
+  if (lines.length !== i + 2 || !AUTHOR_LINE.test(lines[i] ?? '') || !COMMITTER_LINE.test(lines[i + 1] ?? ''))
+    return null;
   return { tree, parents };
 }
 
@@ -79,7 +80,7 @@ export function parseStrictTree(body: Buffer): StrictTreeEntry[] | null {
   const names = new Set<string>();
   // git's order: bytes, a tree's name as if it ended in '/'; latin1 strings compare as their bytes do.
   let prevKey = '';
-  for (let pos = 0; pos < body.length; ) {
+  for (let pos = 0; pos < body.length;) {
     const space = body.indexOf(0x20, pos);
     const nul = space < 0 ? -1 : body.indexOf(0, space);
     if (space < 0 || nul < 0 || nul + 1 + ID_BYTES > body.length) return null;

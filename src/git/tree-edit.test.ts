@@ -25,7 +25,9 @@ describe('buildTree', () => {
   });
   it('keeps an existing file mode and reports index entries before and after', () => {
     const batch = new ObjectBatch('/nonexistent/objects');
-    const built = buildTree(batch, base([{ mode: '100755', name: 'run.md', id: ID }]), [{ file: 'run.md', content: Buffer.from('y') }]);
+    const built = buildTree(batch, base([{ mode: '100755', name: 'run.md', id: ID }]), [
+      { file: 'run.md', content: Buffer.from('y') },
+    ]);
     expect(built.before).toEqual([{ path: 'run.md', mode: '100755', id: ID }]);
     expect(built.after[0]).toMatchObject({ path: 'run.md', mode: '100755' });
   });
@@ -37,8 +39,13 @@ describe('buildTree', () => {
       { mode: '100644', name: 'a.md', id: ID },
     ]);
     for (const file of ['dir', 'lnk', 'sub', 'a.md/b.md']) {
-      expect(errorCodeOf(() => buildTree(new ObjectBatch('/nonexistent/objects'), b, [{ file, content: Buffer.from('x') }])), file).toBe('INVALID_PATH');
+      expect(
+        errorCodeOf(() => buildTree(new ObjectBatch('/nonexistent/objects'), b, [{ file, content: Buffer.from('x') }])),
+        file,
+      ).toBe('INVALID_PATH');
     }
-    expect(errorCodeOf(() => buildTree(new ObjectBatch('/nonexistent/objects'), b, [{ file: 'dir', content: null }]))).toBe('INVALID_PATH');
+    expect(
+      errorCodeOf(() => buildTree(new ObjectBatch('/nonexistent/objects'), b, [{ file: 'dir', content: null }])),
+    ).toBe('INVALID_PATH');
   });
 });

@@ -53,7 +53,12 @@ function ancestorDirs(files: readonly string[]): string[] {
  * Reads HEAD and the trees along `files` in one git call.
  * @example const base = await readBaseTrees(git, memoryDir, ['notes/a.md'])
  */
-export async function readBaseTrees(git: GitRunner, memoryDir: string, files: readonly string[], gitDirs?: GitDirs): Promise<BaseTrees> {
+export async function readBaseTrees(
+  git: GitRunner,
+  memoryDir: string,
+  files: readonly string[],
+  gitDirs?: GitDirs,
+): Promise<BaseTrees> {
   const quick = readBaseTreesLoose(memoryDir, files, gitDirs);
   if (quick) return quick;
   const dirs = ancestorDirs(files);
@@ -80,7 +85,10 @@ export function readBaseTreesLoose(memoryDir: string, files: readonly string[], 
   if (!head) return undefined;
   const objectsDir = join(dirs?.commonDir ?? resolveGitCommonDir(memoryDir), 'objects');
   const commit = readLooseObject(objectsDir, head);
-  const root = commit?.type === 'commit' ? /^tree ([0-9a-f]{64}|[0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1] : undefined;
+  const root =
+    commit?.type === 'commit'
+      ? /^tree ([0-9a-f]{64}|[0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1]
+      : undefined;
   if (root !== undefined && root.length !== head.length) return undefined;
   if (!root) return undefined;
   const wanted = new Set(ancestorDirs(files));
@@ -141,8 +149,11 @@ export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly
     const entries = dirOf(parentOf(c.file));
     const key = keyOfName(nameOf(c.file));
     const previous = entries.get(key);
-    if (previous && !isBlobMode(previous.mode)) refuse(c.file, previous.mode === '40000' ? 'is a directory, not a file' : 'is a link or submodule in HEAD');
-    before.push(previous ? { path: c.file, mode: previous.mode, id: previous.id } : { path: c.file, mode: null, id: none });
+    if (previous && !isBlobMode(previous.mode))
+      refuse(c.file, previous.mode === '40000' ? 'is a directory, not a file' : 'is a link or submodule in HEAD');
+    before.push(
+      previous ? { path: c.file, mode: previous.mode, id: previous.id } : { path: c.file, mode: null, id: none },
+    );
     if (c.content === null) {
       entries.delete(key);
       after.push({ path: c.file, mode: null, id: none });
@@ -153,7 +164,9 @@ export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly
     entries.set(key, { mode, name: nameOf(c.file), id });
     after.push({ path: c.file, mode, id });
   }
-  const dirs = ancestorDirs(changes.map((c) => c.file)).sort((a, b) => b.split('/').length - a.split('/').length || b.length - a.length);
+  const dirs = ancestorDirs(changes.map((c) => c.file)).sort(
+    (a, b) => b.split('/').length - a.split('/').length || b.length - a.length,
+  );
   for (const dir of dirs) {
     if (dir === '') continue;
     const entries = dirOf(dir);
@@ -162,7 +175,12 @@ export function buildTree(batch: ObjectBatch, base: BaseTrees, changes: readonly
     const existing = parent.get(key);
     if (existing && existing.mode !== '40000') refuse(dir, 'is a file in HEAD, not a directory');
     if (entries.size === 0) parent.delete(key);
-    else parent.set(key, { mode: '40000', name: nameOf(dir), id: batch.add('tree', serializeTree([...entries.values()])) });
+    else
+      parent.set(key, {
+        mode: '40000',
+        name: nameOf(dir),
+        id: batch.add('tree', serializeTree([...entries.values()])),
+      });
   }
   return { tree: batch.add('tree', serializeTree([...dirOf('').values()])), after, before };
 }

@@ -4,7 +4,13 @@
  * disconnect and status are all generated from it, so a new harness is one entry here.
  */
 import { join } from 'node:path';
-import { claudeSubagentFiles, parseClaudeCodeFrom, parseCodexFrom, type SourceType, type TranscriptRow } from '../internals.js';
+import {
+  claudeSubagentFiles,
+  parseClaudeCodeFrom,
+  parseCodexFrom,
+  type SourceType,
+  type TranscriptRow,
+} from '../internals.js';
 
 /** A harness gitmem knows how to connect. */
 export type HarnessId = 'claude-code' | 'codex';
@@ -85,7 +91,10 @@ function claudeFiles(scope: Scope, where: Locations): SettingsFile[] {
 }
 
 function codexFiles(scope: Scope, where: Locations): SettingsFile[] {
-  const dir = scope === 'project' ? join(where.projectRoot, '.codex') : (nonEmpty(where.env['CODEX_HOME']) ?? join(where.userHome, '.codex'));
+  const dir =
+    scope === 'project'
+      ? join(where.projectRoot, '.codex')
+      : (nonEmpty(where.env['CODEX_HOME']) ?? join(where.userHome, '.codex'));
   return [
     { kind: 'json-hooks', path: join(dir, 'hooks.json'), mode: PRIVATE },
     { kind: 'toml-mcp', path: join(dir, 'config.toml'), mode: PRIVATE },
@@ -128,5 +137,8 @@ export function isHarnessId(v: string): v is HarnessId {
 
 /** One line per harness for usage texts: `claude-code  Claude Code: SessionStart, Stop, SessionEnd`. */
 export function catalogueUsage(): string {
-  return HARNESS_IDS.map((id) => `  ${id.padEnd(12)} ${HARNESSES[id].displayName}: hooks ${HARNESSES[id].events.map((e) => e.event).join(', ')} and the MCP server`).join('\n');
+  return HARNESS_IDS.map(
+    (id) =>
+      `  ${id.padEnd(12)} ${HARNESSES[id].displayName}: hooks ${HARNESSES[id].events.map((e) => e.event).join(', ')} and the MCP server`,
+  ).join('\n');
 }

@@ -17,10 +17,15 @@ describe('hook command lines and MCP entries written by connect', () => {
   });
 
   it('carry the home after the agent, shell-quoted', () => {
-    expect(hookCommand({ node: '/n', bin: '/g/gitmem.cjs', agent: 'a', home: '/h' }, 'claude-code', 'session-start')).toBe(
-      "'/n' '/g/gitmem.cjs' hook claude-code session-start --agent 'a' --home '/h'",
-    );
-    expect(mcpServer({ node: '/n', bin: '/g/gitmem.cjs', home: '/h' }).args).toEqual(['/g/gitmem.cjs', 'mcp', '--home', '/h']);
+    expect(
+      hookCommand({ node: '/n', bin: '/g/gitmem.cjs', agent: 'a', home: '/h' }, 'claude-code', 'session-start'),
+    ).toBe("'/n' '/g/gitmem.cjs' hook claude-code session-start --agent 'a' --home '/h'");
+    expect(mcpServer({ node: '/n', bin: '/g/gitmem.cjs', home: '/h' }).args).toEqual([
+      '/g/gitmem.cjs',
+      'mcp',
+      '--home',
+      '/h',
+    ]);
   });
 
   it('do not take a user entry that merely mentions gitmem', () => {
@@ -28,6 +33,8 @@ describe('hook command lines and MCP entries written by connect', () => {
     expect(isOurHookCommand("rm -rf ~; '/n' '/g/gitmem.cjs' hook codex turn-end", 'codex')).toBe(false);
     expect(isOurHookCommand("'/n' '/g/other.cjs' hook codex turn-end", 'codex')).toBe(false);
     expect(isOurMcpServer({ command: 'node', args: ['/x/gitmem.cjs', 'mcp', '--verbose'] })).toBe(false);
-    expect(isOurMcpServer({ command: 'node', args: ['/x/gitmem.cjs', 'mcp', '--agent', 'a', '--agent', 'b'] })).toBe(false);
+    expect(isOurMcpServer({ command: 'node', args: ['/x/gitmem.cjs', 'mcp', '--agent', 'a', '--agent', 'b'] })).toBe(
+      false,
+    );
   });
 });

@@ -41,13 +41,18 @@ export interface McpServer {
 /** @example mcpServer({ node: '/n', bin: '/g', agent: 'a' }) // { command: '/n', args: ['/g', 'mcp', '--agent', 'a'] } */
 export function mcpServer(launch: Launch): McpServer {
   const agent = launch.agent === undefined ? [] : ['--agent', launch.agent];
-  return { command: launch.node, args: [launch.bin, 'mcp', ...agent, ...(launch.home === undefined ? [] : ['--home', launch.home])] };
+  return {
+    command: launch.node,
+    args: [launch.bin, 'mcp', ...agent, ...(launch.home === undefined ? [] : ['--home', launch.home])],
+  };
 }
 
 // A value as shellQuote writes it (or a bare word, as an older connect wrote it).
 const VALUE = String.raw`(?:'(?:[^']|'\\'')*'|\S+)`;
 // The whole line: `<node> <bin> hook <harness> <event> [--agent A] [--home H]`, nothing before or after.
-const OUR_HOOK = new RegExp(String.raw`^${VALUE} (${VALUE}) hook (claude-code|codex) (session-start|turn-end|session-end)( --agent ${VALUE})?( --home ${VALUE})?$`);
+const OUR_HOOK = new RegExp(
+  String.raw`^${VALUE} (${VALUE}) hook (claude-code|codex) (session-start|turn-end|session-end)( --agent ${VALUE})?( --home ${VALUE})?$`,
+);
 
 /**
  * Whether a hook command was written by gitmem connect for `harness` (any install path, any agent).
@@ -80,5 +85,10 @@ export function isOurMcpServer(entry: unknown): boolean {
   if (!Array.isArray(args) || typeof args[0] !== 'string' || args[1] !== 'mcp') return false;
   const rest = args.slice(2);
   const options = rest.filter((_, i) => i % 2 === 0);
-  return args[0].includes('gitmem') && rest.length % 2 === 0 && options.every((o) => o === '--agent' || o === '--home') && new Set(options).size === options.length;
+  return (
+    args[0].includes('gitmem') &&
+    rest.length % 2 === 0 &&
+    options.every((o) => o === '--agent' || o === '--home') &&
+    new Set(options).size === options.length
+  );
 }

@@ -7,7 +7,8 @@ import { agentForProject, findProjectRoot } from './projects.js';
 
 let home: string;
 const file = (): string => join(home, 'config');
-const CONFIG = '{\n    "model": "anthropic:claude-sonnet-4-5",\n    "providers": {"local": {"baseURL": "http://127.0.0.1:11434/v1"}}\n}\n';
+const CONFIG =
+  '{\n    "model": "anthropic:claude-sonnet-4-5",\n    "providers": {"local": {"baseURL": "http://127.0.0.1:11434/v1"}}\n}\n';
 
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'gitmem-config-'));
@@ -20,7 +21,11 @@ describe('gitmem config edits', () => {
     applyConfigChange(planConfigSet(home, 'reflection.trigger', 'step-count'));
     applyConfigChange(planConfigSet(home, 'providers.local.apiKeyEnv', 'OLLAMA_KEY'));
     const text = readFileSync(file(), 'utf8');
-    expect(text.startsWith('{\n    "model": "anthropic:claude-sonnet-4-5",\n    "providers": {"local": {"baseURL": "http://127.0.0.1:11434/v1"')).toBe(true);
+    expect(
+      text.startsWith(
+        '{\n    "model": "anthropic:claude-sonnet-4-5",\n    "providers": {"local": {"baseURL": "http://127.0.0.1:11434/v1"',
+      ),
+    ).toBe(true);
     expect(configGet(home, 'reflection')).toEqual({ trigger: 'step-count' });
     expect(configGet(home, 'providers.local.apiKeyEnv')).toBe('OLLAMA_KEY');
     applyConfigChange(planConfigSet(home, 'model', 'openai:gpt-5'));

@@ -14,7 +14,11 @@ import { child, insertInto, parseObject, removeNode, replaceNode } from './json-
  */
 export function keyPath(key: string): string[] {
   const parts = key.split('.');
-  if (key.trim() === '' || parts.some((p) => p === '')) throw new MemoryError('INVALID_ARGUMENT', `config key ${JSON.stringify(key)} is not a dotted key like model or providers.local.baseURL`);
+  if (key.trim() === '' || parts.some((p) => p === ''))
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `config key ${JSON.stringify(key)} is not a dotted key like model or providers.local.baseURL`,
+    );
   return parts;
 }
 
@@ -46,7 +50,11 @@ function walk(root: Node, path: readonly string[]): { node: Node; depth: number 
 export function setIn(file: string, text: string, path: readonly string[], value: unknown): string {
   const { node, depth } = walk(parseObject(file, text), path);
   if (depth === path.length) return replaceNode(text, node, value);
-  if (node.type !== 'object') throw new MemoryError('INVALID_ARGUMENT', `config key ${path.slice(0, depth).join('.')} is not an object, so ${path.join('.')} cannot be set`);
+  if (node.type !== 'object')
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `config key ${path.slice(0, depth).join('.')} is not an object, so ${path.join('.')} cannot be set`,
+    );
   const nested = path.slice(depth + 1).reduceRight<unknown>((v, k) => ({ [k]: v }), value);
   return insertInto(text, node, path[depth], nested);
 }

@@ -44,7 +44,14 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const opts = (o: Partial<ConnectOptions> = {}): ConnectOptions => ({ home, harness: 'claude-code', env: { HOME: userHome }, cwd: join(project, 'src'), launch, ...o });
+const opts = (o: Partial<ConnectOptions> = {}): ConnectOptions => ({
+  home,
+  harness: 'claude-code',
+  env: { HOME: userHome },
+  cwd: join(project, 'src'),
+  launch,
+  ...o,
+});
 
 describe('connect / disconnect', () => {
   it('connects Claude Code, keeps other bytes, backs up, records, and is idempotent', () => {
@@ -52,10 +59,16 @@ describe('connect / disconnect', () => {
     expect(r.changed).toBe(true);
     expect(r.files.map((f) => f.action)).toEqual(['updated', 'updated']);
     const settings = read(join(userHome, '.claude', 'settings.json'));
-    expect(settings).toContain(`"command": "'/usr/bin/node' '/opt/gitmem/dist/bin/gitmem.cjs' hook claude-code session-start"`);
+    expect(settings).toContain(
+      `"command": "'/usr/bin/node' '/opt/gitmem/dist/bin/gitmem.cjs' hook claude-code session-start"`,
+    );
     expect(settings).toContain('"command": "notify-send done"');
     expect(read(join(userHome, '.claude', 'settings.json.gitmem-backup'))).toBe(SETTINGS);
-    expect(read(join(userHome, '.claude.json')).startsWith('{\n  "numStartups": 7,\n  "oauthAccount": { "emailAddress": "me@example.com" },\n  "mcpServers"')).toBe(true);
+    expect(
+      read(join(userHome, '.claude.json')).startsWith(
+        '{\n  "numStartups": 7,\n  "oauthAccount": { "emailAddress": "me@example.com" },\n  "mcpServers"',
+      ),
+    ).toBe(true);
     expect(readConnections(home)).toHaveLength(1);
     expect(read(connectionsPath(home))).not.toContain('me@example.com');
     const mtime = statSync(join(userHome, '.claude.json')).mtimeMs;
@@ -119,8 +132,14 @@ describe('connect / disconnect', () => {
     expect(read(join(project, '.claude', 'settings.json'))).toContain("hook claude-code turn-end --agent 'a1'");
     expect(agentForProject(home, join(project, 'src'))).toBe('a1');
     const status = connectStatus({ home, env: { HOME: userHome }, cwd: project });
-    expect(status.harnesses.find((s) => s.harness === 'claude-code' && s.scope === 'project')).toMatchObject({ connected: true, agent: 'a1' });
-    expect(status.harnesses.find((s) => s.harness === 'claude-code' && s.scope === 'user')).toMatchObject({ connected: false, hooks: [] });
+    expect(status.harnesses.find((s) => s.harness === 'claude-code' && s.scope === 'project')).toMatchObject({
+      connected: true,
+      agent: 'a1',
+    });
+    expect(status.harnesses.find((s) => s.harness === 'claude-code' && s.scope === 'user')).toMatchObject({
+      connected: false,
+      hooks: [],
+    });
     disconnect({ home, harness: 'claude-code', scope: 'project', env: { HOME: userHome }, cwd: project });
     expect(existsSync(join(project, '.mcp.json'))).toBe(false);
     expect(existsSync(join(project, '.claude'))).toBe(false); // the directory connect created goes too
@@ -145,7 +164,9 @@ describe('connect / disconnect', () => {
   });
 
   it('refuses an unknown harness, scope or agent, and a home without agents', () => {
-    expect(() => connect(opts({ harness: 'cursor' }))).toThrow(/unknown harness "cursor": use one of claude-code, codex/);
+    expect(() => connect(opts({ harness: 'cursor' }))).toThrow(
+      /unknown harness "cursor": use one of claude-code, codex/,
+    );
     expect(() => connect(opts({ scope: 'global' }))).toThrow(/--scope must be user or project/);
     expect(() => connect(opts({ agent: 'nobody' }))).toThrow(expect.objectContaining({ code: 'MEMORY_DIR_MISSING' }));
     rmSync(join(home, 'agents'), { recursive: true });

@@ -61,7 +61,13 @@ export function locations(env: Record<string, string | undefined>, cwd: string):
 }
 
 export function outcome(c: FileChange): FileOutcome {
-  const action = !changed(c) ? 'unchanged' : c.before === undefined ? 'created' : c.after === undefined ? 'deleted' : 'updated';
+  const action = !changed(c)
+    ? 'unchanged'
+    : c.before === undefined
+      ? 'created'
+      : c.after === undefined
+        ? 'deleted'
+        : 'updated';
   return { path: c.file.path, kind: c.file.kind, action };
 }
 
@@ -69,13 +75,22 @@ export function outcome(c: FileChange): FileOutcome {
  * The record of one file: the pre-connect fingerprint stays while the file is what we wrote last; bytes
  * that already held gitmem's entries are no state to restore, so they get no `before`.
  */
-function recordOf(harness: HarnessId, c: FileChange, prior: FileRecord | undefined, createdDir: string | undefined): FileRecord {
+function recordOf(
+  harness: HarnessId,
+  c: FileChange,
+  prior: FileRecord | undefined,
+  createdDir: string | undefined,
+): FileRecord {
   const after = fingerprint(c.after ?? '');
   if (prior && c.before !== undefined && prior.after === fingerprint(c.before)) return { ...prior, after };
   if (prior && !changed(c)) return prior;
   const clean = c.before !== undefined && withoutOurs(harness, c.file, c.before) === c.before;
   return {
-    path: c.file.path, kind: c.file.kind, existed: c.before !== undefined, ...(clean ? { before: fingerprint(c.before ?? '') } : {}), after,
+    path: c.file.path,
+    kind: c.file.kind,
+    existed: c.before !== undefined,
+    ...(clean ? { before: fingerprint(c.before ?? '') } : {}),
+    after,
     ...(createdDir === undefined ? {} : { createdDir }),
   };
 }
@@ -118,13 +133,20 @@ export function connect(o: ConnectOptions): ConnectResult {
   const key = { harness, scope, ...(scope === 'project' ? { projectRoot: where.projectRoot } : {}) };
   const any = changes.some(changed) || config?.changed === true;
   const hooks = changes.find((c) => c.file.kind === 'json-hooks');
-  const newHooks = hooks !== undefined && changed(hooks) && listHooks(hooks.file.path, hooks.before, harness).size === 0;
+  const newHooks =
+    hooks !== undefined && changed(hooks) && listHooks(hooks.file.path, hooks.before, harness).size === 0;
   const notice = HARNESSES[harness].hooksNotice;
   const result: ConnectResult = {
-    harness, scope, projectRoot: where.projectRoot,
+    harness,
+    scope,
+    projectRoot: where.projectRoot,
     agent: o.agent ?? agentForProject(o.home, o.cwd),
-    changed: any, dryRun: o.dryRun === true, files: changes.map(outcome), mapped: config?.changed === true,
-    diff: diffOf(changes, config), notices: newHooks && notice ? [notice] : [],
+    changed: any,
+    dryRun: o.dryRun === true,
+    files: changes.map(outcome),
+    mapped: config?.changed === true,
+    diff: diffOf(changes, config),
+    notices: newHooks && notice ? [notice] : [],
   };
   if (!any || o.dryRun) return result;
   const prior = readConnections(o.home).find((c) => sameConnection(c, key));
@@ -132,8 +154,17 @@ export function connect(o: ConnectOptions): ConnectResult {
   writeChanges(changes, prior?.files ?? []);
   if (config) applyConfigChange(config);
   const record: Connection = {
-    ...key, ...(o.agent === undefined ? {} : { agent: o.agent }), time: (o.now?.() ?? new Date()).toISOString(),
-    files: changes.map((c, i) => recordOf(harness, c, prior?.files.find((r) => r.path === c.file.path), created[i])),
+    ...key,
+    ...(o.agent === undefined ? {} : { agent: o.agent }),
+    time: (o.now?.() ?? new Date()).toISOString(),
+    files: changes.map((c, i) =>
+      recordOf(
+        harness,
+        c,
+        prior?.files.find((r) => r.path === c.file.path),
+        created[i],
+      ),
+    ),
   };
   saveConnection(o.home, key, record);
   return result;

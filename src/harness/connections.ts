@@ -53,17 +53,28 @@ export function readConnections(home: string): Connection[] {
     if (!Array.isArray(parsed.connections)) throw new Error('no "connections" array');
     return parsed.connections;
   } catch (err) {
-    throw new MemoryError('INVALID_ARGUMENT', `${path} is not a gitmem connections record (${(err as Error).message}); move it aside to start afresh`, { data: { path }, cause: err });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${path} is not a gitmem connections record (${(err as Error).message}); move it aside to start afresh`,
+      { data: { path }, cause: err },
+    );
   }
 }
 
 /** Whether two records are about the same harness files. */
-export function sameConnection(a: Pick<Connection, 'harness' | 'scope' | 'projectRoot'>, b: Pick<Connection, 'harness' | 'scope' | 'projectRoot'>): boolean {
+export function sameConnection(
+  a: Pick<Connection, 'harness' | 'scope' | 'projectRoot'>,
+  b: Pick<Connection, 'harness' | 'scope' | 'projectRoot'>,
+): boolean {
   return a.harness === b.harness && a.scope === b.scope && (a.scope === 'user' || a.projectRoot === b.projectRoot);
 }
 
 /** Replaces (or with `next` undefined, drops) the record of `key`; writes the file atomically (mode 0600). */
-export function saveConnection(home: string, key: Pick<Connection, 'harness' | 'scope' | 'projectRoot'>, next: Connection | undefined): void {
+export function saveConnection(
+  home: string,
+  key: Pick<Connection, 'harness' | 'scope' | 'projectRoot'>,
+  next: Connection | undefined,
+): void {
   const kept = readConnections(home).filter((c) => !sameConnection(c, key));
   const file: ConnectionsFile = { version: 1, connections: next ? [...kept, next] : kept };
   writeAtomic(connectionsPath(home), `${JSON.stringify(file, null, 2)}\n`, 0o600);

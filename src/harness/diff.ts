@@ -16,9 +16,14 @@ export function lineDiff(path: string, before: string | undefined, after: string
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
   const from = Math.max(0, head - CONTEXT);
-  const out = [`--- ${before === undefined ? '/dev/null' : path}`, `+++ ${after === undefined ? '/dev/null' : path}`, `@@ line ${from + 1} @@`];
+  const out = [
+    `--- ${before === undefined ? '/dev/null' : path}`,
+    `+++ ${after === undefined ? '/dev/null' : path}`,
+    `@@ line ${from + 1} @@`,
+  ];
   for (const l of a.slice(from, head)) out.push(` ${l}`);
   for (const l of a.slice(head, a.length - tail)) out.push(`-${l}`);
   for (const l of b.slice(head, b.length - tail)) out.push(`+${l}`);

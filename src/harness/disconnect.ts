@@ -51,7 +51,10 @@ export function disconnect(o: DisconnectOptions): DisconnectResult {
     changed: changes.some(changed),
     dryRun: o.dryRun === true,
     files: changes.map(outcome),
-    diff: changes.filter(changed).map((c) => lineDiff(c.file.path, c.before, c.after)).join(''),
+    diff: changes
+      .filter(changed)
+      .map((c) => lineDiff(c.file.path, c.before, c.after))
+      .join(''),
   };
   if (o.dryRun) return result;
   writeChanges(changes, record?.files ?? []);

@@ -4,7 +4,19 @@
  * link, as dotfile managers use), backups beside the file, and a fingerprint of contents.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, rmdirSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  rmdirSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { MemoryError } from '../index.js';
 
@@ -27,7 +39,9 @@ export function readIfExists(path: string): string | undefined {
   }
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) {
-    throw new MemoryError('NOT_UTF8', `${path} is not UTF-8 text: gitmem will not rewrite it; gitmem changed nothing`, { data: { path } });
+    throw new MemoryError('NOT_UTF8', `${path} is not UTF-8 text: gitmem will not rewrite it; gitmem changed nothing`, {
+      data: { path },
+    });
   }
   return text;
 }

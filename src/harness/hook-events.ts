@@ -4,10 +4,10 @@
  */
 /** What each event does (usage text). */
 export const HOOK_EVENTS = {
-  'session-start': 'print the memory as the session\'s context (also after a compaction or a resume)',
+  'session-start': "print the memory as the session's context (also after a compaction or a resume)",
   'turn-end': 'record where the transcript stands; reflect when the turn count reaches the trigger',
-  'session-end': 'record where the transcript stands; reflect over the session\'s new part',
-  reflect: 'reflect now over every recorded session\'s unreflected part (what the other events start, detached)',
+  'session-end': "record where the transcript stands; reflect over the session's new part",
+  reflect: "reflect now over every recorded session's unreflected part (what the other events start, detached)",
 } as const;
 
 export type HookEvent = keyof typeof HOOK_EVENTS;

@@ -30,7 +30,8 @@ function str(v: unknown, max = 4096): string | undefined {
  * @example parseHookInput('{"session_id":"abc","transcript_path":"/h/.claude/projects/-p/abc.jsonl"}').sessionId === 'abc'
  */
 export function parseHookInput(text: string): HookInput {
-  if (text.length > HOOK_INPUT_MAX) throw new MemoryError('INVALID_ARGUMENT', `hook input is larger than ${HOOK_INPUT_MAX} bytes`);
+  if (text.length > HOOK_INPUT_MAX)
+    throw new MemoryError('INVALID_ARGUMENT', `hook input is larger than ${HOOK_INPUT_MAX} bytes`);
   if (text.trim() === '') return {};
   let v: unknown;
   try {
@@ -38,7 +39,8 @@ export function parseHookInput(text: string): HookInput {
   } catch (err) {
     throw new MemoryError('INVALID_ARGUMENT', `hook input is not JSON (${(err as Error).message})`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new MemoryError('INVALID_ARGUMENT', 'hook input must be a JSON object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new MemoryError('INVALID_ARGUMENT', 'hook input must be a JSON object');
   const o = v as Record<string, unknown>;
   const sessionId = str(o['session_id']);
   const transcriptPath = str(o['transcript_path']);

@@ -18,8 +18,10 @@ export function parseObject(path: string, text: string): Node {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, STRICT);
   const first = errors[0];
-  if (first) throw settingsError(path, lineCol(text, first.offset), `not valid JSON (${printParseErrorCode(first.error)})`);
-  if (!root || root.type !== 'object') throw settingsError(path, lineCol(text, root?.offset ?? 0), 'the top level must be a JSON object');
+  if (first)
+    throw settingsError(path, lineCol(text, first.offset), `not valid JSON (${printParseErrorCode(first.error)})`);
+  if (!root || root.type !== 'object')
+    throw settingsError(path, lineCol(text, root?.offset ?? 0), 'the top level must be a JSON object');
   return root;
 }
 
@@ -30,8 +32,15 @@ export function child(node: Node | undefined, key: string): Node | undefined {
 }
 
 /** Refuses a node that is present but not of `type`, naming where and what it should be. */
-export function expectType(path: string, text: string, node: Node | undefined, type: 'object' | 'array', name: string): void {
-  if (node && node.type !== type) throw settingsError(path, lineCol(text, node.offset), `"${name}" must be a JSON ${type}`);
+export function expectType(
+  path: string,
+  text: string,
+  node: Node | undefined,
+  type: 'object' | 'array',
+  name: string,
+): void {
+  if (node && node.type !== type)
+    throw settingsError(path, lineCol(text, node.offset), `"${name}" must be a JSON ${type}`);
 }
 
 interface Style {
@@ -75,12 +84,22 @@ export function insertInto(text: string, container: Node, key: string | undefine
   const last = container.children?.at(-1);
   if (last) return splice(text, last.offset + last.length, last.offset + last.length, `,${nl}${inner}${item}`);
   // An empty container (whatever whitespace is inside): open it onto its own lines.
-  return splice(text, container.offset + 1, container.offset + container.length - 1, `${nl}${inner}${item}${nl}${outer}`);
+  return splice(
+    text,
+    container.offset + 1,
+    container.offset + container.length - 1,
+    `${nl}${inner}${item}${nl}${outer}`,
+  );
 }
 
 /** Replaces a value node with `value`, indented like the line it starts on. */
 export function replaceNode(text: string, node: Node, value: unknown): string {
-  return splice(text, node.offset, node.offset + node.length, render(value, indentAt(text, node.offset), styleOf(text)));
+  return splice(
+    text,
+    node.offset,
+    node.offset + node.length,
+    render(value, indentAt(text, node.offset), styleOf(text)),
+  );
 }
 
 /**

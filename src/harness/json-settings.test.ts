@@ -27,8 +27,13 @@ describe('JSON hook settings', () => {
     const out = addHooks(P, USER, 'claude-code', entries());
     const parsed = JSON.parse(out) as { hooks: Record<string, unknown[]>; permissions: unknown };
     expect(parsed.hooks['Stop']).toHaveLength(2);
-    expect(parsed.hooks['Stop']?.[0]).toEqual({ matcher: '', hooks: [{ type: 'command', command: 'notify-send done' }] });
-    expect(parsed.hooks['SessionStart']).toEqual([{ hooks: [{ type: 'command', command: entries()[0]?.command, timeout: 15 }] }]);
+    expect(parsed.hooks['Stop']?.[0]).toEqual({
+      matcher: '',
+      hooks: [{ type: 'command', command: 'notify-send done' }],
+    });
+    expect(parsed.hooks['SessionStart']).toEqual([
+      { hooks: [{ type: 'command', command: entries()[0]?.command, timeout: 15 }] },
+    ]);
     // The user's lines are all still there, unchanged and in order.
     for (const line of USER.split('\n')) expect(out).toContain(line);
     expect(out.startsWith('{\n    "model": "opus",\n    "permissions": {"allow": ["Bash(ls:*)"]},\n')).toBe(true);
@@ -71,18 +76,26 @@ describe('JSON hook settings', () => {
     const oneLine = addHooks(P, '{"a":1}', 'claude-code', entries());
     expect(oneLine.includes('\n')).toBe(false);
     expect(removeHooks(P, oneLine, 'claude-code')).toBe('{"a":1}');
-    expect(removeHooks(P, addHooks(P, '{\n  "a": [1,2]\n}\n', 'claude-code', entries()), 'claude-code')).toBe('{\n  "a": [1,2]\n}\n');
+    expect(removeHooks(P, addHooks(P, '{\n  "a": [1,2]\n}\n', 'claude-code', entries()), 'claude-code')).toBe(
+      '{\n  "a": [1,2]\n}\n',
+    );
   });
 
   it('refuses malformed JSON naming file:line:col', () => {
-    expect(() => addHooks(P, '{\n  "a": 1,\n  "b" 2\n}', 'claude-code', entries())).toThrow(/settings\.json:3:7: not valid JSON \(ColonExpected\)/);
+    expect(() => addHooks(P, '{\n  "a": 1,\n  "b" 2\n}', 'claude-code', entries())).toThrow(
+      /settings\.json:3:7: not valid JSON \(ColonExpected\)/,
+    );
     expect(() => addHooks(P, '{\n  // note\n  "a": 1\n}', 'claude-code', entries())).toThrow(/:2:3: not valid JSON/);
     expect(() => addHooks(P, '[1]', 'claude-code', entries())).toThrow(/:1:1: the top level must be a JSON object/);
   });
 
   it('refuses a hooks value that is not an object, or an event that is not an array', () => {
-    expect(() => addHooks(P, '{\n  "hooks": []\n}', 'claude-code', entries())).toThrow(/:2:12: "hooks" must be a JSON object/);
-    expect(() => addHooks(P, '{"hooks": {"Stop": {}}}', 'claude-code', entries())).toThrow(/"hooks.Stop" must be a JSON array/);
+    expect(() => addHooks(P, '{\n  "hooks": []\n}', 'claude-code', entries())).toThrow(
+      /:2:12: "hooks" must be a JSON object/,
+    );
+    expect(() => addHooks(P, '{"hooks": {"Stop": {}}}', 'claude-code', entries())).toThrow(
+      /"hooks.Stop" must be a JSON array/,
+    );
   });
 });
 
@@ -91,7 +104,11 @@ describe('JSON MCP server entry', () => {
 
   it('adds mcpServers.gitmem, is idempotent, and removes it exactly', () => {
     const out = addMcpServer('/u/.claude.json', CLAUDE_JSON, mcpServer(launch));
-    expect((JSON.parse(out) as { mcpServers: Record<string, unknown> }).mcpServers['gitmem']).toEqual({ type: 'stdio', command: launch.node, args: [launch.bin, 'mcp'] });
+    expect((JSON.parse(out) as { mcpServers: Record<string, unknown> }).mcpServers['gitmem']).toEqual({
+      type: 'stdio',
+      command: launch.node,
+      args: [launch.bin, 'mcp'],
+    });
     expect(addMcpServer('/u/.claude.json', out, mcpServer(launch))).toBe(out);
     expect(removeMcpServer('/u/.claude.json', out)).toBe(CLAUDE_JSON);
   });
@@ -100,7 +117,9 @@ describe('JSON MCP server entry', () => {
     const old = addMcpServer('/u/.claude.json', CLAUDE_JSON, mcpServer({ node: '/n', bin: '/old/gitmem.cjs' }));
     expect(addMcpServer('/u/.claude.json', old, mcpServer({ ...launch, agent: 'a' }))).toContain('"--agent"');
     const theirs = '{"mcpServers": {"gitmem": {"command": "npx", "args": ["-y", "gitmem-fork"]}}}';
-    expect(() => addMcpServer('/u/.claude.json', theirs, mcpServer(launch))).toThrow(/:1:27: already has an MCP server named "gitmem"/);
+    expect(() => addMcpServer('/u/.claude.json', theirs, mcpServer(launch))).toThrow(
+      /:1:27: already has an MCP server named "gitmem"/,
+    );
     expect(removeMcpServer('/u/.claude.json', theirs)).toBe(theirs);
   });
 

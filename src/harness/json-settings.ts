@@ -41,7 +41,10 @@ function hookOf(entry: HookEntry): Record<string, unknown> {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -111,7 +114,12 @@ function withoutHooks(group: Node): Record<string, unknown> {
  * when they are already there. `undefined` text is a file that does not exist yet.
  * @example addHooks('/s.json', '{}', 'codex', [{ event: 'Stop', command: c, timeout: 10 }])
  */
-export function addHooks(path: string, text: string | undefined, harness: HarnessId, entries: readonly HookEntry[]): string {
+export function addHooks(
+  path: string,
+  text: string | undefined,
+  harness: HarnessId,
+  entries: readonly HookEntry[],
+): string {
   const before = base(text);
   let out = before;
   for (const entry of entries) out = putHook(path, out, harness, entry);
@@ -177,7 +185,11 @@ export function addMcpServer(path: string, text: string | undefined, server: Mcp
   const current = getNodeValue(entry) as unknown;
   if (canonical(current) === canonical(want)) return text ?? before;
   if (!isOurMcpServer(current)) {
-    throw settingsError(path, lineCol(before, entry.offset), 'already has an MCP server named "gitmem" that gitmem connect did not write (remove it, then connect again)');
+    throw settingsError(
+      path,
+      lineCol(before, entry.offset),
+      'already has an MCP server named "gitmem" that gitmem connect did not write (remove it, then connect again)',
+    );
   }
   return replaceNode(before, entry, want);
 }

@@ -13,7 +13,9 @@ export function harnessNamed(name: string | undefined): HarnessId {
   const found = HARNESS_IDS.find((id) => id === name);
   if (found) return found;
   const what = name === undefined || name === '' ? 'no harness given' : `unknown harness ${JSON.stringify(name)}`;
-  throw new MemoryError('INVALID_ARGUMENT', `${what}: use one of ${HARNESS_IDS.join(', ')}`, { data: { harnesses: HARNESS_IDS } });
+  throw new MemoryError('INVALID_ARGUMENT', `${what}: use one of ${HARNESS_IDS.join(', ')}`, {
+    data: { harnesses: HARNESS_IDS },
+  });
 }
 
 /** `--scope`: user (default) or project. */
@@ -31,14 +33,20 @@ export function scopeNamed(value: string | undefined): Scope {
 export function checkAgent(home: string, agent: string | undefined): string[] {
   const agents = listHomeAgents(home).map((a) => a.agentId);
   if (agents.length === 0) {
-    throw new MemoryError('NO_MEMORY_DIR', `${home} has no agent yet: run \`gitmem init\` first, then connect`, { data: { home } });
+    throw new MemoryError('NO_MEMORY_DIR', `${home} has no agent yet: run \`gitmem init\` first, then connect`, {
+      data: { home },
+    });
   }
   if (agent !== undefined) {
     assertAgentId(agent);
     if (!agents.includes(agent)) {
-      throw new MemoryError('MEMORY_DIR_MISSING', `agent ${JSON.stringify(agent)} has no memory in ${home} (agents: ${agents.join(', ')}); run \`gitmem init --agent ${agent}\` first`, {
-        data: { home, agents },
-      });
+      throw new MemoryError(
+        'MEMORY_DIR_MISSING',
+        `agent ${JSON.stringify(agent)} has no memory in ${home} (agents: ${agents.join(', ')}); run \`gitmem init --agent ${agent}\` first`,
+        {
+          data: { home, agents },
+        },
+      );
     }
   }
   return agents;

@@ -7,7 +7,15 @@ import { HARNESSES, type Harness, type HarnessId, type Locations, type Scope, ty
 import { hookCommand, mcpServer, type Launch } from './command-line.js';
 import type { FileRecord } from './connections.js';
 import { backupPath, fingerprint, readIfExists } from './files.js';
-import { addHooks, addMcpServer, listHooks, readMcpServer, removeHooks, removeMcpServer, type HookEntry } from './json-settings.js';
+import {
+  addHooks,
+  addMcpServer,
+  listHooks,
+  readMcpServer,
+  removeHooks,
+  removeMcpServer,
+  type HookEntry,
+} from './json-settings.js';
 import { addTomlServer, readTomlServer, removeTomlServer } from './toml-settings.js';
 
 /** One file's planned change; `after` undefined deletes the file. */
@@ -23,7 +31,11 @@ export function changed(c: FileChange): boolean {
 
 /** The hook entries of `harness` for this launch. */
 export function hookEntries(harness: Harness, launch: Launch): HookEntry[] {
-  return harness.events.map((e) => ({ event: e.event, command: hookCommand(launch, harness.id, e.gitmem), timeout: e.timeout }));
+  return harness.events.map((e) => ({
+    event: e.event,
+    command: hookCommand(launch, harness.id, e.gitmem),
+    timeout: e.timeout,
+  }));
 }
 
 function add(harness: Harness, file: SettingsFile, text: string | undefined, launch: Launch): string {
@@ -59,7 +71,12 @@ function isEmptySettings(file: SettingsFile, text: string): boolean {
  * backup, or no file if connect created it); else the file without our entries, deleted when connect
  * created it and nothing else is left.
  */
-function restore(harness: HarnessId, file: SettingsFile, now: string, record: FileRecord | undefined): string | undefined {
+function restore(
+  harness: HarnessId,
+  file: SettingsFile,
+  now: string,
+  record: FileRecord | undefined,
+): string | undefined {
   const surgical = withoutOurs(harness, file, now);
   if (surgical === now) return now;
   if (record && record.after === fingerprint(now)) {
@@ -71,7 +88,12 @@ function restore(harness: HarnessId, file: SettingsFile, now: string, record: Fi
 }
 
 /** What disconnect would leave in each of the harness's files. */
-export function planDisconnect(id: HarnessId, scope: Scope, where: Locations, records: readonly FileRecord[]): FileChange[] {
+export function planDisconnect(
+  id: HarnessId,
+  scope: Scope,
+  where: Locations,
+  records: readonly FileRecord[],
+): FileChange[] {
   return HARNESSES[id].files(scope, where).map((file) => {
     const before = readIfExists(file.path);
     const record = records.find((r) => r.path === file.path);
@@ -80,7 +102,10 @@ export function planDisconnect(id: HarnessId, scope: Scope, where: Locations, re
 }
 
 /** What a file holds of gitmem's for `harness` (for status): hook events and their agent, or the MCP server. */
-export function inspect(id: HarnessId, file: SettingsFile): { hooks?: Map<string, string>; mcp?: { ours: boolean; server: unknown } } {
+export function inspect(
+  id: HarnessId,
+  file: SettingsFile,
+): { hooks?: Map<string, string>; mcp?: { ours: boolean; server: unknown } } {
   const text = readIfExists(file.path);
   if (file.kind === 'json-hooks') return { hooks: listHooks(file.path, text, id) };
   if (file.kind === 'toml-mcp') {

@@ -9,7 +9,13 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { dreamExitCode, runDream, type DreamResult } from '../index.js';
-import { appendRunLog, appendTranscript, readTranscript, syntheticConversationId, type TranscriptRow } from '../internals.js';
+import {
+  appendRunLog,
+  appendTranscript,
+  readTranscript,
+  syntheticConversationId,
+  type TranscriptRow,
+} from '../internals.js';
 import { HARNESSES, isHarnessId, type HarnessId } from './catalogue.js';
 import { listSessions, writeSession, type SessionRecord } from './sessions.js';
 
@@ -62,17 +68,36 @@ function stage(o: ReflectJobOptions, s: SessionRecord): string {
   const conversationId = syntheticConversationId(type.source, s.transcript);
   const now = o.now ?? (() => new Date());
   const { rows, end } = type.parseFrom(s.transcript, s.staged, now);
-  const companions: TranscriptRow[] = type.companions ? type.companions(s.transcript).flatMap((f) => type.parseFrom(f, 0, now).rows) : [];
-  const seen = new Set(readTranscript(o.agentDir, conversationId).map((r) => r.source_message_id).filter(Boolean));
-  appendTranscript(o.agentDir, conversationId, [...rows, ...companions].filter((r) => !(r.source_message_id && seen.has(r.source_message_id))));
+  const companions: TranscriptRow[] = type.companions
+    ? type.companions(s.transcript).flatMap((f) => type.parseFrom(f, 0, now).rows)
+    : [];
+  const seen = new Set(
+    readTranscript(o.agentDir, conversationId)
+      .map((r) => r.source_message_id)
+      .filter(Boolean),
+  );
+  appendTranscript(
+    o.agentDir,
+    conversationId,
+    [...rows, ...companions].filter((r) => !(r.source_message_id && seen.has(r.source_message_id))),
+  );
   writeSession(o.agentDir, { ...s, staged: end, offset: Math.max(s.offset, end) });
   return conversationId;
 }
 
 function logFailure(o: ReflectJobOptions, s: SessionRecord, message: string, startedAt: Date): void {
   appendRunLog(o.agentDir, {
-    kind: 'harness-reflection', startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps: 0,
-    inputTokens: 0, outputTokens: 0, outcome: 'failed', model: '', harness: s.harness, session: s.sessionId, error: message,
+    kind: 'harness-reflection',
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    steps: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    outcome: 'failed',
+    model: '',
+    harness: s.harness,
+    session: s.sessionId,
+    error: message,
   });
 }
 
@@ -82,9 +107,16 @@ async function reflectOne(o: ReflectJobOptions, s: SessionRecord): Promise<boole
   try {
     const conversationId = stage(o, s);
     const staged = listSessions(o.agentDir).find((r) => r.harness === s.harness && r.sessionId === s.sessionId) ?? s;
-    const r: DreamResult = await runDream({ home: o.home, env: o.env, cwd: o.cwd, agentId: o.agentId, from: conversationId, stream: false });
+    const r: DreamResult = await runDream({
+      home: o.home,
+      env: o.env,
+      cwd: o.cwd,
+      agentId: o.agentId,
+      from: conversationId,
+      stream: false,
+    });
     o.log?.(`${s.harness} ${s.sessionId}: ${r.message.split('\n')[0] ?? ''}`);
-    if (dreamExitCode(r) === 0) return writeSession(o.agentDir, { ...staged, reflected: staged.staged }), true;
+    if (dreamExitCode(r) === 0) return (writeSession(o.agentDir, { ...staged, reflected: staged.staged }), true);
     logFailure(o, s, r.error?.message ?? r.message, startedAt);
   } catch (err) {
     o.log?.(`${s.harness} ${s.sessionId}: ${(err as Error).message}`);

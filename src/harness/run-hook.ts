@@ -7,7 +7,14 @@ import { spawnDetached } from '../process/detached.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemory, MemoryError, type Memory } from '../index.js';
-import { agentPaths, appendRunLog, packageRoot, resolveReflectionSettings, type GitmemConfig, type Launcher } from '../internals.js';
+import {
+  agentPaths,
+  appendRunLog,
+  packageRoot,
+  resolveReflectionSettings,
+  type GitmemConfig,
+  type Launcher,
+} from '../internals.js';
 import type { HarnessId } from './catalogue.js';
 import type { HookEvent } from './hook-events.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
@@ -46,22 +53,46 @@ function launchJob(h: HookRun, memory: Memory, agentDir: string): void {
 
 async function open(h: HookRun, input: HookInput): Promise<{ memory: Memory; agentDir: string }> {
   const agentId = h.agent ?? agentForProject(h.config.home, input.cwd ?? h.cwd);
-  const memory = await createMemory({ config: h.config, ...(agentId ? { agentId } : {}), ...(h.launch ? { launch: h.launch } : {}) });
-  if (memory.agentId === undefined) throw new MemoryError('INVALID_ARGUMENT', 'the hook needs an agent: pass --agent or run `gitmem connect` with one');
+  const memory = await createMemory({
+    config: h.config,
+    ...(agentId ? { agentId } : {}),
+    ...(h.launch ? { launch: h.launch } : {}),
+  });
+  if (memory.agentId === undefined)
+    throw new MemoryError('INVALID_ARGUMENT', 'the hook needs an agent: pass --agent or run `gitmem connect` with one');
   return { memory, agentDir: agentPaths(h.config.home, memory.agentId).agentDir };
 }
 
 async function dispatch(h: HookRun, input: HookInput, known: (dir: string) => void): Promise<void> {
   const { memory, agentDir } = await open(h, input);
   known(agentDir);
-  const settings = resolveReflectionSettings({ home: h.config.home, agentDir, ...(input.cwd ? { projectDir: input.cwd } : {}) });
+  const settings = resolveReflectionSettings({
+    home: h.config.home,
+    agentDir,
+    ...(input.cwd ? { projectDir: input.cwd } : {}),
+  });
   const position = (event: 'turn-end' | 'session-end' | 'compaction') =>
-    turnEnd({ harness: h.harness, event, input, agentDir, settings, modelConfigured: modelConfigured(h.config), launch: () => launchJob(h, memory, agentDir) });
+    turnEnd({
+      harness: h.harness,
+      event,
+      input,
+      agentDir,
+      settings,
+      modelConfigured: modelConfigured(h.config),
+      launch: () => launchJob(h, memory, agentDir),
+    });
   if (h.event === 'session-start') {
     h.stdout(await sessionStartOutput(memory, { agentDir, modelConfigured: modelConfigured(h.config) }));
     if (input.source === 'compact') position('compaction');
   } else if (h.event === 'reflect') {
-    await reflectPending({ home: h.config.home, agentId: memory.agentId as string, agentDir, env: h.env, cwd: h.cwd, log: (l) => h.stderr(l) });
+    await reflectPending({
+      home: h.config.home,
+      agentId: memory.agentId as string,
+      agentDir,
+      env: h.env,
+      cwd: h.cwd,
+      log: (l) => h.stderr(l),
+    });
   } else position(h.event);
 }
 
@@ -75,11 +106,24 @@ export async function runHook(h: HookRun): Promise<0> {
     const input = parseHookInput(await h.stdin());
     await dispatch(h, input, (dir) => (agentDir = dir));
   } catch (err) {
-    const message = (err instanceof MemoryError ? `${err.code}: ${err.message}` : (err as Error).message).split('\n')[0] ?? '';
+    const message =
+      (err instanceof MemoryError ? `${err.code}: ${err.message}` : (err as Error).message).split('\n')[0] ?? '';
     h.stderr(`gitmem hook ${h.harness} ${h.event}: ${message}`);
     if (agentDir !== undefined) {
       try {
-        appendRunLog(agentDir, { kind: 'harness-hook', startedAt: new Date().toISOString(), durationMs: 0, steps: 0, inputTokens: 0, outputTokens: 0, outcome: 'failed', model: '', harness: h.harness, event: h.event, error: message });
+        appendRunLog(agentDir, {
+          kind: 'harness-hook',
+          startedAt: new Date().toISOString(),
+          durationMs: 0,
+          steps: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          outcome: 'failed',
+          model: '',
+          harness: h.harness,
+          event: h.event,
+          error: message,
+        });
       } catch {
         // the log is best effort: the hook still must not fail the harness
       }

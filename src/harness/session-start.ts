@@ -31,7 +31,10 @@ function firstNotice(agentDir: string): boolean {
  * The hook's standard output: one JSON line whose whole text stays within {@link HOOK_OUTPUT_CAP}.
  * @example JSON.parse(await sessionStartOutput(memory, { agentDir, modelConfigured: true })).hookSpecificOutput.additionalContext
  */
-export async function sessionStartOutput(memory: Memory, o: { agentDir: string; modelConfigured: boolean }): Promise<string> {
+export async function sessionStartOutput(
+  memory: Memory,
+  o: { agentDir: string; modelConfigured: boolean },
+): Promise<string> {
   const notice = !o.modelConfigured && firstNotice(o.agentDir) ? REFLECTION_NOTICE : undefined;
   let maxChars = HOOK_OUTPUT_CAP;
   for (;;) {

@@ -38,8 +38,15 @@ function sessionFile(agentDir: string, harness: string, sessionId: string): stri
 function valid(v: unknown): v is SessionRecord {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  const nums = ['offset', 'staged', 'reflected', 'turns', 'turnsAtReflection'].every((k) => Number.isSafeInteger(r[k]) && (r[k] as number) >= 0);
-  return nums && typeof r['harness'] === 'string' && typeof r['sessionId'] === 'string' && typeof r['transcript'] === 'string';
+  const nums = ['offset', 'staged', 'reflected', 'turns', 'turnsAtReflection'].every(
+    (k) => Number.isSafeInteger(r[k]) && (r[k] as number) >= 0,
+  );
+  return (
+    nums &&
+    typeof r['harness'] === 'string' &&
+    typeof r['sessionId'] === 'string' &&
+    typeof r['transcript'] === 'string'
+  );
 }
 
 function readRecord(path: string): SessionRecord | undefined {
@@ -98,10 +105,23 @@ export function recordPosition(
   const size = existsSync(s.transcript) ? statSync(s.transcript).size : 0;
   // A transcript replaced by a shorter file (or another path) is a new stream: start it over.
   const fresh = before === undefined || before.transcript !== s.transcript || size < before.staged;
-  const base = fresh ? { offset: 0, staged: 0, reflected: 0, turns: before?.turns ?? 0, turnsAtReflection: before?.turnsAtReflection ?? 0 } : before;
+  const base = fresh
+    ? {
+        offset: 0,
+        staged: 0,
+        reflected: 0,
+        turns: before?.turns ?? 0,
+        turnsAtReflection: before?.turnsAtReflection ?? 0,
+      }
+    : before;
   const record: SessionRecord = {
-    ...base, harness: s.harness, sessionId: s.sessionId, transcript: s.transcript,
-    offset: Math.max(size, base.offset), turns: base.turns + (turn ? 1 : 0), updatedAt: now.toISOString(),
+    ...base,
+    harness: s.harness,
+    sessionId: s.sessionId,
+    transcript: s.transcript,
+    offset: Math.max(size, base.offset),
+    turns: base.turns + (turn ? 1 : 0),
+    updatedAt: now.toISOString(),
   };
   writeSession(agentDir, record);
   return record;

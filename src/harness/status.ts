@@ -35,7 +35,17 @@ export interface StatusResult {
 function statusOf(id: HarnessId, scope: Scope, env: Record<string, string | undefined>, cwd: string): HarnessStatus {
   const harness = HARNESSES[id];
   const files = harness.files(scope, locations(env, cwd));
-  const s: HarnessStatus = { harness: id, scope, hooks: [], missingHooks: [], mcp: 'none', agent: undefined, connected: false, files: files.map((f) => f.path), problems: [] };
+  const s: HarnessStatus = {
+    harness: id,
+    scope,
+    hooks: [],
+    missingHooks: [],
+    mcp: 'none',
+    agent: undefined,
+    connected: false,
+    files: files.map((f) => f.path),
+    problems: [],
+  };
   for (const file of files) {
     try {
       const found = inspect(id, file);
@@ -67,7 +77,11 @@ export function connectStatus(o: { home: string; env: Record<string, string | un
 /** The status as text: one line per harness and scope, then the mappings. */
 export function renderStatus(r: StatusResult): string {
   const lines = r.harnesses.map((s) => {
-    const state = s.connected ? 'connected' : s.hooks.length === 0 && s.mcp === 'none' ? 'not connected' : 'partly connected';
+    const state = s.connected
+      ? 'connected'
+      : s.hooks.length === 0 && s.mcp === 'none'
+        ? 'not connected'
+        : 'partly connected';
     const parts = [`hooks ${s.hooks.length > 0 ? s.hooks.join(', ') : 'none'}`, `MCP ${s.mcp}`];
     if (s.missingHooks.length > 0 && s.hooks.length > 0) parts.push(`missing ${s.missingHooks.join(', ')}`);
     const agent = s.agent ? `, agent ${s.agent}` : '';
@@ -75,7 +89,9 @@ export function renderStatus(r: StatusResult): string {
     return [head, ...s.problems.map((p) => `  problem: ${p}`)].join('\n');
   });
   const mapped = Object.entries(r.projects);
-  lines.push(mapped.length === 0 ? 'Projects: none mapped (gitmem connect --agent <id> maps the current project)' : 'Projects:');
+  lines.push(
+    mapped.length === 0 ? 'Projects: none mapped (gitmem connect --agent <id> maps the current project)' : 'Projects:',
+  );
   for (const [root, agent] of mapped) lines.push(`  ${root} → ${agent}`);
   return lines.join('\n');
 }

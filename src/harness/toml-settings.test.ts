@@ -61,18 +61,24 @@ describe('TOML mcp_servers.gitmem block', () => {
   });
 
   it('refuses a malformed file naming line and column', () => {
-    expect(() => addTomlServer(P, 'a = 1\nb = = 2\n', 'codex', server)).toThrow(/config\.toml:2:5: not valid TOML \(invalid value\)/);
+    expect(() => addTomlServer(P, 'a = 1\nb = = 2\n', 'codex', server)).toThrow(
+      /config\.toml:2:5: not valid TOML \(invalid value\)/,
+    );
   });
 
   it('refuses to touch an mcp_servers.gitmem the user wrote', () => {
     const theirs = `${USER}\n[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n`;
-    expect(() => addTomlServer(P, theirs, 'codex', server)).toThrow(/config\.toml:11:1: already defines mcp_servers\.gitmem/);
+    expect(() => addTomlServer(P, theirs, 'codex', server)).toThrow(
+      /config\.toml:11:1: already defines mcp_servers\.gitmem/,
+    );
     expect(removeTomlServer(P, theirs)).toBe(theirs);
     expect(readTomlServer(P, theirs)?.ours).toBe(false);
   });
 
   it('refuses a file whose mcp_servers cannot take our table', () => {
-    expect(() => addTomlServer(P, 'mcp_servers = { other = { command = "x" } }\n', 'codex', server)).toThrow(/:1:1: cannot take a \[mcp_servers\.gitmem\] table/);
+    expect(() => addTomlServer(P, 'mcp_servers = { other = { command = "x" } }\n', 'codex', server)).toThrow(
+      /:1:1: cannot take a \[mcp_servers\.gitmem\] table/,
+    );
   });
 
   it('writes TOML basic strings that round-trip', () => {

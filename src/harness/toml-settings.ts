@@ -26,7 +26,12 @@ export function tomlString(s: string): string {
 
 /** The block connect writes, each line ending in `eol`. */
 export function renderBlock(harness: HarnessId, server: McpServer, eol = '\n'): string {
-  const lines = [marker(harness), HEADER, `command = ${tomlString(server.command)}`, `args = [${server.args.map(tomlString).join(', ')}]`];
+  const lines = [
+    marker(harness),
+    HEADER,
+    `command = ${tomlString(server.command)}`,
+    `args = [${server.args.map(tomlString).join(', ')}]`,
+  ];
   return lines.map((l) => l + eol).join('');
 }
 
@@ -83,7 +88,11 @@ export function addTomlServer(path: string, text: string | undefined, harness: H
   if (block) {
     out = before.slice(0, block.start) + wanted + before.slice(block.end);
   } else if (gitmemTable(doc) !== undefined) {
-    throw settingsError(path, { line: lineOf(before, 'gitmem'), col: 1 }, 'already defines mcp_servers.gitmem, not written by gitmem connect (remove it, then connect again)');
+    throw settingsError(
+      path,
+      { line: lineOf(before, 'gitmem'), col: 1 },
+      'already defines mcp_servers.gitmem, not written by gitmem connect (remove it, then connect again)',
+    );
   } else {
     out = before === '' ? wanted : `${before}${before.endsWith('\n') ? '' : eol}${eol}${wanted}`;
   }
@@ -95,7 +104,12 @@ export function addTomlServer(path: string, text: string | undefined, harness: H
   } catch {
     added = undefined;
   }
-  if (added === undefined) throw settingsError(path, { line: lineOf(before, 'mcp_servers'), col: 1 }, 'cannot take a [mcp_servers.gitmem] table appended at its end');
+  if (added === undefined)
+    throw settingsError(
+      path,
+      { line: lineOf(before, 'mcp_servers'), col: 1 },
+      'cannot take a [mcp_servers.gitmem] table appended at its end',
+    );
   return out;
 }
 

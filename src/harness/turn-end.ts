@@ -42,7 +42,12 @@ export function turnEnd(o: TurnEndOptions): TurnEndOutcome {
   let outcome: TurnEndOutcome = 'no-transcript';
   let offset = 0;
   if (sessionId !== undefined && transcriptPath !== undefined) {
-    const rec = recordPosition(o.agentDir, { harness: o.harness, sessionId, transcript: transcriptPath }, o.event === 'turn-end', now);
+    const rec = recordPosition(
+      o.agentDir,
+      { harness: o.harness, sessionId, transcript: transcriptPath },
+      o.event === 'turn-end',
+      now,
+    );
     offset = rec.offset;
     outcome = 'recorded';
     if (rec.offset > rec.reflected && fires(o, rec.turns - rec.turnsAtReflection)) {
@@ -52,8 +57,18 @@ export function turnEnd(o: TurnEndOptions): TurnEndOutcome {
     }
   }
   appendRunLog(o.agentDir, {
-    kind: 'harness-hook', startedAt: now.toISOString(), durationMs: Date.now() - now.getTime(), steps: 0, inputTokens: 0, outputTokens: 0,
-    outcome, model: '', harness: o.harness, event: o.event, ...(sessionId ? { session: sessionId } : {}), ...(transcriptPath ? { transcript: transcriptPath, offset } : {}),
+    kind: 'harness-hook',
+    startedAt: now.toISOString(),
+    durationMs: Date.now() - now.getTime(),
+    steps: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    outcome,
+    model: '',
+    harness: o.harness,
+    event: o.event,
+    ...(sessionId ? { session: sessionId } : {}),
+    ...(transcriptPath ? { transcript: transcriptPath, offset } : {}),
   });
   return outcome;
 }

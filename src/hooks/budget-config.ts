@@ -34,7 +34,11 @@ function repoBudget(repoDir: string): number | undefined {
   const value = readGitConfigValue(resolveGitCommonDir(repoDir), 'gitmem', 'budgetSystem');
   if (value === undefined) return undefined;
   const n = parseBudget(value);
-  if (n === undefined) throw new MemoryError('INVALID_ARGUMENT', `${REPO_BUDGET_KEY} must be a positive integer (estimated tokens), got ${JSON.stringify(value.slice(0, 40))}`);
+  if (n === undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${REPO_BUDGET_KEY} must be a positive integer (estimated tokens), got ${JSON.stringify(value.slice(0, 40))}`,
+    );
   return n;
 }
 
@@ -50,12 +54,21 @@ function homeBudget(home: string): number | undefined {
   try {
     budgets = (JSON.parse(text) as Record<string, unknown> | null)?.['budgets'];
   } catch (err) {
-    throw new MemoryError('INVALID_ARGUMENT', `invalid gitmem config ${path}: not JSON`, { data: { path }, cause: err });
+    throw new MemoryError('INVALID_ARGUMENT', `invalid gitmem config ${path}: not JSON`, {
+      data: { path },
+      cause: err,
+    });
   }
-  const value = typeof budgets === 'object' && budgets !== null ? (budgets as Record<string, unknown>)['system'] : undefined;
+  const value =
+    typeof budgets === 'object' && budgets !== null ? (budgets as Record<string, unknown>)['system'] : undefined;
   if (value === undefined) return undefined;
   const n = parseBudget(value);
-  if (n === undefined) throw new MemoryError('INVALID_ARGUMENT', `invalid gitmem config ${path}: budgets.system must be a positive integer (estimated tokens)`, { data: { path } });
+  if (n === undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `invalid gitmem config ${path}: budgets.system must be a positive integer (estimated tokens)`,
+      { data: { path } },
+    );
   return n;
 }
 
@@ -101,4 +114,3 @@ export async function readSystemUsage(git: GitRunner, cwd: string, rev: string, 
 export async function systemTokensAt(git: GitRunner, cwd: string, rev: string): Promise<number> {
   return (await readSystemUsage(git, cwd, rev, 0)).total;
 }
-

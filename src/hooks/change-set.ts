@@ -21,7 +21,8 @@ function toChange(e: RawDiffEntry, blob: (mode: string, id: string) => string | 
   if (e.status === 'D') return { status: 'deleted', path: e.path, content: null, headContent };
   const content = blob(e.newMode, e.newId);
   const mode = e.newMode;
-  if (e.status === 'R') return { status: 'renamed', path: e.path, oldPath: e.oldPath ?? '', content, headContent, mode };
+  if (e.status === 'R')
+    return { status: 'renamed', path: e.path, oldPath: e.oldPath ?? '', content, headContent, mode };
   // A copy leaves its source in place: for the rules it is a new file.
   if (e.status === 'A' || e.status === 'C') return { status: 'added', path: e.path, content, headContent: null, mode };
   return { status: 'modified', path: e.path, content, headContent, mode };

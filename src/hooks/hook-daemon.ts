@@ -11,7 +11,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createGitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
-import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
+import {
+  listenHookValidation,
+  runnerWithEnv,
+  stagedIndexIn,
+  withoutGitVariables,
+  type HookJob,
+  type HookServer,
+} from './hook-server.js';
 import { hookSocketPath, type HookRequest } from './hook-wire.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
 
@@ -89,7 +96,13 @@ export function admitShellHook(request: HookRequest): HookJob | string {
   const index = gitDir ? stagedIndexIn(gitDir, request.cwd, e.GIT_INDEX_FILE) : undefined;
   if (index === undefined) return 'the index is not one git writes for a commit in this repository';
   const gitEnv: Record<string, string> = { GIT_INDEX_FILE: index };
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES'] as const) {
+  for (const k of [
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_COMMON_DIR',
+    'GIT_OBJECT_DIRECTORY',
+    'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  ] as const) {
     const v = e[k];
     if (v !== undefined) gitEnv[k] = v;
   }
@@ -109,7 +122,8 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
     const job = o.peerRefusal(socket, request) ?? admitShellHook(request);
     return typeof job === 'string' || !o.hookHome ? job : { ...job, home: o.hookHome(request.env, job.cwd) };
   };
-  const validate = (job: HookJob): Promise<PreCommitVerdict> => preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home);
+  const validate = (job: HookJob): Promise<PreCommitVerdict> =>
+    preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home);
   let server: HookServer | undefined;
   let closed = false;
   let trying = false;

@@ -9,7 +9,15 @@
 import { chmodSync, lstatSync, realpathSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
-import { hookRequestState, HOOK_REQUEST_MS, MAX_HOOK_REQUEST_BYTES, parseHookRequest, renderRefusal, renderVerdict, type HookRequest } from './hook-wire.js';
+import {
+  hookRequestState,
+  HOOK_REQUEST_MS,
+  MAX_HOOK_REQUEST_BYTES,
+  parseHookRequest,
+  renderRefusal,
+  renderVerdict,
+  type HookRequest,
+} from './hook-wire.js';
 import type { GitRunner } from '../git/runner.js';
 import { socketOwnership } from '../process/runtime-dir.js';
 import type { PreCommitVerdict } from './pre-commit.js';
@@ -82,7 +90,10 @@ export function stagedIndexIn(gitDir: string, cwd: string, indexFile: string | u
 function answer(conn: Socket, o: HookServerOptions, data: Buffer, running: { checks: number }): void {
   const request = parseHookRequest(data);
   const admitted = request ? o.admit(request) : 'bad request';
-  const job = typeof admitted !== 'string' && running.checks >= (o.maxChecks ?? MAX_CHECKS) ? 'busy: too many checks at once' : admitted;
+  const job =
+    typeof admitted !== 'string' && running.checks >= (o.maxChecks ?? MAX_CHECKS)
+      ? 'busy: too many checks at once'
+      : admitted;
   if (typeof job === 'string') {
     o.log?.(`refused a hook request: ${job}`);
     conn.end(renderRefusal(job));
@@ -109,7 +120,8 @@ function serve(conn: Socket, o: HookServerOptions, running: { checks: number }):
   conn.on('data', (chunk: Buffer) => {
     if (done) return;
     data = Buffer.concat([data, chunk]);
-    if (data.length > MAX_HOOK_REQUEST_BYTES) return (done = true), void conn.end(renderRefusal('request too large'), () => conn.destroy());
+    if (data.length > MAX_HOOK_REQUEST_BYTES)
+      return ((done = true), void conn.end(renderRefusal('request too large'), () => conn.destroy()));
     const state = hookRequestState(data);
     if (state === 'partial') return;
     done = true;
@@ -143,7 +155,8 @@ const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
  */
 export async function listenHookValidation(o: HookServerOptions): Promise<HookServer> {
   // Node shortens a longer path without a word and listens there: refuse it instead (the hook then starts Node).
-  if (Buffer.byteLength(o.socket) > MAX_SOCKET_PATH_BYTES) throw Object.assign(new Error(`${o.socket} is too long for a unix socket`), { code: 'HOOK_SOCKET_PATH' });
+  if (Buffer.byteLength(o.socket) > MAX_SOCKET_PATH_BYTES)
+    throw Object.assign(new Error(`${o.socket} is too long for a unix socket`), { code: 'HOOK_SOCKET_PATH' });
   // Half-open: a client that shuts its side down after the request still gets the answer.
   const open = new Set<Socket>();
   const running = { checks: 0 };
@@ -154,7 +167,8 @@ export async function listenHookValidation(o: HookServerOptions): Promise<HookSe
   });
   let err = await listenOnce(server, o.socket);
   if (err?.code === 'EADDRINUSE') {
-    if (await alive(o.socket)) throw Object.assign(new Error(`${o.socket} is answered by another process`), { code: 'HOOK_SOCKET_BUSY' });
+    if (await alive(o.socket))
+      throw Object.assign(new Error(`${o.socket} is answered by another process`), { code: 'HOOK_SOCKET_BUSY' });
     unlinkSync(o.socket);
     err = await listenOnce(server, o.socket);
   }
@@ -174,7 +188,7 @@ export async function listenHookValidation(o: HookServerOptions): Promise<HookSe
         // Closing unlinks the path: when another server owns it now, only let go.
         // A check still running is dropped: its hook gets no verdict and starts Node.
         for (const conn of open) conn.destroy();
-        if (!ours()) return server.unref(), res();
+        if (!ours()) return (server.unref(), res());
         server.close(() => res());
       }),
   };

@@ -45,7 +45,9 @@ const HEAD = Buffer.from(`${MAGIC}\0`);
 export function hookRequestState(data: Buffer): 'complete' | 'bad' | 'partial' {
   const n = Math.min(data.length, HEAD.length);
   if (!data.subarray(0, n).equals(HEAD.subarray(0, n))) return 'bad';
-  return data.length > HEAD.length && data.subarray(data.length - 2).equals(Buffer.from([0, 0])) ? 'complete' : 'partial';
+  return data.length > HEAD.length && data.subarray(data.length - 2).equals(Buffer.from([0, 0]))
+    ? 'complete'
+    : 'partial';
 }
 
 /**
@@ -69,7 +71,8 @@ export function parseHookRequest(data: Buffer): HookRequest | undefined {
     if (key === 'cwd') out.cwd = value;
     else if (key === 'pid' && /^[1-9][0-9]{0,9}$/.test(value)) out.pid = Number(value);
     else if (key === 'ticket') out.ticket = value;
-    else if (key.startsWith('env.') && (HOOK_ENV_KEYS as readonly string[]).includes(key.slice(4))) out.env[key.slice(4) as keyof HookRequest['env']] = value;
+    else if (key.startsWith('env.') && (HOOK_ENV_KEYS as readonly string[]).includes(key.slice(4)))
+      out.env[key.slice(4) as keyof HookRequest['env']] = value;
     else return undefined;
   }
   return out.cwd.startsWith('/') ? out : undefined;

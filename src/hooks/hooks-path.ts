@@ -57,7 +57,11 @@ function appendUnderGitLock(configFile: string, text: string): void {
   try {
     fd = openSync(lock, 'wx', 0o644);
   } catch {
-    throw new MemoryError('GIT_LOCKED', `cannot pin core.hooksPath: ${lock} exists (another git process is writing the config)`, { data: { lock } });
+    throw new MemoryError(
+      'GIT_LOCKED',
+      `cannot pin core.hooksPath: ${lock} exists (another git process is writing the config)`,
+      { data: { lock } },
+    );
   }
   try {
     const current = readFileSync(configFile, 'utf8');
@@ -76,27 +80,51 @@ function appendUnderGitLock(configFile: string, text: string): void {
  * elsewhere) are not edited: the repository's own value is placed after them, where it wins.
  * @example if (await pinHooksPath(git, repoDir, gitDir, hooksDir)) repaired.push('core.hooksPath')
  */
-export async function pinHooksPath(git: GitRunner, repoDir: string, gitDir: string, hooksDir: string): Promise<boolean> {
+export async function pinHooksPath(
+  git: GitRunner,
+  repoDir: string,
+  gitDir: string,
+  hooksDir: string,
+): Promise<boolean> {
   const configFile = join(gitDir, 'config');
   const text = readFileSync(configFile, 'utf8');
   if (!existsSync(join(gitDir, 'config.worktree')) && pinsHooksPath(text, hooksDir)) return false;
   const ask = async (): Promise<Array<{ origin: string; value: string }>> =>
-    parseOrigins((await git.run(['config', '--show-origin', '-z', '--get-all', 'core.hooksPath'], { cwd: repoDir, okExitCodes: [1] })).stdout);
+    parseOrigins(
+      (
+        await git.run(['config', '--show-origin', '-z', '--get-all', 'core.hooksPath'], {
+          cwd: repoDir,
+          okExitCodes: [1],
+        })
+      ).stdout,
+    );
   const values = await ask();
-  const inGitDir = [...new Set(values.map((v) => originFile(repoDir, v.origin)).filter((f): f is string => f !== null && f.startsWith(`${gitDir}/`)))];
+  const inGitDir = [
+    ...new Set(
+      values
+        .map((v) => originFile(repoDir, v.origin))
+        .filter((f): f is string => f !== null && f.startsWith(`${gitDir}/`)),
+    ),
+  ];
   const last = values.at(-1);
   const ours = values.filter((v) => originFile(repoDir, v.origin)?.startsWith(`${gitDir}/`));
   if (last?.value === hooksDir && originFile(repoDir, last.origin) === configFile && ours.length === 1) return false;
   // Drop every value stored inside the git dir (config, config.worktree, included files kept there) …
-  for (const file of inGitDir) await git.run(['config', '--file', file, '--unset-all', 'core.hooksPath'], { cwd: repoDir, okExitCodes: [5] });
+  for (const file of inGitDir)
+    await git.run(['config', '--file', file, '--unset-all', 'core.hooksPath'], { cwd: repoDir, okExitCodes: [5] });
   // … then set ours last, after any include, so it is the one git uses.
-  if (parseGitConfig(readFileSync(configFile, 'utf8')).includes) appendUnderGitLock(configFile, `[core]\n\thooksPath = ${configValue(hooksDir)}\n`);
+  if (parseGitConfig(readFileSync(configFile, 'utf8')).includes)
+    appendUnderGitLock(configFile, `[core]\n\thooksPath = ${configValue(hooksDir)}\n`);
   else await git.run(['config', 'core.hooksPath', hooksDir], { cwd: repoDir });
   const after = (await ask()).at(-1);
   if (after?.value !== hooksDir) {
-    throw new MemoryError('HOOKS_UNPINNED', `core.hooksPath is overridden by ${after?.origin ?? 'an unknown source'} (${after?.value ?? ''}); gitmem's pre-commit rules would not run`, {
-      data: { origin: after?.origin, value: after?.value },
-    });
+    throw new MemoryError(
+      'HOOKS_UNPINNED',
+      `core.hooksPath is overridden by ${after?.origin ?? 'an unknown source'} (${after?.value ?? ''}); gitmem's pre-commit rules would not run`,
+      {
+        data: { origin: after?.origin, value: after?.value },
+      },
+    );
   }
   return true;
 }

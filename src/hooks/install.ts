@@ -3,7 +3,19 @@
  * the common git dir, so worktrees of background writers run the same checks.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../assets.js';
 import { MemoryError } from '../errors.js';
@@ -14,7 +26,13 @@ import { pinHooksPath } from './hooks-path.js';
 import { ensureMergeDriver } from './merge-driver-install.js';
 import { MERGE_DRIVER_FILE, mergeDriverScript } from './merge-driver-script.js';
 import { postCommitScript } from './post-commit.js';
-import { isGitmemHookText, parseHookInstalls, planHookInstalls, preCommitScript, type HookInstall } from './pre-commit-script.js';
+import {
+  isGitmemHookText,
+  parseHookInstalls,
+  planHookInstalls,
+  preCommitScript,
+  type HookInstall,
+} from './pre-commit-script.js';
 
 /** Absolute path of the hook entry in the built package. */
 export function preCommitEntry(): string {
@@ -71,7 +89,13 @@ function readHook(st: Stats | null, file: string): string | null {
  * the new one, never half of one), else fixes the mode. Inside a sandbox the hooks are read-only: what the
  * harness wrote before the writer started stands, so EROFS is not an error there.
  */
-function writeIfStale(dir: string, name: string, text: string, repaired: string[], known?: { st: Stats | null; current: string | null }): void {
+function writeIfStale(
+  dir: string,
+  name: string,
+  text: string,
+  repaired: string[],
+  known?: { st: Stats | null; current: string | null },
+): void {
   const file = join(dir, name);
   const st = known ? known.st : statHook(file);
   try {
@@ -119,14 +143,22 @@ export async function ensureHooks(git: GitRunner, repoDir: string, o: EnsureHook
   const repaired: string[] = [];
   const self = currentInstall();
   if (o.forConfinedWriter === true && !isHookEntry(self.entry)) {
-    throw new MemoryError('HOOKS_UNRUNNABLE', `this gitmem install has no pre-commit hook entry at ${self.entry}, so a writer's commits could not be checked: reinstall gitmem (or run \`npm run build\` in a checkout)`, {
-      data: { entry: self.entry },
-    });
+    throw new MemoryError(
+      'HOOKS_UNRUNNABLE',
+      `this gitmem install has no pre-commit hook entry at ${self.entry}, so a writer's commits could not be checked: reinstall gitmem (or run \`npm run build\` in a checkout)`,
+      {
+        data: { entry: self.entry },
+      },
+    );
   }
   const file = join(hooksDir, 'pre-commit');
   const st = statHook(file);
   const current = readHook(st, file);
-  const installs = planHookInstalls(parseHookInstalls(current), self, { preferSelf: o.forConfinedWriter === true, usable: isHookEntry, nodeExists: isExecutable });
+  const installs = planHookInstalls(parseHookInstalls(current), self, {
+    preferSelf: o.forConfinedWriter === true,
+    usable: isHookEntry,
+    nodeExists: isExecutable,
+  });
   writeIfStale(hooksDir, 'pre-commit', preCommitScript(installs), repaired, { st, current });
   writeIfStale(hooksDir, 'post-commit', postCommitScript(), repaired);
   writeIfStale(hooksDir, MERGE_DRIVER_FILE, mergeDriverScript(installs), repaired);

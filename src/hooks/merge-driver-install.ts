@@ -46,14 +46,20 @@ function writeAtomically(file: string, text: string): void {
  * left as they are.
  * @example repaired.push(...(await ensureMergeDriver(git, repoDir, gitDir, hooksDir)))
  */
-export async function ensureMergeDriver(git: GitRunner, repoDir: string, gitDir: string, hooksDir: string): Promise<string[]> {
+export async function ensureMergeDriver(
+  git: GitRunner,
+  repoDir: string,
+  gitDir: string,
+  hooksDir: string,
+): Promise<string[]> {
   const repaired: string[] = [];
   try {
     const want = { name: MERGE_DRIVER_NAME, driver: driverCommand(hooksDir) };
     const has = mergeDriverConfig(readGitConfigText(gitDir) ?? '');
     if (has.name !== want.name || has.driver !== want.driver) {
       accessSync(join(gitDir, 'config'), constants.W_OK); // EROFS inside a sandbox: leave what the harness wrote
-      for (const key of ['name', 'driver'] as const) await git.run(['config', `merge.gitmem.${key}`, want[key]], { cwd: repoDir });
+      for (const key of ['name', 'driver'] as const)
+        await git.run(['config', `merge.gitmem.${key}`, want[key]], { cwd: repoDir });
       repaired.push('merge driver (config)');
     }
     const file = join(gitDir, 'info', 'attributes');

@@ -11,7 +11,11 @@ import { runMergeDriver } from './merge-driver.js';
 
 const [base = '', ours = '', theirs = '', path = '', lines = ''] = process.argv.slice(2);
 try {
-  const r = runMergeDriver({ base, ours, theirs, path, lines }, process.cwd(), blockParser(markdownIt as unknown as CreateMarkdownIt));
+  const r = runMergeDriver(
+    { base, ours, theirs, path, lines },
+    process.cwd(),
+    blockParser(markdownIt as unknown as CreateMarkdownIt),
+  );
   if (r.message) process.stderr.write(r.message);
   process.exitCode = r.code;
 } catch (err) {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { mergeDriverConfig } from './merge-driver-install.js';
-import { driverCommand, driverEntry, MERGE_ATTRIBUTES, mergeDriverScript, withMergeAttributes } from './merge-driver-script.js';
+import {
+  driverCommand,
+  driverEntry,
+  MERGE_ATTRIBUTES,
+  mergeDriverScript,
+  withMergeAttributes,
+} from './merge-driver-script.js';
 
 const BLOCK = `${MERGE_ATTRIBUTES.join('\n')}\n`;
 
@@ -12,8 +18,14 @@ describe('the merge driver texts', () => {
 
   it("quotes the script path for git's shell and names every install in order", () => {
     expect(driverCommand("/m/it's/.git/hooks")).toBe("'/m/it'\\''s/.git/hooks/gitmem-merge-driver' %O %A %B %L %P");
-    const script = mergeDriverScript([{ node: '/n1', entry: '/a/dist/bin/pre-commit.cjs' }, { node: '/n2', entry: '/b/dist/hooks/pre-commit-main.js' }]);
-    expect(script.split('\n').filter((l) => l.startsWith('gitmem_try '))).toEqual(["gitmem_try '/n1' '/a/dist/bin/merge-driver.cjs'", "gitmem_try '/n2' '/b/dist/hooks/merge-driver-main.js'"]);
+    const script = mergeDriverScript([
+      { node: '/n1', entry: '/a/dist/bin/pre-commit.cjs' },
+      { node: '/n2', entry: '/b/dist/hooks/pre-commit-main.js' },
+    ]);
+    expect(script.split('\n').filter((l) => l.startsWith('gitmem_try '))).toEqual([
+      "gitmem_try '/n1' '/a/dist/bin/merge-driver.cjs'",
+      "gitmem_try '/n2' '/b/dist/hooks/merge-driver-main.js'",
+    ]);
     expect(script.startsWith('#!/bin/sh\n')).toBe(true);
   });
 
@@ -27,7 +39,11 @@ describe('the merge driver texts', () => {
   });
 
   it('reads the [merge "gitmem"] values of a config text', () => {
-    expect(mergeDriverConfig('[core]\n\tbare = false\n[merge "gitmem"]\n\tname = gitmem markdown merge\n\tdriver = "\'/a b/x\' %O"\n[merge "other"]\n\tdriver = no\n')).toEqual({ name: 'gitmem markdown merge', driver: "'/a b/x' %O" });
+    expect(
+      mergeDriverConfig(
+        '[core]\n\tbare = false\n[merge "gitmem"]\n\tname = gitmem markdown merge\n\tdriver = "\'/a b/x\' %O"\n[merge "other"]\n\tdriver = no\n',
+      ),
+    ).toEqual({ name: 'gitmem markdown merge', driver: "'/a b/x' %O" });
     expect(mergeDriverConfig('[merge "gitmem"]\n\tdriver = one\n\tdriver = two\n').driver).toBe('two');
     expect(mergeDriverConfig('')).toEqual({});
   });

@@ -15,7 +15,7 @@ export const MERGE_DRIVER_NAME = 'gitmem markdown merge';
 
 /** The attributes gitmem keeps at the end of `.git/info/attributes` (later lines win over earlier ones and over a tree's .gitattributes). */
 export const MERGE_ATTRIBUTES = [
-  '# gitmem (managed, kept last): memory markdown merges with gitmem\'s driver, every other file with git\'s line',
+  "# gitmem (managed, kept last): memory markdown merges with gitmem's driver, every other file with git's line",
   '# merge, whatever a .gitattributes in the memory says.',
   '* merge=text',
   '*.md merge=gitmem',
@@ -54,7 +54,7 @@ export function mergeDriverScript(installs: readonly HookInstall[]): string {
     '#!/bin/sh',
     HEADER,
     '# Managed by gitmem; rewritten when stale, so local edits are lost. git runs it as: <this> %O %A %B %L %P',
-    '# The result goes to %A: exit 0 merged, 1 conflict (then %A holds git\'s conflict markers, or stays ours).',
+    "# The result goes to %A: exit 0 merged, 1 conflict (then %A holds git's conflict markers, or stays ours).",
     'base=$1 ours=$2 theirs=$3 size=${4:-7} path=$5',
     'lines="$ours.gitmem-lines"',
     'git merge-file -p -q --marker-size="$size" -L ours -L base -L theirs "$ours" "$base" "$theirs" > "$lines"',

@@ -34,7 +34,11 @@ function conclude(a: MergeDriverArgs, reason: string): { code: 1; message: strin
  * Runs the markdown merge for one file; returns the exit code and what to print on stderr.
  * @example runMergeDriver({ base, ours, theirs, path: 'notes/a.md', lines }, process.cwd(), parse) // { code: 0, message: '' }
  */
-export function runMergeDriver(a: MergeDriverArgs, repoDir: string, parse: ParseMarkdown): { code: 0 | 1; message: string } {
+export function runMergeDriver(
+  a: MergeDriverArgs,
+  repoDir: string,
+  parse: ParseMarkdown,
+): { code: 0 | 1; message: string } {
   if (!a.path.toLowerCase().endsWith('.md')) return conclude(a, 'not a markdown file');
   let texts: [string, string, string];
   let protectedPaths: ReadonlySet<string>;
@@ -42,7 +46,10 @@ export function runMergeDriver(a: MergeDriverArgs, repoDir: string, parse: Parse
     texts = [a.base, a.ours, a.theirs].map((f) => utf8.decode(readFileSync(f))) as [string, string, string];
     protectedPaths = readProtectedPaths(repoDir);
   } catch (err) {
-    return conclude(a, `cannot merge by structure (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+    return conclude(
+      a,
+      `cannot merge by structure (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    );
   }
   const [base, ours, theirs] = texts;
   const r = mergeMarkdownWith(parse, { base, ours, theirs, path: a.path, protectedPaths });

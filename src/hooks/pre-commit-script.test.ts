@@ -4,9 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hookClientPerl } from './hook-client-script.js';
-import { MAX_HOOK_INSTALLS, parseHookInstalls, planHookInstalls, preCommitScript, type HookInstall } from './pre-commit-script.js';
+import {
+  MAX_HOOK_INSTALLS,
+  parseHookInstalls,
+  planHookInstalls,
+  preCommitScript,
+  type HookInstall,
+} from './pre-commit-script.js';
 
-const inst = (name: string, node = '/usr/bin/node'): HookInstall => ({ node, entry: `/opt/${name}/dist/bin/pre-commit.cjs` });
+const inst = (name: string, node = '/usr/bin/node'): HookInstall => ({
+  node,
+  entry: `/opt/${name}/dist/bin/pre-commit.cjs`,
+});
 const [a, b, c] = [inst('a'), inst('b'), inst('c')];
 const all = (): boolean => true;
 const dir = mkdtempSync(join(tmpdir(), 'gitmem-hookscript-'));
@@ -28,7 +37,13 @@ describe('the pre-commit hook text', () => {
     execFileSync('mkdir', ['-p', join(dir, 'dist', 'bin')]);
     writeFileSync(entry, 'console.log("ran " + process.argv[1]);\n');
     const hook = join(dir, 'hook');
-    writeFileSync(hook, preCommitScript([{ node: '/gone/node', entry: '/gone/dist/bin/pre-commit.cjs' }, { node: '/gone/node', entry }]));
+    writeFileSync(
+      hook,
+      preCommitScript([
+        { node: '/gone/node', entry: '/gone/dist/bin/pre-commit.cjs' },
+        { node: '/gone/node', entry },
+      ]),
+    );
     chmodSync(hook, 0o755);
     expect(execFileSync(hook, { encoding: 'utf8' }).trim()).toBe(`ran ${entry}`);
   });
@@ -62,7 +77,9 @@ describe('which installs the hook names', () => {
     expect(planHookInstalls([a, b, b], c, { preferSelf: false, usable })).toEqual([b, c]);
     expect(planHookInstalls([a], b, { preferSelf: false, usable })).toEqual([b]);
     const oldNode = inst('b', '/old/node');
-    expect(planHookInstalls([oldNode], b, { preferSelf: false, usable: all, nodeExists: (n) => n !== '/old/node' })).toEqual([b]);
+    expect(
+      planHookInstalls([oldNode], b, { preferSelf: false, usable: all, nodeExists: (n) => n !== '/old/node' }),
+    ).toEqual([b]);
     expect(planHookInstalls([oldNode], b, { preferSelf: false, usable: all })).toEqual([oldNode]);
   });
 
@@ -88,6 +105,8 @@ describe('the hook asks a running gitmem first', () => {
     chmodSync(hook, 0o755);
     const noDaemon = { PATH: process.env['PATH'] ?? '', XDG_RUNTIME_DIR: join(dir, 'no-runtime') };
     expect(execFileSync(hook, { encoding: 'utf8', env: noDaemon }).trim()).toBe('node ran');
-    expect(execFileSync('/bin/sh', [hook], { encoding: 'utf8', env: { PATH: join(dir, 'empty-path') } }).trim()).toBe('node ran');
+    expect(execFileSync('/bin/sh', [hook], { encoding: 'utf8', env: { PATH: join(dir, 'empty-path') } }).trim()).toBe(
+      'node ran',
+    );
   });
 });

@@ -65,7 +65,7 @@ export function writerPreCommitScript(perl: string, install: HookInstall): strin
   return [
     `#!${perl}`,
     HEADER,
-    '# A confined writer\'s copy, made by its harness for this run only.',
+    "# A confined writer's copy, made by its harness for this run only.",
     `my ($gitmem_node, $gitmem_entry) = (${pl(install.node)}, ${pl(install.entry)});`,
     '# A verdict exits 0 or 1; anything else (no answer, a perl error, a server gone mid-write) lets Node decide.',
     '$SIG{PIPE} = "IGNORE";',

@@ -18,13 +18,22 @@ export interface StagedBlobSources {
 }
 
 /** Collects the staged changes as validator input. */
-export async function collectStagedChanges(git: GitRunner, cwd: string, o: StagedBlobSources = {}): Promise<FileChange[]> {
+export async function collectStagedChanges(
+  git: GitRunner,
+  cwd: string,
+  o: StagedBlobSources = {},
+): Promise<FileChange[]> {
   return readChangeSet(git, cwd, 'diff', ['--cached'], undefined, o.objectDirs ? { objectDirs: o.objectDirs } : {});
 }
 
 /** True when a change set makes some system/ file bigger (only then is the budget worth a git call). */
 export function growsSystem(changes: readonly FileChange[]): boolean {
-  return changes.some((c) => c.status !== 'deleted' && isSystemFile(c.path) && textTokens(c.content) > (c.status === 'added' ? 0 : textTokens(c.headContent)));
+  return changes.some(
+    (c) =>
+      c.status !== 'deleted' &&
+      isSystemFile(c.path) &&
+      textTokens(c.content) > (c.status === 'added' ? 0 : textTokens(c.headContent)),
+  );
 }
 
 /**
@@ -33,7 +42,12 @@ export function growsSystem(changes: readonly FileChange[]): boolean {
  * the home the repository sits in.
  * @example const problems = await findPreCommitProblems(git, process.cwd(), config.home)
  */
-export async function findPreCommitProblems(git: GitRunner, cwd: string, home?: string, o: StagedBlobSources = {}): Promise<Problem[]> {
+export async function findPreCommitProblems(
+  git: GitRunner,
+  cwd: string,
+  home?: string,
+  o: StagedBlobSources = {},
+): Promise<Problem[]> {
   const changes = await collectStagedChanges(git, cwd, o);
   if (changes.length === 0) return [];
   const systemBudget = growsSystem(changes)
@@ -66,7 +80,12 @@ export interface PreCommitVerdict {
  * An error of the check itself rejects (the caller decides: the Node hook prints it, a server refuses).
  * @example const { code, stderr } = await preCommitVerdict(git, process.cwd(), hookHome(process.env, process.cwd()))
  */
-export async function preCommitVerdict(git: GitRunner, cwd: string, home: string | undefined, o: StagedBlobSources = {}): Promise<PreCommitVerdict> {
+export async function preCommitVerdict(
+  git: GitRunner,
+  cwd: string,
+  home: string | undefined,
+  o: StagedBlobSources = {},
+): Promise<PreCommitVerdict> {
   const problems = await findPreCommitProblems(git, cwd, home, o);
   return problems.length === 0 ? { code: 0, stderr: '' } : { code: 1, stderr: formatPreCommitFailure(problems) };
 }

@@ -95,7 +95,12 @@ function quickHead(gitDir: string): string | undefined {
  * file made read_only by one commit and unlocked by the next is thereby still seen; only the net diff of
  * the two ends would miss it.
  */
-async function blobsSince(git: GitRunner, cwd: string, from: string | null, to: string): Promise<Array<{ path: string; id: string }>> {
+async function blobsSince(
+  git: GitRunner,
+  cwd: string,
+  from: string | null,
+  to: string,
+): Promise<Array<{ path: string; id: string }>> {
   const regular = (mode: string): boolean => mode === '100644' || mode === '100755';
   let entries;
   try {
@@ -146,7 +151,10 @@ export async function recordProtection(git: GitRunner, repoDir: string): Promise
   const scanned = readState(common).scanned;
   if (scanned !== null && quickHead(common) === scanned) return [];
   try {
-    return await withMemoryOperation(repoDir, () => scanProtection(git, repoDir), { purpose: 'record read_only files', timeoutMs: 2_000 });
+    return await withMemoryOperation(repoDir, () => scanProtection(git, repoDir), {
+      purpose: 'record read_only files',
+      timeoutMs: 2_000,
+    });
   } catch (err) {
     if (isMemoryError(err, 'LOCK_TIMEOUT') || CANNOT_RECORD.has(String((err as NodeJS.ErrnoException).code))) return [];
     throw err;
@@ -158,7 +166,12 @@ export async function recordProtection(git: GitRunner, repoDir: string): Promise
  * did), moves the marker along so the next open has nothing to scan. The caller holds the lease.
  * @example noteValidatedCommit(memoryDir, base.head, commit)
  */
-export function noteValidatedCommit(repoDir: string, parent: string | null, commit: string, common = resolveGitCommonDir(repoDir)): void {
+export function noteValidatedCommit(
+  repoDir: string,
+  parent: string | null,
+  commit: string,
+  common = resolveGitCommonDir(repoDir),
+): void {
   const state = readState(common);
   if (state.scanned === null || state.scanned !== parent) return;
   writeState(common, { ...state, scanned: commit });
@@ -198,7 +211,8 @@ async function editList(repoDir: string, edit: (paths: Set<string>) => void, pur
 export async function protectPaths(repoDir: string, paths: readonly string[]): Promise<string[]> {
   for (const p of paths) {
     const problem = pathProblem(p);
-    if (problem !== null) throw new MemoryError('INVALID_PATH', `cannot protect ${JSON.stringify(p)}: ${problem}`, { data: { path: p } });
+    if (problem !== null)
+      throw new MemoryError('INVALID_PATH', `cannot protect ${JSON.stringify(p)}: ${problem}`, { data: { path: p } });
   }
   return editList(repoDir, (set) => paths.forEach((p) => set.add(p)), 'gitmem protect add');
 }

@@ -64,7 +64,10 @@ async function editList(repoDir: string, edit: (m: Map<string, string>) => void,
       const file = join(resolveGitCommonDir(repoDir), SECRETS_ALLOWED_FILE);
       const tmp = `${file}.${process.pid}.tmp`;
       const lines = [...entries].map(([fp, note]) => (note ? `${fp} # ${note}` : fp));
-      writeFileSync(tmp, `# fingerprints gitmem's secret scan allows (gitmem secrets allow|remove)\n${lines.map((l) => `${l}\n`).join('')}`);
+      writeFileSync(
+        tmp,
+        `# fingerprints gitmem's secret scan allows (gitmem secrets allow|remove)\n${lines.map((l) => `${l}\n`).join('')}`,
+      );
       renameSync(tmp, file);
       return [...entries].map(([fingerprint, note]) => ({ fingerprint, note }));
     },
@@ -78,10 +81,18 @@ async function editList(repoDir: string, edit: (m: Map<string, string>) => void,
  */
 export async function allowSecrets(repoDir: string, fingerprints: readonly string[], note = ''): Promise<Entry[]> {
   for (const fp of fingerprints) {
-    if (!FINGERPRINT.test(fp)) throw new MemoryError('INVALID_ARGUMENT', `not a secret fingerprint: ${JSON.stringify(fp.slice(0, 40))} (16 hex digits, as a SECRET_DETECTED refusal names it)`);
+    if (!FINGERPRINT.test(fp))
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `not a secret fingerprint: ${JSON.stringify(fp.slice(0, 40))} (16 hex digits, as a SECRET_DETECTED refusal names it)`,
+      );
   }
   const clean = note.replace(/[\r\n]+/g, ' ').trim();
-  return editList(repoDir, (m) => fingerprints.forEach((fp) => m.set(fp, clean || (m.get(fp) ?? ''))), 'gitmem secrets allow');
+  return editList(
+    repoDir,
+    (m) => fingerprints.forEach((fp) => m.set(fp, clean || (m.get(fp) ?? ''))),
+    'gitmem secrets allow',
+  );
 }
 
 /**

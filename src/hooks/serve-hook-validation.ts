@@ -6,13 +6,32 @@
  * rewrite its git dir's pointer files); only the index comes from the request, and only when it is one git
  * writes for a commit inside that git dir. No peer check: the peer is the confined writer, by design.
  */
-import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
-import { listenHookValidation, runnerWithEnv, stagedIndexIn, withoutGitVariables, type HookJob, type HookServer } from './hook-server.js';
+import {
+  listenHookValidation,
+  runnerWithEnv,
+  stagedIndexIn,
+  withoutGitVariables,
+  type HookJob,
+  type HookServer,
+} from './hook-server.js';
 import type { HookRequest } from './hook-wire.js';
 import { scratchPrefix, sweepDeadScratch } from '../process/runtime-dir.js';
 import { preCommitVerdict, type PreCommitVerdict } from './pre-commit.js';
@@ -119,7 +138,7 @@ let swept = false;
 
 function reserve(o: HookChannelOptions): Reservation {
   const gitDir = o.gitEnv['GIT_DIR'];
-  if (!gitDir) throw new Error('serveHookValidation needs the worktree\'s GIT_DIR');
+  if (!gitDir) throw new Error("serveHookValidation needs the worktree's GIT_DIR");
   if (!swept) {
     swept = true; // once per process: the channels of killed harnesses (their sockets and hook links)
     sweepDeadScratch(tmpdir(), 'gitmem-hook');
@@ -137,7 +156,8 @@ function reserve(o: HookChannelOptions): Reservation {
       if (closed || server !== undefined) throw new Error('a hook channel starts once, and not after it was closed');
       // A sandbox bound the directory made here: one put in its place since would hold hooks it never sees.
       const now = lstatSync(dir, { throwIfNoEntry: false });
-      if (!now?.isDirectory() || now.ino !== made.ino || now.dev !== made.dev) throw new Error(`${dir} is no longer the hook directory it was made as`);
+      if (!now?.isDirectory() || now.ino !== made.ino || now.dev !== made.dev)
+        throw new Error(`${dir} is no longer the hook directory it was made as`);
       linkWriterHooks(dir, o.gitEnv['GIT_COMMON_DIR']); // before listening: a failure leaves nothing running
     },
     listen: async () => {
@@ -166,7 +186,10 @@ function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Pro
     return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, home: o.home };
   };
   // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
-  const objectDirs = [o.gitEnv['GIT_OBJECT_DIRECTORY'], o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects')].filter((d): d is string => !!d);
+  const objectDirs = [
+    o.gitEnv['GIT_OBJECT_DIRECTORY'],
+    o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects'),
+  ].filter((d): d is string => !!d);
   const validate = async (job: HookJob): Promise<PreCommitVerdict> => {
     return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home, { objectDirs });
   };

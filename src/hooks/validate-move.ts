@@ -46,16 +46,36 @@ export interface MoveOptions {
  * Validates what moving from `from` to `to` would bring.
  * @example const { rejected } = await validateMove(git, memoryDir, head, mergedTree, { home })
  */
-export async function validateMove(git: GitRunner, cwd: string, from: string, to: string, o: MoveOptions = {}): Promise<MoveCheck> {
+export async function validateMove(
+  git: GitRunner,
+  cwd: string,
+  from: string,
+  to: string,
+  o: MoveOptions = {},
+): Promise<MoveCheck> {
   // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
   const entries = diffLooseRaw(objectsDir, from, to);
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], o.knownBlobs, { ...(entries ? { entries } : {}), objectDirs: [objectsDir] });
-  const changedPaths = [...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path])))];
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], o.knownBlobs, {
+    ...(entries ? { entries } : {}),
+    objectDirs: [objectsDir],
+  });
+  const changedPaths = [
+    ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
+  ];
   // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the caller's home.
-  const systemBudget = growsSystem(changes) ? { tokens: readSystemBudget(cwd, o.home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, from) } : undefined;
+  const systemBudget = growsSystem(changes)
+    ? { tokens: readSystemBudget(cwd, o.home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, from) }
+    : undefined;
   const protectedPaths = o.protectedPaths ?? readProtectedPaths(cwd);
-  const found = findProblems(changes, { protectedPaths, secrets: o.secrets === false ? false : { allowed: readAllowedSecrets(cwd) }, ...(systemBudget ? { systemBudget } : {}) });
+  const found = findProblems(changes, {
+    protectedPaths,
+    secrets: o.secrets === false ? false : { allowed: readAllowedSecrets(cwd) },
+    ...(systemBudget ? { systemBudget } : {}),
+  });
   if (found.length === 0) return { rejected: null, changedPaths };
-  return { rejected: { problems: found.map(formatProblem), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() }, changedPaths };
+  return {
+    rejected: { problems: found.map(formatProblem), rejectedPaths: [...new Set(found.map((p) => p.path))].sort() },
+    changedPaths,
+  };
 }

@@ -25,13 +25,23 @@ describe('readGitmemConfig', () => {
   });
 
   it('reads model, providers and reflection settings', () => {
-    const cfg = { model: 'openai-compatible:local:qwen', providers: { local: { baseURL: 'http://127.0.0.1:11434/v1', apiKeyEnv: 'K' } }, reflection: { trigger: 'off' } };
+    const cfg = {
+      model: 'openai-compatible:local:qwen',
+      providers: { local: { baseURL: 'http://127.0.0.1:11434/v1', apiKeyEnv: 'K' } },
+      reflection: { trigger: 'off' },
+    };
     writeFileSync(join(home, 'config'), JSON.stringify(cfg));
     expect(readGitmemConfig(home)).toEqual(cfg);
   });
 
   it('rejects invalid JSON and wrong shapes with INVALID_ARGUMENT naming the file', () => {
-    for (const text of ['{ nope', '[1]', '{"model": 3}', '{"providers": {"x": {"baseURL": 1}}}', '{"reflection": "on"}']) {
+    for (const text of [
+      '{ nope',
+      '[1]',
+      '{"model": 3}',
+      '{"providers": {"x": {"baseURL": 1}}}',
+      '{"reflection": "on"}',
+    ]) {
       writeFileSync(join(home, 'config'), text);
       const err = errorOf(() => readGitmemConfig(home));
       expect(isMemoryError(err, 'INVALID_ARGUMENT'), text).toBe(true);

@@ -64,9 +64,11 @@ function checkProviders(path: string, providers: unknown): void {
   for (const [name, entry] of Object.entries(providers)) {
     if (!isObject(entry)) bad(path, `providers.${name} must be an object`);
     for (const key of ['baseURL', 'apiKeyEnv'] as const) {
-      if (entry[key] !== undefined && typeof entry[key] !== 'string') bad(path, `providers.${name}.${key} must be a string`);
+      if (entry[key] !== undefined && typeof entry[key] !== 'string')
+        bad(path, `providers.${name}.${key} must be a string`);
     }
-    if (entry['headers'] !== undefined && !isObject(entry['headers'])) bad(path, `providers.${name}.headers must be an object`);
+    if (entry['headers'] !== undefined && !isObject(entry['headers']))
+      bad(path, `providers.${name}.headers must be an object`);
   }
 }
 
@@ -109,7 +111,8 @@ export function checkGitmemConfig(path: string, text: string): GitmemConfigFile 
   }
   if (!isObject(parsed)) bad(path, 'the top level must be a JSON object');
   if (parsed['model'] !== undefined && typeof parsed['model'] !== 'string') bad(path, '"model" must be a string');
-  if (parsed['reflection'] !== undefined && !isObject(parsed['reflection'])) bad(path, '"reflection" must be an object');
+  if (parsed['reflection'] !== undefined && !isObject(parsed['reflection']))
+    bad(path, '"reflection" must be an object');
   checkProviders(path, parsed['providers']);
   checkProjects(path, parsed['projects']);
   return parsed as GitmemConfigFile;

@@ -49,7 +49,11 @@ function checkLinks(realRoot: string, abs: string, input: string): void {
     return refuse('PATH_ESCAPE', `path ${JSON.stringify(input)} goes through a broken symbolic link`, input);
   }
   if (isOutside(relative(realRoot, real))) {
-    refuse('PATH_ESCAPE', `path ${JSON.stringify(input)} resolves through a symbolic link to outside the memory directory`, input);
+    refuse(
+      'PATH_ESCAPE',
+      `path ${JSON.stringify(input)} resolves through a symbolic link to outside the memory directory`,
+      input,
+    );
   }
 }
 

@@ -18,7 +18,8 @@ export interface EmbeddingChoice {
   label: string;
 }
 
-const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v !== undefined && v.trim() !== '' ? v.trim() : undefined;
 
 function keyOf(env: Env, entry: ProviderConfig | undefined, fallback: string | undefined): string | undefined {
   if (entry?.apiKeyEnv !== undefined) return nonEmpty(env[entry.apiKeyEnv]);
@@ -29,7 +30,11 @@ function keyOf(env: Env, entry: ProviderConfig | undefined, fallback: string | u
 function embeddingSpec(config: GitmemConfigFile): string | undefined {
   const spec = config['embeddings'];
   if (spec === undefined) return undefined;
-  if (typeof spec !== 'string' || spec.trim() === '') throw new MemoryError('INVALID_ARGUMENT', 'invalid gitmem config: "embeddings" must be a "<provider:model>" string');
+  if (typeof spec !== 'string' || spec.trim() === '')
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      'invalid gitmem config: "embeddings" must be a "<provider:model>" string',
+    );
   return spec.trim();
 }
 
@@ -37,24 +42,42 @@ function embeddingSpec(config: GitmemConfigFile): string | undefined {
  * Resolves the configured embedding model, or undefined when none is configured.
  * @example await resolveEmbeddingModel({ config: { embeddings: 'openai-compatible:local:nomic-embed-text' }, env })
  */
-export async function resolveEmbeddingModel(o: { config: GitmemConfigFile; env: Env; openaiBaseUrl?: string | undefined }): Promise<EmbeddingChoice | undefined> {
+export async function resolveEmbeddingModel(o: {
+  config: GitmemConfigFile;
+  env: Env;
+  openaiBaseUrl?: string | undefined;
+}): Promise<EmbeddingChoice | undefined> {
   const raw = embeddingSpec(o.config);
   if (raw === undefined) return undefined;
   const spec = parseModelSpec(raw);
   const label = formatModelSpec(spec);
-  if (spec.provider === 'anthropic') throw new MemoryError('INVALID_ARGUMENT', `embeddings ${label}: Anthropic has no embeddings API; use openai:… or openai-compatible:…`);
+  if (spec.provider === 'anthropic')
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `embeddings ${label}: Anthropic has no embeddings API; use openai:… or openai-compatible:…`,
+    );
   const providers = o.config.providers ?? {};
   const entry = providers[spec.provider === 'openai-compatible' ? spec.name : 'openai'];
   const baseURL = nonEmpty(o.openaiBaseUrl) ?? entry?.baseURL; // config.ts: GITMEM_OPENAI_BASE_URL
   const headers = entry?.headers ? { headers: entry.headers } : {};
   if (spec.provider !== 'openai-compatible') {
     const apiKey = keyOf(o.env, entry, 'OPENAI_API_KEY');
-    if (apiKey === undefined) throw new MemoryError('MODEL_NOT_CONFIGURED', `embeddings ${label} need an API key: set ${entry?.apiKeyEnv ?? 'OPENAI_API_KEY'}`);
+    if (apiKey === undefined)
+      throw new MemoryError(
+        'MODEL_NOT_CONFIGURED',
+        `embeddings ${label} need an API key: set ${entry?.apiKeyEnv ?? 'OPENAI_API_KEY'}`,
+      );
     const { createOpenAI } = await import('@ai-sdk/openai');
-    return { label, model: createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...headers }).embeddingModel(spec.model) };
+    return {
+      label,
+      model: createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...headers }).embeddingModel(spec.model),
+    };
   }
   if (baseURL === undefined) {
-    throw new MemoryError('MODEL_NOT_CONFIGURED', `embeddings ${label} have no base URL: add providers.${spec.name}.baseURL to $GITMEM_HOME/config or set GITMEM_OPENAI_BASE_URL`);
+    throw new MemoryError(
+      'MODEL_NOT_CONFIGURED',
+      `embeddings ${label} have no base URL: add providers.${spec.name}.baseURL to $GITMEM_HOME/config or set GITMEM_OPENAI_BASE_URL`,
+    );
   }
   const apiKey = keyOf(o.env, entry, undefined);
   const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');

@@ -21,7 +21,6 @@ function setup() {
   return { root, outside };
 }
 
-
 describe('sub-agent file tools', () => {
   const { root, outside } = setup();
 
@@ -31,15 +30,23 @@ describe('sub-agent file tools', () => {
     const listing = listDirIn(root, {});
     expect(listing.split('\n')).toContain('system/human.md');
     expect(listing).not.toContain('.git');
-    expect(grepIn(root, { pattern: 'TABS', ignoreCase: true, path: 'system' })).toBe('system/human.md:4: Prefers tabs.');
+    expect(grepIn(root, { pattern: 'TABS', ignoreCase: true, path: 'system' })).toBe(
+      'system/human.md:4: Prefers tabs.',
+    );
   });
 
   it('edit_file replaces a unique exact string and refuses missing or ambiguous ones', () => {
-    expect(editFileIn(root, { path: 'system/human.md', old_string: 'Prefers tabs.', new_string: 'Prefers spaces.' })).toContain('Edited');
+    expect(
+      editFileIn(root, { path: 'system/human.md', old_string: 'Prefers tabs.', new_string: 'Prefers spaces.' }),
+    ).toContain('Edited');
     expect(readFileSync(join(root, 'system/human.md'), 'utf8')).toContain('Prefers spaces.');
-    expect(errorCodeOf(() => editFileIn(root, { path: 'system/human.md', old_string: 'nope', new_string: 'x' }))).toBe('NO_MATCH');
+    expect(errorCodeOf(() => editFileIn(root, { path: 'system/human.md', old_string: 'nope', new_string: 'x' }))).toBe(
+      'NO_MATCH',
+    );
     writeFileSync(join(root, 'dup.md'), 'a a');
-    expect(errorCodeOf(() => editFileIn(root, { path: 'dup.md', old_string: 'a', new_string: 'b' }))).toBe('AMBIGUOUS_MATCH');
+    expect(errorCodeOf(() => editFileIn(root, { path: 'dup.md', old_string: 'a', new_string: 'b' }))).toBe(
+      'AMBIGUOUS_MATCH',
+    );
     editFileIn(root, { path: 'dup.md', old_string: 'a', new_string: 'b', replace_all: true });
     expect(readFileSync(join(root, 'dup.md'), 'utf8')).toBe('b b');
   });
@@ -60,7 +67,9 @@ describe('sub-agent file tools', () => {
     expect(errorCodeOf(() => writeFileIn(root, { path: 'system/link.md', content: 'pwn' }))).toBe('PATH_ESCAPE');
     expect(errorCodeOf(() => writeFileIn(root, { path: '.git', content: 'gitdir: /tmp/evil' }))).toBe('INVALID_PATH');
     expect(errorCodeOf(() => writeFileIn(root, { path: 'sub/.git/config', content: '' }))).toBe('INVALID_PATH');
-    expect(errorCodeOf(() => editFileIn(root, { path: '/etc/passwd', old_string: 'root', new_string: 'x' }))).toBe('PATH_ESCAPE');
+    expect(errorCodeOf(() => editFileIn(root, { path: '/etc/passwd', old_string: 'root', new_string: 'x' }))).toBe(
+      'PATH_ESCAPE',
+    );
     expect(errorCodeOf(() => writeFileIn(root, { path: 'a\0b', content: '' }))).toBe('INVALID_PATH');
     expect(existsSync(join(outside, 'new.md'))).toBe(false);
     expect(readFileSync(join(outside, 'secret.md'), 'utf8')).toBe('top secret\n');

@@ -122,14 +122,19 @@ export function editFileIn(
 ): string {
   const p = confinePath(root, a.path, 'write');
   const text = readText(p.abs, p.rel);
-  if (a.old_string === '') throw new MemoryError('INVALID_ARGUMENT', 'old_string must not be empty; use write_file to create');
+  if (a.old_string === '')
+    throw new MemoryError('INVALID_ARGUMENT', 'old_string must not be empty; use write_file to create');
   if (a.old_string === a.new_string) throw new MemoryError('NO_CHANGES', 'old_string and new_string are identical');
   const n = countOccurrences(text, a.old_string);
   if (n === 0) throw new MemoryError('NO_MATCH', `old_string not found in ${p.rel}`, { data: { path: p.rel } });
   if (n > 1 && !a.replace_all) {
-    throw new MemoryError('AMBIGUOUS_MATCH', `old_string occurs ${n} times in ${p.rel}; add context or set replace_all`, {
-      data: { path: p.rel, count: n },
-    });
+    throw new MemoryError(
+      'AMBIGUOUS_MATCH',
+      `old_string occurs ${n} times in ${p.rel}; add context or set replace_all`,
+      {
+        data: { path: p.rel, count: n },
+      },
+    );
   }
   writeFileSync(p.abs, text.split(a.old_string).join(a.new_string));
   return `Edited ${p.rel} (${a.replace_all ? n : 1} replacement${n > 1 && a.replace_all ? 's' : ''}).`;

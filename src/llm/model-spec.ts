@@ -6,8 +6,7 @@ import { MemoryError } from '../errors.js';
 
 /** A parsed model choice. `openai-compatible` names a provider entry whose base URL lives in the config. */
 export type ModelSpec =
-  | { provider: 'openai' | 'anthropic'; model: string }
-  | { provider: 'openai-compatible'; name: string; model: string };
+  { provider: 'openai' | 'anthropic'; model: string } | { provider: 'openai-compatible'; name: string; model: string };
 
 /** The three accepted forms, for error messages and help text. */
 export const MODEL_SPEC_FORMS = ['openai:<model>', 'anthropic:<model>', 'openai-compatible:<name>:<model>'] as const;

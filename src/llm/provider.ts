@@ -60,11 +60,20 @@ function missingKey(spec: ModelSpec, variable: string): never {
   );
 }
 
-async function openaiModel(spec: ModelSpec, env: Env, entry: ProviderConfig | undefined, configuredBase: string | undefined): Promise<LanguageModel> {
+async function openaiModel(
+  spec: ModelSpec,
+  env: Env,
+  entry: ProviderConfig | undefined,
+  configuredBase: string | undefined,
+): Promise<LanguageModel> {
   const apiKey = keyFrom(env, entry, 'OPENAI_API_KEY') ?? missingKey(spec, entry?.apiKeyEnv ?? 'OPENAI_API_KEY');
   const baseURL = nonEmpty(configuredBase) ?? entry?.baseURL;
   const { createOpenAI } = await import('@ai-sdk/openai');
-  const provider = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...(entry?.headers ? { headers: entry.headers } : {}) });
+  const provider = createOpenAI({
+    apiKey,
+    ...(baseURL ? { baseURL } : {}),
+    ...(entry?.headers ? { headers: entry.headers } : {}),
+  });
   // OpenAI itself gets the Responses API; a custom base URL (a proxy, an OpenAI-compatible server) gets Chat
   // Completions, the one endpoint every compatible server has.
   return baseURL ? provider.chat(spec.model) : provider(spec.model);

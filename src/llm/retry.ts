@@ -30,14 +30,30 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export const DEFAULT_MODEL_RETRY: Readonly<ModelRetryPolicy> = Object.freeze({ maxRetries: 2, delaysMs: [500, 1_500], maxDelayMs: 5_000, sleep: abortableSleep });
+export const DEFAULT_MODEL_RETRY: Readonly<ModelRetryPolicy> = Object.freeze({
+  maxRetries: 2,
+  delaysMs: [500, 1_500],
+  maxDelayMs: 5_000,
+  sleep: abortableSleep,
+});
 
 /** Network error codes that waiting does not fix. */
-const HOPELESS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ERR_INVALID_URL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const HOPELESS = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ERR_INVALID_URL',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
 
 function causeCodes(err: unknown): string[] {
   const codes: string[] = [];
-  for (let e: unknown = err, i = 0; typeof e === 'object' && e !== null && i < 8; e = (e as { cause?: unknown }).cause, i++) {
+  for (
+    let e: unknown = err, i = 0;
+    typeof e === 'object' && e !== null && i < 8;
+    e = (e as { cause?: unknown }).cause, i++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') codes.push(code);
   }
@@ -69,7 +85,11 @@ function retryAfterMs(err: unknown): number | undefined {
  * Runs `call`, retrying retryable failures per `policy`; the last error is thrown as it was.
  * @example await withModelRetry(() => model.doGenerate(params), DEFAULT_MODEL_RETRY, params.abortSignal)
  */
-async function withModelRetry<T>(call: () => PromiseLike<T>, policy: ModelRetryPolicy, signal?: AbortSignal): Promise<T> {
+async function withModelRetry<T>(
+  call: () => PromiseLike<T>,
+  policy: ModelRetryPolicy,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();

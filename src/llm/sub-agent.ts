@@ -88,7 +88,10 @@ interface Tally {
 
 function overBudget(t: Tally, l: SubAgentLimits): boolean {
   const total = t.inputTokens + t.outputTokens;
-  return (l.maxOutputTokens !== undefined && t.outputTokens >= l.maxOutputTokens) || (l.maxTotalTokens !== undefined && total >= l.maxTotalTokens);
+  return (
+    (l.maxOutputTokens !== undefined && t.outputTokens >= l.maxOutputTokens) ||
+    (l.maxTotalTokens !== undefined && total >= l.maxTotalTokens)
+  );
 }
 
 function recordStep(t: Tally, step: StepResult<ToolSet>, onStep: SubAgentOptions['onStep']): void {
@@ -123,7 +126,11 @@ async function callWith(
   signal: AbortSignal,
 ): Promise<void> {
   const { generateText, streamText, stepCountIs } = sdk;
-  const policy: ModelRetryPolicy = { ...DEFAULT_MODEL_RETRY, ...o.retry, maxRetries: o.maxRetries ?? DEFAULT_MODEL_RETRY.maxRetries };
+  const policy: ModelRetryPolicy = {
+    ...DEFAULT_MODEL_RETRY,
+    ...o.retry,
+    maxRetries: o.maxRetries ?? DEFAULT_MODEL_RETRY.maxRetries,
+  };
   const common = {
     model: await retryingModel(o.model, policy),
     system: o.system,
@@ -189,7 +196,11 @@ export async function runSubAgent(o: SubAgentOptions): Promise<SubAgentRun> {
   o.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const timer = setTimeout(() => stop('timeout'), Math.max(0, o.limits.timeoutMs));
   try {
-    const tools = await buildToolSet({ root: o.root, ...(o.shell ? { shell: o.shell } : {}), signal: controller.signal });
+    const tools = await buildToolSet({
+      root: o.root,
+      ...(o.shell ? { shell: o.shell } : {}),
+      signal: controller.signal,
+    });
     const call = controller.signal.aborted ? Promise.resolve() : callModel(o, tools, t, controller.signal);
     call.catch(() => undefined); // a late rejection after the race must not go unhandled
     await Promise.race([call, whenAborted(controller.signal)]);

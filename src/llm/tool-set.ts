@@ -56,12 +56,18 @@ export async function buildToolSet(o: ToolSetOptions): Promise<ToolSet> {
   const root = o.root;
   const tools: ToolSet = {
     read_file: tool({
-      description: 'Read a text file in the memory directory. Paths are relative to it. Optional 1-based line offset and line limit.',
-      inputSchema: z.object({ path: z.string(), offset: z.number().int().optional(), limit: z.number().int().optional() }),
+      description:
+        'Read a text file in the memory directory. Paths are relative to it. Optional 1-based line offset and line limit.',
+      inputSchema: z.object({
+        path: z.string(),
+        offset: z.number().int().optional(),
+        limit: z.number().int().optional(),
+      }),
       execute: async (a) => safely(() => readFileIn(root, a)),
     }),
     list_dir: tool({
-      description: 'List files and folders (recursively) under a directory of the memory directory; folders end with /.',
+      description:
+        'List files and folders (recursively) under a directory of the memory directory; folders end with /.',
       inputSchema: z.object({ path: z.string().optional(), depth: z.number().int().optional() }),
       execute: async (a) => safely(() => listDirIn(root, a)),
     }),
@@ -71,7 +77,8 @@ export async function buildToolSet(o: ToolSetOptions): Promise<ToolSet> {
       execute: async (a) => safely(() => grepIn(root, a)),
     }),
     edit_file: tool({
-      description: 'Replace an exact string in an existing file. old_string must occur exactly once unless replace_all is true.',
+      description:
+        'Replace an exact string in an existing file. old_string must occur exactly once unless replace_all is true.',
       inputSchema: z.object({
         path: z.string(),
         old_string: z.string(),

@@ -28,11 +28,16 @@ export function errorReply(id: RequestId | null, code: number, message: string):
   return { jsonrpc: '2.0', id: id as RequestId, error: { code, message: line } };
 }
 
-const usableId = (id: unknown): id is RequestId => typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const usableId = (id: unknown): id is RequestId =>
+  typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first problem zod found, as `path: message` on one line. */
-export function firstIssue(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): { path: string; text: string } {
+export function firstIssue(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): {
+  path: string;
+  text: string;
+} {
   const issue = error.issues[0];
   const path = (issue?.path ?? []).map(String).join('.');
   return { path, text: `${path || 'the message'}: ${issue?.message ?? 'invalid'}` };
@@ -52,16 +57,25 @@ export function readLine(line: string, unit: 'line' | 'request' = 'line'): LineV
     return { reply: errorReply(null, ErrorCode.ParseError, 'Parse error: the line is not valid JSON') };
   }
   if (Array.isArray(value)) {
-    return { reply: errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported; send one JSON-RPC message per ${unit}`) };
+    return {
+      reply: errorReply(
+        null,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: batches are not supported; send one JSON-RPC message per ${unit}`,
+      ),
+    };
   }
-  if (!isPlainObject(value)) return { reply: errorReply(null, ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message is an object') };
+  if (!isPlainObject(value))
+    return { reply: errorReply(null, ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message is an object') };
   return readObject(value);
 }
 
 function readObject(m: Record<string, unknown>): LineVerdict {
   const hasId = Object.hasOwn(m, 'id');
   const id = usableId(m['id']) ? m['id'] : null;
-  const invalid = (why: string, replyId: RequestId | null = id): LineVerdict => ({ reply: errorReply(replyId, ErrorCode.InvalidRequest, `Invalid Request: ${why}`) });
+  const invalid = (why: string, replyId: RequestId | null = id): LineVerdict => ({
+    reply: errorReply(replyId, ErrorCode.InvalidRequest, `Invalid Request: ${why}`),
+  });
   const isResponse = !Object.hasOwn(m, 'method') && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'));
   // A peer's own error report (e.g. about a line of ours) is never answered: two strict peers would ping-pong.
   if (isResponse && Object.hasOwn(m, 'error') && (m['id'] === null || !hasId)) return { skip: true };
@@ -77,11 +91,20 @@ function readObject(m: Record<string, unknown>): LineVerdict {
   if (parsed.success) return { message: parsed.data };
   const issue = firstIssue(parsed.error);
   const code = issue.path.startsWith('params') ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-  return { reply: errorReply(id, code, `${code === ErrorCode.InvalidParams ? 'Invalid params' : 'Invalid Request'}: ${issue.text}`) };
+  return {
+    reply: errorReply(
+      id,
+      code,
+      `${code === ErrorCode.InvalidParams ? 'Invalid params' : 'Invalid Request'}: ${issue.text}`,
+    ),
+  };
 }
 
 function readResponse(m: Record<string, unknown>, invalid: (why: string) => LineVerdict): LineVerdict {
-  if (Object.hasOwn(m, 'result') && Object.hasOwn(m, 'error')) return invalid('a response has "result" or "error", not both');
-  const parsed = Object.hasOwn(m, 'result') ? JSONRPCResultResponseSchema.safeParse(m) : JSONRPCErrorResponseSchema.safeParse(m);
+  if (Object.hasOwn(m, 'result') && Object.hasOwn(m, 'error'))
+    return invalid('a response has "result" or "error", not both');
+  const parsed = Object.hasOwn(m, 'result')
+    ? JSONRPCResultResponseSchema.safeParse(m)
+    : JSONRPCErrorResponseSchema.safeParse(m);
   return parsed.success ? { message: parsed.data } : invalid(firstIssue(parsed.error).text);
 }

@@ -24,7 +24,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorReply, firstIssue } from './envelope.js';
 
-type RequestSchema = { safeParse(v: unknown): { success: true } | { success: false; error: Parameters<typeof firstIssue>[0] } };
+type RequestSchema = {
+  safeParse(v: unknown): { success: true } | { success: false; error: Parameters<typeof firstIssue>[0] };
+};
 
 /** The requests gitmem's server answers, with the schema of each. */
 const REQUEST_SCHEMAS: Readonly<Record<string, RequestSchema>> = {
@@ -74,7 +76,10 @@ export class GuardedTransport implements Transport {
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       const refusal = this.check(message);
-      if (refusal) this.inner.send(refusal).catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
+      if (refusal)
+        this.inner
+          .send(refusal)
+          .catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
       else this.onmessage?.(message, extra);
     };
     this.inner.onerror = (error) => this.onerror?.(error);

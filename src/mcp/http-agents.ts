@@ -21,8 +21,10 @@ const NOT_FOUND = new Set(['MEMORY_DIR_MISSING', 'NOT_A_GIT_REPO', 'NO_MEMORY_DI
 /** The answer for an open that failed. */
 export function noMemory(err: unknown, agentId: string | undefined): NoMemory {
   const who = agentId === undefined ? 'the default agent' : `agent ${JSON.stringify(agentId.slice(0, 128))}`;
-  if (isMemoryError(err, 'INVALID_AGENT_ID')) return { status: 400, code: err.code, message: `invalid agent id: ${err.message}` };
-  if (isMemoryError(err) && NOT_FOUND.has(err.code)) return { status: 404, code: err.code, message: `no memory for ${who}: ${err.message}` };
+  if (isMemoryError(err, 'INVALID_AGENT_ID'))
+    return { status: 400, code: err.code, message: `invalid agent id: ${err.message}` };
+  if (isMemoryError(err) && NOT_FOUND.has(err.code))
+    return { status: 404, code: err.code, message: `no memory for ${who}: ${err.message}` };
   if (isMemoryError(err)) return { status: 500, code: err.code, message: `cannot open ${who}: ${err.message}` };
   return { status: 500, code: 'INTERNAL', message: `cannot open ${who}` };
 }
@@ -45,7 +47,8 @@ export class AgentMemories {
 
   /** The memory of a route, or why there is none. */
   async get(agentId: string | undefined): Promise<{ memory: Memory } | NoMemory> {
-    if (agentId !== undefined && !this.agents) return { status: 404, code: 'NOT_FOUND', message: 'this server serves one memory, at /mcp' };
+    if (agentId !== undefined && !this.agents)
+      return { status: 404, code: 'NOT_FOUND', message: 'this server serves one memory, at /mcp' };
     const key = agentId === undefined ? '' : `agent:${agentId}`;
     let opening = this.cache.get(key);
     if (!opening) {

@@ -9,7 +9,8 @@ import { errorReply, readLine } from './envelope.js';
 import { MAX_LINE_BYTES } from './stdio-transport.js';
 
 /** The message to hand on, a refusal with its HTTP status, nothing to do (202), or a connection already cut. */
-export type BodyVerdict = { message: JSONRPCMessage } | { status: number; reply: JSONRPCErrorResponse } | { accepted: true } | { cut: true };
+export type BodyVerdict =
+  { message: JSONRPCMessage } | { status: number; reply: JSONRPCErrorResponse } | { accepted: true } | { cut: true };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -48,7 +49,14 @@ function readBounded(req: IncomingMessage, limit: number): Promise<Buffer | 'too
  */
 export async function readBody(req: IncomingMessage, limit = MAX_LINE_BYTES): Promise<BodyVerdict> {
   const mib = Math.round(limit / 1024 / 1024);
-  const tooLarge = (): BodyVerdict => ({ status: 413, reply: errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: the body is longer than the ${mib} MiB limit; nothing was done`) });
+  const tooLarge = (): BodyVerdict => ({
+    status: 413,
+    reply: errorReply(
+      null,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: the body is longer than the ${mib} MiB limit; nothing was done`,
+    ),
+  });
   if (Number(req.headers['content-length'] ?? 0) > limit) {
     req.resume(); // drained, never held
     return tooLarge();
@@ -62,7 +70,8 @@ export async function readBody(req: IncomingMessage, limit = MAX_LINE_BYTES): Pr
   } catch {
     return { status: 400, reply: errorReply(null, ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8') };
   }
-  if (text.trim() === '') return { status: 400, reply: errorReply(null, ErrorCode.ParseError, 'Parse error: the body is empty') };
+  if (text.trim() === '')
+    return { status: 400, reply: errorReply(null, ErrorCode.ParseError, 'Parse error: the body is empty') };
   const verdict = readLine(text, 'request');
   if ('reply' in verdict) return { status: 400, reply: verdict.reply };
   return 'message' in verdict ? { message: verdict.message } : { accepted: true };

@@ -65,11 +65,16 @@ export function headerPolicy(host: string, port: number, corsOrigins: readonly s
  * page on a rebound name learns nothing, not even whether its guess of the token was right.
  * @example refusedHeaders('evil.example:8377', undefined, headerPolicy('127.0.0.1', 8377, [])) // 'Host "evil.example:8377" is not allowed'
  */
-export function refusedHeaders(hostHeader: string | undefined, origin: string | undefined, policy: HeaderPolicy): string | undefined {
+export function refusedHeaders(
+  hostHeader: string | undefined,
+  origin: string | undefined,
+  policy: HeaderPolicy,
+): string | undefined {
   if (policy.allowedHosts && !policy.allowedHosts.includes((hostHeader ?? '').toLowerCase())) {
     return `Host ${JSON.stringify((hostHeader ?? '').slice(0, 200))} is not allowed`;
   }
-  if (origin !== undefined && !policy.allowedOrigins.includes(origin)) return `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed`;
+  if (origin !== undefined && !policy.allowedOrigins.includes(origin))
+    return `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed`;
   return undefined;
 }
 
@@ -92,12 +97,17 @@ export function badOrigin(origins: readonly string[]): string | undefined {
 /** The headers the server's answers carry for an allowed cross-origin caller (none for any other). */
 export function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {
   if (origin === undefined || !allowed.includes(origin)) return {};
-  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate' };
+  return {
+    'Access-Control-Allow-Origin': origin,
+    Vary: 'Origin',
+    'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate',
+  };
 }
 
 /** The extra headers of a preflight (OPTIONS) answer for an allowed origin. */
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  'Access-Control-Allow-Headers':
+    'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
   'Access-Control-Max-Age': '600',
 };

@@ -88,7 +88,13 @@ export class SessionTable {
    * Opens a session for an initialize request on `route`, in the slot reserve() took; a request the
    * transport refuses leaves nothing behind.
    */
-  async open(route: string, memory: Memory, req: IncomingMessage, res: ServerResponse, message: JSONRPCMessage): Promise<void> {
+  async open(
+    route: string,
+    memory: Memory,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: JSONRPCMessage,
+  ): Promise<void> {
     const server = createMcpServer(memory, this.o.version);
     let session: Session | undefined;
     let pending = true;

@@ -28,16 +28,37 @@ describe('MCP HTTP bearer token', () => {
   it('matches exactly the Bearer credential, nothing shorter, longer or under another scheme', () => {
     expect(bearerMatches(`Bearer ${token}`, token)).toBe(true);
     expect(bearerMatches(`bearer  ${token} `, token)).toBe(true);
-    for (const h of [undefined, '', 'Bearer', 'Bearer ', `Bearer ${token.slice(1)}`, `Bearer ${token}x`, `Basic ${token}`, token, `Bearer ${token} extra`, `Bearer\t${token}`]) {
+    for (const h of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      `Bearer ${token.slice(1)}`,
+      `Bearer ${token}x`,
+      `Basic ${token}`,
+      token,
+      `Bearer ${token} extra`,
+      `Bearer\t${token}`,
+    ]) {
       expect(bearerMatches(h, token), String(h)).toBe(false);
     }
   });
 
   it('refuses tokens that are too short or not token68, without echoing them', () => {
     expect(assertUsableToken(token)).toBe(token);
-    for (const t of ['', 'short', 'x'.repeat(1025), 'with space in the middle', 'tab\tin-the-token-000', 'é'.repeat(20)]) {
+    for (const t of [
+      '',
+      'short',
+      'x'.repeat(1025),
+      'with space in the middle',
+      'tab\tin-the-token-000',
+      'é'.repeat(20),
+    ]) {
       let message = '';
-      expect(codeOf(() => assertUsableToken(t)), t).toBe('INVALID_ARGUMENT');
+      expect(
+        codeOf(() => assertUsableToken(t)),
+        t,
+      ).toBe('INVALID_ARGUMENT');
       try {
         assertUsableToken(t);
       } catch (err) {
@@ -72,7 +93,9 @@ describe('MCP HTTP bearer token', () => {
   });
 
   it('redacts a log line by the same rules as gitmem messages too', () => {
-    const line = redactor(token)("request failed: fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9secret1/'");
+    const line = redactor(token)(
+      "request failed: fatal: unable to access 'http://127.0.0.1:9/m.git?access_token=Zq9secret1/'",
+    );
     expect(line).not.toContain('Zq9secret1');
     expect(line).toContain('access_token=<redacted>');
   });

@@ -26,9 +26,13 @@ export function generateToken(): string {
  */
 export function assertUsableToken(token: string, source = 'the token'): string {
   if (!TOKEN.test(token)) {
-    throw new MemoryError('INVALID_ARGUMENT', `${source} is not a usable bearer token: 16-1024 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding)`, {
-      data: { field: 'token', length: token.length },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${source} is not a usable bearer token: 16-1024 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding)`,
+      {
+        data: { field: 'token', length: token.length },
+      },
+    );
   }
   return token;
 }
@@ -44,20 +48,30 @@ export function readTokenFile(file: string): string {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new MemoryError('INVALID_ARGUMENT', `cannot read the token file ${file} (${code})`, { data: { file, errno: code } });
+    throw new MemoryError('INVALID_ARGUMENT', `cannot read the token file ${file} (${code})`, {
+      data: { file, errno: code },
+    });
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new MemoryError('INVALID_ARGUMENT', `the token file ${file} is not a regular file`, { data: { file } });
+    if (!st.isFile())
+      throw new MemoryError('INVALID_ARGUMENT', `the token file ${file} is not a regular file`, { data: { file } });
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
       const mode = (st.mode & 0o777).toString(8);
-      throw new MemoryError('CREDENTIALS_INSECURE', `the token file ${file} is readable by group or others (mode ${mode}); run: chmod 600 ${file}`, {
-        data: { file, mode: st.mode & 0o777 },
-      });
+      throw new MemoryError(
+        'CREDENTIALS_INSECURE',
+        `the token file ${file} is readable by group or others (mode ${mode}); run: chmod 600 ${file}`,
+        {
+          data: { file, mode: st.mode & 0o777 },
+        },
+      );
     }
     const buf = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    if (n > MAX_TOKEN_FILE_BYTES) throw new MemoryError('INVALID_ARGUMENT', `the token file ${file} is longer than ${MAX_TOKEN_FILE_BYTES} bytes`, { data: { file } });
+    if (n > MAX_TOKEN_FILE_BYTES)
+      throw new MemoryError('INVALID_ARGUMENT', `the token file ${file} is longer than ${MAX_TOKEN_FILE_BYTES} bytes`, {
+        data: { file },
+      });
     return assertUsableToken(buf.subarray(0, n).toString('utf8').trim(), `the token in ${file}`);
   } finally {
     closeSync(fd);

@@ -10,7 +10,18 @@ import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/
 import { createMemory, MemoryError, type Memory } from '../index.js';
 import { AgentMemories, type NoMemory, type OpenMemory } from './http-agents.js';
 import { readBody } from './http-body.js';
-import { badOrigin, corsHeaders, headerPolicy, isLoopbackHost, PREFLIGHT_HEADERS, refusedHeaders, routeOf, urlHost, type HeaderPolicy, type Route } from './http-policy.js';
+import {
+  badOrigin,
+  corsHeaders,
+  headerPolicy,
+  isLoopbackHost,
+  PREFLIGHT_HEADERS,
+  refusedHeaders,
+  routeOf,
+  urlHost,
+  type HeaderPolicy,
+  type Route,
+} from './http-policy.js';
 import { SessionTable } from './http-sessions.js';
 import { assertUsableToken, bearerMatches, generateToken, redactor } from './http-token.js';
 
@@ -58,7 +69,13 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-type Reply = (status: number, code: number, message: string, headers?: Record<string, string>, data?: Record<string, unknown>) => void;
+type Reply = (
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+  data?: Record<string, unknown>,
+) => void;
 
 function replier(res: ServerResponse): Reply {
   return (status, code, message, headers = {}, data) => {
@@ -71,13 +88,25 @@ function replier(res: ServerResponse): Reply {
 
 /** Throws INVALID_ARGUMENT / UNSAFE_BIND for options that must not start a server. */
 function checkOptions(o: McpHttpOptions, host: string): void {
-  if (!o.memory && o.home === undefined && !o.openMemory) throw new MemoryError('INVALID_ARGUMENT', 'the MCP HTTP server needs a memory or a home to serve', { data: { field: 'memory' } });
+  if (!o.memory && o.home === undefined && !o.openMemory)
+    throw new MemoryError('INVALID_ARGUMENT', 'the MCP HTTP server needs a memory or a home to serve', {
+      data: { field: 'memory' },
+    });
   if (o.token !== undefined) assertUsableToken(o.token);
   if (!isLoopbackHost(host) && o.token === undefined) {
-    throw new MemoryError('UNSAFE_BIND', `refusing to listen on ${host} (beyond loopback) with a generated token: give the token yourself (gitmem mcp --http --token-file F)`, { data: { host } });
+    throw new MemoryError(
+      'UNSAFE_BIND',
+      `refusing to listen on ${host} (beyond loopback) with a generated token: give the token yourself (gitmem mcp --http --token-file F)`,
+      { data: { host } },
+    );
   }
   const bad = badOrigin(o.corsOrigins ?? []);
-  if (bad !== undefined) throw new MemoryError('INVALID_ARGUMENT', `CORS origin ${JSON.stringify(bad.slice(0, 200))} is not an origin (scheme://host[:port])`, { data: { field: 'corsOrigins' } });
+  if (bad !== undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `CORS origin ${JSON.stringify(bad.slice(0, 200))} is not an origin (scheme://host[:port])`,
+      { data: { field: 'corsOrigins' } },
+    );
 }
 
 interface Served {
@@ -96,10 +125,17 @@ async function handle(s: Served, req: IncomingMessage, res: ServerResponse): Pro
   if (refused !== undefined) return reply(403, -32000, `Forbidden: ${refused}`, { Connection: 'close' });
   const cors = corsHeaders(origin, s.cors);
   for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
-  if (req.method === 'OPTIONS' && cors['Access-Control-Allow-Origin']) return void res.writeHead(204, PREFLIGHT_HEADERS).end();
+  if (req.method === 'OPTIONS' && cors['Access-Control-Allow-Origin'])
+    return void res.writeHead(204, PREFLIGHT_HEADERS).end();
   if (!bearerMatches(req.headers.authorization, s.token)) {
-    const challenge = req.headers.authorization === undefined ? 'Bearer realm="gitmem"' : 'Bearer realm="gitmem", error="invalid_token"';
-    return reply(401, -32000, 'Unauthorized: this server needs its bearer token (Authorization: Bearer <token>)', { 'WWW-Authenticate': challenge, Connection: 'close' });
+    const challenge =
+      req.headers.authorization === undefined
+        ? 'Bearer realm="gitmem"'
+        : 'Bearer realm="gitmem", error="invalid_token"';
+    return reply(401, -32000, 'Unauthorized: this server needs its bearer token (Authorization: Bearer <token>)', {
+      'WWW-Authenticate': challenge,
+      Connection: 'close',
+    });
   }
   // The raw path, never URL-normalized: `/agents/%2e%2e/mcp` must not become `/mcp`.
   const route = routeOf((req.url ?? '/').split('?', 1)[0] as string);
@@ -108,14 +144,23 @@ async function handle(s: Served, req: IncomingMessage, res: ServerResponse): Pro
   if (req.method === 'POST') {
     const verdict = await readBody(req);
     if ('cut' in verdict) return;
-    if ('status' in verdict) return void res.writeHead(verdict.status, { 'Content-Type': 'application/json', Connection: 'close' }).end(JSON.stringify(verdict.reply));
+    if ('status' in verdict)
+      return void res
+        .writeHead(verdict.status, { 'Content-Type': 'application/json', Connection: 'close' })
+        .end(JSON.stringify(verdict.reply));
     if ('accepted' in verdict) return void res.writeHead(202).end();
     message = verdict.message;
   }
   await dispatch(s, route, req, res, message);
 }
 
-async function dispatch(s: Served, route: Route, req: IncomingMessage, res: ServerResponse, message: JSONRPCMessage | undefined): Promise<void> {
+async function dispatch(
+  s: Served,
+  route: Route,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: JSONRPCMessage | undefined,
+): Promise<void> {
   const reply = replier(res);
   const key = route.agent === undefined ? '' : `agent:${route.agent}`;
   const sessionId = req.headers['mcp-session-id'];
@@ -124,8 +169,14 @@ async function dispatch(s: Served, route: Route, req: IncomingMessage, res: Serv
     if (!session) return reply(404, -32001, 'Session not found');
     return s.sessions.serve(session, req, res, message);
   }
-  if (!message || !isInitializeRequest(message)) return reply(400, -32000, 'Bad Request: Mcp-Session-Id header is required (open a session with an initialize request)');
-  if (!s.sessions.reserve()) return reply(503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or retry later');
+  if (!message || !isInitializeRequest(message))
+    return reply(
+      400,
+      -32000,
+      'Bad Request: Mcp-Session-Id header is required (open a session with an initialize request)',
+    );
+  if (!s.sessions.reserve())
+    return reply(503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or retry later');
   let found: { memory: Memory } | NoMemory;
   try {
     found = await s.agents.get(route.agent);
@@ -144,7 +195,11 @@ async function dispatch(s: Served, route: Route, req: IncomingMessage, res: Serv
 function listen(server: HttpServer, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new MemoryError('IO_ERROR', `cannot listen on ${urlHost(host)}:${port} (${err.code ?? err.message})`, { data: { host, port, errno: err.code } }));
+      reject(
+        new MemoryError('IO_ERROR', `cannot listen on ${urlHost(host)}:${port} (${err.code ?? err.message})`, {
+          data: { host, port, errno: err.code },
+        }),
+      );
     });
     server.listen(port, host, () => {
       const addr = server.address();
@@ -165,8 +220,15 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
   const log = (line: string): void => options.log?.(redact(line));
   const env = options.env ?? process.env;
   const home = options.home ?? options.memory?.home;
-  const open: OpenMemory = options.openMemory ?? ((agentId) => createMemory({ ...(home !== undefined ? { home } : {}), env, ...(agentId !== undefined ? { agentId } : {}) }));
-  const agents = new AgentMemories(open, options.home !== undefined || options.openMemory !== undefined, options.memory);
+  const open: OpenMemory =
+    options.openMemory ??
+    ((agentId) =>
+      createMemory({ ...(home !== undefined ? { home } : {}), env, ...(agentId !== undefined ? { agentId } : {}) }));
+  const agents = new AgentMemories(
+    open,
+    options.home !== undefined || options.openMemory !== undefined,
+    options.memory,
+  );
   const cors = options.corsOrigins ?? [];
   const http = createServer();
   const port = await listen(http, host, options.port ?? 0);

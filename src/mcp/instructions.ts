@@ -4,7 +4,7 @@ import { writeCommandList } from '../internals.js';
 /** The instructions, plain text; the memory tool's commands come from the one list (blocks/memory-commands.ts). */
 export const SERVER_INSTRUCTIONS = [
   "gitmem serves one agent's memory: a git repository of markdown files, each with a `description` in its frontmatter.",
-  'Read memory when a file\'s description bears on the task; write it when you learn something that should outlast the',
+  "Read memory when a file's description bears on the task; write it when you learn something that should outlast the",
   'session (a preference or correction from the user, a fact about the project, a decision and why).',
   'Files under system/ are the system prompt (the `system_prompt` prompt, or the memory_prompt tool); everything else',
   'is listed by path and description and read on demand.',

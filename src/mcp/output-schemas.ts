@@ -6,7 +6,11 @@
 const str = { type: 'string' } as const;
 const strings = { type: 'array', items: str } as const;
 
-const ERROR = { type: 'object', required: ['code', 'message'], properties: { code: str, message: str, data: { type: 'object' } } } as const;
+const ERROR = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: str, message: str, data: { type: 'object' } },
+} as const;
 
 /** An object schema with these properties (all required unless listed optional), or the error shape. */
 function output(properties: Record<string, unknown>, optional: readonly string[] = []) {
@@ -22,11 +26,21 @@ export const OUTPUT_SCHEMAS = {
   log: output({
     entries: {
       type: 'array',
-      items: { type: 'object', required: ['sha', 'date', 'author', 'reason', 'files'], properties: { sha: str, date: str, author: str, email: str, reason: str, files: strings } },
+      items: {
+        type: 'object',
+        required: ['sha', 'date', 'author', 'reason', 'files'],
+        properties: { sha: str, date: str, author: str, email: str, reason: str, files: strings },
+      },
     },
   }),
   prompt: output({ prompt: str }),
-  view: output({ text: str, commit: str, path: str, kind: { type: 'string', enum: ['file', 'directory'] }, truncated: { type: 'boolean' } }),
+  view: output({
+    text: str,
+    commit: str,
+    path: str,
+    kind: { type: 'string', enum: ['file', 'directory'] },
+    truncated: { type: 'boolean' },
+  }),
   history: output({
     entries: {
       type: 'array',
@@ -34,8 +48,21 @@ export const OUTPUT_SCHEMAS = {
         type: 'object',
         required: ['sha', 'date', 'author', 'writer', 'reason', 'files'],
         properties: {
-          sha: str, date: str, author: str, email: str, writer: WRITER, reason: str, parents: strings,
-          files: { type: 'array', items: { type: 'object', required: ['status', 'path'], properties: { status: str, path: str, oldPath: str } } },
+          sha: str,
+          date: str,
+          author: str,
+          email: str,
+          writer: WRITER,
+          reason: str,
+          parents: strings,
+          files: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['status', 'path'],
+              properties: { status: str, path: str, oldPath: str },
+            },
+          },
         },
       },
     },
@@ -49,4 +76,9 @@ export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
  * hints of its most dangerous command — it can delete files, so it is destructive; calls are not
  * idempotent (each one is a commit). Every write stays in the git history and can be reverted.
  */
-export const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false } as const;
+export const WRITES = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;

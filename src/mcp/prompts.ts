@@ -16,9 +16,14 @@ const ARGUMENTS = ['mode', 'preset', 'surface'];
 const PROMPT = {
   name: 'system_prompt',
   title: 'Memory system prompt',
-  description: "The agent's system prompt compiled from its committed memory (system/ blocks, the memory tree, the memory rules).",
+  description:
+    "The agent's system prompt compiled from its committed memory (system/ blocks, the memory tree, the memory rules).",
   arguments: [
-    { name: 'mode', description: `${MEMORY_MODES.join(' | ')}; default: memfs with a remote, else local-memfs`, required: false },
+    {
+      name: 'mode',
+      description: `${MEMORY_MODES.join(' | ')}; default: memfs with a remote, else local-memfs`,
+      required: false,
+    },
     { name: 'preset', description: 'gitmem (default) | concise | plain', required: false },
     {
       name: 'surface',
@@ -30,7 +35,9 @@ const PROMPT = {
 
 /** A refusal of one of the prompt's arguments (an unknown mode, preset or surface). */
 const badArgument = (err: unknown): err is Error =>
-  isMemoryError(err, 'UNKNOWN_MODE') || isMemoryError(err, 'UNKNOWN_PRESET') || (isMemoryError(err, 'INVALID_ARGUMENT') && err.data['field'] === 'surface');
+  isMemoryError(err, 'UNKNOWN_MODE') ||
+  isMemoryError(err, 'UNKNOWN_PRESET') ||
+  (isMemoryError(err, 'INVALID_ARGUMENT') && err.data['field'] === 'surface');
 
 const invalid = (message: string): Error => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 
@@ -38,17 +45,26 @@ const invalid = (message: string): Error => Object.assign(new Error(message), { 
 export function servePrompts(server: Server, memory: Memory): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    if (req.params.name !== PROMPT.name) throw invalid(`Invalid params for prompts/get: unknown prompt '${req.params.name.slice(0, 80)}' (prompts: ${PROMPT.name})`);
+    if (req.params.name !== PROMPT.name)
+      throw invalid(
+        `Invalid params for prompts/get: unknown prompt '${req.params.name.slice(0, 80)}' (prompts: ${PROMPT.name})`,
+      );
     const args = req.params.arguments ?? {};
     const unknown = Object.keys(args).find((k) => !ARGUMENTS.includes(k));
-    if (unknown !== undefined) throw invalid(`Invalid params for prompts/get: unknown argument '${unknown.slice(0, 80)}' (arguments: ${ARGUMENTS.join(', ')})`);
+    if (unknown !== undefined)
+      throw invalid(
+        `Invalid params for prompts/get: unknown argument '${unknown.slice(0, 80)}' (arguments: ${ARGUMENTS.join(', ')})`,
+      );
     try {
       const text = await memory.compilePrompt({
         mode: (args['mode'] ?? memory.defaultPromptMode()) as MemoryMode,
         surface: (args['surface'] ?? MCP_PROMPT_SURFACE) as PromptSurface,
         ...(args['preset'] !== undefined ? { preset: args['preset'] } : {}),
       });
-      return { description: PROMPT.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+      return {
+        description: PROMPT.description,
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+      };
     } catch (err) {
       if (badArgument(err)) throw invalid(`Invalid params for prompts/get: ${err.message}`);
       throw err;

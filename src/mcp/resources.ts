@@ -38,7 +38,8 @@ function resourceUri(memory: Memory, path: string): string {
 /** The memory path a URI names; InvalidParams when it is no URI of this memory. */
 function pathOfUri(memory: Memory, uri: string): string {
   const prefix = `gitmem://${agentSegment(memory)}/`;
-  if (!uri.startsWith(prefix)) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)} (this server serves ${prefix}…)`);
+  if (!uri.startsWith(prefix))
+    throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)} (this server serves ${prefix}…)`);
   try {
     return uri.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
   } catch {
@@ -48,11 +49,17 @@ function pathOfUri(memory: Memory, uri: string): string {
 
 const mimeOf = (path: string): string => (path.endsWith('.md') ? 'text/markdown' : 'text/plain');
 
-async function listPage(memory: Memory, cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }> {
+async function listPage(
+  memory: Memory,
+  cursor: string | undefined,
+): Promise<{ resources: Resource[]; nextCursor?: string }> {
   const m = cursor === undefined ? undefined : /^([0-9a-f]{40,64}):(\d{1,9})$/.exec(cursor);
-  if (cursor !== undefined && !m) throw protocolError(ErrorCode.InvalidParams, 'Invalid params for resources/list: unknown cursor');
+  if (cursor !== undefined && !m)
+    throw protocolError(ErrorCode.InvalidParams, 'Invalid params for resources/list: unknown cursor');
   const { commit, files } = await memory.files(m ? { at: m[1] as string } : {}).catch((err: unknown) => {
-    throw isMemoryError(err, 'UNKNOWN_REVISION') ? protocolError(ErrorCode.InvalidParams, 'Invalid params for resources/list: the cursor names no commit') : err;
+    throw isMemoryError(err, 'UNKNOWN_REVISION')
+      ? protocolError(ErrorCode.InvalidParams, 'Invalid params for resources/list: the cursor names no commit')
+      : err;
   });
   const start = m ? Number(m[2]) : 0;
   const page = files.slice(start, start + RESOURCE_PAGE);
@@ -73,7 +80,11 @@ async function readResource(memory: Memory, uri: string) {
     const r = await memory.read(path);
     return { contents: [{ uri, mimeType: mimeOf(r.path), text: r.text }] };
   } catch (err) {
-    if (isMemoryError(err, 'FILE_NOT_FOUND') || isMemoryError(err, 'INVALID_PATH') || isMemoryError(err, 'PATH_ESCAPE')) {
+    if (
+      isMemoryError(err, 'FILE_NOT_FOUND') ||
+      isMemoryError(err, 'INVALID_PATH') ||
+      isMemoryError(err, 'PATH_ESCAPE')
+    ) {
       throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)} (${err.code})`);
     }
     throw err;
@@ -85,7 +96,10 @@ class Subscriptions {
   private readonly uris = new Map<string, string>();
   private watcher: MemoryWatcher | undefined;
 
-  constructor(private readonly memory: Memory, private readonly server: Server) {}
+  constructor(
+    private readonly memory: Memory,
+    private readonly server: Server,
+  ) {}
 
   add(uri: string): void {
     this.uris.set(uri, pathOfUri(this.memory, uri));
@@ -120,7 +134,13 @@ export function serveResources(server: Server, memory: Memory): () => void {
   const subs = new Subscriptions(memory, server);
   server.setRequestHandler(ListResourcesRequestSchema, (req) => listPage(memory, req.params?.cursor));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [{ uriTemplate: `gitmem://${agentSegment(memory)}/{+path}`, name: 'memory file', description: 'A committed memory file (HEAD); subscribe to be told when it changes.' }],
+    resourceTemplates: [
+      {
+        uriTemplate: `gitmem://${agentSegment(memory)}/{+path}`,
+        name: 'memory file',
+        description: 'A committed memory file (HEAD); subscribe to be told when it changes.',
+      },
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(memory, req.params.uri));
   server.setRequestHandler(SubscribeRequestSchema, async (req) => (subs.add(req.params.uri), {}));

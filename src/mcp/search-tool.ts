@@ -20,7 +20,10 @@ const outputSchema = {
         required: ['path', 'line', 'snippet', 'score', 'description'],
         properties: {
           path: { type: 'string' },
-          line: { type: 'integer', description: '1-based line of the best match, counting the frontmatter, as the memory view numbers lines' },
+          line: {
+            type: 'integer',
+            description: '1-based line of the best match, counting the frontmatter, as the memory view numbers lines',
+          },
           snippet: { type: 'string' },
           score: { type: 'number', description: 'higher is better; compare only within one answer' },
           description: { type: 'string' },
@@ -33,7 +36,13 @@ const outputSchema = {
 /** How the server serves the catalogue's memory_search row. */
 export const memorySearchServing = {
   outputSchema,
-  annotations: { title: 'Search memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Search memory',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   run: async (memory: Memory, args: Record<string, unknown>): Promise<CallToolResult> => {
     const { query, ...options } = args;
     const hits = await memory.search(query as string, options as SearchOptions);

@@ -8,7 +8,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isMemoryError, type HistoryEntry, type Memory } from '../index.js';
 import { checkToolArguments, TOOL_CATALOGUE, TOOL_NAMES, type PromptSurface, type ToolName } from '../internals.js';
 import { checkRequestParams, GuardedTransport } from './guard.js';
@@ -32,11 +37,20 @@ function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
 }
 
-const opt = <K extends string>(key: K, v: unknown): Partial<Record<K, string>> => (typeof v === 'string' ? ({ [key]: v } as Record<K, string>) : {});
+const opt = <K extends string>(key: K, v: unknown): Partial<Record<K, string>> =>
+  typeof v === 'string' ? ({ [key]: v } as Record<K, string>) : {};
 
 function historyText(entries: readonly HistoryEntry[]): string {
-  const file = (f: HistoryEntry['files'][number]): string => (f.oldPath !== undefined ? `${f.status} ${f.oldPath} → ${f.path}` : `${f.status} ${f.path}`);
-  return entries.map((e) => `${e.sha.slice(0, 7)} ${e.date} ${e.writer} ${e.author}: ${e.reason.split('\n')[0] ?? ''}\n    ${e.files.map(file).join(', ')}`).join('\n') || 'No commits.';
+  const file = (f: HistoryEntry['files'][number]): string =>
+    f.oldPath !== undefined ? `${f.status} ${f.oldPath} → ${f.path}` : `${f.status} ${f.path}`;
+  return (
+    entries
+      .map(
+        (e) =>
+          `${e.sha.slice(0, 7)} ${e.date} ${e.writer} ${e.author}: ${e.reason.split('\n')[0] ?? ''}\n    ${e.files.map(file).join(', ')}`,
+      )
+      .join('\n') || 'No commits.'
+  );
 }
 
 /** Every catalogue row served: a row without a handler is a type error. Each runs only with arguments that fit its row's schema. */
@@ -90,7 +104,10 @@ const SERVING: Record<ToolName, Serving> = {
     annotations: READ_ONLY,
     run: async (memory, args) => {
       const range = args['view_range'] as [number, number] | undefined;
-      const v = await memory.view(args['path'] as string | undefined, { ...opt('at', args['at']), ...(range !== undefined ? { range } : {}) });
+      const v = await memory.view(args['path'] as string | undefined, {
+        ...opt('at', args['at']),
+        ...(range !== undefined ? { range } : {}),
+      });
       return { ...text(v.text), structuredContent: { ...v } };
     },
   },
@@ -98,7 +115,11 @@ const SERVING: Record<ToolName, Serving> = {
     outputSchema: OUTPUT_SCHEMAS.history,
     annotations: READ_ONLY,
     run: async (memory, args) => {
-      const entries = await memory.history({ ...opt('path', args['path']), ...opt('since', args['since']), ...(typeof args['limit'] === 'number' ? { limit: args['limit'] } : {}) });
+      const entries = await memory.history({
+        ...opt('path', args['path']),
+        ...opt('since', args['since']),
+        ...(typeof args['limit'] === 'number' ? { limit: args['limit'] } : {}),
+      });
       return { ...text(historyText(entries)), structuredContent: { entries } };
     },
   },
@@ -135,15 +156,25 @@ export function createMcpServer(memory: Memory, version = '0.1.0'): Server {
   );
   const tools = TOOL_NAMES.map((name) => {
     const { description, inputSchema } = TOOL_CATALOGUE[name];
-    return { name, description, inputSchema, outputSchema: SERVING[name].outputSchema, annotations: SERVING[name].annotations };
+    return {
+      name,
+      description,
+      inputSchema,
+      outputSchema: SERVING[name].outputSchema,
+      annotations: SERVING[name].annotations,
+    };
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const name = toolNamed(req.params.name);
     try {
-      return await SERVING[name].run(memory, checkToolArguments(name, TOOL_CATALOGUE[name].inputSchema, req.params.arguments));
+      return await SERVING[name].run(
+        memory,
+        checkToolArguments(name, TOOL_CATALOGUE[name].inputSchema, req.params.arguments),
+      );
     } catch (err) {
-      if (isMemoryError(err)) return { ...text(`${err.code}: ${err.message}`), isError: true, structuredContent: err.toJSON() };
+      if (isMemoryError(err))
+        return { ...text(`${err.code}: ${err.message}`), isError: true, structuredContent: err.toJSON() };
       throw err;
     }
   });

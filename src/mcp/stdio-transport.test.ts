@@ -25,14 +25,21 @@ function harness(maxLineBytes = 64) {
 
 describe('readLine', () => {
   it('hands on requests, notifications and responses as the SDK would parse them', () => {
-    expect(readLine('{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}')).toEqual({ message: { jsonrpc: '2.0', id: 'a', method: 'tools/list', params: {} } });
+    expect(readLine('{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}')).toEqual({
+      message: { jsonrpc: '2.0', id: 'a', method: 'tools/list', params: {} },
+    });
     expect(readLine('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toHaveProperty('message');
     expect(readLine('{"jsonrpc":"2.0","id":3,"result":{}}')).toHaveProperty('message');
     expect(readLine('{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}')).toHaveProperty('message');
   });
 
-  it('never answers blank lines or a peer\'s own error reports (no ping-pong)', () => {
-    for (const line of ['', '   ', '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}', '{"jsonrpc":"2.0","error":{"code":1,"message":"x"}}']) {
+  it("never answers blank lines or a peer's own error reports (no ping-pong)", () => {
+    for (const line of [
+      '',
+      '   ',
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}',
+      '{"jsonrpc":"2.0","error":{"code":1,"message":"x"}}',
+    ]) {
       expect(readLine(line), line).toEqual({ skip: true });
     }
   });
@@ -60,7 +67,9 @@ describe('LineStdioTransport', () => {
     h.stdin.write(`{"method":"ping","params":{"pad":"${'x'.repeat(50)}`);
     h.stdin.write(`${'y'.repeat(500)}"},"jsonrpc":"2.0","id":42}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`);
     await h.settle();
-    expect(h.written).toEqual([{ jsonrpc: '2.0', id: 42, error: { code: -32600, message: expect.stringMatching(/line limit/) } }]);
+    expect(h.written).toEqual([
+      { jsonrpc: '2.0', id: 42, error: { code: -32600, message: expect.stringMatching(/line limit/) } },
+    ]);
     expect(h.received).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
   });
 

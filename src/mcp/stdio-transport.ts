@@ -63,7 +63,7 @@ export class LineStdioTransport implements Transport {
 
   private readonly onData = (chunk: Buffer | string): void => {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    for (let start = 0; ; ) {
+    for (let start = 0; ;) {
       const nl = buf.indexOf(10, start);
       this.take(buf.subarray(start, nl === -1 ? buf.length : nl));
       if (nl === -1) return;
@@ -110,7 +110,13 @@ export class LineStdioTransport implements Transport {
     if (over) {
       const id = sniffId(over.head.toString('latin1'), over.tail.toString('latin1'));
       const mib = Math.round(this.maxLineBytes / 1024 / 1024);
-      this.reply(errorReply(id, ErrorCode.InvalidRequest, `Invalid Request: the message is longer than the ${mib} MiB line limit; nothing was done`));
+      this.reply(
+        errorReply(
+          id,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: the message is longer than the ${mib} MiB line limit; nothing was done`,
+        ),
+      );
       return;
     }
     let text: string;

@@ -43,7 +43,11 @@ function diagnoseDirty(memoryDir: string, status: RepoStatus): string[] {
  * changed since; whenever the watcher cannot vouch for that, and for every dirty answer, it is this walk.
  * @example const { head } = await assertCleanForWrite(git, '/m')
  */
-export async function assertCleanForWrite(git: GitRunner, memoryDir: string, watched?: WatchedCleanCheck): Promise<RepoStatus> {
+export async function assertCleanForWrite(
+  git: GitRunner,
+  memoryDir: string,
+  watched?: WatchedCleanCheck,
+): Promise<RepoStatus> {
   return watched ? watched.check(git, () => fullCleanCheck(git, memoryDir)) : fullCleanCheck(git, memoryDir);
 }
 

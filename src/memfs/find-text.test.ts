@@ -10,11 +10,17 @@ function nativeAll(text: string, needle: string): number[] {
 describe('find-text', () => {
   it('agrees with the native search on generated texts, short and long needles', () => {
     let seed = 7;
-    const r = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const r = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let n = 0; n < 300; n++) {
       const alphabet = r() < 0.5 ? 'ab' : 'abc\n';
-      const text = Array.from({ length: Math.floor(r() * 400) }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
-      const needle = Array.from({ length: 1 + Math.floor(r() * 60) }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+      const text = Array.from(
+        { length: Math.floor(r() * 400) },
+        () => alphabet[Math.floor(r() * alphabet.length)],
+      ).join('');
+      const needle = Array.from(
+        { length: 1 + Math.floor(r() * 60) },
+        () => alphabet[Math.floor(r() * alphabet.length)],
+      ).join('');
       expect(findAll(text, needle)).toEqual(nativeAll(text, needle));
       expect(findFirst(text, needle, 5)).toBe(text.indexOf(needle, 5));
     }

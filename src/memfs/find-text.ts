@@ -24,7 +24,12 @@ function search(text: string, needle: string, from: number, limit: number): numb
   const out: number[] = [];
   if (needle === '') return out;
   if (needle.length <= NATIVE_MAX) {
-    for (let i = text.indexOf(needle, from); i !== -1 && out.length < limit; i = text.indexOf(needle, i + needle.length)) out.push(i);
+    for (
+      let i = text.indexOf(needle, from);
+      i !== -1 && out.length < limit;
+      i = text.indexOf(needle, i + needle.length)
+    )
+      out.push(i);
     return out;
   }
   const f = failureTable(needle);

@@ -35,7 +35,10 @@ export function fsError(err: unknown, path: string): MemoryError {
   const shown = path === '' ? 'the memory directory' : path;
   if (known) return new MemoryError(known[0], `${shown} ${known[1]}`, { data: { path, errno }, cause: err });
   // No space, read-only file system, permissions, I/O: nothing the caller's arguments can fix.
-  return new MemoryError('IO_ERROR', `${shown}: the file system refused the operation (${errno})`, { data: { path, errno }, cause: err });
+  return new MemoryError('IO_ERROR', `${shown}: the file system refused the operation (${errno})`, {
+    data: { path, errno },
+    cause: err,
+  });
 }
 
 /** The refusal for a symbolic link met at `path` (a component or the file itself). */

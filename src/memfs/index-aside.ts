@@ -11,7 +11,18 @@
  * goes with the lease takeover (git/stale-locks.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { updateIndexInfoOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
@@ -116,7 +127,8 @@ function linkSource(index: string, dir: string, copy: string): Source | null {
     const print = fingerprint(fd);
     const same = lstatSync(index);
     // A file system that copies instead of linking, or an index replaced meanwhile: not the same file.
-    if (print !== null && st.nlink >= 2 && same.dev === st.dev && same.ino === st.ino) return { fd, dev: st.dev, ino: st.ino, print };
+    if (print !== null && st.nlink >= 2 && same.dev === st.dev && same.ino === st.ino)
+      return { fd, dev: st.dev, ino: st.ino, print };
   } catch {
     // not linked: in place
   }
@@ -129,7 +141,12 @@ function linkSource(index: string, dir: string, copy: string): Source | null {
  * system without hard links): the write then updates the index in place.
  * @example const aside = startIndexAside(git, '/mem', '/mem/.git', entries); …; if (!aside?.publish()) …
  */
-export function startIndexAside(git: GitRunner, memoryDir: string, gitDir: string, entries: readonly IndexInfoEntry[]): IndexAside | undefined {
+export function startIndexAside(
+  git: GitRunner,
+  memoryDir: string,
+  gitDir: string,
+  entries: readonly IndexInfoEntry[],
+): IndexAside | undefined {
   const index = join(gitDir, 'index');
   // A private directory: if anything removes it meanwhile (a lease takeover's cleanup), git cannot write its
   // result there and the write updates in place, instead of git starting an index from nothing.

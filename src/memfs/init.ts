@@ -41,16 +41,24 @@ export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<
   if (existsSync(join(cwd, '.git'))) {
     const head = await git.run(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd, okExitCodes: [1, 128] });
     if (head.exitCode !== 0) {
-      throw new MemoryError('REPO_BROKEN', `the memory repository at ${cwd} has no commit on its branch (an init that did not finish?); remove ${cwd} and run init again`, {
-        data: { memoryDir: cwd },
-      });
+      throw new MemoryError(
+        'REPO_BROKEN',
+        `the memory repository at ${cwd} has no commit on its branch (an init that did not finish?); remove ${cwd} and run init again`,
+        {
+          data: { memoryDir: cwd },
+        },
+      );
     }
     const { repaired } = await ensureHooks(git, cwd);
     return { ...paths, created: false, commit: null, repairedHooks: repaired };
   }
-  const problems = validateChanges(req.files.map((f) => ({ status: 'added', path: f.path, content: f.content, headContent: null })));
+  const problems = validateChanges(
+    req.files.map((f) => ({ status: 'added', path: f.path, content: f.content, headContent: null })),
+  );
   if (problems.length > 0) {
-    throw new MemoryError('VALIDATION_FAILED', `starter files are invalid:\n  ${problems.join('\n  ')}`, { data: { errors: problems } });
+    throw new MemoryError('VALIDATION_FAILED', `starter files are invalid:\n  ${problems.join('\n  ')}`, {
+      data: { errors: problems },
+    });
   }
   const fresh = !existsSync(cwd);
   mkdirSync(cwd, { recursive: true });

@@ -29,7 +29,12 @@ async function objectsAt(git: GitRunner, cwd: string, rev: string | null, paths:
 }
 
 /** The index entries of `paths` at `commit` (for journals written before entries were recorded). */
-async function indexAt(git: GitRunner, cwd: string, commit: string, paths: readonly string[]): Promise<IndexInfoEntry[]> {
+async function indexAt(
+  git: GitRunner,
+  cwd: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<IndexInfoEntry[]> {
   const out = (await git.run(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], { cwd })).stdout;
   const found = new Map<string, IndexInfoEntry>();
   for (const line of out.split('\0').filter((l) => l !== '')) {
@@ -61,7 +66,8 @@ function sweepTemps(fs: RepoFs, e: JournalEntry): void {
       continue; // not a directory we may enter: nothing of ours there
     }
     for (const entry of entries) {
-      if (entry.kind === 'file' && entry.name.subarray(0, prefix.length).equals(prefix)) fs.unlink(`${dir === '' ? '' : `${dir}/`}${entry.name.toString('utf8')}`);
+      if (entry.kind === 'file' && entry.name.subarray(0, prefix.length).equals(prefix))
+        fs.unlink(`${dir === '' ? '' : `${dir}/`}${entry.name.toString('utf8')}`);
     }
   }
 }
@@ -71,7 +77,11 @@ function sweepTemps(fs: RepoFs, e: JournalEntry): void {
  * the entry and lose objects it names (they were flushed together), and a missing blob must never read as
  * "delete this file".
  */
-function objectsSurvived(e: JournalEntry, index: readonly IndexInfoEntry[], wanted: ReadonlyArray<{ id: string } | null>): boolean {
+function objectsSurvived(
+  e: JournalEntry,
+  index: readonly IndexInfoEntry[],
+  wanted: ReadonlyArray<{ id: string } | null>,
+): boolean {
   return e.paths.every((p, i) => {
     const entry = index.find((x) => x.path === p);
     const want = wanted[i] ?? null;
@@ -81,7 +91,12 @@ function objectsSurvived(e: JournalEntry, index: readonly IndexInfoEntry[], want
 
 /** Flushes the loose objects `commit` adds to `parent` (the dead writer may not have), with their directories. */
 async function syncCommitObjects(git: GitRunner, cwd: string, commit: string, parent: string | null): Promise<void> {
-  const out = (await git.run(['rev-list', '--objects', '--no-object-names', commit, ...(parent === null ? [] : ['--not', parent])], { cwd })).stdout;
+  const out = (
+    await git.run(
+      ['rev-list', '--objects', '--no-object-names', commit, ...(parent === null ? [] : ['--not', parent])],
+      { cwd },
+    )
+  ).stdout;
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
   const fds: number[] = [];
   const dirs = new Set<string>();
@@ -102,7 +117,14 @@ async function syncCommitObjects(git: GitRunner, cwd: string, commit: string, pa
 }
 
 /** Puts each path's wanted content in place where the work tree still shows the parent's. */
-function rollFilesForward(fs: RepoFs, e: JournalEntry, index: readonly IndexInfoEntry[], current: ReadonlyArray<string | null>, wanted: ReadonlyArray<{ id: string; data: Buffer } | null>, durable: boolean): void {
+function rollFilesForward(
+  fs: RepoFs,
+  e: JournalEntry,
+  index: readonly IndexInfoEntry[],
+  current: ReadonlyArray<string | null>,
+  wanted: ReadonlyArray<{ id: string; data: Buffer } | null>,
+  durable: boolean,
+): void {
   e.paths.forEach((p, i) => {
     const want = wanted[i] ?? null;
     if (current[i] === (want?.id ?? null)) return;
@@ -111,7 +133,12 @@ function rollFilesForward(fs: RepoFs, e: JournalEntry, index: readonly IndexInfo
       fs.pruneEmptyDirs(parentOf(p));
     } else {
       const existing = fs.info(p);
-      fs.writeFile(p, want.data, existing ? existing.mode : index.find((x) => x.path === p)?.mode === '100755' ? 0o755 : undefined, durable);
+      fs.writeFile(
+        p,
+        want.data,
+        existing ? existing.mode : index.find((x) => x.path === p)?.mode === '100755' ? 0o755 : undefined,
+        durable,
+      );
     }
   });
 }
@@ -124,7 +151,12 @@ function rollFilesForward(fs: RepoFs, e: JournalEntry, index: readonly IndexInfo
  * Throws when a step fails (the caller sets it aside).
  * @example await finishWrite(git, memoryDir, entry, true) // 'rolled_forward'
  */
-export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalEntry, durable: boolean): Promise<RecoveryOutcome> {
+export async function finishWrite(
+  git: GitRunner,
+  memoryDir: string,
+  e: JournalEntry,
+  durable: boolean,
+): Promise<RecoveryOutcome> {
   const cwd = memoryDir;
   await repairTornRef(git, memoryDir, e.commit);
   const head = await git.exec(revParseOp('HEAD'), { cwd });
@@ -134,7 +166,10 @@ export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalE
     if (head !== e.commit && head !== e.parent) return 'abandoned';
     await repairTornIndex(git, memoryDir, head, e.paths, durable);
     const index = e.index ?? (await indexAt(git, cwd, e.commit, e.paths));
-    const [wanted, before] = await Promise.all([objectsAt(git, cwd, e.commit, e.paths), objectsAt(git, cwd, e.parent, e.paths)]);
+    const [wanted, before] = await Promise.all([
+      objectsAt(git, cwd, e.commit, e.paths),
+      objectsAt(git, cwd, e.parent, e.paths),
+    ]);
     if (!objectsSurvived(e, index, wanted)) return 'abandoned';
     const format = formatOfId(e.commit) ?? 'sha1'; // the journal's commit was hashed in the repository's format
     const current = e.paths.map((p) => workTreeId(fs, p, format));
@@ -147,7 +182,15 @@ export async function finishWrite(git: GitRunner, memoryDir: string, e: JournalE
       await Promise.all([restageIndex(git, memoryDir, index, durable), alongside?.()]);
       return 'already_published';
     }
-    await publishCommit(git, { memoryDir, commit: e.commit, parent: e.parent, index, subject: e.subject, durable, ...(alongside ? { alongside } : {}) });
+    await publishCommit(git, {
+      memoryDir,
+      commit: e.commit,
+      parent: e.parent,
+      index,
+      subject: e.subject,
+      durable,
+      ...(alongside ? { alongside } : {}),
+    });
     return 'rolled_forward';
   } finally {
     fs.close();

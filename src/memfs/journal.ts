@@ -66,7 +66,14 @@ export interface PreparedStore {
  * directory that got an entry at once. A power loss before that flush ends leaves the work tree untouched,
  * and recovery abandons an entry whose objects did not survive.
  */
-export function prepareStore(objects: ObjectBatch, memoryDir: string, entry: JournalEntry, durable: boolean, alsoFlush: readonly number[] = [], gitDir?: string): PreparedStore {
+export function prepareStore(
+  objects: ObjectBatch,
+  memoryDir: string,
+  entry: JournalEntry,
+  durable: boolean,
+  alsoFlush: readonly number[] = [],
+  gitDir?: string,
+): PreparedStore {
   const file = journalPath(memoryDir, gitDir);
   if (!durable) {
     return {
@@ -134,7 +141,11 @@ export function retireJournal(memoryDir: string, gitDir?: string): void {
     try {
       renameSync(file, file.replace(/\.json$/, `.${Date.now()}.failed.json`));
     } catch (err) {
-      throw new MemoryError('IO_ERROR', `the journal ${file} of a failed write could not be removed; remove it before the next write`, { cause: err, data: { journal: file } });
+      throw new MemoryError(
+        'IO_ERROR',
+        `the journal ${file} of a failed write could not be removed; remove it before the next write`,
+        { cause: err, data: { journal: file } },
+      );
     }
   }
 }
@@ -142,9 +153,14 @@ export function retireJournal(memoryDir: string, gitDir?: string): void {
 function parseJournal(text: string): JournalEntry | null {
   try {
     const e = JSON.parse(text) as Partial<JournalEntry>;
-    const ok = typeof e.pid === 'number' && typeof e.commit === 'string' && OBJECT_ID.test(e.commit) &&
-      (e.parent === null || (typeof e.parent === 'string' && OBJECT_ID.test(e.parent) && e.parent.length === e.commit.length)) &&
-      Array.isArray(e.paths) && e.paths.every((p) => typeof p === 'string' && pathProblem(p) === null);
+    const ok =
+      typeof e.pid === 'number' &&
+      typeof e.commit === 'string' &&
+      OBJECT_ID.test(e.commit) &&
+      (e.parent === null ||
+        (typeof e.parent === 'string' && OBJECT_ID.test(e.parent) && e.parent.length === e.commit.length)) &&
+      Array.isArray(e.paths) &&
+      e.paths.every((p) => typeof p === 'string' && pathProblem(p) === null);
     return ok ? ({ subject: '', ...e } as JournalEntry) : null;
   } catch {
     return null;
@@ -166,7 +182,11 @@ function setAside(from: string, entry: JournalEntry | null, why: string, quiet =
   } catch (err) {
     rmSync(from, { force: true });
     if (quiet) return;
-    throw new MemoryError('RECOVERY_SET_ASIDE', `an interrupted write could not be finished (${why}); its journal was removed`, { cause: err, data: { reason: why } });
+    throw new MemoryError(
+      'RECOVERY_SET_ASIDE',
+      `an interrupted write could not be finished (${why}); its journal was removed`,
+      { cause: err, data: { reason: why } },
+    );
   }
   if (quiet) return;
   const commit = entry ? ` (commit ${entry.commit.slice(0, 7)})` : '';
@@ -183,7 +203,12 @@ function setAside(from: string, entry: JournalEntry | null, why: string, quiet =
  * (default on): the finished write is flushed like a normal durable write.
  * @example await recoverInterruptedWrite(git, memoryDir) // 'none' when there was nothing to do
  */
-export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string, durable = true, gitDir?: string): Promise<RecoveryOutcome> {
+export async function recoverInterruptedWrite(
+  git: GitRunner,
+  memoryDir: string,
+  durable = true,
+  gitDir?: string,
+): Promise<RecoveryOutcome> {
   sweepStaged(memoryDir, gitDir);
   const file = journalPath(memoryDir, gitDir);
   if (!existsSync(file)) return 'none';
@@ -195,7 +220,8 @@ export async function recoverInterruptedWrite(git: GitRunner, memoryDir: string,
   }
   const entry = parseJournal(text);
   if (entry === null) setAside(file, null, 'its journal is not a valid entry');
-  else if (writerAlive(entry)) setAside(file, entry, `its writer (pid ${entry.pid}) is still running, so it did not die mid-write`);
+  else if (writerAlive(entry))
+    setAside(file, entry, `its writer (pid ${entry.pid}) is still running, so it did not die mid-write`);
   const e = entry as JournalEntry;
   let outcome: RecoveryOutcome;
   try {

@@ -52,8 +52,12 @@ export function checkText(tool: string, field: string, value: unknown, max: numb
  */
 export function checkResultSize(operation: string, file: string, length: number): void {
   if (length > TOOL_LIMITS.fileChars) {
-    throw new MemoryError('INVALID_ARGUMENT', `${operation}: ${file} would be ${length} characters long (at most ${TOOL_LIMITS.fileChars})`, {
-      data: { path: file, length },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${operation}: ${file} would be ${length} characters long (at most ${TOOL_LIMITS.fileChars})`,
+      {
+        data: { path: file, length },
+      },
+    );
   }
 }

@@ -34,7 +34,8 @@ describe('line numbers: one rule', () => {
       const offsets = [...normal].map((_, i) => i).filter((i) => normal[i] !== '\n');
       const expected = offsets.map((o) => normal.slice(0, o).split('\n').length);
       expect(lineNumbersAt(normal, offsets, offsets.length), JSON.stringify(text)).toEqual(expected);
-      for (const [i, o] of offsets.entries()) expect(lines[(expected[i] ?? 0) - 1]?.includes(normal[o] ?? ''), JSON.stringify(text)).toBe(true);
+      for (const [i, o] of offsets.entries())
+        expect(lines[(expected[i] ?? 0) - 1]?.includes(normal[o] ?? ''), JSON.stringify(text)).toBe(true);
     }
   });
 

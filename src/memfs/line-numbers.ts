@@ -53,7 +53,11 @@ export function lineNumbersAt(text: string, offsets: readonly number[], max: num
  * matches it holds: the first `max` of them, and how many lines hold a match in all. One pass over the text.
  * @example matchedLines('x x\ny\nx', [0, 2, 6], 20) // { lines: [1, 3], count: 2 }
  */
-export function matchedLines(text: string, offsets: readonly number[], max: number): { lines: number[]; count: number } {
+export function matchedLines(
+  text: string,
+  offsets: readonly number[],
+  max: number,
+): { lines: number[]; count: number } {
   const lines: number[] = [];
   let count = 0;
   let last = 0;
@@ -79,5 +83,7 @@ export function numberedLine(n: number, line: string): string {
  * @example numberLines('a\r\nb\n') === '     1\ta\n     2\tb'
  */
 export function numberLines(text: string): string {
-  return fileLines(text).map((line, i) => numberedLine(i + 1, line)).join('\n');
+  return fileLines(text)
+    .map((line, i) => numberedLine(i + 1, line))
+    .join('\n');
 }

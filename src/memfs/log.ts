@@ -24,7 +24,10 @@ export function parseLog(stdout: string): LogEntry[] {
     .filter((chunk) => chunk.trim() !== '')
     .map((chunk) => {
       const [sha = '', date = '', author = '', email = '', reason = '', rest = ''] = chunk.split(US);
-      const files = rest.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      const files = rest
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
       return { sha, date, author, email, reason: reason.trim(), files };
     });
 }
@@ -32,7 +35,12 @@ export function parseLog(stdout: string): LogEntry[] {
 /** `git log` of the last `limit` commits with their files. */
 export function logOp(limit: number): GitOp<LogEntry[]> {
   return {
-    args: ['log', `-n${Math.max(1, Math.floor(limit))}`, '--name-only', `--format=${RS}%H${US}%aI${US}%an${US}%ae${US}%B${US}`],
+    args: [
+      'log',
+      `-n${Math.max(1, Math.floor(limit))}`,
+      '--name-only',
+      `--format=${RS}%H${US}%aI${US}%an${US}%ae${US}%B${US}`,
+    ],
     parse: (r) => parseLog(r.stdout),
   };
 }

@@ -49,9 +49,12 @@ function plan(fs: RepoFs, file: string, text: string): FileEdit[] {
  * @example await runOperatorWrite(deps, { path: 'system/rules.md', text: '---\ndescription: rules\nread_only: true\n---\nbe kind\n', reason: 'house rules', author })
  */
 export async function runOperatorWrite(deps: WriteDeps, w: OperatorWrite): Promise<OperatorWriteResult> {
-  if (typeof w.text !== 'string') throw new MemoryError('INVALID_ARGUMENT', `${TOOL}: the text must be a string`, { data: { field: 'text' } });
+  if (typeof w.text !== 'string')
+    throw new MemoryError('INVALID_ARGUMENT', `${TOOL}: the text must be a string`, { data: { field: 'text' } });
   if (typeof w.reason !== 'string' || w.reason.trim() === '') {
-    throw new MemoryError('INVALID_ARGUMENT', `${TOOL}: a reason is required (it becomes the commit message)`, { data: { field: 'reason' } });
+    throw new MemoryError('INVALID_ARGUMENT', `${TOOL}: a reason is required (it becomes the commit message)`, {
+      data: { field: 'reason' },
+    });
   }
   checkText(TOOL, 'text', w.text, TOOL_LIMITS.fileChars);
   const { file } = normalizeMemoryPath(w.path, { memoryDir: deps.memoryDir, field: 'path', tool: TOOL });

@@ -42,7 +42,12 @@ function stripAbsolute(input: string, o: NormalizeOptions, tool: string): string
   const abs = WINDOWS_DRIVE.test(input) ? input.replace(/\\/g, '/') : resolve(input);
   const rel = relative(root, abs);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    fail('PATH_ESCAPE', `${tool}: '${o.field}' is outside the memory directory {${root}}; use a path relative to it`, o.field, input);
+    fail(
+      'PATH_ESCAPE',
+      `${tool}: '${o.field}' is outside the memory directory {${root}}; use a path relative to it`,
+      o.field,
+      input,
+    );
   }
   return rel.split(sep).join('/');
 }
@@ -60,16 +65,27 @@ export function normalizeMemoryPath(input: unknown, o: NormalizeOptions): Memory
   // Size first: UTF-8 is never shorter than UTF-16, so a longer string cannot fit (allowing for an absolute
   // prefix and `.md`); a hostile 50,000-segment path costs one comparison.
   if (input.length > PATH_LIMITS.maxPathBytes + o.memoryDir.length + 16) {
-    fail('INVALID_PATH', `${tool}: '${o.field}' is ${input.length} characters long (at most ${PATH_LIMITS.maxPathBytes} bytes)`, o.field, input);
+    fail(
+      'INVALID_PATH',
+      `${tool}: '${o.field}' is ${input.length} characters long (at most ${PATH_LIMITS.maxPathBytes} bytes)`,
+      o.field,
+      input,
+    );
   }
   if (input.includes('\0')) fail('INVALID_PATH', `${tool}: '${o.field}' contains invalid null bytes`, o.field, input);
   const trimmed = input.trim();
   if (/^(~|\$HOME|\$\{HOME\}|"\$HOME")(\/|\\|$)/.test(trimmed)) {
-    fail('INVALID_PATH', `${tool}: '${o.field}' must be a memory-relative file path, not a home-relative filesystem path`, o.field, input);
+    fail(
+      'INVALID_PATH',
+      `${tool}: '${o.field}' must be a memory-relative file path, not a home-relative filesystem path`,
+      o.field,
+      input,
+    );
   }
   let p = isAbsolute(trimmed) || WINDOWS_DRIVE.test(trimmed) ? stripAbsolute(trimmed, o, tool) : trimmed;
   p = p.replace(/\\/g, '/');
-  if (p.startsWith('/')) fail('INVALID_PATH', `${tool}: '${o.field}' must be a relative path like system/notes.md`, o.field, input);
+  if (p.startsWith('/'))
+    fail('INVALID_PATH', `${tool}: '${o.field}' must be a relative path like system/notes.md`, o.field, input);
   if (p.startsWith('memory/')) p = p.slice('memory/'.length);
   const segments = p.split('/').filter((s) => s !== '');
   if (segments.some((s) => s === '.' || s === '..')) {
@@ -77,7 +93,8 @@ export function normalizeMemoryPath(input: unknown, o: NormalizeOptions): Memory
   }
   const joined = segments.join('/');
   const label = joined.endsWith('.md') ? joined.slice(0, -3) : joined;
-  if (label === '' || label.endsWith('/')) fail('INVALID_PATH', `${tool}: '${o.field}' resolves to an empty memory label`, o.field, input);
+  if (label === '' || label.endsWith('/'))
+    fail('INVALID_PATH', `${tool}: '${o.field}' resolves to an empty memory label`, o.field, input);
   const file = joined.endsWith('.md') || !hasExtension(label) ? `${label}.md` : label;
   // The label is checked too: commands use it as a directory (delete), so `.git.md` must not mean `.git`.
   const problem = pathProblem(label) ?? pathProblem(file);

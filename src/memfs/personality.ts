@@ -50,7 +50,11 @@ function edit(ctx: CommandContext, file: string, text: { description: string; bo
  * Plans the persona/human edits for a personality (pure over the current files); `learned` is true when
  * human.md held learned text that `force` lets go. Throws WOULD_DISCARD_EDITS naming the file otherwise.
  */
-function planPersonality(ctx: CommandContext, personalityId: string, force = false): { edits: FileEdit[]; learned: boolean } {
+function planPersonality(
+  ctx: CommandContext,
+  personalityId: string,
+  force = false,
+): { edits: FileEdit[]; learned: boolean } {
   const p = getPersonality(personalityId);
   const learned = !holdsPresetHuman(readFile(ctx, HUMAN));
   if (learned && !force) {
@@ -67,7 +71,9 @@ function planPersonality(ctx: CommandContext, personalityId: string, force = fal
 function messageFor(id: string, plan: { edits: FileEdit[]; learned: boolean }, reason?: string): string {
   const replaced = plan.edits.filter((e) => e.after !== e.before).map((e) => e.file);
   const lines = [reason?.trim() || `chore(personality): switch to ${id}`, ''];
-  lines.push(replaced.length > 0 ? `Replaced ${replaced.join(' and ')} with the "${id}" texts.` : 'Nothing to replace.');
+  lines.push(
+    replaced.length > 0 ? `Replaced ${replaced.join(' and ')} with the "${id}" texts.` : 'Nothing to replace.',
+  );
   if (plan.learned) lines.push(`The learned text of ${HUMAN} was replaced on purpose (--force).`);
   return lines.join('\n');
 }
@@ -77,7 +83,11 @@ function messageFor(id: string, plan: { edits: FileEdit[]; learned: boolean }, r
  * @example await applyPersonality(deps, 'stern')            // persona (and a still-preset human) replaced
  * @example await applyPersonality(deps, 'stern', { force: true }) // human replaced even if edited
  */
-export async function applyPersonality(deps: WriteDeps, personalityId: string, options: PersonalityOptions = {}): Promise<WriteResult> {
+export async function applyPersonality(
+  deps: WriteDeps,
+  personalityId: string,
+  options: PersonalityOptions = {},
+): Promise<WriteResult> {
   const p = getPersonality(personalityId);
   const force = options.force === true;
   const ctxFor = (fs: RepoFs): CommandContext => ({ memoryDir: deps.memoryDir, tool: 'personality', fs });
@@ -92,5 +102,10 @@ export async function applyPersonality(deps: WriteDeps, personalityId: string, o
   } finally {
     probe.close();
   }
-  return writeUnderLease(deps, `personality ${p.id}`, message, (fs) => planPersonality(ctxFor(fs), personalityId, force).edits);
+  return writeUnderLease(
+    deps,
+    `personality ${p.id}`,
+    message,
+    (fs) => planPersonality(ctxFor(fs), personalityId, force).edits,
+  );
 }

@@ -30,7 +30,14 @@ export function prepareWrite(draft: Draft, fs: RepoFs): PreparedWrite {
   const stage = durable ? stageFiles(req.memoryDir, fs, draft.effective, req.gitDirs?.gitDir) : undefined;
   let store: PreparedStore;
   try {
-    const entry = { ...journalOwner(), parent: req.base.head, commit: composed.commit, paths, index: composed.index.after, subject };
+    const entry = {
+      ...journalOwner(),
+      parent: req.base.head,
+      commit: composed.commit,
+      paths,
+      index: composed.index.after,
+      subject,
+    };
     store = prepareStore(composed.objects, req.memoryDir, entry, durable, stage?.fds, req.gitDirs?.gitDir);
   } catch (err) {
     stage?.discard();

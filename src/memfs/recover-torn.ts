@@ -25,7 +25,7 @@ function replaceDurably(path: string, text: string): void {
   const fd = openSync(temp, 'wx', 0o644);
   try {
     const data = Buffer.from(text);
-    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+    for (let off = 0; off < data.length;) off += writeSync(fd, data, off);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -66,7 +66,10 @@ function indexIntact(path: string, hashLength: number, algorithm: string): boole
   if (bytes.length < 12 + hashLength || bytes.subarray(0, 4).toString('latin1') !== 'DIRC') return false;
   const trailer = bytes.subarray(bytes.length - hashLength);
   if (trailer.every((b) => b === 0)) return true; // written with index.skipHash: nothing to check against
-  return createHash(algorithm).update(bytes.subarray(0, bytes.length - hashLength)).digest().equals(trailer);
+  return createHash(algorithm)
+    .update(bytes.subarray(0, bytes.length - hashLength))
+    .digest()
+    .equals(trailer);
 }
 
 /**
@@ -74,17 +77,34 @@ function indexIntact(path: string, hashLength: number, algorithm: string): boole
  * recovery then stages the journal's entries on it. The rebuilt index has no stat data, so the next clean
  * check reads the files once. False when the index is whole.
  */
-export async function repairTornIndex(git: GitRunner, memoryDir: string, head: string | null, paths: readonly string[], durable: boolean): Promise<boolean> {
+export async function repairTornIndex(
+  git: GitRunner,
+  memoryDir: string,
+  head: string | null,
+  paths: readonly string[],
+  durable: boolean,
+): Promise<boolean> {
   const gitDir = gitDirAt(memoryDir) ?? join(memoryDir, '.git');
   if (!existsSync(join(gitDir, 'index'))) return false;
   const sha256 = repoObjectFormat(resolveGitCommonDir(memoryDir)) === 'sha256';
   const whole = indexFiles(gitDir).every((f) => indexIntact(f, sha256 ? 32 : 20, sha256 ? 'sha256' : 'sha1'));
   // A whole index naming a shared part that did not survive: git itself cannot read it.
-  if (whole && (await git.run(['ls-files', '-z', '--stage', '--', ...paths], { cwd: memoryDir }).then(() => true, () => false))) return false;
+  if (
+    whole &&
+    (await git.run(['ls-files', '-z', '--stage', '--', ...paths], { cwd: memoryDir }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return false;
   // Built aside and renamed over the torn one: a crash meanwhile still leaves a torn index (repaired again), never none.
   const aside = join(gitDir, 'index.gitmem-rebuild');
   rmSync(aside, { force: true });
-  await git.run(['read-tree', ...(head === null ? ['--empty'] : [head])], { cwd: memoryDir, env: { GIT_INDEX_FILE: aside }, config: ['core.splitIndex=false'] });
+  await git.run(['read-tree', ...(head === null ? ['--empty'] : [head])], {
+    cwd: memoryDir,
+    env: { GIT_INDEX_FILE: aside },
+    config: ['core.splitIndex=false'],
+  });
   renameSync(aside, join(gitDir, 'index'));
   if (durable) await syncRenamed(indexFiles(gitDir), [gitDir]);
   return true;

@@ -15,7 +15,24 @@
  * One RepoFs serves one call (plan, write, rollback) and must be closed; the directories it opened stay
  * the ones it writes to, so a rollback restores the very directories the write changed.
  */
-import { closeSync, constants, existsSync, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { fsyncFd } from '../git/durable.js';
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
@@ -48,7 +65,8 @@ export interface EntryInfo {
 
 const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const nameOf = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-const kindOf = (st: Pick<Stats, 'isSymbolicLink' | 'isDirectory' | 'isFile'>): EntryKind => (st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other');
+const kindOf = (st: Pick<Stats, 'isSymbolicLink' | 'isDirectory' | 'isFile'>): EntryKind =>
+  st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
 let tempCounter = 0;
 
 /**
@@ -94,7 +112,8 @@ export class RepoFs {
       rel = rel === '' ? part : `${rel}/${part}`;
       const st = lstatSync(join(this.root, rel), { throwIfNoEntry: false });
       const opened = this.dirs.get(rel);
-      if (!st || st.isSymbolicLink() || !opened || st.dev !== opened.dev || st.ino !== opened.ino) throw linkRefusal(rel);
+      if (!st || st.isSymbolicLink() || !opened || st.dev !== opened.dev || st.ino !== opened.ino)
+        throw linkRefusal(rel);
     }
   }
 
@@ -116,7 +135,8 @@ export class RepoFs {
         if (errnoOf(err) !== 'EEXIST') throw fsError(err, rel);
       }
       fd = this.openChildDir(parent, rel);
-      if (fd === null) throw new MemoryError('IO_ERROR', `${rel} vanished while it was being created`, { data: { path: rel } });
+      if (fd === null)
+        throw new MemoryError('IO_ERROR', `${rel} vanished while it was being created`, { data: { path: rel } });
     }
     return fd === null ? null : this.remember(rel, fd);
   }
@@ -174,7 +194,8 @@ export class RepoFs {
     }
     try {
       const st = fstatSync(fd);
-      if (st.isDirectory()) throw new MemoryError('INVALID_PATH', `${rel} is a directory, not a memory file`, { data: { path: rel } });
+      if (st.isDirectory())
+        throw new MemoryError('INVALID_PATH', `${rel} is a directory, not a memory file`, { data: { path: rel } });
       if (!st.isFile()) throw new MemoryError('INVALID_PATH', `${rel} is not a regular file`, { data: { path: rel } });
       return readAll(fd, Math.min(st.size, limit), limit, rel);
     } finally {
@@ -198,7 +219,7 @@ export class RepoFs {
     }
     try {
       try {
-        for (let off = 0; off < data.length; ) off += writeSync(fd, data, off);
+        for (let off = 0; off < data.length;) off += writeSync(fd, data, off);
         if (mode !== undefined) fchmodSync(fd, mode);
         if (sync) fsyncSync(fd); // on disk before the rename makes it the file
       } finally {
@@ -270,7 +291,10 @@ export class RepoFs {
     if (fd === null) return null;
     const path = this.proc ? `/proc/self/fd/${fd}` : (this.recheck(rel), join(this.root, rel));
     try {
-      return readdirSync(path, { withFileTypes: true, encoding: 'buffer' }).map((e) => ({ name: e.name, kind: kindOf(e) }));
+      return readdirSync(path, { withFileTypes: true, encoding: 'buffer' }).map((e) => ({
+        name: e.name,
+        kind: kindOf(e),
+      }));
     } catch (err) {
       throw fsError(err, rel);
     }

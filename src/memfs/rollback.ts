@@ -30,7 +30,11 @@ export function writeFile(fs: RepoFs, e: FileEdit, undo: UndoRecord[], durable =
   const existing = fs.info(e.file);
   if (existing?.kind === 'link') throw linkRefusal(e.file);
   if (existing && existing.kind !== 'file') {
-    throw new MemoryError('INVALID_PATH', `${e.file} is ${existing.kind === 'dir' ? 'a directory' : 'not a regular file'}`, { data: { path: e.file } });
+    throw new MemoryError(
+      'INVALID_PATH',
+      `${e.file} is ${existing.kind === 'dir' ? 'a directory' : 'not a regular file'}`,
+      { data: { path: e.file } },
+    );
   }
   undo.push({ file: e.file, before: e.before, mode: existing ? existing.mode : null });
   if (e.after === null) {
@@ -84,7 +88,9 @@ export async function rollBack(git: GitRunner, r: RollbackRequest): Promise<stri
     try {
       await undoRefMove(git, r.memoryDir, r.commit, r.parent, r.state);
     } catch (err) {
-      problems.push(`HEAD, which still points at the failed write's commit ${r.commit.slice(0, 7)} (${firstLine(err)})`);
+      problems.push(
+        `HEAD, which still points at the failed write's commit ${r.commit.slice(0, 7)} (${firstLine(err)})`,
+      );
     }
   }
   return problems;

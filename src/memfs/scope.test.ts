@@ -20,7 +20,13 @@ const home = '/h';
 
 describe('memory scope resolution (runtime first)', () => {
   it('explicit agent id wins over everything', () => {
-    const s = runWithAgent('ctx', () => resolveScope({ home, agentId: 'x', configured: configuredAgent({ GITMEM_MEMORY_DIR: '/m', GITMEM_AGENT_ID: 'e' }) }));
+    const s = runWithAgent('ctx', () =>
+      resolveScope({
+        home,
+        agentId: 'x',
+        configured: configuredAgent({ GITMEM_MEMORY_DIR: '/m', GITMEM_AGENT_ID: 'e' }),
+      }),
+    );
     expect(s).toMatchObject({ memoryDir: '/h/agents/x/memory', source: 'explicit' });
   });
   it('the in-process context beats a stale MEMORY_DIR', () => {
@@ -28,11 +34,15 @@ describe('memory scope resolution (runtime first)', () => {
     expect(s).toMatchObject({ memoryDir: '/h/agents/ctx/memory', source: 'context' });
   });
   it('then GITMEM_MEMORY_DIR, then MEMORY_DIR', () => {
-    expect(resolveScope({ home, configured: configuredAgent({ GITMEM_MEMORY_DIR: '/a', MEMORY_DIR: '/b' }) }).memoryDir).toBe('/a');
+    expect(
+      resolveScope({ home, configured: configuredAgent({ GITMEM_MEMORY_DIR: '/a', MEMORY_DIR: '/b' }) }).memoryDir,
+    ).toBe('/a');
     expect(resolveScope({ home, configured: configuredAgent({ MEMORY_DIR: '/b' }) }).memoryDir).toBe('/b');
   });
   it('then GITMEM_AGENT_ID, then AGENT_ID', () => {
-    expect(resolveScope({ home, configured: configuredAgent({ GITMEM_AGENT_ID: 'g', AGENT_ID: 'a' }) }).memoryDir).toBe('/h/agents/g/memory');
+    expect(resolveScope({ home, configured: configuredAgent({ GITMEM_AGENT_ID: 'g', AGENT_ID: 'a' }) }).memoryDir).toBe(
+      '/h/agents/g/memory',
+    );
     expect(resolveScope({ home, configured: configuredAgent({ AGENT_ID: 'a' }) }).memoryDir).toBe('/h/agents/a/memory');
   });
   it('otherwise a clear NO_MEMORY_DIR error', () => {
@@ -50,9 +60,13 @@ describe('memory scope resolution (runtime first)', () => {
       expect(() => resolveScope({ home, agentId: bad || ' x/ ', configured: configuredAgent({}) })).toThrow();
     }
   });
-  it('then the home\'s only agent; with several, NO_MEMORY_DIR listing them', () => {
+  it("then the home's only agent; with several, NO_MEMORY_DIR listing them", () => {
     const one = homeWith('solo');
-    expect(resolveScope({ home: one, configured: configuredAgent({}) })).toMatchObject({ agentId: 'solo', source: 'only-agent', memoryDir: join(one, 'agents/solo/memory') });
+    expect(resolveScope({ home: one, configured: configuredAgent({}) })).toMatchObject({
+      agentId: 'solo',
+      source: 'only-agent',
+      memoryDir: join(one, 'agents/solo/memory'),
+    });
     const two = homeWith('b', 'a');
     let err: unknown;
     try {
@@ -64,11 +78,17 @@ describe('memory scope resolution (runtime first)', () => {
     expect(String((err as Error).message)).toContain('(a, b)');
   });
   it('init: the same order without the memory-dir step, and "default" on a home without agents', () => {
-    expect(resolveInitAgent({ home: homeWith(), configured: configuredAgent({ GITMEM_MEMORY_DIR: '/x' }) })).toBe('default');
+    expect(resolveInitAgent({ home: homeWith(), configured: configuredAgent({ GITMEM_MEMORY_DIR: '/x' }) })).toBe(
+      'default',
+    );
     expect(resolveInitAgent({ home: homeWith('solo'), configured: configuredAgent({}) })).toBe('solo');
     expect(resolveInitAgent({ home: homeWith('solo'), configured: configuredAgent({ AGENT_ID: 'e' }) })).toBe('e');
-    expect(runWithAgent('ctx', () => resolveInitAgent({ home: homeWith('a', 'b'), configured: configuredAgent({}) }))).toBe('ctx');
-    expect(errorCodeOf(() => resolveInitAgent({ home: homeWith('a', 'b'), configured: configuredAgent({}) }))).toBe('NO_MEMORY_DIR');
+    expect(
+      runWithAgent('ctx', () => resolveInitAgent({ home: homeWith('a', 'b'), configured: configuredAgent({}) })),
+    ).toBe('ctx');
+    expect(errorCodeOf(() => resolveInitAgent({ home: homeWith('a', 'b'), configured: configuredAgent({}) }))).toBe(
+      'NO_MEMORY_DIR',
+    );
   });
   it('a home that is a regular file is HOME_UNUSABLE, not "no agents"', () => {
     const file = join(makeTmpDir('gitmem-scope-'), 'f');

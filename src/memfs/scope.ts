@@ -54,7 +54,11 @@ export function listHomeAgents(home: string): Array<{ agentId: string; memoryDir
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return []; // no home yet, or no agent yet
-    throw new MemoryError('HOME_UNUSABLE', `the gitmem home ${home} is not a readable directory (${code ?? 'error'} on ${dir})`, { data: { home } });
+    throw new MemoryError(
+      'HOME_UNUSABLE',
+      `the gitmem home ${home} is not a readable directory (${code ?? 'error'} on ${dir})`,
+      { data: { home } },
+    );
   }
   return names
     .filter((n) => existsSync(join(dir, n, 'memory', '.git')))
@@ -68,9 +72,13 @@ function noAgentError(home: string, agents: ReadonlyArray<{ agentId: string }>):
     ids.length === 0
       ? `${home} has no agents yet (run \`gitmem init\`)`
       : `${home} has ${ids.length} agents (${ids.join(', ')}): say which one`;
-  return new MemoryError('NO_MEMORY_DIR', `no agent given and ${which}; pass --agent <id> (or agentId), or set GITMEM_AGENT_ID / AGENT_ID or GITMEM_MEMORY_DIR / MEMORY_DIR`, {
-    data: { home, agents: ids },
-  });
+  return new MemoryError(
+    'NO_MEMORY_DIR',
+    `no agent given and ${which}; pass --agent <id> (or agentId), or set GITMEM_AGENT_ID / AGENT_ID or GITMEM_MEMORY_DIR / MEMORY_DIR`,
+    {
+      data: { home, agents: ids },
+    },
+  );
 }
 
 /** The explicit id, else the in-process context's. */
@@ -91,7 +99,8 @@ export function resolveScope(input: ScopeInput): ResolvedScope {
   const dir = firstNonEmpty(input.configured?.memoryDir);
   const envAgent = firstNonEmpty(input.configured?.id);
   if (dir) return { memoryDir: resolve(dir), agentId: envAgent, source: 'env-dir' };
-  if (envAgent) return { memoryDir: agentPaths(input.home, envAgent).memoryDir, agentId: envAgent, source: 'env-agent' };
+  if (envAgent)
+    return { memoryDir: agentPaths(input.home, envAgent).memoryDir, agentId: envAgent, source: 'env-agent' };
   const agents = listHomeAgents(input.home);
   if (agents.length === 1) return { ...(agents[0] as { agentId: string; memoryDir: string }), source: 'only-agent' };
   throw noAgentError(input.home, agents);

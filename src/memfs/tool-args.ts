@@ -18,10 +18,18 @@ function shownKey(key: string): string {
  * @example refuseUndeclared('memory_apply_patch', ['reason', 'input'], { reason: 'r', dry_run: true })
  *   // throws: memory_apply_patch: unknown argument 'dry_run' (declared: reason, input)
  */
-export function refuseUndeclared(tool: string, declared: readonly string[], args: Readonly<Record<string, unknown>>): void {
+export function refuseUndeclared(
+  tool: string,
+  declared: readonly string[],
+  args: Readonly<Record<string, unknown>>,
+): void {
   const extra = Object.keys(args).find((k) => !declared.includes(k));
   if (extra === undefined) return;
-  throw new MemoryError('INVALID_ARGUMENT', `${tool}: unknown argument ${shownKey(extra)} (declared: ${declared.join(', ')})`, {
-    data: { tool, field: extra.slice(0, 80) },
-  });
+  throw new MemoryError(
+    'INVALID_ARGUMENT',
+    `${tool}: unknown argument ${shownKey(extra)} (declared: ${declared.join(', ')})`,
+    {
+      data: { tool, field: extra.slice(0, 80) },
+    },
+  );
 }

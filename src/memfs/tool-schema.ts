@@ -14,7 +14,8 @@ const PATH_RULE =
 const TEXT_RULE = `At most ${n(TOOL_LIMITS.textChars)} characters; no NUL characters.`;
 // No maxLength on paths: an absolute path inside the memory directory is accepted and may be longer.
 const path = (what: string) => ({ type: 'string', description: `${what} ${PATH_RULE}` }) as const;
-const text = (what: string) => ({ type: 'string', maxLength: TOOL_LIMITS.textChars, description: `${what} ${TEXT_RULE}` }) as const;
+const text = (what: string) =>
+  ({ type: 'string', maxLength: TOOL_LIMITS.textChars, description: `${what} ${TEXT_RULE}` }) as const;
 
 /** JSON Schema of a memory-tool call. `command` is required, and `reason` for every command but `view`. */
 export const memoryToolSchema = {
@@ -43,8 +44,12 @@ export const memoryToolSchema = {
     ),
     old_path: path('rename: the current memory-relative path.'),
     new_path: path('rename: the new memory-relative path.'),
-    old_string: text('str_replace: exact text to find in the body, or in the whole text of a plain file (must match once unless replace_all; an ambiguous match names its lines, numbered like insert_line).'),
-    new_string: text(`str_replace: replacement text (empty deletes the match); the edited file may hold at most ${n(TOOL_LIMITS.fileChars)} characters.`),
+    old_string: text(
+      'str_replace: exact text to find in the body, or in the whole text of a plain file (must match once unless replace_all; an ambiguous match names its lines, numbered like insert_line).',
+    ),
+    new_string: text(
+      `str_replace: replacement text (empty deletes the match); the edited file may hold at most ${n(TOOL_LIMITS.fileChars)} characters.`,
+    ),
     replace_all: { type: 'boolean', description: 'str_replace: replace every match.' },
     insert_line: {
       type: 'integer',
@@ -71,7 +76,8 @@ export const memoryToolSchema = {
       items: { type: 'integer' },
       minItems: 2,
       maxItems: 2,
-      description: 'view of a file: the lines to show, [start, end], 1-based and inclusive; end -1 = to the end of the file.',
+      description:
+        'view of a file: the lines to show, [start, end], 1-based and inclusive; end -1 = to the end of the file.',
     },
   },
 } as const;
@@ -93,7 +99,7 @@ export const applyPatchToolSchema = {
       description:
         `The patch, from "*** Begin Patch" to "*** End Patch". At most ${n(TOOL_LIMITS.patchChars)} characters; no NUL characters. ` +
         'Hunks match the whole file, frontmatter included; a mismatch shows the file with its lines numbered as the memory tool counts them. ' +
-        'An added memory file keeps the frontmatter it brings (a skill\'s name is its folder); an added plain file is written as given. ' +
+        "An added memory file keeps the frontmatter it brings (a skill's name is its folder); an added plain file is written as given. " +
         `Every file path follows the memory tool's path rule (at most ${n(PATH_LIMITS.maxPathBytes)} bytes, no "..", no .git look-alike, links never followed).`,
     },
   },

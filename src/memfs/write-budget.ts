@@ -8,7 +8,8 @@ import type { GitRunner } from '../git/runner.js';
 import { systemTokensAt } from '../hooks/budget-config.js';
 import type { FileEdit } from './edits.js';
 
-const size = (v: string | Buffer | null): number => (v === null ? 0 : typeof v === 'string' ? Buffer.byteLength(v, 'utf8') : v.length);
+const size = (v: string | Buffer | null): number =>
+  v === null ? 0 : typeof v === 'string' ? Buffer.byteLength(v, 'utf8') : v.length;
 
 /**
  * The budget and HEAD's system/ total when `edits` grow system/, else undefined (nothing to check).

@@ -140,7 +140,11 @@ export interface SyncReply {
   remote: { url: string | null; upstream: string | null; ahead: number | null; behind: number | null };
   /** Recent moves of the remote-tracking ref (pushes and fetches), newest first. */
   tracking: Array<{ date: string; what: string }>;
-  mirror: { url: string | null; last: { at: string; commit: string; trigger: string; ok: boolean; output: string } | null; log: string[] };
+  mirror: {
+    url: string | null;
+    last: { at: string; commit: string; trigger: string; ok: boolean; output: string } | null;
+    log: string[];
+  };
   dirty: boolean;
 }
 
@@ -172,7 +176,15 @@ export interface ExportSnapshot {
   exportedAt: string;
   head: string | null;
   system: SummaryReply['system'];
-  files: Array<{ path: string; size: number; description?: string; text?: string; frontmatter?: Record<string, unknown> | null; body?: string; omitted?: string }>;
+  files: Array<{
+    path: string;
+    size: number;
+    description?: string;
+    text?: string;
+    frontmatter?: Record<string, unknown> | null;
+    body?: string;
+    omitted?: string;
+  }>;
   commits: CommitInfo[];
   diffs: Record<string, DiffReply>;
   conflicts: KeptBranchInfo[];

@@ -9,7 +9,12 @@ import { securityHeaders } from './security.js';
 
 const KEEPALIVE_MS = 15_000;
 
-export async function openEvents(hub: PalaceHub, req: IncomingMessage, res: ServerResponse, agent: string): Promise<void> {
+export async function openEvents(
+  hub: PalaceHub,
+  req: IncomingMessage,
+  res: ServerResponse,
+  agent: string,
+): Promise<void> {
   let view;
   try {
     view = await hub.agent(agent);
@@ -17,7 +22,11 @@ export async function openEvents(hub: PalaceHub, req: IncomingMessage, res: Serv
     res.writeHead(isMemoryError(err) ? 404 : 500, { ...securityHeaders(), 'Content-Type': 'text/plain' });
     return void res.end('no such agent');
   }
-  res.writeHead(200, { ...securityHeaders(), 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+  res.writeHead(200, {
+    ...securityHeaders(),
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    Connection: 'keep-alive',
+  });
   const unsubscribe = view.subscribe((e) => res.write(`event: memory_updated\ndata: ${JSON.stringify(e)}\n\n`));
   await view.watching();
   res.write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify({ agent, head: await view.head() })}\n\n`);

@@ -18,17 +18,30 @@ import type { DiffReply, ExportSnapshot } from './api-types.js';
 import type { AgentView, PalaceHub } from './hub.js';
 import { exportPage, pageAssets } from './page.js';
 
-export const EXPORT_LIMITS = { commits: 500, diffs: 50, diffBytes: 100 * 1024, totalDiffBytes: 5 * 1024 * 1024, fileBytes: 1024 * 1024, totalFileBytes: 32 * 1024 * 1024 };
+export const EXPORT_LIMITS = {
+  commits: 500,
+  diffs: 50,
+  diffBytes: 100 * 1024,
+  totalDiffBytes: 5 * 1024 * 1024,
+  fileBytes: 1024 * 1024,
+  totalFileBytes: 32 * 1024 * 1024,
+};
 
 async function exportFiles(view: AgentView): Promise<ExportSnapshot['files']> {
   const memory = view.memory;
-  const [{ files }, snap] = await Promise.all([memory.files(), readCommittedSnapshot(handleGit(memory), memory.memoryDir)]);
+  const [{ files }, snap] = await Promise.all([
+    memory.files(),
+    readCommittedSnapshot(handleGit(memory), memory.memoryDir),
+  ]);
   let budget = EXPORT_LIMITS.totalFileBytes;
   const out: ExportSnapshot['files'] = [];
   for (const f of files) {
     const entry = { path: f.path, size: f.size, ...(f.description ? { description: f.description } : {}) };
     if (f.size > EXPORT_LIMITS.fileBytes || f.size > budget) {
-      out.push({ ...entry, omitted: f.size > EXPORT_LIMITS.fileBytes ? 'larger than 1 MiB' : 'past the export size budget' });
+      out.push({
+        ...entry,
+        omitted: f.size > EXPORT_LIMITS.fileBytes ? 'larger than 1 MiB' : 'past the export size budget',
+      });
       continue;
     }
     const text = snap.markdown.get(f.path) ?? (await memory.read(f.path)).text;
@@ -55,7 +68,11 @@ async function exportDiffs(view: AgentView, shas: readonly string[]): Promise<Re
  * Everything the exported page shows, read through the Memory handle.
  * @example const snap = await buildSnapshot(hub, 'ada')
  */
-export async function buildSnapshot(hub: PalaceHub, agent: string, clock: () => Date = () => new Date()): Promise<ExportSnapshot> {
+export async function buildSnapshot(
+  hub: PalaceHub,
+  agent: string,
+  clock: () => Date = () => new Date(),
+): Promise<ExportSnapshot> {
   const view = await hub.agent(agent);
   const req: ApiRequest = { hub, view, query: new URLSearchParams(), body: {} };
   const [head, commits] = await Promise.all([view.head(), view.memory.history({ limit: EXPORT_LIMITS.commits })]);
@@ -67,11 +84,19 @@ export async function buildSnapshot(hub: PalaceHub, agent: string, clock: () => 
     system: s.system,
     files: await exportFiles(view),
     commits,
-    diffs: await exportDiffs(view, commits.map((c) => c.sha)),
+    diffs: await exportDiffs(
+      view,
+      commits.map((c) => c.sha),
+    ),
     conflicts: (await conflicts(req)).branches,
     reflection: await reflection(req),
     sync: await sync(req).catch(() => null),
-    limits: { commits: EXPORT_LIMITS.commits, diffs: EXPORT_LIMITS.diffs, diffBytes: EXPORT_LIMITS.diffBytes, totalDiffBytes: EXPORT_LIMITS.totalDiffBytes },
+    limits: {
+      commits: EXPORT_LIMITS.commits,
+      diffs: EXPORT_LIMITS.diffs,
+      diffBytes: EXPORT_LIMITS.diffBytes,
+      totalDiffBytes: EXPORT_LIMITS.totalDiffBytes,
+    },
   };
 }
 
@@ -82,18 +107,26 @@ export function writePrivateFile(target: string, text: string): void {
   try {
     fd = openSync(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   } catch (err) {
-    throw new MemoryError('IO_ERROR', `cannot write the export next to ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { data: { errno: (err as NodeJS.ErrnoException).code }, cause: err });
+    throw new MemoryError(
+      'IO_ERROR',
+      `cannot write the export next to ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      { data: { errno: (err as NodeJS.ErrnoException).code }, cause: err },
+    );
   }
   try {
     const bytes = Buffer.from(text, 'utf8');
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
     closeSync(fd);
     fd = -1;
     renameSync(tmp, target);
   } catch (err) {
     if (fd >= 0) closeSync(fd);
     rmSync(tmp, { force: true });
-    throw new MemoryError('IO_ERROR', `cannot write the export ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { data: { errno: (err as NodeJS.ErrnoException).code }, cause: err });
+    throw new MemoryError(
+      'IO_ERROR',
+      `cannot write the export ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      { data: { errno: (err as NodeJS.ErrnoException).code }, cause: err },
+    );
   }
 }
 
@@ -101,9 +134,18 @@ export function writePrivateFile(target: string, text: string): void {
  * Exports one agent's palace to `target`; returns the bytes written.
  * @example await exportPalace(hub, 'ada', '/tmp/ada.html')
  */
-export async function exportPalace(hub: PalaceHub, agent: string, target: string): Promise<{ bytes: number; files: number; commits: number; diffs: number }> {
+export async function exportPalace(
+  hub: PalaceHub,
+  agent: string,
+  target: string,
+): Promise<{ bytes: number; files: number; commits: number; diffs: number }> {
   const snapshot = await buildSnapshot(hub, agent);
   const text = exportPage(pageAssets(), snapshot);
   writePrivateFile(target, text);
-  return { bytes: Buffer.byteLength(text), files: snapshot.files.length, commits: snapshot.commits.length, diffs: Object.keys(snapshot.diffs).length };
+  return {
+    bytes: Buffer.byteLength(text),
+    files: snapshot.files.length,
+    commits: snapshot.commits.length,
+    diffs: Object.keys(snapshot.diffs).length,
+  };
 }

@@ -4,7 +4,14 @@
  * and one `memory.watch()` per watched agent fanned out to every open page.
  */
 import { join } from 'node:path';
-import { createMemory, isMemoryError, listAgents, MemoryError, type Memory, type MemoryUpdatedEvent } from '../index.js';
+import {
+  createMemory,
+  isMemoryError,
+  listAgents,
+  MemoryError,
+  type Memory,
+  type MemoryUpdatedEvent,
+} from '../index.js';
 import type { Launcher } from '../internals.js';
 import type { UpdateEvent } from './api-types.js';
 import { buildTreeIndex, type TreeIndex } from './tree-index.js';
@@ -26,7 +33,11 @@ export class AgentView {
   private watcher: ReturnType<Memory['watch']> | undefined;
   private counted: { head: string; commits: Promise<number> } | undefined;
 
-  constructor(readonly agent: string, readonly memory: Memory, home: string) {
+  constructor(
+    readonly agent: string,
+    readonly memory: Memory,
+    home: string,
+  ) {
     this.agentDir = join(home, 'agents', agent);
   }
 
@@ -120,10 +131,16 @@ export class PalaceHub {
     let found = this.open.get(agent);
     if (!found) {
       if (!this.agents().includes(agent)) {
-        return Promise.reject(new MemoryError('MEMORY_DIR_MISSING', `the home has no agent ${JSON.stringify(agent.slice(0, 130))}`, { data: { agentId: agent.slice(0, 130) } }));
+        return Promise.reject(
+          new MemoryError('MEMORY_DIR_MISSING', `the home has no agent ${JSON.stringify(agent.slice(0, 130))}`, {
+            data: { agentId: agent.slice(0, 130) },
+          }),
+        );
       }
       const { home, env, launch } = this.options;
-      found = createMemory({ home, agentId: agent, env, ...(launch ? { launch } : {}) }).then((m) => new AgentView(agent, m, home));
+      found = createMemory({ home, agentId: agent, env, ...(launch ? { launch } : {}) }).then(
+        (m) => new AgentView(agent, m, home),
+      );
       found.catch(() => this.open.delete(agent));
       this.open.set(agent, found);
     }

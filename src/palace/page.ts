@@ -61,7 +61,8 @@ export function exportPage(a: PageAssets, snapshot: unknown): string {
   const script = a.script.toString('utf8');
   const style = a.style.toString('utf8');
   // The bundle sits inside <script>…</script>: it must not close the element itself.
-  if (/<\/script|<!--/i.test(script) || /<\/style/i.test(style)) throw new MemoryError('INTERNAL', 'the palace bundle cannot be inlined (it contains </script or <!--)');
+  if (/<\/script|<!--/i.test(script) || /<\/style/i.test(style))
+    throw new MemoryError('INTERNAL', 'the palace bundle cannot be inlined (it contains </script or <!--)');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${exportPolicy(sha256(script), sha256(style))}">

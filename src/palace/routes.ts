@@ -7,7 +7,18 @@ import { search } from './api/search.js';
 import { revert } from './api/writes.js';
 
 export const GET_ROUTES: Readonly<Record<string, Handler>> = {
-  summary, tree, file, history, diff, timeline, conflicts, conflict, reflection, transcript, sync, search,
+  summary,
+  tree,
+  file,
+  history,
+  diff,
+  timeline,
+  conflicts,
+  conflict,
+  reflection,
+  transcript,
+  sync,
+  search,
 };
 
 export const POST_ROUTES: Readonly<Record<string, Handler>> = {

@@ -24,8 +24,19 @@ describe('the palace token', () => {
 describe('the Host check', () => {
   const server = { bind: '127.0.0.1', port: 4000 };
   it('accepts loopback names on the server port only', () => {
-    for (const h of ['127.0.0.1:4000', 'localhost:4000', '[::1]:4000', 'LOCALHOST:4000', '127.0.0.2:4000']) expect(hostAllowed(h, server), h).toBe(true);
-    for (const h of ['127.0.0.1:4001', 'localhost', 'evil.example:4000', '127.0.0.1.evil.example:4000', 'localhost.evil:4000', '', undefined, 'a b:4000', '127.0.0.1:4000:4000'])
+    for (const h of ['127.0.0.1:4000', 'localhost:4000', '[::1]:4000', 'LOCALHOST:4000', '127.0.0.2:4000'])
+      expect(hostAllowed(h, server), h).toBe(true);
+    for (const h of [
+      '127.0.0.1:4001',
+      'localhost',
+      'evil.example:4000',
+      '127.0.0.1.evil.example:4000',
+      'localhost.evil:4000',
+      '',
+      undefined,
+      'a b:4000',
+      '127.0.0.1:4000:4000',
+    ])
       expect(hostAllowed(h, server), String(h)).toBe(false);
   });
 

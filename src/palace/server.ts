@@ -39,11 +39,14 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.end(body);
 }
 
-const sendJson = (res: ServerResponse, status: number, value: unknown): void => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
-const refuse = (res: ServerResponse, status: number, code: string, message: string): void => sendJson(res, status, { error: { code, message } });
+const sendJson = (res: ServerResponse, status: number, value: unknown): void =>
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+const refuse = (res: ServerResponse, status: number, code: string, message: string): void =>
+  sendJson(res, status, { error: { code, message } });
 
 async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new MemoryError('INVALID_ARGUMENT', 'a write must send application/json');
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+    throw new MemoryError('INVALID_ARGUMENT', 'a write must send application/json');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -57,7 +60,8 @@ async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknow
   } catch {
     throw new MemoryError('INVALID_ARGUMENT', 'the request body is not JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new MemoryError('INVALID_ARGUMENT', 'the request body must be a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new MemoryError('INVALID_ARGUMENT', 'the request body must be a JSON object');
   return parsed as Record<string, unknown>;
 }
 
@@ -75,15 +79,24 @@ function defaultAgent(o: PalaceOptions, hub: PalaceHub): string {
   return agents[0] ?? '';
 }
 
-async function api(o: PalaceOptions, hub: PalaceHub, req: IncomingMessage, res: ServerResponse, route: string, query: URLSearchParams): Promise<void> {
+async function api(
+  o: PalaceOptions,
+  hub: PalaceHub,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: string,
+  query: URLSearchParams,
+): Promise<void> {
   if (route === 'agents' && req.method === 'GET') {
     const reply: AgentsReply = { agents: hub.agents(), current: defaultAgent(o, hub) };
     return sendJson(res, 200, reply);
   }
   const table = req.method === 'GET' ? GET_ROUTES : req.method === 'POST' ? POST_ROUTES : {};
   const handler = Object.hasOwn(table, route) ? table[route] : undefined;
-  if (!handler) return refuse(res, req.method === 'GET' || req.method === 'POST' ? 404 : 405, 'NOT_FOUND', 'no such route');
-  if (req.method === 'POST' && !sameOrigin(req)) return refuse(res, 403, 'FORBIDDEN', 'writes come from the palace page only');
+  if (!handler)
+    return refuse(res, req.method === 'GET' || req.method === 'POST' ? 404 : 405, 'NOT_FOUND', 'no such route');
+  if (req.method === 'POST' && !sameOrigin(req))
+    return refuse(res, 403, 'FORBIDDEN', 'writes come from the palace page only');
   const body = req.method === 'POST' ? await readJsonBody(req) : {};
   const agent = query.get('agent') ?? defaultAgent(o, hub);
   const view = await hub.agent(agent);
@@ -92,13 +105,22 @@ async function api(o: PalaceOptions, hub: PalaceHub, req: IncomingMessage, res: 
 
 function fail(o: PalaceOptions, res: ServerResponse, err: unknown): void {
   if (res.headersSent) return void res.destroy();
-  if (isMemoryError(err) && err.code !== 'INTERNAL') return refuse(res, statusOf(err.code), err.code, err.message.split('\n')[0] ?? err.code);
+  if (isMemoryError(err) && err.code !== 'INTERNAL')
+    return refuse(res, statusOf(err.code), err.code, err.message.split('\n')[0] ?? err.code);
   o.onError?.(err);
   refuse(res, 500, 'INTERNAL', 'internal error');
 }
 
-async function route(o: PalaceOptions, hub: PalaceHub, assets: PageAssets, port: () => number, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!hostAllowed(req.headers.host, { bind: o.host, port: port() })) return refuse(res, 403, 'FORBIDDEN', 'this server answers to its own address only');
+async function route(
+  o: PalaceOptions,
+  hub: PalaceHub,
+  assets: PageAssets,
+  port: () => number,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (!hostAllowed(req.headers.host, { bind: o.host, port: port() }))
+    return refuse(res, 403, 'FORBIDDEN', 'this server answers to its own address only');
   const url = new URL(req.url ?? '/', 'http://palace.invalid');
   const [, token = '', ...rest] = url.pathname.split('/');
   if (!tokenMatches(token, o.token)) return refuse(res, 401, 'UNAUTHORIZED', 'wrong or missing token');
@@ -130,13 +152,24 @@ export async function startPalace(o: PalaceOptions): Promise<Palace> {
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(new MemoryError('IO_ERROR', `cannot listen on ${o.host}:${o.port}: ${err.code ?? err.message}`, { data: { errno: err.code }, cause: err })));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        new MemoryError('IO_ERROR', `cannot listen on ${o.host}:${o.port}: ${err.code ?? err.message}`, {
+          data: { errno: err.code },
+          cause: err,
+        }),
+      ),
+    );
     server.listen(o.port, o.host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
   // The first page asks for the start agent's tree at HEAD: list it while the browser loads the page.
   // A failure here is the first request's to report.
-  if (o.agent !== undefined) void hub.agent(o.agent).then((v) => v.head().then((h) => v.tree(h))).catch(() => undefined);
+  if (o.agent !== undefined)
+    void hub
+      .agent(o.agent)
+      .then((v) => v.head().then((h) => v.tree(h)))
+      .catch(() => undefined);
   const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   return {
     url: `http://${shownHost}:${port}/${o.token}/`,

@@ -17,7 +17,10 @@ function create(path: string): string {
   try {
     fd = openSync(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   } catch (err) {
-    throw new MemoryError('IO_ERROR', `cannot create the token file ${path}: ${errno(err)}`, { data: { errno: errno(err) }, cause: err });
+    throw new MemoryError('IO_ERROR', `cannot create the token file ${path}: ${errno(err)}`, {
+      data: { errno: errno(err) },
+      cause: err,
+    });
   }
   try {
     writeSync(fd, `${token}\n`);
@@ -37,10 +40,23 @@ export function readOrCreateToken(path: string): string {
     st = lstatSync(path);
   } catch (err) {
     if (errno(err) === 'ENOENT') return create(path);
-    throw new MemoryError('IO_ERROR', `cannot read the token file ${path}: ${errno(err)}`, { data: { errno: errno(err) }, cause: err });
+    throw new MemoryError('IO_ERROR', `cannot read the token file ${path}: ${errno(err)}`, {
+      data: { errno: errno(err) },
+      cause: err,
+    });
   }
-  if (!st.isFile()) throw new MemoryError('INVALID_ARGUMENT', `the token file ${path} is not a regular file (a link is never followed)`, { data: { path } });
-  if ((st.mode & 0o077) !== 0) throw new MemoryError('CREDENTIALS_INSECURE', `the token file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it`, { data: { path } });
+  if (!st.isFile())
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `the token file ${path} is not a regular file (a link is never followed)`,
+      { data: { path } },
+    );
+  if ((st.mode & 0o077) !== 0)
+    throw new MemoryError(
+      'CREDENTIALS_INSECURE',
+      `the token file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it`,
+      { data: { path } },
+    );
   const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   let token: string;
   try {
@@ -48,6 +64,11 @@ export function readOrCreateToken(path: string): string {
   } finally {
     closeSync(fd);
   }
-  if (!isWellFormedToken(token)) throw new MemoryError('INVALID_ARGUMENT', `the token file ${path} must hold one token of 32 to 256 characters [A-Za-z0-9_-]`, { data: { path } });
+  if (!isWellFormedToken(token))
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `the token file ${path} must hold one token of 32 to 256 characters [A-Za-z0-9_-]`,
+      { data: { path } },
+    );
   return token;
 }

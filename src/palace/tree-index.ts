@@ -50,7 +50,14 @@ export function buildTreeIndex(commit: string | null, listing: readonly IndexedF
     const dir = parentOf(f.path);
     ensureDir(dir);
     const tokens = tokensOf(f.size);
-    children.get(dir)?.push({ type: 'file', name: nameOf(f.path), path: f.path, size: f.size, tokens, ...(f.description ? { description: f.description } : {}) });
+    children.get(dir)?.push({
+      type: 'file',
+      name: nameOf(f.path),
+      path: f.path,
+      size: f.size,
+      tokens,
+      ...(f.description ? { description: f.description } : {}),
+    });
     for (let d = dir; d !== ''; d = parentOf(d)) {
       const s = dirStats.get(d);
       if (s) {
@@ -63,7 +70,9 @@ export function buildTreeIndex(commit: string | null, listing: readonly IndexedF
     for (const e of entries) {
       if (e.type === 'dir') Object.assign(e, dirStats.get(e.path));
     }
-    entries.sort((a, b) => (a.type !== b.type ? (a.type === 'dir' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) =>
+      a.type !== b.type ? (a.type === 'dir' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   }
   return { commit, files, dirs: children };
 }

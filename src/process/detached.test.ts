@@ -15,7 +15,7 @@ const SRC = new URL('..', import.meta.url).pathname;
 const ALLOWED: ReadonlyMap<string, string> = new Map([
   ['process/detached.ts', 'spawnDetached: every child that outlives its caller'],
   ['process/run.ts', 'a waited child in its own process group (timeout, abort)'],
-  ['process/shell-helper.ts', "the resident shell, its own group, tied to the caller by a parent-death signal"],
+  ['process/shell-helper.ts', 'the resident shell, its own group, tied to the caller by a parent-death signal'],
 ]);
 
 function sourceFiles(dir: string): string[] {
@@ -46,14 +46,15 @@ describe('detached spawns', () => {
 });
 
 describe('spawnDetached', () => {
-  it('appends the child\'s stdout and stderr to the log (0600) and returns at once', async () => {
+  it("appends the child's stdout and stderr to the log (0600) and returns at once", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gitmem-detached-'));
     try {
       const log = join(dir, 'job.log');
       writeFileSync(log, 'before\n');
       spawnDetached('/bin/sh', ['-c', 'echo out; echo err >&2; echo "$X"'], { cwd: dir, env: { X: 'from-env' }, log });
       const deadline = Date.now() + 5000;
-      while (!readFileSync(log, 'utf8').includes('from-env') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!readFileSync(log, 'utf8').includes('from-env') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect(readFileSync(log, 'utf8').split('\n').sort()).toEqual(['', 'before', 'err', 'from-env', 'out']);
       const fresh = join(dir, 'fresh.log');
       spawnDetached('/bin/true', [], { log: fresh });
@@ -64,7 +65,9 @@ describe('spawnDetached', () => {
   });
 
   it('tells onError of a start that fails later (no such command) or at once (a NUL byte), and never throws', async () => {
-    const late = await new Promise<Error>((resolve) => spawnDetached('/nonexistent/gitmem-no-such-command', [], { onError: resolve }));
+    const late = await new Promise<Error>((resolve) =>
+      spawnDetached('/nonexistent/gitmem-no-such-command', [], { onError: resolve }),
+    );
     expect((late as NodeJS.ErrnoException).code).toBe('ENOENT');
     const early: Error[] = [];
     expect(() => spawnDetached('/bin/true', ['a\0b'], { onError: (e) => early.push(e) })).not.toThrow();

@@ -92,7 +92,12 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
     let [timedOut, aborted, settled] = [false, false, false];
     const timers: NodeJS.Timeout[] = [];
     // Own process group: helpers (git-remote-http, ssh, the sandboxed tree) hold our pipes too.
-    const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe', o.heldInput ? 'pipe' : 'ignore'], detached: true }) as ChildProcessWithoutNullStreams;
+    const child = spawn(cmd, args, {
+      cwd: o.cwd,
+      env: o.env,
+      stdio: ['pipe', 'pipe', 'pipe', o.heldInput ? 'pipe' : 'ignore'],
+      detached: true,
+    }) as ChildProcessWithoutNullStreams;
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: Error): void => {
       if (settled) return;
       settled = true;
@@ -126,7 +131,8 @@ export function runProcess(cmd: string, args: readonly string[], o: ProcessOptio
     child.on('close', (code, signal) => finish(code, signal));
     child.stdin.on('error', () => undefined); // the child may exit before reading its input: that is its answer
     child.stdin.end(o.input ?? '');
-    if (o.heldInput) releaseHeld(child.stdio[3] as Writable | null, o.heldInput, () => signalGroup(child.pid, 'SIGKILL'));
+    if (o.heldInput)
+      releaseHeld(child.stdio[3] as Writable | null, o.heldInput, () => signalGroup(child.pid, 'SIGKILL'));
   });
 }
 

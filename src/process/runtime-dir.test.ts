@@ -12,7 +12,8 @@ describe.runIf(uid !== undefined)('runtime dirs', () => {
 
   it('lists, with the same derivation, the dir of this environment and of the usual daemon environments', () => {
     const c = gitmemRuntimeDirCandidates({ XDG_RUNTIME_DIR: '/run/x', TMPDIR: '/t' });
-    for (const d of ['/run/x', '/t', `/run/user/${uid}`, '/tmp', '/var/tmp', '/dev/shm']) expect(c).toContain(`${d}/gitmem-${uid}`);
+    for (const d of ['/run/x', '/t', `/run/user/${uid}`, '/tmp', '/var/tmp', '/dev/shm'])
+      expect(c).toContain(`${d}/gitmem-${uid}`);
     expect(new Set(c).size).toBe(c.length);
   });
 });

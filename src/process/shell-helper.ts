@@ -16,7 +16,8 @@ export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 
 const NAME_OK = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names a shell will not take as a command prefix (bash: read-only or special).
-const SHELL_SPECIAL = /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+)$/;
+const SHELL_SPECIAL =
+  /^(BASH\w*|SHELLOPTS|UID|EUID|PPID|GROUPS|FUNCNAME|LINENO|RANDOM|SRANDOM|SECONDS|OPTIND|OPTARG|IFS|PS[1-4]|ENV|HISTCMD|EPOCH\w+)$/;
 /** The utility that sets what a shell cannot assign; null when this system has none. */
 const ENV_UTILITY = ['/usr/bin/env', '/bin/env'].find((p) => existsSync(p)) ?? null;
 
@@ -66,7 +67,11 @@ let tied: string | null | undefined;
 export function tie(): string | undefined {
   if (tied === undefined) {
     const found = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
-    tied = found && spawnSync(found, ['--pdeathsig', 'KILL', '--', SHELL, '-c', ':'], { stdio: 'ignore', timeout: 5000 }).status === 0 ? found : null;
+    tied =
+      found &&
+      spawnSync(found, ['--pdeathsig', 'KILL', '--', SHELL, '-c', ':'], { stdio: 'ignore', timeout: 5000 }).status === 0
+        ? found
+        : null;
   }
   return tied ?? undefined;
 }
@@ -125,7 +130,9 @@ export class Helper {
     if (!job) return;
     this.sentSignal = sig;
     this.retired = true; // its shell is being signalled too: never handed another job
-    const targets = [this.shell.pid === undefined ? undefined : -this.shell.pid, job.pid].filter((t): t is number => t !== undefined);
+    const targets = [this.shell.pid === undefined ? undefined : -this.shell.pid, job.pid].filter(
+      (t): t is number => t !== undefined,
+    );
     for (const target of targets) {
       try {
         process.kill(target, sig);

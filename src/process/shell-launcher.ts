@@ -14,7 +14,19 @@
  * remote helpers): a timeout or abort signals the whole group, shell included, and the shell is replaced. No
  * `setsid` process per child.
  */
-import { accessSync, closeSync, constants as fsConstants, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ensurePrivateDir, gitmemRuntimeDir, scratchPrefix, sweepDeadScratch } from './runtime-dir.js';
@@ -32,7 +44,11 @@ export interface ShellLauncher {
 }
 
 /** Resolves `cmd` on `PATH` the way exec would; undefined when not found (or PATH has relative entries). */
-function resolveCommand(cmd: string, path: string | undefined, cache: Map<string, string | undefined>): string | undefined {
+function resolveCommand(
+  cmd: string,
+  path: string | undefined,
+  cache: Map<string, string | undefined>,
+): string | undefined {
   if (cmd.includes('/')) return isAbsolute(cmd) ? cmd : undefined;
   if ((path ?? '').split(delimiter).some((d) => d !== '' && !isAbsolute(d))) return undefined; // relative to the child's cwd
   const key = `${path ?? ''}\0${cmd}`;
@@ -81,7 +97,11 @@ interface RunPlan {
 }
 
 function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: string, n: number): RunPlan {
-  const files = { out: join(scratch, `${n}.out`), err: join(scratch, `${n}.err`), input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined };
+  const files = {
+    out: join(scratch, `${n}.out`),
+    err: join(scratch, `${n}.err`),
+    input: o.input !== undefined ? join(scratch, `${n}.in`) : undefined,
+  };
   const stdin = files.input ? quote(files.input) : '/dev/null';
   const argv = [bin, ...args];
   const command = `${commandPrefix(o.env) ?? ''}${argv.map(quote).join(' ')} <${stdin} >${quote(files.out)} 2>${quote(files.err)}`;
@@ -95,6 +115,8 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
  * alive; `close()` stops them. Children see the given environment plus the shell's PWD/OLDPWD.
  * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
  */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 export function createShellLauncher(options: { scratchParent: string; maxShells?: number; sweep?: boolean }): ShellLauncher {
   if (options.sweep) sweepDeadScratch(options.scratchParent, 'launch');
   const scratch = mkdtempSync(join(options.scratchParent, scratchPrefix('launch')));
@@ -205,12 +227,22 @@ function runInShell(helper: Helper, p: RunPlan, o: ProcessOptions, cmd: string):
         const max = o.maxBuffer ?? 64 * 1024 * 1024;
         const out = readCapped(p.files.out, max);
         const err = readCapped(p.files.err, max);
-        const base = { stdoutBuffer: out.buf, stdout: out.buf.toString('utf8'), stderr: err.buf.toString('utf8'), timedOut, aborted, truncated: out.truncated || err.truncated };
+        const base = {
+          stdoutBuffer: out.buf,
+          stdout: out.buf.toString('utf8'),
+          stderr: err.buf.toString('utf8'),
+          timedOut,
+          aborted,
+          truncated: out.truncated || err.truncated,
+        };
         const sent = helper.sentSignal;
         // The shell died with the group it was told to stop: the child was killed, not unstartable.
         if (kind === 'C' && status === -1 && sent) return resolve({ ...base, exitCode: null, signal: sent });
         if (kind === 'C') {
-          const spawnError = Object.assign(new Error(status === -1 ? `spawn ${cmd}: the launcher shell exited` : `spawn ${cmd} ENOENT`), { code: 'ENOENT' });
+          const spawnError = Object.assign(
+            new Error(status === -1 ? `spawn ${cmd}: the launcher shell exited` : `spawn ${cmd} ENOENT`),
+            { code: 'ENOENT' },
+          );
           return resolve({ ...base, exitCode: null, signal: null, spawnError });
         }
         const signal = sentSignalOf(status, sent);

@@ -30,13 +30,23 @@ interface Fifos {
 }
 
 /** The names of job `n`'s FIFOs (fd 3, stdout, stderr), as `mkfifo` arguments. */
-export const fifoNames = (scratch: string, n: number): [string, string, string] => [join(scratch, `${n}.h`), join(scratch, `${n}.o`), join(scratch, `${n}.e`)];
+export const fifoNames = (scratch: string, n: number): [string, string, string] => [
+  join(scratch, `${n}.h`),
+  join(scratch, `${n}.o`),
+  join(scratch, `${n}.e`),
+];
 
 /**
  * The shell text of one streamed job; `F` (FIFOs there), `R` (opened), `N` (cannot make them) are its own
  * lines. `made`: the FIFOs were made ahead (off the job's path), so the shell only opens them.
  */
-export function streamedScript(bin: string, args: readonly string[], o: ProcessOptions, f: Fifos, made = false): string {
+export function streamedScript(
+  bin: string,
+  args: readonly string[],
+  o: ProcessOptions,
+  f: Fifos,
+  made = false,
+): string {
   const stdin = f.input ? quote(f.input) : '/dev/null';
   const child = `${commandPrefix(o.env) ?? ''}${[bin, ...args].map(quote).join(' ')} <${stdin} >&7 2>&8 3<&9 7>&- 8>&- 9<&-`;
   const [h, out, err] = [quote(f.held), quote(f.out), quote(f.err)];
@@ -53,7 +63,11 @@ function openEnds(f: Fifos): { out: number; err: number; held: number } | undefi
   const read = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK;
   const opened: number[] = [];
   try {
-    for (const [path, flags] of [[f.out, read], [f.err, read], [f.held, fsConstants.O_RDWR | fsConstants.O_NONBLOCK]] as const) {
+    for (const [path, flags] of [
+      [f.out, read],
+      [f.err, read],
+      [f.held, fsConstants.O_RDWR | fsConstants.O_NONBLOCK],
+    ] as const) {
       const fd = openSync(path, flags | fsConstants.O_NOFOLLOW);
       opened.push(fd);
       if (!fstatSync(fd).isFIFO()) throw new Error(`${path} is not a FIFO`);
@@ -70,12 +84,18 @@ function openEnds(f: Fifos): { out: number; err: number; held: number } | undefi
  * Runs one job in `shell` with streamed output; resolves as `runProcess` would (never rejects).
  * @example await runStreamedInShell(helper, '/usr/bin/bwrap', args, opts, { scratch, n: 7, made: false })
  */
-export function runStreamedInShell(shell: StreamingShell, bin: string, args: readonly string[], o: ProcessOptions, job: { scratch: string; n: number; made: boolean }): Promise<ProcessResult> {
+export function runStreamedInShell(
+  shell: StreamingShell,
+  bin: string,
+  args: readonly string[],
+  o: ProcessOptions,
+  job: { scratch: string; n: number; made: boolean },
+): Promise<ProcessResult> {
   const [held, out, err] = fifoNames(job.scratch, job.n);
   const f: Fifos = { held, out, err, input: o.input !== undefined ? join(job.scratch, `${job.n}.in`) : undefined };
-  return new Promise<ProcessResult | 'spawn'>((resolve) => new StreamedJob(shell, o, f, resolve).start(streamedScript(bin, args, o, f, job.made))).then((r) =>
-    r === 'spawn' ? runProcess(bin, args, o) : r,
-  );
+  return new Promise<ProcessResult | 'spawn'>((resolve) =>
+    new StreamedJob(shell, o, f, resolve).start(streamedScript(bin, args, o, f, job.made)),
+  ).then((r) => (r === 'spawn' ? runProcess(bin, args, o) : r));
 }
 
 /** One streamed job's state: the three streams (stdout, stderr, the exit line) it waits for, and how it stops. */
@@ -106,11 +126,15 @@ class StreamedJob {
   }
 
   start(script: string): void {
-    const mine = { done: (line: { kind: 'X' | 'C'; status: number }) => this.done(line), onLine: (kind: string) => this.line(kind) };
+    const mine = {
+      done: (line: { kind: 'X' | 'C'; status: number }) => this.done(line),
+      onLine: (kind: string) => this.line(kind),
+    };
     this.shell.job = mine;
     this.o.heldInput?.catch(() => undefined); // handled once the child runs (hold); no unhandled rejection meanwhile
     if (this.f.input) writeFileSync(this.f.input, this.o.input ?? '');
-    if (this.o.timeoutMs !== undefined) this.timers.push(setTimeout(() => ((this.timedOut = true), this.stop()), this.o.timeoutMs));
+    if (this.o.timeoutMs !== undefined)
+      this.timers.push(setTimeout(() => ((this.timedOut = true), this.stop()), this.o.timeoutMs));
     if (this.o.signal?.aborted) this.onAbort();
     else this.o.signal?.addEventListener('abort', this.onAbort, { once: true });
     this.shell.write(script);
@@ -128,7 +152,11 @@ class StreamedJob {
     this.stream(this.ends.err, this.err);
     const job = this.shell.job;
     // Only this job's child is killed: once it is done, its shell may be running another one.
-    this.heldEnd = hold(this.ends.held, this.o.heldInput, () => void (this.shell.job === job && !this.exit && this.shell.kill('SIGKILL')));
+    this.heldEnd = hold(
+      this.ends.held,
+      this.o.heldInput,
+      () => void (this.shell.job === job && !this.exit && this.shell.kill('SIGKILL')),
+    );
   }
 
   private done(line: { kind: 'X' | 'C'; status: number }): void {
@@ -162,12 +190,24 @@ class StreamedJob {
     // Never started: a plain spawn runs it instead, unless it was already timed out or cancelled.
     if (!this.started && !stopped) return this.resolve('spawn');
     const exit = this.started ? this.exit : { kind: 'C' as const, status: -1 };
-    this.resolve(result(exit, this.shell.sentSignal ?? (this.started ? undefined : 'SIGTERM'), { out: this.out, err: this.err, timedOut: this.timedOut, aborted: this.aborted }));
+    this.resolve(
+      result(exit, this.shell.sentSignal ?? (this.started ? undefined : 'SIGTERM'), {
+        out: this.out,
+        err: this.err,
+        timedOut: this.timedOut,
+        aborted: this.aborted,
+      }),
+    );
   }
 }
 
 /** SIGTERM, then SIGKILL after the grace; 200 ms later an answer even if a helper that escaped the group holds the streams. */
-function stopper(shell: StreamingShell, graceMs: number | undefined, timers: NodeJS.Timeout[], settle: () => void): () => void {
+function stopper(
+  shell: StreamingShell,
+  graceMs: number | undefined,
+  timers: NodeJS.Timeout[],
+  settle: () => void,
+): () => void {
   let stopping = false;
   return () => {
     if (stopping) return;
@@ -193,9 +233,20 @@ function hold(fd: number, held: Promise<string> | undefined, kill: () => void): 
   return s;
 }
 
-function result(exit: { kind: 'X' | 'C'; status: number }, sent: NodeJS.Signals | undefined, r: { out: Collector; err: Collector; timedOut: boolean; aborted: boolean }): ProcessResult {
+function result(
+  exit: { kind: 'X' | 'C'; status: number },
+  sent: NodeJS.Signals | undefined,
+  r: { out: Collector; err: Collector; timedOut: boolean; aborted: boolean },
+): ProcessResult {
   const stdoutBuffer = r.out.buffer();
-  const base = { stdoutBuffer, stdout: stdoutBuffer.toString('utf8'), stderr: r.err.buffer().toString('utf8'), timedOut: r.timedOut, aborted: r.aborted, truncated: r.out.truncated || r.err.truncated };
+  const base = {
+    stdoutBuffer,
+    stdout: stdoutBuffer.toString('utf8'),
+    stderr: r.err.buffer().toString('utf8'),
+    timedOut: r.timedOut,
+    aborted: r.aborted,
+    truncated: r.out.truncated || r.err.truncated,
+  };
   if (exit.kind === 'C') return { ...base, exitCode: null, signal: sent ?? 'SIGKILL' };
   const signal = sentSignalOf(exit.status, sent);
   return { ...base, exitCode: signal ? null : exit.status, signal };
@@ -208,7 +259,11 @@ const SETS_AHEAD = 8;
  * FIFO sets made ahead, each handed out once (every job still gets fresh FIFOs); `take` hands out only sets
  * already made, and a failing `mkfifo` stops the stock.
  */
-export function fifoStock(scratch: string, next: () => number, launch: Launcher): { take(): number | undefined; restock(path: string | undefined, shellFree: boolean): void } {
+export function fifoStock(
+  scratch: string,
+  next: () => number,
+  launch: Launcher,
+): { take(): number | undefined; restock(path: string | undefined, shellFree: boolean): void } {
   const ready: number[] = [];
   let making = false;
   let broken = false;
@@ -221,7 +276,10 @@ export function fifoStock(scratch: string, next: () => number, launch: Launcher)
       // Several jobs' FIFOs in one mkfifo: a process start costs about a millisecond here, beside the caller's work.
       const sets = Array.from({ length: SETS_AHEAD }, () => next());
       making = true;
-      void launch('mkfifo', ['-m', '600', '--', ...sets.flatMap((n) => fifoNames(scratch, n))], { cwd: scratch, env: path === undefined ? {} : { PATH: path } }).then((r) => {
+      void launch('mkfifo', ['-m', '600', '--', ...sets.flatMap((n) => fifoNames(scratch, n))], {
+        cwd: scratch,
+        env: path === undefined ? {} : { PATH: path },
+      }).then((r) => {
         making = false;
         if (r.exitCode === 0) ready.push(...sets);
         else broken = true;

@@ -14,7 +14,8 @@ export async function commitAt(deps: ReadDeps, at: string | undefined): Promise<
     try {
       return await resolveRevision(deps.git, deps.memoryDir, 'HEAD');
     } catch (err) {
-      if (err instanceof MemoryError && err.code === 'UNKNOWN_REVISION') throw new MemoryError('UNKNOWN_REVISION', 'the memory has no commits yet', { data: { at: 'HEAD' } });
+      if (err instanceof MemoryError && err.code === 'UNKNOWN_REVISION')
+        throw new MemoryError('UNKNOWN_REVISION', 'the memory has no commits yet', { data: { at: 'HEAD' } });
       throw err;
     }
   }
@@ -45,8 +46,13 @@ export interface PathObject {
  * Each path's object at `commit` with its mode (read from the parent tree in the same spawn), null when absent.
  * @example (await readPaths(deps, commit, ['notes/a', 'notes/a.md']))[1]?.mode // '100644'
  */
-export async function readPaths(deps: ReadDeps, commit: string, paths: readonly string[]): Promise<Array<PathObject | null>> {
-  const parentOf = (p: string): string => (p.includes('/') ? `${commit}:${p.slice(0, p.lastIndexOf('/'))}` : `${commit}^{tree}`);
+export async function readPaths(
+  deps: ReadDeps,
+  commit: string,
+  paths: readonly string[],
+): Promise<Array<PathObject | null>> {
+  const parentOf = (p: string): string =>
+    p.includes('/') ? `${commit}:${p.slice(0, p.lastIndexOf('/'))}` : `${commit}^{tree}`;
   const objects = await readObjects(deps, [...paths.map((p) => `${commit}:${p}`), ...paths.map(parentOf)]);
   return paths.map((p, i) => {
     const [o, parent] = [objects[i], objects[paths.length + i]];
@@ -65,5 +71,9 @@ export async function readPaths(deps: ReadDeps, commit: string, paths: readonly 
 /** Refuses a committed symbolic link (or anything but a regular file) where a file is read: its target is never followed. */
 export function regularFileOrRefuse(path: string, o: PathObject): Buffer {
   if (o.mode === '100644' || o.mode === '100755') return o.data;
-  throw new MemoryError('PATH_ESCAPE', `memory read: ${path} is ${o.mode === '120000' ? 'a symbolic link' : 'not a regular file'} in the commit; links are never followed`, { data: { path, mode: o.mode } });
+  throw new MemoryError(
+    'PATH_ESCAPE',
+    `memory read: ${path} is ${o.mode === '120000' ? 'a symbolic link' : 'not a regular file'} in the commit; links are never followed`,
+    { data: { path, mode: o.mode } },
+  );
 }

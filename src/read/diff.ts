@@ -21,7 +21,10 @@ export const EMPTY_TREE: Record<number, string> = {
 /** Cuts `text` at a line end within `max` bytes. Pure. */
 function clipText(text: string, max: number): { text: string; truncated: boolean } {
   if (Buffer.byteLength(text) <= max) return { text, truncated: false };
-  const cut = Buffer.from(text).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = Buffer.from(text)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const nl = cut.lastIndexOf('\n');
   return { text: `${nl > 0 ? cut.slice(0, nl + 1) : cut}[truncated at ${max} bytes]\n`, truncated: true };
 }
@@ -36,7 +39,10 @@ async function pathIn(deps: ReadDeps, commits: readonly string[], input: unknown
 
 function checkMax(max: unknown): number {
   if (max === undefined) return DEFAULT_DIFF_BYTES;
-  if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) throw new MemoryError('INVALID_ARGUMENT', 'diff: maxBytes must be a positive integer', { data: { field: 'maxBytes' } });
+  if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1)
+    throw new MemoryError('INVALID_ARGUMENT', 'diff: maxBytes must be a positive integer', {
+      data: { field: 'maxBytes' },
+    });
   return max;
 }
 
@@ -47,7 +53,10 @@ function checkMax(max: unknown): number {
 export async function memoryDiff(deps: ReadDeps, options: DiffOptions = {}): Promise<DiffResult> {
   const max = checkMax(options.maxBytes);
   const to = await commitAt(deps, options.to);
-  const from = options.from !== undefined ? await commitAt(deps, options.from) : await deps.git.exec(revParseOp(`${to}^1`), { cwd: deps.memoryDir });
+  const from =
+    options.from !== undefined
+      ? await commitAt(deps, options.from)
+      : await deps.git.exec(revParseOp(`${to}^1`), { cwd: deps.memoryDir });
   const base = from ?? (EMPTY_TREE[to.length] as string);
   const path = options.path === undefined ? undefined : await pathIn(deps, from ? [to, from] : [to], options.path);
   const run = { cwd: deps.memoryDir, env: { ...LITERAL_PATHSPECS } };
@@ -60,7 +69,13 @@ export async function memoryDiff(deps: ReadDeps, options: DiffOptions = {}): Pro
   const byPath = new Map(counts.map((c) => [c.path, c]));
   const files = raw.map((e) => {
     const c = byPath.get(e.path);
-    return { status: e.status, path: e.path, ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}), additions: c?.additions ?? null, deletions: c?.deletions ?? null };
+    return {
+      status: e.status,
+      path: e.path,
+      ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}),
+      additions: c?.additions ?? null,
+      deletions: c?.deletions ?? null,
+    };
   });
   return { from, to, ...clipText(text, max), files };
 }

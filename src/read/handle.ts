@@ -6,7 +6,15 @@ import type { WriteDeps } from '../memfs/tool.js';
 import type { RevertResult } from './revert.js';
 import type { MemoryRevisions } from './revisions.js';
 import type {
-  DiffOptions, DiffResult, HistoryEntry, HistoryOptions, ListedFile, ReadDeps, ReadResult, TokensResult, ViewResult,
+  DiffOptions,
+  DiffResult,
+  HistoryEntry,
+  HistoryOptions,
+  ListedFile,
+  ReadDeps,
+  ReadResult,
+  TokensResult,
+  ViewResult,
 } from './types.js';
 import type { ViewCallOptions } from './view.js';
 import { watchMemory, type MemoryWatcher, type WatchOptions } from './watch.js';
@@ -36,7 +44,12 @@ export interface MemoryReadApi extends MemoryRevisions {
  * @example const api = readApi(writeDeps, 'ada'); await api.read('system/human.md')
  */
 export function readApi(deps: WriteDeps, agentId: string | undefined): MemoryReadApi {
-  const r: ReadDeps = { git: deps.git, memoryDir: deps.memoryDir, agentId, ...(deps.systemBudget ? { systemBudget: deps.systemBudget } : {}) };
+  const r: ReadDeps = {
+    git: deps.git,
+    memoryDir: deps.memoryDir,
+    agentId,
+    ...(deps.systemBudget ? { systemBudget: deps.systemBudget } : {}),
+  };
   return {
     read: async (path, o) => (await import('./read.js')).readMemoryFile(r, path, o),
     view: async (path, o) => (await import('./view.js')).viewMemory(r, path, o),

@@ -19,7 +19,8 @@ export function isRootPath(input: unknown): boolean {
  * @example readCandidates('notes/a.md', '/m', 'path') // ['notes/a.md']
  */
 export function readCandidates(input: unknown, memoryDir: string, field: string, tool = 'memory'): string[] {
-  if (typeof input !== 'string') throw new MemoryError('INVALID_PATH', `${tool}: '${field}' must be a string`, { data: { field } });
+  if (typeof input !== 'string')
+    throw new MemoryError('INVALID_PATH', `${tool}: '${field}' must be a string`, { data: { field } });
   const mp = normalizeMemoryPath(input, { memoryDir, field, tool });
   // normalizeMemoryPath strips one `.md`: a name that ended in it means exactly that file.
   return /\.md\/*$/.test(input.trim()) ? [mp.file] : [mp.label, mp.file];

@@ -7,7 +7,13 @@
  * give the same text).
  */
 import { compileContext } from '../blocks/compile-context.js';
-import { compileParts, promptParts, type CommittedFile, type CompileOptions, type PromptParts } from '../blocks/compile-prompt.js';
+import {
+  compileParts,
+  promptParts,
+  type CommittedFile,
+  type CompileOptions,
+  type PromptParts,
+} from '../blocks/compile-prompt.js';
 import { PromptModel } from '../blocks/prompt-model.js';
 import { renderTree } from '../blocks/tree.js';
 import { TreeModel } from '../blocks/tree-model.js';
@@ -87,31 +93,40 @@ const treeDescription = (snap: ReadSnapshot, path: string, id: string): string |
 const trees: ViewKind<TreeModel> = {
   views: new Map(),
   make: () => new TreeModel(['system']),
-  apply: (model, snap, path, id) => (id === undefined ? model.delete(path) : model.set(path, treeDescription(snap, path, id))),
+  apply: (model, snap, path, id) =>
+    id === undefined ? model.delete(path) : model.set(path, treeDescription(snap, path, id)),
 };
 
 /**
  * HEAD's system prompt (see blocks/compile-prompt.ts); the revision shown is HEAD's commit.
  * @example await readPrompt(git, memoryDir, { mode: 'local-memfs' })
  */
-export async function readPrompt(git: GitRunner, memoryDir: string, options: Omit<CompileOptions, 'revision'>): Promise<string> {
+export async function readPrompt(
+  git: GitRunner,
+  memoryDir: string,
+  options: Omit<CompileOptions, 'revision'>,
+): Promise<string> {
   const commit = await headCommit(git, memoryDir);
   if (commit === null) return compiled(promptParts([]), options);
   const repo = resolveGitCommonDir(memoryDir);
   const key = `prompt\0${repo}\0${commit}\0${JSON.stringify(options)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
-  return withSnapshotAt(git, memoryDir, commit, (snap) => remember(key, () => {
-    const parts = viewAt(prompts, repo, snap).parts();
-    if (parts !== undefined) return compiled(parts, { ...options, revision: commit });
-    const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id));
-    return compiled(promptParts(files), { ...options, revision: commit });
-  }));
+  return withSnapshotAt(git, memoryDir, commit, (snap) =>
+    remember(key, () => {
+      const parts = viewAt(prompts, repo, snap).parts();
+      if (parts !== undefined) return compiled(parts, { ...options, revision: commit });
+      const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id));
+      return compiled(promptParts(files), { ...options, revision: commit });
+    }),
+  );
 }
 
 /** The system prompt, or with `maxChars` a harness's budgeted context (blocks/compile-context.ts). */
 function compiled(parts: PromptParts, options: CompileOptions): string {
-  return options.maxChars === undefined ? compileParts(parts, options) : compileContext(parts, options, options.maxChars);
+  return options.maxChars === undefined
+    ? compileParts(parts, options)
+    : compileContext(parts, options, options.maxChars);
 }
 
 /**
@@ -125,5 +140,7 @@ export async function readTree(git: GitRunner, memoryDir: string, limits: TreeLi
   const key = `tree\0${repo}\0${commit}\0${JSON.stringify(limits)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
-  return withSnapshotAt(git, memoryDir, commit, (snap) => remember(key, () => viewAt(trees, repo, snap).render(limits)));
+  return withSnapshotAt(git, memoryDir, commit, (snap) =>
+    remember(key, () => viewAt(trees, repo, snap).render(limits)),
+  );
 }

@@ -5,7 +5,17 @@
  * corrupted file reads as absent (and is rebuilt); it is replaced atomically (temp file + rename), and opened
  * without following a link and without blocking on a planted FIFO.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type * as Crypto from 'node:crypto';
 import type { MarkdownSummary } from '../blocks/file-summary.js';
@@ -86,7 +96,14 @@ function decode(payload: unknown): ReadSnapshot | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const p = payload as Record<string, unknown>;
   const { commit, paths, ids, summaries, texts } = p;
-  if (!isString(commit) || !OBJECT_ID.test(commit) || !Array.isArray(paths) || !Array.isArray(ids) || paths.length !== ids.length) return undefined;
+  if (
+    !isString(commit) ||
+    !OBJECT_ID.test(commit) ||
+    !Array.isArray(paths) ||
+    !Array.isArray(ids) ||
+    paths.length !== ids.length
+  )
+    return undefined;
   if (!Array.isArray(summaries) || !Array.isArray(texts)) return undefined;
   const snap: ReadSnapshot = { commit, files: new Map(), summaries: new Map(), texts: new Map() };
   for (let i = 0; i < paths.length; i++) {
@@ -136,7 +153,9 @@ export function saveReadCache(commonDir: string, snap: ReadSnapshot): void {
     commit: snap.commit,
     paths,
     ids,
-    summaries: [...snap.summaries].filter(([id]) => used.has(id)).map(([id, s]) => [id, s.description, s.name ?? null, s.error ?? null]),
+    summaries: [...snap.summaries]
+      .filter(([id]) => used.has(id))
+      .map(([id, s]) => [id, s.description, s.name ?? null, s.error ?? null]),
     texts: [...snap.texts].filter(([id]) => used.has(id)),
   });
   const target = readCachePath(commonDir);

@@ -17,7 +17,11 @@ export interface CommittedSnapshot {
  * Lists a revision's files and reads its markdown files (3 git calls whatever the repo size).
  * @example const snap = await readCommittedSnapshot(git, memoryDir); snap.markdown.get('system/human.md')
  */
-export async function readCommittedSnapshot(git: GitRunner, memoryDir: string, rev = 'HEAD'): Promise<CommittedSnapshot> {
+export async function readCommittedSnapshot(
+  git: GitRunner,
+  memoryDir: string,
+  rev = 'HEAD',
+): Promise<CommittedSnapshot> {
   const revision = await git.exec(revParseOp(rev), { cwd: memoryDir });
   if (revision === null) return { revision: null, paths: [], markdown: new Map() };
   const entries = (await git.exec(lsTreeOp(revision), { cwd: memoryDir })).filter((e) => e.type === 'blob');

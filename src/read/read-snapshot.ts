@@ -55,11 +55,18 @@ interface Listing {
 
 async function listFiles(git: GitRunner, memoryDir: string, objectsDir: string, commit: string): Promise<Listing> {
   const loose = listLoose(objectsDir, commit, keepBlob);
-  const files = loose ?? new Map((await git.exec(lsTreeMapOp(commit, keepBlob), { cwd: memoryDir })).map((e) => [e.path, e.id]));
+  const files =
+    loose ?? new Map((await git.exec(lsTreeMapOp(commit, keepBlob), { cwd: memoryDir })).map((e) => [e.path, e.id]));
   return { files, changed: files };
 }
 
-async function diffFrom(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, to: string): Promise<TreeDelta | undefined> {
+async function diffFrom(
+  git: GitRunner,
+  memoryDir: string,
+  objectsDir: string,
+  from: ReadSnapshot,
+  to: string,
+): Promise<TreeDelta | undefined> {
   const delta = diffLoose(objectsDir, from.commit, to, keepBlob);
   if (delta !== undefined) return delta;
   try {
@@ -86,7 +93,12 @@ function looseAmong(objectsDir: string, ids: readonly string[]): Set<string> | u
 }
 
 /** Reads blobs: loose ones in-process, the rest in one `cat-file --batch`; text decoded as UTF-8. */
-async function readTexts(git: GitRunner, memoryDir: string, objectsDir: string, ids: readonly string[]): Promise<Map<string, string>> {
+async function readTexts(
+  git: GitRunner,
+  memoryDir: string,
+  objectsDir: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const rest: string[] = [];
   const loose = looseAmong(objectsDir, ids);
@@ -119,7 +131,8 @@ function pruned<T>(byId: Map<string, T>, files: ReadonlyMap<string, string>): Ma
 function missingIds(changed: ReadonlyMap<string, string>, known: ReadSnapshot | undefined): string[] {
   const missing = new Set<string>();
   for (const [path, id] of changed) {
-    if ((wantsSummary(path) && !known?.summaries.has(id)) || (wantsText(path) && !known?.texts.has(id))) missing.add(id);
+    if ((wantsSummary(path) && !known?.summaries.has(id)) || (wantsText(path) && !known?.texts.has(id)))
+      missing.add(id);
   }
   return [...missing];
 }
@@ -128,7 +141,13 @@ function missingIds(changed: ReadonlyMap<string, string>, known: ReadSnapshot | 
  * The snapshot of `files` with summaries and texts for the changed files: what `from` knows per blob id is
  * reused (its maps are shared: content-addressed entries are never wrong, only unused), `read` adds the rest.
  */
-function describe(commit: string, files: Map<string, string>, changed: ReadonlyMap<string, string>, read: ReadonlyMap<string, string>, from: ReadSnapshot | undefined): ReadSnapshot {
+function describe(
+  commit: string,
+  files: Map<string, string>,
+  changed: ReadonlyMap<string, string>,
+  read: ReadonlyMap<string, string>,
+  from: ReadSnapshot | undefined,
+): ReadSnapshot {
   const summaries = pruned(from?.summaries ?? new Map<string, MarkdownSummary>(), files);
   const texts = pruned(from?.texts ?? new Map<string, string>(), files);
   for (const [path, id] of changed) {
@@ -151,7 +170,14 @@ type Finish<T> = (snap: ReadSnapshot, read: number) => { value: T };
  * copy would cost the repository's size) after the last await, so `from` is spent; undefined when there is
  * no usable diff or another read spent `from` first.
  */
-async function moveSnapshot<T>(git: GitRunner, memoryDir: string, objectsDir: string, from: ReadSnapshot, commit: string, finish: Finish<T>): Promise<{ value: T } | undefined> {
+async function moveSnapshot<T>(
+  git: GitRunner,
+  memoryDir: string,
+  objectsDir: string,
+  from: ReadSnapshot,
+  commit: string,
+  finish: Finish<T>,
+): Promise<{ value: T } | undefined> {
   const delta = await diffFrom(git, memoryDir, objectsDir, from, commit);
   if (delta === undefined) return undefined;
   const missing = missingIds(delta.set, from);
@@ -167,7 +193,14 @@ async function moveSnapshot<T>(git: GitRunner, memoryDir: string, objectsDir: st
   return finish(snap, missing.length);
 }
 
-async function listSnapshot<T>(git: GitRunner, memoryDir: string, objectsDir: string, commit: string, from: ReadSnapshot | undefined, finish: Finish<T>): Promise<{ value: T }> {
+async function listSnapshot<T>(
+  git: GitRunner,
+  memoryDir: string,
+  objectsDir: string,
+  commit: string,
+  from: ReadSnapshot | undefined,
+  finish: Finish<T>,
+): Promise<{ value: T }> {
   const { files, changed } = await listFiles(git, memoryDir, objectsDir, commit);
   // What a snapshot knows per blob id stays true when its path map is spent: only the map moved on.
   const missing = missingIds(changed, from);
@@ -181,7 +214,12 @@ async function listSnapshot<T>(git: GitRunner, memoryDir: string, objectsDir: st
  * may move its path map in place.
  * @example await withSnapshotAt(git, memoryDir, head, (snap) => snap.files.get('notes/a.md'))
  */
-export async function withSnapshotAt<T>(git: GitRunner, memoryDir: string, commit: string, use: (snap: ReadSnapshot) => T): Promise<T> {
+export async function withSnapshotAt<T>(
+  git: GitRunner,
+  memoryDir: string,
+  commit: string,
+  use: (snap: ReadSnapshot) => T,
+): Promise<T> {
   const commonDir = resolveGitCommonDir(memoryDir);
   const objectsDir = join(commonDir, 'objects');
   let from: ReadSnapshot | undefined;

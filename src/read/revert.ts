@@ -45,22 +45,46 @@ function asText(b: Buffer | null): string | Buffer | null {
   }
 }
 
-async function planFile(deps: WriteDeps, e: RawDiffEntry, head: { id: string; data: Buffer } | null, blobs: ReadonlyMap<string, Buffer>): Promise<PlannedFile | 'same' | string> {
-  if (![e.oldMode, e.newMode].every((m) => REGULAR.has(m) || ZERO.test(m))) return 'is not a regular file in the commit';
-  const [oldId, newId, headId] = [ZERO.test(e.oldId) ? null : e.oldId, ZERO.test(e.newId) ? null : e.newId, head?.id ?? null];
+async function planFile(
+  deps: WriteDeps,
+  e: RawDiffEntry,
+  head: { id: string; data: Buffer } | null,
+  blobs: ReadonlyMap<string, Buffer>,
+): Promise<PlannedFile | 'same' | string> {
+  if (![e.oldMode, e.newMode].every((m) => REGULAR.has(m) || ZERO.test(m)))
+    return 'is not a regular file in the commit';
+  const [oldId, newId, headId] = [
+    ZERO.test(e.oldId) ? null : e.oldId,
+    ZERO.test(e.newId) ? null : e.newId,
+    head?.id ?? null,
+  ];
   if (headId === oldId) return 'same';
   const oldData = oldId === null ? null : (blobs.get(oldId) ?? Buffer.alloc(0));
   if (headId === newId) return { path: e.path, head: head ? head.data : null, after: oldData };
   if (head === null) return 'was deleted since';
   if (oldData === null || newId === null) return 'was changed since';
-  const merged = await mergeThreeWay(deps.git, deps.memoryDir, head.data, blobs.get(newId) ?? Buffer.alloc(0), oldData, e.path);
-  return merged === null ? 'was changed since and the change does not apply cleanly' : { path: e.path, head: head.data, after: merged };
+  const merged = await mergeThreeWay(
+    deps.git,
+    deps.memoryDir,
+    head.data,
+    blobs.get(newId) ?? Buffer.alloc(0),
+    oldData,
+    e.path,
+  );
+  return merged === null
+    ? 'was changed since and the change does not apply cleanly'
+    : { path: e.path, head: head.data, after: merged };
 }
 
 /** The planned files of reverting `target` (against `base`) onto `head`; REVERT_CONFLICT when any file refuses. */
 async function planRevert(deps: WriteDeps, target: string, base: string, head: string): Promise<PlannedFile[]> {
-  const changes = await deps.git.exec(rawDiffOp('diff-tree', ['-r', '--no-renames', base, target]), { cwd: deps.memoryDir });
-  const heads = await readObjects(deps, changes.map((e) => `${head}:${e.path}`));
+  const changes = await deps.git.exec(rawDiffOp('diff-tree', ['-r', '--no-renames', base, target]), {
+    cwd: deps.memoryDir,
+  });
+  const heads = await readObjects(
+    deps,
+    changes.map((e) => `${head}:${e.path}`),
+  );
   const ids = [...new Set(changes.flatMap((e) => [e.oldId, e.newId]).filter((id) => !ZERO.test(id)))];
   const blobs = new Map((await readObjects(deps, ids)).map((o, i) => [ids[i] as string, Buffer.from(o?.data ?? [])]));
   const planned: PlannedFile[] = [];
@@ -77,7 +101,12 @@ async function planRevert(deps: WriteDeps, target: string, base: string, head: s
       data: { commit: target, paths: conflicts.map((c) => c.path), conflicts },
     });
   }
-  if (planned.length === 0) throw new MemoryError('NO_CHANGES', `revert ${target.slice(0, 7)}: HEAD already has none of its change; nothing was committed`, { data: { commit: target } });
+  if (planned.length === 0)
+    throw new MemoryError(
+      'NO_CHANGES',
+      `revert ${target.slice(0, 7)}: HEAD already has none of its change; nothing was committed`,
+      { data: { commit: target } },
+    );
   return planned;
 }
 
@@ -97,8 +126,14 @@ function editsFrom(planned: readonly PlannedFile[], fs: RepoFs): FileEdit[] {
  */
 export async function revertCommit(deps: WriteDeps, sha: string, options: { reason: string }): Promise<RevertResult> {
   const reason = options?.reason;
-  if (typeof reason !== 'string' || reason.trim() === '') throw new MemoryError('INVALID_ARGUMENT', "revert: 'reason' must be a non-empty string", { data: { field: 'reason' } });
-  if (typeof sha !== 'string') throw new MemoryError('INVALID_ARGUMENT', 'revert: the commit must be a string (a sha or revision)', { data: { field: 'sha' } });
+  if (typeof reason !== 'string' || reason.trim() === '')
+    throw new MemoryError('INVALID_ARGUMENT', "revert: 'reason' must be a non-empty string", {
+      data: { field: 'reason' },
+    });
+  if (typeof sha !== 'string')
+    throw new MemoryError('INVALID_ARGUMENT', 'revert: the commit must be a string (a sha or revision)', {
+      data: { field: 'sha' },
+    });
   const target = await commitAt(deps, sha);
   const parent = await deps.git.exec(revParseOp(`${target}^1`), { cwd: deps.memoryDir });
   const base = parent ?? (EMPTY_TREE[target.length] as string);
@@ -110,7 +145,10 @@ export async function revertCommit(deps: WriteDeps, sha: string, options: { reas
       const r = await writeUnderLease(deps, 'Memory revert', message, (fs) => editsFrom(planned, fs));
       return { ...r, reverted: target };
     } catch (err) {
-      if (!(err instanceof HeadMoved) || attempt >= 2) throw err instanceof HeadMoved ? new MemoryError('REPO_CONFLICT', 'revert: HEAD kept moving while the revert was planned; try again') : err;
+      if (!(err instanceof HeadMoved) || attempt >= 2)
+        throw err instanceof HeadMoved
+          ? new MemoryError('REPO_CONFLICT', 'revert: HEAD kept moving while the revert was planned; try again')
+          : err;
     }
   }
 }

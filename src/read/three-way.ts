@@ -17,7 +17,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * `path` (repository-relative) makes a markdown file eligible for the structural merge.
  * @example await mergeThreeWay(git, cwd, headBytes, commitBytes, parentBytes, 'notes/a.md') // the revert of one file
  */
-export async function mergeThreeWay(git: GitRunner, cwd: string, current: Buffer, base: Buffer, other: Buffer, path?: string): Promise<Buffer | null> {
+export async function mergeThreeWay(
+  git: GitRunner,
+  cwd: string,
+  current: Buffer,
+  base: Buffer,
+  other: Buffer,
+  path?: string,
+): Promise<Buffer | null> {
   const line = await lineMerge(git, cwd, current, base, other);
   if (line !== null || path === undefined || !path.endsWith('.md')) return line;
   return structuralMerge(current, base, other, path);
@@ -34,7 +41,13 @@ function structuralMerge(current: Buffer, base: Buffer, other: Buffer, path: str
   return r.status === 'clean' ? Buffer.from(r.text) : null;
 }
 
-async function lineMerge(git: GitRunner, cwd: string, current: Buffer, base: Buffer, other: Buffer): Promise<Buffer | null> {
+async function lineMerge(
+  git: GitRunner,
+  cwd: string,
+  current: Buffer,
+  base: Buffer,
+  other: Buffer,
+): Promise<Buffer | null> {
   const dir = mkdtempSync(join(tmpdir(), 'gitmem-merge-'));
   try {
     const paths = ['current', 'base', 'other'].map((n) => join(dir, n));

@@ -14,12 +14,15 @@ import type { ReadDeps, TokensResult } from './types.js';
  * @example (await memoryTokens(deps)).total_tokens
  */
 export async function memoryTokens(deps: ReadDeps, options: { at?: string } = {}): Promise<TokensResult> {
-  const budget_tokens = deps.systemBudget ? deps.systemBudget() : readSystemBudget(deps.memoryDir, homeOfRepo(deps.memoryDir));
+  const budget_tokens = deps.systemBudget
+    ? deps.systemBudget()
+    : readSystemBudget(deps.memoryDir, homeOfRepo(deps.memoryDir));
   let commit: string;
   try {
     commit = await commitAt(deps, options.at);
   } catch (err) {
-    if (options.at === undefined && err instanceof MemoryError && err.code === 'UNKNOWN_REVISION') return { commit: null, total_tokens: 0, budget_tokens, files: [] };
+    if (options.at === undefined && err instanceof MemoryError && err.code === 'UNKNOWN_REVISION')
+      return { commit: null, total_tokens: 0, budget_tokens, files: [] };
     throw err;
   }
   const files = (await filesAt(deps, commit))

@@ -56,20 +56,29 @@ function randomTexts(count: number, seed: number): string[] {
 describe('view format (the Anthropic memory tool, string for string)', () => {
   it('renders a file with LF line ends and no final newline exactly as the SDK does, whole and by range', async () => {
     const same: Record<string, string> = Object.fromEntries(
-      Object.entries(TEXTS).map(([p, t]): [string, string] => [p, t.replace(/\r\n/g, '\n').replace(/\n$/, '')]).filter(([, t]) => t !== ''),
+      Object.entries(TEXTS)
+        .map(([p, t]): [string, string] => [p, t.replace(/\r\n/g, '\n').replace(/\n$/, '')])
+        .filter(([, t]) => t !== ''),
     );
     const sdk = await sdkTool(same);
     for (const [path, text] of Object.entries(same)) {
       const shown = `/memories/${path}`;
       expect(renderFileView(shown, text).text).toBe(await sdk.view({ command: 'view', path: shown }));
       const lines = text.split('\n').length;
-      for (const range of [[1, -1], [1, 1], [lines, -1], [1, lines]] as Array<[number, number]>) {
-        expect(renderFileView(shown, text, range).text).toBe(await sdk.view({ command: 'view', path: shown, view_range: range }));
+      for (const range of [
+        [1, -1],
+        [1, 1],
+        [lines, -1],
+        [1, lines],
+      ] as Array<[number, number]>) {
+        expect(renderFileView(shown, text, range).text).toBe(
+          await sdk.view({ command: 'view', path: shown, view_range: range }),
+        );
       }
     }
   });
 
-  it('numbers the lines gitmem\'s tool counts where the SDK splits on LF alone', async () => {
+  it("numbers the lines gitmem's tool counts where the SDK splits on LF alone", async () => {
     // Each row: the file, what the SDK shows after its header, what gitmem shows (the lines insert_line counts).
     const rows: Array<[string, string, string]> = [
       ['a\nb\n', '     1\ta\n     2\tb\n     3\t', '     1\ta\n     2\tb'], // a final newline starts no line
@@ -82,7 +91,9 @@ describe('view format (the Anthropic memory tool, string for string)', () => {
     const sdk = await sdkTool(Object.fromEntries(rows.map(([text], i) => [`r${i}.txt`, text])));
     for (const [i, [text, theirs, ours]] of rows.entries()) {
       const header = `Here's the content of /memories/r${i}.txt with line numbers:\n`;
-      expect(await sdk.view({ command: 'view', path: `/memories/r${i}.txt` }), JSON.stringify(text)).toBe(header + theirs);
+      expect(await sdk.view({ command: 'view', path: `/memories/r${i}.txt` }), JSON.stringify(text)).toBe(
+        header + theirs,
+      );
       expect(renderFileView(`/memories/r${i}.txt`, text).text, JSON.stringify(text)).toBe(header + ours);
     }
   });
@@ -96,23 +107,28 @@ describe('view format (the Anthropic memory tool, string for string)', () => {
       const body = ours.slice(ours.indexOf('\n') + 1);
       expect(body, JSON.stringify(text)).toBe(fileLines(text).length === 0 ? EMPTY_FILE : numberLines(text));
       expect(body.split('\n').length, JSON.stringify(text)).toBe(Math.max(1, lineCount(text)));
-      if (canonical[i] !== '') expect(ours, JSON.stringify(text)).toBe(await sdk.view({ command: 'view', path: `/memories/t${i}.txt` }));
+      if (canonical[i] !== '')
+        expect(ours, JSON.stringify(text)).toBe(await sdk.view({ command: 'view', path: `/memories/t${i}.txt` }));
     }
   });
 
-  it('renders a directory two levels deep like the SDK (directory sizes are gitmem\'s own: bytes below)', async () => {
+  it("renders a directory two levels deep like the SDK (directory sizes are gitmem's own: bytes below)", async () => {
     const sdk = await sdkTool();
     const files = Object.entries(TEXTS).map(([rel, text]) => ({ rel, size: Buffer.byteLength(text) }));
     const ours = renderDirectoryView('/memories', files).text.split('\n');
     const theirs = (await sdk.view({ command: 'view', path: '/memories' })).split('\n');
-    const sizeOfDirsOff = (lines: string[]) => lines.map((l) => (l.endsWith('/') || l.endsWith('\t/memories') ? l.replace(/^[^\t]*\t/, '<dir>\t') : l));
+    const sizeOfDirsOff = (lines: string[]) =>
+      lines.map((l) => (l.endsWith('/') || l.endsWith('\t/memories') ? l.replace(/^[^\t]*\t/, '<dir>\t') : l));
     expect(sizeOfDirsOff(ours)).toEqual(sizeOfDirsOff(theirs));
     expect(ours).toContain('1.5K\t/memories/notes/b.md');
     expect(ours).not.toContain('2B\t/memories/notes/deep/deeper/d.md'); // two levels only
   });
 
   it('shows descriptions after markdown files and root entries as plain memory paths', () => {
-    const r = renderDirectoryView('/', [{ rel: 'system/human.md', size: 10, description: 'who I work with' }, { rel: 'top.md', size: 4 }]);
+    const r = renderDirectoryView('/', [
+      { rel: 'system/human.md', size: 10, description: 'who I work with' },
+      { rel: 'top.md', size: 4 },
+    ]);
     expect(r.text.split('\n')).toEqual([
       "Here're the files and directories up to 2 levels deep in /, excluding hidden items and node_modules:",
       '14B\t/',
@@ -123,7 +139,15 @@ describe('view format (the Anthropic memory tool, string for string)', () => {
   });
 
   it('formats sizes like the SDK', () => {
-    expect([0, 1, 1023, 1024, 1536, 1024 * 1024, 5 * 1024 ** 3].map(formatSize)).toEqual(['0B', '1B', '1023B', '1K', '1.5K', '1M', '5G']);
+    expect([0, 1, 1023, 1024, 1536, 1024 * 1024, 5 * 1024 ** 3].map(formatSize)).toEqual([
+      '0B',
+      '1B',
+      '1023B',
+      '1K',
+      '1.5K',
+      '1M',
+      '5G',
+    ]);
   });
 
   it('refuses ranges that do not fit the file', () => {
@@ -137,7 +161,9 @@ describe('view format (the Anthropic memory tool, string for string)', () => {
     const text = Array.from({ length: VIEW_LIMITS.maxLines + 10 }, (_, i) => `line ${i + 1}`).join('\n');
     const r = renderFileView('big.md', text);
     expect(r.truncated).toBe(true);
-    expect(r.text.split('\n').at(-1)).toBe(`[truncated: lines 1-${VIEW_LIMITS.maxLines} of ${VIEW_LIMITS.maxLines + 10} shown; view_range [${VIEW_LIMITS.maxLines + 1}, -1] shows the rest]`);
+    expect(r.text.split('\n').at(-1)).toBe(
+      `[truncated: lines 1-${VIEW_LIMITS.maxLines} of ${VIEW_LIMITS.maxLines + 10} shown; view_range [${VIEW_LIMITS.maxLines + 1}, -1] shows the rest]`,
+    );
     const wide = renderFileView('wide.md', 'x'.repeat(VIEW_LIMITS.maxChars * 2));
     expect(wide.text.length).toBeLessThan(VIEW_LIMITS.maxChars * 2 + 200); // one line is always shown
     const files = Array.from({ length: VIEW_LIMITS.maxEntries + 5 }, (_, i) => ({ rel: `f${i}.md`, size: 1 }));

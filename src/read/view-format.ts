@@ -46,7 +46,8 @@ export function checkRange(range: unknown, lines: number): [number, number] {
   const bad = (why: string): never => {
     throw new MemoryError('INVALID_ARGUMENT', `view_range ${why}`, { data: { field: 'view_range', lines } });
   };
-  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isSafeInteger(n))) bad('must be two integers [start, end]');
+  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isSafeInteger(n)))
+    bad('must be two integers [start, end]');
   const [start, end] = range as [number, number];
   if (start < 1) bad(`start must be at least 1, got ${start}`);
   if (start > lines) bad(`start ${start} is past the end of the file (${lines} lines)`);

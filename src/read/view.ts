@@ -23,17 +23,28 @@ const REGULAR = new Set(['100644', '100755']);
 /** Files shown two levels below `dir` (no hidden component on the way). */
 function shownFiles(entries: readonly SizedTreeEntry[], dir: string): Array<SizedTreeEntry & { rel: string }> {
   const prefix = dir === '' ? '' : `${dir}/`;
-  return entries.filter((e) => REGULAR.has(e.mode) && e.path.startsWith(prefix)).map((e) => ({ ...e, rel: e.path.slice(prefix.length) }));
+  return entries
+    .filter((e) => REGULAR.has(e.mode) && e.path.startsWith(prefix))
+    .map((e) => ({ ...e, rel: e.path.slice(prefix.length) }));
 }
 
-async function describe(deps: ReadDeps, files: ReadonlyArray<SizedTreeEntry & { rel: string }>): Promise<Map<string, string>> {
+async function describe(
+  deps: ReadDeps,
+  files: ReadonlyArray<SizedTreeEntry & { rel: string }>,
+): Promise<Map<string, string>> {
   const visible = (rel: string): boolean => {
     const parts = rel.split('/');
     return parts.length <= 2 && !parts.some((p) => p.startsWith('.') || p === 'node_modules');
   };
   let budget = DESCRIPTION_BUDGET;
-  const wanted = files.filter((f) => f.rel.endsWith('.md') && visible(f.rel)).slice(0, VIEW_LIMITS.maxEntries).filter((f) => (budget -= f.size) >= 0);
-  const objects = await readObjects(deps, wanted.map((f) => f.id));
+  const wanted = files
+    .filter((f) => f.rel.endsWith('.md') && visible(f.rel))
+    .slice(0, VIEW_LIMITS.maxEntries)
+    .filter((f) => (budget -= f.size) >= 0);
+  const objects = await readObjects(
+    deps,
+    wanted.map((f) => f.id),
+  );
   const out = new Map<string, string>();
   objects.forEach((o, i) => {
     const d = o ? descriptionOf(tryParseMemoryFile(o.data.toString('utf8'))?.data ?? {}) : '';
@@ -64,7 +75,10 @@ export async function viewMemory(deps: ReadDeps, path?: string, options: ViewCal
   const commit = await commitAt(deps, options.at);
   const descriptions = options.descriptions !== false;
   if (root) {
-    if (options.range !== undefined) throw new MemoryError('INVALID_ARGUMENT', 'view_range applies to a file, not a directory', { data: { field: 'view_range' } });
+    if (options.range !== undefined)
+      throw new MemoryError('INVALID_ARGUMENT', 'view_range applies to a file, not a directory', {
+        data: { field: 'view_range' },
+      });
     return viewDirectory(deps, commit, '', descriptions);
   }
   const objects = await readPaths(deps, commit, candidates);
@@ -77,8 +91,15 @@ export async function viewMemory(deps: ReadDeps, path?: string, options: ViewCal
   }
   const dirAt = objects.findIndex((o) => o?.type === 'tree');
   if (dirAt >= 0) {
-    if (options.range !== undefined) throw new MemoryError('INVALID_ARGUMENT', 'view_range applies to a file, not a directory', { data: { field: 'view_range' } });
+    if (options.range !== undefined)
+      throw new MemoryError('INVALID_ARGUMENT', 'view_range applies to a file, not a directory', {
+        data: { field: 'view_range' },
+      });
     return viewDirectory(deps, commit, candidates[dirAt] as string, descriptions);
   }
-  throw new MemoryError('FILE_NOT_FOUND', `The path ${String(path).slice(0, 200)} does not exist. Please provide a valid path.`, { data: { path: candidates[0], commit } });
+  throw new MemoryError(
+    'FILE_NOT_FOUND',
+    `The path ${String(path).slice(0, 200)} does not exist. Please provide a valid path.`,
+    { data: { path: candidates[0], commit } },
+  );
 }

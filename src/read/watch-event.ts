@@ -27,7 +27,8 @@ export async function mainHead(deps: ReadDeps): Promise<string | null> {
 /** Paths that differ between two commits (both sides of a rename), or every file of `to` when `from` is null. */
 async function affectedPaths(deps: ReadDeps, from: string | null, to: string): Promise<string[]> {
   const cwd = deps.memoryDir;
-  if (from === null) return (await deps.git.exec(lsTreeSizedOp(to), { cwd })).filter((e) => e.type === 'blob').map((e) => e.path);
+  if (from === null)
+    return (await deps.git.exec(lsTreeSizedOp(to), { cwd })).filter((e) => e.type === 'blob').map((e) => e.path);
   try {
     const entries = await deps.git.exec(rawDiffOp('diff-tree', ['-r', '--no-renames', from, to]), { cwd });
     return [...new Set(entries.map((e) => e.path))].sort();
@@ -41,9 +42,24 @@ async function affectedPaths(deps: ReadDeps, from: string | null, to: string): P
  * The event for main's move from `from` to `to`, seen at `now`.
  * @example await moveEvent(deps, gitDir, 'e6a8…', '9f1c…', new Date())
  */
-export async function moveEvent(deps: ReadDeps, gitDir: string, from: string | null, to: string, now: Date): Promise<MemoryUpdatedEvent> {
+export async function moveEvent(
+  deps: ReadDeps,
+  gitDir: string,
+  from: string | null,
+  to: string,
+  now: Date,
+): Promise<MemoryUpdatedEvent> {
   const [affected, [raw]] = await Promise.all([affectedPaths(deps, from, to), readObjects(deps, [to])]);
-  const move = readReflogTail(gitDir, 'refs/heads/main').filter((e) => e.new === to).at(-1);
+  const move = readReflogTail(gitDir, 'refs/heads/main')
+    .filter((e) => e.new === to)
+    .at(-1);
   const writer = classifyMove(move?.message, raw ? commitFacts(Buffer.from(raw.data)) : { email: '', message: '' });
-  return { type: 'memory_updated', affected_paths: affected, commit: to, previous: from, writer, timestamp: now.toISOString() };
+  return {
+    type: 'memory_updated',
+    affected_paths: affected,
+    commit: to,
+    previous: from,
+    writer,
+    timestamp: now.toISOString(),
+  };
 }

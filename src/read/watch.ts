@@ -48,7 +48,10 @@ export class MemoryWatcher extends EventEmitter implements AsyncIterableIterator
   private readonly queue: MemoryUpdatedEvent[] = [];
   private readonly waiting: Array<(r: IteratorResult<MemoryUpdatedEvent>) => void> = [];
 
-  constructor(private readonly deps: ReadDeps, private readonly options: WatchOptions = {}) {
+  constructor(
+    private readonly deps: ReadDeps,
+    private readonly options: WatchOptions = {},
+  ) {
     super();
     this.gitDir = resolveGitCommonDir(deps.memoryDir);
     this.last = readRefQuick(this.gitDir, 'refs/heads/main');
@@ -106,7 +109,13 @@ export class MemoryWatcher extends EventEmitter implements AsyncIterableIterator
   private async look(): Promise<void> {
     const head = readRefQuick(this.gitDir, 'refs/heads/main') ?? (await mainHead(this.deps));
     if (this.closed || head === null || head === this.last || this.last === undefined) return;
-    const event = await moveEvent(this.deps, this.gitDir, this.last, head, (this.options.clock ?? (() => new Date()))());
+    const event = await moveEvent(
+      this.deps,
+      this.gitDir,
+      this.last,
+      head,
+      (this.options.clock ?? (() => new Date()))(),
+    );
     if (this.closed) return;
     this.last = head;
     this.deliver(event);
@@ -115,7 +124,8 @@ export class MemoryWatcher extends EventEmitter implements AsyncIterableIterator
   private deliver(event: MemoryUpdatedEvent): void {
     const taker = this.waiting.shift();
     if (taker) taker({ value: event, done: false });
-    else if (this.queue.length >= MAX_QUEUED) this.queue.push(mergeEvents(this.queue.pop() as MemoryUpdatedEvent, event));
+    else if (this.queue.length >= MAX_QUEUED)
+      this.queue.push(mergeEvents(this.queue.pop() as MemoryUpdatedEvent, event));
     else this.queue.push(event);
     this.emit('memory_updated', event);
   }

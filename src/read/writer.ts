@@ -20,7 +20,8 @@ export interface CommitFacts {
   email: string;
 }
 
-const SYNC_MOVE = /^(?:merge refs\/remotes\/|rebase(?: \(finish\))?: refs\/heads\/|rebase|reset: moving to refs\/remotes\/|pull|clone: )/;
+const SYNC_MOVE =
+  /^(?:merge refs\/remotes\/|rebase(?: \(finish\))?: refs\/heads\/|rebase|reset: moving to refs\/remotes\/|pull|clone: )/;
 const OTHER_MOVE = /^(?:reset: |checkout: |branch: |update-ref)/;
 
 /**

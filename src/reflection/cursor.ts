@@ -114,7 +114,9 @@ function save(agentDir: string, conversationId: string, through: number, extra: 
     reflected_completed_steps: reflected,
     steps_since_last_successful_reflection: c.totalSteps - reflected,
     ...(c.state.last_reflection_started_at ? { last_reflection_started_at: c.state.last_reflection_started_at } : {}),
-    ...(c.state.last_reflection_succeeded_at ? { last_reflection_succeeded_at: c.state.last_reflection_succeeded_at } : {}),
+    ...(c.state.last_reflection_succeeded_at
+      ? { last_reflection_succeeded_at: c.state.last_reflection_succeeded_at }
+      : {}),
     ...extra,
   };
   writeState(cursorPath(agentDir, conversationId), next);
@@ -124,8 +126,14 @@ function save(agentDir: string, conversationId: string, through: number, extra: 
  * Stamps the start of a reflection over this conversation (the cursor itself does not move).
  * @example markReflectionStarted(agentDir, 'conv-1')
  */
-export function markReflectionStarted(agentDir: string, conversationId: string, clock: () => Date = () => new Date()): void {
-  save(agentDir, conversationId, compute(agentDir, conversationId).through, { last_reflection_started_at: clock().toISOString() });
+export function markReflectionStarted(
+  agentDir: string,
+  conversationId: string,
+  clock: () => Date = () => new Date(),
+): void {
+  save(agentDir, conversationId, compute(agentDir, conversationId).through, {
+    last_reflection_started_at: clock().toISOString(),
+  });
 }
 
 /**
@@ -142,9 +150,15 @@ export function advanceCursor(
 ): void {
   const c = compute(agentDir, conversationId);
   if (!Number.isInteger(throughLine) || throughLine < 0 || throughLine > c.lines) {
-    throw new MemoryError('INVALID_ARGUMENT', `throughLine must be an integer between 0 and ${c.lines}, got ${throughLine}`, {
-      data: { conversationId, throughLine, lines: c.lines },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `throughLine must be an integer between 0 and ${c.lines}, got ${throughLine}`,
+      {
+        data: { conversationId, throughLine, lines: c.lines },
+      },
+    );
   }
-  save(agentDir, conversationId, Math.max(c.through, throughLine), { last_reflection_succeeded_at: clock().toISOString() });
+  save(agentDir, conversationId, Math.max(c.through, throughLine), {
+    last_reflection_succeeded_at: clock().toISOString(),
+  });
 }

@@ -54,19 +54,38 @@ const DESCRIPTIONS = {
  * Brings the on-disk document into memory with one commit when the bodies differ.
  * @example await syncTargetIn(memory, git, memoryDir, target) // 'synced' | 'unchanged' | 'absent'
  */
-export async function syncTargetIn(memory: ToolRunner, git: GitRunner, memoryDir: string, t: DreamTarget): Promise<'synced' | 'unchanged' | 'absent'> {
+export async function syncTargetIn(
+  memory: ToolRunner,
+  git: GitRunner,
+  memoryDir: string,
+  t: DreamTarget,
+): Promise<'synced' | 'unchanged' | 'absent'> {
   if (!existsSync(t.path)) return 'absent';
   const onDisk = bodyOf(readFileSync(t.path, 'utf8'));
   const committed = (await readCommittedSnapshot(git, memoryDir)).markdown.get(t.memoryPath);
   const reason = `dream: sync ${t.name} from target`;
   if (committed === undefined) {
-    await memory.tool({ command: 'create', file_path: t.memoryPath, description: DESCRIPTIONS[t.kind], file_text: onDisk, reason });
+    await memory.tool({
+      command: 'create',
+      file_path: t.memoryPath,
+      description: DESCRIPTIONS[t.kind],
+      file_text: onDisk,
+      reason,
+    });
     return 'synced';
   }
   const current = bodyOf(committed);
   if (current.trimEnd() === onDisk.trimEnd()) return 'unchanged';
-  if (current === '') await memory.tool({ command: 'insert', file_path: t.memoryPath, insert_line: 0, insert_text: onDisk, reason });
-  else await memory.tool({ command: 'str_replace', file_path: t.memoryPath, old_string: current, new_string: onDisk, reason });
+  if (current === '')
+    await memory.tool({ command: 'insert', file_path: t.memoryPath, insert_line: 0, insert_text: onDisk, reason });
+  else
+    await memory.tool({
+      command: 'str_replace',
+      file_path: t.memoryPath,
+      old_string: current,
+      new_string: onDisk,
+      reason,
+    });
   return 'synced';
 }
 

@@ -29,7 +29,8 @@ export interface ValidDream {
 function parseTimeoutSeconds(value: string | number | undefined): number {
   if (value === undefined) return DREAM_TIMEOUT_SECONDS;
   const n = typeof value === 'number' ? value : Number.parseInt(String(value), 10);
-  if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `Invalid --timeout "${value}"`, { data: { timeout: value } });
+  if (!Number.isFinite(n) || n <= 0)
+    throw new MemoryError('INVALID_ARGUMENT', `Invalid --timeout "${value}"`, { data: { timeout: value } });
   return n;
 }
 
@@ -42,12 +43,19 @@ function agentFrom(o: DreamOptions): string {
   const scope = resolveScope({ home: o.home, agentId: o.agentId, configured: o.configuredAgent });
   if (scope.source !== 'env-dir') return scope.agentId as string;
   const agents = resolve(o.home, 'agents');
-  const rel = resolve(scope.memoryDir).slice(agents.length + 1).split('/');
-  const id = resolve(scope.memoryDir).startsWith(`${agents}/`) && rel.length === 2 && rel[1] === 'memory' ? rel[0] : undefined;
+  const rel = resolve(scope.memoryDir)
+    .slice(agents.length + 1)
+    .split('/');
+  const id =
+    resolve(scope.memoryDir).startsWith(`${agents}/`) && rel.length === 2 && rel[1] === 'memory' ? rel[0] : undefined;
   if (id === undefined || (scope.agentId !== undefined && scope.agentId !== id)) {
-    throw new MemoryError('NO_MEMORY_DIR', `the memory directory ${scope.memoryDir} (GITMEM_MEMORY_DIR / MEMORY_DIR) is not an agent of the home ${o.home}; pass --memory <agent-id>`, {
-      data: { memoryDir: scope.memoryDir, home: o.home },
-    });
+    throw new MemoryError(
+      'NO_MEMORY_DIR',
+      `the memory directory ${scope.memoryDir} (GITMEM_MEMORY_DIR / MEMORY_DIR) is not an agent of the home ${o.home}; pass --memory <agent-id>`,
+      {
+        data: { memoryDir: scope.memoryDir, home: o.home },
+      },
+    );
   }
   return id;
 }
@@ -64,7 +72,11 @@ export function validateDream(o: DreamOptions): ValidDream {
   const agentId = agentFrom(o);
   const { agentDir, memoryDir } = agentPaths(o.home, agentId);
   if (!existsSync(join(memoryDir, '.git'))) {
-    throw new MemoryError('MEMORY_DIR_MISSING', `No memory repository for ${agentId} at ${memoryDir}; nothing to do (run \`gitmem init\`).`, { data: { memoryDir } });
+    throw new MemoryError(
+      'MEMORY_DIR_MISSING',
+      `No memory repository for ${agentId} at ${memoryDir}; nothing to do (run \`gitmem init\`).`,
+      { data: { memoryDir } },
+    );
   }
   return { agentId, agentDir, memoryDir, from, timeoutSeconds, ...(target ? { target } : {}) };
 }

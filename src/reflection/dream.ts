@@ -18,7 +18,11 @@ import { hasTranscript, transcriptPath } from './transcripts.js';
 
 async function modelFor(o: DreamOptions): Promise<LanguageModel> {
   if (o.model !== undefined && typeof o.model !== 'string') return o.model;
-  if (!o.resolveModel) throw new MemoryError('MODEL_NOT_CONFIGURED', 'no model given and no way to resolve one (open the memory through createMemory)');
+  if (!o.resolveModel)
+    throw new MemoryError(
+      'MODEL_NOT_CONFIGURED',
+      'no model given and no way to resolve one (open the memory through createMemory)',
+    );
   return o.resolveModel(o.model);
 }
 
@@ -29,7 +33,14 @@ function stage(o: DreamOptions, v: ValidDream): Staged {
   const spec = parseFromSpec(v.from);
   if (spec.type === 'conversation') {
     if (o.from === undefined && !hasTranscript(v.agentDir, spec.conversationId)) {
-      return { result: { ...base, reason: 'no_payload', conversationId: spec.conversationId, message: 'No new transcript content to process.' } };
+      return {
+        result: {
+          ...base,
+          reason: 'no_payload',
+          conversationId: spec.conversationId,
+          message: 'No new transcript content to process.',
+        },
+      };
     }
   }
   try {
@@ -50,7 +61,9 @@ async function syncIn(o: DreamOptions, v: ValidDream, git: GitRunner, t: DreamTa
     const how = await syncTargetIn(memory, git, v.memoryDir, t);
     if (how === 'synced') o.onProgress?.(`Synced ${t.name} into memory at ${t.memoryPath}.`);
   } catch (err) {
-    o.onProgress?.(`Note: could not sync ${t.name} into memory (${toMemoryError(err).message}); the reflection may create it.`);
+    o.onProgress?.(
+      `Note: could not sync ${t.name} into memory (${toMemoryError(err).message}); the reflection may create it.`,
+    );
   }
   return targetInstruction(t);
 }
@@ -62,9 +75,15 @@ function sleep(ms: number): { promise: Promise<'timeout'>; cancel: () => void } 
 }
 
 /** Runs the reflection raced against the timeout; on timeout it is aborted and given a moment to clean up. */
-async function raceReflection(run: (signal: AbortSignal) => Promise<ReflectionResult>, seconds: number): Promise<ReflectionResult | 'timeout'> {
+async function raceReflection(
+  run: (signal: AbortSignal) => Promise<ReflectionResult>,
+  seconds: number,
+): Promise<ReflectionResult | 'timeout'> {
   const controller = new AbortController();
-  const pending = run(controller.signal).then((r) => ({ r }), (e: unknown) => ({ e }));
+  const pending = run(controller.signal).then(
+    (r) => ({ r }),
+    (e: unknown) => ({ e }),
+  );
   const timer = sleep(seconds * 1000);
   const first = await Promise.race([pending, timer.promise]);
   timer.cancel();
@@ -89,17 +108,41 @@ function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamR
   if (!r.launched) {
     const message = r.reason === 'no_payload' ? 'No new transcript content to process.' : r.message;
     const error = r.reason === 'parent_dirty' ? { error: { code: 'REPO_DIRTY' as const, message } } : {};
-    return { launched: false, success: false, agentId: v.agentId, conversationId: r.conversationId, reason: r.reason, message, ...error, ...extra };
+    return {
+      launched: false,
+      success: false,
+      agentId: v.agentId,
+      conversationId: r.conversationId,
+      reason: r.reason,
+      message,
+      ...error,
+      ...extra,
+    };
   }
   const ok = r.success || (r.status === 'dry_run' && r.error === undefined);
   const error = errorOf(r, ok);
   return {
-    launched: true, success: ok, message: r.message, agentId: v.agentId, conversationId: r.conversationId, status: r.status,
-    ...(error ? { error } : {}), ...(r.stoppedBy === 'timeout' ? { timedOut: true as const } : {}), ...extra,
+    launched: true,
+    success: ok,
+    message: r.message,
+    agentId: v.agentId,
+    conversationId: r.conversationId,
+    status: r.status,
+    ...(error ? { error } : {}),
+    ...(r.stoppedBy === 'timeout' ? { timedOut: true as const } : {}),
+    ...extra,
     ...(r.refreshError ? { refreshError: r.refreshError } : {}),
-    commitCount: r.commitCount, branchName: r.branchName, ...(r.branchKept ? { branchKept: true } : {}),
-    ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}), lines: r.lines, usage: r.usage, steps: r.steps,
-    durationMs: r.durationMs, model: r.model, ...(r.diff !== undefined ? { diff: r.diff } : {}), ...(r.snapshot ? { snapshot: r.snapshot } : {}),
+    commitCount: r.commitCount,
+    branchName: r.branchName,
+    ...(r.branchKept ? { branchKept: true } : {}),
+    ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
+    lines: r.lines,
+    usage: r.usage,
+    steps: r.steps,
+    durationMs: r.durationMs,
+    model: r.model,
+    ...(r.diff !== undefined ? { diff: r.diff } : {}),
+    ...(r.snapshot ? { snapshot: r.snapshot } : {}),
   };
 }
 
@@ -125,12 +168,27 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
   const settings = resolveReflectionSettings({ home: o.home, agentDir: v.agentDir });
   const run = (signal: AbortSignal) =>
     runReflection({
-      home: o.home, agentId: v.agentId, conversationId, model, env: o.env, git, launch: o.launch, trigger: 'manual', signal,
-      merge: o.merge ?? settings.merge, mergeInstructions: settings.mergeInstructions, stream: o.stream ?? true,
-      limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits }, ...(instruction ? { instruction } : {}),
-      ...(o.dryRun ? { dryRun: true } : {}), ...(o.prompt ? { taskPrompt: o.prompt } : {}), ...(o.system ? { systemPrompt: o.system } : {}),
-      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-      ...(o.credentials ? { credentials: o.credentials } : {}), ...(o.treeLimits ? { treeLimits: o.treeLimits } : {}),
+      home: o.home,
+      agentId: v.agentId,
+      conversationId,
+      model,
+      env: o.env,
+      git,
+      launch: o.launch,
+      trigger: 'manual',
+      signal,
+      merge: o.merge ?? settings.merge,
+      mergeInstructions: settings.mergeInstructions,
+      stream: o.stream ?? true,
+      limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits },
+      ...(instruction ? { instruction } : {}),
+      ...(o.dryRun ? { dryRun: true } : {}),
+      ...(o.prompt ? { taskPrompt: o.prompt } : {}),
+      ...(o.system ? { systemPrompt: o.system } : {}),
+      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+      ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+      ...(o.credentials ? { credentials: o.credentials } : {}),
+      ...(o.treeLimits ? { treeLimits: o.treeLimits } : {}),
       // the final message is the result's, printed once by the caller
       onProgress: (p) => {
         if (p.phase !== 'done') o.onProgress?.(p.message);
@@ -139,7 +197,16 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
   const r = await raceReflection(run, v.timeoutSeconds);
   if (r === 'timeout') {
     const message = `Reflection pass did not complete within ${v.timeoutSeconds}s.`;
-    return { launched: true, success: false, timedOut: true, error: { code: 'TIMEOUT', message }, message, agentId: v.agentId, conversationId, ...extra };
+    return {
+      launched: true,
+      success: false,
+      timedOut: true,
+      error: { code: 'TIMEOUT', message },
+      message,
+      agentId: v.agentId,
+      conversationId,
+      ...extra,
+    };
   }
   const result = toDreamResult(v, r, extra);
   if (v.target && r.launched && r.success && !o.dryRun) await writeBack(git, v, v.target, result);
@@ -157,4 +224,3 @@ async function writeBack(git: GitRunner, v: ValidDream, t: DreamTarget, result: 
     result.error = { code: e.code, message: `Failed to write --to target: ${e.message}` };
   }
 }
-

@@ -30,42 +30,82 @@ export interface AgentEnd {
   t0: number;
 }
 
-type Outcome = Pick<ReflectionCompleted, 'status' | 'commitCount' | 'head' | 'branchKept' | 'conflictingPaths' | 'diff' | 'error' | 'errorCode' | 'refreshError'> & {
+type Outcome = Pick<
+  ReflectionCompleted,
+  | 'status'
+  | 'commitCount'
+  | 'head'
+  | 'branchKept'
+  | 'conflictingPaths'
+  | 'diff'
+  | 'error'
+  | 'errorCode'
+  | 'refreshError'
+> & {
   summary: string;
 };
 
 /** Imports the worktree's commits under the lease, so its branch exists; the error when that is refused. */
 async function importUnderLease(o: ReflectionRunOptions, p: PreparedReflection): Promise<ImportedWork | MemoryError> {
-  return withMemoryOperation(p.wt.parentMemoryDir, () => importWorktreeCommits(p.wt, o.git), { purpose: `import ${p.wt.branchName}` }).catch((err: unknown) =>
-    toMemoryError(err),
-  );
+  return withMemoryOperation(p.wt.parentMemoryDir, () => importWorktreeCommits(p.wt, o.git), {
+    purpose: `import ${p.wt.branchName}`,
+  }).catch((err: unknown) => toMemoryError(err));
 }
 
 /** Dry run: the diff the branch would bring in; then everything is thrown away. */
 async function dryRun(o: ReflectionRunOptions, p: PreparedReflection): Promise<Outcome> {
   const imported = await importUnderLease(o, p);
-  const discard = (): Promise<void> => withMemoryOperation(p.wt.parentMemoryDir, () => discardWorktree(p.wt, o.git), { purpose: 'discard dry-run reflection' });
+  const discard = (): Promise<void> =>
+    withMemoryOperation(p.wt.parentMemoryDir, () => discardWorktree(p.wt, o.git), {
+      purpose: 'discard dry-run reflection',
+    });
   if (imported instanceof MemoryError) {
     await discard();
     const summary = 'Dry run: the reflection commits could not be imported; nothing was changed.';
     return { status: 'failed', commitCount: 0, error: imported.message, errorCode: 'REFLECTION_FAILED', summary };
   }
   const { commitCount, tip } = imported;
-  const diff = commitCount === 0 ? '' : (await o.git.run(['diff', '--stat', '--patch', p.wt.baseHead, tip], { cwd: p.wt.parentMemoryDir })).stdout;
+  const diff =
+    commitCount === 0
+      ? ''
+      : (await o.git.run(['diff', '--stat', '--patch', p.wt.baseHead, tip], { cwd: p.wt.parentMemoryDir })).stdout;
   await discard();
-  return { status: 'dry_run', commitCount, diff, summary: `Dry run: ${commitCount} commit(s) would be merged; nothing was changed.` };
+  return {
+    status: 'dry_run',
+    commitCount,
+    diff,
+    summary: `Dry run: ${commitCount} commit(s) would be merged; nothing was changed.`,
+  };
 }
 
 /** Explicit mode without an integrator: keep the branch for review (see `gitmem conflicts`). */
 async function keepForReview(o: ReflectionRunOptions, p: PreparedReflection, commitCount: number): Promise<Outcome> {
-  await withMemoryOperation(p.wt.parentMemoryDir, () => removeWorktreeDir(p.wt, o.git), { purpose: 'keep reflection branch' });
-  return { status: 'pending_review', commitCount, branchKept: true, summary: `Reflection made ${commitCount} commit(s) on ${p.wt.branchName}; kept for review before merging.` };
+  await withMemoryOperation(p.wt.parentMemoryDir, () => removeWorktreeDir(p.wt, o.git), {
+    purpose: 'keep reflection branch',
+  });
+  return {
+    status: 'pending_review',
+    commitCount,
+    branchKept: true,
+    summary: `Reflection made ${commitCount} commit(s) on ${p.wt.branchName}; kept for review before merging.`,
+  };
 }
 
 /** Explicit mode: hands the imported branch to the integrator; what it threw, if it threw. */
-async function runIntegrator(o: ReflectionRunOptions, p: PreparedReflection, commitCount: number): Promise<string | undefined> {
+async function runIntegrator(
+  o: ReflectionRunOptions,
+  p: PreparedReflection,
+  commitCount: number,
+): Promise<string | undefined> {
   const { wt } = p;
-  const pending = { parentMemoryDir: wt.parentMemoryDir, worktreeDir: wt.worktreeDir, branchName: wt.branchName, baseHead: wt.baseHead, commitCount, mergeInstructions: o.mergeInstructions ?? '' };
+  const pending = {
+    parentMemoryDir: wt.parentMemoryDir,
+    worktreeDir: wt.worktreeDir,
+    branchName: wt.branchName,
+    baseHead: wt.baseHead,
+    commitCount,
+    mergeInstructions: o.mergeInstructions ?? '',
+  };
   try {
     await o.integrate?.(pending);
     return undefined;
@@ -97,10 +137,17 @@ async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolea
         throw err;
       }
     });
-  const failureSummary = integrateError ? `The reflection branch was not merged (${integrateError}); the transcript can be retried.` : undefined;
+  const failureSummary = integrateError
+    ? `The reflection branch was not merged (${integrateError}); the transcript can be retried.`
+    : undefined;
   const r = await finalizeReflectionWorktree(
     p.wt,
-    { shouldMerge: ok, mergeMode: o.merge ?? 'auto', ...(failureSummary ? { failureSummary } : {}), ...(refreshParent ? { refreshParent } : {}) },
+    {
+      shouldMerge: ok,
+      mergeMode: o.merge ?? 'auto',
+      ...(failureSummary ? { failureSummary } : {}),
+      ...(refreshParent ? { refreshParent } : {}),
+    },
     { git: o.git, home: o.home },
   );
   const error = r.error ?? integrateError;
@@ -123,11 +170,17 @@ function finalizingMessage(o: ReflectionRunOptions, ok: boolean, commits: number
   if (o.dryRun) return 'Collecting the diff (dry run)…';
   if (!ok || commits === 0) return undefined;
   if (o.merge !== 'explicit') return `Merging ${commits} reflection commit(s) into memory…`;
-  return o.integrate ? `Handing ${commits} reflection commit(s) to the integrator…` : `Keeping ${commits} reflection commit(s) on a branch for review…`;
+  return o.integrate
+    ? `Handing ${commits} reflection commit(s) to the integrator…`
+    : `Keeping ${commits} reflection commit(s) on a branch for review…`;
 }
 
-async function recompile(o: ReflectionRunOptions, status: ReflectionStatus): Promise<{ recompiled: boolean; recompileError?: string }> {
-  if (status === 'dry_run' || status === 'pending_review' || !shouldRecompile({ status }) || !o.onRecompile) return { recompiled: false };
+async function recompile(
+  o: ReflectionRunOptions,
+  status: ReflectionStatus,
+): Promise<{ recompiled: boolean; recompileError?: string }> {
+  if (status === 'dry_run' || status === 'pending_review' || !shouldRecompile({ status }) || !o.onRecompile)
+    return { recompiled: false };
   try {
     await o.onRecompile();
     return { recompiled: true };
@@ -141,13 +194,29 @@ function consumed(status: ReflectionStatus): boolean {
 }
 
 /** One line in the agent's run log for this reflection, whatever its outcome. */
-function logRun(o: ReflectionRunOptions, p: PreparedReflection, end: AgentEnd, outcome: Outcome, t: { durationMs: number; error: string | undefined }): void {
+function logRun(
+  o: ReflectionRunOptions,
+  p: PreparedReflection,
+  end: AgentEnd,
+  outcome: Outcome,
+  t: { durationMs: number; error: string | undefined },
+): void {
   const run = end.run;
   const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   appendRunLog(p.agentDir, {
-    kind: 'reflection', startedAt: end.startedAt.toISOString(), durationMs: t.durationMs, steps: run?.steps ?? 0, inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens, outcome: outcome.status, model: end.model, trigger: o.trigger ?? 'manual',
-    conversationId: o.conversationId, lines: p.lines, commitCount: outcome.commitCount, ...(t.error ? { error: t.error } : {}),
+    kind: 'reflection',
+    startedAt: end.startedAt.toISOString(),
+    durationMs: t.durationMs,
+    steps: run?.steps ?? 0,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    outcome: outcome.status,
+    model: end.model,
+    trigger: o.trigger ?? 'manual',
+    conversationId: o.conversationId,
+    lines: p.lines,
+    commitCount: outcome.commitCount,
+    ...(t.error ? { error: t.error } : {}),
   });
 }
 
@@ -155,7 +224,11 @@ function logRun(o: ReflectionRunOptions, p: PreparedReflection, end: AgentEnd, o
  * Finishes a run whose sub-agent has ended (successfully or not) and returns its result.
  * @example return finishReflection(o, prepared, { run, model: 'mock:m', startedAt })
  */
-export async function finishReflection(o: ReflectionRunOptions, p: PreparedReflection, end: AgentEnd): Promise<ReflectionCompleted> {
+export async function finishReflection(
+  o: ReflectionRunOptions,
+  p: PreparedReflection,
+  end: AgentEnd,
+): Promise<ReflectionCompleted> {
   const ok = end.run !== undefined && end.error === undefined && end.run.stoppedBy === undefined;
   const commits = ok ? await countWorktreeCommits(o.git, p.wt).catch(() => 0) : 0;
   const progress = finalizingMessage(o, ok, commits);
@@ -166,21 +239,39 @@ export async function finishReflection(o: ReflectionRunOptions, p: PreparedRefle
   } finally {
     rmSync(p.payloadPath, { force: true });
   }
-  if (outcome.refreshError) o.onWarning?.(`Note: the parent was not refreshed from its remote before merging (${outcome.refreshError}).`);
+  if (outcome.refreshError)
+    o.onWarning?.(`Note: the parent was not refreshed from its remote before merging (${outcome.refreshError}).`);
   const success = consumed(outcome.status);
   if (success) advanceCursor(p.agentDir, o.conversationId, p.lines.to, o.clock);
   const rc = await recompile(o, outcome.status);
   const run = end.run;
   const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const durationMs = Date.now() - end.t0;
-  const error = end.error ?? (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined) ?? outcome.error;
-  const errorCode = end.error !== undefined ? (end.errorCode ?? 'MODEL_ERROR') : run?.stoppedBy ? 'TIMEOUT' : outcome.errorCode;
+  const error =
+    end.error ??
+    (run?.stoppedBy ? `the sub-agent was stopped by its ${run.stoppedBy} limit` : undefined) ??
+    outcome.error;
+  const errorCode =
+    end.error !== undefined ? (end.errorCode ?? 'MODEL_ERROR') : run?.stoppedBy ? 'TIMEOUT' : outcome.errorCode;
   logRun(o, p, end, outcome, { durationMs, error });
   return {
-    launched: true, ...outcome, success, message: outcomeMessage(outcome.status, outcome.summary, rc.recompileError),
-    conversationId: o.conversationId, lines: p.lines, branchName: p.wt.branchName, ...rc, usage, steps: run?.steps ?? 0, durationMs,
-    model: end.model, report: run?.text ?? '', ...(run?.stoppedBy ? { stoppedBy: run.stoppedBy } : {}), ...(error ? { error } : {}),
+    launched: true,
+    ...outcome,
+    success,
+    message: outcomeMessage(outcome.status, outcome.summary, rc.recompileError),
+    conversationId: o.conversationId,
+    lines: p.lines,
+    branchName: p.wt.branchName,
+    ...rc,
+    usage,
+    steps: run?.steps ?? 0,
+    durationMs,
+    model: end.model,
+    report: run?.text ?? '',
+    ...(run?.stoppedBy ? { stoppedBy: run.stoppedBy } : {}),
+    ...(error ? { error } : {}),
     ...(error && errorCode ? { errorCode } : {}),
-    ...(p.snapshot ? { snapshot: p.snapshot } : {}), payloadChars: p.payloadChars,
+    ...(p.snapshot ? { snapshot: p.snapshot } : {}),
+    payloadChars: p.payloadChars,
   };
 }

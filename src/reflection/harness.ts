@@ -37,7 +37,9 @@ export interface ReflectionLaunch {
   done: Promise<HarnessOutcome>;
 }
 
-type RunExtras = Partial<Omit<ReflectionRunOptions, 'home' | 'agentId' | 'conversationId' | 'model' | 'env' | 'git' | 'launch' | 'trigger'>>;
+type RunExtras = Partial<
+  Omit<ReflectionRunOptions, 'home' | 'agentId' | 'conversationId' | 'model' | 'env' | 'git' | 'launch' | 'trigger'>
+>;
 
 /** Options of {@link createReflectionHarness}: everything wired in (memory.ts fills them for a harness). */
 export interface ReflectionHarnessOptions {
@@ -78,7 +80,10 @@ interface Request {
 }
 
 // One table per process: two harnesses for the same agent still share one reservation.
-const table = createReservationTable<Request>((previous, next) => ({ ...next, waiters: [...previous.waiters, ...next.waiters] }));
+const table = createReservationTable<Request>((previous, next) => ({
+  ...next,
+  waiters: [...previous.waiters, ...next.waiters],
+}));
 const running = new Map<string, Promise<void>>();
 
 async function resolveModelFor(o: ReflectionHarnessOptions): Promise<LanguageModel> {
@@ -101,8 +106,17 @@ async function execute(c: Ctx, req: Request): Promise<HarnessOutcome> {
     // Loaded at the first launch: the run pulls in the model layer, which importing gitmem must not.
     const { runReflection } = await import('./run.js');
     return await runReflection({
-      merge: s.merge, mergeInstructions: s.mergeInstructions, ...c.o.run,
-      home: c.o.home, agentId: c.o.agentId, conversationId: req.conversationId, model, env: c.env, git: c.git, launch: c.o.launch, trigger: req.trigger,
+      merge: s.merge,
+      mergeInstructions: s.mergeInstructions,
+      ...c.o.run,
+      home: c.o.home,
+      agentId: c.o.agentId,
+      conversationId: req.conversationId,
+      model,
+      env: c.env,
+      git: c.git,
+      launch: c.o.launch,
+      trigger: req.trigger,
       ...(req.instruction ? { instruction: req.instruction } : {}),
     });
   } catch (err) {
@@ -130,7 +144,12 @@ function start(c: Ctx, req: Request): void {
 function dequeue(c: Ctx, req: Request): void {
   const steps = readCursor(c.agentDir, req.conversationId).stepsSinceLastReflection;
   if (req.trigger === 'step-count' && decideReflection(c.settings(), 'turn-end', steps) === null) {
-    const dropped: HarnessNoRun = { launched: false, reason: 'dropped', conversationId: req.conversationId, message: 'The queued step-count reflection is no longer due.' };
+    const dropped: HarnessNoRun = {
+      launched: false,
+      reason: 'dropped',
+      conversationId: req.conversationId,
+      message: 'The queued step-count reflection is no longer due.',
+    };
     req.waiters.forEach((w) => w(dropped));
     running.delete(c.memoryDir);
     return;
@@ -143,7 +162,16 @@ function launch(c: Ctx, conversationId: string, event: ReflectionEvent, instruct
   const steps = event === 'turn-end' ? readCursor(c.agentDir, conversationId).stepsSinceLastReflection : 0;
   const trigger = decideReflection(c.settings(), event, steps);
   if (trigger === null) {
-    return { state: 'skipped', trigger, done: Promise.resolve({ launched: false, reason: 'not_triggered', conversationId, message: 'No reflection due.' }) };
+    return {
+      state: 'skipped',
+      trigger,
+      done: Promise.resolve({
+        launched: false,
+        reason: 'not_triggered',
+        conversationId,
+        message: 'No reflection due.',
+      }),
+    };
   }
   let resolveDone: (v: HarnessOutcome) => void = () => undefined;
   const done = new Promise<HarnessOutcome>((r) => (resolveDone = r));

@@ -9,11 +9,26 @@ import type { ReflectionStatus } from './run-types.js';
 const OUTCOMES: Record<ReflectionStatus, { message: string; code?: MemoryErrorCode }> = {
   merged: { message: 'Dreamed and made some memories.' },
   no_changes: { message: 'Dreamed; no memory changes were needed.' },
-  parent_dirty: { message: 'Tried to reflect, but parent memory had uncommitted changes; will retry later.', code: 'REPO_DIRTY' },
-  merge_conflict: { message: 'Tried to reflect, but the memory updates conflicted with newer changes; will retry later.', code: 'MERGE_CONFLICT' },
-  rejected: { message: 'Tried to reflect, but the memory updates broke the memory rules and were not merged; will retry later.', code: 'MERGE_REJECTED' },
-  dirty_uncommitted: { message: 'Tried to reflect, but the memory changes were not committed cleanly; will retry later.', code: 'REFLECTION_FAILED' },
-  failed: { message: 'Tried to reflect, but the memory updates were not completed; will retry later.', code: 'REFLECTION_FAILED' },
+  parent_dirty: {
+    message: 'Tried to reflect, but parent memory had uncommitted changes; will retry later.',
+    code: 'REPO_DIRTY',
+  },
+  merge_conflict: {
+    message: 'Tried to reflect, but the memory updates conflicted with newer changes; will retry later.',
+    code: 'MERGE_CONFLICT',
+  },
+  rejected: {
+    message: 'Tried to reflect, but the memory updates broke the memory rules and were not merged; will retry later.',
+    code: 'MERGE_REJECTED',
+  },
+  dirty_uncommitted: {
+    message: 'Tried to reflect, but the memory changes were not committed cleanly; will retry later.',
+    code: 'REFLECTION_FAILED',
+  },
+  failed: {
+    message: 'Tried to reflect, but the memory updates were not completed; will retry later.',
+    code: 'REFLECTION_FAILED',
+  },
   dry_run: { message: 'Dry run finished; nothing was merged.' },
   pending_review: { message: 'Dreamed; the memory updates are kept on a branch for review before merging.' },
 };

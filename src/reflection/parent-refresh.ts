@@ -16,15 +16,27 @@ const nothing = async (): Promise<void> => undefined;
  * A remote that cannot be fetched is not an error: the result says why (`skipped`) and the merge is local.
  * @example const refresh = await refreshForMerge(o, prepared); finalize(..., { refreshParent: refresh?.apply })
  */
-export async function refreshForMerge(o: ReflectionRunOptions, p: PreparedReflection): Promise<PreparedRefresh | undefined> {
+export async function refreshForMerge(
+  o: ReflectionRunOptions,
+  p: PreparedReflection,
+): Promise<PreparedRefresh | undefined> {
   if (o.refreshParent === false || o.dryRun || (o.merge ?? 'auto') !== 'auto') return undefined;
   const prepare =
     o.refreshParent ??
     (() => {
       const credentials = o.credentials?.();
-      return prepareParentRefresh({ git: o.git, memoryDir: p.wt.parentMemoryDir, home: o.home, ...(credentials ? { credentials } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+      return prepareParentRefresh({
+        git: o.git,
+        memoryDir: p.wt.parentMemoryDir,
+        home: o.home,
+        ...(credentials ? { credentials } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
     });
   return Promise.resolve()
     .then(prepare)
-    .catch((err: unknown) => ({ skipped: `could not prepare the refresh: ${toMemoryError(err).message}`, apply: nothing }));
+    .catch((err: unknown) => ({
+      skipped: `could not prepare the refresh: ${toMemoryError(err).message}`,
+      apply: nothing,
+    }));
 }

@@ -43,12 +43,26 @@ type Gate = { skip: ReflectionSkipped } | { payload: string; lines: { from: numb
 async function gateReflection(o: ReflectionRunOptions, memoryDir: string, agentDir: string): Promise<Gate> {
   const conversationId = o.conversationId;
   if ((await dirtyPaths(o.git, memoryDir)).length > 0) {
-    return { skip: { launched: false, reason: 'parent_dirty', conversationId, message: 'Parent memory has uncommitted changes; commit or discard them before reflecting.' } };
+    return {
+      skip: {
+        launched: false,
+        reason: 'parent_dirty',
+        conversationId,
+        message: 'Parent memory has uncommitted changes; commit or discard them before reflecting.',
+      },
+    };
   }
   const slice = unreflectedSlice(agentDir, conversationId);
   const messages = buildTranscriptPayload(slice.rows);
   if (messages.length <= 1) {
-    return { skip: { launched: false, reason: 'no_payload', conversationId, message: 'No new transcript content to reflect on.' } };
+    return {
+      skip: {
+        launched: false,
+        reason: 'no_payload',
+        conversationId,
+        message: 'No new transcript content to reflect on.',
+      },
+    };
   }
   return { payload: JSON.stringify(messages, null, 1), lines: { from: slice.startLine, to: slice.endLine } };
 }
@@ -58,7 +72,10 @@ function topLevelDirs(snap: CommittedSnapshot): string[] {
 }
 
 /** Creates the worktree with every directory of HEAD checked out, and reads the snapshot at its base. */
-async function makeWorktree(git: GitRunner, memoryDir: string): Promise<{ wt: MemoryWorktree; snap: CommittedSnapshot }> {
+async function makeWorktree(
+  git: GitRunner,
+  memoryDir: string,
+): Promise<{ wt: MemoryWorktree; snap: CommittedSnapshot }> {
   const before = await readCommittedSnapshot(git, memoryDir);
   const wt = await createMemoryWorktree({ memoryDir, kind: 'reflection', git, paths: topLevelDirs(before) });
   try {
@@ -75,8 +92,13 @@ function buildPrompts(o: ReflectionRunOptions, snap: CommittedSnapshot, payload:
   const system = o.systemPrompt ?? systemPromptFor('reflection');
   const trailer = `Reviewed-Transcript: ${reviewed}`;
   if (o.taskPrompt !== undefined) return { system, prompt: o.taskPrompt };
-  const files = snap.paths.filter((p) => snap.markdown.has(p)).map((p) => ({ path: p, content: snap.markdown.get(p) ?? '' }));
-  const parent = buildParentSnapshot(files, { treeLimits: o.treeLimits ?? DEFAULT_TREE_LIMITS, ...(o.snapshotBudget ? { budget: o.snapshotBudget } : {}) });
+  const files = snap.paths
+    .filter((p) => snap.markdown.has(p))
+    .map((p) => ({ path: p, content: snap.markdown.get(p) ?? '' }));
+  const parent = buildParentSnapshot(files, {
+    treeLimits: o.treeLimits ?? DEFAULT_TREE_LIMITS,
+    ...(o.snapshotBudget ? { budget: o.snapshotBudget } : {}),
+  });
   const base = {
     reviewed,
     trailer,
@@ -97,12 +119,20 @@ function buildPrompts(o: ReflectionRunOptions, snap: CommittedSnapshot, payload:
  * Gates, then prepares the worktree, payload file and prompts; a skip is returned, never thrown.
  * @example const p = await prepareReflection(o); if ('skip' in p) return p.skip;
  */
-export async function prepareReflection(o: ReflectionRunOptions): Promise<{ skip: ReflectionSkipped } | PreparedReflection> {
+export async function prepareReflection(
+  o: ReflectionRunOptions,
+): Promise<{ skip: ReflectionSkipped } | PreparedReflection> {
   const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
   const gate = await gateReflection(o, memoryDir, agentDir);
   if ('skip' in gate) return gate;
   mkdirSync(join(agentDir, 'memory-worktrees'), { recursive: true });
-  assertReflectionSandbox({ gitmemHome: o.home, agentId: o.agentId, memoryDir, env: o.env, ...(o.onWarning ? { onWarning: o.onWarning } : {}) });
+  assertReflectionSandbox({
+    gitmemHome: o.home,
+    agentId: o.agentId,
+    memoryDir,
+    env: o.env,
+    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+  });
   const { wt, snap } = await makeWorktree(o.git, memoryDir);
   try {
     const payloadPath = join(wt.worktreeBaseDir, `${worktreeName(wt)}.transcript.json`);

@@ -23,7 +23,10 @@ export function loadReflectionPrompt(name: ReflectionPromptName): string {
   try {
     text = readFileSync(assetPath(`reflection/prompts/${name}.md`), 'utf8').replace(/\r\n?/g, '\n');
   } catch (err) {
-    throw new MemoryError('INTERNAL', `reflection prompt ${name}.md is missing from the package`, { cause: err, data: { name } });
+    throw new MemoryError('INTERNAL', `reflection prompt ${name}.md is missing from the package`, {
+      cause: err,
+      data: { name },
+    });
   }
   cache.set(name, text);
   return text;
@@ -62,12 +65,14 @@ export function buildTaskPrompt(i: TaskPromptInput): string {
     '## Transcript',
     `The transcript is a JSON array of messages (${i.payloadChars} characters). In the shell it is at $TRANSCRIPT_PATH;` +
       ' file tools do not expand variables, so read it with the shell (e.g. `wc -c "$TRANSCRIPT_PATH"`, then `head -c` windows).',
-    i.inlinePayload === undefined ? 'It is too large to include here.' : `Its full content:\n<transcript>\n${i.inlinePayload}\n</transcript>`,
+    i.inlinePayload === undefined
+      ? 'It is too large to include here.'
+      : `Its full content:\n<transcript>\n${i.inlinePayload}\n</transcript>`,
     'Prefer recurring patterns and the latest evidence; fix stale memory where it lives; avoid one-off task state.',
     '',
     '## Memory',
     'The memory directory is $MEMORY_DIR (the shell starts there; file-tool paths are relative to it). The',
-    '`system/` files are in the primary agent\'s context and are shown below inside <memory> tags; other files',
+    "`system/` files are in the primary agent's context and are shown below inside <memory> tags; other files",
     'may be read and changed too. Commit with `git add -A` and `git commit`; the harness merges your commits',
     'afterwards. Stop and report if a commit fails.',
     '',
@@ -76,7 +81,12 @@ export function buildTaskPrompt(i: TaskPromptInput): string {
     i.trailer,
   ];
   if (i.instruction && i.instruction.trim() !== '') {
-    parts.push('', '## Additional instruction from the user', i.instruction.trim(), '(Still persist only what is worth remembering.)');
+    parts.push(
+      '',
+      '## Additional instruction from the user',
+      i.instruction.trim(),
+      '(Still persist only what is worth remembering.)',
+    );
   }
   parts.push('', i.snapshot);
   return parts.join('\n');

@@ -15,22 +15,47 @@ import type { ReflectionResult, ReflectionRunOptions } from './run-types.js';
 import { createReflectionShell } from './shell.js';
 
 /** Limits of a reflection sub-agent unless the caller overrides them. */
-export const DEFAULT_REFLECTION_LIMITS: Readonly<SubAgentLimits> = Object.freeze({ maxSteps: 40, timeoutMs: 20 * 60_000 });
+export const DEFAULT_REFLECTION_LIMITS: Readonly<SubAgentLimits> = Object.freeze({
+  maxSteps: 40,
+  timeoutMs: 20 * 60_000,
+});
 
-async function runAgent(o: ReflectionRunOptions, p: PreparedReflection): Promise<{ run?: SubAgentRun; error?: string; errorCode?: MemoryErrorCode }> {
+async function runAgent(
+  o: ReflectionRunOptions,
+  p: PreparedReflection,
+): Promise<{ run?: SubAgentRun; error?: string; errorCode?: MemoryErrorCode }> {
   const shell = createReflectionShell({
-    gitmemHome: o.home, agentId: o.agentId, memoryDir: p.wt.parentMemoryDir, worktreeDir: p.wt.worktreeDir, branchName: p.wt.branchName,
-    transcriptPath: p.payloadPath, env: o.env, launch: o.launch, identity: reflectionIdentity(o.agentId), ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    gitmemHome: o.home,
+    agentId: o.agentId,
+    memoryDir: p.wt.parentMemoryDir,
+    worktreeDir: p.wt.worktreeDir,
+    branchName: p.wt.branchName,
+    transcriptPath: p.payloadPath,
+    env: o.env,
+    launch: o.launch,
+    identity: reflectionIdentity(o.agentId),
+    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
   });
-  o.onProgress?.({ phase: 'reflecting', message: `Reflecting on ${o.conversationId} lines ${p.lines.from}-${p.lines.to} with ${describeModel(o.model)}…` });
+  o.onProgress?.({
+    phase: 'reflecting',
+    message: `Reflecting on ${o.conversationId} lines ${p.lines.from}-${p.lines.to} with ${describeModel(o.model)}…`,
+  });
   try {
     const run = await runSubAgent({
-      model: o.model, system: p.system, prompt: p.prompt, root: p.wt.worktreeDir, shell,
+      model: o.model,
+      system: p.system,
+      prompt: p.prompt,
+      root: p.wt.worktreeDir,
+      shell,
       limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.stream !== undefined ? { stream: o.stream } : {}),
       ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
-      onStep: (s) => o.onProgress?.({ phase: 'step', message: `step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}` }),
+      onStep: (s) =>
+        o.onProgress?.({
+          phase: 'step',
+          message: `step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`,
+        }),
     });
     return { run };
   } catch (err) {

@@ -2,7 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, makeTmpDir } from '../../test/helpers/tmp.js';
-import { applyReflectionLayer, DEFAULT_REFLECTION_SETTINGS, describeReflectionSettings, legacyInterval, resolveReflectionSettings } from './settings.js';
+import {
+  applyReflectionLayer,
+  DEFAULT_REFLECTION_SETTINGS,
+  describeReflectionSettings,
+  legacyInterval,
+  resolveReflectionSettings,
+} from './settings.js';
 import { decideReflection } from './triggers.js';
 import { createReservationTable } from './reservation.js';
 
@@ -10,7 +16,12 @@ afterAll(cleanupTmp);
 
 describe('reflection settings', () => {
   it('defaults to every 25 assistant steps, merged automatically', () => {
-    expect(DEFAULT_REFLECTION_SETTINGS).toEqual({ trigger: 'step-count', stepCount: 25, merge: 'auto', mergeInstructions: '' });
+    expect(DEFAULT_REFLECTION_SETTINGS).toEqual({
+      trigger: 'step-count',
+      stepCount: 25,
+      merge: 'auto',
+      mergeInstructions: '',
+    });
     expect(describeReflectionSettings(DEFAULT_REFLECTION_SETTINGS)).toBe('Every 25 steps, apply automatically');
   });
 
@@ -18,7 +29,12 @@ describe('reflection settings', () => {
     expect(legacyInterval(null)).toEqual({ trigger: 'off' });
     expect(legacyInterval(-3)).toEqual({ trigger: 'step-count', stepCount: 25 });
     expect(legacyInterval('auto-compaction')).toEqual({ trigger: 'compaction-event' });
-    const s = applyReflectionLayer(DEFAULT_REFLECTION_SETTINGS, { trigger: 'sometimes', stepCount: 0, merge: 'maybe', mergeInstructions: '  be careful ' });
+    const s = applyReflectionLayer(DEFAULT_REFLECTION_SETTINGS, {
+      trigger: 'sometimes',
+      stepCount: 0,
+      merge: 'maybe',
+      mergeInstructions: '  be careful ',
+    });
     expect(s).toEqual({ ...DEFAULT_REFLECTION_SETTINGS, mergeInstructions: 'be careful' });
   });
 
@@ -28,12 +44,27 @@ describe('reflection settings', () => {
     const agentDir = join(home, 'agents', 'a1');
     mkdirSync(join(project, '.gitmem'), { recursive: true });
     mkdirSync(agentDir, { recursive: true });
-    writeFileSync(join(home, 'config'), JSON.stringify({ reflection: { trigger: 'compaction-event', merge: 'explicit' } }));
+    writeFileSync(
+      join(home, 'config'),
+      JSON.stringify({ reflection: { trigger: 'compaction-event', merge: 'explicit' } }),
+    );
     expect(resolveReflectionSettings({ home })).toMatchObject({ trigger: 'compaction-event', merge: 'explicit' });
-    writeFileSync(join(project, '.gitmem', 'config.json'), JSON.stringify({ reflection: { memoryReminderInterval: 10 } }));
-    expect(resolveReflectionSettings({ home, projectDir: project })).toMatchObject({ trigger: 'step-count', stepCount: 10, merge: 'explicit' });
+    writeFileSync(
+      join(project, '.gitmem', 'config.json'),
+      JSON.stringify({ reflection: { memoryReminderInterval: 10 } }),
+    );
+    expect(resolveReflectionSettings({ home, projectDir: project })).toMatchObject({
+      trigger: 'step-count',
+      stepCount: 10,
+      merge: 'explicit',
+    });
     writeFileSync(join(agentDir, 'config.json'), JSON.stringify({ reflection: { merge: 'auto', stepCount: 7 } }));
-    expect(resolveReflectionSettings({ home, projectDir: project, agentDir })).toEqual({ trigger: 'step-count', stepCount: 7, merge: 'auto', mergeInstructions: '' });
+    expect(resolveReflectionSettings({ home, projectDir: project, agentDir })).toEqual({
+      trigger: 'step-count',
+      stepCount: 7,
+      merge: 'auto',
+      mergeInstructions: '',
+    });
   });
 });
 

@@ -55,8 +55,12 @@ export function legacyInterval(v: unknown): Partial<ReflectionSettings> | undefi
 export function applyReflectionLayer(base: ReflectionSettings, layer: unknown): ReflectionSettings {
   if (typeof layer !== 'object' || layer === null || Array.isArray(layer)) return { ...base };
   const l = layer as Record<string, unknown>;
-  const out: ReflectionSettings = { ...base, ...(l['memoryReminderInterval'] !== undefined ? legacyInterval(l['memoryReminderInterval']) : {}) };
-  if (typeof l['trigger'] === 'string' && TRIGGERS.includes(l['trigger'])) out.trigger = l['trigger'] as ReflectionTrigger;
+  const out: ReflectionSettings = {
+    ...base,
+    ...(l['memoryReminderInterval'] !== undefined ? legacyInterval(l['memoryReminderInterval']) : {}),
+  };
+  if (typeof l['trigger'] === 'string' && TRIGGERS.includes(l['trigger']))
+    out.trigger = l['trigger'] as ReflectionTrigger;
   const count = validCount(l['stepCount']);
   if (count !== undefined) out.stepCount = count;
   if (l['merge'] === 'auto' || l['merge'] === 'explicit') out.merge = l['merge'];
@@ -71,7 +75,10 @@ function layerFromFile(path: string): unknown {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new MemoryError('INVALID_ARGUMENT', `invalid reflection settings file ${path}: ${(err as Error).message}`, { cause: err, data: { path } });
+    throw new MemoryError('INVALID_ARGUMENT', `invalid reflection settings file ${path}: ${(err as Error).message}`, {
+      cause: err,
+      data: { path },
+    });
   }
   return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['reflection'] : undefined;
 }
@@ -104,6 +111,7 @@ export function resolveReflectionSettings(s: ReflectionSettingsSources): Reflect
  *   === 'Every 25 steps, apply automatically'
  */
 export function describeReflectionSettings(s: ReflectionSettings): string {
-  const when = s.trigger === 'off' ? 'Off' : s.trigger === 'compaction-event' ? 'On compaction' : `Every ${s.stepCount} steps`;
+  const when =
+    s.trigger === 'off' ? 'Off' : s.trigger === 'compaction-event' ? 'On compaction' : `Every ${s.stepCount} steps`;
   return `${when}, ${s.merge === 'auto' ? 'apply automatically' : 'kept for review before applying'}`;
 }

@@ -33,7 +33,9 @@ export interface ReflectionShellOptions {
 function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
   return {
     // A user's global commit signing would need keys the sandbox hides; memory commits are never signed.
-    ...bodyGitEnv(worktreeGitDirs({ parentMemoryDir: o.memoryDir, worktreeDir: o.worktreeDir }), [['commit.gpgsign', 'false']]),
+    ...bodyGitEnv(worktreeGitDirs({ parentMemoryDir: o.memoryDir, worktreeDir: o.worktreeDir }), [
+      ['commit.gpgsign', 'false'],
+    ]),
     MEMORY_DIR: o.worktreeDir,
     GITMEM_MEMORY_DIR: o.worktreeDir,
     TRANSCRIPT_PATH: o.transcriptPath,
@@ -66,7 +68,13 @@ function warnOnce(sink: WarningSink | undefined): WarningSink {
  * this worktree and its private git dir writable (see commandBodyPolicy).
  * @example reflectionPolicy({ gitmemHome, agentId: 'a1', memoryDir, worktreeDir })
  */
-function reflectionPolicy(o: { gitmemHome: string; agentId: string; memoryDir: string; worktreeDir: string; branchName?: string }): SandboxPolicy {
+function reflectionPolicy(o: {
+  gitmemHome: string;
+  agentId: string;
+  memoryDir: string;
+  worktreeDir: string;
+  branchName?: string;
+}): SandboxPolicy {
   return commandBodyPolicy({ ...o, type: 'update' });
 }
 
@@ -84,7 +92,12 @@ export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
     confineCommand({ command: ['/bin/sh', '-c', command], policy, env: o.env, cwd, extraEnv, onWarning });
   confine('true', o.worktreeDir); // fail-closed preflight
   return async (command, opts) => {
-    const r = await runConfined(confine(command, opts.cwd), { cwd: opts.cwd, signal: opts.signal, timeoutMs: opts.timeoutMs, launch: o.launch });
+    const r = await runConfined(confine(command, opts.cwd), {
+      cwd: opts.cwd,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+      launch: o.launch,
+    });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr + (r.timedOut ? '\n[command timed out]' : '') };
   };
 }
@@ -93,7 +106,14 @@ export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
  * The same preflight without a worktree (the worktree dir only has to lie in the worktrees directory).
  * @example assertReflectionSandbox({ gitmemHome, agentId, memoryDir, env })
  */
-export function assertReflectionSandbox(o: Pick<ReflectionShellOptions, 'gitmemHome' | 'agentId' | 'memoryDir' | 'env' | 'onWarning'>): void {
-  const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId: o.agentId, memoryDir: o.memoryDir, type: 'update' });
+export function assertReflectionSandbox(
+  o: Pick<ReflectionShellOptions, 'gitmemHome' | 'agentId' | 'memoryDir' | 'env' | 'onWarning'>,
+): void {
+  const policy = commandBodyPolicy({
+    gitmemHome: o.gitmemHome,
+    agentId: o.agentId,
+    memoryDir: o.memoryDir,
+    type: 'update',
+  });
   confineCommand({ command: ['true'], policy, env: o.env, onWarning: warnOnce(o.onWarning) });
 }

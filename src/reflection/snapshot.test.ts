@@ -12,7 +12,9 @@ describe('parent memory snapshot', () => {
     ]);
     expect(s.text).toMatch(/^<parent_memory>\n<memory_filesystem>\n\$MEMORY_DIR\//);
     expect(s.text).toContain('notes.md — Project notes');
-    expect(s.text).toContain('<memory>\n<path>$MEMORY_DIR/system/human.md</path>\n---\ndescription: The user\n---\nPrefers tabs.\n');
+    expect(s.text).toContain(
+      '<memory>\n<path>$MEMORY_DIR/system/human.md</path>\n---\ndescription: The user\n---\nPrefers tabs.\n',
+    );
     expect(s.text).not.toContain('secret body');
     expect(s.text).not.toContain('.hidden');
     expect(s.text.endsWith('</parent_memory>')).toBe(true);

@@ -65,9 +65,14 @@ function fitEntry(f: SnapshotFile, room: number): { text: string; how: 'full' | 
  * Builds `<parent_memory>` from the committed markdown files (any order; sorted here).
  * @example buildParentSnapshot([{ path: 'system/human.md', content: '---\ndescription: u\n---\nHi\n' }]).text
  */
-export function buildParentSnapshot(input: SnapshotFile[], o: { budget?: number; treeLimits?: TreeLimits } = {}): ParentSnapshot {
+export function buildParentSnapshot(
+  input: SnapshotFile[],
+  o: { budget?: number; treeLimits?: TreeLimits } = {},
+): ParentSnapshot {
   const budget = o.budget ?? SNAPSHOT_BUDGET;
-  const files = input.filter((f) => f.path.endsWith('.md') && !f.path.split('/').some((s) => s.startsWith('.'))).sort((a, b) => (a.path < b.path ? -1 : 1));
+  const files = input
+    .filter((f) => f.path.endsWith('.md') && !f.path.split('/').some((s) => s.startsWith('.')))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
   const tree = treeBlock(files, o.treeLimits ?? DEFAULT_TREE_LIMITS);
   const stats: ParentSnapshot['stats'] = { chars: 0, budget, full: [], truncated: [], noticeOnly: [], omitted: 0 };
   let text = `<parent_memory>\n${tree}`;

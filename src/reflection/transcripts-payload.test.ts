@@ -10,8 +10,24 @@ describe('buildTranscriptPayload', () => {
       { kind: 'user', text: 'use tabs', captured_at: at },
       { kind: 'reasoning', text: 'hmm', captured_at: at },
       { kind: 'error', text: 'rate limited', captured_at: at },
-      { kind: 'tool_call', name: 'edit', argsText: '{"path":"a.ts"}', resultText: 'ok', resultOk: true, captured_at: at, source_message_id: 't1' },
-      { kind: 'tool_call', name: 'write', argsText: JSON.stringify({ content: 'x'.repeat(1000) }), resultText: 'y'.repeat(10_000), resultOk: false, captured_at: at, source_line_id: 'line-5' },
+      {
+        kind: 'tool_call',
+        name: 'edit',
+        argsText: '{"path":"a.ts"}',
+        resultText: 'ok',
+        resultOk: true,
+        captured_at: at,
+        source_message_id: 't1',
+      },
+      {
+        kind: 'tool_call',
+        name: 'write',
+        argsText: JSON.stringify({ content: 'x'.repeat(1000) }),
+        resultText: 'y'.repeat(10_000),
+        resultOk: false,
+        captured_at: at,
+        source_line_id: 'line-5',
+      },
       { kind: 'assistant', text: 'done', captured_at: 'not a date' },
     ];
     const p = buildTranscriptPayload(rows);

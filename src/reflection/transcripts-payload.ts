@@ -55,7 +55,12 @@ function shrink(v: unknown, b: Budget, depth: number): unknown {
   }
   const entries = Object.entries(v);
   // fromEntries defines own properties, so a key such as "__proto__" stays a plain key
-  const kept = entries.slice(0, b.items).map(([k, x]) => [k.length <= Math.max(b.text, 16) ? k : `${cut(k, Math.max(b.text, 16))}…`, shrink(x, b, depth + 1)]);
+  const kept = entries
+    .slice(0, b.items)
+    .map(([k, x]) => [
+      k.length <= Math.max(b.text, 16) ? k : `${cut(k, Math.max(b.text, 16))}…`,
+      shrink(x, b, depth + 1),
+    ]);
   if (entries.length > b.items) kept.push(['…', `${entries.length - b.items} more keys`]);
   return Object.fromEntries(kept);
 }
@@ -124,7 +129,12 @@ export function buildTranscriptPayload(rows: TranscriptRow[], source = 'gitmem')
       out.push({ role: row.kind, content: row.text, timestamp });
     } else if (row.kind === 'tool_call') {
       const id = row.source_message_id ?? row.source_line_id ?? `call-${i + 1}`;
-      out.push({ role: 'assistant', content: '', tool_calls: [{ id, name: row.name ?? 'unknown', args: boundedArgs(row.argsText) }], timestamp });
+      out.push({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id, name: row.name ?? 'unknown', args: boundedArgs(row.argsText) }],
+        timestamp,
+      });
       if (row.resultText !== undefined) {
         const prefix = row.resultOk === false ? '[error] ' : '';
         out.push({ role: 'tool', tool_call_id: id, content: headTail(prefix + row.resultText), timestamp });

@@ -25,7 +25,13 @@ describe('transcripts', () => {
     );
     const rows = readTranscript(agentDir, 'conv-1');
     expect(rows.map((r) => r.kind)).toEqual(['user', 'reasoning', 'tool_call', 'assistant', 'error']);
-    expect(rows[0]).toEqual({ kind: 'user', text: 'Please always use tabs.', source_message_id: 'm1', captured_at: '2025-02-03T04:05:06.000Z', source_line_id: 'line-1' });
+    expect(rows[0]).toEqual({
+      kind: 'user',
+      text: 'Please always use tabs.',
+      source_message_id: 'm1',
+      captured_at: '2025-02-03T04:05:06.000Z',
+      source_line_id: 'line-1',
+    });
     expect(rows[2]).toMatchObject({ name: 'edit', resultOk: true, source_line_id: 'line-3' });
     expect(rows[3]?.captured_at).toBe('2025-01-01T00:00:00.000Z');
     appendTranscript(agentDir, 'conv-1', [{ kind: 'user', text: 'more' }]);
@@ -71,10 +77,16 @@ describe('reflection cursor', () => {
     expect(slice).toMatchObject({ startLine: 1, endLine: 4, steps: 2 });
     expect(slice.rows).toHaveLength(4);
     markReflectionStarted(agentDir, conv, at('2025-03-01T00:00:00.000Z'));
-    expect(readCursor(agentDir, conv)).toMatchObject({ reflectedThroughLine: 0, lastStartedAt: '2025-03-01T00:00:00.000Z' });
+    expect(readCursor(agentDir, conv)).toMatchObject({
+      reflectedThroughLine: 0,
+      lastStartedAt: '2025-03-01T00:00:00.000Z',
+    });
 
     // rows appended while the reflection runs stay unreflected after it consumes its snapshot
-    appendTranscript(agentDir, conv, [{ kind: 'user', text: 'u2' }, { kind: 'assistant', text: 'a3' }]);
+    appendTranscript(agentDir, conv, [
+      { kind: 'user', text: 'u2' },
+      { kind: 'assistant', text: 'a3' },
+    ]);
     advanceCursor(agentDir, conv, slice.endLine, at('2025-03-01T00:01:00.000Z'));
     expect(readCursor(agentDir, conv)).toEqual({
       reflectedThroughLine: 4,
@@ -90,12 +102,21 @@ describe('reflection cursor', () => {
     advanceCursor(agentDir, conv, 2); // never backwards
     expect(readCursor(agentDir, conv).reflectedThroughLine).toBe(4);
     const state = JSON.parse(readFileSync(cursorPath(agentDir, conv), 'utf8')) as Record<string, unknown>;
-    expect(state).toMatchObject({ schema_version: 'gitmem_lines_v1', reflected_through_line: 4, total_completed_steps: 3, reflected_completed_steps: 2, steps_since_last_successful_reflection: 1 });
+    expect(state).toMatchObject({
+      schema_version: 'gitmem_lines_v1',
+      reflected_through_line: 4,
+      total_completed_steps: 3,
+      reflected_completed_steps: 2,
+      steps_since_last_successful_reflection: 1,
+    });
   });
 
   it('a failed run leaves the cursor alone so the same slice is offered again; bad lines are refused', () => {
     const agentDir = makeTmpDir('gitmem-cur-');
-    appendTranscript(agentDir, 'c', [{ kind: 'user', text: 'u' }, { kind: 'assistant', text: 'a' }]);
+    appendTranscript(agentDir, 'c', [
+      { kind: 'user', text: 'u' },
+      { kind: 'assistant', text: 'a' },
+    ]);
     const first = unreflectedSlice(agentDir, 'c');
     markReflectionStarted(agentDir, 'c'); // the run then fails: no advanceCursor
     expect(unreflectedSlice(agentDir, 'c')).toEqual(first);

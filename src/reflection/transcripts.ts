@@ -120,7 +120,9 @@ export function appendTranscript(
   let next = physicalLines(path).length + 1;
   const now = clock().toISOString();
   const text = rows
-    .map((r) => JSON.stringify({ ...r, captured_at: r.captured_at ?? now, source_line_id: r.source_line_id ?? `line-${next++}` }))
+    .map((r) =>
+      JSON.stringify({ ...r, captured_at: r.captured_at ?? now, source_line_id: r.source_line_id ?? `line-${next++}` }),
+    )
     .join('\n');
   appendFileSync(path, `${torn ? '\n' : ''}${text}\n`);
 }
@@ -129,7 +131,10 @@ export function appendTranscript(
  * Reads a transcript with line numbers; blank and malformed lines are skipped but keep their numbers.
  * @example readNumberedTranscript(agentDir, 'conv-1').lines // total physical lines
  */
-export function readNumberedTranscript(agentDir: string, conversationId: string): { rows: NumberedRow[]; lines: number } {
+export function readNumberedTranscript(
+  agentDir: string,
+  conversationId: string,
+): { rows: NumberedRow[]; lines: number } {
   const lines = physicalLines(transcriptPath(agentDir, conversationId));
   const rows: NumberedRow[] = [];
   lines.forEach((text, i) => {

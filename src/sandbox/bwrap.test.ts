@@ -34,14 +34,23 @@ describe('renderBwrapArgv', () => {
   });
 
   it('binds a moved root read-only at its own place, after the layers and before the root is sealed', () => {
-    const argv = renderBwrapArgv({ ...writer, movedRoots: [{ path: '/tmp/gitmem-hook-1', inside: '/run/gitmem-hook' }] }, ['true']);
+    const argv = renderBwrapArgv(
+      { ...writer, movedRoots: [{ path: '/tmp/gitmem-hook-1', inside: '/run/gitmem-hook' }] },
+      ['true'],
+    );
     const s = flags(argv);
     expect(s).toContain('--ro-bind /tmp/gitmem-hook-1 /run/gitmem-hook --remount-ro /h --remount-ro /');
     expect(s).not.toContain('/tmp/gitmem-hook-1 /tmp/gitmem-hook-1');
   });
 
   it('binds a read-only root inside another read-only root only when a writable root lies between them', () => {
-    const p: SandboxPolicy = { readonlyRoots: ['/usr', '/usr/bin', '/w/ro', '/w/ro/x/deep'], writableRoots: ['/w', '/w/ro/x'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
+    const p: SandboxPolicy = {
+      readonlyRoots: ['/usr', '/usr/bin', '/w/ro', '/w/ro/x/deep'],
+      writableRoots: ['/w', '/w/ro/x'],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: false,
+    };
     const s = flags(renderBwrapArgv(p, ['true']));
     expect(s).toContain('--ro-bind-try /usr /usr');
     expect(s).not.toContain('/usr/bin');
@@ -58,7 +67,13 @@ describe('renderBwrapArgv', () => {
       { path: '/m/.git/wt/pinned', writable: false }, // read-only again inside the writable carve
     ];
     // (a denied root cannot lie inside a re-opened one: normalizePolicy refuses it)
-    const p: SandboxPolicy = { readonlyRoots: [], writableRoots: [], deniedRoots: ['/m'], reopenedRoots: reopened, allowNetwork: false };
+    const p: SandboxPolicy = {
+      readonlyRoots: [],
+      writableRoots: [],
+      deniedRoots: ['/m'],
+      reopenedRoots: reopened,
+      allowNetwork: false,
+    };
     const s = flags(renderBwrapArgv(p, ['true']));
     expect(s).toContain('--ro-bind /m/.git /m/.git');
     expect(s).not.toContain('/m/.git/hooks');
@@ -70,7 +85,13 @@ describe('renderBwrapArgv', () => {
   });
 
   it('always drops every capability and locks user namespaces, whatever the policy', () => {
-    const open: SandboxPolicy = { readonlyRoots: [], writableRoots: ['/'], deniedRoots: [], reopenedRoots: [], allowNetwork: true };
+    const open: SandboxPolicy = {
+      readonlyRoots: [],
+      writableRoots: ['/'],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: true,
+    };
     const s = flags(renderBwrapArgv(open, ['true']));
     expect(s).toContain('--cap-drop ALL');
     expect(s).toContain('--unshare-all --unshare-user --disable-userns');
@@ -80,10 +101,18 @@ describe('renderBwrapArgv', () => {
 
   it('recreates links, covers denied files with an empty device and skips denied roots nothing shows', () => {
     const p: SandboxPolicy = {
-      readonlyRoots: ['/usr', '/etc'], writableRoots: [], deniedRoots: ['/etc/shadow', '/etc/ssh', '/run/user/1/gitmem-1'], reopenedRoots: [], allowNetwork: false,
+      readonlyRoots: ['/usr', '/etc'],
+      writableRoots: [],
+      deniedRoots: ['/etc/shadow', '/etc/ssh', '/run/user/1/gitmem-1'],
+      reopenedRoots: [],
+      allowNetwork: false,
     };
-    const s = flags(renderBwrapArgv(p, ['true'], { links: [{ path: '/bin', target: 'usr/bin' }], deniedFiles: ['/etc/shadow'] }));
-    expect(s).toContain('--ro-bind-try /usr /usr --ro-bind-try /etc /etc --ro-bind /dev/null /etc/shadow --tmpfs /etc/ssh --symlink usr/bin /bin --remount-ro /etc/ssh --remount-ro / ');
+    const s = flags(
+      renderBwrapArgv(p, ['true'], { links: [{ path: '/bin', target: 'usr/bin' }], deniedFiles: ['/etc/shadow'] }),
+    );
+    expect(s).toContain(
+      '--ro-bind-try /usr /usr --ro-bind-try /etc /etc --ro-bind /dev/null /etc/shadow --tmpfs /etc/ssh --symlink usr/bin /bin --remount-ro /etc/ssh --remount-ro / ',
+    );
     expect(s).not.toContain('gitmem-1');
   });
 
@@ -93,8 +122,16 @@ describe('renderBwrapArgv', () => {
   });
 
   it('binds plain roots ancestors first so a read-only dir inside a writable one stays read-only', () => {
-    const p: SandboxPolicy = { readonlyRoots: ['/w/ro'], writableRoots: ['/w'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
-    expect(flags(renderBwrapArgv(p, ['true']))).toContain('--bind /w /w --ro-bind-try /w/ro /w/ro --remount-ro / --unshare-all');
+    const p: SandboxPolicy = {
+      readonlyRoots: ['/w/ro'],
+      writableRoots: ['/w'],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: false,
+    };
+    expect(flags(renderBwrapArgv(p, ['true']))).toContain(
+      '--bind /w /w --ro-bind-try /w/ro /w/ro --remount-ro / --unshare-all',
+    );
   });
 
   it('pins a missing read-only carve-out as an empty read-only directory', () => {
@@ -109,10 +146,10 @@ describe('renderBwrapArgv', () => {
   });
 
   it('omits the private /tmp when the policy does not ask for it and honours cwd', () => {
-    const s = flags(renderBwrapArgv({ ...writer, privateTmp: false }, ['pwd'], { cwd: '/h/agents/a1/memory-worktrees/w' }));
+    const s = flags(
+      renderBwrapArgv({ ...writer, privateTmp: false }, ['pwd'], { cwd: '/h/agents/a1/memory-worktrees/w' }),
+    );
     expect(s).not.toContain('--tmpfs /tmp');
     expect(s).toContain('--chdir /h/agents/a1/memory-worktrees/w -- pwd');
   });
 });
-
-

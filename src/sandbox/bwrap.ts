@@ -79,8 +79,14 @@ function renderedLayers(p: SandboxPolicy, denied: ReadonlySet<string>): SandboxL
   const readonly = new Set(p.readonlyRoots);
   const writable = new Set(p.writableRoots);
   const reopenedRo = new Set(p.reopenedRoots.filter((r) => !r.writable).map((r) => r.path));
-  const others = new Set([...readonly, ...writable, ...p.deniedRoots, ...p.reopenedRoots.filter((r) => r.writable).map((r) => r.path)]);
-  const covered = (l: SandboxLayer): boolean => coveredReadonly(l, readonly, writable) || coveredReopened(l, reopenedRo, others);
+  const others = new Set([
+    ...readonly,
+    ...writable,
+    ...p.deniedRoots,
+    ...p.reopenedRoots.filter((r) => r.writable).map((r) => r.path),
+  ]);
+  const covered = (l: SandboxLayer): boolean =>
+    coveredReadonly(l, readonly, writable) || coveredReopened(l, reopenedRo, others);
   return planLayers(p).filter((l) => l.path !== '/' && (l.kind !== 'denied' || denied.has(l.path)) && !covered(l));
 }
 

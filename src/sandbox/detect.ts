@@ -15,9 +15,7 @@ import { withSystemView } from './system-view.js';
 
 /** A usable backend, or why there is none. */
 export type SandboxBackend =
-  | { name: 'bwrap'; path: string }
-  | { name: 'seatbelt'; path: string }
-  | { name: 'none'; reason: string };
+  { name: 'bwrap'; path: string } | { name: 'seatbelt'; path: string } | { name: 'none'; reason: string };
 
 /** Inputs of {@link detectSandboxBackend}; the defaults are the real machine. */
 export interface DetectOptions {
@@ -36,7 +34,14 @@ const cache = new Map<string, SandboxBackend>();
  * @example probeArgv('/usr/bin/bwrap').at(-1) // 'true'
  */
 export function probeArgv(bwrap: string): string[] {
-  const empty = { readonlyRoots: [], writableRoots: [], deniedRoots: [], reopenedRoots: [], allowNetwork: false, privateTmp: true };
+  const empty = {
+    readonlyRoots: [],
+    writableRoots: [],
+    deniedRoots: [],
+    reopenedRoots: [],
+    allowNetwork: false,
+    privateTmp: true,
+  };
   const prepared = preparePolicy(withSystemView(empty, hostFacts({}, 'linux')));
   const { absentReadonly, links, deniedFiles } = prepared;
   return renderBwrapArgv(prepared.policy, ['true'], { bwrapPath: bwrap, absentReadonly, links, deniedFiles, cwd: '/' });

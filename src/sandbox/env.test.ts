@@ -24,7 +24,14 @@ describe('buildConfinedEnv', () => {
 
   it('adds names the caller passes through and values the caller sets', () => {
     const env = buildConfinedEnv(parent, { passEnv: ['OPENAI_API_KEY', 'MISSING'], extraEnv: { HOME: '/w', X: '1' } });
-    expect(env).toEqual({ PATH: '/bin', HOME: '/w', LC_ALL: 'C', GIT_AUTHOR_NAME: 'A', OPENAI_API_KEY: 'sk-secret', X: '1' });
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/w',
+      LC_ALL: 'C',
+      GIT_AUTHOR_NAME: 'A',
+      OPENAI_API_KEY: 'sk-secret',
+      X: '1',
+    });
   });
 });
 
@@ -70,7 +77,10 @@ describe('detectSandboxBackend', () => {
         reason: `${join(dir, 'bwrap')} is present but cannot create namespaces or drop capabilities here`,
       });
       expect(seen[1]).toEqual(expect.arrayContaining(['--unshare-user', '--disable-userns', '--cap-drop', 'ALL']));
-      expect(detectSandboxBackend({ platform: 'linux', env: { PATH: dir }, run: ok })).toEqual({ name: 'bwrap', path: join(dir, 'bwrap') });
+      expect(detectSandboxBackend({ platform: 'linux', env: { PATH: dir }, run: ok })).toEqual({
+        name: 'bwrap',
+        path: join(dir, 'bwrap'),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

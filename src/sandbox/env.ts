@@ -43,7 +43,10 @@ export interface ConfinedEnvOptions {
  * Copies the allow-listed names (and every `LC_*`) from `env`, then applies `extraEnv`.
  * @example buildConfinedEnv({ PATH: '/bin', OPENAI_API_KEY: 'k' }) // { PATH: '/bin' }
  */
-export function buildConfinedEnv(env: Record<string, string | undefined>, o: ConfinedEnvOptions = {}): Record<string, string> {
+export function buildConfinedEnv(
+  env: Record<string, string | undefined>,
+  o: ConfinedEnvOptions = {},
+): Record<string, string> {
   const names = new Set([...BASE_ENV_NAMES, ...(o.passEnv ?? [])]);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

@@ -24,9 +24,19 @@ describe('hostFacts runtime directories', () => {
       for (const procTmp of values) {
         setProcessEnv('XDG_RUNTIME_DIR', procXdg);
         setProcessEnv('TMPDIR', procTmp);
-        for (const env of [{}, { XDG_RUNTIME_DIR: undefined }, { XDG_RUNTIME_DIR: '/x/run' }, { TMPDIR: '/x/tmp' }, { XDG_RUNTIME_DIR: '', TMPDIR: undefined }]) {
+        for (const env of [
+          {},
+          { XDG_RUNTIME_DIR: undefined },
+          { XDG_RUNTIME_DIR: '/x/run' },
+          { TMPDIR: '/x/tmp' },
+          { XDG_RUNTIME_DIR: '', TMPDIR: undefined },
+        ]) {
           // plus the process's own environment's and its launchers' scratch, hidden whatever `env` says
-          const want = new Set([...gitmemRuntimeDirCandidates({ ...process.env, ...env }), ...gitmemRuntimeDirCandidates(process.env), ...launcherScratchDirs()]);
+          const want = new Set([
+            ...gitmemRuntimeDirCandidates({ ...process.env, ...env }),
+            ...gitmemRuntimeDirCandidates(process.env),
+            ...launcherScratchDirs(),
+          ]);
           expect(new Set(hostFacts(env, 'linux').runtimeDirs), JSON.stringify({ procXdg, procTmp, env })).toEqual(want);
         }
       }

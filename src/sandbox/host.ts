@@ -39,7 +39,14 @@ function lookUpPackageDirs(root: string): string[] {
 }
 
 function absolutePaths(values: Array<string | undefined>): string[] {
-  return [...new Set(values.map((v) => v?.trim()).filter((v): v is string => !!v && isAbsolute(v)).map((v) => resolve(v)))];
+  return [
+    ...new Set(
+      values
+        .map((v) => v?.trim())
+        .filter((v): v is string => !!v && isAbsolute(v))
+        .map((v) => resolve(v)),
+    ),
+  ];
 }
 
 let passwdHomeCache: { home: string | undefined } | undefined;
@@ -80,7 +87,13 @@ export function hostFacts(env: Record<string, string | undefined>, platform: San
     userHomes,
     gitmemHomes: absolutePaths([env['GITMEM_HOME'], ...userHomes.map((h) => join(h, '.gitmem'))]),
     // and this process's own (its launchers' scratch too: their FIFOs would take a write through a read-only mount)
-    runtimeDirs: [...new Set([...gitmemRuntimeDirCandidates(runtimeDirEnv(env)), ...gitmemRuntimeDirCandidates(process.env), ...launcherScratchDirs()])],
+    runtimeDirs: [
+      ...new Set([
+        ...gitmemRuntimeDirCandidates(runtimeDirEnv(env)),
+        ...gitmemRuntimeDirCandidates(process.env),
+        ...launcherScratchDirs(),
+      ]),
+    ],
   };
 }
 

@@ -63,7 +63,10 @@ export function fsSandboxSwitch(value: string | undefined): { enabled: boolean; 
   const v = (value ?? '').trim().toLowerCase();
   if (v === '0' || v === 'false') return { enabled: false };
   if (v === '' || v === '1' || v === 'true') return { enabled: true };
-  return { enabled: true, note: `[gitmem] ${FS_SANDBOX_SWITCH}=${JSON.stringify(value)} is not 0/false/1/true; the sandbox stays ON.` };
+  return {
+    enabled: true,
+    note: `[gitmem] ${FS_SANDBOX_SWITCH}=${JSON.stringify(value)} is not 0/false/1/true; the sandbox stays ON.`,
+  };
 }
 
 const DISABLED_WARNING =
@@ -77,9 +80,13 @@ function defaultWarn(message: string): void {
 function refuseNesting(env: Record<string, string | undefined>): void {
   const outer = env[SANDBOX_SENTINEL];
   if (outer !== undefined && outer !== '') {
-    throw new MemoryError('SANDBOX_NESTED', `refusing to start a sandboxed writer from inside a sandbox (${SANDBOX_SENTINEL}=${outer})`, {
-      data: { outer },
-    });
+    throw new MemoryError(
+      'SANDBOX_NESTED',
+      `refusing to start a sandboxed writer from inside a sandbox (${SANDBOX_SENTINEL}=${outer})`,
+      {
+        data: { outer },
+      },
+    );
   }
 }
 
@@ -95,7 +102,9 @@ function checkCwd(input: string | undefined, policy: SandboxPolicy): string | un
   if (input === undefined) return undefined;
   const cwd = isAbsolute(input) ? canonicalPath(input) : input;
   if (!isAbsolute(cwd) || !isVisible(policy, cwd)) {
-    throw new MemoryError('INVALID_ARGUMENT', `working directory ${input} is not visible inside the sandbox`, { data: { cwd: input } });
+    throw new MemoryError('INVALID_ARGUMENT', `working directory ${input} is not visible inside the sandbox`, {
+      data: { cwd: input },
+    });
   }
   return cwd;
 }
@@ -103,7 +112,13 @@ function checkCwd(input: string | undefined, policy: SandboxPolicy): string | un
 function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPolicy, cwd?: string): string[] {
   const { policy, absentReadonly, links, deniedFiles } = prepared;
   if (backend.name === 'bwrap') {
-    return renderBwrapArgv(policy, o.command, { bwrapPath: backend.path, absentReadonly, links, deniedFiles, ...(cwd ? { cwd } : {}) });
+    return renderBwrapArgv(policy, o.command, {
+      bwrapPath: backend.path,
+      absentReadonly,
+      links,
+      deniedFiles,
+      ...(cwd ? { cwd } : {}),
+    });
   }
   if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
   throw unavailable(backend.reason);
@@ -114,7 +129,10 @@ function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPo
  * visible read-only; secrets, gitmem homes and the CLI daemon's runtime dirs hidden; an empty home; the moved
  * paths at their place when `backend` is bwrap and the place is free, else read-only where they are.
  */
-function withHostView(o: ConfineOptions, backend: string | undefined): { prepared: PreparedPolicy; moved: SandboxPolicy['movedRoots'] } {
+function withHostView(
+  o: ConfineOptions,
+  backend: string | undefined,
+): { prepared: PreparedPolicy; moved: SandboxPolicy['movedRoots'] } {
   const host = hostFacts(o.env, sandboxPlatform(o.platform ?? process.platform));
   const readPaths = [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])];
   const viewed = withSystemView(o.policy, host, readPaths);
@@ -122,7 +140,8 @@ function withHostView(o: ConfineOptions, backend: string | undefined): { prepare
   let policy = normalizePolicy(viewed);
   const stay: string[] = [];
   for (const m of o.movedPaths) {
-    if (backend === 'bwrap' && canMoveTo(policy, m.inside)) policy = { ...policy, movedRoots: [...(policy.movedRoots ?? []), m] };
+    if (backend === 'bwrap' && canMoveTo(policy, m.inside))
+      policy = { ...policy, movedRoots: [...(policy.movedRoots ?? []), m] };
     else stay.push(m.path);
   }
   return { prepared: preparePolicy(withReadPaths(policy, stay)), moved: policy.movedRoots };
@@ -137,7 +156,11 @@ function withHostView(o: ConfineOptions, backend: string | undefined): { prepare
 export function checkConfinable(o: Omit<ConfineOptions, 'command' | 'cwd' | 'extraEnv' | 'passEnv'>): void {
   refuseNesting(o.env);
   const host = hostFacts(o.env, sandboxPlatform(o.platform ?? process.platform));
-  absentReopened(normalizePolicy(withSystemView(o.policy, host, [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])])));
+  absentReopened(
+    normalizePolicy(
+      withSystemView(o.policy, host, [...parseReadPaths(o.env[SANDBOX_READ_ENV]), ...(o.readPaths ?? [])]),
+    ),
+  );
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
   if (!sw.enabled) return;
   const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
@@ -145,9 +168,13 @@ export function checkConfinable(o: Omit<ConfineOptions, 'command' | 'cwd' | 'ext
 }
 
 function unavailable(reason: string): MemoryError {
-  return new MemoryError('SANDBOX_UNAVAILABLE', `no kernel sandbox is available, refusing to run unconfined: ${reason}`, {
-    data: { reason, hint: `install bubblewrap, or set ${FS_SANDBOX_SWITCH}=0 to run without confinement` },
-  });
+  return new MemoryError(
+    'SANDBOX_UNAVAILABLE',
+    `no kernel sandbox is available, refusing to run unconfined: ${reason}`,
+    {
+      data: { reason, hint: `install bubblewrap, or set ${FS_SANDBOX_SWITCH}=0 to run without confinement` },
+    },
+  );
 }
 
 /**
@@ -161,16 +188,23 @@ function unavailable(reason: string): MemoryError {
 export function confineCommand(o: ConfineOptions): ConfinedCommand {
   refuseNesting(o.env);
   if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== 'string')) {
-    throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', { data: {} });
+    throw new MemoryError('INVALID_ARGUMENT', 'the command to confine must be a non-empty array of strings', {
+      data: {},
+    });
   }
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
-  const backend = sw.enabled ? (o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) })) : undefined;
+  const backend = sw.enabled
+    ? (o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) }))
+    : undefined;
   const { prepared, moved } = withHostView(o, backend?.name);
   const { policy } = prepared;
   const cwd = checkCwd(o.cwd, policy);
   const warn = o.onWarning ?? defaultWarn;
   if (sw.note) warn(sw.note);
-  const extraEnv = typeof o.extraEnv === 'function' ? o.extraEnv((p) => insidePath({ ...policy, movedRoots: moved }, p)) : (o.extraEnv ?? {});
+  const extraEnv =
+    typeof o.extraEnv === 'function'
+      ? o.extraEnv((p) => insidePath({ ...policy, movedRoots: moved }, p))
+      : (o.extraEnv ?? {});
   const env = buildConfinedEnv(o.env, { passEnv: o.passEnv ?? [], extraEnv });
   if (!backend) {
     warn(DISABLED_WARNING);
@@ -180,6 +214,7 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
   const name = backend.name as 'bwrap' | 'seatbelt';
   const tmp: Record<string, string> = name === 'bwrap' && policy.privateTmp === true ? { TMPDIR: '/tmp' } : {};
   // HOME is the empty one (never the caller's); what the caller sets explicitly still wins.
-  const home: Record<string, string> = policy.emptyHome !== undefined && extraEnv['HOME'] === undefined ? { HOME: policy.emptyHome } : {};
+  const home: Record<string, string> =
+    policy.emptyHome !== undefined && extraEnv['HOME'] === undefined ? { HOME: policy.emptyHome } : {};
   return { argv, env: { ...env, ...tmp, ...home, [SANDBOX_SENTINEL]: name }, backend: name };
 }

@@ -30,6 +30,8 @@ export function planLayers(policy: SandboxPolicy): SandboxLayer[] {
     ...policy.readonlyRoots.map((path) => ({ kind: 'plain' as const, path, writable: false })),
   ]);
   const denied = byDepth(policy.deniedRoots.map((path) => ({ kind: 'denied' as const, path })));
-  const reopened = byDepth(policy.reopenedRoots.map((r) => ({ kind: 'reopened' as const, path: r.path, writable: r.writable })));
+  const reopened = byDepth(
+    policy.reopenedRoots.map((r) => ({ kind: 'reopened' as const, path: r.path, writable: r.writable })),
+  );
   return [...plain, ...denied, ...reopened];
 }

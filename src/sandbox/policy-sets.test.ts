@@ -34,7 +34,9 @@ describe('set-based path tests', () => {
     for (let i = 0; i < 3000; i++) {
       const set = new Set(Array.from({ length: Math.floor(next() * 4) }, () => randomPath(next, false)));
       const path = randomPath(next, false);
-      expect(hasAncestorIn(path, set), `${path} in ${[...set].join(',')}`).toBe([...set].some((s) => isWithin(s, path)));
+      expect(hasAncestorIn(path, set), `${path} in ${[...set].join(',')}`).toBe(
+        [...set].some((s) => isWithin(s, path)),
+      );
       const other = randomPath(next, false);
       expect(ancestorsOf(path).includes(other), `${other} above ${path}`).toBe(isWithin(other, path));
     }
@@ -42,7 +44,8 @@ describe('set-based path tests', () => {
 
   it('normalizePolicy refuses exactly what the pairwise checks refuse, with the same message', () => {
     const next = rng(15_007);
-    const roots = (messy: boolean): string[] => Array.from({ length: Math.floor(next() * 4) }, () => randomPath(next, messy));
+    const roots = (messy: boolean): string[] =>
+      Array.from({ length: Math.floor(next() * 4) }, () => randomPath(next, messy));
     let refused = 0;
     for (let i = 0; i < 2000; i++) {
       const messy = next() < 0.5;
@@ -60,7 +63,9 @@ describe('set-based path tests', () => {
         got = (err as Error).message;
       }
       // the oracle runs on the normalised roots, as the checks did
-      const clean = (xs: string[]): string[] => [...new Set(xs.map((x) => posix.normalize(x).replace(/(?<=.)\/$/, '')))];
+      const clean = (xs: string[]): string[] => [
+        ...new Set(xs.map((x) => posix.normalize(x).replace(/(?<=.)\/$/, ''))),
+      ];
       const oracle = pairwiseRefusal({
         ...p,
         readonlyRoots: clean(p.readonlyRoots).filter((x) => x !== '/'),
@@ -79,10 +84,16 @@ describe('set-based path tests', () => {
     for (let i = 0; i < 1000; i++) {
       const deniedRoots = Array.from({ length: Math.floor(next() * 4) }, () => randomPath(next, false));
       const paths = Array.from({ length: 3 }, () => randomPath(next, false));
-      const out = withReadPaths({ readonlyRoots: [], writableRoots: [], deniedRoots, reopenedRoots: [], allowNetwork: false }, paths);
+      const out = withReadPaths(
+        { readonlyRoots: [], writableRoots: [], deniedRoots, reopenedRoots: [], allowNetwork: false },
+        paths,
+      );
       for (const path of paths) {
         const hidden = deniedRoots.some((d) => isWithin(d, path));
-        expect(out.reopenedRoots.some((r) => r.path === path), path).toBe(hidden);
+        expect(
+          out.reopenedRoots.some((r) => r.path === path),
+          path,
+        ).toBe(hidden);
         expect(out.readonlyRoots.includes(path), path).toBe(!hidden);
       }
     }

@@ -1,18 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, canMoveTo, insidePath, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
+import {
+  buildMemoryWriterPolicy,
+  canMoveTo,
+  insidePath,
+  isWithin,
+  normalizePolicy,
+  withReadPaths,
+  type SandboxPolicy,
+} from './policy.js';
 import { planLayers } from './layers.js';
 import { errorCodeOf } from '../../test/helpers/errors.js';
 
 const H = '/h';
-const base = { gitmemHome: H, agentId: 'a1', memoryDir: '/h/agents/a1/memory', worktreesDir: '/h/agents/a1/memory-worktrees' };
-
+const base = {
+  gitmemHome: H,
+  agentId: 'a1',
+  memoryDir: '/h/agents/a1/memory',
+  worktreesDir: '/h/agents/a1/memory-worktrees',
+};
 
 describe('isWithin', () => {
   it('compares whole path segments, normalised or not', () => {
     const cases: Array<[string, string, boolean]> = [
-      ['/h/agents', '/h/agents/a1', true], ['/h/agents', '/h/agents', true], ['/h/agents', '/h/agentsX', false],
-      ['/', '/x', true], ['/', '/', true], ['/h/a', '/h', false], ['/h/a/', '/h/a/b', true], ['/h/a', '/h/a/../b', false],
-      ['/h//a', '/h/a/b', true], ['/h/./a', '/h/a', true],
+      ['/h/agents', '/h/agents/a1', true],
+      ['/h/agents', '/h/agents', true],
+      ['/h/agents', '/h/agentsX', false],
+      ['/', '/x', true],
+      ['/', '/', true],
+      ['/h/a', '/h', false],
+      ['/h/a/', '/h/a/b', true],
+      ['/h/a', '/h/a/../b', false],
+      ['/h//a', '/h/a/b', true],
+      ['/h/./a', '/h/a', true],
     ];
     for (const [parent, child, want] of cases) expect(isWithin(parent, child), `${parent} ⊇ ${child}`).toBe(want);
   });
@@ -44,22 +63,28 @@ describe('buildMemoryWriterPolicy', () => {
   it('pins the worker worktree .git link read-only when the worktree is named', () => {
     const p = buildMemoryWriterPolicy({ ...base, worktreeDir: '/h/agents/a1/memory-worktrees/w1' });
     expect(p.reopenedRoots).toContainEqual({ path: '/h/agents/a1/memory-worktrees/w1/.git', writable: false });
-    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, worktreeDir: '/elsewhere/w1' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, worktreeDir: '/elsewhere/w1' }))).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('refuses relative paths instead of anchoring them at the cwd', () => {
-    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, memoryDir: 'agents/a1/memory' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, memoryDir: 'agents/a1/memory' }))).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, gitmemHome: '' }))).toBe('INVALID_ARGUMENT');
   });
 
-  it("refuses a memory dir that belongs to another agent and ids with path characters", () => {
+  it('refuses a memory dir that belongs to another agent and ids with path characters', () => {
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: 'b2' }))).toBe('INVALID_ARGUMENT');
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: '../a1' }))).toBe('INVALID_AGENT_ID');
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, agentId: '..' }))).toBe('INVALID_AGENT_ID');
   });
 
   it("refuses a state dir inside another agent's tree or around the whole home", () => {
-    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/agents/b2/state'] }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h/agents/b2/state'] }))).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/'] }))).toBe('INVALID_ARGUMENT');
     expect(errorCodeOf(() => buildMemoryWriterPolicy({ ...base, stateDirs: ['/h'] }))).toBe('INVALID_ARGUMENT');
   });
@@ -71,7 +96,10 @@ describe('withReadPaths', () => {
   it('adds plain read-only roots outside the hidden home, and re-opens one inside it', () => {
     const p = withReadPaths(writer, ['/srv/notes/', '/h/agents/a1/memory-worktrees/w.transcript.json']);
     expect(normalizePolicy(p).readonlyRoots).toEqual(['/srv/notes']);
-    expect(p.reopenedRoots).toContainEqual({ path: '/h/agents/a1/memory-worktrees/w.transcript.json', writable: false });
+    expect(p.reopenedRoots).toContainEqual({
+      path: '/h/agents/a1/memory-worktrees/w.transcript.json',
+      writable: false,
+    });
   });
 
   it('never re-exposes the hidden home itself, and keeps it hidden under a wider read path', () => {
@@ -83,7 +111,13 @@ describe('withReadPaths', () => {
 });
 
 describe('normalizePolicy', () => {
-  const empty: SandboxPolicy = { readonlyRoots: [], writableRoots: [], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
+  const empty: SandboxPolicy = {
+    readonlyRoots: [],
+    writableRoots: [],
+    deniedRoots: [],
+    reopenedRoots: [],
+    allowNetwork: false,
+  };
 
   it('strips trailing slashes, removes duplicates and drops "/" from read-only roots', () => {
     const p = normalizePolicy({ ...empty, writableRoots: ['/a/b/', '/a/b', '/a//c'], readonlyRoots: ['/'] });
@@ -125,7 +159,13 @@ describe('planLayers', () => {
   });
 
   it('applies read-only last when the same path is listed both ways', () => {
-    const p = normalizePolicy({ readonlyRoots: ['/x'], writableRoots: ['/x'], deniedRoots: [], reopenedRoots: [], allowNetwork: false });
+    const p = normalizePolicy({
+      readonlyRoots: ['/x'],
+      writableRoots: ['/x'],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: false,
+    });
     expect(planLayers(p).map((l) => ('writable' in l ? l.writable : null))).toEqual([true, false]);
   });
 });
@@ -134,10 +174,15 @@ describe('moved roots', () => {
   const writer = buildMemoryWriterPolicy(base);
   it('may go only where no root, the private /tmp or the home is, above or below', () => {
     expect(canMoveTo(writer, '/run/gitmem-hook')).toBe(true);
-    for (const taken of ['/', '/tmp/x', '/h', '/h/agents/a1/memory/x', '/var/empty', '/var']) expect(canMoveTo(writer, taken), taken).toBe(false);
+    for (const taken of ['/', '/tmp/x', '/h', '/h/agents/a1/memory/x', '/var/empty', '/var'])
+      expect(canMoveTo(writer, taken), taken).toBe(false);
     expect(canMoveTo({ ...writer, readonlyRoots: ['/run'] }, '/run/gitmem-hook')).toBe(false);
-    expect(canMoveTo({ ...writer, movedRoots: [{ path: '/tmp/a', inside: '/run/gitmem-hook' }] }, '/run/gitmem-hook/x')).toBe(false);
-    expect(errorCodeOf(() => normalizePolicy({ ...writer, movedRoots: [{ path: '/tmp/ch', inside: '/tmp/inside' }] }))).toBe('INVALID_ARGUMENT');
+    expect(
+      canMoveTo({ ...writer, movedRoots: [{ path: '/tmp/a', inside: '/run/gitmem-hook' }] }, '/run/gitmem-hook/x'),
+    ).toBe(false);
+    expect(
+      errorCodeOf(() => normalizePolicy({ ...writer, movedRoots: [{ path: '/tmp/ch', inside: '/tmp/inside' }] })),
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('says where a host path is seen inside: under a moved root at its new place, anywhere else where it is', () => {

@@ -57,7 +57,8 @@ const plainSeen = new Map<string, boolean>();
 function isPlainAbsolute(path: string): boolean {
   const seen = plainSeen.get(path);
   if (seen !== undefined) return seen;
-  const plain = sep === '/' && path.startsWith('/') && (path === '/' || (!path.endsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(path)));
+  const plain =
+    sep === '/' && path.startsWith('/') && (path === '/' || (!path.endsWith('/') && !/\/\.{0,2}(?:\/|$)/.test(path)));
   if (plainSeen.size > 4096) plainSeen.clear();
   plainSeen.set(path, plain);
   return plain;
@@ -89,9 +90,13 @@ function absolute(path: string, field: string): string {
   // A plain absolute path is its own normal form (no `//`, `.`/`..` segment or trailing slash).
   if (typeof path === 'string' && isPlainAbsolute(path) && !path.includes('\0')) return path;
   if (typeof path !== 'string' || path.trim() === '' || path.includes('\0') || !isAbsolute(path)) {
-    throw new MemoryError('INVALID_ARGUMENT', `sandbox ${field} must be an absolute path, got ${JSON.stringify(path)}`, {
-      data: { field, value: path },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `sandbox ${field} must be an absolute path, got ${JSON.stringify(path)}`,
+      {
+        data: { field, value: path },
+      },
+    );
   }
   const out = normalize(path);
   return out.length > 1 && out.endsWith(sep) ? out.slice(0, -1) : out;
@@ -112,20 +117,29 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
   const writableRoots = unique(policy.writableRoots.map((p) => absolute(p, 'writableRoots')));
   const readonlyRoots = unique(policy.readonlyRoots.map((p) => absolute(p, 'readonlyRoots'))).filter((p) => p !== sep);
   const seen = new Map<string, { writable: boolean; create?: boolean }>();
-  for (const r of policy.reopenedRoots) seen.set(absolute(r.path, 'reopenedRoots'), r.create === true ? { writable: r.writable, create: true } : { writable: r.writable });
+  for (const r of policy.reopenedRoots)
+    seen.set(
+      absolute(r.path, 'reopenedRoots'),
+      r.create === true ? { writable: r.writable, create: true } : { writable: r.writable },
+    );
   const reopenedRoots = [...seen].map(([path, r]) => ({ path, ...r }));
   const denied = new Set(deniedRoots);
   for (const plain of [...writableRoots, ...readonlyRoots]) {
     if (!hasAncestorIn(plain, denied)) continue;
     const hider = deniedRoots.find((d) => isWithin(d, plain));
     if (hider) {
-      throw new MemoryError('INVALID_ARGUMENT', `sandbox root ${plain} lies inside denied ${hider}; list it in reopenedRoots`, {
-        data: { root: plain, denied: hider },
-      });
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `sandbox root ${plain} lies inside denied ${hider}; list it in reopenedRoots`,
+        {
+          data: { root: plain, denied: hider },
+        },
+      );
     }
   }
   const reopened = new Set(seen.keys());
-  if (!deniedRoots.some((d) => hasAncestorIn(d, reopened))) return finish(policy, { readonlyRoots, writableRoots, deniedRoots, reopenedRoots });
+  if (!deniedRoots.some((d) => hasAncestorIn(d, reopened)))
+    return finish(policy, { readonlyRoots, writableRoots, deniedRoots, reopenedRoots });
   for (const r of reopenedRoots) {
     const exposed = deniedRoots.find((d) => isWithin(r.path, d));
     if (exposed) {
@@ -137,15 +151,31 @@ export function normalizePolicy(policy: SandboxPolicy): SandboxPolicy {
   return finish(policy, { readonlyRoots, writableRoots, deniedRoots, reopenedRoots });
 }
 
-function finish(policy: SandboxPolicy, roots: Pick<SandboxPolicy, 'readonlyRoots' | 'writableRoots' | 'deniedRoots' | 'reopenedRoots'>): SandboxPolicy {
+function finish(
+  policy: SandboxPolicy,
+  roots: Pick<SandboxPolicy, 'readonlyRoots' | 'writableRoots' | 'deniedRoots' | 'reopenedRoots'>,
+): SandboxPolicy {
   const emptyHome = policy.emptyHome === undefined ? {} : { emptyHome: absolute(policy.emptyHome, 'emptyHome') };
-  const moved = policy.movedRoots?.map((m) => ({ path: absolute(m.path, 'movedRoots'), inside: absolute(m.inside, 'movedRoots') }));
-  const normal = { ...policy, ...roots, allowNetwork: policy.allowNetwork === true, ...emptyHome, ...(moved ? { movedRoots: moved } : {}) };
+  const moved = policy.movedRoots?.map((m) => ({
+    path: absolute(m.path, 'movedRoots'),
+    inside: absolute(m.inside, 'movedRoots'),
+  }));
+  const normal = {
+    ...policy,
+    ...roots,
+    allowNetwork: policy.allowNetwork === true,
+    ...emptyHome,
+    ...(moved ? { movedRoots: moved } : {}),
+  };
   for (const m of moved ?? []) {
     if (!canMoveTo(normal, m.inside, m)) {
-      throw new MemoryError('INVALID_ARGUMENT', `sandbox moved root ${m.path} cannot be shown at ${m.inside}: another root holds or lies under it`, {
-        data: { root: m.path, inside: m.inside },
-      });
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `sandbox moved root ${m.path} cannot be shown at ${m.inside}: another root holds or lies under it`,
+        {
+          data: { root: m.path, inside: m.inside },
+        },
+      );
     }
   }
   return normal;
@@ -159,8 +189,12 @@ function finish(policy: SandboxPolicy, roots: Pick<SandboxPolicy, 'readonlyRoots
  */
 export function canMoveTo(policy: SandboxPolicy, inside: string, self?: { path: string; inside: string }): boolean {
   const others = [
-    ...policy.readonlyRoots, ...policy.writableRoots, ...policy.deniedRoots, ...policy.reopenedRoots.map((r) => r.path),
-    ...(policy.privateTmp === true ? ['/tmp'] : []), ...(policy.emptyHome !== undefined ? [policy.emptyHome] : []),
+    ...policy.readonlyRoots,
+    ...policy.writableRoots,
+    ...policy.deniedRoots,
+    ...policy.reopenedRoots.map((r) => r.path),
+    ...(policy.privateTmp === true ? ['/tmp'] : []),
+    ...(policy.emptyHome !== undefined ? [policy.emptyHome] : []),
     ...(policy.movedRoots ?? []).filter((m) => m !== self).map((m) => m.inside),
   ];
   return inside !== sep && !others.some((r) => isWithin(r, inside) || isWithin(inside, r));
@@ -182,7 +216,7 @@ export function insidePath(policy: SandboxPolicy, hostPath: string): string {
  */
 export function ancestorsOf(path: string): string[] {
   const out = [path];
-  for (let p = path; p !== sep; ) {
+  for (let p = path; p !== sep;) {
     const cut = p.lastIndexOf(sep);
     out.push((p = cut <= 0 ? sep : p.slice(0, cut)));
   }
@@ -196,7 +230,7 @@ export function ancestorsOf(path: string): string[] {
  */
 export function hasAncestorIn(path: string, set: ReadonlySet<string>): boolean {
   if (set.size === 0) return false;
-  for (let p = path; ; ) {
+  for (let p = path; ;) {
     if (set.has(p)) return true;
     if (p === sep) return false;
     const cut = p.lastIndexOf(sep);
@@ -235,16 +269,24 @@ export function withReadPaths(policy: SandboxPolicy, paths: readonly string[]): 
   return { ...policy, readonlyRoots, reopenedRoots };
 }
 
-function stateRoots(o: MemoryWriterPolicyOptions, home: string, agentsRoot: string): { plain: string[]; reopened: string[] } {
+function stateRoots(
+  o: MemoryWriterPolicyOptions,
+  home: string,
+  agentsRoot: string,
+): { plain: string[]; reopened: string[] } {
   const plain: string[] = [];
   const reopened: string[] = [];
   for (const raw of [...(o.stateDirs ?? []), ...(o.extraWritable ?? [])]) {
     const dir = absolute(raw, 'stateDirs');
     if (isWithin(agentsRoot, dir) && !isWithin(join(agentsRoot, o.agentId), dir)) {
-      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} lies inside another agent's directory`, { data: { root: dir } });
+      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} lies inside another agent's directory`, {
+        data: { root: dir },
+      });
     }
     if (isWithin(dir, home)) {
-      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} would expose the whole gitmem home`, { data: { root: dir } });
+      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} would expose the whole gitmem home`, {
+        data: { root: dir },
+      });
     }
     (isWithin(home, dir) ? reopened : plain).push(dir);
   }
@@ -280,7 +322,9 @@ export function buildMemoryWriterPolicy(o: MemoryWriterPolicyOptions): SandboxPo
   if (o.worktreeDir !== undefined) {
     const wt = absolute(o.worktreeDir, 'worktreeDir');
     if (!isWithin(worktreesDir, wt)) {
-      throw new MemoryError('INVALID_ARGUMENT', `worktree ${wt} is not inside ${worktreesDir}`, { data: { worktreeDir: wt } });
+      throw new MemoryError('INVALID_ARGUMENT', `worktree ${wt} is not inside ${worktreesDir}`, {
+        data: { worktreeDir: wt },
+      });
     }
     reopenedRoots.push({ path: join(wt, '.git'), writable: false });
   }

@@ -49,7 +49,7 @@ describe('preparePolicy', () => {
 });
 
 describe('preparePolicy, read-only roots that may not be there', () => {
-  it('keeps exactly those that exist once resolved, as existsSync would say (the walk\'s lstat answers it)', () => {
+  it("keeps exactly those that exist once resolved, as existsSync would say (the walk's lstat answers it)", () => {
     const dir = join(root, 'ro');
     mkdirSync(join(dir, 'here'), { recursive: true });
     writeFileSync(join(dir, 'file'), 'x');
@@ -58,9 +58,27 @@ describe('preparePolicy, read-only roots that may not be there', () => {
     symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
     symlinkSync('loop-2', join(dir, 'loop-1'));
     symlinkSync('loop-1', join(dir, 'loop-2'));
-    const names = ['here', 'file', 'to-dir', 'to-file', 'dangling', 'loop-1', 'missing', 'file/below', 'to-file/below', 'here/missing', 'dangling/below'];
+    const names = [
+      'here',
+      'file',
+      'to-dir',
+      'to-file',
+      'dangling',
+      'loop-1',
+      'missing',
+      'file/below',
+      'to-file/below',
+      'here/missing',
+      'dangling/below',
+    ];
     const roots = names.map((n) => join(dir, n));
-    const p = preparePolicy({ readonlyRoots: roots, writableRoots: [], deniedRoots: [], reopenedRoots: [], allowNetwork: false });
+    const p = preparePolicy({
+      readonlyRoots: roots,
+      writableRoots: [],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: false,
+    });
     const real = resolveWithLinks(dir).real;
     const want = [...new Set(roots.filter((r) => existsSync(r)).map((r) => resolveWithLinks(r).real))].sort();
     expect([...p.policy.readonlyRoots].sort()).toEqual(want);

@@ -49,14 +49,21 @@ export function canonicalPath(path: string): string {
 /** What one lstat said about a path: a link (and its target), a directory, something else, nothing, or an error. */
 type Entry = { kind: 'link'; target: string } | { kind: 'dir' | 'other' | 'absent' | 'unknown' };
 
-const [DIR, OTHER, ABSENT, UNKNOWN]: Entry[] = [{ kind: 'dir' }, { kind: 'other' }, { kind: 'absent' }, { kind: 'unknown' }];
+const [DIR, OTHER, ABSENT, UNKNOWN]: Entry[] = [
+  { kind: 'dir' },
+  { kind: 'other' },
+  { kind: 'absent' },
+  { kind: 'unknown' },
+];
 
 function entryAt(path: string): Entry {
   try {
     // (no exception for a missing path: most system roots and secrets are absent on any one host)
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (st === undefined) return ABSENT as Entry;
-    return st.isSymbolicLink() ? { kind: 'link', target: readlinkSync(path) } : ((st.isDirectory() ? DIR : OTHER) as Entry);
+    return st.isSymbolicLink()
+      ? { kind: 'link', target: readlinkSync(path) }
+      : ((st.isDirectory() ? DIR : OTHER) as Entry);
   } catch {
     return UNKNOWN as Entry; // walked past as a plain component; whether anything is there is asked again
   }
@@ -72,11 +79,14 @@ function linkTarget(e: Entry): string | undefined {
  * each one met, then appends what does not exist unchanged.
  * @example resolveWithLinks('/bin/sh') // { real: '/usr/bin/sh', links: [{ path: '/bin', target: 'usr/bin' }] } on merged /usr
  */
-export function resolveWithLinks(path: string, seen: Map<string, Entry> = new Map()): { real: string; links: SandboxLink[] } {
+export function resolveWithLinks(
+  path: string,
+  seen: Map<string, Entry> = new Map(),
+): { real: string; links: SandboxLink[] } {
   const links: SandboxLink[] = [];
   let done: string = sep;
   let rest = path.split(sep).filter(Boolean);
-  for (let hops = 0; rest.length > 0; ) {
+  for (let hops = 0; rest.length > 0;) {
     const next = join(done, rest[0] as string);
     const target = hops < 40 ? linkTarget(memo(seen, next, entryAt)) : undefined;
     if (target === undefined) {
@@ -168,7 +178,9 @@ export function absentReopened(policy: SandboxPolicy): string[] {
   const absent: string[] = [];
   for (const r of [...policy.reopenedRoots].sort((a, b) => depth(a.path) - depth(b.path))) {
     if (r.create === true || existsSync(r.path)) continue;
-    const holder = policy.reopenedRoots.find((h) => h.writable && h.path !== r.path && isWithin(h.path, r.path) && existsSync(h.path));
+    const holder = policy.reopenedRoots.find(
+      (h) => h.writable && h.path !== r.path && isWithin(h.path, r.path) && existsSync(h.path),
+    );
     if (r.writable || !holder) throw missingReopened(r.path, policy);
     absent.push(r.path);
   }

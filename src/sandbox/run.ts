@@ -51,10 +51,18 @@ export async function runConfined(confined: ConfinedCommand, o: RunConfinedOptio
   const [cmd, ...args] = confined.argv;
   if (cmd === undefined) throw new MemoryError('INVALID_ARGUMENT', 'empty confined argv', { data: {} });
   // Output past the cap stops the command: captured output is bounded on disk as well as in memory.
-  const r = await o.launch(cmd, args, { ...o, env: confined.env, maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024, killOnOverflow: true });
+  const r = await o.launch(cmd, args, {
+    ...o,
+    env: confined.env,
+    maxBuffer: o.maxBuffer ?? 16 * 1024 * 1024,
+    killOnOverflow: true,
+  });
   if (r.spawnError) {
     const code = confined.backend === 'none' ? 'INVALID_ARGUMENT' : 'SANDBOX_UNAVAILABLE';
-    throw new MemoryError(code, `could not start ${cmd}: ${r.spawnError.message}`, { cause: r.spawnError, data: { argv0: cmd } });
+    throw new MemoryError(code, `could not start ${cmd}: ${r.spawnError.message}`, {
+      cause: r.spawnError,
+      data: { argv0: cmd },
+    });
   }
   const { exitCode, signal, stdout, stderr, timedOut, aborted, truncated } = r;
   return { exitCode, signal, stdout, stderr, timedOut, aborted, truncated };

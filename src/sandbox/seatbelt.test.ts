@@ -52,9 +52,17 @@ describe('renderSeatbeltProfile', () => {
   });
 
   it('allows reading plain roots: read-only ones are visible and unwritable, writable ones both', () => {
-    const p: SandboxPolicy = { readonlyRoots: ['/usr'], writableRoots: ['/out'], deniedRoots: [], reopenedRoots: [], allowNetwork: false };
+    const p: SandboxPolicy = {
+      readonlyRoots: ['/usr'],
+      writableRoots: ['/out'],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: false,
+    };
     const { profile } = renderSeatbeltProfile(p);
-    expect(profile).toContain('(allow file-read* file-write* (subpath (param "WRITABLE_0")))\n(allow file-read* (subpath (param "READONLY_0")))\n(deny file-write* (subpath (param "READONLY_0")))');
+    expect(profile).toContain(
+      '(allow file-read* file-write* (subpath (param "WRITABLE_0")))\n(allow file-read* (subpath (param "READONLY_0")))\n(deny file-write* (subpath (param "READONLY_0")))',
+    );
     expect(profile.indexOf('(deny file-read* file-write* (subpath "/"))')).toBeLessThan(profile.indexOf('READONLY_0'));
   });
 
@@ -65,10 +73,18 @@ describe('renderSeatbeltProfile', () => {
   });
 
   it('keeps the network open only when allowed and marks read-only roots after writable ones', () => {
-    const p: SandboxPolicy = { readonlyRoots: ['/w/ro'], writableRoots: ['/w'], deniedRoots: [], reopenedRoots: [], allowNetwork: true };
+    const p: SandboxPolicy = {
+      readonlyRoots: ['/w/ro'],
+      writableRoots: ['/w'],
+      deniedRoots: [],
+      reopenedRoots: [],
+      allowNetwork: true,
+    };
     const { profile } = renderSeatbeltProfile(p);
     expect(profile).not.toContain('network');
-    expect(profile).toContain('(allow file-read* file-write* (subpath (param "WRITABLE_0")))\n(allow file-read* (subpath (param "READONLY_0")))');
+    expect(profile).toContain(
+      '(allow file-read* file-write* (subpath (param "WRITABLE_0")))\n(allow file-read* (subpath (param "READONLY_0")))',
+    );
   });
 });
 

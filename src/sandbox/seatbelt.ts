@@ -71,9 +71,14 @@ export function renderSeatbeltProfile(policy: SandboxPolicy): SeatbeltProfile {
   const params = new Params();
   const lines = ['(version 1)', '(allow default)'];
   if (!p.allowNetwork) lines.push('(deny network*)');
-  lines.push('(deny file-read* file-write* (subpath "/"))', '(allow file-read-metadata)', '(allow file-read* file-write* (subpath "/dev"))');
+  lines.push(
+    '(deny file-read* file-write* (subpath "/"))',
+    '(allow file-read-metadata)',
+    '(allow file-read* file-write* (subpath "/dev"))',
+  );
   // macOS has no private mount namespace: the shared temp dirs are the closest equivalent of a private /tmp.
-  if (p.privateTmp === true) lines.push('(allow file-read* file-write* (subpath "/private/tmp") (subpath "/private/var/folders"))');
+  if (p.privateTmp === true)
+    lines.push('(allow file-read* file-write* (subpath "/private/tmp") (subpath "/private/var/folders"))');
   // The home must be an existing empty directory there (/var/empty): visible, never writable.
   if (p.emptyHome !== undefined) lines.push(`(allow file-read* (subpath ${params.ref('HOME', p.emptyHome)}))`);
   const layers = planLayers(p);

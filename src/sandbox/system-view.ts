@@ -34,9 +34,13 @@ export function parseReadPaths(value: string | undefined): string[] {
   for (const entry of (value ?? '').split(':').map((e) => e.trim())) {
     if (entry === '') continue;
     if (!entry.startsWith(sep) || entry.includes('\0')) {
-      throw new MemoryError('INVALID_ARGUMENT', `${SANDBOX_READ_ENV} entries must be absolute paths, got ${JSON.stringify(entry)}`, {
-        data: { variable: SANDBOX_READ_ENV, value: entry },
-      });
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `${SANDBOX_READ_ENV} entries must be absolute paths, got ${JSON.stringify(entry)}`,
+        {
+          data: { variable: SANDBOX_READ_ENV, value: entry },
+        },
+      );
     }
     out.push(entry);
   }
@@ -49,7 +53,11 @@ export function parseReadPaths(value: string | undefined): string[] {
  * empty home unless the policy names one.
  * @example withSystemView(policy, facts, ['/srv/notes']).readonlyRoots.includes('/usr') // true
  */
-export function withSystemView(policy: SandboxPolicy, host: HostFacts, readPaths: readonly string[] = []): SandboxPolicy {
+export function withSystemView(
+  policy: SandboxPolicy,
+  host: HostFacts,
+  readPaths: readonly string[] = [],
+): SandboxPolicy {
   const secrets = [
     ...SYSTEM_SECRETS[host.platform],
     ...host.userHomes.flatMap((h) => HOME_SECRETS.map((e) => join(h, e))),

@@ -19,7 +19,8 @@ function findItem(item: QueryItem, spans: readonly Span[]): number {
   const n = item.words.length;
   for (let i = 0; i + n <= spans.length; i++) {
     let ok = true;
-    for (let k = 0; k < n && ok; k++) ok = wordMatches({ ...item, prefix: item.prefix && k === n - 1 }, item.words[k] ?? '', spans[i + k]?.word ?? '');
+    for (let k = 0; k < n && ok; k++)
+      ok = wordMatches({ ...item, prefix: item.prefix && k === n - 1 }, item.words[k] ?? '', spans[i + k]?.word ?? '');
     if (ok) return i;
   }
   return -1;

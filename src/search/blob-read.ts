@@ -44,7 +44,13 @@ function scratch(): Buffer {
  * not readable). No stat: whatever the path is (a FIFO, a device, a directory), at most the largest indexed
  * size plus one byte is read without blocking, and only bytes that hash to the blob id are the blob.
  */
-function fromWorkTree(root: string, path: string, oid: string, size: number | undefined, buf: Buffer): Buffer | undefined {
+function fromWorkTree(
+  root: string,
+  path: string,
+  oid: string,
+  size: number | undefined,
+  buf: Buffer,
+): Buffer | undefined {
   const format = formatOfId(oid);
   if (format === undefined || !staysInside(path)) return undefined;
   let fd: number;
@@ -98,7 +104,11 @@ function sizesOp(ids: readonly string[]): GitOp<number[]> {
   return {
     args: ['cat-file', '--batch-check'],
     input: ids.map((id) => `${id}\n`).join(''),
-    parse: (r) => r.stdout.split('\n').filter((l) => l !== '').map((l) => (l.endsWith(' missing') ? -1 : Number(l.split(' ')[2]))),
+    parse: (r) =>
+      r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (l.endsWith(' missing') ? -1 : Number(l.split(' ')[2]))),
   };
 }
 
@@ -106,7 +116,12 @@ function sizesOp(ids: readonly string[]): GitOp<number[]> {
 const BATCH_BYTES = 24 * 1024 * 1024;
 
 /** Blobs read from git in sized batches; a blob too large or missing is recorded as not indexable. */
-async function fromGit(repo: RepoRef, oids: readonly string[], known: ReadonlyMap<string, number> | undefined, out: BlobInput[]): Promise<void> {
+async function fromGit(
+  repo: RepoRef,
+  oids: readonly string[],
+  known: ReadonlyMap<string, number> | undefined,
+  out: BlobInput[],
+): Promise<void> {
   const unsized = oids.filter((oid) => !known?.has(oid));
   const checked = unsized.length > 0 ? await repo.git.exec(sizesOp(unsized), { cwd: repo.memoryDir }) : [];
   const sizes = new Map<string, number>(unsized.map((oid, i): [string, number] => [oid, checked[i] ?? -1]));
@@ -139,7 +154,12 @@ async function fromGit(repo: RepoRef, oids: readonly string[], known: ReadonlyMa
  * file is tried first); `known` sizes, when given, skip large blobs unread and save a git call.
  * @example await readBlobs(repo, ['4b82…'], new Map([['4b82…', 'notes/a.md']]))
  */
-export async function readBlobs(repo: RepoRef, oids: readonly string[], pathOf: ReadonlyMap<string, string>, known?: ReadonlyMap<string, number>): Promise<BlobInput[]> {
+export async function readBlobs(
+  repo: RepoRef,
+  oids: readonly string[],
+  pathOf: ReadonlyMap<string, string>,
+  known?: ReadonlyMap<string, number>,
+): Promise<BlobInput[]> {
   const objectsDir = join(resolveGitCommonDir(repo.memoryDir), 'objects');
   const out: BlobInput[] = [];
   const rest: string[] = [];

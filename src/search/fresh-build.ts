@@ -21,7 +21,8 @@ function removeStrays(path: string): void {
   const prefix = `${basename(path)}.build-`;
   for (const name of readdirSync(dirname(path))) {
     const pid = Number(name.startsWith(prefix) ? name.slice(prefix.length).split('-')[0] : NaN);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid)) rmSync(join(dirname(path), name), { force: true });
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid))
+      rmSync(join(dirname(path), name), { force: true });
   }
 }
 

@@ -17,7 +17,10 @@ export interface HitText {
  * that cannot be read as text is absent from the map.
  * @example await hitTexts(repo, [{ oid: '4b82…', path: 'notes/a.md' }])
  */
-export async function hitTexts(repo: RepoRef, rows: ReadonlyArray<{ oid: string; path: string }>): Promise<Map<string, HitText>> {
+export async function hitTexts(
+  repo: RepoRef,
+  rows: ReadonlyArray<{ oid: string; path: string }>,
+): Promise<Map<string, HitText>> {
   const pathOf = new Map<string, string>();
   for (const r of rows) if (!pathOf.has(r.oid)) pathOf.set(r.oid, r.path);
   const out = new Map<string, HitText>();

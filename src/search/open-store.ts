@@ -44,14 +44,23 @@ export function loadEngine(): DbConstructor {
     engine = createRequire(import.meta.url)('better-sqlite3') as DbConstructor;
     return engine;
   } catch (err) {
-    throw new MemoryError('SEARCH_UNAVAILABLE', `search needs the optional dependency better-sqlite3, which did not load: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new MemoryError(
+      'SEARCH_UNAVAILABLE',
+      `search needs the optional dependency better-sqlite3, which did not load: ${(err as Error).message.split('\n')[0]}`,
+      { cause: err },
+    );
   }
 }
 
 /** Errors that mean the file itself is bad (as opposed to busy, full or unreadable). */
 export function isCorruption(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB' || (err as Error).message === 'gitmem: index schema mismatch';
+  return (
+    code === 'SQLITE_CORRUPT' ||
+    code === 'SQLITE_NOTADB' ||
+    code === 'SQLITE_CORRUPT_VTAB' ||
+    (err as Error).message === 'gitmem: index schema mismatch'
+  );
 }
 
 /** `aside`: a private file being built whole (its rollback journal in memory, no syncs until it is published: see fresh-build.ts). */
@@ -63,7 +72,8 @@ function configure(db: Db, aside = false): Db {
   // Up to 32 MiB of pages in memory (allocated only as used), so a large build does not spill mid-transaction.
   db.pragma('cache_size = -32768');
   // Created once, in one transaction (IF NOT EXISTS: a racing creator's second pass changes nothing).
-  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'meta'").get() === undefined) db.transaction(() => db.exec(SCHEMA)).immediate();
+  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'meta'").get() === undefined)
+    db.transaction(() => db.exec(SCHEMA)).immediate();
   const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get();
   if (schema !== SCHEMA_VERSION) throw new Error('gitmem: index schema mismatch');
   db.exec('CREATE TEMP TABLE IF NOT EXISTS at_paths(path TEXT PRIMARY KEY, blob INTEGER NOT NULL) WITHOUT ROWID');

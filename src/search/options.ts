@@ -33,15 +33,22 @@ function checkLimit(limit: unknown): number {
 function checkGlobs(paths: unknown): ((path: string) => boolean) | undefined {
   if (paths === undefined) return undefined;
   const list = typeof paths === 'string' ? [paths] : paths;
-  if (!Array.isArray(list) || list.length === 0) bad("search: 'paths' must be a glob or a non-empty list of globs", 'paths');
-  if (list.length > SEARCH_LIMITS.maxGlobs) bad(`search: 'paths' may list at most ${SEARCH_LIMITS.maxGlobs} globs`, 'paths');
+  if (!Array.isArray(list) || list.length === 0)
+    bad("search: 'paths' must be a glob or a non-empty list of globs", 'paths');
+  if (list.length > SEARCH_LIMITS.maxGlobs)
+    bad(`search: 'paths' may list at most ${SEARCH_LIMITS.maxGlobs} globs`, 'paths');
   for (const g of list) {
     if (typeof g !== 'string' || g.trim() === '' || g.length > SEARCH_LIMITS.globChars || g.includes('\0')) {
-      bad(`search: each of 'paths' must be a non-empty string of at most ${SEARCH_LIMITS.globChars} characters`, 'paths');
+      bad(
+        `search: each of 'paths' must be a non-empty string of at most ${SEARCH_LIMITS.globChars} characters`,
+        'paths',
+      );
     }
   }
   // A glob naming a directory (`notes`, `notes/`) means everything under it, as a user expects.
-  const expanded = (list as string[]).flatMap((g) => (/[*?[\]{}]/.test(g) ? [g] : [g.replace(/\/+$/, ''), `${g.replace(/\/+$/, '')}/**`]));
+  const expanded = (list as string[]).flatMap((g) =>
+    /[*?[\]{}]/.test(g) ? [g] : [g.replace(/\/+$/, ''), `${g.replace(/\/+$/, '')}/**`],
+  );
   try {
     return picomatch(expanded, { dot: true, strictBrackets: true, noextglob: true });
   } catch (err) {
@@ -54,12 +61,14 @@ function checkGlobs(paths: unknown): ((path: string) => boolean) | undefined {
  * @example checkOptions({ limit: 5, paths: 'notes/**' }).limit === 5
  */
 export function checkOptions(options: unknown): CheckedOptions {
-  if (options === undefined || options === null) return { at: undefined, limit: SEARCH_LIMITS.defaultLimit, pathOk: undefined, mode: undefined };
+  if (options === undefined || options === null)
+    return { at: undefined, limit: SEARCH_LIMITS.defaultLimit, pathOk: undefined, mode: undefined };
   if (typeof options !== 'object' || Array.isArray(options)) bad('search options must be an object', 'options');
   const o = options as SearchOptions & Record<string, unknown>;
   const unknown = Object.keys(o).filter((k) => !KNOWN.has(k) && o[k] !== undefined);
   if (unknown.length > 0) bad(`unknown search option ${unknown.join(', ')}`, unknown[0] ?? '');
   if (o.at !== undefined) classifyRevision(o.at);
-  if (o.mode !== undefined && !SEARCH_MODES.includes(o.mode)) bad(`search: 'mode' must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
+  if (o.mode !== undefined && !SEARCH_MODES.includes(o.mode))
+    bad(`search: 'mode' must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
   return { at: o.at, limit: checkLimit(o.limit), pathOk: checkGlobs(o.paths), mode: o.mode };
 }

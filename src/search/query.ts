@@ -31,7 +31,8 @@ function refuse(why: string): never {
 /** Checks the query's type and bounds (pure): INVALID_ARGUMENT for what is refused. */
 export function checkQuery(query: unknown): string {
   if (typeof query !== 'string') return refuse('must be a string');
-  if (query.length > SEARCH_LIMITS.queryChars) refuse(`is ${query.length} characters long (at most ${SEARCH_LIMITS.queryChars})`);
+  if (query.length > SEARCH_LIMITS.queryChars)
+    refuse(`is ${query.length} characters long (at most ${SEARCH_LIMITS.queryChars})`);
   if (query.trim() === '') refuse('is empty');
   if (CONTROL.test(query)) refuse('contains control characters (NUL, escape, …)');
   if (!query.isWellFormed()) refuse('is not valid Unicode (lone surrogate)');

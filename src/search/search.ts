@@ -62,7 +62,11 @@ async function targetCommit(ctx: SearchContext, at: string | undefined): Promise
   }
 }
 
-async function toHits(repo: RepoRef, rows: ReadonlyArray<Ranked & { oid: string }>, parsed: ParsedQuery): Promise<SearchHit[]> {
+async function toHits(
+  repo: RepoRef,
+  rows: ReadonlyArray<Ranked & { oid: string }>,
+  parsed: ParsedQuery,
+): Promise<SearchHit[]> {
   const texts = await hitTexts(repo, rows);
   return rows.flatMap((r) => {
     const t = texts.get(r.oid);
@@ -85,11 +89,19 @@ interface Plan {
  * the map still names `target` (scope `head`), so another process moving it cannot mix two trees into one
  * answer; their text is then read by blob id, which never changes.
  */
-async function rankIn(repo: RepoRef, store: SearchStore, scope: 'head' | 'at', target: string, plan: Plan): Promise<SearchHit[]> {
+async function rankIn(
+  repo: RepoRef,
+  store: SearchStore,
+  scope: 'head' | 'at',
+  target: string,
+  plan: Plan,
+): Promise<SearchHit[]> {
   const { limit, pathOk } = plan.options;
   const depth = plan.mode === 'hybrid' ? Math.max(limit, 50) : limit;
   const fulltext = (): Ranked[] =>
-    plan.mode === 'semantic' || plan.parsed.match === '' ? [] : store.rank(plan.parsed.match, scope, depth, pathOk).map((r) => ({ path: r.path, id: r.id, score: -r.rank }));
+    plan.mode === 'semantic' || plan.parsed.match === ''
+      ? []
+      : store.rank(plan.parsed.match, scope, depth, pathOk).map((r) => ({ path: r.path, id: r.id, score: -r.rank }));
   let semantic: Ranked[] = [];
   if (plan.mode !== 'fulltext' && plan.embeddings) {
     const rows = store.scopeRows(scope).filter((r) => !pathOk || pathOk(r.path));
@@ -97,7 +109,8 @@ async function rankIn(repo: RepoRef, store: SearchStore, scope: 'head' | 'at', t
   }
   const rows = store.db.transaction(() => {
     if (scope === 'head' && store.mappedCommit() !== target) throw new MovedMeanwhile();
-    const ranked = plan.mode === 'fulltext' ? fulltext() : plan.mode === 'semantic' ? semantic : fuse([fulltext(), semantic], limit);
+    const ranked =
+      plan.mode === 'fulltext' ? fulltext() : plan.mode === 'semantic' ? semantic : fuse([fulltext(), semantic], limit);
     const oids = store.oids(ranked.map((r) => r.id));
     return ranked.flatMap((r) => {
       const oid = oids.get(r.id);
@@ -131,9 +144,15 @@ async function planFor(ctx: SearchContext, query: string, options: CheckedOption
   const configured = config['embeddings'] !== undefined;
   const mode = options.mode ?? (configured ? 'hybrid' : 'fulltext');
   if (mode !== 'fulltext' && !configured) {
-    throw new MemoryError('MODEL_NOT_CONFIGURED', `search mode ${mode} needs "embeddings": "<provider:model>" in $GITMEM_HOME/config`);
+    throw new MemoryError(
+      'MODEL_NOT_CONFIGURED',
+      `search mode ${mode} needs "embeddings": "<provider:model>" in $GITMEM_HOME/config`,
+    );
   }
-  const embeddings = mode === 'fulltext' ? undefined : await resolveEmbeddingModel({ config, env: ctx.env, openaiBaseUrl: ctx.openaiBaseUrl });
+  const embeddings =
+    mode === 'fulltext'
+      ? undefined
+      : await resolveEmbeddingModel({ config, env: ctx.env, openaiBaseUrl: ctx.openaiBaseUrl });
   return { parsed: parseQuery(query), query, options, mode, embeddings };
 }
 

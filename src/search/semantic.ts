@@ -27,7 +27,11 @@ async function embedAll(choice: EmbeddingChoice, values: string[]): Promise<Floa
     const { embeddings } = await embedMany({ model: choice.model, values, maxRetries: 1, maxParallelCalls: 2 });
     return embeddings.map((e) => Float32Array.from(e));
   } catch (err) {
-    throw new MemoryError('MODEL_ERROR', `embeddings ${choice.label} failed: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new MemoryError(
+      'MODEL_ERROR',
+      `embeddings ${choice.label} failed: ${(err as Error).message.split('\n')[0]}`,
+      { cause: err },
+    );
   }
 }
 
@@ -47,7 +51,12 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** Vectors for every candidate blob, embedding (and caching) those the index has none for. */
-async function vectorsFor(repo: RepoRef, store: SearchStore, choice: EmbeddingChoice, rows: ReadonlyArray<{ path: string; oid: string }>): Promise<Map<string, Float32Array>> {
+async function vectorsFor(
+  repo: RepoRef,
+  store: SearchStore,
+  choice: EmbeddingChoice,
+  rows: ReadonlyArray<{ path: string; oid: string }>,
+): Promise<Map<string, Float32Array>> {
   const oids = [...new Set(rows.map((r) => r.oid))];
   const have = store.vectors(choice.label, oids);
   const todo: Array<{ path: string; oid: string }> = [];
@@ -75,7 +84,14 @@ async function vectorsFor(repo: RepoRef, store: SearchStore, choice: EmbeddingCh
  * The `limit` candidates most similar to the query.
  * @example await semanticRank(repo, store, choice, rows, 'where do I keep passwords', 10)
  */
-export async function semanticRank(repo: RepoRef, store: SearchStore, choice: EmbeddingChoice, rows: ReadonlyArray<{ path: string; id: number; oid: string }>, query: string, limit: number): Promise<Ranked[]> {
+export async function semanticRank(
+  repo: RepoRef,
+  store: SearchStore,
+  choice: EmbeddingChoice,
+  rows: ReadonlyArray<{ path: string; id: number; oid: string }>,
+  query: string,
+  limit: number,
+): Promise<Ranked[]> {
   if (rows.length === 0) return [];
   const vectors = await vectorsFor(repo, store, choice, rows);
   const [q] = await embedAll(choice, [query]);

@@ -92,13 +92,15 @@ export class SearchStore {
       }
       ids.set(b.oid, id);
     }
-    if (ids.size > 0) this.sql("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'ingested'").run(ids.size);
+    if (ids.size > 0)
+      this.sql("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'ingested'").run(ids.size);
     return ids;
   }
 
   /** A blob's row id, inside a transaction; MovedMeanwhile when another process pruned it since `missing`. */
   private idOf(oid: string, added?: ReadonlyMap<string, number>): number {
-    const id = added?.get(oid) ?? (this.sql('SELECT id FROM blobs WHERE oid = ?').pluck().get(oid) as number | undefined);
+    const id =
+      added?.get(oid) ?? (this.sql('SELECT id FROM blobs WHERE oid = ?').pluck().get(oid) as number | undefined);
     if (id === undefined) throw new MovedMeanwhile();
     return id;
   }
@@ -121,7 +123,8 @@ export class SearchStore {
       const setPath = this.sql('INSERT OR REPLACE INTO paths(path, blob) VALUES (?, ?)');
       if (change.kind === 'full') this.db.exec('DELETE FROM paths');
       else for (const p of change.removed) this.sql('DELETE FROM paths WHERE path = ?').run(p);
-      for (const [path, oid] of change.kind === 'full' ? change.entries : change.set) setPath.run(path, this.idOf(oid, added));
+      for (const [path, oid] of change.kind === 'full' ? change.entries : change.set)
+        setPath.run(path, this.idOf(oid, added));
       this.db.prepare("UPDATE meta SET value = ? WHERE key = 'commit'").run(to);
       const applies = Number(this.meta('applies')) + 1;
       this.db.prepare("UPDATE meta SET value = ? WHERE key = 'applies'").run(String(applies));
@@ -160,7 +163,8 @@ export class SearchStore {
   rank(match: string, scope: 'head' | 'at', limit: number, pathOk?: (path: string) => boolean): RankedRow[] {
     const table = scope === 'head' ? 'main.paths' : 'temp.at_paths';
     const filter = pathOk ? 'AND gitmem_path_ok(p.path)' : '';
-    if (pathOk) this.db.function('gitmem_path_ok', { deterministic: true }, (p: unknown) => (pathOk(String(p)) ? 1 : 0));
+    if (pathOk)
+      this.db.function('gitmem_path_ok', { deterministic: true }, (p: unknown) => (pathOk(String(p)) ? 1 : 0));
     const sql = `SELECT p.path AS path, fts.rowid AS id, bm25(fts, 4.0, 1.0) AS rank FROM fts JOIN ${table} p ON p.blob = fts.rowid
       WHERE fts MATCH ? ${filter} ORDER BY rank, p.path LIMIT ?`;
     return this.db.prepare(sql).all(match, limit) as RankedRow[];
@@ -169,7 +173,11 @@ export class SearchStore {
   /** Every (path, blob id) of a scope that passes the filter (candidates for semantic ranking). */
   scopeRows(scope: 'head' | 'at'): Array<{ path: string; id: number; oid: string }> {
     const table = scope === 'head' ? 'main.paths' : 'temp.at_paths';
-    return this.db.prepare(`SELECT p.path AS path, b.id AS id, b.oid AS oid FROM ${table} p JOIN blobs b ON b.id = p.blob WHERE b.indexed = 1`).all() as Array<{ path: string; id: number; oid: string }>;
+    return this.db
+      .prepare(
+        `SELECT p.path AS path, b.id AS id, b.oid AS oid FROM ${table} p JOIN blobs b ON b.id = p.blob WHERE b.indexed = 1`,
+      )
+      .all() as Array<{ path: string; id: number; oid: string }>;
   }
 
   /** The blob ids of rows (a hit's text is read from git by its id). */
@@ -195,9 +203,11 @@ export class SearchStore {
 
   putVectors(model: string, rows: ReadonlyArray<{ oid: string; vec: Float32Array }>): void {
     const put = this.db.prepare('INSERT OR REPLACE INTO vectors(oid, model, vec) VALUES (?, ?, ?)');
-    this.db.transaction(() => {
-      for (const r of rows) put.run(r.oid, model, Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength));
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const r of rows) put.run(r.oid, model, Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength));
+      })
+      .immediate();
   }
 }
 

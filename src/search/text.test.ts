@@ -7,7 +7,25 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../test/helpers/rng.js';
 import { indexFields, indexValues } from './text.js';
 
-const PIECES = ['---', '---  ', '----', '--', 'description: café ☕ notes', 'description: "quoted: x"', 'description: [a, b', 'limit: 5', 'é', '☕', '𝄞', 'word', ' ', '\t', '\r', '\ufeff', ''];
+const PIECES = [
+  '---',
+  '---  ',
+  '----',
+  '--',
+  'description: café ☕ notes',
+  'description: "quoted: x"',
+  'description: [a, b',
+  'limit: 5',
+  'é',
+  '☕',
+  '𝄞',
+  'word',
+  ' ',
+  '\t',
+  '\r',
+  '\ufeff',
+  '',
+];
 
 function file(random: () => number): string {
   const lines: string[] = [];
@@ -51,7 +69,14 @@ describe('indexValues', () => {
 
   it('splits at the first closing line however the file ends after it', () => {
     // The closing `---` line ends the file, is followed by one more `---` line, or is not the first `---`-like line.
-    for (const text of ['---\n---\n', '---\ndescription: x\n---\n', '---\ndescription: x\n---\n---\n', '---\n---  \nd: 1\n---\nbody\n', '---\ndescription: é\n---\n\n', '---\n---\n---']) {
+    for (const text of [
+      '---\n---\n',
+      '---\ndescription: x\n---\n',
+      '---\ndescription: x\n---\n---\n',
+      '---\n---  \nd: 1\n---\nbody\n',
+      '---\ndescription: é\n---\n\n',
+      '---\n---\n---',
+    ]) {
       const got = indexValues(Buffer.from(text));
       const body = typeof got.body === 'string' ? got.body : got.body.toString('utf8');
       expect({ description: got.description, body }, JSON.stringify(text)).toEqual(indexFields(text));

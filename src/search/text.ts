@@ -82,7 +82,8 @@ function fromPrefix(bytes: Buffer, size: number): { description: string; offset:
  */
 export function indexValues(bytes: Buffer): { description: string; body: string | Buffer } {
   if (bytes[0] === 0xef || bytes.includes(13)) return indexFields(bytes.toString('utf8'));
-  if (!(bytes.length === 3 || bytes[3] === 10) || bytes.toString('latin1', 0, 3) !== '---') return { description: '', body: bytes };
+  if (!(bytes.length === 3 || bytes[3] === 10) || bytes.toString('latin1', 0, 3) !== '---')
+    return { description: '', body: bytes };
   // Most frontmatter closes at the first `---` line: decoding just that far is the cheapest prefix.
   const close = bytes.indexOf(CLOSING, 3);
   if (close > 0 && close < 8192) {

@@ -48,8 +48,12 @@ function lsTreeOp(commit: string): GitOp<Map<string, string>> {
 }
 
 /** The indexable files of a commit and each blob's size when it is known. */
-export async function readTreeMap(repo: RepoRef, commit: string): Promise<{ entries: Map<string, string>; sizes: Map<string, number> }> {
-  if (largeWorkTree(repo.memoryDir)) return { entries: await repo.git.exec(lsTreeOp(commit), { cwd: repo.memoryDir }), sizes: new Map() };
+export async function readTreeMap(
+  repo: RepoRef,
+  commit: string,
+): Promise<{ entries: Map<string, string>; sizes: Map<string, number> }> {
+  if (largeWorkTree(repo.memoryDir))
+    return { entries: await repo.git.exec(lsTreeOp(commit), { cwd: repo.memoryDir }), sizes: new Map() };
   const loose = listLoose(join(resolveGitCommonDir(repo.memoryDir), 'objects'), commit, isIndexablePath);
   if (loose) return { entries: loose, sizes: new Map() }; // sizes unknown: blobs are then read loose or checked
   const entries = new Map<string, string>();

@@ -4,7 +4,15 @@
  * never reports `clean` while local commits are unpushed, never throws for git failures.
  */
 import { countAhead, integrateRemote } from './integrate.js';
-import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain, rejectedResult } from './outcome.js';
+import {
+  baseResult,
+  conflictResult,
+  failedResult,
+  headOnlyHint,
+  prepareSync,
+  pushMain,
+  rejectedResult,
+} from './outcome.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 const MAX_REBASE_ROUNDS = 2;
@@ -33,7 +41,13 @@ async function runAfterTurn(opts: SyncOptions): Promise<SyncResult> {
   }
   const setUpstream = state.upstream === null;
   let failure = await pushMain(ctx, setUpstream);
-  if (!failure) return { ...baseResult(dir), status: 'pushed', summary: `Pushed ${ahead} pending memory commit(s).`, pushed: ahead };
+  if (!failure)
+    return {
+      ...baseResult(dir),
+      status: 'pushed',
+      summary: `Pushed ${ahead} pending memory commit(s).`,
+      pushed: ahead,
+    };
   let hint = prepared.hint;
   let pulled = 0;
   for (let round = 1; failure.kind === 'non_fast_forward' && round <= MAX_REBASE_ROUNDS; round++) {
@@ -42,7 +56,8 @@ async function runAfterTurn(opts: SyncOptions): Promise<SyncResult> {
     if (r.outcome === 'conflict') return conflictResult(dir, r, ctx.onConflict, pulled - r.pulled);
     if (r.outcome === 'rejected') return rejectedResult(dir, r, pulled);
     const extra = { pulled, ...(r.backupRef ? { backupRef: r.backupRef } : {}) };
-    if (r.ahead === 0) return { ...baseResult(dir), ...extra, status: 'clean', summary: 'The remote already has every local commit.' };
+    if (r.ahead === 0)
+      return { ...baseResult(dir), ...extra, status: 'clean', summary: 'The remote already has every local commit.' };
     failure = await pushMain(ctx, setUpstream);
     if (!failure) {
       const summary = `Rebased and pushed ${r.ahead} pending memory commit(s).`;

@@ -17,7 +17,13 @@ import { agentIdentity } from '../identity.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { advertisedObjectFormat, repoObjectFormat, type ObjectFormat } from '../git/object-format.js';
 import { prepareHome } from '../home.js';
-import { CLONE_GIT_TIMEOUT_MS, NETWORK_RETRY, type GitAuth, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
+import {
+  CLONE_GIT_TIMEOUT_MS,
+  NETWORK_RETRY,
+  type GitAuth,
+  type GitRetryPolicy,
+  type GitRunner,
+} from '../git/runner.js';
 import { redactText } from '../git/redact.js';
 import { ensureHooks } from '../hooks/install.js';
 import { commitEdits } from '../memfs/edits.js';
@@ -87,15 +93,24 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   const dir = paths.memoryDir;
   const hadDir = existsSync(dir);
   if (hadDir && readdirSync(dir).length > 0) {
-    throw new MemoryError('AGENT_EXISTS', `agent ${paths.agentId} already has memory at ${dir}; use \`gitmem sync\` there`, {
-      data: { agentId: paths.agentId, memoryDir: dir },
-    });
+    throw new MemoryError(
+      'AGENT_EXISTS',
+      `agent ${paths.agentId} already has memory at ${dir}; use \`gitmem sync\` there`,
+      {
+        data: { agentId: paths.agentId, memoryDir: dir },
+      },
+    );
   }
   mkdirSync(paths.agentDir, { recursive: true }); // one level below the prepared home's agents/
   const madeWorktrees = !existsSync(paths.worktreesDir);
   const tmp = `${dir}.clone-${randomBytes(4).toString('hex')}`;
   const auth = opts.auth ?? authForRemote(opts.credentials, url);
-  const call: RemoteCall = { retry: opts.retry ?? NETWORK_RETRY, timeoutMs: opts.timeoutMs ?? CLONE_GIT_TIMEOUT_MS, ...(auth ? { auth } : {}), ...(opts.signal ? { signal: opts.signal } : {}) };
+  const call: RemoteCall = {
+    retry: opts.retry ?? NETWORK_RETRY,
+    timeoutMs: opts.timeoutMs ?? CLONE_GIT_TIMEOUT_MS,
+    ...(auth ? { auth } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
   let placed = false;
   let initialized = false;
   try {
@@ -104,7 +119,12 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
     const empty = await checkoutMain(opts.git, tmp, opts.home);
     await configureClone(opts.git, tmp, paths.agentId);
     if (empty) await adoptRemoteObjectFormat(opts.git, tmp, call);
-    if (empty) initialized = await initializeEmptyClone(opts.git, tmp, { agentId: paths.agentId, name: opts.name ?? paths.agentId, call });
+    if (empty)
+      initialized = await initializeEmptyClone(opts.git, tmp, {
+        agentId: paths.agentId,
+        name: opts.name ?? paths.agentId,
+        call,
+      });
     if (hadDir) rmSync(dir, { recursive: true, force: true }); // an empty leftover directory
     renameSync(tmp, dir);
     placed = true;
@@ -122,7 +142,14 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
  * was there before comes back), the worktrees directory and the agent directories it created, each only while
  * empty (rmdir), so nothing another process put there meanwhile is lost.
  */
-function removeClone(o: { tmp: string; paths: AgentPaths; placed: boolean; hadDir: boolean; madeWorktrees: boolean; madeFrom: string | undefined }): void {
+function removeClone(o: {
+  tmp: string;
+  paths: AgentPaths;
+  placed: boolean;
+  hadDir: boolean;
+  madeWorktrees: boolean;
+  madeFrom: string | undefined;
+}): void {
   rmSync(o.tmp, { recursive: true, force: true });
   if (o.placed) {
     rmSync(o.paths.memoryDir, { recursive: true, force: true });
@@ -148,20 +175,37 @@ function removeClone(o: { tmp: string; paths: AgentPaths; placed: boolean; hadDi
  * Refuses a remote that has branches but no main.
  */
 async function checkoutMain(git: GitRunner, dir: string, home: string): Promise<boolean> {
-  const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], { cwd: dir, okExitCodes: [1] });
+  const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], {
+    cwd: dir,
+    okExitCodes: [1],
+  });
   if (remoteMain.exitCode === 0) {
-    const problems = await findIncomingProblems({ git, memoryDir: dir, home, signal: undefined }, remoteMain.stdout.trim(), null);
+    const problems = await findIncomingProblems(
+      { git, memoryDir: dir, home, signal: undefined },
+      remoteMain.stdout.trim(),
+      null,
+    );
     if (problems.length > 0) {
-      const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … and ${problems.length - 5} more` : '');
-      throw new MemoryError('REMOTE_REJECTED', `the remote's main breaks the memory rules, so nothing was cloned: ${shown}`, { data: { problems } });
+      const shown =
+        problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … and ${problems.length - 5} more` : '');
+      throw new MemoryError(
+        'REMOTE_REJECTED',
+        `the remote's main breaks the memory rules, so nothing was cloned: ${shown}`,
+        { data: { problems } },
+      );
     }
     await git.run(['checkout', '-q', '-B', 'main', 'refs/remotes/origin/main'], { cwd: dir });
     await git.run(['branch', '-q', '--set-upstream-to=origin/main', 'main'], { cwd: dir });
     return false;
   }
-  const anyBranch = await git.run(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/remotes/origin/'], { cwd: dir });
+  const anyBranch = await git.run(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/remotes/origin/'], {
+    cwd: dir,
+  });
   if (anyBranch.stdout.trim() !== '') {
-    throw new MemoryError('INVALID_ARGUMENT', 'the remote has branches but no main: it does not look like a gitmem memory repository');
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      'the remote has branches but no main: it does not look like a gitmem memory repository',
+    );
   }
   await git.run(['symbolic-ref', 'HEAD', 'refs/heads/main'], { cwd: dir });
   return true;
@@ -176,13 +220,22 @@ async function adoptRemoteObjectFormat(git: GitRunner, dir: string, call: Remote
   const probe = await git.run(['ls-remote', 'origin'], { cwd: dir, ...call, env: { GIT_TRACE_PACKET: '1' } });
   const wanted = advertisedObjectFormat(probe.stderr);
   if (wanted !== 'sha1' && wanted !== 'sha256') {
-    throw new MemoryError('REPO_UNSUPPORTED', `the remote's object format '${wanted}' is not one gitmem can write (sha1, sha256)`, { data: { objectFormat: wanted } });
+    throw new MemoryError(
+      'REPO_UNSUPPORTED',
+      `the remote's object format '${wanted}' is not one gitmem can write (sha1, sha256)`,
+      { data: { objectFormat: wanted } },
+    );
   }
   if (repoObjectFormat(resolveGitCommonDir(dir)) === wanted) return;
   await git.run(['config', 'core.repositoryformatversion', '1'], { cwd: dir });
   await git.run(['config', 'extensions.objectformat', wanted satisfies ObjectFormat], { cwd: dir });
   const now = (await git.run(['rev-parse', '--show-object-format'], { cwd: dir })).stdout.trim();
-  if (now !== wanted) throw new MemoryError('REPO_UNSUPPORTED', `git could not give the empty clone the remote's object format ${wanted} (it has ${now})`, { data: { objectFormat: wanted } });
+  if (now !== wanted)
+    throw new MemoryError(
+      'REPO_UNSUPPORTED',
+      `git could not give the empty clone the remote's object format ${wanted} (it has ${now})`,
+      { data: { objectFormat: wanted } },
+    );
 }
 
 /**
@@ -190,8 +243,16 @@ async function adoptRemoteObjectFormat(git: GitRunner, dir: string, call: Remote
  * remote's main, which becomes the upstream. A refused push fails the clone (its code kept, the message
  * saying what gitmem was doing), so the remote and this machine never start from different histories.
  */
-async function initializeEmptyClone(git: GitRunner, dir: string, o: { agentId: string; name: string; call: RemoteCall }): Promise<boolean> {
-  for (const [key, value] of [['core.untrackedCache', 'true'], ['core.splitIndex', 'true']] as const) await git.run(['config', key, value], { cwd: dir });
+async function initializeEmptyClone(
+  git: GitRunner,
+  dir: string,
+  o: { agentId: string; name: string; call: RemoteCall },
+): Promise<boolean> {
+  for (const [key, value] of [
+    ['core.untrackedCache', 'true'],
+    ['core.splitIndex', 'true'],
+  ] as const)
+    await git.run(['config', key, value], { cwd: dir });
   await commitEdits(git, {
     memoryDir: dir,
     edits: defaultMemoryFiles().map((f) => ({ file: f.path, before: null, after: f.content })),
@@ -204,7 +265,11 @@ async function initializeEmptyClone(git: GitRunner, dir: string, o: { agentId: s
     await git.run(['push', '--quiet', 'origin', 'refs/heads/main:refs/heads/main'], { cwd: dir, ...o.call });
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'PUSH_FAILED';
-    throw new MemoryError(code, `cloned an empty remote, but pushing the new agent's first commit failed (nothing was kept; fix the remote and clone again): ${redactText((err as Error).message)}`, { cause: err });
+    throw new MemoryError(
+      code,
+      `cloned an empty remote, but pushing the new agent's first commit failed (nothing was kept; fix the remote and clone again): ${redactText((err as Error).message)}`,
+      { cause: err },
+    );
   }
   await git.run(['branch', '-q', '--set-upstream-to=origin/main', 'main'], { cwd: dir });
   return true;
@@ -222,7 +287,12 @@ async function configureClone(git: GitRunner, dir: string, agentId: string): Pro
   await setIfUnset('commit.gpgsign', 'false');
 }
 
-async function describeClone(git: GitRunner, agentId: string, dir: string, url: string): Promise<Omit<CloneResult, 'initialized'>> {
+async function describeClone(
+  git: GitRunner,
+  agentId: string,
+  dir: string,
+  url: string,
+): Promise<Omit<CloneResult, 'initialized'>> {
   const head = await git.run(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: dir, okExitCodes: [1] });
   const sha = head.exitCode === 0 ? head.stdout.trim() : null;
   const count = sha ? Number((await git.run(['rev-list', '--count', 'HEAD'], { cwd: dir })).stdout.trim()) : 0;

@@ -45,7 +45,8 @@ export const CONFLICT_POLICIES = {
       await ops.abortRebase();
       return { pulled: 0, ahead: c.ahead };
     },
-    summary: (r, what) => `Sync stopped on a conflict; main is unchanged with ${r.ahead} local commit(s) not pushed. ${what}`,
+    summary: (r, what) =>
+      `Sync stopped on a conflict; main is unchanged with ${r.ahead} local commit(s) not pushed. ${what}`,
   },
   'keep-branch': {
     help: 'keep the local commits on gitmem/conflict/<time>; main follows the remote',
@@ -78,7 +79,11 @@ export const DEFAULT_CONFLICT_POLICY: ConflictPolicy = 'fail';
  */
 export function parseConflictPolicy(value: unknown): ConflictPolicy {
   if (typeof value === 'string' && Object.hasOwn(CONFLICT_POLICIES, value)) return value as ConflictPolicy;
-  throw new MemoryError('INVALID_ARGUMENT', `--on-conflict must be one of ${CONFLICT_POLICY_NAMES.join(', ')}, got ${String(value)}`, {
-    data: { value: String(value), policies: [...CONFLICT_POLICY_NAMES] },
-  });
+  throw new MemoryError(
+    'INVALID_ARGUMENT',
+    `--on-conflict must be one of ${CONFLICT_POLICY_NAMES.join(', ')}, got ${String(value)}`,
+    {
+      data: { value: String(value), policies: [...CONFLICT_POLICY_NAMES] },
+    },
+  );
 }

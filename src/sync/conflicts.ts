@@ -60,7 +60,10 @@ function nameParts(branch: string): { kind: string; id: string } {
   return slash < 0 ? { kind: rest, id: '' } : { kind: rest.slice(0, slash), id: rest.slice(slash + 1) };
 }
 
-async function branchDelta(input: { git: GitRunner; memoryDir: string }, branch: string): Promise<{ commits: number; files: string[] }> {
+async function branchDelta(
+  input: { git: GitRunner; memoryDir: string },
+  branch: string,
+): Promise<{ commits: number; files: string[] }> {
   const cwd = input.memoryDir;
   const count = await input.git.run(['rev-list', '--count', `main..refs/heads/${branch}`], { cwd });
   const files = await input.git.run(['diff', '--name-only', '-z', `main...refs/heads/${branch}`], { cwd });
@@ -71,7 +74,9 @@ async function requireKept(input: { git: GitRunner; memoryDir: string }, branch:
   const name = branch.replace(/^refs\/heads\//, '');
   const found = (await listKeptBranches(input)).find((b) => b.branch === name);
   if (!found) {
-    throw new MemoryError('INVALID_ARGUMENT', `${name} is not a kept branch (see \`gitmem conflicts list\`)`, { data: { branch: name } });
+    throw new MemoryError('INVALID_ARGUMENT', `${name} is not a kept branch (see \`gitmem conflicts list\`)`, {
+      data: { branch: name },
+    });
   }
   return found;
 }
@@ -80,7 +85,11 @@ async function requireKept(input: { git: GitRunner; memoryDir: string }, branch:
  * One kept branch in detail: its commits and the changes it would bring to main.
  * @example const d = await showKeptBranch({ git, memoryDir, branch: 'gitmem/conflict/20250101T000000.000Z' })
  */
-export async function showKeptBranch(input: { git: GitRunner; memoryDir: string; branch: string }): Promise<KeptBranchDetail> {
+export async function showKeptBranch(input: {
+  git: GitRunner;
+  memoryDir: string;
+  branch: string;
+}): Promise<KeptBranchDetail> {
   const kept = await requireKept(input, input.branch);
   const cwd = input.memoryDir;
   const log = await input.git.run(['log', `--format=%H${SEP}%s`, `main..refs/heads/${kept.branch}`], { cwd });
@@ -109,11 +118,15 @@ export async function dropKeptBranch(input: {
   branch: string;
   clock?: () => Date;
 }): Promise<{ branch: string; head: string; backupRef: string }> {
-  return withMemoryOperation(input.memoryDir, async () => {
-    const kept = await requireKept(input, input.branch);
-    const date = (input.clock ?? (() => new Date()))();
-    const backupRef = await createUniqueRef(input.git, input.memoryDir, BACKUP_REF_PREFIX, date, kept.head);
-    await input.git.run(['update-ref', '-d', `refs/heads/${kept.branch}`, kept.head], { cwd: input.memoryDir });
-    return { branch: kept.branch, head: kept.head, backupRef };
-  }, { purpose: 'conflicts drop' });
+  return withMemoryOperation(
+    input.memoryDir,
+    async () => {
+      const kept = await requireKept(input, input.branch);
+      const date = (input.clock ?? (() => new Date()))();
+      const backupRef = await createUniqueRef(input.git, input.memoryDir, BACKUP_REF_PREFIX, date, kept.head);
+      await input.git.run(['update-ref', '-d', `refs/heads/${kept.branch}`, kept.head], { cwd: input.memoryDir });
+      return { branch: kept.branch, head: kept.head, backupRef };
+    },
+    { purpose: 'conflicts drop' },
+  );
 }

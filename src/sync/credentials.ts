@@ -44,7 +44,12 @@ export function parseCredentialsFile(text: string): Omit<GitCredentials, 'source
   return withDefaults(fields as { token: string; scheme?: string; username?: string; url?: string });
 }
 
-function withDefaults(f: { token: string; scheme?: string; username?: string; url?: string }): Omit<GitCredentials, 'source'> {
+function withDefaults(f: {
+  token: string;
+  scheme?: string;
+  username?: string;
+  url?: string;
+}): Omit<GitCredentials, 'source'> {
   const scheme = (f.scheme ?? (f.username ? 'basic' : 'bearer')).toLowerCase();
   if (scheme !== 'bearer' && scheme !== 'basic') {
     throw new MemoryError('INVALID_ARGUMENT', `unknown auth scheme ${JSON.stringify(f.scheme)} (use bearer or basic)`);

@@ -52,11 +52,16 @@ interface CheckInput {
  * the operation lease.
  * @example const rejected = await checkIncoming(ctx, remoteTip); if (rejected) ...main stays
  */
-export async function checkIncoming(input: CheckInput, tip: string, head: string | null): Promise<IncomingRejection | null> {
+export async function checkIncoming(
+  input: CheckInput,
+  tip: string,
+  head: string | null,
+): Promise<IncomingRejection | null> {
   const common = resolveGitCommonDir(input.memoryDir);
   const rules = rulesFingerprint(input.memoryDir, input.home);
   const known = readVerdict(common);
-  if (known?.tip === tip && known.rules === rules) return { tip, problems: known.problems, branch: await keptBranch(input, tip) };
+  if (known?.tip === tip && known.rules === rules)
+    return { tip, problems: known.problems, branch: await keptBranch(input, tip) };
   const problems = await findIncomingProblems(input, tip, head);
   if (problems.length === 0) return null;
   writeVerdict(common, { tip, rules, problems });
@@ -67,26 +72,41 @@ export async function checkIncoming(input: CheckInput, tip: string, head: string
  * The broken rules of the commits `tip` has that `head` lacks (every commit of `tip` when `head` is null).
  * @example await findIncomingProblems({ git, memoryDir, home, signal: undefined }, remoteTip, null) // [] when clean
  */
-export async function findIncomingProblems(input: Pick<CheckInput, 'git' | 'memoryDir' | 'home' | 'signal'>, tip: string, head: string | null): Promise<string[]> {
+export async function findIncomingProblems(
+  input: Pick<CheckInput, 'git' | 'memoryDir' | 'home' | 'signal'>,
+  tip: string,
+  head: string | null,
+): Promise<string[]> {
   const { git, memoryDir: cwd } = input;
   const opts = { cwd, ...(input.signal ? { signal: input.signal } : {}) };
-  const base = head === null ? null : (await git.run(['merge-base', head, tip], { ...opts, okExitCodes: [1] })).stdout.trim() || null;
+  const base =
+    head === null
+      ? null
+      : (await git.run(['merge-base', head, tip], { ...opts, okExitCodes: [1] })).stdout.trim() || null;
   if (base === tip) return []; // nothing new
   const from = base ?? (await git.run(['hash-object', '-t', 'tree', '--stdin'], { ...opts, input: '' })).stdout.trim();
   const [move, secrets] = await Promise.all([
     validateMove(git, cwd, from, tip, { home: input.home, secrets: false }),
     findSecretsIn(git, cwd, head === null ? [tip] : [tip, '--not', head], input.signal),
   ]);
-  const credentialLines = secrets.map((f) => `${f.path}${f.line === undefined ? '' : `:${f.line}`}: SECRET_DETECTED: ${f.message} (commit ${f.commit.slice(0, 12)})`);
+  const credentialLines = secrets.map(
+    (f) =>
+      `${f.path}${f.line === undefined ? '' : `:${f.line}`}: SECRET_DETECTED: ${f.message} (commit ${f.commit.slice(0, 12)})`,
+  );
   return [...(move.rejected?.problems ?? []), ...credentialLines];
 }
 
 /** The branch that keeps `tip`: an existing rejected branch already there, else a new one. */
 async function keptBranch(input: CheckInput, tip: string): Promise<string> {
   const opts = { cwd: input.memoryDir };
-  const r = await input.git.run(['for-each-ref', `--points-at=${tip}`, '--format=%(refname)', `refs/heads/${REJECTED_BRANCH_PREFIX}`], opts);
+  const r = await input.git.run(
+    ['for-each-ref', `--points-at=${tip}`, '--format=%(refname)', `refs/heads/${REJECTED_BRANCH_PREFIX}`],
+    opts,
+  );
   const existing = r.stdout.split('\n').find((l) => l !== '');
-  const ref = existing ?? (await createUniqueRef(input.git, input.memoryDir, `refs/heads/${REJECTED_BRANCH_PREFIX}`, input.clock(), tip));
+  const ref =
+    existing ??
+    (await createUniqueRef(input.git, input.memoryDir, `refs/heads/${REJECTED_BRANCH_PREFIX}`, input.clock(), tip));
   return ref.slice('refs/heads/'.length);
 }
 

@@ -62,7 +62,8 @@ export async function fetchMain(input: IntegrateInput): Promise<FetchOutcome> {
     const r = await input.git.run(args, runOpts(input, true));
     return { found: true, update: parseFetchUpdate(r.stderr) };
   } catch (err) {
-    if (err instanceof GitCommandError && err.kind === 'missing_remote_ref') return { found: false, update: { kind: 'other' } };
+    if (err instanceof GitCommandError && err.kind === 'missing_remote_ref')
+      return { found: false, update: { kind: 'other' } };
     throw err;
   }
 }
@@ -73,7 +74,11 @@ export async function fetchMain(input: IntegrateInput): Promise<FetchOutcome> {
  * the answer of a fetch that just ran, if one did.
  * @example const r = await integrateRemote(ctx, { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined })
  */
-export async function integrateRemote(input: IntegrateInput, hint: SyncHint, fetched?: FetchOutcome): Promise<IntegrateResult> {
+export async function integrateRemote(
+  input: IntegrateInput,
+  hint: SyncHint,
+  fetched?: FetchOutcome,
+): Promise<IntegrateResult> {
   const f = fetched ?? (await fetchMain(input));
   if (!f.found) return { outcome: 'remote_empty', pulled: 0, ahead: hint.head ? await countAhead(input) : 0 };
   // Moving main: hold the memory operation lease so no tool write or worker merge interleaves.
@@ -86,7 +91,11 @@ export async function integrateRemote(input: IntegrateInput, hint: SyncHint, fet
  * another process meanwhile cannot slip unvalidated commits in), and nothing moves main before the commits it
  * would bring have passed the validator (incoming.ts).
  */
-async function integrateLocked(input: IntegrateInput, hint: SyncHint, update: TrackingUpdate): Promise<IntegrateResult> {
+async function integrateLocked(
+  input: IntegrateInput,
+  hint: SyncHint,
+  update: TrackingUpdate,
+): Promise<IntegrateResult> {
   const gitDir = gitDirOf(input.memoryDir);
   const onto = (gitDir ? readRefQuick(gitDir, REMOTE_MAIN) : undefined) ?? (await revParse(input, REMOTE_MAIN));
   if (hint.head === null) {
@@ -101,7 +110,8 @@ async function integrateLocked(input: IntegrateInput, hint: SyncHint, update: Tr
   const counted = quick?.kind === 'counted' ? quick : undefined;
   if (counted?.behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead: counted.ahead };
   const rejection = await checkIncoming(input, onto, headNow);
-  if (rejection) return { outcome: 'rejected', pulled: 0, ahead: counted?.ahead ?? (await countAhead(input)), rejection };
+  if (rejection)
+    return { outcome: 'rejected', pulled: 0, ahead: counted?.ahead ?? (await countAhead(input)), rejection };
   // Known to share history: rebase at once (it fast-forwards or does nothing when that is all there
   // is) and count local and remote commits alongside, instead of counting first.
   if (quick?.kind === 'related') return rebaseCounting(input, quick.head, onto);
@@ -159,7 +169,9 @@ async function rebaseCounting(input: IntegrateInput, head: string, onto: string)
 }
 
 async function revParse(input: IntegrateInput, rev: string): Promise<string> {
-  return (await input.git.run(['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`], runOpts(input))).stdout.trim();
+  return (
+    await input.git.run(['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`], runOpts(input))
+  ).stdout.trim();
 }
 
 const currentHead = (input: IntegrateInput): Promise<string> => revParse(input, 'HEAD');
@@ -178,7 +190,13 @@ async function rebaseOnto(input: IntegrateInput, rel: Relation, onto: string): P
 }
 
 /** A true conflict leaves unmerged paths; anything else is a failure to report, with main restored. */
-async function afterFailedRebase(input: IntegrateInput, err: unknown, rel: Relation, backupRef: string | undefined, onto: string): Promise<IntegrateResult> {
+async function afterFailedRebase(
+  input: IntegrateInput,
+  err: unknown,
+  rel: Relation,
+  backupRef: string | undefined,
+  onto: string,
+): Promise<IntegrateResult> {
   const paths = err instanceof GitCommandError ? await unmergedPaths(input) : [];
   if (paths.length === 0) {
     await abortRebase(input);
@@ -207,7 +225,13 @@ async function onRebaseConflict(
   const ops: RebaseConflictOps = {
     abortRebase: () => abortRebase(input),
     keepLocalCommits: async () => {
-      const ref = await createUniqueRef(input.git, input.memoryDir, `refs/heads/${CONFLICT_BRANCH_PREFIX}`, input.clock(), await currentHead(input));
+      const ref = await createUniqueRef(
+        input.git,
+        input.memoryDir,
+        `refs/heads/${CONFLICT_BRANCH_PREFIX}`,
+        input.clock(),
+        await currentHead(input),
+      );
       return ref.slice('refs/heads/'.length);
     },
     followRemote: async () => void (await input.git.run(['reset', '--hard', '--quiet', onto], runOpts(input))),

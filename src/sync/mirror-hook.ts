@@ -58,15 +58,33 @@ export async function runMirrorHook(input: MirrorHookInput): Promise<void> {
     credentials = input.credentials(await mirrorHome(git, input.cwd, input.home));
   } catch (err) {
     // e.g. a credentials file others can read: say so where `gitmem mirror status` looks.
-    const commit = (await git.run(['rev-parse', '--short', 'HEAD'], { cwd: input.cwd, okExitCodes: [128] })).stdout.trim();
+    const commit = (
+      await git.run(['rev-parse', '--short', 'HEAD'], { cwd: input.cwd, okExitCodes: [128] })
+    ).stdout.trim();
     const output = err instanceof Error ? err.message : String(err);
     appendMirrorLog(gitDir, { commit, branch: 'main', trigger: 'post-commit', ok: false, output }, []);
     return;
   }
   try {
-    await pushMirror({ git, memoryDir: input.cwd, trigger: 'post-commit', retry: HOOK_RETRY, ...(credentials ? { credentials } : {}) });
+    await pushMirror({
+      git,
+      memoryDir: input.cwd,
+      trigger: 'post-commit',
+      retry: HOOK_RETRY,
+      ...(credentials ? { credentials } : {}),
+    });
   } catch (err) {
     if (isMemoryError(err, 'MIRROR_ERROR')) return; // no URL, no commit or not on a branch any more: nothing to push
-    appendMirrorLog(gitDir, { commit: '', branch: 'main', trigger: 'post-commit', ok: false, output: err instanceof Error ? err.message : String(err) }, credentials ? [credentials.token] : []);
+    appendMirrorLog(
+      gitDir,
+      {
+        commit: '',
+        branch: 'main',
+        trigger: 'post-commit',
+        ok: false,
+        output: err instanceof Error ? err.message : String(err),
+      },
+      credentials ? [credentials.token] : [],
+    );
   }
 }

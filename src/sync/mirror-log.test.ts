@@ -20,13 +20,33 @@ describe('the mirror log', () => {
 
   it('reads back the last complete push, from the hook or from mirror push', () => {
     appendMirrorLog(dir, { commit: 'abc1234', branch: 'main', trigger: 'post-commit', ok: true, output: '' }, []);
-    appendMirrorLog(dir, { commit: 'def5678', branch: 'main', trigger: 'mirror push', ok: false, output: 'remote said tok-secret-1\nrejected' }, ['tok-secret-1']);
+    appendMirrorLog(
+      dir,
+      {
+        commit: 'def5678',
+        branch: 'main',
+        trigger: 'mirror push',
+        ok: false,
+        output: 'remote said tok-secret-1\nrejected',
+      },
+      ['tok-secret-1'],
+    );
     const text = readFileSync(join(dir, 'gitmem-mirror.log'), 'utf8');
     expect(text).not.toContain('tok-secret-1');
-    expect(lastMirrorPush(text)).toMatchObject({ commit: 'def5678', trigger: 'mirror push', ok: false, output: expect.stringMatching(/rejected$/) });
+    expect(lastMirrorPush(text)).toMatchObject({
+      commit: 'def5678',
+      trigger: 'mirror push',
+      ok: false,
+      output: expect.stringMatching(/rejected$/),
+    });
     expect(lastMirrorPush(`${text}\n--- 2026-12-01T12:00:00+0000 0000000 on main ---\n`)?.commit).toBe('def5678'); // still running
     expect(lastMirrorPush('\n--- 2026-12-01T12:00:00+0100 1111111 on main ---\nTo /srv/m.git\nexit=0\n')).toEqual({
-      at: '2026-12-01T12:00:00+0100', commit: '1111111', branch: 'main', trigger: 'post-commit', ok: true, output: 'To /srv/m.git',
+      at: '2026-12-01T12:00:00+0100',
+      commit: '1111111',
+      branch: 'main',
+      trigger: 'post-commit',
+      ok: true,
+      output: 'To /srv/m.git',
     });
     expect(lastMirrorPush('')).toBeNull();
   });

@@ -41,7 +41,12 @@ function localStamp(d: Date): string {
  * grown past ~256 KiB to its last 400 lines.
  * @example appendMirrorLog(gitDir, { commit: 'abc1234', branch: 'main', trigger: 'post-commit', ok: true, output: '' }, [])
  */
-export function appendMirrorLog(gitDir: string, e: Omit<MirrorLogEntry, 'at'>, secrets: readonly string[], now = new Date()): void {
+export function appendMirrorLog(
+  gitDir: string,
+  e: Omit<MirrorLogEntry, 'at'>,
+  secrets: readonly string[],
+  now = new Date(),
+): void {
   const file = join(gitDir, MIRROR_LOG);
   try {
     if (statSync(file).size > MAX_LOG_BYTES) {
@@ -55,7 +60,12 @@ export function appendMirrorLog(gitDir: string, e: Omit<MirrorLogEntry, 'at'>, s
   }
   const label = e.trigger === 'mirror push' ? ' (gitmem mirror push)' : '';
   // The whole entry, not only git's output: nothing reaches the file around the one redaction.
-  appendFileSync(file, redactText(`\n--- ${localStamp(now)} ${e.commit} on ${e.branch}${label} ---\n${e.output}\nexit=${e.ok ? 0 : 1}\n`, [...secrets]));
+  appendFileSync(
+    file,
+    redactText(`\n--- ${localStamp(now)} ${e.commit} on ${e.branch}${label} ---\n${e.output}\nexit=${e.ok ? 0 : 1}\n`, [
+      ...secrets,
+    ]),
+  );
 }
 
 /**
@@ -77,7 +87,12 @@ export function lastMirrorPush(text: string): MirrorLogEntry | null {
     branch: h[3] ?? '',
     trigger: h[4] ? 'mirror push' : 'post-commit',
     ok: lines[end] === 'exit=0',
-    output: redactText(lines.slice(start + 1, end).join('\n').trim()),
+    output: redactText(
+      lines
+        .slice(start + 1, end)
+        .join('\n')
+        .trim(),
+    ),
   };
 }
 

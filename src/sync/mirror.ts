@@ -11,7 +11,13 @@ import { redactText } from '../git/redact.js';
 import { ensureHooks } from '../hooks/install.js';
 import { MIRROR_HOME_KEY, MIRROR_LOG, MIRROR_URL_KEY } from '../hooks/post-commit.js';
 import { authForRemote, type GitCredentials } from './credentials.js';
-import { appendMirrorLog, lastMirrorPush, readMirrorLog, type MirrorLogEntry, type MirrorTrigger } from './mirror-log.js';
+import {
+  appendMirrorLog,
+  lastMirrorPush,
+  readMirrorLog,
+  type MirrorLogEntry,
+  type MirrorTrigger,
+} from './mirror-log.js';
 import { credentialInUrl, normalizeRemoteUrl } from './remote.js';
 import { gitDirOf } from './repo-state.js';
 
@@ -35,7 +41,8 @@ interface MirrorInput {
 
 function requireGitDir(memoryDir: string): string {
   const gitDir = gitDirOf(memoryDir);
-  if (!gitDir) throw new MemoryError('NOT_A_GIT_REPO', `memory repo not initialized at ${memoryDir}; cannot configure a mirror`);
+  if (!gitDir)
+    throw new MemoryError('NOT_A_GIT_REPO', `memory repo not initialized at ${memoryDir}; cannot configure a mirror`);
   return gitDir;
 }
 
@@ -97,7 +104,9 @@ export async function pushMirror(
   const cwd = input.memoryDir;
   const url = await getMirrorUrl(input.git, cwd);
   if (url === null) {
-    throw new MemoryError('MIRROR_ERROR', 'No mirror URL configured. Use `gitmem mirror set <url>` to configure one.', { data: { reason: 'no_url' } });
+    throw new MemoryError('MIRROR_ERROR', 'No mirror URL configured. Use `gitmem mirror set <url>` to configure one.', {
+      data: { reason: 'no_url' },
+    });
   }
   const unsafe = credentialInUrl(url);
   if (unsafe) {
@@ -107,12 +116,20 @@ export async function pushMirror(
   }
   const head = await input.git.run(['rev-parse', '-q', '--verify', 'HEAD'], { cwd, okExitCodes: [1] });
   if (head.exitCode !== 0) {
-    throw new MemoryError('MIRROR_ERROR', 'Memory repo has no commits yet — nothing to push. Make a change and commit first.', { data: { reason: 'no_commits' } });
+    throw new MemoryError(
+      'MIRROR_ERROR',
+      'Memory repo has no commits yet — nothing to push. Make a change and commit first.',
+      { data: { reason: 'no_commits' } },
+    );
   }
   const ref = await input.git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd, okExitCodes: [1] });
   const branch = ref.stdout.trim();
   if (ref.exitCode !== 0 || branch === '') {
-    throw new MemoryError('MIRROR_ERROR', 'Memory repo is in a detached HEAD state — check out a branch before pushing.', { data: { reason: 'detached_head' } });
+    throw new MemoryError(
+      'MIRROR_ERROR',
+      'Memory repo is in a detached HEAD state — check out a branch before pushing.',
+      { data: { reason: 'detached_head' } },
+    );
   }
   const auth = authForRemote(input.credentials, url);
   const secrets = [...input.git.secrets, ...(auth?.secrets ?? [])];
@@ -134,7 +151,11 @@ export async function pushMirror(
     result = { ok: false, url: shown, branch, output: err.message };
   }
   const trigger = input.trigger ?? 'mirror push';
-  appendMirrorLog(gitDir, { commit: head.stdout.trim().slice(0, 7), branch, trigger, ok: result.ok, output: result.output }, secrets);
+  appendMirrorLog(
+    gitDir,
+    { commit: head.stdout.trim().slice(0, 7), branch, trigger, ok: result.ok, output: result.output },
+    secrets,
+  );
   return result;
 }
 
@@ -152,5 +173,10 @@ export async function mirrorStatus(
   const all = text.split('\n');
   if (all[all.length - 1] === '') all.pop();
   const log = all.slice(-(input.lines ?? 20)).map((l) => redactText(l));
-  return { url: url === null ? null : redactText(url), logPath: join(gitDir, MIRROR_LOG), last: lastMirrorPush(text), log };
+  return {
+    url: url === null ? null : redactText(url),
+    logPath: join(gitDir, MIRROR_LOG),
+    last: lastMirrorPush(text),
+    log,
+  };
 }

@@ -9,12 +9,24 @@ import { withMemoryOperation } from '../git/lease.js';
 import { recoverInterruptedWrite } from '../memfs/journal.js';
 import { redactText } from '../git/redact.js';
 import { authForRemote } from './credentials.js';
-import { fetchMain, REMOTE_MAIN, runOpts, type FetchOutcome, type IntegrateInput, type IntegrateResult } from './integrate.js';
+import {
+  fetchMain,
+  REMOTE_MAIN,
+  runOpts,
+  type FetchOutcome,
+  type IntegrateInput,
+  type IntegrateResult,
+} from './integrate.js';
 import type { SyncHint } from './quick-relation.js';
 import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { assertNoCredentialInUrl, getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
-import { CONFLICT_POLICIES, DEFAULT_CONFLICT_POLICY, parseConflictPolicy, type ConflictPolicy } from './conflict-policy.js';
+import {
+  CONFLICT_POLICIES,
+  DEFAULT_CONFLICT_POLICY,
+  parseConflictPolicy,
+  type ConflictPolicy,
+} from './conflict-policy.js';
 import type { SyncOptions, SyncResult } from './types.js';
 import { assertNoSecretsToPush } from './push-scan.js';
 
@@ -72,7 +84,13 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
     return { done: { ...base, status: 'push_failed', summary, error: { code: 'PUSH_FAILED', message: summary } } };
   }
   if (fetched && 'error' in fetched) return { done: failedResult(opts.memoryDir, fetched.error) };
-  const hint: SyncHint = { head: state.oid, upstream: state.upstream, ahead: state.ahead, behind: state.behind, remoteBefore };
+  const hint: SyncHint = {
+    head: state.oid,
+    upstream: state.upstream,
+    ahead: state.ahead,
+    behind: state.behind,
+    remoteBefore,
+  };
   return { ctx, state, url, hint, ...(fetched ? { fetched: fetched.value } : {}) };
 }
 
@@ -85,10 +103,14 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
  */
 async function settledState(opts: SyncOptions): Promise<RepoState | undefined> {
   const lease = { purpose: 'sync (clean check)', ...(opts.signal ? { signal: opts.signal } : {}) };
-  return withMemoryOperation(opts.memoryDir, async () => {
-    await recoverInterruptedWrite(opts.git, opts.memoryDir);
-    return readRepoState(opts.git, opts.memoryDir, opts.signal);
-  }, lease);
+  return withMemoryOperation(
+    opts.memoryDir,
+    async () => {
+      await recoverInterruptedWrite(opts.git, opts.memoryDir);
+      return readRepoState(opts.git, opts.memoryDir, opts.signal);
+    },
+    lease,
+  );
 }
 
 /**
@@ -173,14 +195,27 @@ export function rejectedResult(memoryDir: string, r: IntegrateResult, pulledBefo
   const summary =
     `The remote's main (${rejection?.tip.slice(0, 12) ?? '?'}) breaks the memory rules; main was left as it was${pending} and the remote's commits are kept on ${branch}: ` +
     `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; … and ${problems.length - 3} more` : ''}`;
-  return { ...baseResult(memoryDir), status: 'rejected', summary, pulled: pulledBefore, keptBranch: branch, problems, error: { code: 'REMOTE_REJECTED', message: summary } };
+  return {
+    ...baseResult(memoryDir),
+    status: 'rejected',
+    summary,
+    pulled: pulledBefore,
+    keptBranch: branch,
+    problems,
+    error: { code: 'REMOTE_REJECTED', message: summary },
+  };
 }
 
 /**
  * `conflict` from an integration that stopped on conflicting changes.
  * @example if (r.outcome === 'conflict') return conflictResult(dir, r)
  */
-export function conflictResult(memoryDir: string, r: IntegrateResult, policy: ConflictPolicy, pulledBefore = 0): SyncResult {
+export function conflictResult(
+  memoryDir: string,
+  r: IntegrateResult,
+  policy: ConflictPolicy,
+  pulledBefore = 0,
+): SyncResult {
   const paths = r.conflictPaths ?? [];
   const what = `conflicted file(s): ${listPaths(paths)}`;
   return {

@@ -31,7 +31,12 @@ describe('sync pure helpers', () => {
       changed: ['system/a b.md', 'new.md', 'notes.txt'],
       unmerged: ['system/c.md'],
     });
-    expect(parseStatusV2('# branch.oid (initial)\0# branch.head (detached)\0')).toMatchObject({ oid: null, branch: null, upstream: null, ahead: null });
+    expect(parseStatusV2('# branch.oid (initial)\0# branch.head (detached)\0')).toMatchObject({
+      oid: null,
+      branch: null,
+      upstream: null,
+      ahead: null,
+    });
   });
 
   it('summarises conflict state as sync reports it first, listing ten files then a count', () => {
@@ -47,7 +52,9 @@ describe('sync pure helpers', () => {
     expect(normalizeRemoteUrl('git@github.com:me/mem.git', '/x')).toBe('git@github.com:me/mem.git');
     expect(normalizeRemoteUrl('../remote.git', '/srv/a')).toBe('/srv/remote.git');
     expect(() => normalizeRemoteUrl('https://me:tok@github.com/me/mem.git', '/')).toThrow(/embedded credentials/);
-    expect(() => normalizeRemoteUrl('https://ghp_abcdefghijklmnop@github.com/x.git', '/')).toThrow(/embedded credentials/);
+    expect(() => normalizeRemoteUrl('https://ghp_abcdefghijklmnop@github.com/x.git', '/')).toThrow(
+      /embedded credentials/,
+    );
     try {
       normalizeRemoteUrl('https://me:tok-SECRET-1@github.com/x.git', '/');
     } catch (err) {
@@ -76,7 +83,13 @@ describe('sync pure helpers', () => {
   });
 
   it('refuses credentials in a URL query string or fragment, naming the parameter, never the value', () => {
-    for (const q of ['?access_token=S3CRET-v', '?ref=x&private_token=S3CRET-v', '?sig=S3CRET-v', '#token=S3CRET-v', '?X-Amz-Signature=S3CRET-v']) {
+    for (const q of [
+      '?access_token=S3CRET-v',
+      '?ref=x&private_token=S3CRET-v',
+      '?sig=S3CRET-v',
+      '#token=S3CRET-v',
+      '?X-Amz-Signature=S3CRET-v',
+    ]) {
       let message = '';
       try {
         normalizeRemoteUrl(`https://h.example/x.git${q}`, '/');
@@ -117,7 +130,9 @@ describe('readOriginFromConfigFile', () => {
     const dir = makeTmpDir();
     mkdirSync(join(dir, '.git'));
     const write = (text: string): void => writeFileSync(join(dir, '.git', 'config'), text);
-    write('[core]\n\tbare = false\n[remote "upstream"]\n\turl = /x\n[remote "origin"]\n\turl = https://h/mem.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n');
+    write(
+      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = /x\n[remote "origin"]\n\turl = https://h/mem.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+    );
     expect(readOriginFromConfigFile(dir)).toBe('https://h/mem.git');
     write('[core]\n\tbare = false\n[remote "upstream"]\n\turl = /x\n');
     expect(readOriginFromConfigFile(dir)).toBeNull();

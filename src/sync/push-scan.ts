@@ -43,7 +43,11 @@ export function parseLogRaw(stdout: string): Array<{ commit: string; message: st
     if (t.startsWith('\x01')) {
       const sep = t.indexOf('\x02');
       const end = t.lastIndexOf('\x03');
-      out.push({ commit: t.slice(1, sep === -1 ? undefined : sep).trim(), message: sep === -1 ? '' : t.slice(sep + 1, end > sep ? end : undefined), parts: [] });
+      out.push({
+        commit: t.slice(1, sep === -1 ? undefined : sep).trim(),
+        message: sep === -1 ? '' : t.slice(sep + 1, end > sep ? end : undefined),
+        parts: [],
+      });
     } else if (t.startsWith(':') && out.length > 0) {
       const two = /^:\S+ \S+ \S+ \S+ [RC]/.test(t);
       out.at(-1)?.parts.push(t, ...tokens.slice(i + 1, i + (two ? 3 : 2)));
@@ -56,7 +60,12 @@ export function parseLogRaw(stdout: string): Array<{ commit: string; message: st
 function toChange(e: RawDiffEntry, blob: (id: string) => string | null): FileChange | null {
   if (e.status === 'D' || !readable(e.newMode, e.newId)) return null;
   const content = blob(e.newId);
-  const old = e.status === 'M' || e.status === 'T' || e.status === 'R' ? (readable(e.oldMode, e.oldId) ? blob(e.oldId) : null) : null;
+  const old =
+    e.status === 'M' || e.status === 'T' || e.status === 'R'
+      ? readable(e.oldMode, e.oldId)
+        ? blob(e.oldId)
+        : null
+      : null;
   if (e.status === 'R') return { status: 'renamed', path: e.path, oldPath: e.oldPath ?? '', content, headContent: old };
   return { status: old === null ? 'added' : 'modified', path: e.path, content, headContent: old };
 }
@@ -73,9 +82,26 @@ export async function findSecretsToPush(git: GitRunner, cwd: string, signal?: Ab
  * The credentials the commits `revs` name add (in their files or their messages), oldest commit first.
  * @example const found = await findSecretsIn(git, memoryDir, [remoteTip, '--not', 'HEAD'])
  */
-export async function findSecretsIn(git: GitRunner, cwd: string, revs: readonly string[], signal?: AbortSignal): Promise<PushSecret[]> {
+export async function findSecretsIn(
+  git: GitRunner,
+  cwd: string,
+  revs: readonly string[],
+  signal?: AbortSignal,
+): Promise<PushSecret[]> {
   const opts = { cwd, ...(signal ? { signal } : {}) };
-  const args = ['log', '--reverse', LOG_FORMAT, '-z', '--raw', '-M', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--diff-merges=first-parent', ...revs];
+  const args = [
+    'log',
+    '--reverse',
+    LOG_FORMAT,
+    '-z',
+    '--raw',
+    '-M',
+    '--no-abbrev',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--diff-merges=first-parent',
+    ...revs,
+  ];
   const commits = parseLogRaw((await git.run(args, opts)).stdout);
   const ids = new Set<string>();
   for (const c of commits) {
@@ -90,10 +116,19 @@ export async function findSecretsIn(git: GitRunner, cwd: string, revs: readonly 
   const allowed = readAllowedSecrets(cwd);
   const found: PushSecret[] = [];
   for (const c of commits) {
-    const changes = c.entries.map((e) => toChange(e, (id) => byId.get(id) ?? null)).filter((x): x is FileChange => x !== null);
+    const changes = c.entries
+      .map((e) => toChange(e, (id) => byId.get(id) ?? null))
+      .filter((x): x is FileChange => x !== null);
     const inMessage = scanText(c.message, { allowed }).map((f) => secretProblem('(commit message)', f));
     for (const p of [...inMessage, ...secretProblems(changes, allowed)]) {
-      found.push({ commit: c.commit, path: p.path, line: p.line, rule: p.rule, fingerprint: p.fingerprint, message: p.message });
+      found.push({
+        commit: c.commit,
+        path: p.path,
+        line: p.line,
+        rule: p.rule,
+        fingerprint: p.fingerprint,
+        message: p.message,
+      });
     }
   }
   return found;
@@ -106,7 +141,9 @@ export async function findSecretsIn(git: GitRunner, cwd: string, revs: readonly 
 export async function assertNoSecretsToPush(git: GitRunner, cwd: string, signal?: AbortSignal): Promise<void> {
   const found = await findSecretsToPush(git, cwd, signal);
   if (found.length === 0) return;
-  const lines = found.slice(0, 100).map((f) => `commit ${f.commit.slice(0, 12)} ${f.path}${f.line === undefined ? '' : `:${f.line}`}: ${f.message}`);
+  const lines = found
+    .slice(0, 100)
+    .map((f) => `commit ${f.commit.slice(0, 12)} ${f.path}${f.line === undefined ? '' : `:${f.line}`}: ${f.message}`);
   if (found.length > 100) lines.push(`… and ${found.length - 100} more`);
   const first = found[0];
   throw new MemoryError(

@@ -5,10 +5,7 @@
  */
 
 /** What the fetch reported for its one ref update. */
-export type TrackingUpdate =
-  | { kind: 'none' }
-  | { kind: 'fast_forward'; from: string; to: string }
-  | { kind: 'other' };
+export type TrackingUpdate = { kind: 'none' } | { kind: 'fast_forward'; from: string; to: string } | { kind: 'other' };
 
 /** What sync saw before integrating: the status it ran and origin/main just before its first fetch. */
 export interface SyncHint {
@@ -58,6 +55,7 @@ export function quickRelation(
   const before = hint.remoteBefore;
   if (hint.head === null || headNow !== hint.head || before === undefined || remoteNow === undefined) return undefined;
   if (remoteNow === before) return { kind: 'counted', ahead: hint.ahead, behind: hint.behind };
-  const fastForward = update.kind === 'fast_forward' && before.startsWith(update.from) && remoteNow.startsWith(update.to);
+  const fastForward =
+    update.kind === 'fast_forward' && before.startsWith(update.from) && remoteNow.startsWith(update.to);
   return fastForward && hint.behind === 0 ? { kind: 'related', head: headNow, onto: remoteNow } : undefined;
 }

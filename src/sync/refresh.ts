@@ -65,7 +65,8 @@ async function applyRefresh(ctx: IntegrateInput, fetched: FetchOutcome): Promise
   const state = await readRepoState(ctx.git, ctx.memoryDir, ctx.signal);
   // Only main follows the remote, and a rebase needs a clean tree: otherwise the checkout stays as it is
   // and the merge itself reports whatever is in its way.
-  if (!state || state.branch !== 'main' || state.oid === null || state.changed.length > 0 || conflictSummary(state)) return;
+  if (!state || state.branch !== 'main' || state.oid === null || state.changed.length > 0 || conflictSummary(state))
+    return;
   const hint = { head: state.oid, upstream: null, ahead: null, behind: null, remoteBefore: undefined };
   const r = await integrateRemote(ctx, hint, fetched);
   if (r.outcome !== 'conflict') return;

@@ -21,7 +21,13 @@ export function timeStamp(date: Date): string {
  * (`update-ref <ref> <sha> ''` refuses to replace an existing ref, atomically). Returns the ref created.
  * @example await createUniqueRef(git, dir, 'refs/gitmem/backup/', clock(), head)
  */
-export async function createUniqueRef(git: GitRunner, cwd: string, prefix: string, date: Date, sha: string): Promise<string> {
+export async function createUniqueRef(
+  git: GitRunner,
+  cwd: string,
+  prefix: string,
+  date: Date,
+  sha: string,
+): Promise<string> {
   const base = `${prefix}${timeStamp(date)}`;
   for (let n = 1; n <= 50; n++) {
     const ref = n === 1 ? base : `${base}-${n}`;

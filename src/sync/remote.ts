@@ -32,10 +32,13 @@ export interface RemoteInfo {
 export function normalizeRemoteUrl(raw: string, baseDir: string): string {
   const url = raw.trim().replace(/\/+$/, '');
   if (url === '') throw new MemoryError('INVALID_ARGUMENT', 'remote URL is empty');
-  if (/[\s\0]/.test(url) && /:\/\//.test(url)) throw new MemoryError('INVALID_ARGUMENT', 'remote URL contains whitespace');
+  if (/[\s\0]/.test(url) && /:\/\//.test(url))
+    throw new MemoryError('INVALID_ARGUMENT', 'remote URL contains whitespace');
   const problem = credentialInUrl(url);
   if (problem) {
-    throw new MemoryError('INVALID_ARGUMENT', `refusing a remote URL with ${problem}: ${TOKEN_ADVICE}`, { data: { url: redactText(url) } });
+    throw new MemoryError('INVALID_ARGUMENT', `refusing a remote URL with ${problem}: ${TOKEN_ADVICE}`, {
+      data: { url: redactText(url) },
+    });
   }
   if (SCHEME_URL.test(url) || SCP_LIKE.test(url)) return url;
   return isAbsolute(url) ? url : resolve(baseDir, url);
@@ -59,7 +62,8 @@ function localRepoProblem(path: string): string | undefined {
   }
   if (!isDir) return `${path} is not a directory`;
   // A work tree holds .git; a bare repository holds HEAD (and objects/, refs/).
-  if (existsSync(join(path, '.git')) || (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects')))) return undefined;
+  if (existsSync(join(path, '.git')) || (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects'))))
+    return undefined;
   return `${path} is not a git repository`;
 }
 
@@ -82,7 +86,8 @@ export function remoteProblem(url: string): string | undefined {
   return localRepoProblem(url);
 }
 
-const TOKEN_ADVICE = 'git would store it in .git/config and show it on command lines; put the token in GITMEM_GIT_TOKEN or $GITMEM_HOME/credentials and use the URL without it';
+const TOKEN_ADVICE =
+  'git would store it in .git/config and show it on command lines; put the token in GITMEM_GIT_TOKEN or $GITMEM_HOME/credentials and use the URL without it';
 
 /**
  * What credential a remote URL carries, named without its value, or undefined: a password or token as
@@ -92,7 +97,8 @@ const TOKEN_ADVICE = 'git would store it in .git/config and show it on command l
  */
 export function credentialInUrl(url: string): string | undefined {
   const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@?#]*)@/i.exec(url)?.[1];
-  if (userInfo !== undefined && (userInfo.includes(':') || userInfo.length >= 12)) return 'embedded credentials (user info)';
+  if (userInfo !== undefined && (userInfo.includes(':') || userInfo.length >= 12))
+    return 'embedded credentials (user info)';
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined;
   const names = secretParamNames(url);
   return names.length > 0 ? `a credential in its query string (${[...new Set(names)].join(', ')})` : undefined;
@@ -145,14 +151,23 @@ export function readOriginFromConfigFile(memoryDir: string): string | null | und
  * Returns the stored URL.
  * @example await setRemote({ git, memoryDir, url: 'https://github.com/me/mem.git' })
  */
-export async function setRemote(input: { git: GitRunner; memoryDir: string; url: string; baseDir?: string }): Promise<RemoteInfo> {
+export async function setRemote(input: {
+  git: GitRunner;
+  memoryDir: string;
+  url: string;
+  baseDir?: string;
+}): Promise<RemoteInfo> {
   const url = normalizeRemoteUrl(input.url, input.baseDir ?? process.cwd());
   const problem = remoteProblem(url);
   if (problem) {
     const shown = JSON.stringify(redactText(input.url.trim()).slice(0, 200));
-    throw new MemoryError('INVALID_ARGUMENT', `${shown} is not a git remote: ${problem} (give a URL such as https://host/me/memory.git, an SSH address such as git@host:me/memory.git, or the path of a git repository)`, {
-      data: { field: 'url', url: redactText(url) },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${shown} is not a git remote: ${problem} (give a URL such as https://host/me/memory.git, an SSH address such as git@host:me/memory.git, or the path of a git repository)`,
+      {
+        data: { field: 'url', url: redactText(url) },
+      },
+    );
   }
   const existing = await getOriginUrl(input.git, input.memoryDir);
   const args = existing === null ? ['remote', 'add', 'origin', url] : ['remote', 'set-url', 'origin', url];

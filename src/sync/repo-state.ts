@@ -58,11 +58,19 @@ export function gitDirOf(workTree: string): string | undefined {
  * Reads the repository state, or undefined when `memoryDir` is not a git work tree.
  * @example const s = await readRepoState(git, dir); if (s?.unmerged.length) ...
  */
-export async function readRepoState(git: GitRunner, memoryDir: string, signal?: AbortSignal): Promise<RepoState | undefined> {
+export async function readRepoState(
+  git: GitRunner,
+  memoryDir: string,
+  signal?: AbortSignal,
+): Promise<RepoState | undefined> {
   const gitDir = gitDirOf(memoryDir);
   if (!gitDir) return undefined;
   const env = { ...READ_ONLY_STATUS_ENV }; // outside the write lease
-  const { stdout } = await git.run(['status', '--porcelain=v2', '--branch', '-z'], { cwd: memoryDir, env, ...(signal ? { signal } : {}) });
+  const { stdout } = await git.run(['status', '--porcelain=v2', '--branch', '-z'], {
+    cwd: memoryDir,
+    env,
+    ...(signal ? { signal } : {}),
+  });
   return {
     ...parseStatusV2(stdout),
     gitDir,
@@ -76,7 +84,9 @@ export async function readRepoState(git: GitRunner, memoryDir: string, signal?: 
  * undefined when the repo is not in a conflict state.
  * @example conflictSummary(state) === 'rebase in progress; conflicted file(s): a.md'
  */
-export function conflictSummary(s: Pick<RepoState, 'mergeInProgress' | 'rebaseInProgress' | 'unmerged'>): string | undefined {
+export function conflictSummary(
+  s: Pick<RepoState, 'mergeInProgress' | 'rebaseInProgress' | 'unmerged'>,
+): string | undefined {
   const parts: string[] = [];
   if (s.mergeInProgress) parts.push('merge in progress');
   if (s.rebaseInProgress) parts.push('rebase in progress');

@@ -3,7 +3,15 @@
  * absorb a remote that moves between our fetch and our push. Never commits; never drops a commit.
  */
 import { integrateRemote, type FetchOutcome, type IntegrateResult } from './integrate.js';
-import { baseResult, conflictResult, failedResult, headOnlyHint, prepareSync, pushMain, rejectedResult } from './outcome.js';
+import {
+  baseResult,
+  conflictResult,
+  failedResult,
+  headOnlyHint,
+  prepareSync,
+  pushMain,
+  rejectedResult,
+} from './outcome.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 const MAX_ROUNDS = 3;
@@ -50,5 +58,7 @@ export async function syncMemory(opts: SyncOptions): Promise<SyncResult> {
 }
 
 function upToDate(pulled: number): string {
-  return pulled > 0 ? `Pulled ${pulled} memory commit(s); nothing to push.` : 'Memory repo is up to date with the remote.';
+  return pulled > 0
+    ? `Pulled ${pulled} memory commit(s); nothing to push.`
+    : 'Memory repo is up to date with the remote.';
 }

@@ -5,7 +5,8 @@ import type { MemoryErrorCode } from '../errors.js';
 import type { GitAuth, GitRetryPolicy, GitRunner } from '../git/runner.js';
 import type { GitCredentials } from './credentials.js';
 
-export type SyncStatus = 'skipped' | 'conflict' | 'rejected' | 'dirty' | 'no_remote' | 'clean' | 'pushed' | 'push_failed';
+export type SyncStatus =
+  'skipped' | 'conflict' | 'rejected' | 'dirty' | 'no_remote' | 'clean' | 'pushed' | 'push_failed';
 
 import type { ConflictPolicy } from './conflict-policy.js';
 

@@ -6,7 +6,11 @@ const schema: ToolInputSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['reason'],
-  properties: { reason: { type: 'string', minLength: 1 }, limit: { type: 'integer', minimum: 1, maximum: 10 }, mode: { type: 'string', enum: ['a', 'b'] } },
+  properties: {
+    reason: { type: 'string', minLength: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 10 },
+    mode: { type: 'string', enum: ['a', 'b'] },
+  },
 };
 
 function problem(args: unknown): string {
@@ -21,7 +25,11 @@ function problem(args: unknown): string {
 
 describe('checkToolArguments', () => {
   it('accepts what the schema declares and returns it', () => {
-    expect(checkToolArguments('t', schema, { reason: 'r', limit: 3, mode: 'a' })).toEqual({ reason: 'r', limit: 3, mode: 'a' });
+    expect(checkToolArguments('t', schema, { reason: 'r', limit: 3, mode: 'a' })).toEqual({
+      reason: 'r',
+      limit: 3,
+      mode: 'a',
+    });
     expect(checkToolArguments('t', { type: 'object', properties: {} }, undefined)).toEqual({});
   });
 

@@ -43,15 +43,19 @@ const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v)
 /** The one-line problem with one argument, or undefined. */
 function propertyProblem(key: string, schema: PropertySchema, v: unknown): string | undefined {
   const check = schema.type ? TYPE_CHECKS[schema.type] : undefined;
-  if (check && !check(v)) return `'${key}' must be ${schema.type === 'integer' ? 'an' : 'a'} ${schema.type}, got ${describe(v)}`;
-  if (schema.enum && !schema.enum.includes(v)) return `'${key}' must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+  if (check && !check(v))
+    return `'${key}' must be ${schema.type === 'integer' ? 'an' : 'a'} ${schema.type}, got ${describe(v)}`;
+  if (schema.enum && !schema.enum.includes(v))
+    return `'${key}' must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
   if (typeof v === 'number') {
     if (schema.minimum !== undefined && v < schema.minimum) return `'${key}' must be at least ${schema.minimum}`;
     if (schema.maximum !== undefined && v > schema.maximum) return `'${key}' must be at most ${schema.maximum}`;
   }
   if (typeof v === 'string') {
-    if (schema.minLength !== undefined && v.length < schema.minLength) return `'${key}' must have at least ${schema.minLength} characters`;
-    if (schema.maxLength !== undefined && v.length > schema.maxLength) return `'${key}' must have at most ${schema.maxLength} characters`;
+    if (schema.minLength !== undefined && v.length < schema.minLength)
+      return `'${key}' must have at least ${schema.minLength} characters`;
+    if (schema.maxLength !== undefined && v.length > schema.maxLength)
+      return `'${key}' must have at most ${schema.maxLength} characters`;
   }
   return undefined;
 }
@@ -77,7 +81,8 @@ export function checkToolArguments(tool: string, schema: ToolInputSchema, args: 
       fail(`unknown argument '${extra.slice(0, 80)}' (${list})`, extra.slice(0, 80));
     }
   }
-  for (const key of schema.required ?? []) if (!Object.hasOwn(record, key)) fail(`missing required argument '${key}'`, key);
+  for (const key of schema.required ?? [])
+    if (!Object.hasOwn(record, key)) fail(`missing required argument '${key}'`, key);
   for (const [key, v] of Object.entries(record)) {
     const p = properties[key];
     const problem = p ? propertyProblem(key, p, v) : undefined;

@@ -29,10 +29,16 @@ export const MAX_LOG_LIMIT = 1000;
 /** The surface the memory_prompt tool words the prompt for unless told otherwise: these tools. */
 export const TOOLS_PROMPT_SURFACE: PromptSurface = 'tools';
 
-const logLimit = { type: 'integer', minimum: 1, maximum: MAX_LOG_LIMIT, description: `How many commits (default 20, at most ${MAX_LOG_LIMIT}).` } as const;
+const logLimit = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_LOG_LIMIT,
+  description: `How many commits (default 20, at most ${MAX_LOG_LIMIT}).`,
+} as const;
 
 /** `at` on every tool that reads an older revision (git/revision.ts says what it accepts). */
-const at = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_REVISION_LENGTH, description }) as const;
+const at = (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength: MAX_REVISION_LENGTH, description }) as const;
 
 const memory: ToolRow = {
   description:
@@ -51,7 +57,10 @@ const memoryView = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      path: { type: 'string', description: 'Memory-relative file or directory (default the root); `notes/a` also finds notes/a.md.' },
+      path: {
+        type: 'string',
+        description: 'Memory-relative file or directory (default the root); `notes/a` also finds notes/a.md.',
+      },
       at: at('Revision to read: a sha, a branch, HEAD~3, 2025-01-02T10:00 or @{3 days ago}. Default HEAD.'),
       view_range: {
         type: 'array',
@@ -77,12 +86,29 @@ const memorySearch = {
         type: 'string',
         minLength: 1,
         maxLength: SEARCH_LIMITS.queryChars,
-        description: 'Words to find (any order; files with more and rarer words rank first), "quoted phrases" as written; the last word also matches as a prefix.',
+        description:
+          'Words to find (any order; files with more and rarer words rank first), "quoted phrases" as written; the last word also matches as a prefix.',
       },
-      at: at('Search an older revision: a commit sha, branch, HEAD~3, or an ISO date (the last commit at or before it). Default: the current memory.'),
-      limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMITS.maxLimit, description: `Most hits (default ${SEARCH_LIMITS.defaultLimit}).` },
-      paths: { type: 'array', items: { type: 'string' }, description: 'Only files matching one of these globs, e.g. ["notes/**"].' },
-      mode: { type: 'string', enum: [...SEARCH_MODES], description: 'fulltext, semantic or hybrid (semantic and hybrid need embeddings configured; default hybrid then, else fulltext).' },
+      at: at(
+        'Search an older revision: a commit sha, branch, HEAD~3, or an ISO date (the last commit at or before it). Default: the current memory.',
+      ),
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SEARCH_LIMITS.maxLimit,
+        description: `Most hits (default ${SEARCH_LIMITS.defaultLimit}).`,
+      },
+      paths: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Only files matching one of these globs, e.g. ["notes/**"].',
+      },
+      mode: {
+        type: 'string',
+        enum: [...SEARCH_MODES],
+        description:
+          'fulltext, semantic or hybrid (semantic and hybrid need embeddings configured; default hybrid then, else fulltext).',
+      },
     },
   },
 } as const satisfies ToolRow;
@@ -104,14 +130,19 @@ export const TOOL_CATALOGUE = {
     inputSchema: { type: 'object', additionalProperties: false, properties: { limit: logLimit } },
   },
   memory_prompt: {
-    description: 'The system prompt compiled from the committed memory, worded for these memory tools unless `surface` names another.',
+    description:
+      'The system prompt compiled from the committed memory, worded for these memory tools unless `surface` names another.',
     inputSchema: {
       type: 'object',
       additionalProperties: false,
       properties: {
         mode: { type: 'string', enum: [...MEMORY_MODES] },
         preset: { type: 'string' },
-        surface: { type: 'string', enum: [...PROMPT_SURFACES], description: `The tools the wording speaks of (default ${TOOLS_PROMPT_SURFACE}).` },
+        surface: {
+          type: 'string',
+          enum: [...PROMPT_SURFACES],
+          description: `The tools the wording speaks of (default ${TOOLS_PROMPT_SURFACE}).`,
+        },
       },
     },
   },
@@ -125,7 +156,11 @@ export const TOOL_CATALOGUE = {
       properties: {
         path: { type: 'string', description: 'Only commits touching this file or directory.' },
         limit: logLimit,
-        since: { type: 'string', maxLength: 64, description: 'Only commits at or after this date (2025-01-02, 2025-01-02T10:00Z, "3 days ago").' },
+        since: {
+          type: 'string',
+          maxLength: 64,
+          description: 'Only commits at or after this date (2025-01-02, 2025-01-02T10:00Z, "3 days ago").',
+        },
       },
     },
   },

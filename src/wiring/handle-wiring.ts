@@ -43,6 +43,7 @@ export function handleWiring(handle: object): HandleWiring | undefined {
  */
 export function handleGit(handle: object): GitRunner {
   const wiring = handleWiring(handle);
-  if (!wiring) throw new MemoryError('INVALID_ARGUMENT', 'not a Memory handle opened by createMemory (it carries no git runner)');
+  if (!wiring)
+    throw new MemoryError('INVALID_ARGUMENT', 'not a Memory handle opened by createMemory (it carries no git runner)');
   return wiring.git;
 }

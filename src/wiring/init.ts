@@ -28,7 +28,10 @@ async function starterFiles(personality: string | undefined): Promise<Array<{ pa
   const { getPersonality } = await import('../blocks/personalities.js');
   const { composeMemoryFile } = await import('../blocks/replace-body.js');
   const p = getPersonality(personality);
-  return (['persona', 'human'] as const).map((n) => ({ path: `system/${n}.md`, content: composeMemoryFile({ description: p[n].description }, p[n].body) }));
+  return (['persona', 'human'] as const).map((n) => ({
+    path: `system/${n}.md`,
+    content: composeMemoryFile({ description: p[n].description }, p[n].body),
+  }));
 }
 
 /**

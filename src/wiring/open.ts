@@ -38,7 +38,10 @@ export function launcherFor(o: { launch?: Launcher | undefined }): Launcher {
  * (fast-paths.ts: GITMEM_FAST_PATHS=0 sends every fast path to its plain git path).
  * @example const git = runnerFor(config, {})
  */
-export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined; launch?: Launcher | undefined }): GitRunner {
+export function runnerFor(
+  config: GitmemConfig,
+  o: { git?: GitRunner | undefined; launch?: Launcher | undefined },
+): GitRunner {
   setFastPaths(config.fastPaths);
   // GITMEM_HOME: git's hooks read the system/ budget from the configured home, as the handle does (config.ts hookHome).
   return o.git ?? createGitRunner({ env: { ...config.env, GITMEM_HOME: config.home }, launch: launcherFor(o) });
@@ -49,16 +52,28 @@ export function runnerFor(config: GitmemConfig, o: { git?: GitRunner | undefined
  * checked to be a repository: HOME_UNUSABLE, MEMORY_DIR_MISSING or NOT_A_GIT_REPO otherwise.
  * @example locateMemory(loadConfig({ home: '/tmp/gm' }), undefined).memoryDir // '/tmp/gm/agents/<the only agent>/memory'
  */
-export function locateMemory(config: GitmemConfig, agentId: string | undefined): { memoryDir: string; agentId: string | undefined } {
+export function locateMemory(
+  config: GitmemConfig,
+  agentId: string | undefined,
+): { memoryDir: string; agentId: string | undefined } {
   const scope = resolveScope({ home: config.home, agentId, configured: config.agent });
   const memoryDir = scope.memoryDir;
   if (!existsSync(memoryDir)) {
-    if (scope.source === 'env-dir') throw new MemoryError('MEMORY_DIR_MISSING', `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`, { data: { memoryDir } });
+    if (scope.source === 'env-dir')
+      throw new MemoryError(
+        'MEMORY_DIR_MISSING',
+        `memory directory does not exist: ${memoryDir} (run \`gitmem init\`)`,
+        { data: { memoryDir } },
+      );
     assertHomeUsable(config.home);
     throw unknownAgent(config.home, scope.agentId as string, memoryDir);
   }
   if (!existsSync(join(memoryDir, '.git'))) {
-    throw new MemoryError('NOT_A_GIT_REPO', `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`, { data: { memoryDir } });
+    throw new MemoryError(
+      'NOT_A_GIT_REPO',
+      `${memoryDir} is not a git repository; gitmem needs a git-backed memory directory`,
+      { data: { memoryDir } },
+    );
   }
   return { memoryDir, agentId: scope.agentId };
 }
@@ -75,13 +90,20 @@ function unknownAgent(home: string, agentId: string, memoryDir: string): MemoryE
       return false;
     }
   };
-  const agents = listHomeAgents(home).map((a) => a.agentId).filter(valid);
+  const agents = listHomeAgents(home)
+    .map((a) => a.agentId)
+    .filter(valid);
   const shown = agents.slice(0, LISTED_AGENTS).join(', ');
-  const more = agents.length > LISTED_AGENTS ? ` and ${agents.length - LISTED_AGENTS} more (gitmem agents lists them)` : '';
+  const more =
+    agents.length > LISTED_AGENTS ? ` and ${agents.length - LISTED_AGENTS} more (gitmem agents lists them)` : '';
   const has = agents.length === 0 ? 'it has no agents yet' : `its agents: ${shown}${more}`;
-  return new MemoryError('MEMORY_DIR_MISSING', `no agent "${agentId}" in ${home} (${has}); \`gitmem init --agent ${agentId}\` creates it`, {
-    data: { memoryDir, agentId, home, agents: agents.slice(0, LISTED_AGENTS) },
-  });
+  return new MemoryError(
+    'MEMORY_DIR_MISSING',
+    `no agent "${agentId}" in ${home} (${has}); \`gitmem init --agent ${agentId}\` creates it`,
+    {
+      data: { memoryDir, agentId, home, agents: agents.slice(0, LISTED_AGENTS) },
+    },
+  );
 }
 
 /** The repo config as the one text reader parses it (no git process); empty when it cannot be read. */
@@ -132,10 +154,16 @@ function keepProtectionMarker(memoryDir: string, commonDir: string, commit: stri
  * in its own process, told which home's credentials this memory uses) and git's housekeeping.
  * @example deps.afterCommit = afterCommit(git, memoryDir, config, gitDirsOf(memoryDir))
  */
-export function afterCommit(git: GitRunner, memoryDir: string, config: GitmemConfig, dirs: GitDirs): (commit: string) => void {
+export function afterCommit(
+  git: GitRunner,
+  memoryDir: string,
+  config: GitmemConfig,
+  dirs: GitDirs,
+): (commit: string) => void {
   return (commit) => {
     keepProtectionMarker(memoryDir, dirs.commonDir, commit);
-    if (isMirrorConfigured(readGitConfigText(join(memoryDir, '.git')) ?? '')) firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home }, dirs.commonDir);
+    if (isMirrorConfigured(readGitConfigText(join(memoryDir, '.git')) ?? ''))
+      firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home }, dirs.commonDir);
     gcIfDue(git, memoryDir, dirs.commonDir);
   };
 }

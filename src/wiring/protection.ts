@@ -13,7 +13,11 @@ import type { Memory } from './types.js';
  * Who an operator's write says made it: as given, else GIT_AUTHOR_* of the handle's environment, else the
  * user's git configuration outside the repository, else gitmem's operator identity.
  */
-async function operatorOf(deps: WriteDeps, env: GitmemConfig['env'], given: Partial<Identity> | undefined): Promise<Identity> {
+async function operatorOf(
+  deps: WriteDeps,
+  env: GitmemConfig['env'],
+  given: Partial<Identity> | undefined,
+): Promise<Identity> {
   const environment = { name: env['GIT_AUTHOR_NAME'], email: env['GIT_AUTHOR_EMAIL'] };
   const gitConfig = await deps.git.exec(userIdentityOp(), { cwd: deps.memoryDir });
   return operatorIdentity({ given, environment, gitConfig });
@@ -35,7 +39,12 @@ export function protectionParts(deps: WriteDeps, config: GitmemConfig): Pick<Mem
       remove: (paths) => unprotectPaths(memoryDir, paths),
       write: async (path, text, options) => {
         const author = await operatorOf(deps, config.env, options.author);
-        return (await import('../memfs/operator-write.js')).runOperatorWrite(deps, { path, text, reason: options.reason, author });
+        return (await import('../memfs/operator-write.js')).runOperatorWrite(deps, {
+          path,
+          text,
+          reason: options.reason,
+          author,
+        });
       },
     },
   };

@@ -9,7 +9,11 @@ import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
-import { createReflectionHarness as harnessFor, type ReflectionHarness, type ReflectionHarnessOptions } from '../reflection/harness.js';
+import {
+  createReflectionHarness as harnessFor,
+  type ReflectionHarness,
+  type ReflectionHarnessOptions,
+} from '../reflection/harness.js';
 import { launcherFor, runnerFor } from './open.js';
 import type { Memory, MemoryDreamOptions, MemoryReflectionOptions } from './types.js';
 
@@ -48,7 +52,12 @@ function harness(w: ReflectionWiring, o: MemoryReflectionOptions): ReflectionHar
 }
 
 /** The wired part of a dream's options. */
-function dreamWiring(config: GitmemConfig, git: GitRunner, launch: Launcher, openMemory: DreamOptions['openMemory']): Omit<DreamOptions, 'cwd'> {
+function dreamWiring(
+  config: GitmemConfig,
+  git: GitRunner,
+  launch: Launcher,
+  openMemory: DreamOptions['openMemory'],
+): Omit<DreamOptions, 'cwd'> {
   return {
     home: config.home,
     configuredAgent: config.agent,
@@ -73,19 +82,31 @@ export function reflectionParts(
   // A memory opened through GITMEM_MEMORY_DIR outside any home has no agent id: it has no transcripts either.
   const agentOf = (): string => {
     if (w.agentId !== undefined) return w.agentId;
-    throw new MemoryError('NO_MEMORY_DIR', `${w.memoryDir} is not an agent of a gitmem home: reflection needs an agent id (open it with agentId)`, { data: { memoryDir: w.memoryDir } });
+    throw new MemoryError(
+      'NO_MEMORY_DIR',
+      `${w.memoryDir} is not an agent of a gitmem home: reflection needs an agent id (open it with agentId)`,
+      { data: { memoryDir: w.memoryDir } },
+    );
   };
   return {
     reflection: (o = {}) => harness({ config: w.config, git: w.git, launch: w.launch, agentId: agentOf() }, o),
     dream: async (o: MemoryDreamOptions = {}) => {
       const { runDream: run } = await import('../reflection/dream.js');
-      return run({ ...o, ...dreamWiring(w.config, w.git, w.launch, reopen), agentId: agentOf(), cwd: o.cwd ?? process.cwd() });
+      return run({
+        ...o,
+        ...dreamWiring(w.config, w.git, w.launch, reopen),
+        agentId: agentOf(),
+        cwd: o.cwd ?? process.cwd(),
+      });
     },
   };
 }
 
 /** Options of the wired {@link createReflectionHarness}: the harness's own, with the wiring optional. */
-export type CreateReflectionHarnessOptions = Omit<ReflectionHarnessOptions, 'home' | 'env' | 'git' | 'launch' | 'model'> & {
+export type CreateReflectionHarnessOptions = Omit<
+  ReflectionHarnessOptions,
+  'home' | 'env' | 'git' | 'launch' | 'model'
+> & {
   home?: string;
   env?: Record<string, string | undefined>;
   git?: GitRunner;
@@ -104,11 +125,26 @@ export function createReflectionHarness(o: CreateReflectionHarnessOptions): Refl
   const config = loadConfig({ env: o.env, home: o.home });
   const git = runnerFor(config, o);
   const { home: _h, env: _e, git: _g, launch: _l, agentId, model, run, ...rest } = o;
-  return harness({ config, git, launch: launcherFor(o), agentId }, { ...rest, ...(model ? { model } : {}), ...(run ? { run } : {}) });
+  return harness(
+    { config, git, launch: launcherFor(o), agentId },
+    { ...rest, ...(model ? { model } : {}), ...(run ? { run } : {}) },
+  );
 }
 
 /** Options of the wired {@link runDream}: a dream's own, with the wiring optional. */
-export type RunDreamOptions = Omit<DreamOptions, 'home' | 'env' | 'git' | 'launch' | 'cwd' | 'configuredAgent' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'> & {
+export type RunDreamOptions = Omit<
+  DreamOptions,
+  | 'home'
+  | 'env'
+  | 'git'
+  | 'launch'
+  | 'cwd'
+  | 'configuredAgent'
+  | 'resolveModel'
+  | 'openMemory'
+  | 'credentials'
+  | 'treeLimits'
+> & {
   home?: string;
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -128,6 +164,7 @@ export async function runDream(o: RunDreamOptions): Promise<DreamResult> {
   const { runDream: run } = await import('../reflection/dream.js');
   const { home: _h, env: _e, git: _g, launch: _l, ...rest } = o;
   // The `--to` document is synced into the agent's memory through a handle opened with the same wiring.
-  const open = async (agentId: string): Promise<Memory> => (await import('../memory.js')).createMemory({ config, agentId, git });
+  const open = async (agentId: string): Promise<Memory> =>
+    (await import('../memory.js')).createMemory({ config, agentId, git });
   return run({ ...rest, ...dreamWiring(config, git, launcherFor(o), open), cwd });
 }

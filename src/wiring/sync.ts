@@ -20,7 +20,14 @@ function credentialsOf(config: GitmemConfig): { credentials?: GitCredentials } {
 }
 
 function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
-  return { git: w.git, memoryDir: w.memoryDir, home: w.config.home, ...credentialsOf(w.config), ...(o.onConflict ? { onConflict: o.onConflict } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+  return {
+    git: w.git,
+    memoryDir: w.memoryDir,
+    home: w.config.home,
+    ...credentialsOf(w.config),
+    ...(o.onConflict ? { onConflict: o.onConflict } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  };
 }
 
 /**
@@ -34,14 +41,25 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' 
     sync: async (o) => (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
     syncAfterTurn: async (o) => (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
     remote: {
-      set: async (url, o = {}) => (await import('../sync/remote.js')).setRemote({ ...at, url, ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
+      set: async (url, o = {}) =>
+        (await import('../sync/remote.js')).setRemote({ ...at, url, ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
       show: async () => (await import('../sync/remote.js')).showRemote(at),
       remove: async () => (await import('../sync/remote.js')).removeRemote(at),
-      moves: async (o = {}) => (await import('../sync/remote.js')).upstreamMoves({ ...at, ...(o.limit === undefined ? {} : { limit: o.limit }) }),
+      moves: async (o = {}) =>
+        (await import('../sync/remote.js')).upstreamMoves({
+          ...at,
+          ...(o.limit === undefined ? {} : { limit: o.limit }),
+        }),
     },
     mirror: {
       set: async (url, o = {}) =>
-        (await import('../sync/mirror.js')).setMirror({ ...at, url, home: w.config.home, ...credentialsOf(w.config), ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
+        (await import('../sync/mirror.js')).setMirror({
+          ...at,
+          url,
+          home: w.config.home,
+          ...credentialsOf(w.config),
+          ...(o.baseDir ? { baseDir: o.baseDir } : {}),
+        }),
       push: async () => (await import('../sync/mirror.js')).pushMirror({ ...at, ...credentialsOf(w.config) }),
       status: async () => (await import('../sync/mirror.js')).mirrorStatus(at),
       unset: async () => (await import('../sync/mirror.js')).unsetMirror(at),

@@ -131,7 +131,17 @@ export interface MemoryReflectionOptions {
 /** Options of {@link Memory.dream} (the agent is the handle's). */
 export type MemoryDreamOptions = Omit<
   DreamOptions,
-  'home' | 'agentId' | 'configuredAgent' | 'env' | 'git' | 'launch' | 'cwd' | 'resolveModel' | 'openMemory' | 'credentials' | 'treeLimits'
+  | 'home'
+  | 'agentId'
+  | 'configuredAgent'
+  | 'env'
+  | 'git'
+  | 'launch'
+  | 'cwd'
+  | 'resolveModel'
+  | 'openMemory'
+  | 'credentials'
+  | 'treeLimits'
 > & {
   /** Base for relative `from` / `to` paths (default: the process's directory). */
   cwd?: string;
@@ -161,7 +171,13 @@ export interface Memory extends MemoryReadApi {
    * memory phrased as facts, the `system/` blocks that fit plus the tree, never longer than `maxChars`;
    * `notice`, a line it must carry.
    */
-  compilePrompt(options?: { mode?: MemoryMode; preset?: string; surface?: PromptSurface; maxChars?: number; notice?: string }): Promise<string>;
+  compilePrompt(options?: {
+    mode?: MemoryMode;
+    preset?: string;
+    surface?: PromptSurface;
+    maxChars?: number;
+    notice?: string;
+  }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
   /** The memory tree (paths + descriptions) at HEAD. */
@@ -209,7 +225,11 @@ export interface Memory extends MemoryReadApi {
      * (paths, links, format, secrets, budgets). A read_only text puts the path on the protected list; a path
      * already on it stays there (`remove` lifts it).
      */
-    write(path: string, text: string, options: { reason: string; author?: Partial<Identity> }): Promise<OperatorWriteResult>;
+    write(
+      path: string,
+      text: string,
+      options: { reason: string; author?: Partial<Identity> },
+    ): Promise<OperatorWriteResult>;
   };
   /** Runs a background writer to its outcome (merged, no_changes, merge_conflict, rejected, discarded). */
   runWorker(task: WorkerTask): Promise<MemoryWorkerOutcome>;

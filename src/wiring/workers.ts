@@ -21,11 +21,20 @@ export interface WorkerWiring {
   afterMerge?: (commit: string) => void;
 }
 
-function refreshParent(w: WorkerWiring, signal: AbortSignal | undefined): NonNullable<MemoryWorkerDeps['refreshParent']> {
+function refreshParent(
+  w: WorkerWiring,
+  signal: AbortSignal | undefined,
+): NonNullable<MemoryWorkerDeps['refreshParent']> {
   return async () => {
     const { prepareParentRefresh } = await import('../sync/refresh.js');
     const credentials = w.config.credentials();
-    return prepareParentRefresh({ git: w.git, memoryDir: w.memoryDir, home: w.config.home, ...(credentials ? { credentials } : {}), ...(signal ? { signal } : {}) });
+    return prepareParentRefresh({
+      git: w.git,
+      memoryDir: w.memoryDir,
+      home: w.config.home,
+      ...(credentials ? { credentials } : {}),
+      ...(signal ? { signal } : {}),
+    });
   };
 }
 
@@ -44,7 +53,11 @@ async function runWorkerOnce(w: WorkerWiring, task: WorkerTask): Promise<MemoryW
   };
   if ('body' in task) {
     const { runMemoryWorker } = await import('../worktree/worker.js');
-    return runMemoryWorker({ memoryDir: w.memoryDir, ...common }, task.body, { git: w.git, home: w.config.home, refreshParent: refreshParent(w, task.signal) });
+    return runMemoryWorker({ memoryDir: w.memoryDir, ...common }, task.body, {
+      git: w.git,
+      home: w.config.home,
+      refreshParent: refreshParent(w, task.signal),
+    });
   }
   const { runWorkerCommand } = await import('../worktree/command-body.js');
   return runWorkerCommand({
@@ -78,6 +91,7 @@ export function workerParts(w: WorkerWiring): Pick<Memory, 'runWorker' | 'startW
       outcome.catch(() => undefined); // the caller may never look; the rejection still reaches it when it does
       return { outcome, cancel: () => controller.abort() };
     },
-    pruneWorkers: async () => (await import('../worktree/prune.js')).pruneOrphanWorktrees({ memoryDir: w.memoryDir, git: w.git }),
+    pruneWorkers: async () =>
+      (await import('../worktree/prune.js')).pruneOrphanWorktrees({ memoryDir: w.memoryDir, git: w.git }),
   };
 }

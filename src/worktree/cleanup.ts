@@ -77,7 +77,12 @@ async function dropTree(path: string, trashDir: string | null): Promise<void> {
  * Deletes `refs/heads/<branch>`; with `expectedTip`, only if it still points there (never someone's new work).
  * @example await deleteBranch(git, memoryDir, 'gitmem/worker/20250102030405-abcdef12')
  */
-export async function deleteBranch(git: GitRunner, memoryDir: string, branch: string, expectedTip?: string): Promise<void> {
+export async function deleteBranch(
+  git: GitRunner,
+  memoryDir: string,
+  branch: string,
+  expectedTip?: string,
+): Promise<void> {
   const args = ['update-ref', '-d', `refs/heads/${branch}`];
   if (expectedTip !== undefined) args.push(expectedTip);
   await git.run(args, { cwd: memoryDir }); // deleting a branch that does not exist (no expected tip) is a no-op

@@ -16,7 +16,14 @@ import { withGitConfig } from '../git/config-env.js';
 import { harnessWorktreeEnv, worktreeGitDirs, type WorktreeGitDirs } from './git-env.js';
 import { pinCommonGitDir } from './pin-common.js';
 import { runMemoryWorker } from './worker.js';
-import type { EarlyStartingBody, MemoryWorkerBody, MemoryWorkerContext, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerType } from './worker-types.js';
+import type {
+  EarlyStartingBody,
+  MemoryWorkerBody,
+  MemoryWorkerContext,
+  MemoryWorkerDeps,
+  MemoryWorkerOutcome,
+  MemoryWorkerType,
+} from './worker-types.js';
 
 export interface CommandBodyOptions {
   /** Shell text, run as `sh -c <command>`. */
@@ -68,15 +75,24 @@ export function commandBodyPolicy(o: {
     ...(o.type === 'update' && o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
   });
   if (o.type === 'update') {
-    return pinCommonGitDir(policy, { memoryDir, worktreesDir, ...(o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}) });
+    return pinCommonGitDir(policy, {
+      memoryDir,
+      worktreesDir,
+      ...(o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
+    });
   }
-  return { ...policy, reopenedRoots: policy.reopenedRoots.map((r) => (r.path === memoryDir ? { ...r, writable: true } : r)) };
+  return {
+    ...policy,
+    reopenedRoots: policy.reopenedRoots.map((r) => (r.path === memoryDir ? { ...r, writable: true } : r)),
+  };
 }
 
 /**
  * Builds the body: confine `sh -c <command>`, run it in the worktree, fail (WORKER_FAILED) on a non-zero exit.
  * @example await runMemoryWorker({ memoryDir }, createCommandBody({ command: './tidy.sh', gitmemHome, agentId, env, launch }), { git })
  */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & EarlyStartingBody {
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
     const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
@@ -148,9 +164,19 @@ const GATE = `IFS= read -r gitmem_go <&3; exec 3<&-; [ "$gitmem_go" = '${GATE_LI
  * The hook channel of an update worker, reserved (its directory made, nothing served yet), or undefined when
  * none can be made (the writer's hook then starts Node).
  */
-function writerHookChannel(ctx: MemoryWorkerContext, dirs: WorktreeGitDirs, o: Pick<CommandBodyOptions, 'env' | 'gitmemHome' | 'launch'>): ReservedHookChannel | undefined {
+function writerHookChannel(
+  ctx: MemoryWorkerContext,
+  dirs: WorktreeGitDirs,
+  o: Pick<CommandBodyOptions, 'env' | 'gitmemHome' | 'launch'>,
+): ReservedHookChannel | undefined {
   try {
-    return reserveHookChannel({ worktree: ctx.worktreeDir, gitEnv: harnessWorktreeEnv(dirs), env: o.env, home: o.gitmemHome, launch: o.launch });
+    return reserveHookChannel({
+      worktree: ctx.worktreeDir,
+      gitEnv: harnessWorktreeEnv(dirs),
+      env: o.env,
+      home: o.gitmemHome,
+      launch: o.launch,
+    });
   } catch {
     return undefined;
   }
@@ -186,7 +212,13 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
   const agentId = o.agentId ?? basename(dirname(memoryDir));
   const type = o.type ?? 'update';
   mkdirSync(join(dirname(memoryDir), 'memory-worktrees'), { recursive: true });
-  const policy = commandBodyPolicy({ gitmemHome: o.gitmemHome, agentId, memoryDir, type, ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}) });
+  const policy = commandBodyPolicy({
+    gitmemHome: o.gitmemHome,
+    agentId,
+    memoryDir,
+    type,
+    ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
+  });
   checkConfinable({ policy, env: o.env, ...(o.readPaths ? { readPaths: o.readPaths } : {}) }); // fail-closed, before any worktree exists
   const closing: Promise<unknown>[] = [];
   const body = createCommandBody({ ...o, agentId, closing });

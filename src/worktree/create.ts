@@ -72,7 +72,9 @@ export function worktreeId(now: Date, randomHex: () => string): string {
  */
 export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<MemoryWorktree> {
   if (!/^[a-z][a-z0-9-]{0,31}$/.test(o.kind)) {
-    throw new MemoryError('INVALID_ARGUMENT', `invalid worktree kind ${JSON.stringify(o.kind)}`, { data: { kind: o.kind } });
+    throw new MemoryError('INVALID_ARGUMENT', `invalid worktree kind ${JSON.stringify(o.kind)}`, {
+      data: { kind: o.kind },
+    });
   }
   const parent = resolve(o.memoryDir);
   const id = worktreeId((o.now ?? (() => new Date()))(), o.randomHex ?? (() => randomBytes(4).toString('hex')));
@@ -89,7 +91,10 @@ export async function createMemoryWorktree(o: CreateWorktreeOptions): Promise<Me
     gitDir: '',
     sparseDirs: normalizeSparseDirs([...DEFAULT_SPARSE_DIRS, ...(o.paths ?? [])]),
   };
-  return withMemoryOperation(parent, () => addWorktree(wt, o.git, o.deferCheckout === true), { purpose: `create ${o.kind} worktree`, ...o.lease });
+  return withMemoryOperation(parent, () => addWorktree(wt, o.git, o.deferCheckout === true), {
+    purpose: `create ${o.kind} worktree`,
+    ...o.lease,
+  });
 }
 
 async function addWorktree(wt: MemoryWorktree, git: GitRunner, deferCheckout: boolean): Promise<MemoryWorktree> {
@@ -97,7 +102,9 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner, deferCheckout: bo
   await ensureHooksForWriter(git, wt.parentMemoryDir);
   const head = readHeadFile(wt.parentMemoryDir) ?? (await resolveCommit(git, wt.parentMemoryDir, 'HEAD'));
   if (head === null) {
-    throw new MemoryError('WORKTREE_ERROR', `cannot create a worktree: ${wt.parentMemoryDir} has no HEAD commit`, { data: { memoryDir: wt.parentMemoryDir } });
+    throw new MemoryError('WORKTREE_ERROR', `cannot create a worktree: ${wt.parentMemoryDir} has no HEAD commit`, {
+      data: { memoryDir: wt.parentMemoryDir },
+    });
   }
   wt.baseHead = head;
   mkdirSync(wt.worktreeBaseDir, { recursive: true });
@@ -105,7 +112,10 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner, deferCheckout: bo
   try {
     mkdirSync(wt.worktreeDir); // never reuse a directory: the id is fresh, so an existing one is someone else's
   } catch (err) {
-    throw new MemoryError('WORKTREE_ERROR', `could not create worktree ${wt.worktreeDir}: ${(err as Error).message}`, { cause: err, data: { worktreeDir: wt.worktreeDir } });
+    throw new MemoryError('WORKTREE_ERROR', `could not create worktree ${wt.worktreeDir}: ${(err as Error).message}`, {
+      cause: err,
+      data: { worktreeDir: wt.worktreeDir },
+    });
   }
   try {
     wt.gitDir = gitDir;
@@ -126,7 +136,10 @@ async function addWorktree(wt: MemoryWorktree, git: GitRunner, deferCheckout: bo
   } catch (err) {
     await discardWorktree(wt, git).catch(() => undefined);
     const e = toMemoryError(err, 'WORKTREE_ERROR');
-    throw new MemoryError('WORKTREE_ERROR', `could not prepare worktree ${wt.worktreeDir}: ${e.message}`, { cause: err, data: { worktreeDir: wt.worktreeDir } });
+    throw new MemoryError('WORKTREE_ERROR', `could not prepare worktree ${wt.worktreeDir}: ${e.message}`, {
+      cause: err,
+      data: { worktreeDir: wt.worktreeDir },
+    });
   }
 }
 
@@ -139,7 +152,11 @@ export async function applySparse(wt: MemoryWorktree, git: GitRunner): Promise<v
   const info = join(wt.gitDir, 'info');
   mkdirSync(info, { recursive: true });
   writeFileSync(join(info, 'sparse-checkout'), renderConePatterns(wt.sparseDirs));
-  await git.run(['read-tree', '-mu', 'HEAD'], { cwd: wt.worktreeDir, config: [...SPARSE_CONFIG], env: harnessWorktreeEnv(wt) });
+  await git.run(['read-tree', '-mu', 'HEAD'], {
+    cwd: wt.worktreeDir,
+    config: [...SPARSE_CONFIG],
+    env: harnessWorktreeEnv(wt),
+  });
 }
 
 /** Short description for logs: `worker-20250102030405-abcdef12`. */

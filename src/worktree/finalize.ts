@@ -12,7 +12,14 @@ import type { GitRunner } from '../git/runner.js';
 import { deleteBranch, removeWorktreeDir } from './cleanup.js';
 import type { MemoryWorktree } from './create.js';
 import { importWorktreeCommits } from './import.js';
-import { commitSubject, countWorktreeCommits, dirtyPaths, isAncestor, resolveCommit, worktreeDirtyPaths } from './inspect.js';
+import {
+  commitSubject,
+  countWorktreeCommits,
+  dirtyPaths,
+  isAncestor,
+  resolveCommit,
+  worktreeDirtyPaths,
+} from './inspect.js';
 import type { Identity } from '../identity.js';
 import { mergeSubject } from '../writers.js';
 import { mergeIntoCheckout } from './merge.js';
@@ -22,7 +29,8 @@ import { mergeIntoCheckout } from './merge.js';
  * was dirty, a merge conflict, merged — or `rejected`: the merge result broke the memory rules (branch kept,
  * nothing merged).
  */
-export type ReflectionFinalizeStatus = 'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'rejected' | 'merged';
+export type ReflectionFinalizeStatus =
+  'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'rejected' | 'merged';
 
 /** What finalizing a reflection worktree did, with the conflicting paths and whether the branch was kept. */
 export interface ReflectionFinalizeResult {
@@ -66,7 +74,8 @@ export interface FinalizeDeps {
 }
 
 /** The worktree to finalize; `gitDir`/`gitCommonDir` are derived from trusted places when absent. */
-type Handle = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName' | 'baseHead'> & Partial<Pick<MemoryWorktree, 'gitDir' | 'gitCommonDir'>>;
+type Handle = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName' | 'baseHead'> &
+  Partial<Pick<MemoryWorktree, 'gitDir' | 'gitCommonDir'>>;
 
 /**
  * True when the transcript behind this result is done with (merged, or nothing worth writing).
@@ -97,10 +106,19 @@ export function reflectionMergeSummary(subject: string): string {
  * Finalizes a reflection worktree into one of six outcomes (see the status type), under the lease.
  * @example const r = await finalizeReflectionWorktree(wt, { shouldMerge: true }, { git }); if (shouldRecompile(r)) ...
  */
-export async function finalizeReflectionWorktree(wt: Handle, o: FinalizeReflectionOptions, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
-  return withMemoryOperation(wt.parentMemoryDir, () => finalizeLocked(wt, o, deps), { purpose: `finalize ${wt.branchName}`, ...deps.lease });
+export async function finalizeReflectionWorktree(
+  wt: Handle,
+  o: FinalizeReflectionOptions,
+  deps: FinalizeDeps,
+): Promise<ReflectionFinalizeResult> {
+  return withMemoryOperation(wt.parentMemoryDir, () => finalizeLocked(wt, o, deps), {
+    purpose: `finalize ${wt.branchName}`,
+    ...deps.lease,
+  });
 }
 
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 async function finalizeLocked(wt: Handle, o: FinalizeReflectionOptions, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
   const { git } = deps;
   const parent = wt.parentMemoryDir;
@@ -139,37 +157,87 @@ async function finalizeLocked(wt: Handle, o: FinalizeReflectionOptions, deps: Fi
 
 type Finish = {
   base: Pick<ReflectionFinalizeResult, 'parentMemoryDir' | 'reflectionWorktreeDir' | 'reflectionBranch'>;
-  end: (r: Omit<ReflectionFinalizeResult, 'parentMemoryDir' | 'reflectionWorktreeDir' | 'reflectionBranch' | 'commitCount'>) => Promise<ReflectionFinalizeResult>;
+  end: (
+    r: Omit<ReflectionFinalizeResult, 'parentMemoryDir' | 'reflectionWorktreeDir' | 'reflectionBranch' | 'commitCount'>,
+  ) => Promise<ReflectionFinalizeResult>;
 };
 
-async function finalizeExplicit(tip: string, n: number, o: FinalizeReflectionOptions, deps: FinalizeDeps, f: Finish): Promise<ReflectionFinalizeResult> {
+async function finalizeExplicit(
+  tip: string,
+  n: number,
+  o: FinalizeReflectionOptions,
+  deps: FinalizeDeps,
+  f: Finish,
+): Promise<ReflectionFinalizeResult> {
   const parent = f.base.parentMemoryDir;
   const head = (await resolveCommit(deps.git, parent, 'HEAD')) ?? undefined;
   if (!(await isAncestor(deps.git, parent, tip, 'HEAD'))) {
-    const summary = o.failureSummary ?? 'The primary agent did not merge the reflection branch; the transcript can be retried.';
+    const summary =
+      o.failureSummary ?? 'The primary agent did not merge the reflection branch; the transcript can be retried.';
     return f.end({ status: 'failed', failurePhase: 'integration', summary, ...(head ? { head } : {}) });
   }
-  return f.end({ status: 'merged', summary: `The primary agent integrated ${n} reflection memory commit(s).`, ...(head ? { head } : {}) });
+  return f.end({
+    status: 'merged',
+    summary: `The primary agent integrated ${n} reflection memory commit(s).`,
+    ...(head ? { head } : {}),
+  });
 }
 
-async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeReflectionOptions, deps: FinalizeDeps, f: Finish): Promise<ReflectionFinalizeResult> {
+async function finalizeAuto(
+  wt: Handle,
+  tip: string,
+  n: number,
+  o: FinalizeReflectionOptions,
+  deps: FinalizeDeps,
+  f: Finish,
+): Promise<ReflectionFinalizeResult> {
   const { git } = deps;
   const message = mergeSubject('reflection', reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip)));
   // The import checked that the tip descends from the base.
-  const r = await mergeIntoCheckout({ memoryDir: wt.parentMemoryDir, home: deps.home, branch: tip, message, git, tipDescendsFrom: wt.baseHead, ...(deps.identity ? { identity: deps.identity } : {}) });
+  const r = await mergeIntoCheckout({
+    memoryDir: wt.parentMemoryDir,
+    home: deps.home,
+    branch: tip,
+    message,
+    git,
+    tipDescendsFrom: wt.baseHead,
+    ...(deps.identity ? { identity: deps.identity } : {}),
+  });
   if (r.status === 'conflict') {
     const keep = o.keepBranchOnConflict ?? true;
     await removeWorktreeDir(wt, git);
     if (!keep) await deleteBranch(git, wt.parentMemoryDir, wt.branchName);
     const summary = `Reflection produced ${n} memory commit(s), but merging them into the parent memory repository conflicted${keep ? `; branch ${wt.branchName} was kept` : ''}. The transcript can be retried.`;
-    return { ...f.base, commitCount: n, status: 'merge_conflict', summary, conflictingPaths: r.conflictingPaths, branchKept: keep, head: r.head };
+    return {
+      ...f.base,
+      commitCount: n,
+      status: 'merge_conflict',
+      summary,
+      conflictingPaths: r.conflictingPaths,
+      branchKept: keep,
+      head: r.head,
+    };
   }
   if (r.status === 'rejected') {
     await removeWorktreeDir(wt, git); // the branch is always kept: nothing a writer made is lost
     const summary = `Reflection produced ${n} memory commit(s) that break the memory rules, so nothing was merged; branch ${wt.branchName} was kept: ${r.problems.join('; ')}`;
-    return { ...f.base, commitCount: n, status: 'rejected', summary, error: r.problems.join('; '), rejectedPaths: r.rejectedPaths, problems: r.problems, branchKept: true, head: r.head };
+    return {
+      ...f.base,
+      commitCount: n,
+      status: 'rejected',
+      summary,
+      error: r.problems.join('; '),
+      rejectedPaths: r.rejectedPaths,
+      problems: r.problems,
+      branchKept: true,
+      head: r.head,
+    };
   }
-  return f.end({ status: 'merged', head: r.head, summary: `Merged ${n} reflection memory commit(s) into the parent memory repository.` });
+  return f.end({
+    status: 'merged',
+    head: r.head,
+    summary: `Merged ${n} reflection memory commit(s) into the parent memory repository.`,
+  });
 }
 
 /**
@@ -178,7 +246,12 @@ async function finalizeAuto(wt: Handle, tip: string, n: number, o: FinalizeRefle
  */
 async function finalizeMissing(wt: Handle, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
   const branchTip = await resolveCommit(deps.git, wt.parentMemoryDir, `refs/heads/${wt.branchName}`);
-  const tip = branchTip ?? (await importWorktreeCommits(wt, deps.git).then((r) => r.tip, () => null));
+  const tip =
+    branchTip ??
+    (await importWorktreeCommits(wt, deps.git).then(
+      (r) => r.tip,
+      () => null,
+    ));
   if (tip !== null && tip !== wt.baseHead) {
     throw new MemoryError(
       'WORKTREE_ERROR',

@@ -46,7 +46,10 @@ export function alternateEntry(path: string): string {
  * @example workerObjectEnv({ gitDir, gitCommonDir }).GIT_OBJECT_DIRECTORY === `${gitDir}/objects`
  */
 export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>): Record<string, string> {
-  return { GIT_OBJECT_DIRECTORY: join(d.gitDir, 'objects'), GIT_ALTERNATE_OBJECT_DIRECTORIES: alternateEntry(join(d.gitCommonDir, 'objects')) };
+  return {
+    GIT_OBJECT_DIRECTORY: join(d.gitDir, 'objects'),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: alternateEntry(join(d.gitCommonDir, 'objects')),
+  };
 }
 
 /**
@@ -55,7 +58,10 @@ export function workerObjectEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDi
  * environment, so nothing is written to the shared config; a body may still set its own.
  * @example bodyGitEnv({ gitDir, gitCommonDir }).GIT_CONFIG_KEY_0 === 'maintenance.auto'
  */
-export function bodyGitEnv(d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>, config: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
+export function bodyGitEnv(
+  d: Pick<WorktreeGitDirs, 'gitDir' | 'gitCommonDir'>,
+  config: ReadonlyArray<readonly [string, string]> = [],
+): Record<string, string> {
   return withGitConfig(workerObjectEnv(d), [['maintenance.auto', 'false'], ['core.preloadIndex', 'false'], ...config]);
 }
 
@@ -77,9 +83,13 @@ function linkedGitDir(worktreeDir: string, common: string): string {
   const text = readSmallFile(join(worktreeDir, '.git'), 4096);
   if (text === null) return privateGitDirFor(common, worktreeDir); // the directory is gone: its git dir is named after it
   const target = /^gitdir:\s*(.+)$/m.exec(text ?? '')?.[1]?.trim() ?? '';
-  const ok = [PRIVATE_GITDIRS, 'worktrees'].some((f) => isWithin(join(common, f), target) && target !== join(common, f));
+  const ok = [PRIVATE_GITDIRS, 'worktrees'].some(
+    (f) => isWithin(join(common, f), target) && target !== join(common, f),
+  );
   if (!ok) {
-    throw new MemoryError('WORKTREE_ERROR', `${worktreeDir}/.git does not name a private git dir of this memory`, { data: { worktreeDir } });
+    throw new MemoryError('WORKTREE_ERROR', `${worktreeDir}/.git does not name a private git dir of this memory`, {
+      data: { worktreeDir },
+    });
   }
   return target;
 }
@@ -135,8 +145,9 @@ export function readDetachedHead(gitDir: string): string {
   const id = text?.trim() ?? '';
   if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) {
     const why = text === null ? 'is missing or not a regular file' : 'is not a detached commit id';
-    throw new MemoryError('WORKTREE_ERROR', `the worktree's HEAD (${join(gitDir, 'HEAD')}) ${why}`, { data: { gitDir } });
+    throw new MemoryError('WORKTREE_ERROR', `the worktree's HEAD (${join(gitDir, 'HEAD')}) ${why}`, {
+      data: { gitDir },
+    });
   }
   return id;
 }
-

@@ -11,7 +11,8 @@ afterEach(cleanupTmp);
 function repo(): { dir: string; git: (...args: string[]) => string } {
   const dir = makeTmpDir();
   const env = hermeticGitEnv(dir);
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: dir, env, encoding: 'utf8' }).trim();
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: dir, env, encoding: 'utf8' }).trim();
   git('init', '-q', '-b', 'main');
   writeFileSync(join(dir, 'a.md'), 'a\n');
   git('add', 'a.md');

@@ -23,7 +23,8 @@ export function readHeadFile(memoryDir: string): string | null {
   const detached = ID_LINE.exec(head)?.[1];
   if (detached !== undefined) return detached;
   const ref = BRANCH_REF.exec(head)?.[1];
-  if (ref === undefined || ref.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock'))) return null;
+  if (ref === undefined || ref.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')))
+    return null;
   const id = readSmallFile(join(gitDir, ref), 128);
   return id === null ? null : (ID_LINE.exec(id)?.[1] ?? null);
 }

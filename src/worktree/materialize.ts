@@ -12,7 +12,11 @@ import { normalizeSparseDirs } from './sparse.js';
  * Returns the directories now materialised.
  * @example await materializePaths(wt, ['reference/people/'], git)
  */
-export async function materializePaths(wt: MemoryWorktree, paths: readonly string[], git: GitRunner): Promise<string[]> {
+export async function materializePaths(
+  wt: MemoryWorktree,
+  paths: readonly string[],
+  git: GitRunner,
+): Promise<string[]> {
   const next = normalizeSparseDirs([...wt.sparseDirs, ...paths]);
   if (next.length === wt.sparseDirs.length && next.every((d, i) => d === wt.sparseDirs[i])) return next;
   wt.sparseDirs = next;

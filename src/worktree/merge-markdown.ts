@@ -42,7 +42,15 @@ export function markdownConflicts(r: MergeTreeResult): MarkdownConflict[] | null
   const out: MarkdownConflict[] = [];
   for (const [path, stages] of byPath) {
     const [b, o, t] = [stages.get(1), stages.get(2), stages.get(3)];
-    if (!contents.has(path) || !path.toLowerCase().endsWith('.md') || !o || !t || o.mode !== t.mode || !REGULAR.has(o.mode)) return null;
+    if (
+      !contents.has(path) ||
+      !path.toLowerCase().endsWith('.md') ||
+      !o ||
+      !t ||
+      o.mode !== t.mode ||
+      !REGULAR.has(o.mode)
+    )
+      return null;
     if (b && !REGULAR.has(b.mode)) return null;
     out.push({ path, mode: o.mode, base: b?.id ?? null, ours: o.id, theirs: t.id });
   }
@@ -73,7 +81,12 @@ async function readBlobs(git: GitRunner, cwd: string, ids: readonly string[]): P
 }
 
 /** `tree` with the given files replaced, written through a temporary index. */
-async function replaceInTree(git: GitRunner, cwd: string, tree: string, files: ReadonlyArray<{ path: string; mode: string; id: string }>): Promise<string> {
+async function replaceInTree(
+  git: GitRunner,
+  cwd: string,
+  tree: string,
+  files: ReadonlyArray<{ path: string; mode: string; id: string }>,
+): Promise<string> {
   const index = join(resolveGitCommonDir(cwd), `gitmem-merge-${process.pid}-${randomBytes(4).toString('hex')}.index`);
   const env = { GIT_INDEX_FILE: index };
   try {
@@ -90,17 +103,32 @@ async function replaceInTree(git: GitRunner, cwd: string, tree: string, files: R
  * The merged tree when the markdown merge resolves every conflict of `r`, else null (the conflict stands).
  * @example const tree = await resolveMarkdownConflicts(git, memoryDir, result, protectedPaths)
  */
-export async function resolveMarkdownConflicts(git: GitRunner, cwd: string, r: MergeTreeResult, protectedPaths: ReadonlySet<string>): Promise<string | null> {
+export async function resolveMarkdownConflicts(
+  git: GitRunner,
+  cwd: string,
+  r: MergeTreeResult,
+  protectedPaths: ReadonlySet<string>,
+): Promise<string | null> {
   const conflicts = markdownConflicts(r);
   if (conflicts === null) return null;
-  const blobs = await readBlobs(git, cwd, [...new Set(conflicts.flatMap((c) => [c.base, c.ours, c.theirs]).filter((id): id is string => id !== null))]);
+  const blobs = await readBlobs(git, cwd, [
+    ...new Set(conflicts.flatMap((c) => [c.base, c.ours, c.theirs]).filter((id): id is string => id !== null)),
+  ]);
   if (blobs === null) return null;
   const merged: Array<{ path: string; mode: string; id: string }> = [];
   for (const c of conflicts) {
     const text = (id: string | null): string | null => (id === null ? null : (blobs.get(id) ?? null));
-    const result = mergeMarkdown({ base: text(c.base), ours: text(c.ours) ?? '', theirs: text(c.theirs) ?? '', path: c.path, protectedPaths });
+    const result = mergeMarkdown({
+      base: text(c.base),
+      ours: text(c.ours) ?? '',
+      theirs: text(c.theirs) ?? '',
+      path: c.path,
+      protectedPaths,
+    });
     if (result.status !== 'clean') return null;
-    const id = (await git.run(['hash-object', '-w', '--stdin'], { cwd, input: Buffer.from(result.text, 'utf8') })).stdout.trim();
+    const id = (
+      await git.run(['hash-object', '-w', '--stdin'], { cwd, input: Buffer.from(result.text, 'utf8') })
+    ).stdout.trim();
     merged.push({ path: c.path, mode: c.mode, id });
   }
   return replaceInTree(git, cwd, r.tree, merged);

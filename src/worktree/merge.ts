@@ -57,13 +57,22 @@ const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * HEAD, the tip and the tip's tree: from the checkout's files and the caller when it knows them (an imported
  * writer's tip), else one rev-parse; null fields when something is missing (the slow path says what).
  */
-async function resolveMergeSides(git: GitRunner, cwd: string, o: MergeIntoCheckoutOptions): Promise<{ head: string | null; tip: string | null; tipTree?: string }> {
+async function resolveMergeSides(
+  git: GitRunner,
+  cwd: string,
+  o: MergeIntoCheckoutOptions,
+): Promise<{ head: string | null; tip: string | null; tipTree?: string }> {
   const { branch } = o;
   const head = readHeadFile(cwd);
-  if (head !== null && o.tipTree !== undefined && OBJECT_ID.test(branch) && OBJECT_ID.test(o.tipTree)) return { head, tip: branch, tipTree: o.tipTree };
-  const r = await git.run(['rev-parse', 'HEAD^{commit}', `${branch}^{commit}`, `${branch}^{tree}`], { cwd, okExitCodes: [128] });
+  if (head !== null && o.tipTree !== undefined && OBJECT_ID.test(branch) && OBJECT_ID.test(o.tipTree))
+    return { head, tip: branch, tipTree: o.tipTree };
+  const r = await git.run(['rev-parse', 'HEAD^{commit}', `${branch}^{commit}`, `${branch}^{tree}`], {
+    cwd,
+    okExitCodes: [128],
+  });
   const ids = r.stdout.split('\n').filter((l) => l !== '');
-  if (r.exitCode === 0 && ids.length === 3 && ids.every((id) => OBJECT_ID.test(id))) return { head: ids[0] ?? null, tip: ids[1] ?? null, tipTree: ids[2] as string };
+  if (r.exitCode === 0 && ids.length === 3 && ids.every((id) => OBJECT_ID.test(id)))
+    return { head: ids[0] ?? null, tip: ids[1] ?? null, tipTree: ids[2] as string };
   return { head: await resolveCommit(git, cwd, 'HEAD'), tip: await resolveCommit(git, cwd, branch) };
 }
 
@@ -76,7 +85,11 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
   const { git, memoryDir: cwd } = o;
   const { head, tip, tipTree } = await resolveMergeSides(git, cwd, o);
   if (head === null || tip === null) {
-    throw new MemoryError('WORKTREE_ERROR', `cannot merge ${o.branch}: ${head === null ? 'the checkout has no HEAD' : 'no such branch'}`, { data: { branch: o.branch } });
+    throw new MemoryError(
+      'WORKTREE_ERROR',
+      `cannot merge ${o.branch}: ${head === null ? 'the checkout has no HEAD' : 'no such branch'}`,
+      { data: { branch: o.branch } },
+    );
   }
   // The tip descends from HEAD itself: three-way merging against HEAD as the base yields the tip's tree.
   const fastForward = tipTree !== undefined && o.tipDescendsFrom === head && tip !== head;
@@ -87,22 +100,45 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
     const mt = await git.exec(mergeTreeOp(head, tip), { cwd, config: LINE_MERGE_FOR_MARKDOWN });
     // What git's line merge left conflicting in markdown files, the markdown merge may still finish.
     const merged = mt.clean ? mt.tree : await resolveMarkdownConflicts(git, cwd, mt, protectedPaths);
-    if (merged === null) return { status: 'conflict', reason: 'content', conflictingPaths: [...new Set(mt.stages.map((s) => s.path))], head };
+    if (merged === null)
+      return {
+        status: 'conflict',
+        reason: 'content',
+        conflictingPaths: [...new Set(mt.stages.map((s) => s.path))],
+        head,
+      };
     tree = merged;
   }
-  const checked = await validateMove(git, cwd, head, tree, { home: o.home, protectedPaths, ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}) });
+  const checked = await validateMove(git, cwd, head, tree, {
+    home: o.home,
+    protectedPaths,
+    ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}),
+  });
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.
-  const commit = writeMergeCommit(cwd, { tree, parents: [head, tip], author: o.identity ?? SYSTEM_IDENTITY, message: o.message });
+  const commit = writeMergeCommit(cwd, {
+    tree,
+    parents: [head, tip],
+    author: o.identity ?? SYSTEM_IDENTITY,
+    message: o.message,
+  });
   const changed = checked.changedPaths;
-  const blocked = await publishMerge(git, cwd, { head, commit, changed, subject: o.message.split('\n')[0] ?? o.message });
+  const blocked = await publishMerge(git, cwd, {
+    head,
+    commit,
+    changed,
+    subject: o.message.split('\n')[0] ?? o.message,
+  });
   if (blocked.length > 0) return { status: 'conflict', reason: 'uncommitted', conflictingPaths: blocked, head };
   noteValidatedCommit(cwd, head, commit);
   return { status: 'merged', head: commit, changedPaths: changed };
 }
 
 /** The two-parent commit, hashed and stored here (no git process): what `commit-tree` would write, in UTC. */
-function writeMergeCommit(cwd: string, c: { tree: string; parents: string[]; author: Identity; message: string }): string {
+function writeMergeCommit(
+  cwd: string,
+  c: { tree: string; parents: string[]; author: Identity; message: string },
+): string {
   const common = resolveGitCommonDir(cwd);
   const objects = new ObjectBatch(join(common, 'objects'), repoObjectFormat(common));
   const commit = objects.add('commit', commitText({ ...c, time: Date.now() / 1000 }));
@@ -116,10 +152,18 @@ function writeMergeCommit(cwd: string, c: { tree: string; parents: string[]; aut
  * checkout ends either merged or as it was. A checkout git refused goes the careful way, in turn, with HEAD
  * back where it was (the local-edit check compares with HEAD). Returns the paths in the way, [] when merged.
  */
-async function publishMerge(git: GitRunner, cwd: string, m: { head: string; commit: string; changed: string[]; subject: string }): Promise<string[]> {
+async function publishMerge(
+  git: GitRunner,
+  cwd: string,
+  m: { head: string; commit: string; changed: string[]; subject: string },
+): Promise<string[]> {
   const moveRef = (): Promise<unknown> => git.run(['update-ref', '-m', m.subject, 'HEAD', m.commit, m.head], { cwd });
-  const undoCheckout = (): Promise<unknown> => git.run(['read-tree', '-m', '-u', m.commit, m.head], { cwd }).catch(() => undefined);
-  const [checkout, ref] = await Promise.allSettled([git.run(['read-tree', '-m', '-u', m.head, m.commit], { cwd, okExitCodes: [128] }), moveRef()]);
+  const undoCheckout = (): Promise<unknown> =>
+    git.run(['read-tree', '-m', '-u', m.commit, m.head], { cwd }).catch(() => undefined);
+  const [checkout, ref] = await Promise.allSettled([
+    git.run(['read-tree', '-m', '-u', m.head, m.commit], { cwd, okExitCodes: [128] }),
+    moveRef(),
+  ]);
   const moved = checkout.status === 'fulfilled' && checkout.value.exitCode === 0;
   if (ref.status === 'rejected') {
     if (moved) await undoCheckout();
@@ -163,7 +207,13 @@ export async function checkMergeResult(
  * The refresh is not `-q`: quiet, update-index exits 128 without a word when index.lock is held (an editor's
  * `git status`), and only a named lock is waited for by the runner.
  */
-async function updateCheckout(git: GitRunner, cwd: string, head: string, commit: string, changed: string[]): Promise<string[]> {
+async function updateCheckout(
+  git: GitRunner,
+  cwd: string,
+  head: string,
+  commit: string,
+  changed: string[],
+): Promise<string[]> {
   const first = await git.run(['read-tree', '-m', '-u', head, commit], { cwd, okExitCodes: [128] });
   if (first.exitCode === 0) return [];
   const inTheWay = await dirtyPaths(git, cwd, changed);

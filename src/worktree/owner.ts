@@ -90,7 +90,10 @@ export type OwnerState = 'alive' | 'gone' | 'other_host';
  * Decides whether the owner process still runs on this host (a reused pid counts as gone when /proc says so).
  * @example ownerState(readWorktreeOwner(dir)!, { hostname: os.hostname() }) // 'gone' after kill -9
  */
-export function ownerState(owner: WorktreeOwner, o: { hostname?: string; isAlive?: (pid: number) => boolean; startToken?: (pid: number) => string | null } = {}): OwnerState {
+export function ownerState(
+  owner: WorktreeOwner,
+  o: { hostname?: string; isAlive?: (pid: number) => boolean; startToken?: (pid: number) => string | null } = {},
+): OwnerState {
   if (owner.hostname !== (o.hostname ?? osHostname())) return 'other_host';
   if (!(o.isAlive ?? isProcessAlive)(owner.pid)) return 'gone';
   const now = owner.procStart === null ? null : (o.startToken ?? processStartToken)(owner.pid);

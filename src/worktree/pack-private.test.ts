@@ -9,7 +9,12 @@ import { buildPrivatePack } from './pack-private.js';
 
 afterEach(cleanupTmp);
 
-function setup(): { repo: string; priv: string; base: string; git: (args: string[], input?: string, priv?: boolean) => string } {
+function setup(): {
+  repo: string;
+  priv: string;
+  base: string;
+  git: (args: string[], input?: string, priv?: boolean) => string;
+} {
   const home = makeTmpDir();
   const env = hermeticGitEnv(home);
   const repo = join(home, 'memory');
@@ -19,7 +24,12 @@ function setup(): { repo: string; priv: string; base: string; git: (args: string
     execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], {
       cwd: repo,
       encoding: 'utf8',
-      env: { ...env, ...(inPrivate ? { GIT_OBJECT_DIRECTORY: priv, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo, '.git', 'objects') } : {}) },
+      env: {
+        ...env,
+        ...(inPrivate
+          ? { GIT_OBJECT_DIRECTORY: priv, GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo, '.git', 'objects') }
+          : {}),
+      },
       ...(input === undefined ? {} : { input }),
     }).trim();
   execFileSync('git', ['init', '-q', '-b', 'main', repo], { env });
@@ -38,7 +48,9 @@ function privateCommit(s: ReturnType<typeof setup>, parent: string, name: string
 }
 
 const looseIds = (priv: string): string[] =>
-  readdirSync(priv).flatMap((d) => (/^[0-9a-f]{2}$/.test(d) ? readdirSync(join(priv, d)).map((f) => d + f) : [])).sort();
+  readdirSync(priv)
+    .flatMap((d) => (/^[0-9a-f]{2}$/.test(d) ? readdirSync(join(priv, d)).map((f) => d + f) : []))
+    .sort();
 
 describe('buildPrivatePack', () => {
   it('packs exactly the private objects of commits on the base, and git unpacks them under their own names', () => {
@@ -46,7 +58,11 @@ describe('buildPrivatePack', () => {
     const one = privateCommit(s, s.base, 'b.md', 'b\n');
     const tip = privateCommit(s, one, 'c.md', 'c\n');
     const p = buildPrivatePack(s.priv, tip, s.base);
-    expect(p).toMatchObject({ commitCount: 2, objectCount: looseIds(s.priv).length, tipTree: s.git(['rev-parse', `${tip}^{tree}`], undefined, true) });
+    expect(p).toMatchObject({
+      commitCount: 2,
+      objectCount: looseIds(s.priv).length,
+      tipTree: s.git(['rev-parse', `${tip}^{tree}`], undefined, true),
+    });
     expect(p?.blobs.get(s.git(['rev-parse', `${tip}:c.md`], undefined, true))?.toString()).toBe('c\n'); // the validator reads no blob twice
   });
 
@@ -55,7 +71,11 @@ describe('buildPrivatePack', () => {
     const tip = privateCommit(s, s.base, 'b.md', 'b\n');
     expect(() => s.git(['cat-file', '-e', tip])).toThrow();
     const p = buildPrivatePack(s.priv, tip, s.base);
-    execFileSync('git', ['unpack-objects', '-q', '--strict'], { cwd: s.repo, input: p?.pack, env: hermeticGitEnv(s.repo) });
+    execFileSync('git', ['unpack-objects', '-q', '--strict'], {
+      cwd: s.repo,
+      input: p?.pack,
+      env: hermeticGitEnv(s.repo),
+    });
     expect(s.git(['rev-list', '--count', `${s.base}..${tip}`])).toBe('1');
     expect(s.git(['show', `${tip}:b.md`])).toBe('b');
   });

@@ -104,7 +104,12 @@ function scanWorktrees(memoryDir: string): Candidate[] {
   }
   for (const name of listDir(base)) {
     const worktreeDir = join(base, name);
-    if (found.has(name) || !WORKTREE_NAME.test(name) || !statSync(worktreeDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    if (
+      found.has(name) ||
+      !WORKTREE_NAME.test(name) ||
+      !statSync(worktreeDir, { throwIfNoEntry: false })?.isDirectory()
+    )
+      continue;
     found.set(name, { name, worktreeDir, gitDir: null, own: false, owner: null });
   }
   return [...found.values()];
@@ -115,18 +120,25 @@ function scanWorktrees(memoryDir: string): Candidate[] {
  * owner marker, is an orphan (creation holds the lease, so under the lease it is never one being made); a
  * record of git's own without a marker is left alone.
  */
-function classify(candidates: Candidate[], o: PruneOrphanOptions): { orphans: Candidate[]; skipped: SkippedWorktree[] } {
+function classify(
+  candidates: Candidate[],
+  o: PruneOrphanOptions,
+): { orphans: Candidate[]; skipped: SkippedWorktree[] } {
   const orphans: Candidate[] = [];
   const skipped: SkippedWorktree[] = [];
   for (const c of candidates) {
-    const skip = (reason: SkippedWorktree['reason']): void => void skipped.push({ name: c.name, worktreeDir: c.worktreeDir, reason, ownerPid: c.owner?.pid ?? null });
+    const skip = (reason: SkippedWorktree['reason']): void =>
+      void skipped.push({ name: c.name, worktreeDir: c.worktreeDir, reason, ownerPid: c.owner?.pid ?? null });
     if (c.gitDir === null) orphans.push(c);
     else if (c.owner === null) {
-      if (c.own) orphans.push(c); // our git dirs get their marker under the lease at creation: none means a creation cut short
+      if (c.own)
+        orphans.push(c); // our git dirs get their marker under the lease at creation: none means a creation cut short
       else skip('unknown_owner');
-    }
-    else {
-      const state = ownerState(c.owner, { ...(o.hostname ? { hostname: o.hostname } : {}), ...(o.isAlive ? { isAlive: o.isAlive } : {}) });
+    } else {
+      const state = ownerState(c.owner, {
+        ...(o.hostname ? { hostname: o.hostname } : {}),
+        ...(o.isAlive ? { isAlive: o.isAlive } : {}),
+      });
       if (state === 'gone') orphans.push(c);
       else skip(state);
     }
@@ -144,7 +156,13 @@ function branchOf(c: Candidate): string {
 async function salvage(git: GitRunner, memoryDir: string, c: Candidate): Promise<void> {
   const baseHead = c.owner?.baseHead ?? '';
   if (!c.own || c.gitDir === null || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(baseHead)) return;
-  const target = { parentMemoryDir: memoryDir, worktreeDir: c.worktreeDir, gitDir: c.gitDir, branchName: branchOf(c), baseHead };
+  const target = {
+    parentMemoryDir: memoryDir,
+    worktreeDir: c.worktreeDir,
+    gitDir: c.gitDir,
+    branchName: branchOf(c),
+    baseHead,
+  };
   await importWorktreeCommits(target, git).catch(() => undefined);
 }
 

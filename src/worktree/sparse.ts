@@ -13,7 +13,11 @@ export const DEFAULT_SPARSE_DIRS: readonly string[] = ['system'];
  * @example sparseDirFor('reference/notes/x.md') === 'reference/notes'
  */
 export function sparseDirFor(input: string): string {
-  const clean = input.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^\.\//, '').replace(/^\/+|\/+$/g, '');
+  const clean = input
+    .replace(/\\/g, '/')
+    .replace(/\/+/g, '/')
+    .replace(/^\.\//, '')
+    .replace(/^\/+|\/+$/g, '');
   if (clean === '' || clean === '.') return '';
   const parts = clean.split('/');
   if (parts.some((p) => p === '..' || p === '.' || p === '.git' || p.includes('\0'))) {
@@ -69,7 +73,7 @@ export function parseConePatterns(text: string): string[] {
     const neg = /^!\/(.+)\/\*\/$/.exec(line);
     if (neg?.[1]) parents.add(unescape(neg[1]));
     const pos = /^\/(.+)\/$/.exec(line);
-    if (pos?.[1] && line !== '/*/' ) included.push(unescape(pos[1]));
+    if (pos?.[1] && line !== '/*/') included.push(unescape(pos[1]));
   }
   return normalizeSparseDirs(included.filter((d) => !parents.has(d)));
 }

@@ -86,7 +86,12 @@ export type MemoryWorkerOutcome =
    * Merge refused; checkout untouched; the branch is KEPT (see `gitmem conflicts`). `remote`: the checkout's
    * own unpushed commits conflict with its remote, so it could not be brought up to date before the merge.
    */
-  | (OutcomeBase & { status: 'merge_conflict'; conflictingPaths: string[]; conflictReason: 'content' | 'uncommitted' | 'remote'; branchTip: string })
+  | (OutcomeBase & {
+      status: 'merge_conflict';
+      conflictingPaths: string[];
+      conflictReason: 'content' | 'uncommitted' | 'remote';
+      branchTip: string;
+    })
   /**
    * The merge result breaks the memory rules (a link, a read_only file changed, a file without frontmatter, a
    * name memory may not hold…): nothing merged, checkout untouched, the branch is KEPT (see `gitmem conflicts`).

@@ -13,7 +13,14 @@ import { integrateWorkerWorktree } from './integrate.js';
 import { materializePaths } from './materialize.js';
 import { pruneOrphanWorktrees } from './prune.js';
 import { runRepairWorker } from './repair.js';
-import type { EarlyStartingBody, MemoryWorkerBody, MemoryWorkerDeps, MemoryWorkerOutcome, MemoryWorkerTask, ParentRefresh } from './worker-types.js';
+import type {
+  EarlyStartingBody,
+  MemoryWorkerBody,
+  MemoryWorkerDeps,
+  MemoryWorkerOutcome,
+  MemoryWorkerTask,
+  ParentRefresh,
+} from './worker-types.js';
 
 /** A started worker: its eventual outcome and a way to cancel it. */
 export interface MemoryWorkerHandle {
@@ -25,7 +32,11 @@ export interface MemoryWorkerHandle {
  * Starts a worker and returns at once (the primary does not await it); `cancel()` discards it.
  * @example const w = startMemoryWorker({ memoryDir }, body, { git }); ...; w.cancel();
  */
-export function startMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): MemoryWorkerHandle {
+export function startMemoryWorker(
+  task: MemoryWorkerTask,
+  body: MemoryWorkerBody,
+  deps: MemoryWorkerDeps,
+): MemoryWorkerHandle {
   const controller = new AbortController();
   const signal = task.signal ? AbortSignal.any([task.signal, controller.signal]) : controller.signal;
   const outcome = runMemoryWorker({ ...task, signal }, body, deps);
@@ -38,15 +49,24 @@ export function startMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody
  * Throws only for infrastructure failures (git broken, lease timeout), never for a body's own failure.
  * @example const out = await runMemoryWorker({ memoryDir, description: 'merge office days' }, async (ctx) => { ... }, { git });
  */
-export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
+export async function runMemoryWorker(
+  task: MemoryWorkerTask,
+  body: MemoryWorkerBody,
+  deps: MemoryWorkerDeps,
+): Promise<MemoryWorkerOutcome> {
   if (deps.pruneOrphans !== false) {
     // housekeeping only: a failure here must not stop the worker (its own git calls report real trouble)
-    await pruneOrphanWorktrees({ memoryDir: task.memoryDir, git: deps.git, ...(deps.lease ? { lease: deps.lease } : {}) }).catch(() => undefined);
+    await pruneOrphanWorktrees({
+      memoryDir: task.memoryDir,
+      git: deps.git,
+      ...(deps.lease ? { lease: deps.lease } : {}),
+    }).catch(() => undefined);
   }
   if ((task.type ?? 'update') === 'repair') return runRepairWorker(task, body, deps);
   const signal = task.signal ?? new AbortController().signal;
   const type = 'update' as const;
-  if (signal.aborted) return { type, status: 'discarded', reason: 'cancelled', branchName: '', commitCount: 0, uncommittedPaths: [] };
+  if (signal.aborted)
+    return { type, status: 'discarded', reason: 'cancelled', branchName: '', commitCount: 0, uncommittedPaths: [] };
   // A sandboxed body starts while its worktree is still being checked out (it waits for it before its writer runs).
   const early = (body as EarlyStartingBody).startsBeforeCheckout === true;
   const wt = await createMemoryWorktree({
@@ -69,7 +89,16 @@ export async function runMemoryWorker(task: MemoryWorkerTask, body: MemoryWorker
   if (signal.aborted) return discardUnderLease(wt, deps, 'cancelled');
   const uncommitted = worktreeDirtyPaths(deps.git, wt).catch(() => []); // while the lease and the refresh are awaited
   const refresh = await prepareRefresh(deps);
-  return integrateWorkerWorktree(wt, { ...(task.description ? { description: task.description } : {}), signal, uncommitted, ...(refresh ? { refresh } : {}) }, deps);
+  return integrateWorkerWorktree(
+    wt,
+    {
+      ...(task.description ? { description: task.description } : {}),
+      signal,
+      uncommitted,
+      ...(refresh ? { refresh } : {}),
+    },
+    deps,
+  );
 }
 
 /** The network half of the checkout's refresh, outside the lease; a failure to prepare it only skips it. */
@@ -120,9 +149,15 @@ async function runBody(
 
 /** A checkout that failed after an early start: the worktree goes, and the worker fails as its creation would have. */
 async function failedCheckout(wt: MemoryWorktree, deps: MemoryWorkerDeps, err: unknown): Promise<never> {
-  await withMemoryOperation(wt.parentMemoryDir, () => discardWorktree(wt, deps.git), { purpose: `discard ${wt.branchName}`, ...deps.lease }).catch(() => undefined);
+  await withMemoryOperation(wt.parentMemoryDir, () => discardWorktree(wt, deps.git), {
+    purpose: `discard ${wt.branchName}`,
+    ...deps.lease,
+  }).catch(() => undefined);
   const e = toMemoryError(err, 'WORKTREE_ERROR');
-  throw new MemoryError('WORKTREE_ERROR', `could not prepare worktree ${wt.worktreeDir}: ${e.message}`, { cause: err, data: { worktreeDir: wt.worktreeDir } });
+  throw new MemoryError('WORKTREE_ERROR', `could not prepare worktree ${wt.worktreeDir}: ${e.message}`, {
+    cause: err,
+    data: { worktreeDir: wt.worktreeDir },
+  });
 }
 
 async function discardUnderLease(
@@ -137,7 +172,14 @@ async function discardUnderLease(
       const uncommittedPaths = await worktreeDirtyPaths(deps.git, wt).catch(() => []);
       const commitCount = await countWorktreeCommits(deps.git, wt); // nothing is imported: the work is dropped
       await discardWorktree(wt, deps.git);
-      const out: MemoryWorkerOutcome = { type: 'update', status: 'discarded', reason, branchName: wt.branchName, commitCount, uncommittedPaths };
+      const out: MemoryWorkerOutcome = {
+        type: 'update',
+        status: 'discarded',
+        reason,
+        branchName: wt.branchName,
+        commitCount,
+        uncommittedPaths,
+      };
       return error === undefined ? out : { ...out, error };
     },
     { purpose: `discard ${wt.branchName}`, ...deps.lease },

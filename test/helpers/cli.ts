@@ -91,7 +91,8 @@ export function cliHome(mode: CliMode, agents: string[] = []): CliHome {
     run,
     served,
     memoryDir,
-    state: (agentId) => `${git(memoryDir(agentId), ['rev-parse', 'HEAD'])}\n${git(memoryDir(agentId), ['status', '--porcelain'])}`,
+    state: (agentId) =>
+      `${git(memoryDir(agentId), ['rev-parse', 'HEAD'])}\n${git(memoryDir(agentId), ['status', '--porcelain'])}`,
     close: () => void run(['daemon', 'stop'], { env: { GITMEM_DAEMON: '1' } }),
   };
 }

@@ -5,7 +5,11 @@ import { runWorkerCommand } from '../../src/worktree/command-body.js';
 import { sharedShellLauncher } from '../../src/process/shell-launcher.js';
 
 /** Runs `command` as a worker of `memoryDir` under `home`; resolves to its outcome and everything it printed. */
-export async function runCommandWorker(at: { memoryDir: string; home: string; env: Record<string, string> }, command: string, extraEnv: Record<string, string> = {}) {
+export async function runCommandWorker(
+  at: { memoryDir: string; home: string; env: Record<string, string> },
+  command: string,
+  extraEnv: Record<string, string> = {},
+) {
   let output = '';
   const outcome = await runWorkerCommand({
     launch: sharedShellLauncher(),

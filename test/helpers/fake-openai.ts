@@ -48,23 +48,47 @@ function replyJson(res: ServerResponse, r: FakeReply, n: number, model: string):
   const message = { role: 'assistant', content: r.text ?? null, ...(calls.length ? { tool_calls: calls } : {}) };
   const finish_reason = calls.length ? 'tool_calls' : 'stop';
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion', created: 1, model, choices: [{ index: 0, message, finish_reason }], usage: usageOf(r) }));
+  res.end(
+    JSON.stringify({
+      id: `chatcmpl-${n}`,
+      object: 'chat.completion',
+      created: 1,
+      model,
+      choices: [{ index: 0, message, finish_reason }],
+      usage: usageOf(r),
+    }),
+  );
 }
 
 function replySse(res: ServerResponse, r: FakeReply, n: number, model: string): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1, model, choices, ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1, model, choices, ...extra })}\n\n`,
+    );
   send([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   if (r.text) {
     const half = Math.ceil(r.text.length / 2);
-    for (const part of [r.text.slice(0, half), r.text.slice(half)]) send([{ index: 0, delta: { content: part }, finish_reason: null }]);
+    for (const part of [r.text.slice(0, half), r.text.slice(half)])
+      send([{ index: 0, delta: { content: part }, finish_reason: null }]);
   }
   toolCallsOf(r, n).forEach((c, index) => {
     const args = c.function.arguments;
     const cut = Math.floor(args.length / 2);
-    send([{ index: 0, delta: { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: args.slice(0, cut) } }] }, finish_reason: null }]);
-    send([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(cut) } }] }, finish_reason: null }]);
+    send([
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index, id: c.id, type: 'function', function: { name: c.function.name, arguments: args.slice(0, cut) } },
+          ],
+        },
+        finish_reason: null,
+      },
+    ]);
+    send([
+      { index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(cut) } }] }, finish_reason: null },
+    ]);
   });
   send([{ index: 0, delta: {}, finish_reason: r.toolCalls?.length ? 'tool_calls' : 'stop' }]);
   send([], { usage: usageOf(r) });
@@ -72,7 +96,17 @@ function replySse(res: ServerResponse, r: FakeReply, n: number, model: string): 
 }
 
 /** Words that mean the same to the fake model: they share one dimension, so "automobile" finds "car". */
-const CONCEPTS: Record<string, number> = { car: 0, automobile: 0, vehicle: 0, dog: 1, puppy: 1, hound: 1, money: 2, cash: 2, salary: 2 };
+const CONCEPTS: Record<string, number> = {
+  car: 0,
+  automobile: 0,
+  vehicle: 0,
+  dog: 1,
+  puppy: 1,
+  hound: 1,
+  money: 2,
+  cash: 2,
+  salary: 2,
+};
 export const FAKE_EMBEDDING_DIMENSIONS = 32;
 
 /** A deterministic embedding: word counts folded into 32 dimensions (synonyms above share one). */
@@ -91,7 +125,14 @@ function replyEmbeddings(res: ServerResponse, body: Record<string, unknown>): vo
   const input = Array.isArray(body['input']) ? (body['input'] as unknown[]) : [body['input']];
   const data = input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(String(t)) }));
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ object: 'list', data, model: String(body['model'] ?? 'fake'), usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+  res.end(
+    JSON.stringify({
+      object: 'list',
+      data,
+      model: String(body['model'] ?? 'fake'),
+      usage: { prompt_tokens: input.length, total_tokens: input.length },
+    }),
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -126,7 +167,9 @@ export async function startFakeOpenAI(script: Script): Promise<FakeOpenAI> {
       const r = typeof script === 'function' ? script(body, n) : (script[n] ?? { text: 'done.' });
       if (r.hang) return;
       if (r.status) {
-        res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `fake failure ${r.status}` } }));
+        res
+          .writeHead(r.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `fake failure ${r.status}` } }));
         return;
       }
       const model = String(body['model'] ?? 'fake');

@@ -4,6 +4,9 @@ import { beforeAll } from 'vitest';
 
 beforeAll(async () => {
   if (process.env['GITMEM_FAST_PATHS'] === undefined) return;
-  const [{ fastPathsSwitch }, { setFastPaths }] = await Promise.all([import('../../src/config.js'), import('../../src/fast-paths.js')]);
+  const [{ fastPathsSwitch }, { setFastPaths }] = await Promise.all([
+    import('../../src/config.js'),
+    import('../../src/fast-paths.js'),
+  ]);
   setFastPaths(fastPathsSwitch(process.env));
 });

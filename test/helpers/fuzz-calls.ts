@@ -6,13 +6,77 @@
 
 export { rng } from './rng.js';
 
-export type FuzzCall = { kind: 'tool'; call: Record<string, unknown> } | { kind: 'patch'; call: { reason: string; patch: string } };
+export type FuzzCall =
+  { kind: 'tool'; call: Record<string, unknown> } | { kind: 'patch'; call: { reason: string; patch: string } };
 
-const NORMAL = ['notes', 'a', 'a.md', 'b.md', 'sub', 'c.md', 'new', 'x', 'system', 'latin', 'tools', 'run.md', 'dir.md', 'inner.md', 'fz', 'q.md'];
-const LINKS = ['lnk_self', 'lnk_git', 'lnk_out', 'lnk_notes', 'lnk_file', 'lnk_up', 'wlnk_self', 'wlnk_git', 'wlnk_out', 'wlnk_notes'];
-const DOTGIT = ['.git', '.GIT', '.Git', '.git.', '.git ', 'git~1', 'GIT~1', '.g\u200cit', '.git::$INDEX_ALLOCATION', '.gIt', '.git...', '.git. . ', '\ufeff.git'];
+const NORMAL = [
+  'notes',
+  'a',
+  'a.md',
+  'b.md',
+  'sub',
+  'c.md',
+  'new',
+  'x',
+  'system',
+  'latin',
+  'tools',
+  'run.md',
+  'dir.md',
+  'inner.md',
+  'fz',
+  'q.md',
+];
+const LINKS = [
+  'lnk_self',
+  'lnk_git',
+  'lnk_out',
+  'lnk_notes',
+  'lnk_file',
+  'lnk_up',
+  'wlnk_self',
+  'wlnk_git',
+  'wlnk_out',
+  'wlnk_notes',
+];
+const DOTGIT = [
+  '.git',
+  '.GIT',
+  '.Git',
+  '.git.',
+  '.git ',
+  'git~1',
+  'GIT~1',
+  '.g\u200cit',
+  '.git::$INDEX_ALLOCATION',
+  '.gIt',
+  '.git...',
+  '.git. . ',
+  '\ufeff.git',
+];
 const INSIDE_GIT = ['objects', 'hooks', 'config', 'HEAD', 'refs', 'pre-commit', 'index', 'info', 'gitmem-write.json'];
-const WEIRD = ['..', '.', '\0', 'a\u0000b', '\ud800', 'caf\u00e9', 'cafe\u0301', '\u202egnp.md', '😀', 'a\nb', 'a\\b', ' ', '~', '$HOME', 'con', 'a:b', 'x'.repeat(300), '\u0007', 'caf\ufffd.md', ''];
+const WEIRD = [
+  '..',
+  '.',
+  '\0',
+  'a\u0000b',
+  '\ud800',
+  'caf\u00e9',
+  'cafe\u0301',
+  '\u202egnp.md',
+  '😀',
+  'a\nb',
+  'a\\b',
+  ' ',
+  '~',
+  '$HOME',
+  'con',
+  'a:b',
+  'x'.repeat(300),
+  '\u0007',
+  'caf\ufffd.md',
+  '',
+];
 
 export interface FuzzContext {
   memoryDir: string;
@@ -77,15 +141,36 @@ function reason(r: () => number, i: number): string {
 }
 
 function toolCall(r: () => number, ctx: FuzzContext, i: number): Record<string, unknown> {
-  const command = pick(r, ['create', 'create', 'str_replace', 'insert', 'delete', 'delete', 'rename', 'rename', 'update_description']);
+  const command = pick(r, [
+    'create',
+    'create',
+    'str_replace',
+    'insert',
+    'delete',
+    'delete',
+    'rename',
+    'rename',
+    'update_description',
+  ]);
   const base = { command, reason: reason(r, i) };
   switch (command) {
     case 'create':
       return { ...base, file_path: fuzzPath(r, ctx), description: r() < 0.9 ? 'fuzzed' : text(r), file_text: text(r) };
     case 'str_replace':
-      return { ...base, file_path: fuzzPath(r, ctx), old_string: r() < 0.5 ? 'fuzz' : pick(r, ['alpha', 'x', '\n', 'description']), new_string: text(r), replace_all: r() < 0.3 };
+      return {
+        ...base,
+        file_path: fuzzPath(r, ctx),
+        old_string: r() < 0.5 ? 'fuzz' : pick(r, ['alpha', 'x', '\n', 'description']),
+        new_string: text(r),
+        replace_all: r() < 0.3,
+      };
     case 'insert':
-      return { ...base, file_path: fuzzPath(r, ctx), insert_line: Math.floor(r() * 6) - 1, insert_text: text(r) || 'x' };
+      return {
+        ...base,
+        file_path: fuzzPath(r, ctx),
+        insert_line: Math.floor(r() * 6) - 1,
+        insert_text: text(r) || 'x',
+      };
     case 'delete':
       return { ...base, file_path: fuzzPath(r, ctx) };
     case 'rename':
@@ -99,7 +184,8 @@ function patchOp(r: () => number, ctx: FuzzContext): string {
   const p = r();
   const path = fuzzPath(r, ctx).replace(/\n/g, ' ');
   if (p < 0.35) return `*** Add File: ${path}\n+${text(r).split('\n')[0] ?? ''}`;
-  if (p < 0.6) return `*** Update File: ${path}\n@@\n-${pick(r, ['fuzz', 'alpha', 'description: fuzzed'])}\n+${text(r).split('\n')[0] ?? ''}`;
+  if (p < 0.6)
+    return `*** Update File: ${path}\n@@\n-${pick(r, ['fuzz', 'alpha', 'description: fuzzed'])}\n+${text(r).split('\n')[0] ?? ''}`;
   if (p < 0.8) return `*** Delete File: ${path}`;
   return `*** Update File: ${path}\n*** Move to: ${fuzzPath(r, ctx).replace(/\n/g, ' ')}\n@@\n-alpha\n+beta`;
 }
@@ -108,12 +194,17 @@ function patchOp(r: () => number, ctx: FuzzContext): string {
 export function fuzzCall(r: () => number, ctx: FuzzContext, i: number): FuzzCall {
   if (r() < 0.2) {
     const ops = Array.from({ length: 1 + Math.floor(r() * 3) }, () => patchOp(r, ctx));
-    return { kind: 'patch', call: { reason: reason(r, i), patch: `*** Begin Patch\n${ops.join('\n')}\n*** End Patch` } };
+    return {
+      kind: 'patch',
+      call: { reason: reason(r, i), patch: `*** Begin Patch\n${ops.join('\n')}\n*** End Patch` },
+    };
   }
   return { kind: 'tool', call: toolCall(r, ctx, i) };
 }
 
 /** A call shown in a failure message: long strings cut. */
 export function showCall(c: FuzzCall): string {
-  return JSON.stringify(c.call, (_k, v: unknown) => (typeof v === 'string' && v.length > 120 ? `${v.slice(0, 60)}…(${v.length} chars)` : v));
+  return JSON.stringify(c.call, (_k, v: unknown) =>
+    typeof v === 'string' && v.length > 120 ? `${v.slice(0, 60)}…(${v.length} chars)` : v,
+  );
 }

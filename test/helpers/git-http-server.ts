@@ -6,7 +6,13 @@
  * first K matching requests.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { hermeticGitEnv } from './tmp.js';
@@ -31,7 +37,11 @@ export function createBareRepo(root: string, name: string): string {
 
 export type AuthSchemeName = 'bearer' | 'basic';
 
-function authorized(header: string | undefined, token: string | undefined, schemes: readonly AuthSchemeName[]): boolean {
+function authorized(
+  header: string | undefined,
+  token: string | undefined,
+  schemes: readonly AuthSchemeName[],
+): boolean {
   if (token === undefined) return true;
   if (!header) return false;
   if (header === `Bearer ${token}`) return schemes.includes('bearer');
@@ -123,7 +133,10 @@ export interface GitHttpServerOptions {
   rejectWith?: 401 | 403;
 }
 
-const CHALLENGE: Record<AuthSchemeName, string> = { basic: 'Basic realm="gitmem-test"', bearer: 'Bearer realm="gitmem-test"' };
+const CHALLENGE: Record<AuthSchemeName, string> = {
+  basic: 'Basic realm="gitmem-test"',
+  bearer: 'Bearer realm="gitmem-test"',
+};
 
 /**
  * Serves every bare repo under `root`. With `token`, requests without the right credentials get 401.
@@ -135,7 +148,12 @@ export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<Gi
   const server = createServer((req, res) => {
     const rejected = opts.rejectWith !== undefined && req.headers.authorization !== undefined;
     const ok = !rejected && authorized(req.headers.authorization, opts.token, schemes);
-    requests.push({ method: req.method ?? '', path: req.url ?? '', authorized: ok, authorization: req.headers.authorization });
+    requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      authorized: ok,
+      authorization: req.headers.authorization,
+    });
     const answer = (): void => {
       const location = opts.redirect?.(req.url ?? '/');
       if (location !== undefined) {
@@ -170,7 +188,12 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-function forward(req: IncomingMessage, body: Buffer, targetPort: number, onResponse: (r: IncomingMessage) => void): void {
+function forward(
+  req: IncomingMessage,
+  body: Buffer,
+  targetPort: number,
+  onResponse: (r: IncomingMessage) => void,
+): void {
   const upstream = httpRequest(
     { host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers },
     onResponse,

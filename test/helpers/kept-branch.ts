@@ -7,7 +7,13 @@ import { dirname, join } from 'node:path';
 import { git } from './tmp.js';
 
 /** Creates the branch and returns its tip. `null` deletes a file. */
-export function makeKeptBranch(dir: string, env: Record<string, string>, branch: string, files: Record<string, string | null>, message = 'worker edit'): string {
+export function makeKeptBranch(
+  dir: string,
+  env: Record<string, string>,
+  branch: string,
+  files: Record<string, string | null>,
+  message = 'worker edit',
+): string {
   git(dir, ['checkout', '-q', '-b', branch], env);
   for (const [path, text] of Object.entries(files)) {
     if (text === null) rmSync(join(dir, path));

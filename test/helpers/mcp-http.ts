@@ -7,7 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpHttpServer } from '../../src/mcp/index.js';
 
-export const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+export const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 export interface Raw {
   status: number;
@@ -28,7 +33,10 @@ export interface RawOptions {
 
 export interface McpHttpHelpers {
   /** The official client connected to `url` (token null = none); closed by closeAll(). */
-  connect: (url: string, token?: string | null) => Promise<{ client: Client; transport: StreamableHTTPClientTransport }>;
+  connect: (
+    url: string,
+    token?: string | null,
+  ) => Promise<{ client: Client; transport: StreamableHTTPClientTransport }>;
   /** One raw request. */
   raw: (path: string, o?: RawOptions) => Promise<Raw>;
   /** Ends (DELETE) the session a raw initialize opened; the status. */
@@ -55,7 +63,9 @@ export function mcpHttpHelpers(current: () => McpHttpServer): McpHttpHelpers {
       const req = request({ host: '127.0.0.1', port: to.port, path, method: o.method ?? 'POST', headers }, (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }),
+        );
       });
       req.on('error', reject);
       req.end(o.body ?? JSON.stringify(INIT));
@@ -73,7 +83,14 @@ export function mcpHttpHelpers(current: () => McpHttpServer): McpHttpHelpers {
     },
     async end(r, headers = {}, to = current()) {
       const id = r.headers['mcp-session-id'] as string;
-      return (await raw('/mcp', { to, method: 'DELETE', headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18', ...headers }, body: '' })).status;
+      return (
+        await raw('/mcp', {
+          to,
+          method: 'DELETE',
+          headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18', ...headers },
+          body: '',
+        })
+      ).status;
     },
     async closeAll() {
       await Promise.all(opened.splice(0).map((c) => c.close().catch(() => undefined)));

@@ -7,7 +7,8 @@ import type { MergeConflictKind } from '../../src/blocks/merge/types.js';
 const parse = loadMarkdownParser();
 
 /** A memory file: frontmatter with `description` (and `extra` lines), then the body. */
-export const f = (body: string, description = 'Work notes', extra = ''): string => `---\ndescription: ${description}\n${extra}---\n${body}`;
+export const f = (body: string, description = 'Work notes', extra = ''): string =>
+  `---\ndescription: ${description}\n${extra}---\n${body}`;
 export const crlf = (s: string): string => s.replace(/\n/g, '\r\n');
 
 export interface Case {
@@ -27,7 +28,13 @@ export const LIST = f('# Work\n\n- a\n- b\n- c\n');
 
 /** Merges one case and checks the exact outcome. */
 export function checkCase(c: Case): void {
-  const r = mergeMarkdownWith(parse, { base: c.base, ours: c.ours, theirs: c.theirs, path: c.path ?? 'notes/work.md', protectedPaths: new Set(c.protectedPaths ?? []) });
+  const r = mergeMarkdownWith(parse, {
+    base: c.base,
+    ours: c.ours,
+    theirs: c.theirs,
+    path: c.path ?? 'notes/work.md',
+    protectedPaths: new Set(c.protectedPaths ?? []),
+  });
   if (typeof c.want === 'string') {
     expect(r).toEqual({ status: 'clean', text: c.want });
   } else {

@@ -32,8 +32,17 @@ export function npmEnv(extra: Record<string, string> = {}): Record<string, strin
 
 /** `npm pack --dry-run --json` of the checkout: the files and sizes a publish would ship. */
 export function packDryRun(): { size: number; unpackedSize: number; files: Array<{ path: string; size: number }> } {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const [info] = JSON.parse(out) as Array<{ size: number; unpackedSize: number; files: Array<{ path: string; size: number }> }>;
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: REPO,
+    env: npmEnv(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const [info] = JSON.parse(out) as Array<{
+    size: number;
+    unpackedSize: number;
+    files: Array<{ path: string; size: number }>;
+  }>;
   if (!info) throw new Error('npm pack --dry-run printed nothing');
   return info;
 }
@@ -41,7 +50,12 @@ export function packDryRun(): { size: number; unpackedSize: number; files: Array
 /** Packs the built checkout into `dir`; returns the tarball's path. */
 export function packTarball(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: REPO,
+    env: npmEnv(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [info] = JSON.parse(out) as Array<{ filename: string }>;
   if (!info) throw new Error('npm pack printed nothing');
   return join(dir, info.filename);
@@ -81,7 +95,9 @@ function resolveIn(packages: Record<string, LockEntry>, from: string, name: stri
 
 /** What a package needs installed: its dependencies, the optional ones the lockfile holds, its required peers. */
 function edges(entry: LockEntry): Array<{ name: string; optional: boolean }> {
-  const peers = Object.keys(entry.peerDependencies ?? {}).filter((n) => entry.peerDependenciesMeta?.[n]?.optional !== true);
+  const peers = Object.keys(entry.peerDependencies ?? {}).filter(
+    (n) => entry.peerDependenciesMeta?.[n]?.optional !== true,
+  );
   return [
     ...Object.keys(entry.dependencies ?? {}).map((name) => ({ name, optional: false })),
     ...peers.map((name) => ({ name, optional: false })),
@@ -93,7 +109,10 @@ function edges(entry: LockEntry): Array<{ name: string; optional: boolean }> {
  * The lockfile entries a consumer needs for `roots` (packages at the root) plus everything they reach,
  * resolved the way Node resolves them in this repository's layout, which the consumer reuses.
  */
-function closure(packages: Record<string, LockEntry>, roots: Array<{ from: string; name: string; optional?: boolean }>): Record<string, LockEntry> {
+function closure(
+  packages: Record<string, LockEntry>,
+  roots: Array<{ from: string; name: string; optional?: boolean }>,
+): Record<string, LockEntry> {
   const out: Record<string, LockEntry> = {};
   const queue = [...roots];
   for (let edge = queue.shift(); edge; edge = queue.shift()) {
@@ -152,26 +171,48 @@ export function installTarball(tarball: string, projectDir: string, options: Ins
   const own = Object.fromEntries((options.with ?? []).map((name) => [name, lockedVersion(name)]));
   const dependencies = { gitmem: spec, ...own };
   const gitmem = {
-    version: pkg['version'], resolved: spec, license: pkg['license'], bin: pkg['bin'], engines: pkg['engines'],
-    dependencies: pkg.dependencies, optionalDependencies: pkg.optionalDependencies,
-    peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta,
+    version: pkg['version'],
+    resolved: spec,
+    license: pkg['license'],
+    bin: pkg['bin'],
+    engines: pkg['engines'],
+    dependencies: pkg.dependencies,
+    optionalDependencies: pkg.optionalDependencies,
+    peerDependencies: pkg.peerDependencies,
+    peerDependenciesMeta: pkg.peerDependenciesMeta,
   };
   // A range the consumer's copy does not meet would give gitmem a second copy: this lockfile cannot say which.
   for (const [name, range] of Object.entries({ ...pkg.dependencies, ...pkg.peerDependencies })) {
     const have = lock.packages[`node_modules/${name}`]?.version;
-    if (have && !satisfies(have, range)) throw new Error(`gitmem wants ${name}@${range}; the lockfile installs ${have}`);
+    if (have && !satisfies(have, range))
+      throw new Error(`gitmem wants ${name}@${range}; the lockfile installs ${have}`);
   }
-  const roots = [...Object.keys(own), ...edges(gitmem).filter((e) => !e.optional).map((e) => e.name)].map((name) => ({ from: '', name }));
+  const roots = [
+    ...Object.keys(own),
+    ...edges(gitmem)
+      .filter((e) => !e.optional)
+      .map((e) => e.name),
+  ].map((name) => ({ from: '', name }));
   const optional = Object.keys(pkg.optionalDependencies ?? {}).map((name) => ({ from: '', name, optional: true }));
   const packages = {
     '': { name: 'consumer', dependencies },
     'node_modules/gitmem': gitmem,
     ...closure(lock.packages, [...roots, ...optional]),
   };
-  writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2));
-  writeFileSync(join(projectDir, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(projectDir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2),
+  );
+  writeFileSync(
+    join(projectDir, 'package-lock.json'),
+    JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages }, null, 2),
+  );
   const quick = options.nativeFromCheckout ? ['--ignore-scripts'] : [];
-  execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...quick], { cwd: projectDir, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...quick], {
+    cwd: projectDir,
+    env: npmEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (options.nativeFromCheckout) {
     const release = join('node_modules', 'better-sqlite3', 'build', 'Release');
     mkdirSync(join(projectDir, release), { recursive: true });

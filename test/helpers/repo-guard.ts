@@ -24,7 +24,13 @@ export function hookState(dir: string): string {
     .sort()
     .map((name) => {
       const st = lstatSync(join(hooks, name));
-      const sum = st.isFile() ? createHash('sha1').update(readFileSync(join(hooks, name))).digest('hex') : st.isDirectory() ? 'dir' : 'other';
+      const sum = st.isFile()
+        ? createHash('sha1')
+            .update(readFileSync(join(hooks, name)))
+            .digest('hex')
+        : st.isDirectory()
+          ? 'dir'
+          : 'other';
       return `${name} ${(st.mode & 0o7777).toString(8)} ${sum}`;
     })
     .join('\n');
@@ -33,12 +39,17 @@ export function hookState(dir: string): string {
 /** Number of objects in the store. */
 export function objectCount(dir: string): number {
   const out = git(dir, ['count-objects', '-v']);
-  const field = (k: string): number => Number(/^(\S+): (\d+)$/m.exec(out.split('\n').find((l) => l.startsWith(`${k}:`)) ?? '')?.[2] ?? 0);
+  const field = (k: string): number =>
+    Number(/^(\S+): (\d+)$/m.exec(out.split('\n').find((l) => l.startsWith(`${k}:`)) ?? '')?.[2] ?? 0);
   return field('count') + field('in-pack');
 }
 
 export function snapshotGit(dir: string): GitSnapshot {
-  return { objects: objectCount(dir), hooks: hookState(dir), config: readFileSync(join(dir, '.git', 'config'), 'utf8') };
+  return {
+    objects: objectCount(dir),
+    hooks: hookState(dir),
+    config: readFileSync(join(dir, '.git', 'config'), 'utf8'),
+  };
 }
 
 /** Every file below `dir` (recursive, links not followed), relative. */
@@ -57,7 +68,9 @@ export function filesBelow(dir: string): string[] {
 
 /** Paths in HEAD's tree with a component git (or a case-insensitive file system) would take for `.git`. */
 export function dotGitNamesInHead(dir: string): string[] {
-  const names = git(dir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', 'HEAD']).split('\0').filter((p) => p !== '');
+  const names = git(dir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', 'HEAD'])
+    .split('\0')
+    .filter((p) => p !== '');
   return names.filter((p) => p.split('/').some(isDotGitLike));
 }
 
@@ -86,7 +99,11 @@ export function repoState(dir: string): string {
  * Awaits a call that must be refused with a MemoryError of `code` (or, when `code` is omitted, any code but
  * INTERNAL), and checks the repository is exactly as before. Returns the error.
  */
-export async function expectRefused(dir: string, call: Promise<unknown>, code?: string): Promise<{ code: string; message: string; data: Record<string, unknown> }> {
+export async function expectRefused(
+  dir: string,
+  call: Promise<unknown>,
+  code?: string,
+): Promise<{ code: string; message: string; data: Record<string, unknown> }> {
   const before = repoState(dir);
   const err = await call.then(
     (r) => {
@@ -100,6 +117,7 @@ export async function expectRefused(dir: string, call: Promise<unknown>, code?: 
     if (e.code !== code) throw new Error(`expected ${code}, got ${e.code}: ${e.message}`);
   } else if (e.code === 'INTERNAL') throw new Error(`INTERNAL: ${e.message}`);
   const after = repoState(dir);
-  if (after !== before) throw new Error(`repository changed by a refused call (${e.code}: ${e.message}):\n${before}\n=>\n${after}`);
+  if (after !== before)
+    throw new Error(`repository changed by a refused call (${e.code}: ${e.message}):\n${before}\n=>\n${after}`);
   return { code: e.code ?? '', message: e.message ?? '', data: e.data ?? {} };
 }

@@ -12,7 +12,9 @@ export const STRACE_SKIP_REASON_ENV = 'GITMEM_TEST_STRACE_SKIPPED';
 export function straceForTests(env: NodeJS.ProcessEnv): { usable: boolean; reason?: string } {
   const r = spawnSync('strace', ['-f', '-qq', '-e', 'trace=fsync', 'true'], { encoding: 'utf8', timeout: 10_000 });
   if (r.status === 0) return { usable: true };
-  const reason = r.error ? `strace is not installed (Debian package strace)` : `strace cannot trace here: ${(r.stderr || '').trim().split('\n')[0]}`;
+  const reason = r.error
+    ? `strace is not installed (Debian package strace)`
+    : `strace cannot trace here: ${(r.stderr || '').trim().split('\n')[0]}`;
   if (env['GITMEM_REQUIRE_SANDBOX'] === '1') throw new Error(`GITMEM_REQUIRE_SANDBOX=1 but ${reason}`);
   env[STRACE_SKIP_REASON_ENV] = reason;
   return { usable: false, reason };

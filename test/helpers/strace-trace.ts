@@ -14,8 +14,37 @@ export type TraceEvent = { kind: 'fsync'; path: string } | { kind: 'rename'; fro
 /** Runs `gitmem memory create <file>` under strace; the calls in order. */
 export function tracedWrite(env: Record<string, string>, file: string): TraceEvent[] {
   const out = join(makeTmpDir('gitmem-strace-'), 'trace');
-  const args = ['memory', 'create', file, '--description', 'durable', '--text', 'hello', '--reason', 'durable write', '--agent', 'agent-1'];
-  const r = spawnSync('strace', ['-f', '-y', '-qq', '-s', '4096', '-o', out, '-e', 'trace=fsync,fdatasync,rename,renameat,renameat2', process.execPath, GITMEM_BIN, ...args], { env, encoding: 'utf8' });
+  const args = [
+    'memory',
+    'create',
+    file,
+    '--description',
+    'durable',
+    '--text',
+    'hello',
+    '--reason',
+    'durable write',
+    '--agent',
+    'agent-1',
+  ];
+  const r = spawnSync(
+    'strace',
+    [
+      '-f',
+      '-y',
+      '-qq',
+      '-s',
+      '4096',
+      '-o',
+      out,
+      '-e',
+      'trace=fsync,fdatasync,rename,renameat,renameat2',
+      process.execPath,
+      GITMEM_BIN,
+      ...args,
+    ],
+    { env, encoding: 'utf8' },
+  );
   expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
   const events: TraceEvent[] = [];
   const pending = new Map<string, string>(); // pid → path of an fsync strace shows as <unfinished ...>
@@ -28,7 +57,8 @@ export function tracedWrite(env: Record<string, string>, file: string): TraceEve
     const sync = /\b(?:fsync|fdatasync)\(\d+<(.*)>\) += 0/.exec(line);
     if (sync?.[1] !== undefined) events.push({ kind: 'fsync', path: sync[1] });
     const moved = /\brename(?:at2?)?\((?:[^,]+, )?"([^"]*)", (?:[^,]+, )?"([^"]*)"/.exec(line);
-    if (moved?.[1] !== undefined && moved[2] !== undefined) events.push({ kind: 'rename', from: moved[1], to: moved[2] });
+    if (moved?.[1] !== undefined && moved[2] !== undefined)
+      events.push({ kind: 'rename', from: moved[1], to: moved[2] });
   }
   return events;
 }
@@ -40,6 +70,15 @@ export function at(events: readonly TraceEvent[], pred: (e: TraceEvent) => boole
   return i;
 }
 
-export const synced = (re: RegExp) => (e: TraceEvent): boolean => e.kind === 'fsync' && re.test(e.path);
-export const syncedPath = (path: string) => (e: TraceEvent): boolean => e.kind === 'fsync' && e.path === path;
-export const renamedTo = (re: RegExp) => (e: TraceEvent): boolean => e.kind === 'rename' && re.test(e.to);
+export const synced =
+  (re: RegExp) =>
+  (e: TraceEvent): boolean =>
+    e.kind === 'fsync' && re.test(e.path);
+export const syncedPath =
+  (path: string) =>
+  (e: TraceEvent): boolean =>
+    e.kind === 'fsync' && e.path === path;
+export const renamedTo =
+  (re: RegExp) =>
+  (e: TraceEvent): boolean =>
+    e.kind === 'rename' && re.test(e.to);

@@ -46,7 +46,9 @@ export default class SummaryReporter implements Reporter {
       if (reason === undefined || files.size === 0) continue;
       const count = [...files.values()].reduce((a, b) => a + b, 0);
       const list = [...files].map(([f, n]) => `${f} (${n})`).join(', ');
-      process.stdout.write(`\n${g.tag}: skipped ${count} tests that need it (${reason}; ${g.require}=1 makes this a failure): ${list}\n`);
+      process.stdout.write(
+        `\n${g.tag}: skipped ${count} tests that need it (${reason}; ${g.require}=1 makes this a failure): ${list}\n`,
+      );
     }
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

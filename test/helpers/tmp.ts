@@ -45,12 +45,16 @@ export function hermeticGitEnv(home: string): Record<string, string> {
 /** Runs git synchronously in `cwd` with a hermetic environment; returns trimmed stdout. */
 export function git(cwd: string, args: string[], env: Record<string, string> = hermeticGitEnv(cwd)): string {
   // gc.autoDetach=false: an auto-gc after a bulk commit runs before git returns, never on after the test's cleanup.
-  return execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', '-c', 'gc.autoDetach=false', ...args], {
-    cwd,
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
+  return execFileSync(
+    'git',
+    ['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', '-c', 'gc.autoDetach=false', ...args],
+    {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  ).trim();
 }
 
 /** Like {@link git} but returns {status, stdout, stderr} instead of throwing. */

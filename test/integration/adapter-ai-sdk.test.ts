@@ -19,24 +19,74 @@ beforeAll(async () => {
 });
 afterAll(cleanupTmp);
 
-const subjects = (n: number): string[] => git(fx.dir, ['log', `-${n}`, '--format=%s'], fx.env).trim().split('\n');
+const subjects = (n: number): string[] =>
+  git(fx.dir, ['log', `-${n}`, '--format=%s'], fx.env)
+    .trim()
+    .split('\n');
 const count = (): number => Number(git(fx.dir, ['rev-list', '--count', 'HEAD'], fx.env).trim());
 
 /** The system text of each call the model received. */
 const systems = (model: MockLanguageModelV3): string[] =>
-  model.doGenerateCalls.map((c) => c.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n'));
+  model.doGenerateCalls.map((c) =>
+    c.prompt
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n'),
+  );
 
 describe('memoryTools + withMemory in a generateText loop', () => {
   it('lands each tool call as one commit, keeps the system prompt stable and records every turn', async () => {
     const agent = scripted([
-      { calls: [{ name: 'memory', input: { command: 'create', reason: 'user likes tea', file_path: 'notes/drinks.md', description: 'Drinks the user likes', file_text: 'tea\n' } }] },
+      {
+        calls: [
+          {
+            name: 'memory',
+            input: {
+              command: 'create',
+              reason: 'user likes tea',
+              file_path: 'notes/drinks.md',
+              description: 'Drinks the user likes',
+              file_text: 'tea\n',
+            },
+          },
+        ],
+      },
       { text: 'Noted: you like tea.' },
-      { calls: [{ name: 'memory_apply_patch', input: { reason: 'also coffee', input: '*** Begin Patch\n*** Update File: notes/drinks.md\n@@\n tea\n+coffee\n*** End Patch' } }] },
-      { calls: [{ name: 'memory_view', input: { path: 'notes/drinks.md' } }, { name: 'memory', input: { command: 'str_replace', reason: 'green tea', file_path: 'notes/drinks.md', old_string: 'tea', new_string: 'green tea' } }] },
+      {
+        calls: [
+          {
+            name: 'memory_apply_patch',
+            input: {
+              reason: 'also coffee',
+              input: '*** Begin Patch\n*** Update File: notes/drinks.md\n@@\n tea\n+coffee\n*** End Patch',
+            },
+          },
+        ],
+      },
+      {
+        calls: [
+          { name: 'memory_view', input: { path: 'notes/drinks.md' } },
+          {
+            name: 'memory',
+            input: {
+              command: 'str_replace',
+              reason: 'green tea',
+              file_path: 'notes/drinks.md',
+              old_string: 'tea',
+              new_string: 'green tea',
+            },
+          },
+        ],
+      },
       { text: 'Updated.' },
     ]);
     const after: AfterTurn[] = [];
-    const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-1', reflection: false, onAfterTurn: (a) => after.push(a) });
+    const middleware = memoryMiddleware({
+      memory: fx.memory,
+      conversationId: 'conv-1',
+      reflection: false,
+      onAfterTurn: (a) => after.push(a),
+    });
     const { wrapLanguageModel } = await import('ai');
     const model = wrapLanguageModel({ model: agent, middleware });
     const tools = memoryTools(fx.memory);
@@ -44,14 +94,27 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     const start = count();
     const compiledAtStart = await fx.memory.compilePrompt({ surface: 'tools' });
 
-    const first = await generateText({ model, tools, stopWhen: stepCountIs(5), system: 'Be brief.', prompt: 'I like tea.' });
+    const first = await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(5),
+      system: 'Be brief.',
+      prompt: 'I like tea.',
+    });
     expect(first.text).toBe('Noted: you like tea.');
     expect(count()).toBe(start + 1);
     expect(subjects(1)).toEqual(['user likes tea']);
 
     const second = await generateText({
-      model, tools, stopWhen: stepCountIs(5), system: 'Be brief.',
-      messages: [{ role: 'user', content: 'I like tea.' }, ...first.response.messages, { role: 'user', content: 'And coffee; make it green tea.' }],
+      model,
+      tools,
+      stopWhen: stepCountIs(5),
+      system: 'Be brief.',
+      messages: [
+        { role: 'user', content: 'I like tea.' },
+        ...first.response.messages,
+        { role: 'user', content: 'And coffee; make it green tea.' },
+      ],
     });
     expect(second.text).toBe('Updated.');
     expect(count()).toBe(start + 3);
@@ -68,13 +131,25 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     expect(s[0]).not.toContain('drinks.md'); // written during the conversation: not in its prompt
 
     await middleware.idle();
-    expect(after.map((a) => [a.rows, a.sync.status])).toEqual([[3, 'no_remote'], [5, 'no_remote']]);
+    expect(after.map((a) => [a.rows, a.sync.status])).toEqual([
+      [3, 'no_remote'],
+      [5, 'no_remote'],
+    ]);
     const rows = readTranscript(join(fx.home, 'agents', 'ai-agent'), 'conv-1');
-    expect(rows.map((r) => r.kind)).toEqual(['user', 'tool_call', 'assistant', 'user', 'tool_call', 'tool_call', 'tool_call', 'assistant']);
+    expect(rows.map((r) => r.kind)).toEqual([
+      'user',
+      'tool_call',
+      'assistant',
+      'user',
+      'tool_call',
+      'tool_call',
+      'tool_call',
+      'assistant',
+    ]);
     expect(rows[1]).toMatchObject({ kind: 'tool_call', name: 'memory', resultOk: true });
   });
 
-  it('runs turns\' background work in turn order, even when an earlier turn\'s sync is slow', async () => {
+  it("runs turns' background work in turn order, even when an earlier turn's sync is slow", async () => {
     const agent = scripted([{ text: 'one' }, { text: 'two' }]);
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
@@ -86,11 +161,24 @@ describe('memoryTools + withMemory in a generateText loop', () => {
       order.push(`sync ${n}`);
       return { status: 'no_remote' } as never;
     };
-    const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-order', reflection: false, sync, onAfterTurn: (a) => order.push(`after ${a.rows}`) });
+    const middleware = memoryMiddleware({
+      memory: fx.memory,
+      conversationId: 'conv-order',
+      reflection: false,
+      sync,
+      onAfterTurn: (a) => order.push(`after ${a.rows}`),
+    });
     const { wrapLanguageModel } = await import('ai');
     const model = wrapLanguageModel({ model: agent, middleware });
     await generateText({ model, prompt: 'first' });
-    const second = await generateText({ model, messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'one' }, { role: 'user', content: 'second' }] });
+    const second = await generateText({
+      model,
+      messages: [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'one' },
+        { role: 'user', content: 'second' },
+      ],
+    });
     expect(second.text).toBe('two');
     await new Promise((r) => setTimeout(r, 50));
     release();
@@ -116,7 +204,9 @@ describe('memoryTools + withMemory in a generateText loop', () => {
       }),
     });
     const middleware = memoryMiddleware({
-      memory: fx.memory, conversationId: 'conv-2', reflection: false,
+      memory: fx.memory,
+      conversationId: 'conv-2',
+      reflection: false,
       sync: async () => (await gate, (synced = true), { status: 'clean' } as never),
     });
     const { wrapLanguageModel } = await import('ai');
@@ -126,14 +216,28 @@ describe('memoryTools + withMemory in a generateText loop', () => {
     release();
     await middleware.idle();
     expect(synced).toBe(true);
-    expect(readTranscript(join(fx.home, 'agents', 'ai-agent'), 'conv-2').map((row) => [row.kind, 'text' in row ? row.text : ''])).toEqual([['user', 'hi'], ['assistant', 'Hello there.']]);
+    expect(
+      readTranscript(join(fx.home, 'agents', 'ai-agent'), 'conv-2').map((row) => [
+        row.kind,
+        'text' in row ? row.text : '',
+      ]),
+    ).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'Hello there.'],
+    ]);
   });
 
   it('words the system prompt for the memory tools the model has (surface tools), or for a shell when asked', async () => {
     const { wrapLanguageModel } = await import('ai');
     const say = async (prompt?: { surface: 'shell' }): Promise<string> => {
       const model = scripted([{ text: 'ok' }]);
-      const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-surface', reflection: false, sync: false, ...(prompt ? { prompt } : {}) });
+      const middleware = memoryMiddleware({
+        memory: fx.memory,
+        conversationId: 'conv-surface',
+        reflection: false,
+        sync: false,
+        ...(prompt ? { prompt } : {}),
+      });
       await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'hi' });
       await middleware.idle();
       return systems(model)[0] ?? '';
@@ -156,19 +260,42 @@ describe('memoryTools + withMemory in a generateText loop', () => {
 });
 
 describe('post-turn sync and tool refusals', () => {
-  it('pushes the turn\'s commits to origin after the turn', async () => {
+  it("pushes the turn's commits to origin after the turn", async () => {
     const remote = makeTmpDir('gitmem-origin-');
     git(remote, ['init', '-q', '--bare'], fx.env);
     git(fx.dir, ['remote', 'add', 'origin', remote], fx.env);
     try {
       const agent = scripted([
-        { calls: [{ name: 'memory', input: { command: 'create', reason: 'a fact', file_path: 'notes/fact.md', description: 'A fact', file_text: 'sky is blue\n' } }] },
+        {
+          calls: [
+            {
+              name: 'memory',
+              input: {
+                command: 'create',
+                reason: 'a fact',
+                file_path: 'notes/fact.md',
+                description: 'A fact',
+                file_text: 'sky is blue\n',
+              },
+            },
+          ],
+        },
         { text: 'Saved.' },
       ]);
       const after: AfterTurn[] = [];
-      const middleware = memoryMiddleware({ memory: fx.memory, conversationId: 'conv-sync', reflection: false, onAfterTurn: (a) => after.push(a) });
+      const middleware = memoryMiddleware({
+        memory: fx.memory,
+        conversationId: 'conv-sync',
+        reflection: false,
+        onAfterTurn: (a) => after.push(a),
+      });
       const { wrapLanguageModel } = await import('ai');
-      await generateText({ model: wrapLanguageModel({ model: agent, middleware }), tools: memoryTools(fx.memory), stopWhen: stepCountIs(3), prompt: 'remember' });
+      await generateText({
+        model: wrapLanguageModel({ model: agent, middleware }),
+        tools: memoryTools(fx.memory),
+        stopWhen: stepCountIs(3),
+        prompt: 'remember',
+      });
       await middleware.idle();
       expect(after[0]?.sync).toMatchObject({ status: 'pushed' });
       expect(git(remote, ['log', '-1', '--format=%s', 'main'], fx.env).trim()).toBe('a fact');
@@ -177,13 +304,31 @@ describe('post-turn sync and tool refusals', () => {
     }
   });
 
-  it('a refused write reaches the model as the tool\'s error, nothing committed', async () => {
+  it("a refused write reaches the model as the tool's error, nothing committed", async () => {
     const head = git(fx.dir, ['rev-parse', 'HEAD'], fx.env);
     const agent = scripted([
-      { calls: [{ name: 'memory', input: { command: 'str_replace', reason: 'x', file_path: 'system/human.md', old_string: 'no such text anywhere', new_string: 'y' } }] },
+      {
+        calls: [
+          {
+            name: 'memory',
+            input: {
+              command: 'str_replace',
+              reason: 'x',
+              file_path: 'system/human.md',
+              old_string: 'no such text anywhere',
+              new_string: 'y',
+            },
+          },
+        ],
+      },
       { text: 'Could not.' },
     ]);
-    const r = await generateText({ model: agent, tools: memoryTools(fx.memory), stopWhen: stepCountIs(3), prompt: 'edit' });
+    const r = await generateText({
+      model: agent,
+      tools: memoryTools(fx.memory),
+      stopWhen: stepCountIs(3),
+      prompt: 'edit',
+    });
     const error = r.steps[0]?.content.find((p) => p.type === 'tool-error');
     expect(String((error as { error?: unknown } | undefined)?.error)).toMatch(/old_string was not found/);
     expect(git(fx.dir, ['rev-parse', 'HEAD'], fx.env)).toBe(head);
@@ -196,8 +341,15 @@ describe('reflection after turns', { tags: ['sandbox'] }, () => {
     const reflector = scripted([{ text: 'Nothing worth keeping.' }]);
     const after: AfterTurn[] = [];
     const model = withMemory(agent, {
-      memory: fx.memory, conversationId: 'conv-3', sync: false,
-      reflection: { model: reflector, env: fx.env, settings: { trigger: 'step-count', stepCount: 2 }, run: { maxRetries: 0 } },
+      memory: fx.memory,
+      conversationId: 'conv-3',
+      sync: false,
+      reflection: {
+        model: reflector,
+        env: fx.env,
+        settings: { trigger: 'step-count', stepCount: 2 },
+        run: { maxRetries: 0 },
+      },
       onAfterTurn: (a) => after.push(a),
     });
     const turns: Array<{ role: 'user' | 'assistant'; content: string }> = [];

@@ -21,15 +21,48 @@ type Call = Record<string, unknown> & { command: string };
 
 const COMMANDS = 500;
 const TAGS = [
-  'create', 'delete', 'insert', 'insert end', 'insert out of range', 'insert top', 'rename', 'rename across extensions', 'rename dir',
-  'str_replace', 'str_replace gains frontmatter', 'str_replace loses frontmatter', 'view', 'view dir', 'view range',
+  'create',
+  'delete',
+  'insert',
+  'insert end',
+  'insert out of range',
+  'insert top',
+  'rename',
+  'rename across extensions',
+  'rename dir',
+  'str_replace',
+  'str_replace gains frontmatter',
+  'str_replace loses frontmatter',
+  'view',
+  'view dir',
+  'view range',
 ];
 const DIRS = ['', 'notes', 'notes/deep', 'projects', 'archive'];
 const NAMES = ['a', 'b', 'todo', 'log'];
 const EXTS = ['.md', '.txt', '.json'];
-const WORDS = ['alpha', 'beta', 'tea', 'green', 'plan', 'x', 'y', '$&', '$1', '---', '#', 'café', '日本', '🙂', 'a b', '  indented', '\ttab', 'description: z'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'tea',
+  'green',
+  'plan',
+  'x',
+  'y',
+  '$&',
+  '$1',
+  '---',
+  '#',
+  'café',
+  '日本',
+  '🙂',
+  'a b',
+  '  indented',
+  '\ttab',
+  'description: z',
+];
 /** Names of gitmem's own tools and their parameters: never in an error the model sees. */
-const FOREIGN = /memory_apply_patch|memory_view|memory_search|update_description|file_path|old_string|new_string|replace_all|'reason'|'input'|\(reason\)/;
+const FOREIGN =
+  /memory_apply_patch|memory_view|memory_search|update_description|file_path|old_string|new_string|replace_all|'reason'|'input'|\(reason\)/;
 
 /** The generator: a seeded choice of command and arguments from what the SDK's directory holds now. */
 function generator(seed: number) {
@@ -87,7 +120,16 @@ function pruneEmptyDirs(root: string, rel = ''): void {
 /** The next command, from the SDK's current files and directories. */
 function nextCall(g: ReturnType<typeof generator> & { root: string }, files: string[]): { call: Call; tag: string } {
   const { r, int, pick, text, newPath, range } = g;
-  const dirs = [...new Set(files.flatMap((f) => f.split('/').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('/'))))];
+  const dirs = [
+    ...new Set(
+      files.flatMap((f) =>
+        f
+          .split('/')
+          .slice(0, -1)
+          .map((_, i, a) => a.slice(0, i + 1).join('/')),
+      ),
+    ),
+  ];
   const existing = (): string => (files.length > 0 && r() < 0.85 ? `/memories/${pick(files)}` : newPath());
   const content = (p: string): string => {
     try {
@@ -100,22 +142,42 @@ function nextCall(g: ReturnType<typeof generator> & { root: string }, files: str
   if (roll < 0.14) {
     const path = existing();
     const lines = content(path).split('\n').length;
-    return r() < 0.5 ? { call: { command: 'view', path }, tag: 'view' } : { call: { command: 'view', path, view_range: range(lines) }, tag: 'view range' };
+    return r() < 0.5
+      ? { call: { command: 'view', path }, tag: 'view' }
+      : { call: { command: 'view', path, view_range: range(lines) }, tag: 'view range' };
   }
-  if (roll < 0.18) return { call: { command: 'view', path: `/memories${dirs.length > 0 && r() < 0.7 ? `/${pick(dirs)}` : ''}` }, tag: 'view dir' };
-  if (roll < 0.32) return { call: { command: 'create', path: r() < 0.8 ? newPath() : existing(), file_text: text() }, tag: 'create' };
+  if (roll < 0.18)
+    return {
+      call: { command: 'view', path: `/memories${dirs.length > 0 && r() < 0.7 ? `/${pick(dirs)}` : ''}` },
+      tag: 'view dir',
+    };
+  if (roll < 0.32)
+    return { call: { command: 'create', path: r() < 0.8 ? newPath() : existing(), file_text: text() }, tag: 'create' };
   if (roll < 0.56) {
     const special = r();
     // Frontmatter gained (the first line, made the body under a new block) or lost (its key renamed), on a file it can happen to.
     const owning = files.filter((f) => content(`/memories/${f}`).split('description:').length === 2);
     if (special < 0.1 && owning.length > 0) {
-      return { call: { command: 'str_replace', path: `/memories/${pick(owning)}`, old_str: 'description:', new_str: 'title:' }, tag: 'str_replace loses frontmatter' };
+      return {
+        call: { command: 'str_replace', path: `/memories/${pick(owning)}`, old_str: 'description:', new_str: 'title:' },
+        tag: 'str_replace loses frontmatter',
+      };
     }
     const firstLine = (f: string): string => content(`/memories/${f}`).split('\n')[0] ?? '';
-    const gaining = files.filter((f) => firstLine(f) !== '' && content(`/memories/${f}`).split(firstLine(f)).length === 2);
+    const gaining = files.filter(
+      (f) => firstLine(f) !== '' && content(`/memories/${f}`).split(firstLine(f)).length === 2,
+    );
     if (special < 0.25 && gaining.length > 0) {
       const f = pick(gaining);
-      return { call: { command: 'str_replace', path: `/memories/${f}`, old_str: firstLine(f), new_str: `---\ndescription: gained\n---\n${firstLine(f)}` }, tag: 'str_replace gains frontmatter' };
+      return {
+        call: {
+          command: 'str_replace',
+          path: `/memories/${f}`,
+          old_str: firstLine(f),
+          new_str: `---\ndescription: gained\n---\n${firstLine(f)}`,
+        },
+        tag: 'str_replace gains frontmatter',
+      };
     }
     const path = existing();
     const lines = content(path).split('\n');
@@ -123,15 +185,33 @@ function nextCall(g: ReturnType<typeof generator> & { root: string }, files: str
     const chars = Array.from(line); // by code point: half an emoji is no text (gitmem refuses to store one)
     const start = int(chars.length);
     const part = (): string => chars.slice(start, start + 1 + int(6)).join('');
-    const oldStr = pick([line, line, line, part(), part(), g.words(), `${line}\n${pick(lines)}`, '', 'description: ', '---', 'zzz']);
-    return { call: { command: 'str_replace', path, old_str: oldStr, new_str: r() < 0.15 ? '' : text(2) }, tag: 'str_replace' };
+    const oldStr = pick([
+      line,
+      line,
+      line,
+      part(),
+      part(),
+      g.words(),
+      `${line}\n${pick(lines)}`,
+      '',
+      'description: ',
+      '---',
+      'zzz',
+    ]);
+    return {
+      call: { command: 'str_replace', path, old_str: oldStr, new_str: r() < 0.15 ? '' : text(2) },
+      tag: 'str_replace',
+    };
   }
   if (roll < 0.8) {
     const path = existing();
     const n = content(path).split('\n').length;
     const at = pick([0, 0, n, n, int(n + 1), int(n + 1), int(n + 1), -1, n + 1, n + 4]);
     const insertText = r() < 0.08 ? '---\ndescription: inserted\n---\n' : text(3);
-    return { call: { command: 'insert', path, insert_line: at, insert_text: insertText }, tag: at === 0 ? 'insert top' : at === n ? 'insert end' : at < 0 || at > n ? 'insert out of range' : 'insert' };
+    return {
+      call: { command: 'insert', path, insert_line: at, insert_text: insertText },
+      tag: at === 0 ? 'insert top' : at === n ? 'insert end' : at < 0 || at > n ? 'insert out of range' : 'insert',
+    };
   }
   if (roll < 0.87) {
     const path = r() < 0.15 && dirs.length > 0 ? `/memories/${pick(dirs)}` : existing();
@@ -139,13 +219,20 @@ function nextCall(g: ReturnType<typeof generator> & { root: string }, files: str
   }
   if (r() < 0.2 && dirs.length > 0) {
     const from = pick(dirs);
-    const to = r() < 0.15 ? `${from}/${pick(['x', 'deep'])}` : pick(['moved', 'archive/old', 'projects', 'notes/deep/z']);
-    return { call: { command: 'rename', old_path: `/memories/${from}`, new_path: `/memories/${to}` }, tag: 'rename dir' };
+    const to =
+      r() < 0.15 ? `${from}/${pick(['x', 'deep'])}` : pick(['moved', 'archive/old', 'projects', 'notes/deep/z']);
+    return {
+      call: { command: 'rename', old_path: `/memories/${from}`, new_path: `/memories/${to}` },
+      tag: 'rename dir',
+    };
   }
   const from = existing();
   const roll2 = r();
   const to = roll2 < 0.35 ? from.replace(/\.[a-z]+$/, pick(EXTS)) : roll2 < 0.5 ? existing() : newPath();
-  return { call: { command: 'rename', old_path: from, new_path: to }, tag: from.replace(/.*\./, '.') === to.replace(/.*\./, '.') ? 'rename' : 'rename across extensions' };
+  return {
+    call: { command: 'rename', old_path: from, new_path: to },
+    tag: from.replace(/.*\./, '.') === to.replace(/.*\./, '.') ? 'rename' : 'rename across extensions',
+  };
 }
 
 async function answer(tool: ReturnType<typeof betaMemoryTool>, call: Call): Promise<string> {
@@ -159,7 +246,10 @@ async function answer(tool: ReturnType<typeof betaMemoryTool>, call: Call): Prom
 /** A directory's size is the file system's in the SDK and the bytes below it in gitmem (a tree has none). */
 const dirSizesOff = (out: string): string => {
   if (!out.startsWith("ok: Here're the files and directories")) return out;
-  return out.split('\n').map((l, i) => (i === 1 || l.endsWith('/') ? l.replace(/^[^\t]*\t/, '<dir>\t') : l)).join('\n');
+  return out
+    .split('\n')
+    .map((l, i) => (i === 1 || l.endsWith('/') ? l.replace(/^[^\t]*\t/, '<dir>\t') : l))
+    .join('\n');
 };
 
 /** The file system's own errors (ENOTDIR, EINVAL …) name the SDK's temp paths: only that both refuse is compared. */
@@ -168,7 +258,7 @@ const fsError = (out: string): boolean => /^error: E[A-Z]+: /.test(out);
 afterAll(cleanupTmp);
 
 describe('gitmem as the Anthropic memory tool, on a seeded random sequence', () => {
-  it('answers 500 mixed commands on .md, .txt and .json files exactly as the SDK\'s filesystem tool does', async () => {
+  it("answers 500 mixed commands on .md, .txt and .json files exactly as the SDK's filesystem tool does", async () => {
     const fx = await memoryFixture('anthropic-random');
     const base = makeTmpDir('gitmem-sdk-');
     const root = join(base, 'memories');

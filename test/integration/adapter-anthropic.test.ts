@@ -31,7 +31,11 @@ const SCRIPT: Call[] = [
   { command: 'create', path: '/memories/notes/todo.txt', file_text: 'again' },
   { command: 'create', path: '/memories', file_text: 'x' },
   { command: 'create', path: '/memories/../x.txt', file_text: 'x' },
-  { command: 'create', path: '/memories/notes/alpha.md', file_text: FM('Alpha notes', '# Alpha\nfirst line\nsecond line\n') },
+  {
+    command: 'create',
+    path: '/memories/notes/alpha.md',
+    file_text: FM('Alpha notes', '# Alpha\nfirst line\nsecond line\n'),
+  },
   { command: 'create', path: '/memories/notes/dup.txt', file_text: 'x a\nx b\nx c\n' },
   { command: 'create', path: '/memories/notes/twice.txt', file_text: 'aa aa\nbb\n' },
   { command: 'create', path: '/memories/raw.txt', file_text: 'a\nb' },
@@ -58,7 +62,12 @@ const SCRIPT: Call[] = [
   { command: 'view', path: '/memories/notes/todo.txt' },
   { command: 'view', path: '/memories/notes/alpha.md' },
   { command: 'view', path: '/memories/raw.txt', view_range: [2, 3] },
-  { command: 'str_replace', path: '/memories/notes/alpha.md', old_str: 'description: Alpha notes', new_str: 'description: Alpha, revised' },
+  {
+    command: 'str_replace',
+    path: '/memories/notes/alpha.md',
+    old_str: 'description: Alpha notes',
+    new_str: 'description: Alpha, revised',
+  },
   { command: 'view', path: '/memories/notes/alpha.md', view_range: [1, 4] },
   { command: 'create', path: '/memories/empty.txt', file_text: '' },
   { command: 'view', path: '/memories/empty.txt' },
@@ -91,7 +100,10 @@ const SCRIPT: Call[] = [
 /** A directory's size is the file system's in the SDK and the bytes below it in gitmem (a tree has none). */
 const dirSizesOff = (out: string): string => {
   if (!out.startsWith("ok: Here're the files and directories")) return out;
-  return out.split('\n').map((l, i) => (i === 1 || l.endsWith('/') ? l.replace(/^[^\t]*\t/, '<dir>\t') : l)).join('\n');
+  return out
+    .split('\n')
+    .map((l, i) => (i === 1 || l.endsWith('/') ? l.replace(/^[^\t]*\t/, '<dir>\t') : l))
+    .join('\n');
 };
 
 async function answer(run: (args: Call) => unknown, call: Call): Promise<string> {
@@ -122,7 +134,7 @@ beforeAll(async () => {
 afterAll(cleanupTmp);
 
 describe('gitmem as the Anthropic memory tool', () => {
-  it('answers a 69-command script exactly as the SDK\'s own filesystem tool does, one commit per change', async () => {
+  it("answers a 69-command script exactly as the SDK's own filesystem tool does, one commit per change", async () => {
     expect(SCRIPT.length).toBeGreaterThanOrEqual(40);
     const sdk = betaMemoryTool(await BetaLocalFilesystemMemoryTool.init(join(sdkRoot, '..')));
     const commits: string[] = [];
@@ -145,28 +157,48 @@ describe('gitmem as the Anthropic memory tool', () => {
 });
 
 /** Names of gitmem's own tools and their parameters: never in an error the model sees. */
-const FOREIGN = /memory_apply_patch|memory_view|memory_search|update_description|file_path|old_string|new_string|replace_all|'reason'|'input'|\(reason\)/;
-const run = (tool: ReturnType<typeof betaMemoryTool>, call: Call): Promise<string> => answer((a) => tool.run(a as never, {} as never), call);
+const FOREIGN =
+  /memory_apply_patch|memory_view|memory_search|update_description|file_path|old_string|new_string|replace_all|'reason'|'input'|\(reason\)/;
+const run = (tool: ReturnType<typeof betaMemoryTool>, call: Call): Promise<string> =>
+  answer((a) => tool.run(a as never, {} as never), call);
 const stored = async (path: string): Promise<string> => (await fx.memory.read(path)).text;
 
 describe("the model's own lines under the Anthropic tool", () => {
   it('shows a markdown file written without frontmatter exactly as written, so the next insert lands at the line the model computed', async () => {
     const tool = betaMemoryTool(createAnthropicMemoryHandlers(fx.memory));
-    expect(await run(tool, { command: 'create', path: '/memories/projects/alpha.md', file_text: 'intro line\n# Project Alpha\nbody\n' })).toBe(
-      'ok: File created successfully at: /memories/projects/alpha.md',
-    );
+    expect(
+      await run(tool, {
+        command: 'create',
+        path: '/memories/projects/alpha.md',
+        file_text: 'intro line\n# Project Alpha\nbody\n',
+      }),
+    ).toBe('ok: File created successfully at: /memories/projects/alpha.md');
     expect(await run(tool, { command: 'view', path: '/memories/projects/alpha.md' })).toBe(
       "ok: Here's the content of /memories/projects/alpha.md with line numbers:\n     1\tintro line\n     2\t# Project Alpha\n     3\tbody\n     4\t",
     );
-    expect(await run(tool, { command: 'insert', path: '/memories/projects/alpha.md', insert_line: 1, insert_text: 'second\n' })).toBe('ok: The file /memories/projects/alpha.md has been edited.');
+    expect(
+      await run(tool, {
+        command: 'insert',
+        path: '/memories/projects/alpha.md',
+        insert_line: 1,
+        insert_text: 'second\n',
+      }),
+    ).toBe('ok: The file /memories/projects/alpha.md has been edited.');
     expect(await run(tool, { command: 'view', path: '/memories/projects/alpha.md', view_range: [2, 3] })).toBe(
       "ok: Here's the content of /memories/projects/alpha.md with line numbers:\n     2\tsecond\n     3\t# Project Alpha",
     );
     // Stored as a valid memory file: a block of gitmem's above the model's text, described by its first heading.
-    expect(await stored('projects/alpha.md')).toBe(`---\ndescription: Project Alpha\n${HIDDEN_MARK}\n---\nintro line\nsecond\n# Project Alpha\nbody\n`);
+    expect(await stored('projects/alpha.md')).toBe(
+      `---\ndescription: Project Alpha\n${HIDDEN_MARK}\n---\nintro line\nsecond\n# Project Alpha\nbody\n`,
+    );
     expect((await fx.memory.read('projects/alpha.md')).frontmatter).toEqual({ description: 'Project Alpha' });
     expect(git(fx.dir, ['log', '-1', '--format=%s'], fx.env).trim()).toBe('insert projects/alpha.md');
-    expect(await run(tool, { command: 'view', path: '/memories/projects' })).toContain('\t/memories/projects/alpha.md'.replace(/^/, `${Buffer.byteLength('intro line\nsecond\n# Project Alpha\nbody\n')}B`));
+    expect(await run(tool, { command: 'view', path: '/memories/projects' })).toContain(
+      '\t/memories/projects/alpha.md'.replace(
+        /^/,
+        `${Buffer.byteLength('intro line\nsecond\n# Project Alpha\nbody\n')}B`,
+      ),
+    );
   });
 
   it("keeps frontmatter the model writes as its own, and hides gitmem's again when an edit makes it invalid", async () => {
@@ -174,30 +206,51 @@ describe("the model's own lines under the Anthropic tool", () => {
     const own = '---\ndescription: Beta notes\n---\nfirst\n';
     await run(tool, { command: 'create', path: '/memories/projects/beta.md', file_text: own });
     expect(await stored('projects/beta.md')).toBe(own);
-    expect(await run(tool, { command: 'str_replace', path: '/memories/projects/beta.md', old_str: 'description:', new_str: 'title:' })).toMatch(/^ok: /);
-    expect(await stored('projects/beta.md')).toBe(`---\ndescription: first\n${HIDDEN_MARK}\n---\n---\ntitle: Beta notes\n---\nfirst\n`);
+    expect(
+      await run(tool, {
+        command: 'str_replace',
+        path: '/memories/projects/beta.md',
+        old_str: 'description:',
+        new_str: 'title:',
+      }),
+    ).toMatch(/^ok: /);
+    expect(await stored('projects/beta.md')).toBe(
+      `---\ndescription: first\n${HIDDEN_MARK}\n---\n---\ntitle: Beta notes\n---\nfirst\n`,
+    );
     expect(await run(tool, { command: 'view', path: '/memories/projects/beta.md', view_range: [1, 2] })).toBe(
       "ok: Here's the content of /memories/projects/beta.md with line numbers:\n     1\t---\n     2\ttitle: Beta notes",
     );
     // Valid again (the model's str_replace puts a description back): its own once more, gitmem's block gone.
-    await run(tool, { command: 'str_replace', path: '/memories/projects/beta.md', old_str: 'title:', new_str: 'description:' });
+    await run(tool, {
+      command: 'str_replace',
+      path: '/memories/projects/beta.md',
+      old_str: 'title:',
+      new_str: 'description:',
+    });
     expect(await stored('projects/beta.md')).toBe(own);
     // A text gaining frontmatter at line 0 makes it the file's.
     await run(tool, { command: 'create', path: '/memories/projects/gamma.md', file_text: 'plain\n' });
-    await run(tool, { command: 'insert', path: '/memories/projects/gamma.md', insert_line: 0, insert_text: '---\ndescription: Gamma\n---' });
+    await run(tool, {
+      command: 'insert',
+      path: '/memories/projects/gamma.md',
+      insert_line: 0,
+      insert_text: '---\ndescription: Gamma\n---',
+    });
     expect(await stored('projects/gamma.md')).toBe('---\ndescription: Gamma\n---\nplain\n');
   });
 
   it('moves a text between .md and .txt as the model sees it, the .md stored valid', async () => {
     const tool = betaMemoryTool(createAnthropicMemoryHandlers(fx.memory));
     await run(tool, { command: 'create', path: '/memories/moves/a.txt', file_text: 'just text' });
-    expect(await run(tool, { command: 'rename', old_path: '/memories/moves/a.txt', new_path: '/memories/moves/a.md' })).toBe(
-      'ok: Successfully renamed /memories/moves/a.txt to /memories/moves/a.md',
-    );
+    expect(
+      await run(tool, { command: 'rename', old_path: '/memories/moves/a.txt', new_path: '/memories/moves/a.md' }),
+    ).toBe('ok: Successfully renamed /memories/moves/a.txt to /memories/moves/a.md');
     expect(await stored('moves/a.md')).toBe(`---\ndescription: just text\n${HIDDEN_MARK}\n---\njust text`);
     await run(tool, { command: 'rename', old_path: '/memories/moves/a.md', new_path: '/memories/moves/b.json' });
     expect(await stored('moves/b.json')).toBe('just text');
-    expect(await run(tool, { command: 'view', path: '/memories/moves/b.json' })).toBe("ok: Here's the content of /memories/moves/b.json with line numbers:\n     1\tjust text");
+    expect(await run(tool, { command: 'view', path: '/memories/moves/b.json' })).toBe(
+      "ok: Here's the content of /memories/moves/b.json with line numbers:\n     1\tjust text",
+    );
   });
 
   it('keeps CRLF, a BOM and a final line end (or none) exactly, in plain and markdown files', async () => {
@@ -207,35 +260,85 @@ describe("the model's own lines under the Anthropic tool", () => {
     expect(await stored('crlf/a.txt')).toBe('\ufeffone\r\nmid\r\ntwo\r\n');
     await run(tool, { command: 'create', path: '/memories/crlf/b.md', file_text: 'one\r\ntwo' });
     await run(tool, { command: 'str_replace', path: '/memories/crlf/b.md', old_str: 'two', new_str: 'two\nthree' });
-    expect(await run(tool, { command: 'view', path: '/memories/crlf/b.md' })).toBe("ok: Here's the content of /memories/crlf/b.md with line numbers:\n     1\tone\r\n     2\ttwo\n     3\tthree");
+    expect(await run(tool, { command: 'view', path: '/memories/crlf/b.md' })).toBe(
+      "ok: Here's the content of /memories/crlf/b.md with line numbers:\n     1\tone\r\n     2\ttwo\n     3\tthree",
+    );
     expect(await stored('crlf/b.md')).toBe(`---\ndescription: one\n${HIDDEN_MARK}\n---\none\r\ntwo\nthree`);
   });
 
   it("plans again when another writer changed the file in between, never losing that writer's lines", async () => {
     await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'race/a.txt', file_text: 'one\ntwo\n' });
     const writes: Array<() => Promise<unknown>> = [
-      () => fx.memory.tool({ command: 'str_replace', reason: 'other writer', file_path: 'race/a.txt', old_string: 'one', new_string: 'ONE' }),
-      () => fx.memory.tool({ command: 'insert', reason: 'other writer', file_path: 'race/a.txt', insert_line: 0, insert_text: 'zero' }),
+      () =>
+        fx.memory.tool({
+          command: 'str_replace',
+          reason: 'other writer',
+          file_path: 'race/a.txt',
+          old_string: 'one',
+          new_string: 'ONE',
+        }),
+      () =>
+        fx.memory.tool({
+          command: 'insert',
+          reason: 'other writer',
+          file_path: 'race/a.txt',
+          insert_line: 0,
+          insert_text: 'zero',
+        }),
     ];
-    const racing: AnthropicMemory = { ...fx.memory, memoryDir: fx.memory.memoryDir, applyPatch: async (call) => (await writes.shift()?.(), fx.memory.applyPatch(call)) };
+    const racing: AnthropicMemory = {
+      ...fx.memory,
+      memoryDir: fx.memory.memoryDir,
+      applyPatch: async (call) => (await writes.shift()?.(), fx.memory.applyPatch(call)),
+    };
     const tool = betaMemoryTool(createAnthropicMemoryHandlers(racing));
-    expect(await run(tool, { command: 'str_replace', path: '/memories/race/a.txt', old_str: 'two', new_str: 'TWO' })).toMatch(/^ok: The memory file has been edited/);
+    expect(
+      await run(tool, { command: 'str_replace', path: '/memories/race/a.txt', old_str: 'two', new_str: 'TWO' }),
+    ).toMatch(/^ok: The memory file has been edited/);
     expect(await stored('race/a.txt')).toBe('zero\nONE\nTWO\n');
     // A writer that always gets there first: the command gives up, in the tool's terms, with nothing written by it.
-    const always: AnthropicMemory = { ...racing, applyPatch: async (call) => (await fx.memory.tool({ command: 'insert', reason: 'other', file_path: 'race/a.txt', insert_line: 1, insert_text: 'x' }), fx.memory.applyPatch(call)) };
-    expect(await run(betaMemoryTool(createAnthropicMemoryHandlers(always)), { command: 'str_replace', path: '/memories/race/a.txt', old_str: 'TWO', new_str: 'two' })).toBe(
+    const always: AnthropicMemory = {
+      ...racing,
+      applyPatch: async (call) => (
+        await fx.memory.tool({
+          command: 'insert',
+          reason: 'other',
+          file_path: 'race/a.txt',
+          insert_line: 1,
+          insert_text: 'x',
+        }),
+        fx.memory.applyPatch(call)
+      ),
+    };
+    expect(
+      await run(betaMemoryTool(createAnthropicMemoryHandlers(always)), {
+        command: 'str_replace',
+        path: '/memories/race/a.txt',
+        old_str: 'TWO',
+        new_str: 'two',
+      }),
+    ).toBe(
       'error: gitmem: /memories/race/a.txt changed while this command ran (another writer); nothing was written: view it and try again',
     );
     expect(await stored('race/a.txt')).toBe('zero\nx\nx\nx\nONE\nTWO\n');
   });
 
   it('takes the commit message the harness passes, and refuses what the memory rules refuse with the repository unchanged', async () => {
-    const tool = betaMemoryTool(createAnthropicMemoryHandlers(fx.memory, { reason: (c) => `model: ${c.command} because the user asked` }));
+    const tool = betaMemoryTool(
+      createAnthropicMemoryHandlers(fx.memory, { reason: (c) => `model: ${c.command} because the user asked` }),
+    );
     await run(tool, { command: 'create', path: '/memories/projects/notes.txt', file_text: 'plain\n' });
     expect(git(fx.dir, ['log', '-1', '--format=%s'], fx.env).trim()).toBe('model: create because the user asked');
     const head = git(fx.dir, ['rev-parse', 'HEAD'], fx.env);
     const token = ['ghp', '_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
-    expect(await run(tool, { command: 'insert', path: '/memories/projects/notes.txt', insert_line: 0, insert_text: `token ${token}` })).toMatch(/^error: Refused: .*credential/);
+    expect(
+      await run(tool, {
+        command: 'insert',
+        path: '/memories/projects/notes.txt',
+        insert_line: 0,
+        insert_text: `token ${token}`,
+      }),
+    ).toMatch(/^error: Refused: .*credential/);
     expect(git(fx.dir, ['rev-parse', 'HEAD'], fx.env)).toBe(head);
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
   });
@@ -274,7 +377,7 @@ const DIFFERENCES: Difference[] = [
     gitmem: 'error: Path would escape /memories directory via symlink',
   },
   {
-    why: "a name git reserves (a .git look-alike) is refused",
+    why: 'a name git reserves (a .git look-alike) is refused',
     call: { command: 'create', path: '/memories/notes/.GIT/config', file_text: 'x' },
     sdk: 'ok: File created successfully at: /memories/notes/.GIT/config',
     gitmem: "error: gitmem: 'path' is refused: component '.GIT' names git's own directory",
@@ -290,19 +393,22 @@ const DIFFERENCES: Difference[] = [
   {
     why: 'a read_only file (an operator protected it) is not changed',
     before: (sdkRoot, repo) => {
-      for (const root of [sdkRoot, repo]) writeFileSync(join(root, 'locked.md'), '---\ndescription: locked\nread_only: true\n---\noperator text\n');
+      for (const root of [sdkRoot, repo])
+        writeFileSync(join(root, 'locked.md'), '---\ndescription: locked\nread_only: true\n---\noperator text\n');
       git(repo, ['add', 'locked.md'], fx2.env);
       git(repo, ['commit', '-qm', 'operator', '--no-verify'], fx2.env);
     },
     call: { command: 'str_replace', path: '/memories/locked.md', old_str: 'operator', new_str: 'model' },
     sdk: /^ok: The memory file has been edited/,
-    gitmem: 'error: gitmem: /memories/locked.md is read_only and cannot be modified; an operator writes it with `gitmem protect write <path>`',
+    gitmem:
+      'error: gitmem: /memories/locked.md is read_only and cannot be modified; an operator writes it with `gitmem protect write <path>`',
   },
   {
     why: "a plain file's text may not set read_only either",
     call: { command: 'create', path: '/memories/notes/ro.txt', file_text: '---\nread_only: true\n---\n' },
     sdk: 'ok: File created successfully at: /memories/notes/ro.txt',
-    gitmem: "error: Frontmatter validation failed:\n  /memories/notes/ro.txt: 'read_only' is a protected field and cannot be set by the agent; an operator writes it with `gitmem protect write <path>`",
+    gitmem:
+      "error: Frontmatter validation failed:\n  /memories/notes/ro.txt: 'read_only' is a protected field and cannot be set by the agent; an operator writes it with `gitmem protect write <path>`",
   },
   {
     why: 'memory files hold UTF-8 text: no NUL',
@@ -315,7 +421,8 @@ const DIFFERENCES: Difference[] = [
     before: [{ command: 'create', path: '/memories/notes/emoji.txt', file_text: 'ok 🙂\n' }],
     call: { command: 'str_replace', path: '/memories/notes/emoji.txt', old_str: '\ude42', new_str: '' },
     sdk: /^ok: The memory file has been edited/,
-    gitmem: 'error: gitmem: this edit would leave half of a character (a lone surrogate) in /memories/notes/emoji.txt, which memory files cannot hold',
+    gitmem:
+      'error: gitmem: this edit would leave half of a character (a lone surrogate) in /memories/notes/emoji.txt, which memory files cannot hold',
   },
   {
     why: 'system/ has a token budget (it is in every prompt)',
@@ -331,10 +438,11 @@ const DIFFERENCES: Difference[] = [
     why: 'a change is at most 2,000,000 characters of old and new text',
     call: { command: 'create', path: '/memories/notes/huge.txt', file_text: 'x'.repeat(2_000_001) },
     sdk: 'ok: File created successfully at: /memories/notes/huge.txt',
-    gitmem: 'error: gitmem: the change to /memories/notes/huge.txt is too large for one commit (at most 2,000,000 characters of old and new text together)',
+    gitmem:
+      'error: gitmem: the change to /memories/notes/huge.txt is too large for one commit (at most 2,000,000 characters of old and new text together)',
   },
   {
-    why: 'a name without an extension is the markdown file <name>.md (gitmem\'s rule on every surface)',
+    why: "a name without an extension is the markdown file <name>.md (gitmem's rule on every surface)",
     before: [{ command: 'create', path: '/memories/plain/readme', file_text: 'hi\n' }],
     call: { command: 'view', path: '/memories/plain' },
     sdk: /\t\/memories\/plain\/readme$/,
@@ -348,7 +456,10 @@ const DIFFERENCES: Difference[] = [
   },
   {
     why: 'git keeps no empty directory',
-    before: [{ command: 'create', path: '/memories/gone/a.txt', file_text: 'a' }, { command: 'delete', path: '/memories/gone/a.txt' }],
+    before: [
+      { command: 'create', path: '/memories/gone/a.txt', file_text: 'a' },
+      { command: 'delete', path: '/memories/gone/a.txt' },
+    ],
     call: { command: 'view', path: '/memories/gone' },
     sdk: /^ok: Here're the files and directories up to 2 levels deep in \/memories\/gone/,
     gitmem: 'error: The path /memories/gone does not exist. Please provide a valid path.',
@@ -358,24 +469,25 @@ const DIFFERENCES: Difference[] = [
     before: [{ command: 'create', path: '/memories/sized/a.txt', file_text: 'abc' }],
     call: { command: 'view', path: '/memories/sized' },
     sdk: /^ok: Here're the files and directories up to 2 levels deep in \/memories\/sized, excluding hidden items and node_modules:\n\S+\t\/memories\/sized\n3B\t\/memories\/sized\/a\.txt$/,
-    gitmem: "ok: Here're the files and directories up to 2 levels deep in /memories/sized, excluding hidden items and node_modules:\n3B\t/memories/sized\n3B\t/memories/sized/a.txt",
+    gitmem:
+      "ok: Here're the files and directories up to 2 levels deep in /memories/sized, excluding hidden items and node_modules:\n3B\t/memories/sized\n3B\t/memories/sized/a.txt",
   },
   {
-    why: "a long view is cut at 4,000 lines (or 160,000 characters), and says how to see the rest",
+    why: 'a long view is cut at 4,000 lines (or 160,000 characters), and says how to see the rest',
     before: [{ command: 'create', path: '/memories/notes/long.txt', file_text: 'line\n'.repeat(4100) }],
     call: { command: 'view', path: '/memories/notes/long.txt' },
     sdk: /^ok: Here's the content of \/memories\/notes\/long\.txt with line numbers:\n(?: {5}1\tline\n)[\s\S]* 4101\t$/,
     gitmem: /\n {2}4000\tline\n\[truncated: lines 1-4000 of 4101 shown; view_range \[4001, -1\] shows the rest\]$/,
   },
   {
-    why: 'a path below a file (the SDK fails with its file system\'s error)',
+    why: "a path below a file (the SDK fails with its file system's error)",
     before: [{ command: 'create', path: '/memories/notes/f.txt', file_text: 'f' }],
     call: { command: 'create', path: '/memories/notes/f.txt/g.txt', file_text: 'g' },
     sdk: /^error: E(NOTDIR|EXIST): /,
     gitmem: 'error: gitmem: /memories/notes/f.txt is a file, so /memories/notes/f.txt/g.txt cannot be created',
   },
   {
-    why: 'a directory into itself (the SDK fails with its file system\'s error)',
+    why: "a directory into itself (the SDK fails with its file system's error)",
     before: [{ command: 'create', path: '/memories/tree/a.txt', file_text: 'a' }],
     call: { command: 'rename', old_path: '/memories/tree', new_path: '/memories/tree/sub' },
     sdk: /^error: EINVAL: /,

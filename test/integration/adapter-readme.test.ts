@@ -16,7 +16,14 @@ import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 const run = promisify(execFile);
 
 /** What the consumer installs beside gitmem, as its own dependencies (the compiler included). */
-const HARNESS = ['ai', '@ai-sdk/anthropic', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'typescript', '@types/node'];
+const HARNESS = [
+  'ai',
+  '@ai-sdk/anthropic',
+  '@anthropic-ai/sdk',
+  '@modelcontextprotocol/sdk',
+  'typescript',
+  '@types/node',
+];
 const EXAMPLES = ['library', 'anthropic', 'ai-sdk', 'mcp-http'];
 
 /**
@@ -25,8 +32,14 @@ const EXAMPLES = ['library', 'anthropic', 'ai-sdk', 'mcp-http'];
  */
 const TSCONFIG = {
   compilerOptions: {
-    target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'],
-    rootDir: 'src', outDir: 'out', skipLibCheck: false,
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    types: ['node'],
+    rootDir: 'src',
+    outDir: 'out',
+    skipLibCheck: false,
   },
   include: ['src'],
 };
@@ -52,10 +65,17 @@ beforeAll(async () => {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   fake = await startFakeAnthropic();
   env = {
-    ...hermeticGitEnv(root), GITMEM_HOME: join(root, 'home'), GITMEM_DAEMON: '0',
-    ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: 'test-key',
+    ...hermeticGitEnv(root),
+    GITMEM_HOME: join(root, 'home'),
+    GITMEM_DAEMON: '0',
+    ANTHROPIC_BASE_URL: fake.baseURL,
+    ANTHROPIC_API_KEY: 'test-key',
   };
-  execFileSync(join(project, 'node_modules', '.bin', 'gitmem'), ['init', '--agent', 'ada'], { cwd: project, env, stdio: 'pipe' });
+  execFileSync(join(project, 'node_modules', '.bin', 'gitmem'), ['init', '--agent', 'ada'], {
+    cwd: project,
+    env,
+    stdio: 'pipe',
+  });
   const tscBin = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
   const output = await run(process.execPath, [tscBin, '-p', '.'], { cwd: project, env: npmEnv() })
     .then((r) => r.stdout + r.stderr)
@@ -77,7 +97,11 @@ afterAll(async () => {
 /** Runs a compiled example in the consumer project; resolves to its stdout. */
 async function runExample(name: string): Promise<string> {
   expect(tsc).toBe('');
-  const { stdout, stderr } = await run(process.execPath, [join('out', `${name}.js`)], { cwd: project, env, timeout: 60_000 });
+  const { stdout, stderr } = await run(process.execPath, [join('out', `${name}.js`)], {
+    cwd: project,
+    env,
+    timeout: 60_000,
+  });
   expect(stderr).toBe('');
   return stdout;
 }
@@ -87,13 +111,18 @@ const adaDir = (): string => join(env['GITMEM_HOME'] as string, 'agents', 'ada',
 describe('README harness examples, installed from the packed tarball', () => {
   it('the consumer has one copy of each SDK it shares with gitmem, at the newest version the lockfile pins', () => {
     for (const name of ['ai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk']) {
-      const installed = JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
       expect(installed.version, name).toBe(lockedVersion(name));
-      expect(existsSync(join(project, 'node_modules', 'gitmem', 'node_modules', name)), `a second ${name} under gitmem`).toBe(false);
+      expect(
+        existsSync(join(project, 'node_modules', 'gitmem', 'node_modules', name)),
+        `a second ${name} under gitmem`,
+      ).toBe(false);
     }
   });
 
-  it('every example type-checks against the installed package and the newest ai@6 (tsc, strict, gitmem\'s declarations checked)', () => {
+  it("every example type-checks against the installed package and the newest ai@6 (tsc, strict, gitmem's declarations checked)", () => {
     expect(lockedVersion('ai')).toMatch(/^6\./);
     expect(tsc).toBe('');
   });

@@ -17,7 +17,7 @@ function home(agents: string[]): Record<string, string> {
 }
 
 describe('gitmem dream picks its agent like every other command', () => {
-  it('the home\'s only agent, without --memory (the run then stops at the missing model, not at the agent)', () => {
+  it("the home's only agent, without --memory (the run then stops at the missing model, not at the agent)", () => {
     const env = home(['only']);
     const r = runGitmem(env, ['dream', '--json']);
     expect(r.stderr).toMatch(/^gitmem: MODEL_NOT_CONFIGURED: /);
@@ -29,7 +29,10 @@ describe('gitmem dream picks its agent like every other command', () => {
     const several = runGitmem(env, ['dream']);
     expect(several.code).toBe(1);
     expect(several.stderr).toMatch(/^gitmem: NO_MEMORY_DIR: .*2 agents \(a1, a2\)/);
-    const byDir = runGitmem({ ...env, GITMEM_MEMORY_DIR: join(env['GITMEM_HOME'] as string, 'agents', 'a2', 'memory') }, ['dream']);
+    const byDir = runGitmem(
+      { ...env, GITMEM_MEMORY_DIR: join(env['GITMEM_HOME'] as string, 'agents', 'a2', 'memory') },
+      ['dream'],
+    );
     expect(byDir.stderr).toMatch(/^gitmem: MODEL_NOT_CONFIGURED: /);
     const outside = runGitmem({ ...env, GITMEM_MEMORY_DIR: makeTmpDir('gitmem-elsewhere-') }, ['dream']);
     expect(outside.code).toBe(1);
@@ -46,7 +49,11 @@ describe('cloneMemory as a library call', () => {
         await cloneMemory({ home: '/proc/nope', url: ${JSON.stringify(join(root, 'none.git'))}, agentId: 'x' });
         console.log('cloned?');
       } catch (err) { console.log(err.code); }`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: hermeticGitEnv(root), encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: hermeticGitEnv(root),
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(r.signal).toBeNull(); // a spin would be killed by the timeout
     expect(r.stdout.trim()).toBe('HOME_UNUSABLE');
   });

@@ -11,9 +11,14 @@ afterAll(() => cleanupTmp());
 describe('browser detection for the suite', () => {
   it('skips with the reason when chromium is absent, and fails the run under GITMEM_REQUIRE_BROWSER=1', () => {
     const env: NodeJS.ProcessEnv = {};
-    expect(browserForTests(env, '/nonexistent/chromium')).toEqual({ usable: false, reason: '/nonexistent/chromium not found or not executable (apt-get install chromium)' });
+    expect(browserForTests(env, '/nonexistent/chromium')).toEqual({
+      usable: false,
+      reason: '/nonexistent/chromium not found or not executable (apt-get install chromium)',
+    });
     expect(env[BROWSER_SKIP_REASON_ENV]).toContain('/nonexistent/chromium not found');
-    expect(() => browserForTests({ GITMEM_REQUIRE_BROWSER: '1' }, '/nonexistent/chromium')).toThrow(/GITMEM_REQUIRE_BROWSER=1 but \/nonexistent\/chromium not found/);
+    expect(() => browserForTests({ GITMEM_REQUIRE_BROWSER: '1' }, '/nonexistent/chromium')).toThrow(
+      /GITMEM_REQUIRE_BROWSER=1 but \/nonexistent\/chromium not found/,
+    );
   });
 
   it('does not take a file it cannot execute for a browser', () => {

@@ -36,10 +36,18 @@ afterAll(cleanupTmp);
 describe('the system/ budget of a memory outside its home', () => {
   it('is the home config on the tool path', async () => {
     expect(memory.memoryDir).toBe(dir);
-    const err = await memory.tool({ command: 'create', reason: 'too big', file_path: 'system/big.md', description: 'd', file_text: 'y'.repeat(400) }).then(
-      () => new Error('accepted'),
-      (e: unknown) => e,
-    );
+    const err = await memory
+      .tool({
+        command: 'create',
+        reason: 'too big',
+        file_path: 'system/big.md',
+        description: 'd',
+        file_text: 'y'.repeat(400),
+      })
+      .then(
+        () => new Error('accepted'),
+        (e: unknown) => e,
+      );
     expect(isMemoryError(err, 'BUDGET_EXCEEDED'), String(err)).toBe(true);
   });
 

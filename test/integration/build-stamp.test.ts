@@ -30,10 +30,19 @@ beforeEach(() => {
   writeFileSync(join(project, 'src', 'lib', 'a.ts'), 'export const a = 1;\n');
   writeFileSync(join(project, 'src', 'lib', 'a.test.ts'), 'test\n');
   writeFileSync(join(project, 'tsconfig.json'), '{}\n');
-  writeFileSync(join(project, 'package.json'), JSON.stringify({
-    name: 'stamped', private: true, type: 'module',
-    scripts: { build: `node scripts/build.mjs && ${STAMP_SCRIPT} write`, pretest: `${STAMP_SCRIPT} ensure` },
-  }, null, 2));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'stamped',
+        private: true,
+        type: 'module',
+        scripts: { build: `node scripts/build.mjs && ${STAMP_SCRIPT} write`, pretest: `${STAMP_SCRIPT} ensure` },
+      },
+      null,
+      2,
+    ),
+  );
 });
 afterAll(() => cleanupTmp());
 
@@ -93,7 +102,8 @@ describe('the build stamp', () => {
 });
 
 describe("this package's scripts", () => {
-  const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
 
   it('the build ends by writing the stamp; prepare, test, demo and bench build through `ensure` only', () => {
     expect(scripts['build']).toMatch(new RegExp(`&& ${STAMP_SCRIPT} write$`));

@@ -23,7 +23,15 @@ describe.each<CliMode>(['local', 'daemon'])('the default agent (%s)', (mode) => 
     const init = h.run(['init', '--json']);
     expect(init.code).toBe(0);
     expect(JSON.parse(init.stdout)).toMatchObject({ agentId: 'default', created: true });
-    for (const args of [['tree'], ['status'], ['log'], ['prompt'], ['remote', 'show'], ['conflicts'], ['mirror', 'status']]) {
+    for (const args of [
+      ['tree'],
+      ['status'],
+      ['log'],
+      ['prompt'],
+      ['remote', 'show'],
+      ['conflicts'],
+      ['mirror', 'status'],
+    ]) {
       const r = h.run(args);
       expect({ args, code: r.code, err: r.stderr }).toEqual({ args, code: 0, err: '' });
     }
@@ -42,13 +50,22 @@ describe.each<CliMode>(['local', 'daemon'])('the default agent (%s)', (mode) => 
 
   it('with several agents and none named, every command refuses and lists them; the environment still decides', () => {
     const h = fresh(mode, ['b2', 'a1']);
-    for (const args of [['tree'], ['init'], ['memory', 'delete', 'system/human.md', '--reason', 'r'], ['sync'], ['personality', 'apply', 'stern']]) {
+    for (const args of [
+      ['tree'],
+      ['init'],
+      ['memory', 'delete', 'system/human.md', '--reason', 'r'],
+      ['sync'],
+      ['personality', 'apply', 'stern'],
+    ]) {
       const r = h.run(args);
       expect({ args, code: r.code, error: errorCode(r) }).toEqual({ args, code: 1, error: 'NO_MEMORY_DIR' });
       expect(r.stderr).toContain('a1, b2');
     }
     expect(existsSync(h.memoryDir('default'))).toBe(false);
-    const byEnv = h.run(['memory', 'create', 'notes/e.md', '--description', 'e', '--text', 'e', '--reason', 'env agent'], { env: { GITMEM_AGENT_ID: 'b2' } });
+    const byEnv = h.run(
+      ['memory', 'create', 'notes/e.md', '--description', 'e', '--text', 'e', '--reason', 'env agent'],
+      { env: { GITMEM_AGENT_ID: 'b2' } },
+    );
     expect(byEnv.code).toBe(0);
     expect(git(h.memoryDir('b2'), ['log', '-1', '--format=%s'])).toBe('env agent');
     const initByEnv = h.run(['init', '--json'], { env: { GITMEM_AGENT_ID: 'c3' } });
@@ -72,7 +89,10 @@ describe.each<CliMode>(['local', 'daemon'])('unusable homes (%s)', (mode) => {
       { args: ['init', '--home', file, '--agent', 'x'], code: 'HOME_UNUSABLE' },
       { args: ['tree', '--home', file, '--agent', 'x'], code: 'HOME_UNUSABLE' },
       { args: ['tree', '--home', file], code: 'HOME_UNUSABLE' },
-      { args: ['memory', 'create', 'a.md', '--description', 'd', '--reason', 'r', '--home', file, '--agent', 'x'], code: 'HOME_UNUSABLE' },
+      {
+        args: ['memory', 'create', 'a.md', '--description', 'd', '--reason', 'r', '--home', file, '--agent', 'x'],
+        code: 'HOME_UNUSABLE',
+      },
       { args: ['init', '--home', '', '--agent', 'x'], code: 'INVALID_ARGUMENT' },
       { args: ['tree', '--home=', '--agent', 'a1'], code: 'INVALID_ARGUMENT' },
       { args: ['clone', join(h.root, 'nowhere.git'), '--home', file], code: 'HOME_UNUSABLE' },
@@ -90,7 +110,12 @@ describe.each<CliMode>(['local', 'daemon'])('unusable homes (%s)', (mode) => {
     const missing = join(h.root, 'no-such-home');
     const cwd = makeTmpDir('gitmem-cwd-');
     mkdirSync(join(cwd, 'sub'));
-    for (const args of [['tree', '--home', missing], ['log', '--home', missing, '--agent', 'a'], ['tree', '--home', ''], ['tree', '--home', cwd]]) {
+    for (const args of [
+      ['tree', '--home', missing],
+      ['log', '--home', missing, '--agent', 'a'],
+      ['tree', '--home', ''],
+      ['tree', '--home', cwd],
+    ]) {
       const r = h.run(args, { cwd });
       expect({ args, code: r.code }).toEqual({ args, code: 1 });
     }

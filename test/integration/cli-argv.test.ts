@@ -28,12 +28,31 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
 
   it('takes global options before the command, after it, and as --opt=value', () => {
     const n = servedWhile(() => {
-      for (const args of [['--agent', 'a1', 'tree'], ['tree', '--agent', 'a1'], ['--agent=a1', 'tree'], ['--json', '--agent', 'a1', 'tree']]) {
+      for (const args of [
+        ['--agent', 'a1', 'tree'],
+        ['tree', '--agent', 'a1'],
+        ['--agent=a1', 'tree'],
+        ['--json', '--agent', 'a1', 'tree'],
+      ]) {
         const r = h.run(args);
         expect({ args, code: r.code, err: r.stderr }).toEqual({ args, code: 0, err: '' });
         expect(r.stdout, args.join(' ')).toContain('system/');
       }
-      const r = h.run(['--home', h.home, '--agent', 'a2', 'memory', 'create', 'notes/pnpm.md', '--description', 'tools', '--text', '- prefers pnpm', '--reason', 'r']);
+      const r = h.run([
+        '--home',
+        h.home,
+        '--agent',
+        'a2',
+        'memory',
+        'create',
+        'notes/pnpm.md',
+        '--description',
+        'tools',
+        '--text',
+        '- prefers pnpm',
+        '--reason',
+        'r',
+      ]);
       expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: '' });
     });
     if (mode === 'daemon') expect(n).toBe(5);
@@ -41,7 +60,19 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
   });
 
   it('takes an option value that starts with a dash as the value', () => {
-    const r = h.run(['memory', 'str-replace', 'notes/pnpm.md', '--old', '- prefers', '--new', '- insists on', '--reason', '-- a dash reason', '--agent', 'a2']);
+    const r = h.run([
+      'memory',
+      'str-replace',
+      'notes/pnpm.md',
+      '--old',
+      '- prefers',
+      '--new',
+      '- insists on',
+      '--reason',
+      '-- a dash reason',
+      '--agent',
+      'a2',
+    ]);
     expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: '' });
     expect(git(h.memoryDir('a2'), ['show', 'HEAD:notes/pnpm.md'])).toContain('\n- insists on pnpm');
     expect(git(h.memoryDir('a2'), ['log', '-1', '--format=%s'])).toBe('-- a dash reason');
@@ -63,10 +94,32 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
       expect(r.stderr.split('\n')[0]).toMatch(/needs a value, but the next word is the option/);
     }
     expect(h.state('a2')).toBe(before);
-    const explicit = h.run(['memory', 'create', 'notes/opt.md', '--description', 'd', '--text=-h', '--reason=--json', '--agent', 'a2']);
+    const explicit = h.run([
+      'memory',
+      'create',
+      'notes/opt.md',
+      '--description',
+      'd',
+      '--text=-h',
+      '--reason=--json',
+      '--agent',
+      'a2',
+    ]);
     expect({ code: explicit.code, err: explicit.stderr }).toEqual({ code: 0, err: '' });
     expect(git(h.memoryDir('a2'), ['log', '-1', '--format=%s'])).toBe('--json');
-    const dash = h.run(['memory', 'create', 'notes/dash.md', '--description', 'd', '--text', '-x', '--reason', '--not-an-option', '--agent', 'a2']);
+    const dash = h.run([
+      'memory',
+      'create',
+      'notes/dash.md',
+      '--description',
+      'd',
+      '--text',
+      '-x',
+      '--reason',
+      '--not-an-option',
+      '--agent',
+      'a2',
+    ]);
     expect({ code: dash.code, err: dash.stderr }).toEqual({ code: 0, err: '' });
     expect(git(h.memoryDir('a2'), ['log', '-1', '--format=%s'])).toBe('--not-an-option');
   });
@@ -83,7 +136,10 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
   });
 
   it('a group without a sub-command prints its usage, not a resolution error', () => {
-    for (const [group, text] of [['memory', 'gitmem memory create'], ['remote', 'gitmem remote set']]) {
+    for (const [group, text] of [
+      ['memory', 'gitmem memory create'],
+      ['remote', 'gitmem remote set'],
+    ]) {
       const r = h.run([group as string]);
       expect({ group, code: r.code, err: r.stderr }).toEqual({ group, code: 0, err: '' });
       expect(r.stdout).toContain(text);
@@ -92,7 +148,12 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
 
   it('an unexpected extra positional is a usage error that changes nothing', () => {
     const before = h.state('a1');
-    for (const args of [['tree', 'extra'], ['memory', 'delete', 'system/human.md', 'system/persona.md', '--reason', 'r'], ['status', 'x'], ['memory', 'tool', 'x', '--call', '{}']]) {
+    for (const args of [
+      ['tree', 'extra'],
+      ['memory', 'delete', 'system/human.md', 'system/persona.md', '--reason', 'r'],
+      ['status', 'x'],
+      ['memory', 'tool', 'x', '--call', '{}'],
+    ]) {
       const r = h.run([...args, '--agent', 'a1']);
       expect({ args, code: r.code, error: errorCode(r) }).toEqual({ args, code: 1, error: 'INVALID_ARGUMENT' });
     }
@@ -111,10 +172,19 @@ describe.each<CliMode>(['local', 'daemon'])('command line (%s)', (mode) => {
     const r = h.run(['memory', 'tool', '--call', JSON.stringify(call), '--agent', 'a1', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ paths: ['notes/t.md'] });
-    const s = h.run(['memory', 'tool', '--call', '-', '--agent', 'a1'], { input: JSON.stringify({ ...call, file_path: 'notes/u.md', reason: 'stdin' }) });
+    const s = h.run(['memory', 'tool', '--call', '-', '--agent', 'a1'], {
+      input: JSON.stringify({ ...call, file_path: 'notes/u.md', reason: 'stdin' }),
+    });
     expect({ code: s.code, err: s.stderr }).toEqual({ code: 0, err: '' });
     const before = h.state('a1');
-    const old = h.run(['memory', 'tool', '--json', JSON.stringify({ ...call, file_path: 'notes/v.md' }), '--agent', 'a1']);
+    const old = h.run([
+      'memory',
+      'tool',
+      '--json',
+      JSON.stringify({ ...call, file_path: 'notes/v.md' }),
+      '--agent',
+      'a1',
+    ]);
     expect(old.code).toBe(1);
     expect(errorCode(old)).toBe('INVALID_ARGUMENT');
     expect(old.stderr).toContain('--call');

@@ -1,7 +1,16 @@
 // The CLI daemon, end to end with the built CLI: served calls behave exactly like local ones, the
 // daemon starts and stops itself, and no call is ever run twice or lost when the daemon misbehaves.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +33,12 @@ function setup(name: string): Setup {
 }
 
 function cli(s: Setup, args: string[], o: { input?: string; cwd?: string; env?: Record<string, string> } = {}) {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { env: { ...s.env, ...o.env }, cwd: o.cwd, encoding: 'utf8', input: o.input ?? '' });
+  const r = spawnSync(process.execPath, [MAIN, ...args], {
+    env: { ...s.env, ...o.env },
+    cwd: o.cwd,
+    encoding: 'utf8',
+    input: o.input ?? '',
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -69,26 +83,121 @@ describe('CLI daemon: served calls are the same calls', () => {
 
   it('writes, reads and errors answer exactly as without a daemon (output, stderr, exit code)', () => {
     const calls: Array<{ args: string[]; input?: string }> = [
-      { args: ['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'alpha\n', '--reason', 'add a', '--agent', 'a'] },
-      { args: ['memory', 'str-replace', 'notes/a.md', '--old', 'alpha', '--new', 'beta', '--reason', 'edit a', '--agent', 'a'] },
-      { args: ['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'x', '--reason', 'dup', '--agent', 'a'] },
-      { args: ['memory', 'str-replace', 'notes/a.md', '--old', 'zzz', '--new', 'y', '--reason', 'miss', '--agent', 'a', '--json'] },
-      { args: ['memory', 'create', '../evil.md', '--description', 'x', '--text', 'x', '--reason', 'escape', '--agent', 'a'] },
+      {
+        args: [
+          'memory',
+          'create',
+          'notes/a.md',
+          '--description',
+          'A',
+          '--text',
+          'alpha\n',
+          '--reason',
+          'add a',
+          '--agent',
+          'a',
+        ],
+      },
+      {
+        args: [
+          'memory',
+          'str-replace',
+          'notes/a.md',
+          '--old',
+          'alpha',
+          '--new',
+          'beta',
+          '--reason',
+          'edit a',
+          '--agent',
+          'a',
+        ],
+      },
+      {
+        args: [
+          'memory',
+          'create',
+          'notes/a.md',
+          '--description',
+          'A',
+          '--text',
+          'x',
+          '--reason',
+          'dup',
+          '--agent',
+          'a',
+        ],
+      },
+      {
+        args: [
+          'memory',
+          'str-replace',
+          'notes/a.md',
+          '--old',
+          'zzz',
+          '--new',
+          'y',
+          '--reason',
+          'miss',
+          '--agent',
+          'a',
+          '--json',
+        ],
+      },
+      {
+        args: [
+          'memory',
+          'create',
+          '../evil.md',
+          '--description',
+          'x',
+          '--text',
+          'x',
+          '--reason',
+          'escape',
+          '--agent',
+          'a',
+        ],
+      },
       { args: ['memory', 'nope', '--agent', 'a'] },
-      { args: ['memory', 'tool', '--call', '-', '--agent', 'a'], input: JSON.stringify({ command: 'create', file_path: 'notes/b.md', description: 'B', file_text: 'b', reason: 'from stdin' }) },
-      { args: ['memory', 'apply-patch', '--reason', 'patch', '--agent', 'a'], input: '*** Begin Patch\n*** Add File: notes/c.md\n+---\n+description: C\n+---\n+c\n*** End Patch\n' },
+      {
+        args: ['memory', 'tool', '--call', '-', '--agent', 'a'],
+        input: JSON.stringify({
+          command: 'create',
+          file_path: 'notes/b.md',
+          description: 'B',
+          file_text: 'b',
+          reason: 'from stdin',
+        }),
+      },
+      {
+        args: ['memory', 'apply-patch', '--reason', 'patch', '--agent', 'a'],
+        input: '*** Begin Patch\n*** Add File: notes/c.md\n+---\n+description: C\n+---\n+c\n*** End Patch\n',
+      },
       { args: ['tree', '--agent', 'a'] },
       { args: ['status', '--agent', 'a', '--json'] },
       { args: ['agents', '--json'] },
       { args: ['log', '-n', '1', '--agent', 'nobody'] },
     ];
     const before = served(s);
-    const hide = (t: string): string => t.replace(/\b[0-9a-f]{7,40}\b/g, '<sha>').split(s.home).join('<home>').split(twin.home).join('<home>');
+    const hide = (t: string): string =>
+      t
+        .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
+        .split(s.home)
+        .join('<home>')
+        .split(twin.home)
+        .join('<home>');
     for (const c of calls) {
       const viaDaemon = cli(s, c.args, c.input === undefined ? {} : { input: c.input });
-      const local = cli(twin, c.args, { ...(c.input === undefined ? {} : { input: c.input }), env: { GITMEM_DAEMON: '0' } });
+      const local = cli(twin, c.args, {
+        ...(c.input === undefined ? {} : { input: c.input }),
+        env: { GITMEM_DAEMON: '0' },
+      });
       expect({ args: c.args, code: viaDaemon.code, out: hide(viaDaemon.stdout), err: hide(viaDaemon.stderr) }).toEqual({
-        args: c.args, code: local.code, out: hide(local.stdout), err: hide(local.stderr),
+        args: c.args,
+        code: local.code,
+        out: hide(local.stdout),
+        err: hide(local.stderr),
       });
     }
     expect(served(s) - before).toBe(calls.length); // every one of them ran in the daemon
@@ -98,18 +207,42 @@ describe('CLI daemon: served calls are the same calls', () => {
   it("resolves relative paths against the caller's directory and uses the caller's environment", () => {
     const work = makeTmpDir('gitmem-daemon-cwd-');
     writeFileSync(join(work, 'body.txt'), 'from a file\n');
-    const r = cli(s, ['memory', 'create', 'notes/file.md', '--description', 'F', '--text-file', 'body.txt', '--reason', 'rel', '--agent', 'a'], { cwd: work });
+    const r = cli(
+      s,
+      [
+        'memory',
+        'create',
+        'notes/file.md',
+        '--description',
+        'F',
+        '--text-file',
+        'body.txt',
+        '--reason',
+        'rel',
+        '--agent',
+        'a',
+      ],
+      { cwd: work },
+    );
     expect(r.code).toBe(0);
     expect(git(memoryDir(s), ['show', 'HEAD:notes/file.md'])).toContain('from a file');
-    const viaEnv = cli(s, ['memory', 'create', 'notes/env.md', '--description', 'E', '--text', 'e', '--reason', 'env scope'], {
-      env: { GITMEM_AGENT_ID: 'a', GITMEM_AGENT_NAME: 'Someone Else' },
-    });
+    const viaEnv = cli(
+      s,
+      ['memory', 'create', 'notes/env.md', '--description', 'E', '--text', 'e', '--reason', 'env scope'],
+      {
+        env: { GITMEM_AGENT_ID: 'a', GITMEM_AGENT_NAME: 'Someone Else' },
+      },
+    );
     expect(viaEnv.code).toBe(0);
     expect(git(memoryDir(s), ['log', '-1', '--format=%an|%s'])).toBe('Someone Else|env scope');
-    const rel = cli(s, ['memory', 'create', 'notes/dir.md', '--description', 'D', '--text', 'd', '--reason', 'dir env'], {
-      cwd: join(s.home, 'agents'),
-      env: { GITMEM_MEMORY_DIR: 'a/memory' },
-    });
+    const rel = cli(
+      s,
+      ['memory', 'create', 'notes/dir.md', '--description', 'D', '--text', 'd', '--reason', 'dir env'],
+      {
+        cwd: join(s.home, 'agents'),
+        env: { GITMEM_MEMORY_DIR: 'a/memory' },
+      },
+    );
     expect(rel.code).toBe(0);
     expect(git(memoryDir(s), ['log', '-1', '--format=%s'])).toBe('dir env');
   });
@@ -118,11 +251,42 @@ describe('CLI daemon: served calls are the same calls', () => {
     const before = served(s);
     const big = 'é€😀 '.repeat(18_000); // ~180 kB: larger than a pipe holds, characters split across reads
     const arg = big.slice(0, 50_000); // ~100 kB: under the kernel's 128 kB limit for one argument
-    const text = cli(s, ['memory', 'create', 'notes/big.md', '--description', 'big', '--text', arg, '--reason', 'big text', '--agent', 'a']);
+    const text = cli(s, [
+      'memory',
+      'create',
+      'notes/big.md',
+      '--description',
+      'big',
+      '--text',
+      arg,
+      '--reason',
+      'big text',
+      '--agent',
+      'a',
+    ]);
     expect(text.code).toBe(0);
-    const call = JSON.stringify({ command: 'create', file_path: 'notes/big2.md', description: 'b', file_text: big, reason: 'big stdin ✓' });
+    const call = JSON.stringify({
+      command: 'create',
+      file_path: 'notes/big2.md',
+      description: 'b',
+      file_text: big,
+      reason: 'big stdin ✓',
+    });
     expect(cli(s, ['memory', 'tool', '--call', '-', '--agent', 'a'], { input: call }).code).toBe(0);
-    const shown = cli(s, ['memory', 'str-replace', 'notes/big2.md', '--old', '😀 é€😀', '--new', 'x', '--all', '--reason', 'r', '--agent', 'a']);
+    const shown = cli(s, [
+      'memory',
+      'str-replace',
+      'notes/big2.md',
+      '--old',
+      '😀 é€😀',
+      '--new',
+      'x',
+      '--all',
+      '--reason',
+      'r',
+      '--agent',
+      'a',
+    ]);
     expect(shown.code).toBe(0);
     expect(served(s) - before).toBe(3);
     expect(git(memoryDir(s), ['show', 'HEAD~1:notes/big2.md'])).toContain(big.trim());
@@ -142,7 +306,9 @@ describe('CLI daemon: lifecycle', () => {
     expect(cli(s, ['log', '--agent', 'a']).code).toBe(0);
     started.push(s);
     await until(() => served(s) >= 0);
-    expect(cli(s, ['memory', 'create', 'n.md', '--description', 'n', '--text', 'n', '--reason', 'r', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli(s, ['memory', 'create', 'n.md', '--description', 'n', '--text', 'n', '--reason', 'r', '--agent', 'a']).code,
+    ).toBe(0);
     expect(served(s)).toBeGreaterThanOrEqual(1);
   });
 
@@ -174,7 +340,19 @@ describe('CLI daemon: lifecycle', () => {
     const s = init('killed');
     const pid = (JSON.parse(cli(s, ['daemon', 'status', '--json']).stdout) as { pid: number }).pid;
     process.kill(pid, 'SIGKILL');
-    const r = cli(s, ['memory', 'create', 'k.md', '--description', 'k', '--text', 'k', '--reason', 'after kill', '--agent', 'a']);
+    const r = cli(s, [
+      'memory',
+      'create',
+      'k.md',
+      '--description',
+      'k',
+      '--text',
+      'k',
+      '--reason',
+      'after kill',
+      '--agent',
+      'a',
+    ]);
     expect(r.code).toBe(0);
     expect(git(memoryDir(s), ['log', '-1', '--format=%s'])).toBe('after kill');
     await until(() => served(s) >= 0);
@@ -186,7 +364,9 @@ describe('CLI daemon: lifecycle', () => {
     cli(s, ['init', '--agent', 'a'], { env: { GITMEM_DAEMON: '0' } });
     mkdirSync(s.runtime, { recursive: true });
     chmodSync(s.runtime, 0o755);
-    expect(cli(s, ['memory', 'create', 'u.md', '--description', 'u', '--text', 'u', '--reason', 'r', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli(s, ['memory', 'create', 'u.md', '--description', 'u', '--text', 'u', '--reason', 'r', '--agent', 'a']).code,
+    ).toBe(0);
     expect(readdirSync(s.runtime)).toEqual([]); // no daemon was started there
     const start = cli(s, ['daemon', 'start']);
     expect(start.code).toBe(1);
@@ -200,7 +380,20 @@ describe('CLI daemon: never twice, never lost', () => {
     const before = commits(s);
     const run = (i: number): Promise<number | null> =>
       new Promise((resolve) => {
-        const args = [MAIN, 'memory', 'create', `p/${i}.md`, '--description', `p${i}`, '--text', `${i}`, '--reason', `parallel ${i}`, '--agent', 'a'];
+        const args = [
+          MAIN,
+          'memory',
+          'create',
+          `p/${i}.md`,
+          '--description',
+          `p${i}`,
+          '--text',
+          `${i}`,
+          '--reason',
+          `parallel ${i}`,
+          '--agent',
+          'a',
+        ];
         spawn(process.execPath, args, { env: s.env, stdio: 'ignore' }).on('close', resolve);
       });
     const codes = await Promise.all(Array.from({ length: 12 }, (_, i) => run(i)));
@@ -214,7 +407,10 @@ describe('CLI daemon: never twice, never lost', () => {
     const s = init('lost', { GITMEM_DAEMON_TRACE: '1' });
     const pid = (JSON.parse(cli(s, ['daemon', 'status', '--json']).stdout) as { pid: number }).pid;
     const before = commits(s);
-    const child = spawn(process.execPath, [MAIN, 'memory', 'apply-patch', '--reason', 'never', '--agent', 'a'], { env: s.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, 'memory', 'apply-patch', '--reason', 'never', '--agent', 'a'], {
+      env: s.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -239,23 +435,53 @@ describe('CLI daemon: never twice, never lost', () => {
     conn.on('error', () => undefined);
     await until(() => received.includes('"ready"')); // accepted before the stop
     expect(cli(s, ['daemon', 'stop']).code).toBe(0);
-    const argv = ['memory', 'create', 'late.md', '--description', 'l', '--text', 'l', '--reason', 'late', '--agent', 'a'];
+    const argv = [
+      'memory',
+      'create',
+      'late.md',
+      '--description',
+      'l',
+      '--text',
+      'l',
+      '--reason',
+      'late',
+      '--agent',
+      'a',
+    ];
     conn.write(`${JSON.stringify({ t: 'run', v: 1, argv, env: s.env, cwd: '/' })}\n${JSON.stringify({ t: 'go' })}\n`);
     await closed;
-    const frames = received.trim().split('\n').map((l) => JSON.parse(l) as { t: string });
+    const frames = received
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string });
     expect(frames.map((f) => f.t).filter((t) => t !== 'ready' && t !== 'refused')).toEqual([]); // no output, no exit: never run
     expect(commits(s)).toBe(before);
   });
 
   it('a stalled daemon: the call is withdrawn and runs here, exactly once', async () => {
     const s = init('stalled');
-    expect(cli(s, ['memory', 'create', 'once.md', '--description', 'o', '--text', 'o\n', '--reason', 'file', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli(s, ['memory', 'create', 'once.md', '--description', 'o', '--text', 'o\n', '--reason', 'file', '--agent', 'a'])
+        .code,
+    ).toBe(0);
     const pid = (JSON.parse(cli(s, ['daemon', 'status', '--json']).stdout) as { pid: number }).pid;
     const before = commits(s);
     process.kill(pid, 'SIGSTOP');
     try {
       // An insert succeeds every time it runs, so a second run would show as a second commit.
-      const r = cli(s, ['memory', 'insert', 'once.md', '--line', '3', '--text', 'added', '--reason', 'exactly once', '--agent', 'a']);
+      const r = cli(s, [
+        'memory',
+        'insert',
+        'once.md',
+        '--line',
+        '3',
+        '--text',
+        'added',
+        '--reason',
+        'exactly once',
+        '--agent',
+        'a',
+      ]);
       expect(r.code).toBe(0);
     } finally {
       process.kill(pid, 'SIGCONT');

@@ -17,7 +17,19 @@ beforeAll(() => {
 afterAll(cleanupTmp);
 
 const write = (agent: string, text: string, reason: string) =>
-  h.run(['memory', 'create', `notes/${reason}.md`, '--description', 'd', '--text', text, '--reason', reason, '--agent', agent]);
+  h.run([
+    'memory',
+    'create',
+    `notes/${reason}.md`,
+    '--description',
+    'd',
+    '--text',
+    text,
+    '--reason',
+    reason,
+    '--agent',
+    agent,
+  ]);
 
 describe('errors on stderr, one line first', () => {
   it('sync without a remote: NO_REMOTE on stderr, nothing on stdout; --json gives the details', () => {
@@ -26,7 +38,10 @@ describe('errors on stderr, one line first', () => {
     const j = h.run(['sync', '--agent', 'a1', '--json']);
     expect(j.code).toBe(1);
     expect(errorCode(j)).toBe('NO_REMOTE');
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'NO_REMOTE', data: { status: 'no_remote' } } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'NO_REMOTE', data: { status: 'no_remote' } },
+    });
   });
 
   it('a sync conflict: SYNC_CONFLICT on stderr with the paths after the first line; main unchanged', () => {
@@ -34,7 +49,20 @@ describe('errors on stderr, one line first', () => {
     expect(h.run(['sync', '--agent', 'a1'])).toMatchObject({ code: 0 });
     expect(h.run(['clone', remote, '--agent', 'b1']).code).toBe(0);
     const edit = (agent: string, text: string) =>
-      h.run(['memory', 'tool', '--agent', agent, '--call', JSON.stringify({ command: 'create', file_path: 'notes/same.md', description: 'same', file_text: text, reason: `from ${agent}` })]);
+      h.run([
+        'memory',
+        'tool',
+        '--agent',
+        agent,
+        '--call',
+        JSON.stringify({
+          command: 'create',
+          file_path: 'notes/same.md',
+          description: 'same',
+          file_text: text,
+          reason: `from ${agent}`,
+        }),
+      ]);
     expect(edit('a1', 'from a\n').code).toBe(0);
     expect(h.run(['sync', '--agent', 'a1']).code).toBe(0);
     expect(edit('b1', 'from b\n').code).toBe(0);
@@ -56,11 +84,17 @@ describe('errors on stderr, one line first', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ last: { ok: false } });
     expect(h.run(['mirror', 'status', '--agent', 'a1']).stdout).toMatch(/last push \(.*\) failed/i);
     const push = h.run(['mirror', 'push', '--agent', 'a1']);
-    expect({ code: push.code, error: errorCode(push), out: push.stdout }).toEqual({ code: 1, error: 'PUSH_FAILED', out: '' });
+    expect({ code: push.code, error: errorCode(push), out: push.stdout }).toEqual({
+      code: 1,
+      error: 'PUSH_FAILED',
+      out: '',
+    });
     const good = join(h.root, 'mirror.git');
     git(h.root, ['init', '-q', '--bare', '-b', 'main', good]);
     expect(h.run(['mirror', 'set', good, '--agent', 'a1']).code).toBe(0);
-    expect(JSON.parse(h.run(['mirror', 'status', '--agent', 'a1', '--json']).stdout)).toMatchObject({ last: { ok: true } });
+    expect(JSON.parse(h.run(['mirror', 'status', '--agent', 'a1', '--json']).stdout)).toMatchObject({
+      last: { ok: true },
+    });
   });
 
   it('a patch mismatch: the code line first, the preview after it', () => {
@@ -76,7 +110,11 @@ describe('errors on stderr, one line first', () => {
     const r = write('a1', 'x', 'dup');
     expect(r.code).toBe(0);
     const again = write('a1', 'x', 'dup');
-    expect({ code: again.code, error: errorCode(again), out: again.stdout }).toEqual({ code: 1, error: 'FILE_EXISTS', out: '' });
+    expect({ code: again.code, error: errorCode(again), out: again.stdout }).toEqual({
+      code: 1,
+      error: 'FILE_EXISTS',
+      out: '',
+    });
   });
 });
 
@@ -85,11 +123,23 @@ describe('errors speak the command line', () => {
   const file = 'notes/speak.md';
 
   beforeAll(() => {
-    const r = h.run(['memory', 'create', file, '--description', 'd', '--text', 'tea tea\nno\ntea\n', '--reason', 'seed', '--agent', 'a1']);
+    const r = h.run([
+      'memory',
+      'create',
+      file,
+      '--description',
+      'd',
+      '--text',
+      'tea tea\nno\ntea\n',
+      '--reason',
+      'seed',
+      '--agent',
+      'a1',
+    ]);
     expect(r.code).toBe(0);
   });
 
-  it('names the flags a call took, not the memory tool\'s arguments; memory tool keeps the names it was given', () => {
+  it("names the flags a call took, not the memory tool's arguments; memory tool keeps the names it was given", () => {
     const before = h.state('a1');
     const cases: Array<[string[], string, RegExp]> = [
       [['memory', 'str-replace', file, '--new', 'x', '--reason', 'r'], '--old', /old_string/],
@@ -107,7 +157,9 @@ describe('errors speak the command line', () => {
       expect(lines(r)).not.toMatch(/str_replace|update_description/);
     }
     const j = h.run(['memory', 'str-replace', file, '--new', 'x', '--reason', 'r', '--agent', 'a1', '--json']);
-    expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT', data: { field: 'old_string', option: '--old' } } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      error: { code: 'INVALID_ARGUMENT', data: { field: 'old_string', option: '--old' } },
+    });
     const call = { command: 'str_replace', file_path: file, old_string: '', new_string: 'x', reason: 'r' };
     const raw = h.run(['memory', 'tool', '--call', JSON.stringify(call), '--agent', 'a1']);
     expect(lines(raw)).toContain("'old_string'");
@@ -115,7 +167,19 @@ describe('errors speak the command line', () => {
   });
 
   it('AMBIGUOUS_MATCH lists each matching line once and names --all', () => {
-    const r = h.run(['memory', 'str-replace', file, '--old', 'tea', '--new', 'coffee', '--reason', 'r', '--agent', 'a1']);
+    const r = h.run([
+      'memory',
+      'str-replace',
+      file,
+      '--old',
+      'tea',
+      '--new',
+      'coffee',
+      '--reason',
+      'r',
+      '--agent',
+      'a1',
+    ]);
     expect(errorCode(r)).toBe('AMBIGUOUS_MATCH');
     // Three matches on two lines (the body starts at line 4).
     expect(lines(r)).toContain('matches 3 times');
@@ -136,13 +200,26 @@ describe('errors speak the command line', () => {
     const plainDir = join(h.root, 'plain-dir');
     mkdirSync(plainDir, { recursive: true });
     h.run(['remote', 'remove', '--agent', 'a1']);
-    for (const bad of ['not a url', join(h.root, 'no-such.git'), plainDir, 'https://', 'ext::sh -c id', 'file:///nonexistent/x.git']) {
+    for (const bad of [
+      'not a url',
+      join(h.root, 'no-such.git'),
+      plainDir,
+      'https://',
+      'ext::sh -c id',
+      'file:///nonexistent/x.git',
+    ]) {
       const r = h.run(['remote', 'set', bad, '--agent', 'a1']);
       expect({ bad, code: r.code, error: errorCode(r) }).toEqual({ bad, code: 1, error: 'INVALID_ARGUMENT' });
       expect(lines(r)).toContain('is not a git remote');
     }
     expect(h.run(['remote', 'show', '--agent', 'a1']).stdout).toContain('No remote configured');
-    for (const good of ['git@example.com:me/memory.git', 'example.com:me/memory.git', 'https://example.com/me/memory.git', remote, `file://${remote}`]) {
+    for (const good of [
+      'git@example.com:me/memory.git',
+      'example.com:me/memory.git',
+      'https://example.com/me/memory.git',
+      remote,
+      `file://${remote}`,
+    ]) {
       const r = h.run(['remote', 'set', good, '--agent', 'a1']);
       expect({ good, code: r.code, err: r.stderr }).toEqual({ good, code: 0, err: '' });
     }

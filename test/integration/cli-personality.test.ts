@@ -20,7 +20,9 @@ describe.each<CliMode>(['local', 'daemon'])('personality apply (%s)', (mode) => 
   it('replaces persona and a starter human, and says so in the commit', () => {
     const r = h.run(['personality', 'apply', 'stern', '--agent', 'a1']);
     expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: '' });
-    expect(message()).toMatch(/^chore\(personality\): switch to stern\n\nReplaced system\/persona\.md and system\/human\.md/);
+    expect(message()).toMatch(
+      /^chore\(personality\): switch to stern\n\nReplaced system\/persona\.md and system\/human\.md/,
+    );
     const stern = { persona: show('system/persona.md'), human: show('system/human.md') };
     const again = h.run(['personality', 'apply', 'tutor', '--agent', 'a1']); // human holds stern's preset text: replaced
     expect(again.code).toBe(0);
@@ -29,7 +31,19 @@ describe.each<CliMode>(['local', 'daemon'])('personality apply (%s)', (mode) => 
   });
 
   it('refuses to replace a human.md holding learned text, naming it; --force replaces it and says so', () => {
-    const learned = h.run(['memory', 'insert', 'system/human.md', '--line', '0', '--text', '- Ana prefers pnpm', '--reason', 'learned', '--agent', 'a1']);
+    const learned = h.run([
+      'memory',
+      'insert',
+      'system/human.md',
+      '--line',
+      '0',
+      '--text',
+      '- Ana prefers pnpm',
+      '--reason',
+      'learned',
+      '--agent',
+      'a1',
+    ]);
     expect(learned.code).toBe(0);
     const before = h.state('a1');
     const r = h.run(['personality', 'apply', 'cheerful', '--agent', 'a1', '--json']);
@@ -40,10 +54,14 @@ describe.each<CliMode>(['local', 'daemon'])('personality apply (%s)', (mode) => 
     const forced = h.run(['personality', 'apply', 'cheerful', '--force', '--reason', 'a fresh start', '--agent', 'a1']);
     expect({ code: forced.code, err: forced.stderr }).toEqual({ code: 0, err: '' });
     expect(show('system/human.md')).not.toContain('Ana prefers pnpm');
-    expect(message()).toMatch(/^a fresh start\n\nReplaced system\/persona\.md and system\/human\.md .*\nThe learned text of system\/human\.md was replaced on purpose \(--force\)\./);
+    expect(message()).toMatch(
+      /^a fresh start\n\nReplaced system\/persona\.md and system\/human\.md .*\nThe learned text of system\/human\.md was replaced on purpose \(--force\)\./,
+    );
   });
 
   it('the help says what apply replaces', () => {
-    expect(h.run(['personality', '--help']).stdout).toMatch(/system\/human\.md[\s\S]*only while it still holds a starter or preset text/);
+    expect(h.run(['personality', '--help']).stdout).toMatch(
+      /system\/human\.md[\s\S]*only while it still holds a starter or preset text/,
+    );
   });
 });

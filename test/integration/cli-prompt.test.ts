@@ -63,7 +63,9 @@ describe.each<CliMode>(['local', 'daemon'])('the default prompt and the remote (
     const shell = prompt('a1');
     expect(shell).toBe(prompt('a1', ['--surface', 'shell']));
     expect(shell).toContain('<projection>$MEMORY_DIR/system/persona.md</projection>');
-    expect(JSON.parse(h.run(['prompt', '--agent', 'a1', '--surface', 'tools', '--json']).stdout)).toMatchObject({ surface: 'tools' });
+    expect(JSON.parse(h.run(['prompt', '--agent', 'a1', '--surface', 'tools', '--json']).stdout)).toMatchObject({
+      surface: 'tools',
+    });
     const bad = h.run(['prompt', '--agent', 'a1', '--surface', 'bash']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Unknown prompt surface "bash" — expected one of: shell, tools, anthropic');

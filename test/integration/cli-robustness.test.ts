@@ -39,7 +39,16 @@ describe('every CLI command fails cleanly on bad input', () => {
   });
 
   it('a command against an agent that does not exist exits 1 with a typed error', () => {
-    for (const args of [['status'], ['log'], ['tree'], ['prompt'], ['memory', 'delete', 'x', '--reason', 'r'], ['sync'], ['remote', 'show'], ['conflicts']]) {
+    for (const args of [
+      ['status'],
+      ['log'],
+      ['tree'],
+      ['prompt'],
+      ['memory', 'delete', 'x', '--reason', 'r'],
+      ['sync'],
+      ['remote', 'show'],
+      ['conflicts'],
+    ]) {
       const r = cli([...args, '--agent', 'ghost']);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr, args.join(' ')).toMatch(/^gitmem: [A-Z_]+: /);

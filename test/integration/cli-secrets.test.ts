@@ -22,11 +22,25 @@ describe('gitmem and secrets', () => {
   it('refuses a write holding a credential with exit 1 and one line naming file:line and rule, in text and --json', () => {
     if (!fake) throw new Error('corpus');
     const before = h.state('a1');
-    const args = ['memory', 'create', 'notes/k.md', '--description', 'keys', '--text', `my key\n${fake.text}\n`, '--reason', 'r', '--agent', 'a1'];
+    const args = [
+      'memory',
+      'create',
+      'notes/k.md',
+      '--description',
+      'keys',
+      '--text',
+      `my key\n${fake.text}\n`,
+      '--reason',
+      'r',
+      '--agent',
+      'a1',
+    ];
     const r = h.run(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^gitmem: SECRET_DETECTED: Refused: the change adds what looks like a credential/);
-    expect(r.stderr).toMatch(/notes\/k\.md:5: SECRET_DETECTED: OpenAI API key \(rule openai-key, sk-…\(\d+ chars\), fingerprint [0-9a-f]{16}\)/);
+    expect(r.stderr).toMatch(
+      /notes\/k\.md:5: SECRET_DETECTED: OpenAI API key \(rule openai-key, sk-…\(\d+ chars\), fingerprint [0-9a-f]{16}\)/,
+    );
     const j = h.run([...args, '--json']);
     expect(errorCode(j)).toBe('SECRET_DETECTED');
     for (const out of [r.stdout, r.stderr, j.stdout, j.stderr]) expect(out).not.toContain(fake.value);
@@ -35,7 +49,19 @@ describe('gitmem and secrets', () => {
 
   it('allows a fingerprint, lists it with its note, and removes it', () => {
     if (!fake) throw new Error('corpus');
-    const args = ['memory', 'create', 'notes/k.md', '--description', 'keys', '--text', `${fake.text}\n`, '--reason', 'r', '--agent', 'a1'];
+    const args = [
+      'memory',
+      'create',
+      'notes/k.md',
+      '--description',
+      'keys',
+      '--text',
+      `${fake.text}\n`,
+      '--reason',
+      'r',
+      '--agent',
+      'a1',
+    ];
     const fingerprint = /fingerprint ([0-9a-f]{16})/.exec(h.run(args).stderr)?.[1] ?? '';
     expect(h.run(['secrets', 'allow', fingerprint, '--note', 'a test fixture', '--agent', 'a1']).code).toBe(0);
     expect(h.run(['secrets', '--agent', 'a1']).stdout).toContain(`${fingerprint}  a test fixture`);

@@ -33,10 +33,17 @@ describe.each<CliMode>(['local', 'daemon'])('text files and stdin (%s)', (mode) 
     cleanupTmp();
   });
   const create = (path: string, extra: string[], input?: Buffer) =>
-    h.run(['memory', 'create', path, '--description', 'd', '--reason', `add ${path}`, '--agent', 'a1', ...extra], { cwd: dir, ...(input ? { input } : {}) });
+    h.run(['memory', 'create', path, '--description', 'd', '--reason', `add ${path}`, '--agent', 'a1', ...extra], {
+      cwd: dir,
+      ...(input ? { input } : {}),
+    });
 
   it('UTF-16 (either byte order, with a BOM) and UTF-8 with a BOM are committed as plain UTF-8', () => {
-    for (const [name, file] of [['le', 'le.txt'], ['be', 'be.txt'], ['bom8', 'bom8.txt']]) {
+    for (const [name, file] of [
+      ['le', 'le.txt'],
+      ['be', 'be.txt'],
+      ['bom8', 'bom8.txt'],
+    ]) {
       const r = create(`notes/${name}.md`, ['--text-file', file as string]);
       expect({ name, code: r.code, err: r.stderr }).toEqual({ name, code: 0, err: '' });
       const blob = git(h.memoryDir('a1'), ['cat-file', 'blob', `HEAD:notes/${name}.md`]);
@@ -61,11 +68,17 @@ describe.each<CliMode>(['local', 'daemon'])('text files and stdin (%s)', (mode) 
       expect({ args: c.args, code: r.code, error: errorCode(r) }).toEqual({ args: c.args, code: 1, error: 'NOT_UTF8' });
     }
     const patch = h.run(['memory', 'apply-patch', '--reason', 'r', '--agent', 'a1'], {
-      input: Buffer.from('*** Begin Patch\n*** Add File: notes/p.md\n+---\n+description: p\n+---\n+caf\xe9\n*** End Patch\n', 'latin1'),
+      input: Buffer.from(
+        '*** Begin Patch\n*** Add File: notes/p.md\n+---\n+description: p\n+---\n+caf\xe9\n*** End Patch\n',
+        'latin1',
+      ),
     });
     expect(errorCode(patch)).toBe('NOT_UTF8');
     const call = h.run(['memory', 'tool', '--call', '-', '--agent', 'a1'], {
-      input: Buffer.from('{"command":"create","file_path":"notes/c.md","description":"c","file_text":"caf\xe9","reason":"r"}', 'latin1'),
+      input: Buffer.from(
+        '{"command":"create","file_path":"notes/c.md","description":"c","file_text":"caf\xe9","reason":"r"}',
+        'latin1',
+      ),
     });
     expect(errorCode(call)).toBe('NOT_UTF8');
     expect(h.state('a1')).toBe(before);

@@ -11,13 +11,32 @@ describe.runIf(sandboxed)('worker run output', () => {
   let h: CliHome;
   beforeAll(() => {
     h = cliHome('local', ['a1']);
-    const r = h.run(['memory', 'create', 'notes/deep/plan.md', '--description', 'plan', '--text', 'the plan\n', '--reason', 'r', '--agent', 'a1']);
+    const r = h.run([
+      'memory',
+      'create',
+      'notes/deep/plan.md',
+      '--description',
+      'plan',
+      '--text',
+      'the plan\n',
+      '--reason',
+      'r',
+      '--agent',
+      'a1',
+    ]);
     if (r.code !== 0) throw new Error(r.stderr);
   });
   afterAll(cleanupTmp);
 
   it('lists the files a command left uncommitted (they are discarded)', () => {
-    const r = h.run(['worker', 'run', '--agent', 'a1', '--command', 'echo x > system/left.md && mkdir -p n && echo y > n/two.md']);
+    const r = h.run([
+      'worker',
+      'run',
+      '--agent',
+      'a1',
+      '--command',
+      'echo x > system/left.md && mkdir -p n && echo y > n/two.md',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/no_changes/);
     expect(r.stdout).toMatch(/uncommitted.*discarded/i);

@@ -34,7 +34,13 @@ afterAll(async () => {
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { env, cwd: root, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), readStdin: async () => '' };
+  const io = {
+    env,
+    cwd: root,
+    stdout: (t: string) => void out.push(t),
+    stderr: (t: string) => void err.push(t),
+    readStdin: async () => '',
+  };
   const code = await main(args, io);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
@@ -59,8 +65,10 @@ describe('cloning an empty remote', () => {
     const home = makeTmpDir('gitmem-home-');
     const r = await cloneMemory({ git: runner, home, url: bare });
     expect(r).toMatchObject({ agentId: 'ada', commits: 1, initialized: true });
-    for (const f of ['system/persona.md', 'system/human.md']) expect(readFileSync(join(r.memoryDir, f), 'utf8')).toMatch(/^---\ndescription: /);
-    for (const hook of ['pre-commit', 'post-commit']) expect(existsSync(join(r.memoryDir, '.git', 'hooks', hook))).toBe(true);
+    for (const f of ['system/persona.md', 'system/human.md'])
+      expect(readFileSync(join(r.memoryDir, f), 'utf8')).toMatch(/^---\ndescription: /);
+    for (const hook of ['pre-commit', 'post-commit'])
+      expect(existsSync(join(r.memoryDir, '.git', 'hooks', hook))).toBe(true);
     expect(g(bare, ['rev-parse', 'refs/heads/main'])).toBe(r.head);
     expect(g(r.memoryDir, ['rev-parse', '--abbrev-ref', 'main@{upstream}'])).toBe('origin/main');
     expect(g(r.memoryDir, ['status', '--porcelain'])).toBe('');
@@ -69,7 +77,13 @@ describe('cloning an empty remote', () => {
     expect(readdirSync(join(home, 'agents', 'ada')).sort()).toEqual(['memory', 'memory-worktrees']);
 
     const memory = await createMemory({ home, agentId: 'ada', env, git: runner });
-    await memory.tool({ command: 'create', file_path: 'system/tea.md', description: 'drinks', file_text: 'green tea', reason: 'Ada likes green tea' });
+    await memory.tool({
+      command: 'create',
+      file_path: 'system/tea.md',
+      description: 'drinks',
+      file_text: 'green tea',
+      reason: 'Ada likes green tea',
+    });
     expect((await syncMemory({ git: runner, memoryDir: r.memoryDir })).status).toBe('pushed');
 
     const second = await cloneMemory({ git: runner, home: makeTmpDir('gitmem-home-'), url: bare });
@@ -91,7 +105,9 @@ describe('cloning an empty remote', () => {
   it('an empty remote that refuses the push: a clear error, nothing left, the remote still empty', async () => {
     const bare = join(makeTmpDir('gitmem-remote-'), 'locked.git');
     g(root, ['init', '-q', '--bare', '-b', 'main', bare]);
-    writeFileSync(join(bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "pushes are closed" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "pushes are closed" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
     const err = await expectCleanFailure(makeTmpDir('gitmem-home-'), bare, 'locked');
     expect((err as Error).message).toMatch(/empty remote/);
     expect(g(bare, ['for-each-ref'])).toBe('');
@@ -112,7 +128,12 @@ describe('a failed clone leaves no agent directory', () => {
   it('a wrong token on the smart-HTTP server', async () => {
     const remoteUrl = `${server.url}/${seedRemote('guarded')}.git`;
     const home = makeTmpDir('gitmem-home-');
-    const err = await cloneMemory({ git: runner, home, url: remoteUrl, credentials: { token: `${TOKEN}x`, scheme: 'bearer', username: 'x-access-token', source: 'env' } }).catch((e: unknown) => e);
+    const err = await cloneMemory({
+      git: runner,
+      home,
+      url: remoteUrl,
+      credentials: { token: `${TOKEN}x`, scheme: 'bearer', username: 'x-access-token', source: 'env' },
+    }).catch((e: unknown) => e);
     expect(isMemoryError(err, 'GIT_AUTH')).toBe(true);
     expect(existsSync(join(home, 'agents'))).toBe(false);
   });
@@ -134,7 +155,13 @@ describe('a failed clone leaves no agent directory', () => {
     await initMemory({ home, agentId: 'kept', env, git: runner });
     mkdirSync(join(home, 'agents', 'mine'), { recursive: true });
     writeFileSync(join(home, 'agents', 'mine', 'config.json'), '{}\n');
-    const err = await cloneMemory({ git: runner, home, url: join(root, 'missing.git'), agentId: 'mine', retry: { attempts: 1, baseDelayMs: 1 } }).catch((e: unknown) => e);
+    const err = await cloneMemory({
+      git: runner,
+      home,
+      url: join(root, 'missing.git'),
+      agentId: 'mine',
+      retry: { attempts: 1, baseDelayMs: 1 },
+    }).catch((e: unknown) => e);
     expect(isMemoryError(err)).toBe(true);
     expect(readdirSync(join(home, 'agents')).sort()).toEqual(['kept', 'mine']);
     expect(readdirSync(join(home, 'agents', 'mine'))).toEqual(['config.json']);

@@ -13,16 +13,49 @@ let memory: Memory;
 let dir: string;
 let env: Record<string, string>;
 const BRANCH = 'gitmem/worker/w1';
-const doc = (bullets: string[]): string => `---\ndescription: team notes\n---\n# Team\n\n${bullets.map((b) => `- ${b}`).join('\n')}\n`;
-const state = (): string => [git(dir, ['rev-parse', 'HEAD'], env), git(dir, ['status', '--porcelain'], env), git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/'], env)].join('\n');
+const doc = (bullets: string[]): string =>
+  `---\ndescription: team notes\n---\n# Team\n\n${bullets.map((b) => `- ${b}`).join('\n')}\n`;
+const state = (): string =>
+  [
+    git(dir, ['rev-parse', 'HEAD'], env),
+    git(dir, ['status', '--porcelain'], env),
+    git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/'], env),
+  ].join('\n');
 
 /** main and the worker both changed bullet two of notes/team.md (and each changed one more line elsewhere). */
 async function conflictingBranch(): Promise<string> {
-  await memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/team.md', description: 'team notes', file_text: '# Team\n\n- one\n- two\n- three\n' });
-  await memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/other.md', description: 'other', file_text: 'other\n' });
-  const tip = makeKeptBranch(dir, env, BRANCH, { 'notes/team.md': doc(['one', 'two (worker)', 'three']), 'notes/worker.md': '---\ndescription: worker\n---\nnew\n' });
-  await memory.tool({ command: 'str_replace', reason: 'main edit', file_path: 'notes/team.md', old_string: '- two', new_string: '- two (main)' });
-  await memory.tool({ command: 'str_replace', reason: 'main edit 2', file_path: 'notes/team.md', old_string: '# Team', new_string: '# The team' });
+  await memory.tool({
+    command: 'create',
+    reason: 'seed',
+    file_path: 'notes/team.md',
+    description: 'team notes',
+    file_text: '# Team\n\n- one\n- two\n- three\n',
+  });
+  await memory.tool({
+    command: 'create',
+    reason: 'seed',
+    file_path: 'notes/other.md',
+    description: 'other',
+    file_text: 'other\n',
+  });
+  const tip = makeKeptBranch(dir, env, BRANCH, {
+    'notes/team.md': doc(['one', 'two (worker)', 'three']),
+    'notes/worker.md': '---\ndescription: worker\n---\nnew\n',
+  });
+  await memory.tool({
+    command: 'str_replace',
+    reason: 'main edit',
+    file_path: 'notes/team.md',
+    old_string: '- two',
+    new_string: '- two (main)',
+  });
+  await memory.tool({
+    command: 'str_replace',
+    reason: 'main edit 2',
+    file_path: 'notes/team.md',
+    old_string: '# Team',
+    new_string: '# The team',
+  });
   return tip;
 }
 
@@ -33,7 +66,7 @@ beforeEach(async () => {
 afterAll(() => cleanupTmp());
 
 describe('memory.conflicts.show', () => {
-  it('gives the diff the branch brings, the paths that conflict now and main\'s diff of them', async () => {
+  it("gives the diff the branch brings, the paths that conflict now and main's diff of them", async () => {
     await conflictingBranch();
     const d = await memory.conflicts.show(BRANCH);
     expect(d.diff).toMatch(/^\+- two \(worker\)$/m);
@@ -45,14 +78,16 @@ describe('memory.conflicts.show', () => {
 });
 
 describe('memory.conflicts.resolve', () => {
-  it('--theirs: one merge commit (main, tip) with the reason; the branch\'s hunk wins, main\'s other edit stays', async () => {
+  it("--theirs: one merge commit (main, tip) with the reason; the branch's hunk wins, main's other edit stays", async () => {
     const tip = await conflictingBranch();
     const before = git(dir, ['rev-parse', 'HEAD'], env);
     const r = await memory.conflicts.resolve(BRANCH, { take: 'theirs', reason: 'the worker saw the later fact' });
     expect(r).toMatchObject({ branch: BRANCH, head: tip, conflicted: ['notes/team.md'], branchRemoved: true });
     expect(git(dir, ['rev-parse', 'HEAD^1', 'HEAD^2'], env).split('\n')).toEqual([before, tip]);
     expect(git(dir, ['log', '-1', '--format=%s'], env)).toBe('the worker saw the later fact');
-    expect(git(dir, ['show', 'HEAD:notes/team.md'], env)).toBe(doc(['one', 'two (worker)', 'three']).replace('# Team', '# The team').trimEnd());
+    expect(git(dir, ['show', 'HEAD:notes/team.md'], env)).toBe(
+      doc(['one', 'two (worker)', 'three']).replace('# Team', '# The team').trimEnd(),
+    );
     expect(git(dir, ['show', 'HEAD:notes/worker.md'], env)).toMatch(/new/);
     expect(gitTry(dir, ['rev-parse', '--verify', `refs/heads/${BRANCH}`], env).status).not.toBe(0);
     expect(git(dir, ['status', '--porcelain'], env)).toBe('');
@@ -60,7 +95,7 @@ describe('memory.conflicts.resolve', () => {
     expect(await memory.conflicts.list()).toEqual([]);
   });
 
-  it('--ours: main\'s hunk wins; the branch\'s other file still arrives', async () => {
+  it("--ours: main's hunk wins; the branch's other file still arrives", async () => {
     await conflictingBranch();
     await memory.conflicts.resolve(BRANCH, { take: 'ours', reason: 'main is right' });
     expect(git(dir, ['show', 'HEAD:notes/team.md'], env)).toMatch(/- two \(main\)/);
@@ -71,7 +106,12 @@ describe('memory.conflicts.resolve', () => {
   it('given text: exactly that text, and a conflicted path left undecided is refused', async () => {
     await conflictingBranch();
     const before = state();
-    await expect(memory.conflicts.resolve(BRANCH, { files: { 'notes/other.md': '---\ndescription: other\n---\nx\n' }, reason: 'r' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/notes\/team\.md/) });
+    await expect(
+      memory.conflicts.resolve(BRANCH, {
+        files: { 'notes/other.md': '---\ndescription: other\n---\nx\n' },
+        reason: 'r',
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/notes\/team\.md/) });
     expect(state()).toBe(before);
     const text = doc(['one', 'two (main and worker)', 'three']);
     await memory.conflicts.resolve(BRANCH, { files: { 'notes/team.md': text }, reason: 'merged by hand' });
@@ -95,7 +135,12 @@ describe('memory.conflicts.resolve', () => {
     }
     git(dir, ['config', 'gitmem.budgetSystem', '50'], env);
     const big = `---\ndescription: persona\n---\n${'word '.repeat(400)}\n`;
-    await expect(memory.conflicts.resolve(BRANCH, { files: { 'notes/team.md': doc(['one']), 'system/persona.md': big }, reason: 'r' })).rejects.toMatchObject({ code: 'BUDGET_EXCEEDED' });
+    await expect(
+      memory.conflicts.resolve(BRANCH, {
+        files: { 'notes/team.md': doc(['one']), 'system/persona.md': big },
+        reason: 'r',
+      }),
+    ).rejects.toMatchObject({ code: 'BUDGET_EXCEEDED' });
     expect(state()).toBe(before);
     expect(gitTry(dir, ['fsck', '--strict'], env).status).toBe(0);
   });
@@ -104,15 +149,23 @@ describe('memory.conflicts.resolve', () => {
     await conflictingBranch();
     writeFileSync(join(dir, 'notes/team.md'), 'local edit\n');
     const before = state();
-    await expect(memory.conflicts.resolve(BRANCH, { take: 'theirs', reason: 'r' })).rejects.toMatchObject({ code: 'REPO_DIRTY' });
+    await expect(memory.conflicts.resolve(BRANCH, { take: 'theirs', reason: 'r' })).rejects.toMatchObject({
+      code: 'REPO_DIRTY',
+    });
     expect(state()).toBe(before);
   });
 
   it('names only kept branches, and needs a reason', async () => {
     await conflictingBranch();
-    await expect(memory.conflicts.resolve('main', { take: 'ours', reason: 'r' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(memory.conflicts.resolve(BRANCH, { take: 'ours', reason: '  ' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(memory.conflicts.resolve(BRANCH, { take: 'sideways' as 'ours', reason: 'r' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(memory.conflicts.resolve('main', { take: 'ours', reason: 'r' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(memory.conflicts.resolve(BRANCH, { take: 'ours', reason: '  ' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(memory.conflicts.resolve(BRANCH, { take: 'sideways' as 'ours', reason: 'r' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 });
 

@@ -11,7 +11,8 @@ import { cleanupTmp } from '../helpers/tmp.js';
 
 let h: CliHome;
 let settings: string;
-const SETTINGS = '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "say done" } ] } ] }\n}\n';
+const SETTINGS =
+  '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "say done" } ] } ] }\n}\n';
 
 beforeAll(() => {
   h = cliHome('local', ['a1']);
@@ -32,11 +33,19 @@ describe('gitmem connect through the CLI', () => {
     const text = readFileSync(settings, 'utf8');
     expect(text).toContain(`'${process.execPath}' '${realpathSync(GITMEM_BIN)}' hook claude-code session-end`);
     expect(text).toContain('"command": "say done"');
-    expect(JSON.parse(readFileSync(join(h.root, '.claude.json'), 'utf8'))).toEqual({ mcpServers: { gitmem: { type: 'stdio', command: process.execPath, args: [realpathSync(GITMEM_BIN), 'mcp', '--home', h.home] } } });
+    expect(JSON.parse(readFileSync(join(h.root, '.claude.json'), 'utf8'))).toEqual({
+      mcpServers: {
+        gitmem: { type: 'stdio', command: process.execPath, args: [realpathSync(GITMEM_BIN), 'mcp', '--home', h.home] },
+      },
+    });
     const again = h.run(['connect', 'claude-code']);
     expect(again.stdout).toMatch(/already connected; nothing written/);
-    const status = JSON.parse(h.run(['connect', '--status', '--json']).stdout) as { harnesses: Array<{ harness: string; scope: string; connected: boolean }> };
-    expect(status.harnesses.filter((s) => s.connected).map((s) => `${s.harness}/${s.scope}`)).toEqual(['claude-code/user']);
+    const status = JSON.parse(h.run(['connect', '--status', '--json']).stdout) as {
+      harnesses: Array<{ harness: string; scope: string; connected: boolean }>;
+    };
+    expect(status.harnesses.filter((s) => s.connected).map((s) => `${s.harness}/${s.scope}`)).toEqual([
+      'claude-code/user',
+    ]);
   });
 
   it('disconnect restores the settings byte for byte and removes the file it created', () => {

@@ -32,7 +32,7 @@ describe('gitmem CLI', () => {
     rmSync(join(out.memoryDir, '.git/hooks/pre-commit'));
     const repaired = cli(['init', '--agent', 'ada', '--json']);
     expect(JSON.parse(repaired.stdout)).toMatchObject({ created: false, repairedHooks: ['pre-commit'] });
-    expect(git(out.memoryDir, ['log', '-1', '--format=%an']) ).toBe('Ada');
+    expect(git(out.memoryDir, ['log', '-1', '--format=%an'])).toBe('Ada');
   });
 
   it('rejects a bad agent id with a typed one-line error and exit 1', () => {
@@ -44,9 +44,19 @@ describe('gitmem CLI', () => {
 
   it('memory create / str-replace / tool --call write one commit each', () => {
     const base = ['--agent', 'ada'];
-    expect(cli(['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'one', '--reason', 'add a', ...base]).code).toBe(0);
-    expect(cli(['memory', 'str-replace', 'notes/a', '--old', 'one', '--new', 'two', '--reason', 'fix a', ...base]).code).toBe(0);
-    const call = JSON.stringify({ command: 'insert', reason: 'more', file_path: 'notes/a', insert_line: 4, insert_text: 'three' });
+    expect(
+      cli(['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'one', '--reason', 'add a', ...base]).code,
+    ).toBe(0);
+    expect(
+      cli(['memory', 'str-replace', 'notes/a', '--old', 'one', '--new', 'two', '--reason', 'fix a', ...base]).code,
+    ).toBe(0);
+    const call = JSON.stringify({
+      command: 'insert',
+      reason: 'more',
+      file_path: 'notes/a',
+      insert_line: 4,
+      insert_text: 'three',
+    });
     const r = cli(['memory', 'tool', '--call', call, ...base]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Memory insert committed');
@@ -68,7 +78,9 @@ describe('gitmem CLI', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^gitmem: FILE_NOT_FOUND: /);
     expect(JSON.parse(r.stdout).error.code).toBe('FILE_NOT_FOUND');
-    expect(cli(['memory', 'create', 'x', '--description', 'd', '--agent', 'ada']).stderr).toMatch(/INVALID_ARGUMENT: .*reason/);
+    expect(cli(['memory', 'create', 'x', '--description', 'd', '--agent', 'ada']).stderr).toMatch(
+      /INVALID_ARGUMENT: .*reason/,
+    );
     expect(cli(['bogus']).code).toBe(1);
     expect(cli(['log', '--nope']).code).toBe(1);
     expect(cli(['status']).stdout).toContain(join(home, 'agents/ada/memory')); // the home's only agent
@@ -84,11 +96,15 @@ describe('gitmem CLI', () => {
     expect(cli(['tree', ...base]).stdout).toContain('a.md — A');
     expect(cli(['prompt', '--mode', 'standard', ...base]).code).toBe(0);
     expect(cli(['prompt', '--preset', 'nope', ...base]).stderr).toMatch(/UNKNOWN_PRESET/);
-    expect(JSON.parse(cli(['agents', '--json']).stdout)).toEqual([{ agentId: 'ada', memoryDir: join(home, 'agents/ada/memory') }]);
+    expect(JSON.parse(cli(['agents', '--json']).stdout)).toEqual([
+      { agentId: 'ada', memoryDir: join(home, 'agents/ada/memory') },
+    ]);
     expect(cli(['personality', 'list']).stdout).toContain('stern');
     const r = cli(['personality', 'apply', 'stern', ...base]);
     expect(r.code).toBe(0);
-    expect(git(join(home, 'agents/ada/memory'), ['log', '-1', '--format=%s'])).toBe('chore(personality): switch to stern');
+    expect(git(join(home, 'agents/ada/memory'), ['log', '-1', '--format=%s'])).toBe(
+      'chore(personality): switch to stern',
+    );
     expect(cli(['personality', 'apply', 'nope', ...base]).stderr).toMatch(/UNKNOWN_PERSONALITY/);
   });
 

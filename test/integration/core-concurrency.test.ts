@@ -22,10 +22,14 @@ for (let i = 0; i < Number(count); i++) {
 function writer(tag: string, count: number): Promise<number> {
   const index = join(process.cwd(), 'dist/index.js');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, index, fx.home, 'busy', tag, String(count)], {
-      env: fx.env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', WRITER, index, fx.home, 'busy', tag, String(count)],
+      {
+        env: fx.env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
@@ -34,7 +38,9 @@ describe('concurrent writers through the memory tool', () => {
   it('in one process: parallel calls are serialised and every write lands', async () => {
     const before = Number(git(fx.dir, ['rev-list', '--count', 'HEAD']));
     await Promise.all(
-      Array.from({ length: 12 }, (_, i) => fx.memory.tool({ command: 'create', reason: `p${i}`, file_path: `p/${i}.md`, description: 'd' })),
+      Array.from({ length: 12 }, (_, i) =>
+        fx.memory.tool({ command: 'create', reason: `p${i}`, file_path: `p/${i}.md`, description: 'd' }),
+      ),
     );
     expect(Number(git(fx.dir, ['rev-list', '--count', 'HEAD']))).toBe(before + 12);
   });

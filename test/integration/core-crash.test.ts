@@ -17,18 +17,31 @@ await memory.tool({ command: 'create', reason: 'crashed write', file_path: 'note
 function crashAt(home: string, env: Record<string, string>, step: string): Promise<string | null> {
   const index = join(process.cwd(), 'dist/index.js');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, index, home, 'crashy', step], { env, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, index, home, 'crashy', step], {
+      env,
+      stdio: 'ignore',
+    });
     child.on('close', (_code, signal) => resolve(signal));
   });
 }
 
 describe('a writer killed mid-write (kill -9)', () => {
-  for (const [step, kept] of [['objects', false], ['journaled', true], ['files', true], ['published', true]] as const) {
+  for (const [step, kept] of [
+    ['objects', false],
+    ['journaled', true],
+    ['files', true],
+    ['published', true],
+  ] as const) {
     it(`after "${step}": the lease is recovered, the next write succeeds, and the crashed write is ${kept ? 'completed' : 'absent'}`, async () => {
       const fx = await memoryFixture('crashy');
       const before = Number(git(fx.dir, ['rev-list', '--count', 'HEAD']));
       expect(await crashAt(fx.home, fx.env, step)).toBe('SIGKILL');
-      const r = await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
+      const r = await fx.memory.tool({
+        command: 'create',
+        reason: 'next write',
+        file_path: 'notes/next.md',
+        description: 'n',
+      });
       expect(r.commit).toBe(git(fx.dir, ['rev-parse', 'HEAD']));
       const subjects = git(fx.dir, ['log', '--format=%s', `-n${kept ? 2 : 1}`]).split('\n');
       expect(subjects).toEqual(kept ? ['next write', 'crashed write'] : ['next write']);

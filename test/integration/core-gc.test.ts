@@ -28,7 +28,8 @@ describe('housekeeping', () => {
     }
     await f.memory.tool({ command: 'create', file_path: 'b.md', description: 'b', file_text: 'b', reason: 'two' });
     const until = Date.now() + 20_000;
-    while (packs(join(objects, 'pack')).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    while (packs(join(objects, 'pack')).length === 0 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
     expect(packs(join(objects, 'pack')).length).toBeGreaterThan(0);
   });
 });

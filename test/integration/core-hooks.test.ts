@@ -121,9 +121,23 @@ describe('a failed commit leaves no residue', () => {
       },
     };
     const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env, git: failing });
-    const before = { head: git(fx.dir, ['rev-parse', 'HEAD']), index: git(fx.dir, ['ls-files', '-s']), human: readFileSync(join(fx.dir, 'system/human.md'), 'utf8') };
-    await expect(memory.tool({ command: 'str_replace', reason: 'r', file_path: 'system/human', old_string: 'yet', new_string: 'already' })).rejects.toThrow(/simulated/);
-    await expect(memory.tool({ command: 'create', reason: 'r', file_path: 'notes/new', description: 'n' })).rejects.toThrow(/simulated/);
+    const before = {
+      head: git(fx.dir, ['rev-parse', 'HEAD']),
+      index: git(fx.dir, ['ls-files', '-s']),
+      human: readFileSync(join(fx.dir, 'system/human.md'), 'utf8'),
+    };
+    await expect(
+      memory.tool({
+        command: 'str_replace',
+        reason: 'r',
+        file_path: 'system/human',
+        old_string: 'yet',
+        new_string: 'already',
+      }),
+    ).rejects.toThrow(/simulated/);
+    await expect(
+      memory.tool({ command: 'create', reason: 'r', file_path: 'notes/new', description: 'n' }),
+    ).rejects.toThrow(/simulated/);
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
     expect(git(fx.dir, ['ls-files', '-s'])).toBe(before.index);
     expect(git(fx.dir, ['rev-parse', 'HEAD'])).toBe(before.head);
@@ -144,14 +158,18 @@ describe('a failed commit leaves no residue', () => {
     };
     const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env, git: failing });
     const head = git(fx.dir, ['rev-parse', 'HEAD']);
-    await expect(memory.tool({ command: 'create', reason: 'r', file_path: 'notes/staged', description: 'n' })).rejects.toThrow(/staging/);
+    await expect(
+      memory.tool({ command: 'create', reason: 'r', file_path: 'notes/staged', description: 'n' }),
+    ).rejects.toThrow(/staging/);
     expect(git(fx.dir, ['rev-parse', 'HEAD'])).toBe(head);
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
   });
 
   it('a write the format rules reject is refused before anything is written', async () => {
     const before = git(fx.dir, ['rev-parse', 'HEAD']);
-    const err = await fx.memory.tool({ command: 'create', reason: 'r', file_path: 'skills/flat', description: 'x' }).catch((e: unknown) => e);
+    const err = await fx.memory
+      .tool({ command: 'create', reason: 'r', file_path: 'skills/flat', description: 'x' })
+      .catch((e: unknown) => e);
     expect(isMemoryError(err, 'VALIDATION_FAILED')).toBe(true);
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
     expect(git(fx.dir, ['rev-parse', 'HEAD'])).toBe(before);

@@ -19,10 +19,20 @@ beforeAll(async () => {
 afterAll(cleanupTmp);
 
 const lockPath = (): string => join(fx.dir, '.git', 'index.lock');
-const create = (name: string) => ({ command: 'create', reason: `add ${name}`, file_path: `notes/${name}`, description: name, file_text: 'x' });
+const create = (name: string) => ({
+  command: 'create',
+  reason: `add ${name}`,
+  file_path: `notes/${name}`,
+  description: name,
+  file_text: 'x',
+});
 
 function snapshot(): { head: string; index: string; status: string } {
-  return { head: git(fx.dir, ['rev-parse', 'HEAD']), index: git(fx.dir, ['ls-files', '-s']), status: git(fx.dir, ['status', '--porcelain', '--untracked-files=all']) };
+  return {
+    head: git(fx.dir, ['rev-parse', 'HEAD']),
+    index: git(fx.dir, ['ls-files', '-s']),
+    status: git(fx.dir, ['status', '--porcelain', '--untracked-files=all']),
+  };
 }
 
 describe('lock contention', () => {

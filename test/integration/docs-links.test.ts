@@ -7,9 +7,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
-const REPO_URL = /^https:\/\/(?:github\.com\/gitmem\/gitmem\/blob\/main|raw\.githubusercontent\.com\/gitmem\/gitmem\/main)\/([^#?]*)(#.*)?$/;
+const REPO_URL =
+  /^https:\/\/(?:github\.com\/gitmem\/gitmem\/blob\/main|raw\.githubusercontent\.com\/gitmem\/gitmem\/main)\/([^#?]*)(#.*)?$/;
 
-const FILES = ['README.md', 'ARCHITECTURE.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const FILES = [
+  'README.md',
+  'ARCHITECTURE.md',
+  ...readdirSync(join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks and inline code spans. */
 function prose(text: string): string {
@@ -18,8 +25,14 @@ function prose(text: string): string {
 
 /** GitHub's id for a heading: its text lowercased, punctuation but `-` and `_` dropped, each space a `-`. */
 export function slug(heading: string): string {
-  const text = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '').trim();
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  const text = heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** Every heading id of a markdown file (a repeated heading gets `-1`, `-2`… as on GitHub). */
@@ -64,14 +77,16 @@ export function brokenLink(file: string, target: string): string | null {
   if (!path.startsWith(REPO) || !existsSync(path)) return `${target}: no file ${relative(REPO, path)}`;
   if (anchor === undefined || anchor === '') return null;
   if (!path.endsWith('.md')) return null;
-  return anchors(path).has(decodeURIComponent(anchor)) ? null : `${target}: no heading #${anchor} in ${relative(REPO, path)}`;
+  return anchors(path).has(decodeURIComponent(anchor))
+    ? null
+    : `${target}: no heading #${anchor} in ${relative(REPO, path)}`;
 }
 
 describe('documentation links', () => {
-  it('the slug rule is GitHub\'s', () => {
+  it("the slug rule is GitHub's", () => {
     expect(slug('The memory rules (tool, hook and merges alike)')).toBe('the-memory-rules-tool-hook-and-merges-alike');
     expect(slug('`gitmem doctor`')).toBe('gitmem-doctor');
-    expect(slug('Anthropic\'s memory tool (`gitmem/anthropic`)')).toBe('anthropics-memory-tool-gitmemanthropic');
+    expect(slug("Anthropic's memory tool (`gitmem/anthropic`)")).toBe('anthropics-memory-tool-gitmemanthropic');
     expect(slug('The write path (one tool call → one commit)')).toBe('the-write-path-one-tool-call--one-commit');
   });
 

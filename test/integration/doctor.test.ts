@@ -16,7 +16,8 @@ let home: string;
 let env: Record<string, string>;
 const doctor = (only?: DoctorCheckName[], fix = false): Promise<DoctorReport> =>
   runDoctor({ git: createGitRunner({ env }), memoryDir: dir, home, env, fix, ...(only ? { only } : {}) });
-const one = async (name: DoctorCheckName, fix = false) => (await doctor([name], fix)).checks[0] as DoctorReport['checks'][number];
+const one = async (name: DoctorCheckName, fix = false) =>
+  (await doctor([name], fix)).checks[0] as DoctorReport['checks'][number];
 const commitRaw = (files: Record<string, string>, message = 'raw'): void => {
   for (const [p, t] of Object.entries(files)) {
     mkdirSync(join(dir, p, '..'), { recursive: true });
@@ -36,7 +37,10 @@ describe('gitmem doctor', () => {
   it('a fresh repository is healthy: every check of the table runs and says ok', async () => {
     const r = await doctor();
     expect(r.checks.map((c) => c.check)).toEqual([...DOCTOR_CHECK_NAMES]);
-    expect(r.checks.filter((c) => c.status !== 'ok'), JSON.stringify(r.checks, null, 1)).toEqual([]);
+    expect(
+      r.checks.filter((c) => c.status !== 'ok'),
+      JSON.stringify(r.checks, null, 1),
+    ).toEqual([]);
     expect(r.healthy).toBe(true);
   });
 
@@ -46,9 +50,16 @@ describe('gitmem doctor', () => {
     git(dir, ['config', 'core.hooksPath', '/tmp/elsewhere'], env);
     const found = await one('hooks');
     expect(found.status).toBe('problem');
-    expect(found.details).toEqual([expect.stringMatching(/pre-commit has mode 644/), 'post-commit is missing', expect.stringMatching(/core\.hooksPath is \/tmp\/elsewhere/)]);
+    expect(found.details).toEqual([
+      expect.stringMatching(/pre-commit has mode 644/),
+      'post-commit is missing',
+      expect.stringMatching(/core\.hooksPath is \/tmp\/elsewhere/),
+    ]);
     const fixed = await one('hooks', true);
-    expect(fixed).toMatchObject({ status: 'ok', fixed: expect.arrayContaining(['repaired pre-commit (mode)', 'repaired post-commit', 'repaired core.hooksPath']) });
+    expect(fixed).toMatchObject({
+      status: 'ok',
+      fixed: expect.arrayContaining(['repaired pre-commit (mode)', 'repaired post-commit', 'repaired core.hooksPath']),
+    });
     expect((await doctor()).healthy).toBe(true);
   });
 
@@ -62,9 +73,15 @@ describe('gitmem doctor', () => {
     git(dir, ['config', '--unset', 'gitmem.agentId'], env);
     const r = await one('config');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual([expect.stringMatching(/^gitmem\.agentId is not set/), expect.stringMatching(/^advice: core\.untrackedCache is false, want true/)]);
+    expect(r.details).toEqual([
+      expect.stringMatching(/^gitmem\.agentId is not set/),
+      expect.stringMatching(/^advice: core\.untrackedCache is false, want true/),
+    ]);
     git(dir, ['config', 'gitmem.agentId', 'a1'], env);
-    expect(await one('config')).toMatchObject({ status: 'ok', line: expect.stringMatching(/advice: core\.untrackedCache is false/) });
+    expect(await one('config')).toMatchObject({
+      status: 'ok',
+      line: expect.stringMatching(/advice: core\.untrackedCache is false/),
+    });
     git(dir, ['config', 'core.untrackedCache', 'true'], env);
     git(dir, ['checkout', '-q', '--detach'], env);
     expect((await one('config')).details).toEqual([expect.stringMatching(/HEAD is detached, not branch main/)]);
@@ -90,7 +107,10 @@ describe('gitmem doctor', () => {
     const { protectPaths } = await import('../../src/hooks/protected.js');
     await protectPaths(dir, ['notes/listed.md']);
     const r = await doctor();
-    expect(r.checks.filter((c) => c.status !== 'ok'), JSON.stringify(r.checks, null, 1)).toEqual([]);
+    expect(
+      r.checks.filter((c) => c.status !== 'ok'),
+      JSON.stringify(r.checks, null, 1),
+    ).toEqual([]);
     expect(r.healthy).toBe(true);
     const { runGitmem } = await import('../helpers/cli.js');
     const cli = runGitmem({ ...env, GITMEM_HOME: home }, ['doctor', '--agent', 'a1']);
@@ -102,17 +122,27 @@ describe('gitmem doctor', () => {
     commitRaw({ 'notes/limited.md': '---\ndescription: d\nlimit: 5\n---\nmore than five\n' });
     const r = await one('budgets');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual([expect.stringMatching(/^system\/ is .* tokens, over its budget of 10 .*move detail out of system\//), 'notes/limited.md: body is 15 characters, over its limit of 5']);
+    expect(r.details).toEqual([
+      expect.stringMatching(/^system\/ is .* tokens, over its budget of 10 .*move detail out of system\//),
+      'notes/limited.md: body is 15 characters, over its limit of 5',
+    ]);
   });
 
   it('links: dead [[path]] and relative markdown links are named; live ones and code are not', async () => {
     commitRaw({
-      'notes/a.md': md('a', 'see [[notes/b]] and [[system/human.md|me]] and [b](b.md#top) and [web](https://x.org)\n`[[in code]]`\n```\n[[fenced]]\n```\n'),
+      'notes/a.md': md(
+        'a',
+        'see [[notes/b]] and [[system/human.md|me]] and [b](b.md#top) and [web](https://x.org)\n`[[in code]]`\n```\n[[fenced]]\n```\n',
+      ),
       'notes/b.md': md('b', 'back to [a](./a.md), dead [[notes/gone]] and [up](../../outside.md) and [c](c.md)\n'),
     });
     const r = await one('links');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual(['notes/b.md: [[notes/gone]] names no file', 'notes/b.md: (../../outside.md) names no file', 'notes/b.md: (c.md) names no file']);
+    expect(r.details).toEqual([
+      'notes/b.md: [[notes/gone]] names no file',
+      'notes/b.md: (../../outside.md) names no file',
+      'notes/b.md: (c.md) names no file',
+    ]);
   });
 
   it('duplicates: two files with the same body are named together', async () => {
@@ -124,30 +154,54 @@ describe('gitmem doctor', () => {
     makeKeptBranch(dir, env, 'gitmem/worker/w1', { 'notes/w.md': md('w', 'w\n') });
     const r = await one('kept');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual([expect.stringMatching(/^gitmem\/worker\/w1: 1 commit\(s\) not on main \(gitmem conflicts show gitmem\/worker\/w1\)/)]);
+    expect(r.details).toEqual([
+      expect.stringMatching(
+        /^gitmem\/worker\/w1: 1 commit\(s\) not on main \(gitmem conflicts show gitmem\/worker\/w1\)/,
+      ),
+    ]);
   });
 
   it('worktrees: an orphan worktree is found; --fix prunes it', async () => {
     const orphan = join(home, 'agents/a1/memory-worktrees/worker-20260101000000-abcdef12');
     mkdirSync(orphan, { recursive: true });
     expect(await one('worktrees')).toMatchObject({ status: 'problem', details: [orphan] });
-    expect(await one('worktrees', true)).toMatchObject({ status: 'ok', fixed: ['pruned worktree worker-20260101000000-abcdef12 (branch absent)'] });
+    expect(await one('worktrees', true)).toMatchObject({
+      status: 'ok',
+      fixed: ['pruned worktree worker-20260101000000-abcdef12 (branch absent)'],
+    });
     expect((await doctor()).healthy).toBe(true);
   });
 
-  it('locks: a dead holder\'s lease, an old index.lock and an unfinished write journal are found; --fix clears them', async () => {
+  it("locks: a dead holder's lease, an old index.lock and an unfinished write journal are found; --fix clears them", async () => {
     const old = (Date.now() - 3_600_000) / 1000;
     writeFileSync(join(dir, '.git/index.lock'), '');
     utimesSync(join(dir, '.git/index.lock'), old, old);
-    const holder = { pid: 2 ** 22 - 3, hostname: (await import('node:os')).hostname(), startedAt: new Date().toISOString(), heartbeatAt: new Date().toISOString(), purpose: 'killed writer', token: 't' };
+    const holder = {
+      pid: 2 ** 22 - 3,
+      hostname: (await import('node:os')).hostname(),
+      startedAt: new Date().toISOString(),
+      heartbeatAt: new Date().toISOString(),
+      purpose: 'killed writer',
+      token: 't',
+    };
     writeFileSync(join(dir, '.git/gitmem-operation.lock'), JSON.stringify(holder));
     writeFileSync(join(dir, '.git/gitmem-write.json'), '{"not":"a journal"}');
     const r = await one('locks');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual([expect.stringMatching(/operation lease is held by pid \d+ \(killed writer\): dead_holder/), expect.stringMatching(/index\.lock: a git lock left behind/), expect.stringMatching(/gitmem-write\.json: a write that did not finish/)]);
+    expect(r.details).toEqual([
+      expect.stringMatching(/operation lease is held by pid \d+ \(killed writer\): dead_holder/),
+      expect.stringMatching(/index\.lock: a git lock left behind/),
+      expect.stringMatching(/gitmem-write\.json: a write that did not finish/),
+    ]);
     const fixed = await one('locks', true);
     expect(fixed.status, JSON.stringify(fixed)).toBe('ok');
-    expect(fixed.fixed).toEqual(expect.arrayContaining(['released the operation lease of a process that is gone', expect.stringMatching(/removed stale .*index\.lock/), expect.stringMatching(/^unfinished write: /)]));
+    expect(fixed.fixed).toEqual(
+      expect.arrayContaining([
+        'released the operation lease of a process that is gone',
+        expect.stringMatching(/removed stale .*index\.lock/),
+        expect.stringMatching(/^unfinished write: /),
+      ]),
+    );
     expect(fixed.line).toMatch(/1 set-aside journal/);
     expect((await doctor()).healthy).toBe(true);
   });
@@ -158,7 +212,10 @@ describe('gitmem doctor', () => {
     const bare = join(makeTmpDir(), 'remote.git');
     git(dir, ['init', '-q', '--bare', bare], env);
     git(dir, ['remote', 'set-url', 'origin', bare], env);
-    expect(await one('remote')).toMatchObject({ status: 'ok', line: 'reachable; it has no main yet (gitmem sync pushes it)' });
+    expect(await one('remote')).toMatchObject({
+      status: 'ok',
+      line: 'reachable; it has no main yet (gitmem sync pushes it)',
+    });
     git(dir, ['push', '-q', 'origin', 'main'], env);
     commitRaw({ 'notes/n.md': md('n', 'n\n') });
     expect(await one('remote')).toMatchObject({ status: 'ok', line: 'reachable; main is 1 ahead, 0 behind' });
@@ -172,7 +229,10 @@ describe('gitmem doctor', () => {
     git(dir, ['commit', '-q', '--no-verify', '-m', `oops ${key}`], env);
     const r = await one('secrets');
     expect(r.status).toBe('problem');
-    expect(r.details).toEqual([expect.stringMatching(/^notes\/s\.md \(blob [0-9a-f]{12}\):4: /), expect.stringMatching(/^commit [0-9a-f]{12} message:1: /)]);
+    expect(r.details).toEqual([
+      expect.stringMatching(/^notes\/s\.md \(blob [0-9a-f]{12}\):4: /),
+      expect.stringMatching(/^commit [0-9a-f]{12} message:1: /),
+    ]);
     expect(JSON.stringify(r)).not.toContain(key);
   });
 });

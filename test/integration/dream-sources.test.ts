@@ -19,7 +19,18 @@ beforeAll(async () => {
 });
 
 function dream(from: string, model = scripted([{ text: 'Nothing worth keeping.' }])) {
-  return runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, from, model, git: handleGit(fx.memory), maxRetries: 0, stream: false });
+  return runDream({
+    launch: sharedShellLauncher(),
+    home: fx.home,
+    agentId: 'agent-s',
+    env: fx.env,
+    cwd: FIXTURES,
+    from,
+    model,
+    git: handleGit(fx.memory),
+    maxRetries: 0,
+    stream: false,
+  });
 }
 
 describe('runDream --from formats', { tags: ['sandbox'] }, () => {
@@ -51,29 +62,87 @@ describe('runDream --from formats', { tags: ['sandbox'] }, () => {
 
   it('explicit merge mode keeps the reflection branch for review and does not consume the transcript', async () => {
     const { appendTranscript } = await import('../../src/reflection/transcripts.js');
-    appendTranscript(join(fx.home, 'agents', 'agent-s'), 'default', [{ kind: 'user', text: 'I prefer British spelling.' }, { kind: 'assistant', text: 'Noted.' }]);
+    appendTranscript(join(fx.home, 'agents', 'agent-s'), 'default', [
+      { kind: 'user', text: 'I prefer British spelling.' },
+      { kind: 'assistant', text: 'Noted.' },
+    ]);
     const model = scripted([
-      { calls: [{ name: 'write_file', input: { path: 'preferences/spelling.md', content: '---\ndescription: Spelling\n---\nBritish spelling.\n' } }] },
+      {
+        calls: [
+          {
+            name: 'write_file',
+            input: { path: 'preferences/spelling.md', content: '---\ndescription: Spelling\n---\nBritish spelling.\n' },
+          },
+        ],
+      },
       { calls: [commit('Keep the British-spelling preference', 'Reviewed-Transcript: default lines 1-2')] },
       { text: 'done' },
     ]);
-    const r = await runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: handleGit(fx.memory), merge: 'explicit', maxRetries: 0, stream: false });
-    expect(r).toMatchObject({ launched: true, status: 'pending_review', branchKept: true, commitCount: 1, success: false });
-    expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName ?? ''], fx.env)).toBe('Keep the British-spelling preference');
+    const r = await runDream({
+      launch: sharedShellLauncher(),
+      home: fx.home,
+      agentId: 'agent-s',
+      env: fx.env,
+      cwd: FIXTURES,
+      model,
+      git: handleGit(fx.memory),
+      merge: 'explicit',
+      maxRetries: 0,
+      stream: false,
+    });
+    expect(r).toMatchObject({
+      launched: true,
+      status: 'pending_review',
+      branchKept: true,
+      commitCount: 1,
+      success: false,
+    });
+    expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName ?? ''], fx.env)).toBe(
+      'Keep the British-spelling preference',
+    );
     expect(git(fx.dir, ['ls-files', 'preferences'], fx.env)).toBe('');
   });
 
   it('an outcome that went wrong carries a stable code: a conflict with the primary is MERGE_CONFLICT', async () => {
     const { appendTranscript } = await import('../../src/reflection/transcripts.js');
-    appendTranscript(join(fx.home, 'agents', 'agent-s'), 'default', [{ kind: 'user', text: 'Call me Sam.' }, { kind: 'assistant', text: 'Sure.' }]);
+    appendTranscript(join(fx.home, 'agents', 'agent-s'), 'default', [
+      { kind: 'user', text: 'Call me Sam.' },
+      { kind: 'assistant', text: 'Sure.' },
+    ]);
     const old = "I haven't got to know this person yet.";
     const primary = async () => {
-      await fx.memory.tool({ command: 'str_replace', file_path: 'system/human.md', old_string: old, new_string: 'Primary: Samuel.', reason: 'primary edit' });
+      await fx.memory.tool({
+        command: 'str_replace',
+        file_path: 'system/human.md',
+        old_string: old,
+        new_string: 'Primary: Samuel.',
+        reason: 'primary edit',
+      });
       return { calls: [commit('Record the name Sam', 'Reviewed-Transcript: default lines 3-4')] };
     };
-    const model = scripted([{ calls: [{ name: 'edit_file', input: { path: 'system/human.md', old_string: old, new_string: 'Sam.' } }] }, primary, { text: 'done' }]);
-    const r = await runDream({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-s', env: fx.env, cwd: FIXTURES, model, git: handleGit(fx.memory), maxRetries: 0, stream: false });
-    expect(r).toMatchObject({ launched: true, success: false, status: 'merge_conflict', error: { code: 'MERGE_CONFLICT' }, conflictingPaths: ['system/human.md'] });
+    const model = scripted([
+      { calls: [{ name: 'edit_file', input: { path: 'system/human.md', old_string: old, new_string: 'Sam.' } }] },
+      primary,
+      { text: 'done' },
+    ]);
+    const r = await runDream({
+      launch: sharedShellLauncher(),
+      home: fx.home,
+      agentId: 'agent-s',
+      env: fx.env,
+      cwd: FIXTURES,
+      model,
+      git: handleGit(fx.memory),
+      maxRetries: 0,
+      stream: false,
+    });
+    expect(r).toMatchObject({
+      launched: true,
+      success: false,
+      status: 'merge_conflict',
+      error: { code: 'MERGE_CONFLICT' },
+      conflictingPaths: ['system/human.md'],
+    });
     expect(dreamExitCode(r)).toBe(1);
   });
 });

@@ -24,7 +24,10 @@ await memory.tool({ command: 'str_replace', reason: 'crashed edit', file_path: '
 function crashAfterJournal(fx: MemoryFixture): Promise<string | null> {
   const index = join(process.cwd(), 'dist/index.js');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, index, fx.home, 'agent-1'], { env: fx.env, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, index, fx.home, 'agent-1'], {
+      env: fx.env,
+      stdio: 'ignore',
+    });
     child.on('close', (_code, signal) => resolve(signal));
   });
 }
@@ -37,7 +40,13 @@ interface Journal {
 
 async function crashedFixture(): Promise<{ fx: MemoryFixture; journal: Journal; parent: string }> {
   const fx = await memoryFixture();
-  await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha' });
+  await fx.memory.tool({
+    command: 'create',
+    reason: 'seed',
+    file_path: 'notes/a.md',
+    description: 'a',
+    file_text: 'alpha',
+  });
   const parent = git(fx.dir, ['rev-parse', 'HEAD']);
   expect(await crashAfterJournal(fx)).toBe('SIGKILL');
   const journal = JSON.parse(readFileSync(join(fx.dir, '.git', 'gitmem-write.json'), 'utf8')) as Journal;
@@ -45,7 +54,8 @@ async function crashedFixture(): Promise<{ fx: MemoryFixture; journal: Journal; 
   return { fx, journal, parent };
 }
 
-const looseFile = (fx: MemoryFixture, id: string): string => join(fx.dir, '.git', 'objects', id.slice(0, 2), id.slice(2));
+const looseFile = (fx: MemoryFixture, id: string): string =>
+  join(fx.dir, '.git', 'objects', id.slice(0, 2), id.slice(2));
 
 /** The next write lands after the crashed one, which recovery finished: its text in place, a clean, sound repo. */
 async function expectNextWriteFinishesIt(fx: MemoryFixture): Promise<void> {
@@ -61,7 +71,12 @@ describe('recovery after a power loss', () => {
     const { fx, journal, parent } = await crashedFixture();
     const blob = journal.index.find((e) => e.path === 'notes/a.md')?.id ?? '';
     rmSync(looseFile(fx, blob)); // the entry's rename survived the power loss, the blob's did not
-    const r = await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' });
+    const r = await fx.memory.tool({
+      command: 'create',
+      reason: 'next write',
+      file_path: 'notes/next.md',
+      description: 'n',
+    });
     expect(git(fx.dir, ['rev-parse', 'HEAD~1'])).toBe(parent);
     expect(r.commit).toBe(git(fx.dir, ['rev-parse', 'HEAD']));
     expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('alpha');
@@ -98,7 +113,9 @@ describe('recovery after a power loss', () => {
     const ref = join(fx.dir, '.git', 'refs', 'heads', 'main');
     writeFileSync(ref, '');
     rmSync(looseFile(fx, journal.commit));
-    await fx.memory.tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' }).catch(() => undefined);
+    await fx.memory
+      .tool({ command: 'create', reason: 'next write', file_path: 'notes/next.md', description: 'n' })
+      .catch(() => undefined);
     expect(readFileSync(ref, 'utf8')).not.toContain(journal.commit);
   });
 
@@ -121,8 +138,14 @@ describe('repairing a torn index', () => {
     const index = join(fx.dir, '.git', 'index');
     writeFileSync(index, readFileSync(index).subarray(0, 40));
     const real = createGitRunner({ env: fx.env });
-    const failing = { ...real, run: (args: string[], o: Parameters<typeof real.run>[1]) => (args[0] === 'read-tree' ? Promise.reject(new Error('killed')) : real.run(args, o)) };
-    await expect(repairTornIndex(failing, fx.dir, git(fx.dir, ['rev-parse', 'HEAD']), [], false)).rejects.toThrow('killed');
+    const failing = {
+      ...real,
+      run: (args: string[], o: Parameters<typeof real.run>[1]) =>
+        args[0] === 'read-tree' ? Promise.reject(new Error('killed')) : real.run(args, o),
+    };
+    await expect(repairTornIndex(failing, fx.dir, git(fx.dir, ['rev-parse', 'HEAD']), [], false)).rejects.toThrow(
+      'killed',
+    );
     expect(existsSync(index)).toBe(true);
     expect(await repairTornIndex(real, fx.dir, git(fx.dir, ['rev-parse', 'HEAD']), [], false)).toBe(true);
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
@@ -139,11 +162,13 @@ describe('a recovered write', { tags: ['strace'] }, () => {
     const commitSync = at(ev, syncedPath(looseFile(fx, journal.commit)));
     const fileSync = at(ev, synced(/\/notes\/\.gitmem-tmp-/), commitSync);
     const fileRename = at(ev, renamedTo(/\/a\.md$/), fileSync);
-    for (const d of [fx.dir, join(fx.dir, 'notes')]) expect(at(ev, syncedPath(d), fileRename)).toBeLessThan(nextJournal);
+    for (const d of [fx.dir, join(fx.dir, 'notes')])
+      expect(at(ev, syncedPath(d), fileRename)).toBeLessThan(nextJournal);
     const indexRename = at(ev, renamedTo(/\/\.git\/index$/), fileRename);
     const refRename = at(ev, renamedTo(/\/\.git\/refs\/heads\/main$/), fileRename);
     for (const p of ['index', '']) expect(at(ev, syncedPath(join(gitDir, p)), indexRename)).toBeLessThan(nextJournal);
-    for (const p of ['refs/heads/main', 'refs/heads']) expect(at(ev, syncedPath(join(gitDir, p)), refRename)).toBeLessThan(nextJournal);
+    for (const p of ['refs/heads/main', 'refs/heads'])
+      expect(at(ev, syncedPath(join(gitDir, p)), refRename)).toBeLessThan(nextJournal);
     expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('omega');
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
   });
@@ -152,13 +177,23 @@ describe('a recovered write', { tags: ['strace'] }, () => {
 describe('a write refused after its temp files were written', () => {
   it('leaves no temp file behind: objects, journal entry, staged text', async () => {
     const fx = await memoryFixture();
-    await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha' });
+    await fx.memory.tool({
+      command: 'create',
+      reason: 'seed',
+      file_path: 'notes/a.md',
+      description: 'a',
+      file_text: 'alpha',
+    });
     writeFileSync(join(fx.dir, 'notes/a.md'), 'edited by hand\n'); // the clean check refuses the next write
-    const err = await fx.memory.tool({ command: 'create', reason: 'refused', file_path: 'notes/b.md', description: 'b', file_text: 'beta' }).catch((e: unknown) => e);
+    const err = await fx.memory
+      .tool({ command: 'create', reason: 'refused', file_path: 'notes/b.md', description: 'b', file_text: 'beta' })
+      .catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('REPO_DIRTY');
     const gitDir = join(fx.dir, '.git');
     const objects = join(gitDir, 'objects');
-    const temps = readdirSync(objects).flatMap((d) => (/^[0-9a-f]{2}$/.test(d) ? readdirSync(join(objects, d)).filter((n) => n.startsWith('tmp_obj_')) : []));
+    const temps = readdirSync(objects).flatMap((d) =>
+      /^[0-9a-f]{2}$/.test(d) ? readdirSync(join(objects, d)).filter((n) => n.startsWith('tmp_obj_')) : [],
+    );
     expect(temps).toEqual([]);
     expect(existsSync(join(gitDir, 'gitmem-staged')) ? readdirSync(join(gitDir, 'gitmem-staged')) : []).toEqual([]);
     expect(existsSync(join(gitDir, 'gitmem-write.json.tmp'))).toBe(false);
@@ -172,10 +207,16 @@ describe('the staging directory', () => {
     const fx = await memoryFixture();
     const outside = join(fx.home, 'outside');
     mkdir(outside);
-    writeFileSync(join(outside, 'keep.txt'), 'not gitmem\'s\n');
+    writeFileSync(join(outside, 'keep.txt'), "not gitmem's\n");
     rmSync(join(fx.dir, '.git', 'gitmem-staged'), { recursive: true, force: true });
     symlinkSync(outside, join(fx.dir, '.git', 'gitmem-staged'));
-    await fx.memory.tool({ command: 'create', reason: 'through a link?', file_path: 'notes/x.md', description: 'x', file_text: 'secret text' });
+    await fx.memory.tool({
+      command: 'create',
+      reason: 'through a link?',
+      file_path: 'notes/x.md',
+      description: 'x',
+      file_text: 'secret text',
+    });
     await fx.memory.tool({ command: 'create', reason: 'and a sweep', file_path: 'notes/y.md', description: 'y' });
     expect(readdirSync(outside)).toEqual(['keep.txt']);
     expect(readFileSync(join(fx.dir, 'notes/x.md'), 'utf8')).toContain('secret text');
@@ -190,7 +231,13 @@ describe('the staging directory', () => {
       rmSync(staged, { recursive: true, force: true });
       if (plant === 'file') writeFileSync(staged, 'not a directory\n');
       else symlinkSync(join(fx.home, 'nowhere'), staged);
-      await fx.memory.tool({ command: 'create', reason: `past a ${plant}`, file_path: 'notes/x.md', description: 'x', file_text: 'kept' });
+      await fx.memory.tool({
+        command: 'create',
+        reason: `past a ${plant}`,
+        file_path: 'notes/x.md',
+        description: 'x',
+        file_text: 'kept',
+      });
       await fx.memory.tool({ command: 'create', reason: 'again', file_path: 'notes/y.md', description: 'y' });
       expect(readFileSync(join(fx.dir, 'notes/x.md'), 'utf8')).toContain('kept');
       expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');

@@ -19,7 +19,9 @@ describe('durable writes', { tags: ['strace'] }, () => {
     const ev = tracedWrite(f.env, 'notes/deep/x.md');
     const gitDir = join(f.dir, '.git');
     // Objects and the journal: each file fsynced before its rename; every object renamed before the entry.
-    const objectRenames = ev.flatMap((e, i) => (e.kind === 'rename' && /\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/.test(e.to) ? [{ e, i }] : []));
+    const objectRenames = ev.flatMap((e, i) =>
+      e.kind === 'rename' && /\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/.test(e.to) ? [{ e, i }] : [],
+    );
     expect(objectRenames.length).toBeGreaterThanOrEqual(4); // blob, two trees on the way, root tree, commit
     const journalSync = at(ev, synced(/\/gitmem-write\.json\.tmp$/));
     const journalRename = at(ev, renamedTo(/\/gitmem-write\.json$/), journalSync);
@@ -59,6 +61,8 @@ describe('durable writes', { tags: ['strace'] }, () => {
     expect(tracedWrite({ ...f.env, GITMEM_FSYNC: '0' }, 'notes/off.md').filter((e) => e.kind === 'fsync')).toEqual([]);
     git(f.dir, ['config', 'gitmem.fsync', 'false'], f.env);
     expect(tracedWrite(f.env, 'notes/off-too.md').filter((e) => e.kind === 'fsync')).toEqual([]);
-    expect(tracedWrite({ ...f.env, GITMEM_FSYNC: '1' }, 'notes/on-again.md').some((e) => e.kind === 'fsync')).toBe(true);
+    expect(tracedWrite({ ...f.env, GITMEM_FSYNC: '1' }, 'notes/on-again.md').some((e) => e.kind === 'fsync')).toBe(
+      true,
+    );
   });
 });

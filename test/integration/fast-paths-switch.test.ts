@@ -30,7 +30,14 @@ async function session(switchValue: '0' | '1') {
   const check = watchedCleanCheckFor(dir, { minFiles: 0, startAtCheck: 1, env });
   const memory = await createMemory({ home, agentId: 'a', env });
   resetFastPathEntries();
-  const create = (path: string): Promise<unknown> => memory.tool({ command: 'create', reason: `add ${path}`, file_path: path, description: 'a note', file_text: `text of ${path}\n` });
+  const create = (path: string): Promise<unknown> =>
+    memory.tool({
+      command: 'create',
+      reason: `add ${path}`,
+      file_path: path,
+      description: 'a note',
+      file_text: `text of ${path}\n`,
+    });
   await create('notes/one.md');
   await check.currentWatcher?.whenReady();
   for (const n of ['two', 'three', 'four']) await create(`notes/${n}.md`);
@@ -46,7 +53,11 @@ async function session(switchValue: '0' | '1') {
   });
   expect(outcome.status).toBe('merged');
   // A job whose input (on fd 3) is held for later: streamed through FIFOs by the launcher, or spawned plainly.
-  const streamed = await sharedShellLauncher()('sh', ['-c', 'cat <&3'], { cwd: home, env, heldInput: Promise.resolve('held input\n') });
+  const streamed = await sharedShellLauncher()('sh', ['-c', 'cat <&3'], {
+    cwd: home,
+    env,
+    heldInput: Promise.resolve('held input\n'),
+  });
   expect(streamed.stdout).toBe('held input\n');
   return {
     entries: counts(),
@@ -55,7 +66,11 @@ async function session(switchValue: '0' | '1') {
     // Each commit's subject, tree, author and parent count (dates and worker ids differ between the runs, so commit ids do too).
     history: git(dir, ['log', '--topo-order', '--format=%s|%T|%an <%ae>|%P'], env)
       .split('\n')
-      .map((l) => l.replace(/\|[0-9a-f ]*$/, (parents) => `|${parents.split(' ').length} parent(s)`).replace(/(gitmem\/worker\/)[0-9a-f-]+/, '$1<id>')),
+      .map((l) =>
+        l
+          .replace(/\|[0-9a-f ]*$/, (parents) => `|${parents.split(' ').length} parent(s)`)
+          .replace(/(gitmem\/worker\/)[0-9a-f-]+/, '$1<id>'),
+      ),
   };
 }
 
@@ -78,7 +93,9 @@ describe('GITMEM_FAST_PATHS', () => {
 
   it('reads off for 0/false/no/off only', async () => {
     const { loadConfig } = await import('../../src/config.js');
-    for (const v of ['0', 'false', 'NO', ' off ']) expect(loadConfig({ env: { GITMEM_FAST_PATHS: v } }).fastPaths).toBe(false);
-    for (const v of [undefined, '', '1', 'on', 'yes']) expect(loadConfig({ env: v === undefined ? {} : { GITMEM_FAST_PATHS: v } }).fastPaths).toBe(true);
+    for (const v of ['0', 'false', 'NO', ' off '])
+      expect(loadConfig({ env: { GITMEM_FAST_PATHS: v } }).fastPaths).toBe(false);
+    for (const v of [undefined, '', '1', 'on', 'yes'])
+      expect(loadConfig({ env: v === undefined ? {} : { GITMEM_FAST_PATHS: v } }).fastPaths).toBe(true);
   });
 });

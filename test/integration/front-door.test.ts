@@ -27,10 +27,17 @@ function loadedModules(body: string, env: Record<string, string>): string[] {
       `export async function resolve(spec, ctx, next) { const r = await next(spec, ctx); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
   );
   const register = join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
   const script = join(dir, 'script.mjs');
   writeFileSync(script, body);
-  execFileSync(process.execPath, ['--import', pathToFileURL(register).href, script], { cwd: dir, env, encoding: 'utf8' });
+  execFileSync(process.execPath, ['--import', pathToFileURL(register).href, script], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
@@ -52,12 +59,22 @@ describe('the front door', () => {
   });
 
   it('gitmem/internals resolves through the package exports and holds the building blocks', () => {
-    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { exports: Record<string, { import: string; types: string }> };
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import: string; types: string }>;
+    };
     expect(pkg.exports['./internals']).toEqual({ types: './dist/internals.d.ts', import: './dist/internals.js' });
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "const i = await import('gitmem/internals'); console.log(typeof i.createGitRunner, typeof i.validateChanges)"], {
-      cwd: REPO,
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const i = await import('gitmem/internals'); console.log(typeof i.createGitRunner, typeof i.validateChanges)",
+      ],
+      {
+        cwd: REPO,
+        encoding: 'utf8',
+      },
+    );
     expect(out.trim()).toBe('function function');
   });
 
@@ -68,7 +85,12 @@ describe('the front door', () => {
   });
 
   it('exports a curated surface of 40 to 60 names, each with a doc comment, every function and class with an example', () => {
-    const program = ts.createProgram([join(REPO, 'src', 'index.ts')], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true });
+    const program = ts.createProgram([join(REPO, 'src', 'index.ts')], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+    });
     const checker = program.getTypeChecker();
     const source = program.getSourceFile(join(REPO, 'src', 'index.ts')) as ts.SourceFile;
     const moduleSymbol = checker.getSymbolAtLocation(source) as ts.Symbol;
@@ -87,25 +109,37 @@ describe('the front door', () => {
     expect(exports.length).toBeLessThanOrEqual(60);
   });
 
-  it.runIf(process.platform === 'linux')('a handle opened with the defaults starts git from a resident shell, never as a fork of the caller', async () => {
-    const home = makeTmpDir('gitmem-home-');
-    const bin = join(home, 'bin');
-    mkdirSync(bin);
-    const log = join(home, 'parents.txt');
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    // A git on PATH that records which process started it, then is the real git.
-    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$PPID" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realGit)} "$@"\n`);
-    chmodSync(join(bin, 'git'), 0o755);
-    const base = hermeticGitEnv(home);
-    const env = { ...base, PATH: `${bin}:${base['PATH'] ?? process.env['PATH'] ?? ''}` };
-    await initMemory({ home, agentId: 'ada', env });
-    const memory = await createMemory({ home, agentId: 'ada', env });
-    await memory.tool({ command: 'create', file_path: 'notes/tea.md', description: 'Drinks', file_text: 'green tea\n', reason: 'likes tea' });
-    await memory.log();
-    const parents = readFileSync(log, 'utf8').split('\n').filter(Boolean).map(Number);
-    expect(parents.length).toBeGreaterThan(0);
-    expect(parents.filter((pid) => pid === process.pid)).toEqual([]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'a handle opened with the defaults starts git from a resident shell, never as a fork of the caller',
+    async () => {
+      const home = makeTmpDir('gitmem-home-');
+      const bin = join(home, 'bin');
+      mkdirSync(bin);
+      const log = join(home, 'parents.txt');
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      // A git on PATH that records which process started it, then is the real git.
+      writeFileSync(
+        join(bin, 'git'),
+        `#!/bin/sh\necho "$PPID" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realGit)} "$@"\n`,
+      );
+      chmodSync(join(bin, 'git'), 0o755);
+      const base = hermeticGitEnv(home);
+      const env = { ...base, PATH: `${bin}:${base['PATH'] ?? process.env['PATH'] ?? ''}` };
+      await initMemory({ home, agentId: 'ada', env });
+      const memory = await createMemory({ home, agentId: 'ada', env });
+      await memory.tool({
+        command: 'create',
+        file_path: 'notes/tea.md',
+        description: 'Drinks',
+        file_text: 'green tea\n',
+        reason: 'likes tea',
+      });
+      await memory.log();
+      const parents = readFileSync(log, 'utf8').split('\n').filter(Boolean).map(Number);
+      expect(parents.length).toBeGreaterThan(0);
+      expect(parents.filter((pid) => pid === process.pid)).toEqual([]);
+    },
+  );
 
   it('the README library example runs as written (against the built package, in a temp home)', () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -113,7 +147,9 @@ describe('the front door', () => {
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     expect(code).toContain("from 'gitmem'");
     const home = makeTmpDir('gitmem-home-');
-    const runnable = code.replaceAll("'gitmem'", JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href)).replaceAll("'/tmp/gm'", JSON.stringify(home));
+    const runnable = code
+      .replaceAll("'gitmem'", JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href))
+      .replaceAll("'/tmp/gm'", JSON.stringify(home));
     const script = join(home, 'example.mjs');
     writeFileSync(script, runnable);
     const out = execFileSync(process.execPath, [script], { cwd: home, env: hermeticGitEnv(home), encoding: 'utf8' });

@@ -40,8 +40,14 @@ async function watched(options: WatchedCheckOptions = {}) {
 
 /** The refusal the watched check gives, next to the one the full walk gives on the same tree. */
 async function refusals(memory: Memory, plain: Memory): Promise<[unknown, unknown]> {
-  const a = await create(memory, 'notes/refused.md').then(() => 'committed', (e: unknown) => e);
-  const b = await create(plain, 'notes/refused.md').then(() => 'committed', (e: unknown) => e);
+  const a = await create(memory, 'notes/refused.md').then(
+    () => 'committed',
+    (e: unknown) => e,
+  );
+  const b = await create(plain, 'notes/refused.md').then(
+    () => 'committed',
+    (e: unknown) => e,
+  );
   return [a, b];
 }
 
@@ -90,7 +96,10 @@ describe('watched clean check', () => {
     const { dir, memory, check } = await watched();
     for (let i = 0; i < 20; i++) {
       writeFileSync(join(dir, `notes/late${i}.md`), 'x'); // no pause: the check starts right after the write
-      const r = await create(memory).then(() => 'committed', (e: unknown) => e);
+      const r = await create(memory).then(
+        () => 'committed',
+        (e: unknown) => e,
+      );
       expect(isMemoryError(r) && r.code, `round ${i}: ${String(r)}`).toBe('REPO_DIRTY');
       rmSync(join(dir, `notes/late${i}.md`));
       await create(memory);
@@ -154,7 +163,10 @@ describe('watched clean check', () => {
     writeFileSync(join(dir, 'notes/first.md'), 'edited while nobody watched\n');
     watchedCleanCheckFor(dir, { minFiles: 0, startAtCheck: 1, env });
     const again = await createMemory({ home, agentId: 'a', env });
-    const r = await create(again).then(() => 'committed', (e: unknown) => e);
+    const r = await create(again).then(
+      () => 'committed',
+      (e: unknown) => e,
+    );
     expect(isMemoryError(r) && r.code).toBe('REPO_DIRTY');
   });
 
@@ -180,7 +192,10 @@ describe('watched clean check', () => {
     mkdirSync(join(dir, '.git'));
     const url = pathToFileURL(join(process.cwd(), 'dist/memfs/fsmonitor/watcher.js')).href;
     const script = `const { WorkTreeWatcher } = await import(${JSON.stringify(url)}); const w = new WorkTreeWatcher(${JSON.stringify(dir)}, ${JSON.stringify(join(dir, '.git/c'))}); const keep = setInterval(() => {}, 1000); await w.whenReady(); clearInterval(keep); console.log(String(await w.sync()), w.brokenBecause);`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
-    expect(out.trim()).toBe("true null");
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(out.trim()).toBe('true null');
   });
 });

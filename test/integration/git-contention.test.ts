@@ -18,7 +18,12 @@ afterAll(cleanupTmp);
 
 /** A shell loop running `command` until killed (a poller or a config writer, as another program would). */
 function loop(cwd: string, env: Record<string, string>, command: string): ChildProcess {
-  return spawn('/bin/sh', ['-c', `i=0; while :; do ${command}; i=$((i+1)); done`], { cwd, env, stdio: 'ignore', detached: true });
+  return spawn('/bin/sh', ['-c', `i=0; while :; do ${command}; i=$((i+1)); done`], {
+    cwd,
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
 }
 
 async function stopAll(children: ChildProcess[]): Promise<void> {
@@ -42,9 +47,17 @@ describe('contention with other git processes', () => {
     try {
       await new Promise((r) => setTimeout(r, 100));
       const writes = Array.from({ length: 12 }, (_, i) =>
-        fx.memory.tool({ command: 'create', reason: `note ${i}`, file_path: `notes/n${i}.md`, description: `n${i}`, file_text: `n${i}` }),
+        fx.memory.tool({
+          command: 'create',
+          reason: `note ${i}`,
+          file_path: `notes/n${i}.md`,
+          description: `n${i}`,
+          file_text: `n${i}`,
+        }),
       );
-      const configs = Array.from({ length: 12 }, (_, i) => git2.run(['config', `gitmem.test.k${i}`, `v${i}`], { cwd: fx.dir }));
+      const configs = Array.from({ length: 12 }, (_, i) =>
+        git2.run(['config', `gitmem.test.k${i}`, `v${i}`], { cwd: fx.dir }),
+      );
       const settled = await Promise.allSettled([...writes, ...configs]);
       const failures = settled.flatMap((s) => (s.status === 'rejected' ? [String((s.reason as Error).message)] : []));
       expect(failures).toEqual([]);
@@ -64,7 +77,10 @@ describe('contention with other git processes', () => {
     expect(isMemoryError(err, 'GIT_LOCKED')).toBe(true);
     expect((err as { kind: string }).kind).toBe('locked');
     expect(String((err as Error).message)).toMatch(/could not lock config file/);
-    expect(gitTry(fx.dir, ['config', '--get-regexp', 'gitmem\\.test'], fx.env)).toMatchObject({ status: 1, stdout: '' });
+    expect(gitTry(fx.dir, ['config', '--get-regexp', 'gitmem\\.test'], fx.env)).toMatchObject({
+      status: 1,
+      stdout: '',
+    });
   });
 
   it('a merge whose index needs a refresh waits for an index.lock another process lets go of', async () => {
@@ -82,7 +98,12 @@ describe('contention with other git processes', () => {
     writeFileSync(lock, '');
     const release = setTimeout(() => rmSync(lock, { force: true }), 400);
     try {
-      const r = await mergeIntoCheckout({ memoryDir: fx.dir, branch: 'side', message: 'merge side', git: createGitRunner({ env: fx.env }) });
+      const r = await mergeIntoCheckout({
+        memoryDir: fx.dir,
+        branch: 'side',
+        message: 'merge side',
+        git: createGitRunner({ env: fx.env }),
+      });
       expect(r.status).toBe('merged');
     } finally {
       clearTimeout(release);
@@ -96,7 +117,8 @@ describe('contention with other git processes', () => {
     const fx = await memoryFixture();
     mkdirSync(join(fx.dir, 'bulk'));
     // Enough files that each poller's status holds index.lock a while, as in a real memory.
-    for (let i = 0; i < 2_000; i++) writeFileSync(join(fx.dir, 'bulk', `f${i}.md`), `---\ndescription: f${i}\n---\nf${i}\n`);
+    for (let i = 0; i < 2_000; i++)
+      writeFileSync(join(fx.dir, 'bulk', `f${i}.md`), `---\ndescription: f${i}\n---\nf${i}\n`);
     git(fx.dir, ['add', '-A'], fx.env);
     git(fx.dir, ['commit', '-q', '--no-verify', '-m', 'bulk'], fx.env);
     const runner = createGitRunner({ env: fx.env });
@@ -105,12 +127,16 @@ describe('contention with other git processes', () => {
     try {
       await new Promise((r) => setTimeout(r, 200));
       for (let i = 0; i < 8; i++) {
-        const o = await runMemoryWorker({ memoryDir: fx.dir, description: `worker ${i}` }, async (ctx) => {
-          writeFileSync(join(ctx.worktreeDir, 'system', `w${i}.md`), `---\ndescription: w${i}\n---\nw${i}\n`);
-          writeFileSync(join(ctx.worktreeDir, 'system', 'shared.md'), `---\ndescription: shared\n---\nround ${i}\n`);
-          git(ctx.worktreeDir, ['add', '-A'], fx.env);
-          git(ctx.worktreeDir, ['commit', '-q', '-m', `worker ${i}`], fx.env);
-        }, { git: runner, lease: { timeoutMs: 60_000 } });
+        const o = await runMemoryWorker(
+          { memoryDir: fx.dir, description: `worker ${i}` },
+          async (ctx) => {
+            writeFileSync(join(ctx.worktreeDir, 'system', `w${i}.md`), `---\ndescription: w${i}\n---\nw${i}\n`);
+            writeFileSync(join(ctx.worktreeDir, 'system', 'shared.md'), `---\ndescription: shared\n---\nround ${i}\n`);
+            git(ctx.worktreeDir, ['add', '-A'], fx.env);
+            git(ctx.worktreeDir, ['commit', '-q', '-m', `worker ${i}`], fx.env);
+          },
+          { git: runner, lease: { timeoutMs: 60_000 } },
+        );
         outcomes.push(o.status === 'merged' ? o.status : JSON.stringify(o));
       }
     } finally {

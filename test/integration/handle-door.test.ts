@@ -16,7 +16,14 @@ beforeAll(async () => {
   env = { ...hermeticGitEnv(home), GITMEM_HOME: home };
   await initMemory({ home, agentId: 'ada', env });
   memory = await createMemory({ home, agentId: 'ada', env });
-  for (const n of [1, 2, 3]) await memory.tool({ command: 'create', file_path: `notes/n${n}.md`, description: 'd', file_text: `${n}\n`, reason: `note ${n}` });
+  for (const n of [1, 2, 3])
+    await memory.tool({
+      command: 'create',
+      file_path: `notes/n${n}.md`,
+      description: 'd',
+      file_text: `${n}\n`,
+      reason: `note ${n}`,
+    });
 });
 
 const gitOut = (args: string[]): string => git(memory.memoryDir, args, env).trim();
@@ -50,17 +57,21 @@ describe('the Memory handle', () => {
     await memory.remote.set(remote);
     expect((await memory.syncAfterTurn()).status).toBe('pushed');
     const moves = await memory.remote.moves();
-    const reflog = gitOut(['log', '-g', '--format=%ci%x1f%gs', 'refs/remotes/origin/main']).split('\n').map((l) => {
-      const [date = '', what = ''] = l.split('\x1f');
-      return { date, what };
-    });
+    const reflog = gitOut(['log', '-g', '--format=%ci%x1f%gs', 'refs/remotes/origin/main'])
+      .split('\n')
+      .map((l) => {
+        const [date = '', what = ''] = l.split('\x1f');
+        return { date, what };
+      });
     expect(moves.length).toBeGreaterThan(0);
     expect(moves).toEqual(reflog.slice(0, 10));
   });
 
   it('gives gitmem its own runner through internals, a copy of the handle included; refuses anything else', async () => {
     const runner = handleGit(memory);
-    expect((await runner.run(['rev-parse', 'HEAD'], { cwd: memory.memoryDir })).stdout.trim()).toBe(gitOut(['rev-parse', 'HEAD']));
+    expect((await runner.run(['rev-parse', 'HEAD'], { cwd: memory.memoryDir })).stdout.trim()).toBe(
+      gitOut(['rev-parse', 'HEAD']),
+    );
     expect(handleGit({ ...memory })).toBe(runner);
     expect(handleWiring(memory)?.gitDirs.commonDir).toBe(join(memory.memoryDir, '.git'));
     expect(handleWiring({ memoryDir: memory.memoryDir })).toBeUndefined();

@@ -10,7 +10,9 @@ import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTmp());
 
-const pins = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+const pins = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies;
 
 /** An executable stand-in for a harness binary. */
 function script(body: string): string {
@@ -31,11 +33,17 @@ describe('harness detection for the suite', () => {
   });
 
   it("names a missing binary, Claude Code's placeholder left by a skipped postinstall, and a version other than the pin", () => {
-    expect(probeHarness('codex', '/nonexistent/codex')).toBe('/nonexistent/codex is missing (npm ci installs the devDependency @openai/codex)');
+    expect(probeHarness('codex', '/nonexistent/codex')).toBe(
+      '/nonexistent/codex is missing (npm ci installs the devDependency @openai/codex)',
+    );
     const stub = script('echo "Error: claude native binary not installed." >&2\nexit 1');
-    expect(probeHarness('claude', stub)).toBe(`${stub} --version failed (exit 1): Error: claude native binary not installed.`);
+    expect(probeHarness('claude', stub)).toBe(
+      `${stub} --version failed (exit 1): Error: claude native binary not installed.`,
+    );
     const old = script("echo 'codex-cli 0.1.0'");
-    expect(probeHarness('codex', old)).toBe(`${old} is 0.1.0 but package.json pins @openai/codex@${pins['@openai/codex']} (npm ci)`);
+    expect(probeHarness('codex', old)).toBe(
+      `${old} is 0.1.0 but package.json pins @openai/codex@${pins['@openai/codex']} (npm ci)`,
+    );
   });
 
   it('skips with the reasons when a program cannot run, and fails the run under GITMEM_REQUIRE_HARNESSES=1', () => {
@@ -43,7 +51,9 @@ describe('harness detection for the suite', () => {
     const env: NodeJS.ProcessEnv = {};
     expect(harnessesForTests(env, available)).toEqual({ usable: false, reason: 'codex is broken' });
     expect(env[HARNESS_SKIP_REASON_ENV]).toBe('codex is broken');
-    expect(() => harnessesForTests({ GITMEM_REQUIRE_HARNESSES: '1' }, available)).toThrow('GITMEM_REQUIRE_HARNESSES=1 but codex is broken');
+    expect(() => harnessesForTests({ GITMEM_REQUIRE_HARNESSES: '1' }, available)).toThrow(
+      'GITMEM_REQUIRE_HARNESSES=1 but codex is broken',
+    );
     expect(harnessesForTests({}, () => undefined)).toEqual({ usable: true });
   });
 });

@@ -12,8 +12,20 @@ import { copyFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GITMEM_BIN, runGitmem } from '../helpers/cli.js';
-import { contentText, messagesOf, offeredToolNames, startFakeAnthropic, type FakeAnthropic } from '../helpers/harness/fake-anthropic.js';
-import { inputItems, messageTexts, offeredTools, startFakeResponses, type FakeResponses } from '../helpers/harness/fake-responses.js';
+import {
+  contentText,
+  messagesOf,
+  offeredToolNames,
+  startFakeAnthropic,
+  type FakeAnthropic,
+} from '../helpers/harness/fake-anthropic.js';
+import {
+  inputItems,
+  messageTexts,
+  offeredTools,
+  startFakeResponses,
+  type FakeResponses,
+} from '../helpers/harness/fake-responses.js';
 import { hookCalls, readJsonl, writeRecordingHook } from '../helpers/harness/hook-scripts.js';
 import { claudePaths, runClaude, writeJsonFile, type ClaudeRun } from '../helpers/harness/run-claude.js';
 import { codexPaths, runCodex, trustCodexHooks, type CodexRun } from '../helpers/harness/run-codex.js';
@@ -24,12 +36,20 @@ const AGENT = 'spike';
 const MARKER = 'MARKER-123';
 const REASON = 'Remember that the harness spike ran (REASON-7f3a)';
 const PROMPT = 'Please remember that the harness spike ran.';
-const SESSION_START_OUTPUT = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: MARKER } });
+const SESSION_START_OUTPUT = JSON.stringify({
+  hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: MARKER },
+});
 const RECORD = process.env['GITMEM_RECORD_HARNESS_FIXTURES'] === '1';
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'harness');
 
 /** The memory tool call both fake models make (gitmem's `memory` tool, create). */
-const CREATE = { command: 'create', file_path: 'notes/harness-spike.md', description: 'The harness spike', file_text: 'The spike ran.\n', reason: REASON };
+const CREATE = {
+  command: 'create',
+  file_path: 'notes/harness-spike.md',
+  description: 'The harness spike',
+  file_text: 'The spike ran.\n',
+  reason: REASON,
+};
 
 interface Memory {
   gitmemHome: string;
@@ -44,12 +64,23 @@ function initMemory(root: string): Memory {
   const r = runGitmem({ ...hermeticGitEnv(root), GITMEM_HOME: gitmemHome }, ['init', '--agent', AGENT, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const { memoryDir } = JSON.parse(r.stdout) as { memoryDir: string };
-  return { gitmemHome, memoryDir, server: { command: process.execPath, args: [GITMEM_BIN, 'mcp', '--agent', AGENT], env: { GITMEM_HOME: gitmemHome, GITMEM_DAEMON: '0' } } };
+  return {
+    gitmemHome,
+    memoryDir,
+    server: {
+      command: process.execPath,
+      args: [GITMEM_BIN, 'mcp', '--agent', AGENT],
+      env: { GITMEM_HOME: gitmemHome, GITMEM_DAEMON: '0' },
+    },
+  };
 }
 
 /** Commit messages after `gitmem init`'s own commit, newest first. */
 function commitsSinceInit(memoryDir: string): string[] {
-  const all = git(memoryDir, ['log', '--format=%B%x00']).split('\0').map((m) => m.trim()).filter((m) => m !== '');
+  const all = git(memoryDir, ['log', '--format=%B%x00'])
+    .split('\0')
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
   return all.slice(0, -1);
 }
 
@@ -77,9 +108,15 @@ describe('Claude Code (the real `claude -p`) against the fake Anthropic server',
   beforeAll(async () => {
     d = dirs('gitmem-claude-');
     memory = initMemory(d.root);
-    const hook = (label: string, output?: string) => [{ hooks: [{ type: 'command', command: writeRecordingHook(d.hooks, label, output) }] }];
+    const hook = (label: string, output?: string) => [
+      { hooks: [{ type: 'command', command: writeRecordingHook(d.hooks, label, output) }] },
+    ];
     writeJsonFile(claudePaths(d.home).settings, {
-      hooks: { SessionStart: hook('SessionStart', SESSION_START_OUTPUT), Stop: hook('Stop'), SessionEnd: hook('SessionEnd') },
+      hooks: {
+        SessionStart: hook('SessionStart', SESSION_START_OUTPUT),
+        Stop: hook('Stop'),
+        SessionEnd: hook('SessionEnd'),
+      },
       // -p cannot ask for permission: an MCP tool must be allowed up front.
       permissions: { allow: ['mcp__gitmem__memory'] },
     });
@@ -104,14 +141,22 @@ describe('Claude Code (the real `claude -p`) against the fake Anthropic server',
 
   it("puts a SessionStart hook's additionalContext into the request the model receives, as a system message", () => {
     const [start] = hookCalls(d.hooks, 'SessionStart');
-    expect(start?.input).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', cwd: realpathSync(d.project) });
-    const system = messagesOf(fake.requests[0]!).filter((m) => m.role === 'system').map((m) => contentText(m.content));
+    expect(start?.input).toMatchObject({
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      cwd: realpathSync(d.project),
+    });
+    const system = messagesOf(fake.requests[0]!)
+      .filter((m) => m.role === 'system')
+      .map((m) => contentText(m.content));
     expect(system.some((t) => t.includes(`SessionStart hook additional context: ${MARKER}`))).toBe(true);
   });
 
   it('offers the gitmem MCP tools as mcp__gitmem__<tool>; a tool_use of mcp__gitmem__memory makes exactly one commit, its message the reason', () => {
     const offered = offeredToolNames(fake.requests[0]!);
-    expect(offered).toEqual(expect.arrayContaining(['mcp__gitmem__memory', 'mcp__gitmem__memory_view', 'mcp__gitmem__memory_apply_patch']));
+    expect(offered).toEqual(
+      expect.arrayContaining(['mcp__gitmem__memory', 'mcp__gitmem__memory_view', 'mcp__gitmem__memory_apply_patch']),
+    );
     const answer = messagesOf(fake.requests[1]!).at(-1);
     expect(answer?.role).toBe('user');
     const result = (answer?.content as Record<string, unknown>[])[0];
@@ -125,20 +170,36 @@ describe('Claude Code (the real `claude -p`) against the fake Anthropic server',
     const ends = hookCalls(d.hooks, 'SessionEnd');
     expect(ends).toHaveLength(1);
     const end = ends[0]!.input;
-    expect(end).toMatchObject({ hook_event_name: 'SessionEnd', cwd: realpathSync(d.project), reason: expect.any(String) });
+    expect(end).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      cwd: realpathSync(d.project),
+      reason: expect.any(String),
+    });
     const sessionId = String(end['session_id']);
     const transcript = String(end['transcript_path']);
     expect(transcript).toBe(join(run.projectDir, `${sessionId}.jsonl`));
     expect(run.transcripts).toEqual([transcript]);
     expect(ends[0]!.transcriptBytesAtHook).toBeGreaterThan(0);
     const [stop] = hookCalls(d.hooks, 'Stop');
-    expect(stop?.input).toMatchObject({ hook_event_name: 'Stop', session_id: sessionId, transcript_path: transcript, stop_hook_active: false, last_assistant_message: 'Noted.' });
+    expect(stop?.input).toMatchObject({
+      hook_event_name: 'Stop',
+      session_id: sessionId,
+      transcript_path: transcript,
+      stop_hook_active: false,
+      last_assistant_message: 'Noted.',
+    });
     expect(stop?.transcriptBytesAtHook).toBeGreaterThan(0);
 
     const records = readJsonl(transcript);
     const turns = records.filter((r) => r['type'] === 'user' || r['type'] === 'assistant');
     for (const r of turns) {
-      expect(r).toMatchObject({ uuid: expect.any(String), sessionId, cwd: realpathSync(d.project), timestamp: expect.any(String), isSidechain: false });
+      expect(r).toMatchObject({
+        uuid: expect.any(String),
+        sessionId,
+        cwd: realpathSync(d.project),
+        timestamp: expect.any(String),
+        isSidechain: false,
+      });
       expect(r).toHaveProperty('parentUuid');
       expect((r['message'] as { role: string }).role).toBe(r['type']);
     }
@@ -146,15 +207,27 @@ describe('Claude Code (the real `claude -p`) against the fake Anthropic server',
       const c = (r['message'] as { content: unknown }).content;
       return Array.isArray(c) ? (c as { type: string; name?: string }[]) : [{ type: 'string', text: c }];
     });
-    expect(blocks).toEqual(expect.arrayContaining([{ type: 'string', text: PROMPT }, expect.objectContaining({ type: 'tool_use', name: 'mcp__gitmem__memory' }), expect.objectContaining({ type: 'tool_result' })]));
+    expect(blocks).toEqual(
+      expect.arrayContaining([
+        { type: 'string', text: PROMPT },
+        expect.objectContaining({ type: 'tool_use', name: 'mcp__gitmem__memory' }),
+        expect.objectContaining({ type: 'tool_result' }),
+      ]),
+    );
     record('claude-code-session.jsonl', transcript);
-    record('claude-code-hook-inputs.json', { SessionStart: hookCalls(d.hooks, 'SessionStart')[0]?.input, Stop: stop?.input, SessionEnd: end });
+    record('claude-code-hook-inputs.json', {
+      SessionStart: hookCalls(d.hooks, 'SessionStart')[0]?.input,
+      Stop: stop?.input,
+      SessionEnd: end,
+    });
   });
 });
 
 /** `[mcp_servers.gitmem]` for config.toml; `required` makes codex wait for it before the first request. */
 function codexMcpToml(m: Memory): string {
-  const env = Object.entries(m.server.env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
+  const env = Object.entries(m.server.env)
+    .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+    .join(', ');
   return [
     '[mcp_servers.gitmem]',
     `command = ${JSON.stringify(m.server.command)}`,
@@ -169,7 +242,10 @@ function codexMcpToml(m: Memory): string {
 
 function codexHooksJson(d: ReturnType<typeof dirs>, events: Record<string, string | undefined>): void {
   const hooks = Object.fromEntries(
-    Object.entries(events).map(([event, output]) => [event, [{ hooks: [{ type: 'command', command: writeRecordingHook(d.hooks, event, output) }] }]]),
+    Object.entries(events).map(([event, output]) => [
+      event,
+      [{ hooks: [{ type: 'command', command: writeRecordingHook(d.hooks, event, output) }] }],
+    ]),
   );
   writeJsonFile(codexPaths(join(d.root, 'codex-home')).hooks, { hooks });
 }
@@ -192,7 +268,14 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
       { functionCall: { namespace: 'mcp__gitmem', name: 'memory', arguments: CREATE, callId: 'call_spike' } },
       { text: 'Noted.' },
     ]);
-    run = await runCodex({ prompt: PROMPT, cwd: d.project, home: d.home, codexHome, baseURL: fake.baseURL, bypassHookTrust: true });
+    run = await runCodex({
+      prompt: PROMPT,
+      cwd: d.project,
+      home: d.home,
+      codexHome,
+      baseURL: fake.baseURL,
+      bypassHookTrust: true,
+    });
   }, 150_000);
 
   afterAll(async () => {
@@ -212,10 +295,19 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
 
   it("puts a SessionStart hook's additionalContext into the request as a developer message just before the user's", () => {
     const [start] = hookCalls(d.hooks, 'SessionStart');
-    expect(start?.input).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', cwd: realpathSync(d.project), model: 'gpt-5.5' });
+    expect(start?.input).toMatchObject({
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      cwd: realpathSync(d.project),
+      model: 'gpt-5.5',
+    });
     const items = inputItems(fake.requests[0]!);
     const at = items.findIndex((it) => JSON.stringify(it['content']).includes(PROMPT));
-    expect(items[at - 1]).toMatchObject({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: MARKER }] });
+    expect(items[at - 1]).toMatchObject({
+      type: 'message',
+      role: 'developer',
+      content: [{ type: 'input_text', text: MARKER }],
+    });
   });
 
   it('offers gitmem as the deferred namespace mcp__gitmem; a namespaced function_call of memory makes exactly one commit, its message the reason', () => {
@@ -225,7 +317,9 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
     const found = inputItems(fake.requests[1]!).find((it) => it['type'] === 'tool_search_output');
     const namespace = (found?.['tools'] as Record<string, unknown>[])[0];
     expect(namespace).toMatchObject({ type: 'namespace', name: 'mcp__gitmem' });
-    expect(namespace?.['tools']).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function', name: 'memory', defer_loading: true })]));
+    expect(namespace?.['tools']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'function', name: 'memory', defer_loading: true })]),
+    );
     const output = inputItems(fake.requests[2]!).find((it) => it['type'] === 'function_call_output');
     expect(output).toMatchObject({ call_id: 'call_spike' });
     expect(JSON.stringify(output?.['output'])).toContain('\\"commit\\"');
@@ -236,7 +330,13 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
     const stops = hookCalls(d.hooks, 'Stop');
     expect(stops).toHaveLength(1);
     const stop = stops[0]!.input;
-    expect(stop).toMatchObject({ hook_event_name: 'Stop', cwd: realpathSync(d.project), model: 'gpt-5.5', stop_hook_active: false, last_assistant_message: 'Noted.' });
+    expect(stop).toMatchObject({
+      hook_event_name: 'Stop',
+      cwd: realpathSync(d.project),
+      model: 'gpt-5.5',
+      stop_hook_active: false,
+      last_assistant_message: 'Noted.',
+    });
     expect(stop).toHaveProperty('turn_id');
     const sessionId = String(stop['session_id']);
     const rollout = String(stop['transcript_path']);
@@ -249,11 +349,21 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
     for (const r of records) expect(Object.keys(r)).toEqual(expect.arrayContaining(['timestamp', 'type', 'payload']));
     // Each record carries its position in the file (0, 1, 2…): a record id that survives re-reading.
     expect(records.map((r) => r['ordinal'])).toEqual(records.map((_, i) => i));
-    expect(records[0]).toMatchObject({ type: 'session_meta', payload: { id: sessionId, cwd: realpathSync(d.project) } });
-    const items = records.filter((r) => r['type'] === 'response_item').map((r) => r['payload'] as Record<string, unknown>);
+    expect(records[0]).toMatchObject({
+      type: 'session_meta',
+      payload: { id: sessionId, cwd: realpathSync(d.project) },
+    });
+    const items = records
+      .filter((r) => r['type'] === 'response_item')
+      .map((r) => r['payload'] as Record<string, unknown>);
     expect(items).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'function_call', namespace: 'mcp__gitmem', name: 'memory', call_id: 'call_spike' }),
+        expect.objectContaining({
+          type: 'function_call',
+          namespace: 'mcp__gitmem',
+          name: 'memory',
+          call_id: 'call_spike',
+        }),
         expect.objectContaining({ type: 'function_call_output', call_id: 'call_spike' }),
       ]),
     );
@@ -268,9 +378,19 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
     mkdirSync(home, { recursive: true });
     writeFileSync(codexPaths(home).config, codexMcpToml(m));
     const reason = 'Default model spike (REASON-d41c)';
-    const modelFake = await startFakeResponses([{ functionCall: { namespace: 'mcp__gitmem', name: 'memory', arguments: { ...CREATE, reason } } }, { text: 'Noted.' }]);
+    const modelFake = await startFakeResponses([
+      { functionCall: { namespace: 'mcp__gitmem', name: 'memory', arguments: { ...CREATE, reason } } },
+      { text: 'Noted.' },
+    ]);
     try {
-      const r = await runCodex({ prompt: PROMPT, cwd: t.project, home: t.home, codexHome: home, baseURL: modelFake.baseURL, model: null });
+      const r = await runCodex({
+        prompt: PROMPT,
+        cwd: t.project,
+        home: t.home,
+        codexHome: home,
+        baseURL: modelFake.baseURL,
+        model: null,
+      });
       expect(r.exitCode, r.stderr).toBe(0);
       const first = modelFake.requests[0]!;
       expect(first.body['model']).toBe('gpt-6.1-sol');
@@ -298,7 +418,9 @@ describe('Codex CLI (the real `codex exec`) against the fake Responses server', 
 
       const keys = await trustCodexHooks({ cwd: t.project, home: t.home, codexHome: home });
       expect(keys).toEqual([`${codexPaths(home).hooks}:session_start:0:0`]);
-      expect(readFileSync(codexPaths(home).config, 'utf8')).toMatch(/^\[hooks\.state\.".*:session_start:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"$/m);
+      expect(readFileSync(codexPaths(home).config, 'utf8')).toMatch(
+        /^\[hooks\.state\.".*:session_start:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"$/m,
+      );
       const trusted = await runCodex(opts);
       expect(trusted.exitCode, trusted.stderr).toBe(0);
       expect(messageTexts(trustFake.requests[1]!, 'developer')).toContain(MARKER);

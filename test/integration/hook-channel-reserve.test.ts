@@ -27,7 +27,11 @@ function canConnect(socket: string): Promise<boolean> {
 // Channel directories of this pid namespace in the temp dir, planted before this process's first reserve.
 const ns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))?.[0] as string;
 const dead = spawnSync('true').pid as number; // exited and reaped: no process has this pid now
-const planted = { gone: `gitmem-hook-${ns}-${dead}-old`, fresh: `gitmem-hook-${ns}-${dead}-new`, live: `gitmem-hook-${ns}-${process.pid}-mine` };
+const planted = {
+  gone: `gitmem-hook-${ns}-${dead}-old`,
+  fresh: `gitmem-hook-${ns}-${dead}-new`,
+  live: `gitmem-hook-${ns}-${process.pid}-mine`,
+};
 
 beforeAll(async () => {
   const old = new Date(Date.now() - 120_000);
@@ -48,8 +52,10 @@ afterAll(() => {
 });
 
 describe('a reserved hook channel', () => {
-  it("the first one a process reserves removes the channel directories of dead processes (idle a minute) and only those", () => {
-    reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env }).close().catch(() => undefined);
+  it('the first one a process reserves removes the channel directories of dead processes (idle a minute) and only those', () => {
+    reserveHookChannel({ launch: sharedShellLauncher(), worktree: repo, gitEnv, env })
+      .close()
+      .catch(() => undefined);
     expect(Object.values(planted).filter((n) => existsSync(join(tmpdir(), n)))).toEqual([planted.fresh, planted.live]);
   });
 

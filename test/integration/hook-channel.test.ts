@@ -23,7 +23,11 @@ let env: Record<string, string>;
 let channel: HookChannel;
 
 /** Runs a child without blocking this process's event loop (the servers under test live in it). */
-function run(cmd: string, args: string[], o: { cwd: string; env: Record<string, string> }): Promise<{ status: number | null; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string> },
+): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { ...o, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -33,7 +37,10 @@ function run(cmd: string, args: string[], o: { cwd: string; env: Record<string, 
 }
 
 function client(cwd: string, extra: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
-  return run('perl', ['-e', hookClientPerl(), '--', '/nowhere/dist/bin/pre-commit.cjs'], { cwd, env: { ...env, ...extra } });
+  return run('perl', ['-e', hookClientPerl(), '--', '/nowhere/dist/bin/pre-commit.cjs'], {
+    cwd,
+    env: { ...env, ...extra },
+  });
 }
 
 beforeAll(async () => {
@@ -41,7 +48,12 @@ beforeAll(async () => {
   env = hermeticGitEnv(root);
   repo = join(root, 'memory');
   await hookedRepo(repo, env);
-  channel = await serveHookValidation({ launch: sharedShellLauncher(), worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
+  channel = await serveHookValidation({
+    launch: sharedShellLauncher(),
+    worktree: repo,
+    gitEnv: { GIT_DIR: join(repo, '.git') },
+    env,
+  });
 });
 
 afterAll(async () => {
@@ -49,12 +61,16 @@ afterAll(async () => {
   cleanupTmp();
 });
 
-describe('a writer\'s hook channel', () => {
-  it('gives the Node hook\'s verdict for its worktree, through the client', async () => {
+describe("a writer's hook channel", () => {
+  it("gives the Node hook's verdict for its worktree, through the client", async () => {
     writeFileSync(join(repo, 'system', 'b.md'), 'no frontmatter\n');
     git(repo, ['add', '-A'], env);
     const viaChannel = await client(repo, { ...channel.env, GIT_INDEX_FILE: '.git/index' });
-    const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, undefined);
+    const node = await preCommitVerdict(
+      createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }),
+      repo,
+      undefined,
+    );
     expect(viaChannel.status).toBe(CLIENT_FAIL);
     expect(viaChannel.stderr).toBe(node.stderr);
     expect(node.stderr).toContain('system/b.md: missing frontmatter');
@@ -62,15 +78,24 @@ describe('a writer\'s hook channel', () => {
     expect((await client(repo, { ...channel.env, GIT_INDEX_FILE: '.git/index' })).status).toBe(CLIENT_PASS);
   });
 
-  it('gives a writer a perl pre-commit hook with the same verdicts, and Node\'s when the channel is gone', async () => {
-    const ch = await serveHookValidation({ launch: sharedShellLauncher(), worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') }, env });
+  it("gives a writer a perl pre-commit hook with the same verdicts, and Node's when the channel is gone", async () => {
+    const ch = await serveHookValidation({
+      launch: sharedShellLauncher(),
+      worktree: repo,
+      gitEnv: { GIT_DIR: join(repo, '.git'), GIT_COMMON_DIR: join(repo, '.git') },
+      env,
+    });
     try {
       const hook = join(ch.hooksDir, 'pre-commit');
       expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/(usr\/)?bin\/perl\n/);
       expect(existsSync(join(ch.hooksDir, 'post-commit'))).toBe(false);
       writeFileSync(join(repo, 'system', 'd.md'), 'no frontmatter\n');
       git(repo, ['add', '-A'], env);
-      const node = await preCommitVerdict(createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }), repo, undefined);
+      const node = await preCommitVerdict(
+        createGitRunner({ env: { ...env, GIT_INDEX_FILE: '.git/index' } }),
+        repo,
+        undefined,
+      );
       const staged = { ...env, GIT_INDEX_FILE: '.git/index' };
       const asked = await run(hook, [], { cwd: repo, env: { ...staged, ...ch.env } });
       // no channel (a writer that unset it, or nobody listening): Node decides, with the same words
@@ -85,7 +110,7 @@ describe('a writer\'s hook channel', () => {
     }
   });
 
-  it('answers a real commit\'s hook (git runs it; the channel\'s env is all the hook needs)', async () => {
+  it("answers a real commit's hook (git runs it; the channel's env is all the hook needs)", async () => {
     writeFileSync(join(repo, 'system', 'c.md'), '---\ndescription: c\n---\nc\n');
     git(repo, ['add', '-A'], env);
     const ok = await run('git', ['commit', '-q', '-m', 'c'], { cwd: repo, env: { ...env, ...channel.env } });
@@ -109,8 +134,12 @@ describe('a writer\'s hook channel', () => {
     expect((await client(repo, { ...channel.env })).status).toBe(75); // no index named
     const raw = async (data: Buffer) => parseAnswer(await send(channel.socketPath, data));
     expect(await raw(Buffer.from('hello\0\0'))).toHaveProperty('refused');
-    expect(await raw(renderHookRequest({ cwd: repo, env: { GIT_INDEX_FILE: '.git/index', GIT_DIR: '/etc' } }))).toMatchObject({ code: 0 }); // its own GIT_DIR wins
-    expect(await raw(Buffer.concat([Buffer.from('gitmem-hook 1\0cwd='), Buffer.alloc(MAX_HOOK_REQUEST_BYTES + 10, 0x61)]))).toHaveProperty('refused');
+    expect(
+      await raw(renderHookRequest({ cwd: repo, env: { GIT_INDEX_FILE: '.git/index', GIT_DIR: '/etc' } })),
+    ).toMatchObject({ code: 0 }); // its own GIT_DIR wins
+    expect(
+      await raw(Buffer.concat([Buffer.from('gitmem-hook 1\0cwd='), Buffer.alloc(MAX_HOOK_REQUEST_BYTES + 10, 0x61)])),
+    ).toHaveProperty('refused');
   });
 
   it('runs a bounded number of checks at once: the rest are refused (their hooks fall back), none queued', async () => {
@@ -163,7 +192,12 @@ describe('a writer\'s hook channel', () => {
   });
 
   it('is gone once closed: the hook then falls back (exit 75), and its directory is removed', async () => {
-    const ch = await serveHookValidation({ launch: sharedShellLauncher(), worktree: repo, gitEnv: { GIT_DIR: join(repo, '.git') }, env });
+    const ch = await serveHookValidation({
+      launch: sharedShellLauncher(),
+      worktree: repo,
+      gitEnv: { GIT_DIR: join(repo, '.git') },
+      env,
+    });
     await ch.close();
     expect(existsSync(ch.dir)).toBe(false);
     expect((await client(repo, { ...ch.env, GIT_INDEX_FILE: '.git/index' })).status).toBe(75);
@@ -191,7 +225,7 @@ async function fake(reply: Buffer | null): Promise<{ socket: string; server: Ser
   return { socket, server };
 }
 
-describe('the hook\'s client', () => {
+describe("the hook's client", () => {
   it('passes only on a complete pass verdict', async () => {
     const cases: Array<[Buffer | null, number]> = [
       [Buffer.from('gitmem-hook-verdict 0 0\n'), CLIENT_PASS],
@@ -217,7 +251,12 @@ describe('the hook\'s client', () => {
 describe('a hook server', () => {
   it('drops a request that never completes, and one whose check hangs, without a verdict', async () => {
     const socket = join(makeTmpDir('gitmem-hookslow-'), 's.sock');
-    const server = await listenHookValidation({ socket, admit: (r) => ({ cwd: r.cwd, gitEnv: {}, env: {} }), validate: () => new Promise(() => undefined), requestMs: 200 });
+    const server = await listenHookValidation({
+      socket,
+      admit: (r) => ({ cwd: r.cwd, gitEnv: {}, env: {} }),
+      validate: () => new Promise(() => undefined),
+      requestMs: 200,
+    });
     try {
       expect(await send(socket, Buffer.from('gitmem-hook 1\0cwd=/'))).toEqual(Buffer.alloc(0)); // never finished
       expect(await send(socket, renderHookRequest({ cwd: '/', env: {} }))).toEqual(Buffer.alloc(0)); // a check that hangs
@@ -227,7 +266,7 @@ describe('a hook server', () => {
   });
 });
 
-describe('the daemon\'s hook socket', () => {
+describe("the daemon's hook socket", () => {
   it('refuses once the install it runs was rebuilt to other code under it, and lets go of the socket', async () => {
     const runtimeDir = makeTmpDir('gitmem-hookrt-');
     const entry = join(runtimeDir, 'pre-commit.cjs');

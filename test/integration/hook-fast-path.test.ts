@@ -3,7 +3,16 @@
 // for a corpus of good and bad staged changes, with git's temporary indexes and in a linked worktree; and
 // nothing but a complete verdict ever lets a commit through.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,14 +49,22 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 
 /** The verdict through the daemon (the hook's perl client); fails the test when the daemon did not answer. */
 function viaDaemon(cwd = repo, extra: Record<string, string> = {}): { code: number; stderr: string } {
-  const r = spawnSync('perl', ['-e', hookClientPerl(), '--', ENTRY], { cwd, env: { ...env, GIT_INDEX_FILE: '.git/index', ...extra }, encoding: 'utf8' });
+  const r = spawnSync('perl', ['-e', hookClientPerl(), '--', ENTRY], {
+    cwd,
+    env: { ...env, GIT_INDEX_FILE: '.git/index', ...extra },
+    encoding: 'utf8',
+  });
   expect([CLIENT_PASS, CLIENT_FAIL], `perl client exit ${r.status}: ${r.stderr}`).toContain(r.status);
   return { code: r.status === CLIENT_PASS ? 0 : 1, stderr: r.stderr };
 }
 
 /** The verdict of the Node hook, as git runs it today. */
 function viaNode(cwd = repo, extra: Record<string, string> = {}): { code: number; stderr: string } {
-  const r = spawnSync(process.execPath, [ENTRY], { cwd, env: { ...env, GIT_INDEX_FILE: '.git/index', ...extra }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [ENTRY], {
+    cwd,
+    env: { ...env, GIT_INDEX_FILE: '.git/index', ...extra },
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stderr: r.stderr };
 }
 
@@ -133,14 +150,17 @@ describe('the hook answered by the daemon', () => {
     reset();
   });
 
-  it('refuses and passes real commits exactly as the Node hook does, with git\'s temporary indexes too', () => {
+  it("refuses and passes real commits exactly as the Node hook does, with git's temporary indexes too", () => {
     // A copy of the hook that cannot start Node: whatever it decides, the daemon decided.
     const hooks = join(root, 'hooks-no-node');
     mkdirSync(hooks, { recursive: true });
-    const text = readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8').replace(/^gitmem_try '[^']*'/m, "gitmem_try '/gone/node'").replace('exec node "$2"', 'exit 99');
+    const text = readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8')
+      .replace(/^gitmem_try '[^']*'/m, "gitmem_try '/gone/node'")
+      .replace('exec node "$2"', 'exit 99');
     writeFileSync(join(hooks, 'pre-commit'), text);
     chmodSync(join(hooks, 'pre-commit'), 0o755);
-    const commit = (args: string[], cwd = repo) => spawnSync('git', ['-c', `core.hooksPath=${hooks}`, 'commit', '-q', ...args], { cwd, env, encoding: 'utf8' });
+    const commit = (args: string[], cwd = repo) =>
+      spawnSync('git', ['-c', `core.hooksPath=${hooks}`, 'commit', '-q', ...args], { cwd, env, encoding: 'utf8' });
     reset();
     write('system/ro.md', fm('changed', 'description: ro\nread_only: true')); // not staged: only -a brings it in
     const all = commit(['-a', '-m', 'x']); // git commit -a: the hook sees index.lock
@@ -183,14 +203,21 @@ describe('what the daemon refuses (the hook then starts Node)', () => {
   it('a request from a sandbox, or one that does not prove who sends it', async () => {
     const socket = hookSocket() as string;
     const base = { cwd: repo, env: { GIT_INDEX_FILE: '.git/index' } };
-    expect(await ask(socket, renderHookRequest({ ...base, env: { ...base.env, GITMEM_SANDBOX: 'bwrap' } }))).toHaveProperty('refused');
+    expect(
+      await ask(socket, renderHookRequest({ ...base, env: { ...base.env, GITMEM_SANDBOX: 'bwrap' } })),
+    ).toHaveProperty('refused');
     expect(await ask(socket, renderHookRequest(base))).toHaveProperty('refused'); // no ticket
-    expect(await ask(socket, renderHookRequest({ ...base, ticket: `${socket.split('/').pop()}.1-abc.ticket` }))).toHaveProperty('refused'); // pid 1 holds no such file
+    expect(
+      await ask(socket, renderHookRequest({ ...base, ticket: `${socket.split('/').pop()}.1-abc.ticket` })),
+    ).toHaveProperty('refused'); // pid 1 holds no such file
   });
 
   it('a client that runs in a sandbox never asks (exit 75), and GITMEM_DAEMON=0 keeps it off', () => {
     for (const extra of [{ GITMEM_SANDBOX: 'bwrap' }, { GITMEM_DAEMON: 'off' }]) {
-      const r = spawnSync('perl', ['-e', hookClientPerl(), '--', ENTRY], { cwd: repo, env: { ...env, GIT_INDEX_FILE: '.git/index', ...extra } });
+      const r = spawnSync('perl', ['-e', hookClientPerl(), '--', ENTRY], {
+        cwd: repo,
+        env: { ...env, GIT_INDEX_FILE: '.git/index', ...extra },
+      });
       expect(r.status).toBe(75);
     }
   });
@@ -200,7 +227,10 @@ describe('what the daemon refuses (the hook then starts Node)', () => {
     const elsewhere = join(root, 'other-index');
     writeFileSync(elsewhere, readFileSync(join(repo, '.git/index')));
     for (const index of [elsewhere, join(repo, '.git/../.git/other'), '/etc/passwd']) {
-      const r = spawnSync('perl', ['-e', hookClientPerl(), '--', ENTRY], { cwd: repo, env: { ...env, GIT_INDEX_FILE: index } });
+      const r = spawnSync('perl', ['-e', hookClientPerl(), '--', ENTRY], {
+        cwd: repo,
+        env: { ...env, GIT_INDEX_FILE: index },
+      });
       expect(r.status, index).toBe(75);
     }
   });

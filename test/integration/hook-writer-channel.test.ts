@@ -26,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => cleanupTmp());
 
 const run = (command: string) => runCommandWorker({ memoryDir, home, env }, command);
-const run2 = (command: string, extra: Record<string, string>) => runCommandWorker({ memoryDir, home, env }, command, extra);
+const run2 = (command: string, extra: Record<string, string>) =>
+  runCommandWorker({ memoryDir, home, env }, command, extra);
 
 // The hook's own client, taken from the installed hook text, asked directly (exit 10 pass, 11 refused).
 const ASK = [
@@ -35,8 +36,8 @@ const ASK = [
   'GIT_INDEX_FILE="$(git rev-parse --absolute-git-dir)/index" perl -e "$gitmem_ask" -- /nowhere; echo "client=$?"',
 ].join('; ');
 
-describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
-  it('is answered by its harness inside the sandbox, and refuses a bad commit with the validator\'s message', async () => {
+describe("a confined writer's hook", { tags: ['sandbox'] }, () => {
+  it("is answered by its harness inside the sandbox, and refuses a bad commit with the validator's message", async () => {
     const body = [
       'test "$GITMEM_SANDBOX" = bwrap && test -S "$GITMEM_HOOK_SOCKET" && echo channel=visible',
       // its hooks: the repository's pre-commit, no post-commit (the mirror follows main, not a private worktree)
@@ -63,7 +64,10 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
     process.on('unhandledRejection', onStray);
     try {
       // A NUL byte in a passed variable: no launcher shell can express it, and the spawn throws at once.
-      const failed = await run2('true', { 'LC_GITMEM-X': 'a\0b' }).then((r) => r.outcome, (err: unknown) => String(err));
+      const failed = await run2('true', { 'LC_GITMEM-X': 'a\0b' }).then(
+        (r) => r.outcome,
+        (err: unknown) => String(err),
+      );
       expect(failed).toMatchObject({ status: 'discarded', reason: 'body_failed' });
       await new Promise((r) => setTimeout(r, 300));
       expect(stray.map(String)).toEqual([]);
@@ -91,21 +95,25 @@ describe('a confined writer\'s hook', { tags: ['sandbox'] }, () => {
   });
 });
 
-describe('a confined writer\'s commits', { tags: ['sandbox'] }, () => {
+describe("a confined writer's commits", { tags: ['sandbox'] }, () => {
   it('is diffed by git in its harness, as each later one is, and a bad one refused', async () => {
     // A logging `git` first on the harness's PATH (not visible inside the sandbox: the writer runs the real one).
     const shim = makeTmpDir('gitmem-gitshim-');
     const log = join(shim, 'calls.log');
-    writeFileSync(join(shim, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec /usr/bin/git "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(shim, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec /usr/bin/git "$@"\n`, {
+      mode: 0o755,
+    });
     const body = [
       "printf -- '---\\ndescription: one\\n---\\none\\n' > system/one.md && git add -A && git commit -qm one && echo first=ok",
-      "printf 'no frontmatter\\n' > system/two.md && git add -A; git commit -qm two; echo \"second=$?\"",
+      'printf \'no frontmatter\\n\' > system/two.md && git add -A; git commit -qm two; echo "second=$?"',
     ].join('\n');
     const { outcome, output } = await run2(body, { PATH: `${shim}:${env['PATH'] ?? '/usr/bin:/bin'}` });
     expect(output).toMatch(/first=ok[\s\S]*second=1/);
     expect(output).toContain('system/two.md: missing frontmatter (must start with ---)');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
-    const diffs = readFileSync(log, 'utf8').split('\n').filter((l) => /(^| )diff --raw/.test(l));
+    const diffs = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => /(^| )diff --raw/.test(l));
     expect(diffs).toHaveLength(2); // one `git diff --cached` per commit
   });
 });

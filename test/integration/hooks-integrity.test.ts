@@ -13,10 +13,12 @@ import { cleanupTmp, git, gitTry, makeTmpDir } from '../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../helpers/memory-fixture.js';
 
 let fx: MemoryFixture;
-const md = (description: string, extra = '', body = 'text\n'): string => `---\ndescription: ${description}\n${extra}---\n${body}`;
+const md = (description: string, extra = '', body = 'text\n'): string =>
+  `---\ndescription: ${description}\n${extra}---\n${body}`;
 const rawCommit = (msg: string, ...extra: string[]) => gitTry(fx.dir, ['commit', '-qm', msg, ...extra], fx.env);
 const run = (args: string[]) => git(fx.dir, args, fx.env);
-const errorCodeOf = (err: unknown): string | undefined => (isMemoryError(err) ? err.code : `not a MemoryError: ${JSON.stringify(err)}`);
+const errorCodeOf = (err: unknown): string | undefined =>
+  isMemoryError(err) ? err.code : `not a MemoryError: ${JSON.stringify(err)}`;
 const fsck = () => gitTry(fx.dir, ['fsck', '--strict', '--no-dangling'], fx.env);
 
 /** An operator commit that bypasses the hook (how a read_only file is set up). */
@@ -99,17 +101,25 @@ describe('read_only holds', () => {
   });
 
   it('treats read_only: yes | on | 1 as protected, in the tool and in a plain commit', async () => {
-    operatorCommit({ 'system/a.md': md('a', 'read_only: yes\n'), 'system/b.md': md('b', 'read_only: on\n'), 'system/c.md': md('c', 'read_only: 1\n') });
+    operatorCommit({
+      'system/a.md': md('a', 'read_only: yes\n'),
+      'system/b.md': md('b', 'read_only: on\n'),
+      'system/c.md': md('c', 'read_only: 1\n'),
+    });
     const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env });
     for (const f of ['system/a.md', 'system/b.md', 'system/c.md']) {
-      const err = await memory.tool({ command: 'str_replace', reason: 'r', file_path: f, old_string: 'text', new_string: 'mine' }).catch((e: unknown) => e);
+      const err = await memory
+        .tool({ command: 'str_replace', reason: 'r', file_path: f, old_string: 'text', new_string: 'mine' })
+        .catch((e: unknown) => e);
       expect(['READ_ONLY', 'VALIDATION_FAILED'], f).toContain(errorCodeOf(err));
     }
-    for (const f of ['system/a.md', 'system/b.md', 'system/c.md']) writeFileSync(join(fx.dir, f), readFileSync(join(fx.dir, f), 'utf8').replace('text', 'mine'));
+    for (const f of ['system/a.md', 'system/b.md', 'system/c.md'])
+      writeFileSync(join(fx.dir, f), readFileSync(join(fx.dir, f), 'utf8').replace('text', 'mine'));
     run(['add', '-A']);
     const r = rawCommit('edit');
     expect(r.status).not.toBe(0);
-    for (const f of ['system/a.md', 'system/b.md', 'system/c.md']) expect(r.stderr).toContain(`${f}: file is read_only and cannot be modified`);
+    for (const f of ['system/a.md', 'system/b.md', 'system/c.md'])
+      expect(r.stderr).toContain(`${f}: file is read_only and cannot be modified`);
   });
 
   it('a --no-verify commit that removes the key does not unprotect the file for the tool or the hook', async () => {
@@ -120,10 +130,20 @@ describe('read_only holds', () => {
     run(['commit', '-qam', 'unlock', '--no-verify']);
     const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env });
     const head = run(['rev-parse', 'HEAD']);
-    const err = await memory.tool({ command: 'str_replace', reason: 'r', file_path: 'system/locked.md', old_string: 'operator', new_string: 'agent' }).catch((e: unknown) => e);
+    const err = await memory
+      .tool({
+        command: 'str_replace',
+        reason: 'r',
+        file_path: 'system/locked.md',
+        old_string: 'operator',
+        new_string: 'agent',
+      })
+      .catch((e: unknown) => e);
     expect(errorCodeOf(err)).toBe('VALIDATION_FAILED');
     expect(String((err as Error).message)).toContain('system/locked.md: protected');
-    const del = await memory.tool({ command: 'delete', reason: 'r', file_path: 'system/locked.md' }).catch((e: unknown) => e);
+    const del = await memory
+      .tool({ command: 'delete', reason: 'r', file_path: 'system/locked.md' })
+      .catch((e: unknown) => e);
     expect(errorCodeOf(del)).toBe('VALIDATION_FAILED');
     expect(run(['rev-parse', 'HEAD'])).toBe(head);
     writeFileSync(join(fx.dir, 'system/locked.md'), md('locked', '', 'agent text\n'));
@@ -133,7 +153,13 @@ describe('read_only holds', () => {
     expect(listProtectedPaths(fx.dir)).toEqual(['system/locked.md']);
     // Lifting protection is an explicit operator action.
     await unprotectPaths(fx.dir, ['system/locked.md']);
-    await memory.tool({ command: 'str_replace', reason: 'r', file_path: 'system/locked.md', old_string: 'operator', new_string: 'agent' });
+    await memory.tool({
+      command: 'str_replace',
+      reason: 'r',
+      file_path: 'system/locked.md',
+      old_string: 'operator',
+      new_string: 'agent',
+    });
     expect(fsck().status).toBe(0);
   });
 });
@@ -221,7 +247,20 @@ describe('the protected list', () => {
   });
 
   it('gitmem protect list | add | remove', () => {
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'run-cli.ts'), 'protect', ...args, '--agent', 'agent-1'], { env: { ...fx.env, NODE_OPTIONS: '' }, encoding: 'utf8' });
+    const cli = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(import.meta.dirname, 'fixtures', 'run-cli.ts'),
+          'protect',
+          ...args,
+          '--agent',
+          'agent-1',
+        ],
+        { env: { ...fx.env, NODE_OPTIONS: '' }, encoding: 'utf8' },
+      );
     expect(cli('list').stdout).toContain('No protected paths.');
     expect(cli('add', 'system/human.md').status).toBe(0);
     expect(cli('list').stdout.trim()).toBe('system/human.md');

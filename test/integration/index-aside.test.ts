@@ -8,7 +8,17 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/errors.js';
@@ -23,7 +33,8 @@ afterAll(cleanupTmp);
 
 const digest = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 /** What a write may leave in the git dir besides the index: nothing of the aside. */
-const leftovers = (gitDir: string): string[] => readdirSync(gitDir).filter((n) => n === 'index.lock' || n.startsWith('gitmem-index-'));
+const leftovers = (gitDir: string): string[] =>
+  readdirSync(gitDir).filter((n) => n === 'index.lock' || n.startsWith('gitmem-index-'));
 
 let n = 0;
 const create = (m: Memory, path = `notes/n${n++}.md`): Promise<unknown> =>
@@ -48,12 +59,20 @@ async function watched() {
 /** Has git log to a file each index file it writes (its `post-index-change` hook is told which); the log's path. */
 function logIndexWrites(gitDir: string): string {
   const log = join(gitDir, 'index-writes.log');
-  writeFileSync(join(gitDir, 'hooks', 'post-index-change'), `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`, { mode: 0o755 });
+  writeFileSync(
+    join(gitDir, 'hooks', 'post-index-change'),
+    `#!/bin/sh\nprintf '%s\\n' "$GIT_INDEX_FILE" >> '${log}'\n`,
+    { mode: 0o755 },
+  );
   return log;
 }
 
 describe('an index update made aside', () => {
-  const entry = (dir: string, env: Record<string, string>, path: string) => ({ mode: '100644', id: git(dir, ['rev-parse', 'HEAD:notes/first.md'], env).trim(), path });
+  const entry = (dir: string, env: Record<string, string>, path: string) => ({
+    mode: '100644',
+    id: git(dir, ['rev-parse', 'HEAD:notes/first.md'], env).trim(),
+    path,
+  });
   /** An aside that sets notes/aside.md (to notes/first.md's blob). */
   const asideOf = ({ dir, gitDir, env }: { dir: string; gitDir: string; env: Record<string, string> }) =>
     startIndexAside(createGitRunner({ env }), dir, gitDir, [entry(dir, env, 'notes/aside.md')]);
@@ -127,7 +146,8 @@ describe('an index update made aside', () => {
       run: (args, o) => runner.run(args, o),
       detach: (args, o) => runner.detach(args, o),
       exec: (op, o) => {
-        for (const n of readdirSync(gitDir)) if (n.startsWith('gitmem-index-')) rmSync(join(gitDir, n), { recursive: true });
+        for (const n of readdirSync(gitDir))
+          if (n.startsWith('gitmem-index-')) rmSync(join(gitDir, n), { recursive: true });
         return runner.exec(op, o);
       },
     };
@@ -151,7 +171,12 @@ describe('an index update made aside', () => {
     const { dir, gitDir, env, memory } = await watched();
     const log = logIndexWrites(gitDir); // the private file, not the index itself
     await create(memory, 'notes/watched.md');
-    expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split('/').slice(-2).join('/'))).toEqual([expect.stringMatching(/^gitmem-index-\d+-[0-9a-f]+\/index$/)]);
+    expect(
+      readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split('/').slice(-2).join('/')),
+    ).toEqual([expect.stringMatching(/^gitmem-index-\d+-[0-9a-f]+\/index$/)]);
     expect(leftovers(gitDir)).toEqual([]);
     expect(gitTry(dir, ['diff-index', '--cached', '--quiet', 'HEAD', '--'], env).status).toBe(0);
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'], env)).toBe('');
@@ -164,7 +189,10 @@ describe('an index update made aside', () => {
     writeFileSync(join(dir, 'notes/first.md'), 'staged by hand\n');
     git(dir, ['add', 'notes/first.md'], env);
     const before = git(dir, ['ls-files', '--stage'], env);
-    const err = await create(memory, 'notes/refused.md').then(() => null, (e: unknown) => e);
+    const err = await create(memory, 'notes/refused.md').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isMemoryError(err) && err.code, String(err)).toBe('REPO_DIRTY');
     expect(git(dir, ['ls-files', '--stage'], env)).toBe(before);
     expect(leftovers(gitDir)).toEqual([]);
@@ -176,8 +204,15 @@ describe('an index update made aside', () => {
     const head = git(dir, ['rev-parse', 'HEAD'], env).trim();
     const before = git(dir, ['ls-files', '--stage'], env);
     // git asks this hook before any ref moves; refusing makes update-ref fail after the index was placed.
-    writeFileSync(join(gitDir, 'hooks', 'reference-transaction'), '#!/bin/sh\n[ "$1" = prepared ] && exit 1\nexit 0\n', { mode: 0o755 });
-    const err = await create(memory, 'notes/unmoved.md').then(() => null, (e: unknown) => e);
+    writeFileSync(
+      join(gitDir, 'hooks', 'reference-transaction'),
+      '#!/bin/sh\n[ "$1" = prepared ] && exit 1\nexit 0\n',
+      { mode: 0o755 },
+    );
+    const err = await create(memory, 'notes/unmoved.md').then(
+      () => null,
+      (e: unknown) => e,
+    );
     rmSync(join(gitDir, 'hooks', 'reference-transaction'));
     expect(isMemoryError(err), String(err)).toBe(true);
     expect(git(dir, ['rev-parse', 'HEAD'], env).trim()).toBe(head);
@@ -196,7 +231,11 @@ describe('an index update made aside', () => {
     await new Promise((r) => setTimeout(r, 150));
     rmSync(join(gitDir, 'index.lock')); // that git is done
     await write;
-    expect(readFileSync(log, 'utf8').split('\n').filter((l) => l !== '' && !l.includes('gitmem-index-'))).toEqual([]);
+    expect(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '' && !l.includes('gitmem-index-')),
+    ).toEqual([]);
     expect(readFileSync(log, 'utf8').endsWith('\n\n')).toBe(true); // the last index written is the index itself
     expect(git(dir, ['ls-files', '--', 'notes/after-lock.md'], env).trim()).toBe('notes/after-lock.md');
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'], env)).toBe('');
@@ -229,7 +268,10 @@ describe('a watched writer killed while its index update is aside', () => {
     await initMemory({ home, agentId: 'a', env });
     const dir = join(home, 'agents', 'a', 'memory');
     const [signal, why] = await new Promise<[string | null, string]>((resolve) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, join(process.cwd(), 'dist'), home], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', CRASHER, join(process.cwd(), 'dist'), home], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('close', (code, sig) => resolve([sig, `exit ${code}: ${stderr}`]));

@@ -22,17 +22,39 @@ afterAll(cleanupTmp);
 
 async function plantHostileRepo(fx: MemoryFixture, outside: string): Promise<void> {
   const d = fx.dir;
-  await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha\nfuzz\n' });
-  await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/sub/c.md', description: 'c', file_text: 'fuzz x\n' });
+  await fx.memory.tool({
+    command: 'create',
+    reason: 'seed',
+    file_path: 'notes/a.md',
+    description: 'a',
+    file_text: 'alpha\nfuzz\n',
+  });
+  await fx.memory.tool({
+    command: 'create',
+    reason: 'seed',
+    file_path: 'notes/sub/c.md',
+    description: 'c',
+    file_text: 'fuzz x\n',
+  });
   mkdirSync(join(d, 'notes/dir.md'));
   writeFileSync(join(d, 'notes/dir.md/inner.md'), '---\ndescription: i\n---\nalpha\n');
   mkdirSync(join(d, 'tools'));
   writeFileSync(join(d, 'tools/run.md'), '---\ndescription: r\n---\nalpha\n');
   chmodSync(join(d, 'tools/run.md'), 0o755);
   mkdirSync(join(d, 'latin'));
-  writeFileSync(Buffer.concat([Buffer.from(join(d, 'latin/caf')), Buffer.from([0xe9]), Buffer.from('.md')]), '---\ndescription: l\n---\nl\n');
+  writeFileSync(
+    Buffer.concat([Buffer.from(join(d, 'latin/caf')), Buffer.from([0xe9]), Buffer.from('.md')]),
+    '---\ndescription: l\n---\nl\n',
+  );
   writeFileSync(join(d, 'system/rules.md'), '---\ndescription: rules\nread_only: true\n---\nbe kind\n');
-  const links: Record<string, string> = { lnk_self: '.', lnk_git: '.git', lnk_out: outside, lnk_notes: 'notes', lnk_file: 'notes/a.md', 'notes/lnk_up': '..' };
+  const links: Record<string, string> = {
+    lnk_self: '.',
+    lnk_git: '.git',
+    lnk_out: outside,
+    lnk_notes: 'notes',
+    lnk_file: 'notes/a.md',
+    'notes/lnk_up': '..',
+  };
   for (const [name, target] of Object.entries(links)) symlinkSync(target, join(d, name));
   git(d, ['add', '-A']);
   git(d, ['commit', '-qm', 'operator plants hostile content', '--no-verify']);
@@ -40,7 +62,13 @@ async function plantHostileRepo(fx: MemoryFixture, outside: string): Promise<voi
   const wlinks: Record<string, string> = { wlnk_self: '.', wlnk_git: '.git', wlnk_out: outside, wlnk_notes: 'notes' };
   for (const [name, target] of Object.entries(wlinks)) symlinkSync(target, join(d, name));
   appendFileSync(join(d, '.git/info/exclude'), `${Object.keys(wlinks).join('\n')}\n`);
-  await fx.memory.tool({ command: 'create', reason: 'probe seed', file_path: 'probe/p.md', description: 'p', file_text: 'ping\n' });
+  await fx.memory.tool({
+    command: 'create',
+    reason: 'probe seed',
+    file_path: 'probe/p.md',
+    description: 'p',
+    file_text: 'ping\n',
+  });
 }
 
 function outsideState(outside: string): string {
@@ -65,11 +93,19 @@ describe('path fuzz', () => {
     await plantHostileRepo(fx, outside);
     expect(fsckProblems(fx.dir)).toBe('');
     const start = git(fx.dir, ['rev-parse', 'HEAD']);
-    const guard = { outside: outsideState(outside), hooks: hookState(fx.dir), config: readFileSync(join(fx.dir, '.git/config'), 'utf8') };
+    const guard = {
+      outside: outsideState(outside),
+      hooks: hookState(fx.dir),
+      config: readFileSync(join(fx.dir, '.git/config'), 'utf8'),
+    };
     let objects = objectCount(fx.dir);
     const acknowledged = new Set<string>();
     const violations: string[] = [];
-    const known = (): string[] => git(fx.dir, ['ls-files']).split('\n').filter((p) => p.endsWith('.md') && !p.startsWith('probe/')).slice(0, 40);
+    const known = (): string[] =>
+      git(fx.dir, ['ls-files'])
+        .split('\n')
+        .filter((p) => p.endsWith('.md') && !p.startsWith('probe/'))
+        .slice(0, 40);
     let knownCache = known();
     const r = rng(SEED);
     const ctx = { memoryDir: fx.dir, known: () => knownCache };
@@ -96,11 +132,19 @@ describe('path fuzz', () => {
       // and drafting (a no-op answered NO_CHANGES); every 10th by a real commit.
       try {
         if (i % 10 === 9) {
-          const probe = await fx.memory.tool({ command: 'str_replace', reason: 'probe', file_path: 'probe/p.md', old_string: ping ? 'ping' : 'pong', new_string: ping ? 'pong' : 'ping' });
+          const probe = await fx.memory.tool({
+            command: 'str_replace',
+            reason: 'probe',
+            file_path: 'probe/p.md',
+            old_string: ping ? 'ping' : 'pong',
+            new_string: ping ? 'pong' : 'ping',
+          });
           acknowledged.add(probe.commit);
           ping = !ping;
         } else {
-          const noop = await fx.memory.tool({ command: 'update_description', reason: 'probe', file_path: 'probe/p.md', description: 'p' }).catch((e: unknown) => e);
+          const noop = await fx.memory
+            .tool({ command: 'update_description', reason: 'probe', file_path: 'probe/p.md', description: 'p' })
+            .catch((e: unknown) => e);
           if (!isMemoryError(noop, 'NO_CHANGES')) throw noop;
         }
       } catch (err) {
@@ -119,11 +163,14 @@ describe('path fuzz', () => {
         if (names.length > 0) say(`.git-like names in HEAD: ${names.join(', ')}`);
       }
     }
-    const ghosts = git(fx.dir, ['rev-list', `${start}..HEAD`]).split('\n').filter((id) => id !== '' && !acknowledged.has(id));
+    const ghosts = git(fx.dir, ['rev-list', `${start}..HEAD`])
+      .split('\n')
+      .filter((id) => id !== '' && !acknowledged.has(id));
     if (ghosts.length > 0) violations.push(`${ghosts.length} ghost commit(s): ${ghosts.slice(0, 5).join(', ')}`);
     const fsck = fsckProblems(fx.dir);
     if (fsck) violations.push(`fsck at the end: ${fsck.slice(0, 300)}`);
-    if (dotGitNamesInHead(fx.dir).length > 0) violations.push(`.git-like names in HEAD: ${dotGitNamesInHead(fx.dir).join(', ')}`);
+    if (dotGitNamesInHead(fx.dir).length > 0)
+      violations.push(`.git-like names in HEAD: ${dotGitNamesInHead(fx.dir).join(', ')}`);
     if (objectCount(fx.dir) < objects) violations.push('objects dropped by the end');
     const summary = `seed ${SEED}, ${CALLS} calls, ${counts.ok} committed, ${counts.refused} refused, ${((Date.now() - t0) / 1000).toFixed(1)} s`;
     expect(violations, `path fuzz failed (${summary}; rerun with GITMEM_FUZZ_SEED=${SEED})`).toEqual([]);

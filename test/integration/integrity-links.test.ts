@@ -24,15 +24,31 @@ function commitLinks(links: Record<string, string>): void {
 beforeEach(async () => {
   fx = await memoryFixture('links');
   outside = makeTmpDir('gitmem-outside-');
-  await fx.memory.tool({ command: 'create', reason: 'seed', file_path: 'notes/a.md', description: 'a', file_text: 'alpha\n' });
-  commitLinks({ lnk_self: '.', lnk_git: '.git', lnk_notes: 'notes', lnk_file: 'notes/a.md', 'lnk_a.md': 'notes/a.md', lnk_out: outside });
+  await fx.memory.tool({
+    command: 'create',
+    reason: 'seed',
+    file_path: 'notes/a.md',
+    description: 'a',
+    file_text: 'alpha\n',
+  });
+  commitLinks({
+    lnk_self: '.',
+    lnk_git: '.git',
+    lnk_notes: 'notes',
+    lnk_file: 'notes/a.md',
+    'lnk_a.md': 'notes/a.md',
+    lnk_out: outside,
+  });
 });
 afterAll(cleanupTmp);
 
 describe('links inside the repository are never followed', () => {
   it('refuses delete lnk_self/.git/objects: the object store is untouched', async () => {
     const objects = objectCount(fx.dir);
-    await expectRefused(fx.dir, fx.memory.tool({ command: 'delete', reason: 'tidy', file_path: 'lnk_self/.git/objects' }));
+    await expectRefused(
+      fx.dir,
+      fx.memory.tool({ command: 'delete', reason: 'tidy', file_path: 'lnk_self/.git/objects' }),
+    );
     await expectRefused(fx.dir, fx.memory.tool({ command: 'delete', reason: 'tidy', file_path: 'lnk_self/notes' }));
     expect(objectCount(fx.dir)).toBe(objects);
     expect(fsckProblems(fx.dir)).toBe('');
@@ -41,7 +57,10 @@ describe('links inside the repository are never followed', () => {
   it('refuses delete lnk_git/hooks: hooks keep their content and mode', async () => {
     const hooks = hookState(fx.dir);
     await expectRefused(fx.dir, fx.memory.tool({ command: 'delete', reason: 'tidy', file_path: 'lnk_git/hooks' }));
-    await expectRefused(fx.dir, fx.memory.tool({ command: 'create', reason: 'r', file_path: 'lnk_git/hooks/x.md', description: 'd' }));
+    await expectRefused(
+      fx.dir,
+      fx.memory.tool({ command: 'create', reason: 'r', file_path: 'lnk_git/hooks/x.md', description: 'd' }),
+    );
     expect(hookState(fx.dir)).toBe(hooks);
   });
 
@@ -63,7 +82,9 @@ describe('links inside the repository are never followed', () => {
     ];
     for (const call of calls) {
       const err = await expectRefused(fx.dir, fx.memory.tool({ reason: 'r', ...call }));
-      expect(['INVALID_PATH', 'PATH_ESCAPE'], `${JSON.stringify(call)}: ${err.code} ${err.message}`).toContain(err.code);
+      expect(['INVALID_PATH', 'PATH_ESCAPE'], `${JSON.stringify(call)}: ${err.code} ${err.message}`).toContain(
+        err.code,
+      );
     }
     expect(readFileSync(join(fx.dir, 'notes/a.md'), 'utf8')).toContain('alpha');
     expect(existsSync(join(fx.dir, 'notes/new.md'))).toBe(false);
@@ -79,7 +100,10 @@ describe('links inside the repository are never followed', () => {
       '*** Delete File: lnk_self/notes/a.md',
     ];
     for (const body of patches) {
-      const err = await expectRefused(fx.dir, fx.memory.applyPatch({ reason: 'r', patch: `*** Begin Patch\n${body}\n*** End Patch` }));
+      const err = await expectRefused(
+        fx.dir,
+        fx.memory.applyPatch({ reason: 'r', patch: `*** Begin Patch\n${body}\n*** End Patch` }),
+      );
       expect(['INVALID_PATH', 'PATH_ESCAPE'], `${body}: ${err.code} ${err.message}`).toContain(err.code);
     }
   });
@@ -102,14 +126,32 @@ describe('links inside the repository are never followed', () => {
     const commit = git(fx.dir, ['commit-tree', tree, '-p', head, '-m', 'probe']);
     const blob = git(fx.dir, ['rev-parse', 'HEAD:notes/a.md']);
     const index = [{ path: 'lnk_self/.git/config', mode: '100644', id: blob }];
-    const err = await publishCommit(handleGit(fx.memory), { memoryDir: fx.dir, commit, parent: head, index, subject: 'probe' }).catch((e: unknown) => e);
+    const err = await publishCommit(handleGit(fx.memory), {
+      memoryDir: fx.dir,
+      commit,
+      parent: head,
+      index,
+      subject: 'probe',
+    }).catch((e: unknown) => e);
     expect(isMemoryError(err), String(err)).toBe(true);
     expect(git(fx.dir, ['rev-parse', 'HEAD'])).toBe(head);
   });
 });
 
 describe('.git look-alikes are refused everywhere', () => {
-  const looks = ['x/.git/config', '.GIT/config', '.Git/hooks/pre-commit', '.git./config', '.git /config', 'git~1/config', '.g\u200cit/config', '.git::$INDEX_ALLOCATION/config', 'a/.gIt/b.md', '.git', '.GIT'];
+  const looks = [
+    'x/.git/config',
+    '.GIT/config',
+    '.Git/hooks/pre-commit',
+    '.git./config',
+    '.git /config',
+    'git~1/config',
+    '.g\u200cit/config',
+    '.git::$INDEX_ALLOCATION/config',
+    'a/.gIt/b.md',
+    '.git',
+    '.GIT',
+  ];
   it('as an argument of every command', async () => {
     for (const p of looks) {
       const calls = [
@@ -126,8 +168,17 @@ describe('.git look-alikes are refused everywhere', () => {
   });
   it('in every apply_patch hunk path', async () => {
     for (const p of looks) {
-      for (const body of [`*** Add File: ${p}\n+x`, `*** Update File: ${p}\n@@\n-a\n+b`, `*** Delete File: ${p}`, `*** Update File: notes/a.md\n*** Move to: ${p}\n@@\n-alpha\n+beta`]) {
-        await expectRefused(fx.dir, fx.memory.applyPatch({ reason: 'r', patch: `*** Begin Patch\n${body}\n*** End Patch` }), 'INVALID_PATH');
+      for (const body of [
+        `*** Add File: ${p}\n+x`,
+        `*** Update File: ${p}\n@@\n-a\n+b`,
+        `*** Delete File: ${p}`,
+        `*** Update File: notes/a.md\n*** Move to: ${p}\n@@\n-alpha\n+beta`,
+      ]) {
+        await expectRefused(
+          fx.dir,
+          fx.memory.applyPatch({ reason: 'r', patch: `*** Begin Patch\n${body}\n*** End Patch` }),
+          'INVALID_PATH',
+        );
       }
     }
     expect(dotGitNamesInHead(fx.dir)).toEqual([]);

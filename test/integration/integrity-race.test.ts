@@ -50,7 +50,9 @@ describe('racing a directory swap', () => {
     git(fx.dir, ['add', 'd']);
     git(fx.dir, ['commit', '-qm', 'seed d']);
     const stop = join(fx.home, 'stop');
-    const racer = spawn(process.execPath, ['-e', RACER, fx.dir, outside, stop], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const racer = spawn(process.execPath, ['-e', RACER, fx.dir, outside, stop], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let swaps = '';
     racer.stdout.on('data', (b: Buffer) => (swaps += b.toString()));
     const exited = new Promise((r) => racer.once('exit', r));
@@ -84,7 +86,9 @@ describe('racing a directory swap', () => {
     for (const [name, text] of decoys) expect(readFileSync(join(outside, name), 'utf8')).toBe(text);
     expect(untyped).toEqual([]);
     expect(existsSync(join(fx.dir, '.git', 'gitmem-write.json'))).toBe(false);
-    const log = git(fx.dir, ['log', '--format=%H %s']).split('\n').filter((l) => l.includes(' race '));
+    const log = git(fx.dir, ['log', '--format=%H %s'])
+      .split('\n')
+      .filter((l) => l.includes(' race '));
     expect(log.filter((l) => !acknowledged.has(l.slice(0, 40)))).toEqual([]);
     expect(git(fx.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
     await fx.memory.tool({ command: 'create', reason: 'after the race', file_path: 'd/after.md', description: 'a' });

@@ -2,7 +2,16 @@
 // are met, a directory swapped for a link after it was opened keeps receiving the writes (never the
 // link's target), and nothing blocks on a FIFO.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RepoFs } from '../../src/memfs/repo-fs.js';
@@ -50,7 +59,15 @@ describe.each([true, false])('RepoFs (through /proc/self/fd: %s)', (procFd) => {
     execFileSync('mkfifo', [join(root, 'notes/pipe.md')]);
     expect(errorCodeOf(() => fs.readFile('notes/pipe.md'))).toBe('INVALID_PATH');
     expect(errorCodeOf(() => fs.readFile('notes'))).toBe('INVALID_PATH');
-    expect(fs.list('notes')?.map((e) => [e.name.toString(), e.kind]).sort()).toEqual([['a.md', 'file'], ['pipe.md', 'other']]);
+    expect(
+      fs
+        .list('notes')
+        ?.map((e) => [e.name.toString(), e.kind])
+        .sort(),
+    ).toEqual([
+      ['a.md', 'file'],
+      ['pipe.md', 'other'],
+    ]);
     fs.close();
   });
 

@@ -19,7 +19,10 @@ let repo: string;
 let env: Record<string, string>;
 
 function startChild(args: string[]): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const ready = new Promise<void>((resolve, reject) => {
@@ -64,7 +67,9 @@ describe('withMemoryOperation', () => {
   });
 
   it('releases after a failing operation and passes its error through', async () => {
-    await expect(withMemoryOperation(repo, () => Promise.reject(new MemoryError('NO_MATCH', 'x')))).rejects.toMatchObject({ code: 'NO_MATCH' });
+    await expect(
+      withMemoryOperation(repo, () => Promise.reject(new MemoryError('NO_MATCH', 'x'))),
+    ).rejects.toMatchObject({ code: 'NO_MATCH' });
     expect(await withMemoryOperation(repo, () => 42)).toBe(42);
   });
 
@@ -88,7 +93,11 @@ describe('withMemoryOperation', () => {
   it('times out with LOCK_TIMEOUT naming the holder in another process, then recovers after kill -9', async () => {
     const { child, ready } = startChild(['hold', repo]);
     await ready;
-    expect(readMemoryOperationHolder(repo)).toMatchObject({ pid: child.pid, purpose: 'child hold', hostname: hostname() });
+    expect(readMemoryOperationHolder(repo)).toMatchObject({
+      pid: child.pid,
+      purpose: 'child hold',
+      hostname: hostname(),
+    });
     const err = (await withMemoryOperation(repo, () => 1, { timeoutMs: 150 }).catch((e: unknown) => e)) as MemoryError;
     expect(err.code).toBe('LOCK_TIMEOUT');
     expect(err.message).toContain(`pid ${child.pid}`);
@@ -99,11 +108,15 @@ describe('withMemoryOperation', () => {
     let recovered: { reason: string; removedGitLocks: string[] } | undefined;
     const gitRunner = createGitRunner({ env });
     const started = Date.now();
-    await withMemoryOperation(repo, async () => {
-      writeFileSync(join(repo, 'b.md'), 'after crash\n');
-      await gitRunner.run(['add', 'b.md'], { cwd: repo });
-      await gitRunner.run(['commit', '-q', '-m', 'after crash'], { cwd: repo });
-    }, { onRecovered: (info) => (recovered = info), timeoutMs: 10_000 });
+    await withMemoryOperation(
+      repo,
+      async () => {
+        writeFileSync(join(repo, 'b.md'), 'after crash\n');
+        await gitRunner.run(['add', 'b.md'], { cwd: repo });
+        await gitRunner.run(['commit', '-q', '-m', 'after crash'], { cwd: repo });
+      },
+      { onRecovered: (info) => (recovered = info), timeoutMs: 10_000 },
+    );
     expect(recovered?.reason).toBe('dead_holder');
     expect(recovered?.removedGitLocks.map((p) => p.split('/').pop())).toEqual(['index.lock']);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -112,11 +125,26 @@ describe('withMemoryOperation', () => {
 
   it('breaks a lock whose heartbeat went stale even when the pid cannot be checked (other host)', async () => {
     const path = join(resolveGitCommonDir(repo), LEASE_FILE);
-    writeFileSync(path, JSON.stringify({ pid: 1, hostname: 'elsewhere', startedAt: new Date().toISOString(), purpose: 'remote', token: 't' }));
-    const fresh = await withMemoryOperation(repo, () => 1, { timeoutMs: 100, staleMs: 60_000 }).catch((e: unknown) => e);
+    writeFileSync(
+      path,
+      JSON.stringify({
+        pid: 1,
+        hostname: 'elsewhere',
+        startedAt: new Date().toISOString(),
+        purpose: 'remote',
+        token: 't',
+      }),
+    );
+    const fresh = await withMemoryOperation(repo, () => 1, { timeoutMs: 100, staleMs: 60_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(isMemoryError(fresh, 'LOCK_TIMEOUT')).toBe(true);
     let reason = '';
-    await withMemoryOperation(repo, () => 1, { timeoutMs: 2_000, staleMs: 300, onRecovered: (i) => (reason = i.reason) });
+    await withMemoryOperation(repo, () => 1, {
+      timeoutMs: 2_000,
+      staleMs: 300,
+      onRecovered: (i) => (reason = i.reason),
+    });
     expect(reason).toBe('stale_heartbeat');
   });
 
@@ -142,7 +170,11 @@ describe('withMemoryOperation', () => {
     const { child, ready } = startChild(['stall', repo, '1500']);
     await ready;
     let reason = '';
-    const err = await withMemoryOperation(repo, () => 1, { timeoutMs: 900, staleMs: 200, onRecovered: (i) => (reason = i.reason) }).catch((e: unknown) => e);
+    const err = await withMemoryOperation(repo, () => 1, {
+      timeoutMs: 900,
+      staleMs: 200,
+      onRecovered: (i) => (reason = i.reason),
+    }).catch((e: unknown) => e);
     expect(reason).toBe('');
     expect(isMemoryError(err, 'LOCK_TIMEOUT')).toBe(true);
     await new Promise((r) => child.once('exit', r));
@@ -151,16 +183,28 @@ describe('withMemoryOperation', () => {
 
   it('takes over a lock that names this very process, which cannot be holding it (a pid reused after a restart)', async () => {
     const path = join(resolveGitCommonDir(repo), LEASE_FILE);
-    writeFileSync(path, JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), purpose: 'before the restart', token: 'old' }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        pid: process.pid,
+        hostname: hostname(),
+        startedAt: new Date().toISOString(),
+        purpose: 'before the restart',
+        token: 'old',
+      }),
+    );
     let reason = '';
-    expect(await withMemoryOperation(repo, () => 'mine', { timeoutMs: 1_000, onRecovered: (i) => (reason = i.reason) })).toBe('mine');
+    expect(
+      await withMemoryOperation(repo, () => 'mine', { timeoutMs: 1_000, onRecovered: (i) => (reason = i.reason) }),
+    ).toBe('mine');
     expect(reason).toBe('dead_holder');
   });
 
   // Its cost (about a millisecond) is a bench row (worker section), never a timed assertion here.
   it('takes and releases the lock each time, 300 times in a row, leaving no holder behind', async () => {
     const lockFile = join(resolveGitCommonDir(repo), LEASE_FILE);
-    for (let i = 0; i < 300; i++) expect(await withMemoryOperation(repo, () => (existsSync(lockFile) ? i : -1))).toBe(i);
+    for (let i = 0; i < 300; i++)
+      expect(await withMemoryOperation(repo, () => (existsSync(lockFile) ? i : -1))).toBe(i);
     expect(readMemoryOperationHolder(repo)).toBeNull();
     expect(existsSync(lockFile)).toBe(false);
   });

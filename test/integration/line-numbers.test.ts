@@ -24,7 +24,13 @@ interface Case {
   frontmatter: number;
 }
 
-const plain = (name: string, text: string, lines: string[]): Case => ({ name, path: `lines/${name}.txt`, text, lines, frontmatter: 0 });
+const plain = (name: string, text: string, lines: string[]): Case => ({
+  name,
+  path: `lines/${name}.txt`,
+  text,
+  lines,
+  frontmatter: 0,
+});
 const CASES: Case[] = [
   plain('lf-final', 'alpha\nbeta\ngamma\n', ['alpha', 'beta', 'gamma']),
   plain('lf-no-final', 'alpha\nbeta\ngamma', ['alpha', 'beta', 'gamma']),
@@ -98,14 +104,25 @@ describe('line numbers agree between view, insert, AMBIGUOUS_MATCH and search', 
     for (const c of CASES) {
       for (let n = c.frontmatter; n <= c.lines.length; n++) {
         try {
-          await fx.memory.tool({ command: 'insert', reason: 'r', file_path: c.path, insert_line: n, insert_text: 'INSERTED' });
+          await fx.memory.tool({
+            command: 'insert',
+            reason: 'r',
+            file_path: c.path,
+            insert_line: n,
+            insert_text: 'INSERTED',
+          });
           const after = await viewLines(c.path);
           expect(after, `${c.name} @ ${n}`).toEqual([...c.lines.slice(0, n), 'INSERTED', ...c.lines.slice(n)]);
         } finally {
           commitRaw(c.path, c.text);
         }
       }
-      const past = await refusal({ command: 'insert', file_path: c.path, insert_line: c.lines.length + 1, insert_text: 'x' });
+      const past = await refusal({
+        command: 'insert',
+        file_path: c.path,
+        insert_line: c.lines.length + 1,
+        insert_text: 'x',
+      });
       expect(past.code, c.name).toBe('INVALID_ARGUMENT');
     }
   });
@@ -113,7 +130,9 @@ describe('line numbers agree between view, insert, AMBIGUOUS_MATCH and search', 
   it('AMBIGUOUS_MATCH reports the view lines that hold the matches, each once', async () => {
     for (const c of CASES) {
       const body = c.lines.slice(c.frontmatter);
-      const matches = body.flatMap((line, i) => Array.from({ length: line.split('a').length - 1 }, () => c.frontmatter + i + 1));
+      const matches = body.flatMap((line, i) =>
+        Array.from({ length: line.split('a').length - 1 }, () => c.frontmatter + i + 1),
+      );
       if (matches.length < 2) continue;
       const expected = [...new Set(matches)]; // each line once, however many matches it holds
       const r = await refusal({ command: 'str_replace', file_path: c.path, old_string: 'a', new_string: 'b' });

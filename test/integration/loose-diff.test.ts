@@ -28,7 +28,8 @@ function commitAll(dir: string, msg: string): { commit: string; tree: string } {
   return { commit: git(dir, ['rev-parse', 'HEAD']), tree: git(dir, ['rev-parse', 'HEAD^{tree}']) };
 }
 
-const gitDiff = (dir: string, from: string, to: string) => parseRawDiff(git(dir, ['diff-tree', '-r', '--raw', '-z', '-M', '--no-abbrev', from, to]).replace(/$/, '\0'));
+const gitDiff = (dir: string, from: string, to: string) =>
+  parseRawDiff(git(dir, ['diff-tree', '-r', '--raw', '-z', '-M', '--no-abbrev', from, to]).replace(/$/, '\0'));
 
 describe('diffLooseRaw', () => {
   it('answers as git does for seeded histories of adds and edits, and leaves the rest to git', () => {
@@ -40,21 +41,20 @@ describe('diffLooseRaw', () => {
     let base = commitAll(dir, 'root');
     let [answered, deferred] = [0, 0];
     for (let round = 0; round < 60; round++) {
-      const kind = round % 10 === 9 ? pick(['delete', 'mode', 'link', 'dir-to-file']) : pick(['add', 'edit', 'add-dir']);
+      const kind =
+        round % 10 === 9 ? pick(['delete', 'mode', 'link', 'dir-to-file']) : pick(['add', 'edit', 'add-dir']);
       const name = `${pick(['a', 'b', 'notes', 'notes/deep', 'ü'])}/${pick(['x', 'y', 'z', 'é', 'x-y'])}${Math.floor(next() * 6)}.md`;
       const existing = [...files];
       if (kind === 'add' || (kind === 'edit' && existing.length === 0)) {
         put(dir, name, `new ${round}\n`);
         files.add(name);
-      }
-      else if (kind === 'edit') put(dir, pick(existing), `edit ${round}\n`);
+      } else if (kind === 'edit') put(dir, pick(existing), `edit ${round}\n`);
       else if (kind === 'add-dir') {
         for (let i = 0; i < 3; i++) {
           put(dir, `fresh${round}/s${i}/f.md`, `${i}\n`);
           files.add(`fresh${round}/s${i}/f.md`);
         }
-      }
-      else if (kind === 'delete' && existing.length > 0) {
+      } else if (kind === 'delete' && existing.length > 0) {
         const gone = pick(existing);
         unlinkSync(join(dir, gone));
         files.delete(gone);
@@ -76,7 +76,13 @@ describe('diffLooseRaw', () => {
         expect(ours).toEqual(theirs);
       }
       const plain = (mode: string): boolean => mode === '100644' || mode === '100755';
-      if (theirs.every((e) => (e.status === 'A' || e.status === 'M') && plain(e.newMode) && (e.oldMode === '000000' || plain(e.oldMode)))) expect(ours).toBeDefined();
+      if (
+        theirs.every(
+          (e) =>
+            (e.status === 'A' || e.status === 'M') && plain(e.newMode) && (e.oldMode === '000000' || plain(e.oldMode)),
+        )
+      )
+        expect(ours).toBeDefined();
       base = round % 3 === 0 ? next_ : base; // also diffs spanning several commits
     }
     expect(answered).toBeGreaterThan(30);
@@ -89,7 +95,9 @@ describe('diffLooseRaw', () => {
     const first = commitAll(dir, 'one');
     put(dir, 'b.md', 'two\n');
     const second = commitAll(dir, 'two');
-    expect(diffLooseRaw(join(dir, '.git', 'objects'), first.commit, second.tree)).toEqual(gitDiff(dir, first.commit, second.tree));
+    expect(diffLooseRaw(join(dir, '.git', 'objects'), first.commit, second.tree)).toEqual(
+      gitDiff(dir, first.commit, second.tree),
+    );
     git(dir, ['gc', '-q', '--prune=now']);
     expect(diffLooseRaw(join(dir, '.git', 'objects'), first.commit, second.tree)).toBeUndefined();
   });

@@ -18,7 +18,14 @@ let client: Client;
 beforeAll(async () => {
   fx = await memoryFixture('mcp-args');
   client = new Client({ name: 'gitmem-args', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--agent', 'mcp-args'], env: fx.env, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--agent', 'mcp-args'],
+      env: fx.env,
+      stderr: 'ignore',
+    }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -88,7 +95,12 @@ describe('MCP tool arguments', () => {
 describe('gitmem mcp with a bad --agent', () => {
   for (const agent of ['bad/id', '../x', 'no-such-agent']) {
     it(`--agent ${agent}: one stderr line, exit 1, nothing on the protocol channel`, () => {
-      const r = spawnSync(process.execPath, [CLI, 'mcp', '--agent', agent], { env: fx.env, input: '', encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [CLI, 'mcp', '--agent', agent], {
+        env: fx.env,
+        input: '',
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(r.status).toBe(1);
       expect(r.stdout).toBe('');
       const lines = r.stderr.trim().split('\n');
@@ -98,7 +110,12 @@ describe('gitmem mcp with a bad --agent', () => {
   }
 
   it('the official client sees the failure at connect, and the line on stderr names it', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--agent', 'bad/id'], env: fx.env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--agent', 'bad/id'],
+      env: fx.env,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     const c = new Client({ name: 'bad-agent', version: '1.0.0' });

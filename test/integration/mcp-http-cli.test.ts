@@ -24,7 +24,10 @@ interface Running {
 
 /** Starts `gitmem mcp --http …` and waits until it printed `until` on stderr (or exited). */
 async function start(args: string[], until: RegExp): Promise<Running> {
-  const child = spawn(process.execPath, [GITMEM_BIN, 'mcp', '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [GITMEM_BIN, 'mcp', '--http', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -41,7 +44,9 @@ async function start(args: string[], until: RegExp): Promise<Running> {
 
 async function connect(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'gitmem-cli-http-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -64,8 +69,26 @@ describe('gitmem mcp --http', () => {
     expect(unauth.status).toBe(401);
     const ada = await connect(url, token);
     const bob = await connect(url.replace(/\/mcp$/, '/agents/bob/mcp'), token);
-    await ada.callTool({ name: 'memory', arguments: { command: 'create', reason: 'ada over http', file_path: 'notes/a.md', description: 'a', file_text: 'a' } });
-    await bob.callTool({ name: 'memory', arguments: { command: 'create', reason: 'bob over http', file_path: 'notes/b.md', description: 'b', file_text: 'b' } });
+    await ada.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'ada over http',
+        file_path: 'notes/a.md',
+        description: 'a',
+        file_text: 'a',
+      },
+    });
+    await bob.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'bob over http',
+        file_path: 'notes/b.md',
+        description: 'b',
+        file_text: 'b',
+      },
+    });
     expect(git(join(home, 'agents/ada/memory'), ['log', '-1', '--format=%s'])).toBe('ada over http');
     expect(git(join(home, 'agents/bob/memory'), ['log', '-1', '--format=%s'])).toBe('bob over http');
     run.child.kill('SIGTERM');
@@ -106,7 +129,12 @@ describe('gitmem mcp --http', () => {
     const given = runGitmem(env, ['mcp', '--http', '--host', '192.0.2.1', '--port', '0', '--token-file', file]);
     expect(given.code).toBe(1);
     expect(given.stderr).toMatch(/IO_ERROR/);
-    for (const args of [['mcp', '--port', '1234'], ['mcp', '--http', '--port', 'x'], ['mcp', '--http', '--port', '70000'], ['mcp', '--http', '--agent', 'nobody']]) {
+    for (const args of [
+      ['mcp', '--port', '1234'],
+      ['mcp', '--http', '--port', 'x'],
+      ['mcp', '--http', '--port', '70000'],
+      ['mcp', '--http', '--agent', 'nobody'],
+    ]) {
       const r = runGitmem(env, [...args, '--home', home]);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr, args.join(' ')).toMatch(/^gitmem: [A-Z_]+: /);

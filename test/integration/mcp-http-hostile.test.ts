@@ -47,7 +47,12 @@ describe('MCP over HTTP: hostile requests', () => {
       expect(r.status, origin).toBe(403);
       expect(r.headers['access-control-allow-origin']).toBeUndefined();
     }
-    const preflight = await raw('/mcp', { method: 'OPTIONS', token: null, headers: { Origin: 'http://evil.example' }, body: '' });
+    const preflight = await raw('/mcp', {
+      method: 'OPTIONS',
+      token: null,
+      headers: { Origin: 'http://evil.example' },
+      body: '',
+    });
     expect(preflight.status).toBe(403);
     expect(server.sessions).toBe(0);
   });
@@ -58,7 +63,13 @@ describe('MCP over HTTP: hostile requests', () => {
     expect((await raw('/mcp', { body: big, headers: { 'Transfer-Encoding': 'chunked' } })).status).toBe(413);
     // An endless body: past a few times the limit the connection is cut, and the server goes on serving.
     const endless = await new Promise<string>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' } });
+      const req = request({
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+      });
       req.on('response', (res) => resolve(`status ${res.statusCode ?? 0}`));
       req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
@@ -73,7 +84,9 @@ describe('MCP over HTTP: hostile requests', () => {
     expect(notJson.status).toBe(400);
     expect(JSON.parse(notJson.body).error.code).toBe(-32700);
     const batch = await raw('/mcp', { body: JSON.stringify([INIT]) });
-    expect(JSON.parse(batch.body).error.message).toMatch(/batches are not supported; send one JSON-RPC message per request/);
+    expect(JSON.parse(batch.body).error.message).toMatch(
+      /batches are not supported; send one JSON-RPC message per request/,
+    );
     const notUtf8 = await raw('/mcp', { body: Buffer.from([0x7b, 0xff, 0x7d]) });
     expect(JSON.parse(notUtf8.body).error.code).toBe(-32700);
     expect(server.sessions).toBe(0);
@@ -85,7 +98,13 @@ describe('MCP over HTTP: configured CORS origins', () => {
     const memory = await createMemory({ home, agentId: 'bob', env });
     const cors = await startMcpHttpServer({ memory, corsOrigins: ['https://app.example'] });
     try {
-      const pre = await raw('/mcp', { to: cors, method: 'OPTIONS', token: null, headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' }, body: '' });
+      const pre = await raw('/mcp', {
+        to: cors,
+        method: 'OPTIONS',
+        token: null,
+        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' },
+        body: '',
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers['access-control-allow-origin']).toBe('https://app.example');
       expect(pre.headers['access-control-allow-headers']).toMatch(/Authorization/);
@@ -93,7 +112,9 @@ describe('MCP over HTTP: configured CORS origins', () => {
       expect(init.status).toBe(200);
       expect(init.headers['access-control-expose-headers']).toMatch(/Mcp-Session-Id/);
       expect(await end(init, { Origin: 'https://app.example' }, cors)).toBe(200);
-      expect((await raw('/mcp', { to: cors, token: null, headers: { Origin: 'https://app.example' } })).status).toBe(401);
+      expect((await raw('/mcp', { to: cors, token: null, headers: { Origin: 'https://app.example' } })).status).toBe(
+        401,
+      );
       expect((await raw('/mcp', { to: cors, headers: { Origin: 'https://evil.example' } })).status).toBe(403);
     } finally {
       await cors.close();
@@ -110,7 +131,11 @@ describe('MCP over HTTP: where it may listen', () => {
     // IO_ERROR instead, so this test never listens beyond loopback (0.0.0.0 and :: are pinned in http-policy.test.ts).
     const err = await startMcpHttpServer({ memory, host: '192.0.2.1' }).catch((e: unknown) => e);
     expect(isMemoryError(err) ? err.code : err).toBe('UNSAFE_BIND');
-    const given = await startMcpHttpServer({ memory, host: '192.0.2.1', token: 'a-token-the-operator-chose-1234' }).catch((e: unknown) => e);
+    const given = await startMcpHttpServer({
+      memory,
+      host: '192.0.2.1',
+      token: 'a-token-the-operator-chose-1234',
+    }).catch((e: unknown) => e);
     expect(isMemoryError(given) ? given.code : given).toBe('IO_ERROR');
   });
 

@@ -57,7 +57,6 @@ describe('MCP over HTTP: the bearer token', () => {
     await expect(connect(server.url, wrong[0])).rejects.toThrow(/401|Unauthorized/);
     expect(server.sessions).toBe(0);
   });
-
 });
 
 describe('MCP over HTTP: sessions and agents', () => {
@@ -69,7 +68,16 @@ describe('MCP over HTTP: sessions and agents', () => {
     const [ta, tb] = await Promise.all([a.client.listTools(), b.client.listTools()]);
     expect(ta.tools.map((t) => t.name)).toContain('memory');
     expect(tb.tools).toEqual(ta.tools);
-    const r = await a.client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'via http', file_path: 'notes/http.md', description: 'HTTP note', file_text: 'hi' } });
+    const r = await a.client.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'via http',
+        file_path: 'notes/http.md',
+        description: 'HTTP note',
+        file_text: 'hi',
+      },
+    });
     expect(r.isError).toBeFalsy();
     expect(subject('ada')).toBe('via http');
     const seen = await b.client.callTool({ name: 'memory_view', arguments: { path: 'notes/http.md' } });
@@ -87,10 +95,28 @@ describe('MCP over HTTP: sessions and agents', () => {
     const ada = await connect(server.agentUrl('ada'));
     const bob = await connect(server.agentUrl('bob'));
     const bobBefore = head('bob');
-    await ada.client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'ada writes', file_path: 'notes/ada.md', description: 'a', file_text: 'ada' } });
+    await ada.client.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'ada writes',
+        file_path: 'notes/ada.md',
+        description: 'a',
+        file_text: 'ada',
+      },
+    });
     expect(subject('ada')).toBe('ada writes');
     expect(head('bob')).toBe(bobBefore);
-    await bob.client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'bob writes', file_path: 'notes/bob.md', description: 'b', file_text: 'bob' } });
+    await bob.client.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'bob writes',
+        file_path: 'notes/bob.md',
+        description: 'b',
+        file_text: 'bob',
+      },
+    });
     expect(subject('bob')).toBe('bob writes');
     expect(subject('ada')).toBe('ada writes');
     const tree = await bob.client.callTool({ name: 'memory_tree', arguments: {} });
@@ -98,7 +124,10 @@ describe('MCP over HTTP: sessions and agents', () => {
     expect(JSON.stringify(tree.content)).not.toContain('ada.md');
     // A session of ada's is unknown at bob's URL.
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    const cross = await raw('/agents/bob/mcp', { headers: { 'Mcp-Session-Id': ada.transport.sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' }, body: list });
+    const cross = await raw('/agents/bob/mcp', {
+      headers: { 'Mcp-Session-Id': ada.transport.sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' },
+      body: list,
+    });
     expect(cross.status).toBe(404);
     await ada.transport.terminateSession();
     await bob.transport.terminateSession();
@@ -109,10 +138,31 @@ describe('MCP over HTTP: sessions and agents', () => {
     const writer = await connect(server.url);
     const updates: string[] = [];
     watcher.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
-    await writer.client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'to watch', file_path: 'notes/watched.md', description: 'w', file_text: 'one' } });
+    await writer.client.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'to watch',
+        file_path: 'notes/watched.md',
+        description: 'w',
+        file_text: 'one',
+      },
+    });
     await watcher.client.subscribeResource({ uri: 'gitmem://ada/notes/watched.md' });
-    await writer.client.callTool({ name: 'memory', arguments: { command: 'str_replace', reason: 'edit watched', file_path: 'notes/watched.md', old_string: 'one', new_string: 'two' } });
-    await vi.waitFor(() => expect(updates).toEqual(['gitmem://ada/notes/watched.md']), { timeout: 20_000, interval: 25 });
+    await writer.client.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'str_replace',
+        reason: 'edit watched',
+        file_path: 'notes/watched.md',
+        old_string: 'one',
+        new_string: 'two',
+      },
+    });
+    await vi.waitFor(() => expect(updates).toEqual(['gitmem://ada/notes/watched.md']), {
+      timeout: 20_000,
+      interval: 25,
+    });
     await watcher.transport.terminateSession();
     await writer.transport.terminateSession();
   });
@@ -122,12 +172,19 @@ describe('MCP over HTTP: sessions and agents', () => {
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).error.message).toMatch(/no memory for agent "nobody"/);
     await expect(connect(server.agentUrl('nobody'))).rejects.toThrow(/no memory for agent/);
-    for (const bad of ['/agents/..%2F..%2Fetc/mcp', '/agents/.git/mcp', '/agents/%2e%2e/mcp', '/agents/../mcp', '/agents/ada%00/mcp']) {
+    for (const bad of [
+      '/agents/..%2F..%2Fetc/mcp',
+      '/agents/.git/mcp',
+      '/agents/%2e%2e/mcp',
+      '/agents/../mcp',
+      '/agents/ada%00/mcp',
+    ]) {
       const r = await raw(bad);
       expect(r.status, bad).toBe(400);
     }
     expect((await raw('/agents/ada/x')).status).toBe(404);
-    for (const other of ['/', '/mcp/', '//mcp', '/agents//mcp', '/agents/ada/mcp/x', '/MCP']) expect((await raw(other)).status, other).toBe(404);
+    for (const other of ['/', '/mcp/', '//mcp', '/agents//mcp', '/agents/ada/mcp/x', '/MCP'])
+      expect((await raw(other)).status, other).toBe(404);
     expect(server.sessions).toBe(0);
   });
 
@@ -162,7 +219,11 @@ describe('MCP over HTTP: idle sessions', () => {
       expect(init.status).toBe(200);
       await vi.waitFor(() => expect(idle.sessions).toBe(0), { timeout: 20_000, interval: 20 });
       const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      const after = await raw('/mcp', { to: idle, body: list, headers: { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' } });
+      const after = await raw('/mcp', {
+        to: idle,
+        body: list,
+        headers: { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' },
+      });
       expect(after.status).toBe(404);
     } finally {
       await idle.close();
@@ -179,7 +240,16 @@ describe('gitmem/mcp createMcpServer', () => {
     const client = new Client({ name: 'in-memory', version: '1.0.0' });
     await client.connect(clientSide);
     expect(client.getInstructions()).toMatch(/gitmem serves one agent's memory/);
-    const r = await client.callTool({ name: 'memory', arguments: { command: 'create', reason: 'in memory transport', file_path: 'notes/im.md', description: 'i', file_text: 'i' } });
+    const r = await client.callTool({
+      name: 'memory',
+      arguments: {
+        command: 'create',
+        reason: 'in memory transport',
+        file_path: 'notes/im.md',
+        description: 'i',
+        file_text: 'i',
+      },
+    });
     expect(r.isError).toBeFalsy();
     expect(subject('bob')).toBe('in memory transport');
     // Arguments are still checked against the listed schema, whoever connected the server.
@@ -187,7 +257,9 @@ describe('gitmem/mcp createMcpServer', () => {
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.content)).toMatch(/INVALID_ARGUMENT/);
     // And request params against the SDK's schemas (connect() wraps every transport): -32602, not a crash.
-    await expect(client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema),
+    ).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 });

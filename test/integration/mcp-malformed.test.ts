@@ -71,7 +71,15 @@ const CORPUS: Array<[string | Buffer, number, unknown]> = [
   ['tru', PARSE, null],
   ['NaN', PARSE, null],
   ['{"jsonrpc":"2.0","id":01,"method":"ping"}', PARSE, null],
-  [Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')]), PARSE, null],
+  [
+    Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('"}}'),
+    ]),
+    PARSE,
+    null,
+  ],
   ['\u0000\u0001\u0002', PARSE, null],
   // JSON, but not a JSON-RPC message.
   ['[]', INVALID_REQUEST, null],
@@ -127,7 +135,10 @@ let wire: Wire;
 
 beforeAll(async () => {
   const fx = await memoryFixture('mcp-bad');
-  const child = spawn(process.execPath, [CLI, 'mcp', '--agent', 'mcp-bad'], { env: fx.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'mcp', '--agent', 'mcp-bad'], {
+    env: fx.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stderr.resume();
   wire = new Wire(child);
 });
@@ -149,13 +160,19 @@ describe('gitmem mcp answers every malformed message', () => {
       expect(answer.error?.message, label).toMatch(/^[^\n]{1,300}$/);
       // Alive and in step: a ping right after is answered, and nothing else was sent.
       wire.write(`${req({ id: `ping-${i}`, method: 'ping' })}\n`);
-      expect(await wire.next(`ping after ${label}`), label).toStrictEqual({ jsonrpc: '2.0', id: `ping-${i}`, result: {} });
+      expect(await wire.next(`ping after ${label}`), label).toStrictEqual({
+        jsonrpc: '2.0',
+        id: `ping-${i}`,
+        result: {},
+      });
       expect(wire.pending(), label).toBe(0);
     }
   });
 
   it('hostile but valid messages are served normally; blank lines are skipped', async () => {
-    wire.write(`\n   \r\n${req({ id: 'proto', method: 'ping', params: JSON.parse('{"__proto__":{"polluted":true}}') })}\n`);
+    wire.write(
+      `\n   \r\n${req({ id: 'proto', method: 'ping', params: JSON.parse('{"__proto__":{"polluted":true}}') })}\n`,
+    );
     expect(await wire.next('__proto__ params')).toStrictEqual({ jsonrpc: '2.0', id: 'proto', result: {} });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     wire.write(`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"x":${deep(20_000)}}}\n`);
@@ -164,14 +181,20 @@ describe('gitmem mcp answers every malformed message', () => {
 
   it('refuses lines over the 4 MiB limit with an error (naming the request when it can) and keeps serving', async () => {
     const big = 'x'.repeat(5 * 1024 * 1024);
-    wire.write(`{"method":"tools/call","params":{"name":"memory_tree","arguments":{"pad":"${big}"}},"jsonrpc":"2.0","id":900}\n`);
+    wire.write(
+      `{"method":"tools/call","params":{"name":"memory_tree","arguments":{"pad":"${big}"}},"jsonrpc":"2.0","id":900}\n`,
+    );
     const a = await wire.next('5 MiB request');
     expect(a).toMatchObject({ jsonrpc: '2.0', id: 900, error: { code: INVALID_REQUEST } });
     expect(a.error?.message).toMatch(/4 MiB/);
     // Over the SDK's own 10 MB buffer, in many writes: refused, not fatal.
     for (let k = 0; k < 12; k++) wire.write('y'.repeat(1024 * 1024));
     wire.write('\n');
-    expect(await wire.next('12 MiB garbage')).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST } });
+    expect(await wire.next('12 MiB garbage')).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: INVALID_REQUEST },
+    });
     wire.write(`${req({ id: 'after-big', method: 'ping' })}\n`);
     expect(await wire.next('ping after big')).toStrictEqual({ jsonrpc: '2.0', id: 'after-big', result: {} });
   });

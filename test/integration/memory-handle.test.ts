@@ -22,12 +22,15 @@ beforeAll(async () => {
   git(home, ['init', '-q', '--bare', '-b', 'main', remote], env);
 });
 
-const create = (path: string, text: string, reason: string) => memory.tool({ command: 'create', file_path: path, description: 'd', file_text: text, reason });
+const create = (path: string, text: string, reason: string) =>
+  memory.tool({ command: 'create', file_path: path, description: 'd', file_text: text, reason });
 
 describe('the Memory handle', () => {
   it('writes and syncs with its remote: remote.set, syncAfterTurn pushes, sync is clean, remote.show', async () => {
     await create('notes/tea.md', 'green tea\n', 'Ada likes green tea');
-    expect(git(memory.memoryDir, ['log', '-1', '--format=%an <%ae>|%s'], env)).toBe('Ada <ada@gitmem.local>|Ada likes green tea');
+    expect(git(memory.memoryDir, ['log', '-1', '--format=%an <%ae>|%s'], env)).toBe(
+      'Ada <ada@gitmem.local>|Ada likes green tea',
+    );
     expect(memory.defaultPromptMode()).toBe('local-memfs');
     await memory.remote.set(remote);
     expect(memory.defaultPromptMode()).toBe('memfs');
@@ -62,15 +65,26 @@ describe('the Memory handle', () => {
     const started = memory.startWorker({ description: 'two', body: body('w2.md') });
     expect((await started.outcome).status).toBe('merged');
     expect((await memory.pruneWorkers()).pruned).toEqual([]);
-    expect(git(memory.memoryDir, ['ls-files', 'notes'], env).split('\n')).toEqual(['notes/tea.md', 'notes/w1.md', 'notes/w2.md']);
+    expect(git(memory.memoryDir, ['ls-files', 'notes'], env).split('\n')).toEqual([
+      'notes/tea.md',
+      'notes/w1.md',
+      'notes/w2.md',
+    ]);
   });
 
-  it('reflects with the handle wiring: reflectNow runs on the recorded turns and reports its outcome', { tags: ['sandbox'] }, async () => {
-    const h = memory.reflection({ model: scripted([{ text: 'Nothing worth keeping.' }]), run: { maxRetries: 0 } });
-    h.recordTurn('c1', [{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'hello' }]);
-    const launch = h.reflectNow('c1');
-    expect(launch.state).toBe('started');
-    expect(await launch.done).toMatchObject({ launched: true, status: 'no_changes' });
-    await h.idle();
-  });
+  it(
+    'reflects with the handle wiring: reflectNow runs on the recorded turns and reports its outcome',
+    { tags: ['sandbox'] },
+    async () => {
+      const h = memory.reflection({ model: scripted([{ text: 'Nothing worth keeping.' }]), run: { maxRetries: 0 } });
+      h.recordTurn('c1', [
+        { kind: 'user', text: 'hi' },
+        { kind: 'assistant', text: 'hello' },
+      ]);
+      const launch = h.reflectNow('c1');
+      expect(launch.state).toBe('started');
+      expect(await launch.done).toMatchObject({ launched: true, status: 'no_changes' });
+      await h.idle();
+    },
+  );
 });

@@ -53,13 +53,18 @@ describe('the merge driver', () => {
     expect(git(dir, ['config', 'merge.gitmem.driver'], env)).toBe(`'${hooks}/gitmem-merge-driver' %O %A %B %L %P`);
     expect(read('.git/info/attributes')).toBe(`${MERGE_ATTRIBUTES.join('\n')}\n`);
     expect(statSync(join(hooks, 'gitmem-merge-driver')).mode & 0o777).toBe(0o755);
-    expect(git(dir, ['check-attr', 'merge', '--', 'notes/x.md', 'script.sh'], env)).toBe('notes/x.md: merge: gitmem\nscript.sh: merge: text');
+    expect(git(dir, ['check-attr', 'merge', '--', 'notes/x.md', 'script.sh'], env)).toBe(
+      'notes/x.md: merge: gitmem\nscript.sh: merge: text',
+    );
     expect((await createMemory({ home, agentId: 'ana', env, git: runner })).hookRepairs).toEqual([]);
   });
 
-  it('is repaired on open: a driver pointed elsewhere, attributes overridden after gitmem\'s lines', async () => {
+  it("is repaired on open: a driver pointed elsewhere, attributes overridden after gitmem's lines", async () => {
     git(dir, ['config', 'merge.gitmem.driver', 'true'], env);
-    writeFileSync(join(dir, '.git', 'info', 'attributes'), `*.txt -diff\n${MERGE_ATTRIBUTES.join('\n')}\n*.md merge=union\n`);
+    writeFileSync(
+      join(dir, '.git', 'info', 'attributes'),
+      `*.txt -diff\n${MERGE_ATTRIBUTES.join('\n')}\n*.md merge=union\n`,
+    );
     const { hookRepairs } = await createMemory({ home, agentId: 'ana', env, git: runner });
     expect(hookRepairs).toEqual(['merge driver (config)', 'merge driver (attributes)']);
     expect(git(dir, ['config', 'merge.gitmem.driver'], env)).toContain('gitmem-merge-driver');
@@ -75,7 +80,7 @@ describe('the merge driver', () => {
     expect(git(dir, ['status', '--porcelain'], env)).toBe('');
   });
 
-  it('leaves git\'s conflict markers and says why when the same bullet changed two ways', () => {
+  it("leaves git's conflict markers and says why when the same bullet changed two ways", () => {
     diverge({ 'work.md': f('- a, main\n- b\n') }, { 'work.md': f('- a, side\n- b\n') });
     const r = gitTry(dir, ['merge', '--no-edit', 'side'], env);
     expect(r.status).toBe(1);
@@ -95,8 +100,11 @@ describe('the merge driver', () => {
     expect(git(dir, ['rev-list', '--count', 'main..side'], env)).toBe('1');
   });
 
-  it('leaves the work to git\'s line merge when no gitmem install is left', () => {
-    writeFileSync(join(dir, '.git', 'hooks', 'gitmem-merge-driver'), mergeDriverScript([{ node: '/nonexistent/node', entry: '/nonexistent/dist/bin/pre-commit.cjs' }]));
+  it("leaves the work to git's line merge when no gitmem install is left", () => {
+    writeFileSync(
+      join(dir, '.git', 'hooks', 'gitmem-merge-driver'),
+      mergeDriverScript([{ node: '/nonexistent/node', entry: '/nonexistent/dist/bin/pre-commit.cjs' }]),
+    );
     diverge({ 'work.md': f('- a\n- b\n- main\n') }, { 'work.md': f('- a\n- b\n- side\n') });
     expect(gitTry(dir, ['merge', '--no-edit', 'side'], env).status).toBe(1);
     expect(read('work.md')).toBe(f('- a\n- b\n<<<<<<< ours\n- main\n=======\n- side\n>>>>>>> theirs\n'));
@@ -106,13 +114,16 @@ describe('the merge driver', () => {
     git(dir, ['checkout', '-q', '-b', 'side'], env);
     commit({ 'work.md': f('- a\n- b\n- side\n') }, 'side edit');
     git(dir, ['checkout', '-q', 'main'], env);
-    writeFileSync(join(dir, 'work.md'), Buffer.concat([Buffer.from(f('- a\n- b\n- ')), Buffer.from([0xff]), Buffer.from(' main\n')]));
+    writeFileSync(
+      join(dir, 'work.md'),
+      Buffer.concat([Buffer.from(f('- a\n- b\n- ')), Buffer.from([0xff]), Buffer.from(' main\n')]),
+    );
     git(dir, ['commit', '-q', '--no-verify', '-am', 'a latin-1 byte'], env);
     expect(gitTry(dir, ['merge', '--no-edit', 'side'], env).status).toBe(1);
     expect(read('work.md')).toContain('<<<<<<< ours');
   });
 
-  it('keeps conflicts of other files to git\'s line merge whatever a .gitattributes in memory asks', () => {
+  it("keeps conflicts of other files to git's line merge whatever a .gitattributes in memory asks", () => {
     commit({ '.gitattributes': '* merge=union\n', 'list.txt': 'one\n' }, 'attributes');
     diverge({ 'list.txt': 'one\nmain\n' }, { 'list.txt': 'one\nside\n' });
     expect(gitTry(dir, ['merge', '--no-edit', 'side'], env).status).toBe(1);
@@ -130,7 +141,16 @@ describe('the merge driver inside a sandbox', { tags: ['sandbox'] }, () => {
       'git merge --no-edit -m "merge side" "$side"',
     ].join(' && ');
     let output = '';
-    const outcome = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir: dir, gitmemHome: home, command, env, git: runner, onWarning: () => undefined, onOutput: (r) => (output += r.stdout + r.stderr) });
+    const outcome = await runWorkerCommand({
+      launch: sharedShellLauncher(),
+      memoryDir: dir,
+      gitmemHome: home,
+      command,
+      env,
+      git: runner,
+      onWarning: () => undefined,
+      onOutput: (r) => (output += r.stdout + r.stderr),
+    });
     expect(outcome, output).toMatchObject({ status: 'merged', commitCount: 3 });
     expect(read('work.md')).toBe(f('- a\n- b\n- main\n- side\n'));
   });

@@ -28,7 +28,9 @@ const GITHUB = /^git\+(https:\/\/github\.com\/([\w.-]+)\/([\w.-]+?))\.git$/.exec
 
 /** Every link and image target of the README outside code (inline `](…)`, reference `[x]: …`, `<img src>`). */
 function readmeTargets(): string[] {
-  const text = readFileSync(join(REPO, 'README.md'), 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  const text = readFileSync(join(REPO, 'README.md'), 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '');
   return [
     ...[...text.matchAll(/\]\(\s*<?([^)\s>]+)/g)],
     ...[...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)],
@@ -87,17 +89,39 @@ describe('the published package', () => {
   it('ships dist, README, LICENSE and package.json only: no tests, fixtures, sources or maps', () => {
     const { files, size, unpackedSize } = packDryRun();
     const paths = files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/bin/gitmem.cjs', 'dist/bin/pre-commit.cjs']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/bin/gitmem.cjs',
+        'dist/bin/pre-commit.cjs',
+      ]),
+    );
     const stray = paths.filter((p) => !(p.startsWith('dist/') || ['LICENSE', 'README.md', 'package.json'].includes(p)));
     expect(stray).toEqual([]);
-    expect(paths.filter((p) => /\.test\.|(^|\/)(test|tests|fixtures|__tests__)\//.test(p) || p.endsWith('.map') || /\.ts$/.test(p) && !p.endsWith('.d.ts'))).toEqual([]);
+    expect(
+      paths.filter(
+        (p) =>
+          /\.test\.|(^|\/)(test|tests|fixtures|__tests__)\//.test(p) ||
+          p.endsWith('.map') ||
+          (/\.ts$/.test(p) && !p.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
     expect(size).toBeLessThan(MAX_PACKED);
     expect(unpackedSize).toBeLessThan(MAX_UNPACKED);
   });
 
-  it('ships the Memory Palace page built (script, style, the bundled libraries\' licences); its libraries are dev dependencies only', () => {
+  it("ships the Memory Palace page built (script, style, the bundled libraries' licences); its libraries are dev dependencies only", () => {
     const paths = packDryRun().files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['dist/palace/assets/palace.js', 'dist/palace/assets/palace.css', 'dist/palace/assets/LICENSES.txt']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'dist/palace/assets/palace.js',
+        'dist/palace/assets/palace.css',
+        'dist/palace/assets/LICENSES.txt',
+      ]),
+    );
     const dev = pkg.devDependencies;
     for (const lib of PAGE_LIBRARIES) {
       expect(Object.keys(pkg.dependencies), lib).not.toContain(lib);
@@ -125,20 +149,28 @@ describe('the published package', () => {
     const targets = readmeTargets();
     expect(targets.filter((t) => !/^(https?:|mailto:|#)/.test(t))).toEqual([]);
     const [base, owner, name] = [GITHUB?.[1], GITHUB?.[2], GITHUB?.[3]];
-    const intoRepo = new RegExp(`^(?:${base}/blob/main/|https://raw\\.githubusercontent\\.com/${owner}/${name}/main/)([^#?]+)`);
+    const intoRepo = new RegExp(
+      `^(?:${base}/blob/main/|https://raw\\.githubusercontent\\.com/${owner}/${name}/main/)([^#?]+)`,
+    );
     const files = targets.map((t) => intoRepo.exec(t)?.[1]).filter((f): f is string => f !== undefined);
     expect(files).toEqual(expect.arrayContaining(['docs/palace.png', 'ARCHITECTURE.md']));
     for (const file of files) expect(existsSync(join(REPO, file)), file).toBe(true);
   });
 
-  it('ai is a required peer (one copy with the harness\'s) whose range holds the dev copy the suite checks; what gitmem builds itself has caret ranges', () => {
+  it("ai is a required peer (one copy with the harness's) whose range holds the dev copy the suite checks; what gitmem builds itself has caret ranges", () => {
     expect(Object.keys(pkg.dependencies)).not.toContain('ai');
     const floor = /^\^6\.0\.(\d+)$/.exec(pkg.peerDependencies['ai'] ?? '');
     expect(floor, pkg.peerDependencies['ai']).not.toBeNull();
     expect(pkg.peerDependenciesMeta['ai']?.optional).not.toBe(true); // npm installs it for `npm i -g gitmem`
     const dev = /^6\.0\.(\d+)$/.exec(pkg.devDependencies['ai'] ?? '');
     expect(Number(dev?.[1])).toBeGreaterThanOrEqual(Number(floor?.[1]));
-    for (const dep of ['@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', '@modelcontextprotocol/sdk', 'zod']) {
+    for (const dep of [
+      '@ai-sdk/anthropic',
+      '@ai-sdk/openai',
+      '@ai-sdk/openai-compatible',
+      '@modelcontextprotocol/sdk',
+      'zod',
+    ]) {
       expect(pkg.dependencies[dep], dep).toMatch(/^\^\d+\.\d+\.\d+$/);
     }
     expect(pkg.peerDependenciesMeta['@anthropic-ai/sdk']?.optional).toBe(true);
@@ -152,7 +184,10 @@ describe('the published package', () => {
 
   it('declares only dependencies the code imports', () => {
     const unused = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter(
-      (dep) => !sources.some(({ text }) => [`from '${dep}'`, `from '${dep}/`, `('${dep}')`, `('${dep}/`].some((form) => text.includes(form))),
+      (dep) =>
+        !sources.some(({ text }) =>
+          [`from '${dep}'`, `from '${dep}/`, `('${dep}')`, `('${dep}/`].some((form) => text.includes(form)),
+        ),
     );
     expect(unused).toEqual([]);
   });
@@ -165,7 +200,10 @@ describe('the published package', () => {
       const user = sources.find(({ text }) => api.pattern.test(text));
       if (!user) continue;
       const ok = major > api.since[0] || (major === api.since[0] && minor >= api.since[1]);
-      expect(ok, `${api.name} (Node ${api.since.join('.')}) is used in ${user.file} but engines says ${pkg.engines.node}`).toBe(true);
+      expect(
+        ok,
+        `${api.name} (Node ${api.since.join('.')}) is used in ${user.file} but engines says ${pkg.engines.node}`,
+      ).toBe(true);
     }
   });
 });
@@ -182,23 +220,39 @@ describe('installed from the tarball into an empty project', () => {
   }, 60_000);
   afterAll(() => cleanupTmp());
 
-  const npx = (args: string[]) => spawnSync('npx', ['--no', '--', 'gitmem', ...args], { cwd: project, env, encoding: 'utf8' });
+  const npx = (args: string[]) =>
+    spawnSync('npx', ['--no', '--', 'gitmem', ...args], { cwd: project, env, encoding: 'utf8' });
 
   it('npx gitmem init and a memory write work', () => {
     const init = npx(['init', '--agent', 'ada']);
     expect(init.status, init.stderr).toBe(0);
-    const write = npx(['memory', 'create', 'notes/tea.md', '--description', 'Drinks', '--text', 'green tea\n', '--reason', 'Ada likes green tea', '--agent', 'ada']);
+    const write = npx([
+      'memory',
+      'create',
+      'notes/tea.md',
+      '--description',
+      'Drinks',
+      '--text',
+      'green tea\n',
+      '--reason',
+      'Ada likes green tea',
+      '--agent',
+      'ada',
+    ]);
     expect(write.status, write.stderr).toBe(0);
     const memoryDir = join(env['GITMEM_HOME'] as string, 'agents', 'ada', 'memory');
     expect(git(memoryDir, ['log', '-1', '--format=%s'], env)).toBe('Ada likes green tea');
-    expect(readFileSync(join(memoryDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toContain(join(project, 'node_modules', 'gitmem', 'dist', 'bin', 'pre-commit.cjs'));
+    expect(readFileSync(join(memoryDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toContain(
+      join(project, 'node_modules', 'gitmem', 'dist', 'bin', 'pre-commit.cjs'),
+    );
   });
 
   it('gitmem palace --export works from the installed package: the page needs none of its dev dependencies', () => {
     const out = join(project, 'palace.html');
     const r = npx(['palace', '--export', out, '--agent', 'ada']);
     expect(r.status, r.stderr).toBe(0);
-    for (const lib of [...PAGE_LIBRARIES, 'playwright-core']) expect(existsSync(join(project, 'node_modules', lib)), lib).toBe(false);
+    for (const lib of [...PAGE_LIBRARIES, 'playwright-core'])
+      expect(existsSync(join(project, 'node_modules', lib)), lib).toBe(false);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('notes/tea.md');
     expect(html).toMatch(/<script type="module">.{10000,}<\/script>/s);
@@ -209,26 +263,45 @@ describe('installed from the tarball into an empty project', () => {
     expect(existsSync(join(project, 'node_modules', 'ai', 'package.json'))).toBe(true);
     expect(existsSync(join(project, 'node_modules', 'gitmem', 'node_modules', 'ai'))).toBe(false);
     const script = "import('ai').then((m) => console.log(typeof m.generateText))";
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(project, 'node_modules', 'gitmem', 'dist'), env, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: join(project, 'node_modules', 'gitmem', 'dist'),
+      env,
+      encoding: 'utf8',
+    });
     expect(out.trim()).toBe('function');
   });
 
   it('the harness subpaths load from the installed package, gitmem/anthropic without the Anthropic SDK installed', () => {
     expect(existsSync(join(project, 'node_modules', '@anthropic-ai', 'sdk'))).toBe(false); // an optional peer: not installed
-    const script = "Promise.all([import('gitmem/anthropic'), import('gitmem/ai-sdk')]).then(([a, s]) => console.log(typeof a.createAnthropicMemoryHandlers, typeof s.withMemory, typeof s.memoryTools))";
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    const script =
+      "Promise.all([import('gitmem/anthropic'), import('gitmem/ai-sdk')]).then(([a, s]) => console.log(typeof a.createAnthropicMemoryHandlers, typeof s.withMemory, typeof s.memoryTools))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    });
     expect(out.trim()).toBe('function function function');
   });
 
   it('the library import works from the installed package', () => {
-    const script = "import('gitmem').then(async (g) => { const m = await g.createMemory({ agentId: 'ada' }); console.log((await m.log({ limit: 1 }))[0].reason); })";
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    const script =
+      "import('gitmem').then(async (g) => { const m = await g.createMemory({ agentId: 'ada' }); console.log((await m.log({ limit: 1 }))[0].reason); })";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    });
     expect(out.trim()).toBe('Ada likes green tea');
   });
 
   it('the gitmem/mcp subpath imports from the installed package', () => {
-    const script = "import('gitmem/mcp').then((m) => console.log(typeof m.createMcpServer, typeof m.startMcpHttpServer))";
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env, encoding: 'utf8' });
+    const script =
+      "import('gitmem/mcp').then((m) => console.log(typeof m.createMcpServer, typeof m.startMcpHttpServer))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    });
     expect(out.trim()).toBe('function function');
   });
 });

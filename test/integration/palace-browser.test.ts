@@ -11,7 +11,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendRunLog, appendTranscript } from '../../src/internals.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
-import { gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
+import {
+  gitIn,
+  launchBrowser,
+  makeKeptBranch,
+  palaceHome,
+  startPalaceProcess,
+  type PalaceHome,
+  type RunningPalace,
+} from './palace-fixture.js';
 
 let h: PalaceHome;
 let p: RunningPalace;
@@ -29,7 +37,8 @@ async function openPalace(): Promise<Page> {
 
 async function openFile(page: Page, path: string): Promise<void> {
   const dir = path.split('/')[0] as string;
-  if (!(await page.locator(`button.tree-file[data-path="${path}"]`).isVisible())) await page.click(`button.tree-dir[data-path="${dir}"]`);
+  if (!(await page.locator(`button.tree-file[data-path="${path}"]`).isVisible()))
+    await page.click(`button.tree-dir[data-path="${dir}"]`);
   await page.click(`button.tree-file[data-path="${path}"]`);
   await page.locator('.file-head h2', { hasText: path }).waitFor();
 }
@@ -41,17 +50,78 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     shots = process.env['GITMEM_PALACE_SHOTS'] ?? makeTmpDir('gitmem-palace-shots-');
     h = palaceHome(['ada', 'bob']);
     const a = (args: string[]) => h.cli([...args, '--agent', 'ada']);
-    a(['memory', 'create', 'notes/tea.md', '--description', 'Tea habits', '--text', '# Tea\n\nAda likes **green tea**, see [the persona](../system/persona.md).\n\n- morning: sencha\n- evening: none\n', '--reason', 'Ada told me about her tea']);
-    a(['memory', 'str-replace', 'notes/tea.md', '--old', 'sencha', '--new', 'gyokuro', '--reason', 'She switched to gyokuro in the morning']);
-    a(['memory', 'create', 'projects/palace.md', '--description', 'The Memory Palace project', '--text', 'A web view of memory.\n', '--reason', 'New project note']);
+    a([
+      'memory',
+      'create',
+      'notes/tea.md',
+      '--description',
+      'Tea habits',
+      '--text',
+      '# Tea\n\nAda likes **green tea**, see [the persona](../system/persona.md).\n\n- morning: sencha\n- evening: none\n',
+      '--reason',
+      'Ada told me about her tea',
+    ]);
+    a([
+      'memory',
+      'str-replace',
+      'notes/tea.md',
+      '--old',
+      'sencha',
+      '--new',
+      'gyokuro',
+      '--reason',
+      'She switched to gyokuro in the morning',
+    ]);
+    a([
+      'memory',
+      'create',
+      'projects/palace.md',
+      '--description',
+      'The Memory Palace project',
+      '--text',
+      'A web view of memory.\n',
+      '--reason',
+      'New project note',
+    ]);
     const agentDir = join(h.home, 'agents', 'ada');
-    appendTranscript(agentDir, 'conv-7', [{ kind: 'user', text: 'I moved to Lisbon last month' }, { kind: 'assistant', text: 'Noted, Lisbon.' }, { kind: 'user', text: 'and I work remotely' }]);
+    appendTranscript(agentDir, 'conv-7', [
+      { kind: 'user', text: 'I moved to Lisbon last month' },
+      { kind: 'assistant', text: 'Noted, Lisbon.' },
+      { kind: 'user', text: 'and I work remotely' },
+    ]);
     const dir = h.memoryDir('ada');
     writeFileSync(join(dir, 'notes', 'home.md'), '---\ndescription: Where Ada lives\n---\nLisbon, works remotely.\n');
     gitIn(h, 'ada', ['add', 'notes/home.md']);
-    gitIn(h, 'ada', ['commit', '-q', '--author=gitmem reflection <ada+reflection@gitmem.local>', '-m', 'Ada lives in Lisbon now\n\nReviewed-Transcript: conv-7 lines 1-3']);
-    appendRunLog(agentDir, { kind: 'reflection', startedAt: new Date().toISOString(), durationMs: 2300, steps: 5, inputTokens: 6100, outputTokens: 420, outcome: 'merged', model: 'local:qwen3' });
-    h.cli(['memory', 'create', 'notes/bob.md', '--description', 'Bob only', '--text', 'bob things\n', '--reason', 'bob note', '--agent', 'bob']);
+    gitIn(h, 'ada', [
+      'commit',
+      '-q',
+      '--author=gitmem reflection <ada+reflection@gitmem.local>',
+      '-m',
+      'Ada lives in Lisbon now\n\nReviewed-Transcript: conv-7 lines 1-3',
+    ]);
+    appendRunLog(agentDir, {
+      kind: 'reflection',
+      startedAt: new Date().toISOString(),
+      durationMs: 2300,
+      steps: 5,
+      inputTokens: 6100,
+      outputTokens: 420,
+      outcome: 'merged',
+      model: 'local:qwen3',
+    });
+    h.cli([
+      'memory',
+      'create',
+      'notes/bob.md',
+      '--description',
+      'Bob only',
+      '--text',
+      'bob things\n',
+      '--reason',
+      'bob note',
+      '--agent',
+      'bob',
+    ]);
     p = await startPalaceProcess(h, ['--agent', 'ada']);
     browser = await launchBrowser();
   }, 90_000);
@@ -71,7 +141,10 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     expect(await row.locator('.meta').innerText()).toMatch(/^\d+ tok$/);
     await expect.poll(() => page.locator('article.markdown strong').innerText()).toBe('green tea');
     await page.locator('.history li.commit').nth(1).waitFor();
-    expect(await page.locator('.history li.commit .reason').allInnerTexts()).toEqual(['She switched to gyokuro in the morning', 'Ada told me about her tea']);
+    expect(await page.locator('.history li.commit .reason').allInnerTexts()).toEqual([
+      'She switched to gyokuro in the morning',
+      'Ada told me about her tea',
+    ]);
     expect(await page.locator('.history .badge').first().innerText()).toBe('primary agent');
     await page.locator('.history li.commit').nth(0).locator('.show-diff').click();
     await expect.poll(() => page.locator('.history tr.d-add').first().innerText()).toContain('gyokuro');
@@ -87,7 +160,8 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     await page.locator('.file-head h2', { hasText: 'system/persona.md' }).waitFor();
     await openFile(page, 'notes/tea.md');
     await shot(page, 'file-history');
-    if (process.env['GITMEM_PALACE_SCREENSHOT']) copyFileSync(join(shots, 'file-history.png'), process.env['GITMEM_PALACE_SCREENSHOT']);
+    if (process.env['GITMEM_PALACE_SCREENSHOT'])
+      copyFileSync(join(shots, 'file-history.png'), process.env['GITMEM_PALACE_SCREENSHOT']);
     await page.close();
   });
 
@@ -128,7 +202,9 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     expect(gitIn(h, 'ada', ['log', '-1', '--format=%s'])).toBe('Back to sencha: gyokuro was a one-off');
     expect(gitIn(h, 'ada', ['show', 'HEAD:notes/tea.md'])).toContain('sencha');
     expect(sha).not.toBe(gitIn(h, 'ada', ['rev-parse', 'HEAD']));
-    await expect.poll(() => page.locator('.history li.commit .reason').first().innerText()).toBe('Back to sencha: gyokuro was a one-off');
+    await expect
+      .poll(() => page.locator('.history li.commit .reason').first().innerText())
+      .toBe('Back to sencha: gyokuro was a one-off');
     await page.close();
   });
 
@@ -136,13 +212,39 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     const page = await openPalace();
     await openFile(page, 'notes/tea.md');
     await page.locator('.live.on').waitFor();
-    h.cli(['memory', 'str-replace', 'notes/tea.md', '--old', 'evening: none', '--new', 'evening: rooibos', '--reason', 'Evening tea noted from another process', '--agent', 'ada']);
-    h.cli(['memory', 'create', 'notes/live.md', '--description', 'Written while the palace watched', '--text', 'hi\n', '--reason', 'live test', '--agent', 'ada']);
+    h.cli([
+      'memory',
+      'str-replace',
+      'notes/tea.md',
+      '--old',
+      'evening: none',
+      '--new',
+      'evening: rooibos',
+      '--reason',
+      'Evening tea noted from another process',
+      '--agent',
+      'ada',
+    ]);
+    h.cli([
+      'memory',
+      'create',
+      'notes/live.md',
+      '--description',
+      'Written while the palace watched',
+      '--text',
+      'hi\n',
+      '--reason',
+      'live test',
+      '--agent',
+      'ada',
+    ]);
     await page.locator('.changed').waitFor();
     expect(await page.locator('.changed').innerText()).toMatch(/This file changed: primary agent moved main/);
     await expect.poll(() => page.locator('article.markdown').innerText()).toContain('evening: rooibos');
     await page.locator('button.tree-file[data-path="notes/live.md"]').waitFor();
-    await expect.poll(() => page.locator('code.head').innerText()).toBe(gitIn(h, 'ada', ['rev-parse', '--short=7', 'HEAD']));
+    await expect
+      .poll(() => page.locator('code.head').innerText())
+      .toBe(gitIn(h, 'ada', ['rev-parse', '--short=7', 'HEAD']));
     await shot(page, 'live');
     await page.close();
   });
@@ -151,7 +253,9 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     const page = await openPalace();
     await page.locator('.timeline input[type=range]').fill('1');
     await page.locator('.as-of-note').waitFor();
-    await expect.poll(async () => page.locator('.tree button.tree-dir').allInnerTexts()).toEqual([expect.stringContaining('notes/'), expect.stringContaining('system/')]);
+    await expect
+      .poll(async () => page.locator('.tree button.tree-dir').allInnerTexts())
+      .toEqual([expect.stringContaining('notes/'), expect.stringContaining('system/')]);
     await page.click('button.tree-dir[data-path="notes"]');
     await expect.poll(() => page.locator('.tree button.tree-file[data-path^="notes/"]').count()).toBe(1);
     await shot(page, 'timeline');
@@ -160,10 +264,29 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     await page.close();
   });
 
-  it('the log links a Reviewed-Transcript trailer to the lines it reviewed, marks a memory worker\'s merge; reflection runs and cursors show', async () => {
+  it("the log links a Reviewed-Transcript trailer to the lines it reviewed, marks a memory worker's merge; reflection runs and cursors show", async () => {
     // A background writer's merge, as a memory worker lands one: its branch merged into main with the merge message.
-    makeKeptBranch(h, 'ada', 'gitmem/worker/m1', 'HEAD', { 'notes/merged.md': '---\ndescription: From a merged worker\n---\nmerged\n' }, 'worker: merged note');
-    gitIn(h, 'ada', ['-c', 'user.name=gitmem', '-c', 'user.email=gitmem@gitmem.local', 'merge', '--no-ff', '--no-verify', '-q', '-m', 'merge(memory): gitmem/worker/m1/1: a merged note', 'gitmem/worker/m1']);
+    makeKeptBranch(
+      h,
+      'ada',
+      'gitmem/worker/m1',
+      'HEAD',
+      { 'notes/merged.md': '---\ndescription: From a merged worker\n---\nmerged\n' },
+      'worker: merged note',
+    );
+    gitIn(h, 'ada', [
+      '-c',
+      'user.name=gitmem',
+      '-c',
+      'user.email=gitmem@gitmem.local',
+      'merge',
+      '--no-ff',
+      '--no-verify',
+      '-q',
+      '-m',
+      'merge(memory): gitmem/worker/m1/1: a merged note',
+      'gitmem/worker/m1',
+    ]);
     gitIn(h, 'ada', ['branch', '-D', 'gitmem/worker/m1']);
     const page = await openPalace();
     await page.click('button[data-tab="log"]');
@@ -173,10 +296,20 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
     const link = page.locator('button.transcript-link').first();
     await link.waitFor();
     expect(await link.innerText()).toBe('reviewed conv-7 lines 1–3');
-    expect(await page.locator('.log li.commit', { hasText: 'Ada lives in Lisbon now' }).locator('.badge').first().innerText()).toBe('reflection');
+    expect(
+      await page
+        .locator('.log li.commit', { hasText: 'Ada lives in Lisbon now' })
+        .locator('.badge')
+        .first()
+        .innerText(),
+    ).toBe('reflection');
     await link.click();
     await page.locator('.modal ol.transcript li.reviewed').nth(2).waitFor();
-    expect(await page.locator('.modal li.reviewed .text').allInnerTexts()).toEqual(['I moved to Lisbon last month', 'Noted, Lisbon.', 'and I work remotely']);
+    expect(await page.locator('.modal li.reviewed .text').allInnerTexts()).toEqual([
+      'I moved to Lisbon last month',
+      'Noted, Lisbon.',
+      'and I work remotely',
+    ]);
     await shot(page, 'transcript');
     await page.click('.modal button:has-text("Close")');
     await page.click('button[data-tab="reflection"]');
@@ -199,8 +332,22 @@ describe('the Memory Palace in Chromium', { tags: ['browser'] }, () => {
 
   it("drops one kept branch and takes another's side, each from the page", async () => {
     const base = gitIn(h, 'ada', ['rev-parse', 'HEAD~2']);
-    const dropHead = makeKeptBranch(h, 'ada', 'gitmem/conflict/20260102T000000.000Z', base, { 'notes/tea.md': '---\ndescription: Tea habits\n---\nlaptop said matcha\n' }, 'laptop: matcha');
-    makeKeptBranch(h, 'ada', 'gitmem/worker/w1', base, { 'notes/worker.md': '---\ndescription: From a worker\n---\nworker text\n' }, 'worker: a note');
+    const dropHead = makeKeptBranch(
+      h,
+      'ada',
+      'gitmem/conflict/20260102T000000.000Z',
+      base,
+      { 'notes/tea.md': '---\ndescription: Tea habits\n---\nlaptop said matcha\n' },
+      'laptop: matcha',
+    );
+    makeKeptBranch(
+      h,
+      'ada',
+      'gitmem/worker/w1',
+      base,
+      { 'notes/worker.md': '---\ndescription: From a worker\n---\nworker text\n' },
+      'worker: a note',
+    );
     const page = await openPalace();
     await page.click('button[data-tab="conflicts"]');
     await page.click('button.branch[data-branch="gitmem/conflict/20260102T000000.000Z"]');

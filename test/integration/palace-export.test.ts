@@ -26,7 +26,12 @@ beforeAll(() => {
   const lines: string[] = [];
   for (let i = 0; i < 560; i++) {
     const body = `---\ndescription: note ${i}\n---\nnote ${i} </script><script>alert(1)</script>\n`;
-    lines.push('commit refs/heads/main', `committer T <t@example.com> ${1_700_000_000 + i} +0000`, `data ${Buffer.byteLength(`note ${i}`)}`, `note ${i}`);
+    lines.push(
+      'commit refs/heads/main',
+      `committer T <t@example.com> ${1_700_000_000 + i} +0000`,
+      `data ${Buffer.byteLength(`note ${i}`)}`,
+      `note ${i}`,
+    );
     if (i === 0) lines.push(`from ${gitIn(h, 'ada', ['rev-parse', 'HEAD'])}`);
     lines.push(`M 100644 inline notes/n${i}.md`, `data ${Buffer.byteLength(body)}`, body);
   }

@@ -48,7 +48,10 @@ export interface RunningPalace {
 
 /** Starts `gitmem palace` (port 0) and waits for the URL it prints. */
 export function startPalaceProcess(h: PalaceHome, args: string[] = []): Promise<RunningPalace> {
-  const child = spawn(process.execPath, [GITMEM_BIN, 'palace', ...args], { env: h.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [GITMEM_BIN, 'palace', ...args], {
+    env: h.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -66,7 +69,15 @@ export function startPalaceProcess(h: PalaceHome, args: string[] = []): Promise<
           child.once('exit', () => done());
           child.kill('SIGTERM');
         });
-      resolve({ url: m[1] as string, origin: `http://127.0.0.1:${m[2]}`, port: Number(m[2]), token: m[3] as string, child, stderr: () => err, stop });
+      resolve({
+        url: m[1] as string,
+        origin: `http://127.0.0.1:${m[2]}`,
+        port: Number(m[2]),
+        token: m[3] as string,
+        child,
+        stderr: () => err,
+        stop,
+      });
     });
   });
 }
@@ -78,19 +89,32 @@ export interface RawReply {
 }
 
 /** One HTTP request with exactly the headers given (a Host header of our choosing, too). */
-export function rawRequest(port: number, path: string, o: { method?: string; headers?: Record<string, string>; body?: string; firstChunkOnly?: boolean } = {}): Promise<RawReply> {
+export function rawRequest(
+  port: number,
+  path: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string; firstChunkOnly?: boolean } = {},
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers: { Host: `127.0.0.1:${port}`, ...o.headers } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => {
-        body += d.toString();
-        if (o.firstChunkOnly) {
-          res.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: o.method ?? 'GET',
+        headers: { Host: `127.0.0.1:${port}`, ...o.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => {
+          body += d.toString();
+          if (o.firstChunkOnly) {
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          }
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     if (o.body !== undefined) req.write(o.body);
     req.end();
@@ -104,12 +128,28 @@ export async function launchBrowser(): Promise<BrowserContext> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A kept branch like sync's: `gitmem/conflict/<stamp>` from `base`, changing `files`, committed by a shell. */
-export function makeKeptBranch(h: PalaceHome, agent: string, name: string, base: string, files: Record<string, string>, message: string): string {
+export function makeKeptBranch(
+  h: PalaceHome,
+  agent: string,
+  name: string,
+  base: string,
+  files: Record<string, string>,
+  message: string,
+): string {
   const dir = h.memoryDir(agent);
   const wt = join(makeTmpDir('gitmem-kept-'), 'wt');
   const git = (args: string[], cwd = dir): string => {
@@ -132,7 +172,11 @@ export function makeKeptBranch(h: PalaceHome, agent: string, name: string, base:
 
 /** `git` in an agent's memory repo. */
 export function gitIn(h: PalaceHome, agent: string, args: string[]): string {
-  const r = spawnSync('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: h.memoryDir(agent), env: h.env, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'commit.gpgsign=false', ...args], {
+    cwd: h.memoryDir(agent),
+    env: h.env,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout.trim();
 }

@@ -11,7 +11,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendRunLog, appendTranscript } from '../../src/internals.js';
 import { cleanupTmp, makeTmpDir } from '../helpers/tmp.js';
-import { gitIn, launchBrowser, makeKeptBranch, palaceHome, startPalaceProcess, type PalaceHome, type RunningPalace } from './palace-fixture.js';
+import {
+  gitIn,
+  launchBrowser,
+  makeKeptBranch,
+  palaceHome,
+  startPalaceProcess,
+  type PalaceHome,
+  type RunningPalace,
+} from './palace-fixture.js';
 
 let h: PalaceHome;
 let p: RunningPalace;
@@ -54,17 +62,46 @@ function corpus(c: string): string {
 function seed(): void {
   const dir = h.memoryDir('ada');
   mkdirSync(join(dir, 'notes'), { recursive: true });
-  const fm = (desc: string) => `---\ndescription: "${desc.replace(/"/g, '\\"')}"\n"<img src=x onerror=window.__pwned='key'>": "<svg onload=window.__pwned='value'>"\n---\n`;
+  const fm = (desc: string) =>
+    `---\ndescription: "${desc.replace(/"/g, '\\"')}"\n"<img src=x onerror=window.__pwned='key'>": "<svg onload=window.__pwned='value'>"\n---\n`;
   writeFileSync(join(dir, 'notes', 'xss.md'), `${fm("<img src=x onerror=window.__pwned='desc'>")}${corpus(canaryUrl)}`);
-  writeFileSync(join(dir, 'notes', "<img src=x onerror=window.__pwned='name'>.md"), `${fm('<script>window.__pwned="desc2"</script>')}named\n`);
+  writeFileSync(
+    join(dir, 'notes', "<img src=x onerror=window.__pwned='name'>.md"),
+    `${fm('<script>window.__pwned="desc2"</script>')}named\n`,
+  );
   writeFileSync(join(dir, 'notes', '"><svg onload=alert(1)>.txt'), `plain <script>window.__pwned='plain'</script>\n`);
   gitIn(h, 'ada', ['add', '-A']);
-  gitIn(h, 'ada', ['commit', '--no-verify', '-q', '-m', `<script>window.__pwned='subject'</script><img src=x onerror=alert(1)>\n\n<iframe src="${canaryUrl}/msg"></iframe>\nReviewed-Transcript: <img src=x onerror=window.__pwned='trailer'> lines 1-2\nReviewed-Transcript: conv-x lines 1-2`]);
+  gitIn(h, 'ada', [
+    'commit',
+    '--no-verify',
+    '-q',
+    '-m',
+    `<script>window.__pwned='subject'</script><img src=x onerror=alert(1)>\n\n<iframe src="${canaryUrl}/msg"></iframe>\nReviewed-Transcript: <img src=x onerror=window.__pwned='trailer'> lines 1-2\nReviewed-Transcript: conv-x lines 1-2`,
+  ]);
   const base = gitIn(h, 'ada', ['rev-parse', 'HEAD~1']);
-  makeKeptBranch(h, 'ada', "gitmem/conflict/<svg/onload=window.__pwned='branch'>", base, { 'notes/xss.md': `${fm('<b onmouseover=alert(1)>b</b>')}${corpus(canaryUrl)}branch side\n` }, `<img src=x onerror=window.__pwned='branch-subject'>`);
+  makeKeptBranch(
+    h,
+    'ada',
+    "gitmem/conflict/<svg/onload=window.__pwned='branch'>",
+    base,
+    { 'notes/xss.md': `${fm('<b onmouseover=alert(1)>b</b>')}${corpus(canaryUrl)}branch side\n` },
+    `<img src=x onerror=window.__pwned='branch-subject'>`,
+  );
   const agentDir = join(h.home, 'agents', 'ada');
-  appendTranscript(agentDir, 'conv-x', [{ kind: 'user', text: `<script>window.__pwned='transcript'</script><img src="${canaryUrl}/transcript">` }, { kind: 'assistant', text: '[x](javascript:alert(1))' }]);
-  appendRunLog(agentDir, { kind: '<img src=x onerror=alert(1)>', startedAt: '<script>alert(1)</script>', durationMs: 1, steps: 1, inputTokens: 1, outputTokens: 1, outcome: "<svg onload=window.__pwned='outcome'>", model: `<img src="${canaryUrl}/model">` });
+  appendTranscript(agentDir, 'conv-x', [
+    { kind: 'user', text: `<script>window.__pwned='transcript'</script><img src="${canaryUrl}/transcript">` },
+    { kind: 'assistant', text: '[x](javascript:alert(1))' },
+  ]);
+  appendRunLog(agentDir, {
+    kind: '<img src=x onerror=alert(1)>',
+    startedAt: '<script>alert(1)</script>',
+    durationMs: 1,
+    steps: 1,
+    inputTokens: 1,
+    outputTokens: 1,
+    outcome: "<svg onload=window.__pwned='outcome'>",
+    model: `<img src="${canaryUrl}/model">`,
+  });
 }
 
 /** The little of the DOM the in-page probe below uses (this project compiles without the DOM library). */
@@ -76,7 +113,11 @@ interface ProbeElement {
   querySelectorAll(selector: string): ArrayLike<ProbeElement> & Iterable<ProbeElement>;
 }
 declare const window: unknown;
-declare const document: { head: ProbeElement; getElementById(id: string): ProbeElement | null; querySelectorAll(selector: string): ArrayLike<ProbeElement> & Iterable<ProbeElement> };
+declare const document: {
+  head: ProbeElement;
+  getElementById(id: string): ProbeElement | null;
+  querySelectorAll(selector: string): ArrayLike<ProbeElement> & Iterable<ProbeElement>;
+};
 
 /** What the page must never contain, whatever memory holds. */
 async function assertInert(page: Page, where: string): Promise<void> {
@@ -87,18 +128,37 @@ async function assertInert(page: Page, where: string): Promise<void> {
     const scripts = [...document.querySelectorAll('script')].filter((s) => s.type !== 'application/json');
     if (scripts.length !== 1) bad.push(`${scripts.length} executable scripts`);
     const app = document.getElementById('app') as ProbeElement;
-    for (const sel of ['iframe', 'object', 'embed', 'svg', 'img', 'style', 'link', 'meta', 'base', 'form:not(.reason-form):not(.row):not(.search-form)', 'details']) {
+    for (const sel of [
+      'iframe',
+      'object',
+      'embed',
+      'svg',
+      'img',
+      'style',
+      'link',
+      'meta',
+      'base',
+      'form:not(.reason-form):not(.row):not(.search-form)',
+      'details',
+    ]) {
       const n = app.querySelectorAll(sel).length;
       if (n > 0) bad.push(`${n} × ${sel}`);
     }
     // The head holds only what the page itself put there.
-    const head = [...document.head.children].map((e) => e.tagName.toLowerCase()).filter((t) => !['meta', 'title', 'link', 'style', 'script'].includes(t));
+    const head = [...document.head.children]
+      .map((e) => e.tagName.toLowerCase())
+      .filter((t) => !['meta', 'title', 'link', 'style', 'script'].includes(t));
     if (head.length > 0) bad.push(`head: ${head.join(', ')}`);
-    if (document.querySelectorAll('iframe, object, embed, base, meta[http-equiv=refresh]').length > 0) bad.push('frame, object, base or refresh outside the app');
+    if (document.querySelectorAll('iframe, object, embed, base, meta[http-equiv=refresh]').length > 0)
+      bad.push('frame, object, base or refresh outside the app');
     for (const el of app.querySelectorAll('*')) {
       for (const a of el.attributes) {
         if (/^on/i.test(a.name)) bad.push(`${el.tagName} ${a.name}`);
-        if (/^(href|src|action|formaction|data|srcdoc)$/i.test(a.name) && /^\s*(javascript|vbscript|data):/i.test(a.value)) bad.push(`${el.tagName} ${a.name}=${a.value}`);
+        if (
+          /^(href|src|action|formaction|data|srcdoc)$/i.test(a.name) &&
+          /^\s*(javascript|vbscript|data):/i.test(a.value)
+        )
+          bad.push(`${el.tagName} ${a.name}=${a.value}`);
         if (a.name === 'style' && /url\(/i.test(a.value)) bad.push(`${el.tagName} style url()`);
       }
     }
@@ -113,7 +173,11 @@ async function assertInert(page: Page, where: string): Promise<void> {
 async function visitEverything(page: Page, live: boolean): Promise<void> {
   await page.locator('.tree-row').first().waitFor();
   await page.click('button.tree-dir[data-path="notes"]');
-  for (const path of ['notes/xss.md', "notes/<img src=x onerror=window.__pwned='name'>.md", 'notes/"><svg onload=alert(1)>.txt']) {
+  for (const path of [
+    'notes/xss.md',
+    "notes/<img src=x onerror=window.__pwned='name'>.md",
+    'notes/"><svg onload=alert(1)>.txt',
+  ]) {
     await page.locator(`button.tree-file[data-path="${path.replace(/"/g, '\\"')}"]`).click();
     await page.locator('.file-head h2', { hasText: path }).waitFor();
     for (const tab of ['rendered', 'raw', 'frontmatter']) {
@@ -129,7 +193,13 @@ async function visitEverything(page: Page, live: boolean): Promise<void> {
     if (/^https?:/i.test((await a.getAttribute('href')) ?? '')) continue;
     await a.click().catch(() => undefined);
   }
-  expect(await page.locator('article.markdown a[href^="http"]').evaluateAll((as) => as.every((a) => a.getAttribute('rel')?.includes('noopener') && a.getAttribute('target') === '_blank'))).toBe(true);
+  expect(
+    await page
+      .locator('article.markdown a[href^="http"]')
+      .evaluateAll((as) =>
+        as.every((a) => a.getAttribute('rel')?.includes('noopener') && a.getAttribute('target') === '_blank'),
+      ),
+  ).toBe(true);
   await page.locator('.history .show-diff').first().click();
   await assertInert(page, 'file history and diff');
   await page.click('button[data-tab="log"]');

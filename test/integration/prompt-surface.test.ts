@@ -28,7 +28,13 @@ describe('the prompt per surface', () => {
     expect(await fresh.compilePrompt({ surface: 'anthropic' })).toBe(anthropic);
     expect(await fresh.compilePrompt({ surface: 'tools' })).toBe(tools);
 
-    await f.memory.tool({ command: 'create', reason: 'a note', file_path: 'notes/tea.md', description: 'Drinks', file_text: 'tea\n' });
+    await f.memory.tool({
+      command: 'create',
+      reason: 'a note',
+      file_path: 'notes/tea.md',
+      description: 'Drinks',
+      file_text: 'tea\n',
+    });
     expect(await f.memory.compilePrompt({ surface: 'tools' })).toContain('tea.md — Drinks');
     expect(await f.memory.compilePrompt({ surface: 'anthropic' })).toContain('tea.md — Drinks');
   });

@@ -16,8 +16,10 @@ let fx: MemoryFixture;
 const run = (args: string[]): string => git(fx.dir, args, fx.env);
 const head = (): string => run(['rev-parse', 'HEAD']);
 const author = (): string => run(['log', '-1', '--format=%an <%ae>|%cn <%ce>']);
-const state = (): string => `${head()}\n${run(['status', '--porcelain', '--untracked-files=all'])}\n${listProtectedPaths(fx.dir).join(',')}`;
-const md = (description: string, extra = '', body = 'text\n'): string => `---\ndescription: ${description}\n${extra}---\n${body}`;
+const state = (): string =>
+  `${head()}\n${run(['status', '--porcelain', '--untracked-files=all'])}\n${listProtectedPaths(fx.dir).join(',')}`;
+const md = (description: string, extra = '', body = 'text\n'): string =>
+  `---\ndescription: ${description}\n${extra}---\n${body}`;
 const TOKEN = `ghp_${'Zx9Yw8Vu7T'.repeat(3)}123456`;
 const HINT = '`gitmem protect write <path>`';
 
@@ -60,7 +62,16 @@ describe('memory.protection.write: the operator changes what the agent may not',
   it('replaces a read_only file as the operator, with the reason as message; the agent is still refused, told the command', async () => {
     rawCommit({ 'system/rules.md': md('house rules', 'read_only: true\n', 'be kind\n') });
     const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env });
-    const agent = await refusal(memory.tool({ command: 'str_replace', reason: 'r', file_path: 'system/rules', old_string: 'kind', new_string: 'mean' }), 'READ_ONLY');
+    const agent = await refusal(
+      memory.tool({
+        command: 'str_replace',
+        reason: 'r',
+        file_path: 'system/rules',
+        old_string: 'kind',
+        new_string: 'mean',
+      }),
+      'READ_ONLY',
+    );
     expect(agent.message).toContain(HINT);
     const text = md('house rules', 'read_only: true\n', 'be kind\nbe brief\n');
     const r = await memory.protection.write('system/rules.md', text, { reason: 'House rules: add brevity' });
@@ -70,11 +81,24 @@ describe('memory.protection.write: the operator changes what the agent may not',
     // The environment's GIT_AUTHOR_* (as for the person's own `git commit`), never the agent's identity.
     expect(author()).toBe('Test User <test@example.com>|Test User <test@example.com>');
     expect(run(['status', '--porcelain'])).toBe('');
-    await refusal(memory.tool({ command: 'str_replace', reason: 'r', file_path: 'system/rules', old_string: 'brief', new_string: 'long' }), 'READ_ONLY');
+    await refusal(
+      memory.tool({
+        command: 'str_replace',
+        reason: 'r',
+        file_path: 'system/rules',
+        old_string: 'brief',
+        new_string: 'long',
+      }),
+      'READ_ONLY',
+    );
   });
 
   it('creates a read_only file and puts it on the protected list, so dropping the key later does not free it', async () => {
-    const r = await fx.memory.protection.write('system/limits', md('limits', 'read_only: yes\n', 'no more than 3 tools\n'), { reason: 'limits' });
+    const r = await fx.memory.protection.write(
+      'system/limits',
+      md('limits', 'read_only: yes\n', 'no more than 3 tools\n'),
+      { reason: 'limits' },
+    );
     expect(r).toMatchObject({ paths: ['system/limits.md'], protected: true });
     expect(listProtectedPaths(fx.dir)).toEqual(['system/limits.md']);
     // A raw commit that drops the key is refused by the hook, which names the command too.
@@ -82,13 +106,28 @@ describe('memory.protection.write: the operator changes what the agent may not',
     run(['add', '-A']);
     const hook = gitTry(fx.dir, ['commit', '-qm', 'free it'], fx.env);
     expect(hook.status).not.toBe(0);
-    expect(hook.stderr).toContain(`system/limits.md: file is read_only and cannot be modified; an operator writes it with ${HINT}`);
+    expect(hook.stderr).toContain(
+      `system/limits.md: file is read_only and cannot be modified; an operator writes it with ${HINT}`,
+    );
     run(['reset', '-q', '--hard']);
     // The operator may drop it; the list keeps the path until `protect remove`.
-    const freed = await fx.memory.protection.write('system/limits.md', md('limits', '', 'anything goes\n'), { reason: 'relax' });
+    const freed = await fx.memory.protection.write('system/limits.md', md('limits', '', 'anything goes\n'), {
+      reason: 'relax',
+    });
     expect(freed.protected).toBe(true);
-    const agent = await refusal(fx.memory.tool({ command: 'str_replace', reason: 'r', file_path: 'system/limits', old_string: 'anything', new_string: 'nothing' }), 'VALIDATION_FAILED');
-    expect(agent.message).toContain(`protected (gitmem recorded it as read_only) and cannot be modified; an operator writes it with ${HINT}`);
+    const agent = await refusal(
+      fx.memory.tool({
+        command: 'str_replace',
+        reason: 'r',
+        file_path: 'system/limits',
+        old_string: 'anything',
+        new_string: 'nothing',
+      }),
+      'VALIDATION_FAILED',
+    );
+    expect(agent.message).toContain(
+      `protected (gitmem recorded it as read_only) and cannot be modified; an operator writes it with ${HINT}`,
+    );
   });
 
   it('writes a listed path with no read_only key, and a plain file', async () => {
@@ -108,19 +147,24 @@ describe('memory.protection.write: the operator changes what the agent may not',
     run(['commit', '-qm', 'links', '--no-verify']);
     const memory = await createMemory({ home: fx.home, agentId: 'agent-1', env: fx.env });
     const w = (path: string, text: string) => memory.protection.write(path, text, { reason: 'operator' });
-    const secret = await refusal(w('system/rules.md', md('rules', 'read_only: true\n', `token ${TOKEN}\n`)), 'SECRET_DETECTED');
+    const secret = await refusal(
+      w('system/rules.md', md('rules', 'read_only: true\n', `token ${TOKEN}\n`)),
+      'SECRET_DETECTED',
+    );
     expect(secret.message).not.toContain(TOKEN);
     await refusal(w('system/lnk.md', md('l')), 'PATH_ESCAPE');
     await refusal(w('linked/x.md', md('x')), 'PATH_ESCAPE');
     await refusal(w('system/rules.md', 'no frontmatter\n'), 'VALIDATION_FAILED');
-    expect((await refusal(w('system/rules.md', md('rules', 'colour: red\nread_only: true\n')), 'VALIDATION_FAILED')).message).toContain("unknown frontmatter key 'colour'");
+    expect(
+      (await refusal(w('system/rules.md', md('rules', 'colour: red\nread_only: true\n')), 'VALIDATION_FAILED')).message,
+    ).toContain("unknown frontmatter key 'colour'");
     await refusal(w('.GIT/config', 'x'), 'INVALID_PATH');
     await refusal(w('system/rules.md', md('rules', 'read_only: true\n')), 'NO_CHANGES');
     await refusal(memory.protection.write('system/rules.md', md('rules'), { reason: '  ' }), 'INVALID_ARGUMENT');
     await refusal(w('system/rules.md', 'a\0b'), 'INVALID_ARGUMENT');
   });
 
-  it('the author is the user\'s git configuration, never the memory\'s own (which names the agent), else gitmem\'s operator', async () => {
+  it("the author is the user's git configuration, never the memory's own (which names the agent), else gitmem's operator", async () => {
     expect(run(['config', '--local', 'user.name'])).toBe('agent-1'); // what init recorded
     const configured = await openWithoutAuthorEnv('[user]\n\tname = Ada Operator\n\temail = ada@example.org\n');
     await configured.protection.write('system/a.md', md('a', 'read_only: true\n'), { reason: 'a' });
@@ -128,7 +172,10 @@ describe('memory.protection.write: the operator changes what the agent may not',
     const bare = await openWithoutAuthorEnv('');
     await bare.protection.write('system/b.md', md('b', 'read_only: true\n'), { reason: 'b' });
     expect(author()).toBe('gitmem operator <operator@gitmem.local>|gitmem operator <operator@gitmem.local>');
-    await bare.protection.write('system/c.md', md('c'), { reason: 'c', author: { name: 'Grace', email: 'grace@example.org' } });
+    await bare.protection.write('system/c.md', md('c'), {
+      reason: 'c',
+      author: { name: 'Grace', email: 'grace@example.org' },
+    });
     expect(author()).toBe('Grace <grace@example.org>|Grace <grace@example.org>');
     const history = await bare.history({ path: 'system/b.md' });
     expect(history[0]?.writer).toBe('shell'); // a person's commit, not the agent's
@@ -136,21 +183,33 @@ describe('memory.protection.write: the operator changes what the agent may not',
 });
 
 describe('gitmem protect write (CLI)', () => {
-  const cli = (args: string[], input?: string) => runGitmem({ ...fx.env, GITMEM_HOME: fx.home }, [...args, '--agent', 'agent-1'], input === undefined ? {} : { input });
+  const cli = (args: string[], input?: string) =>
+    runGitmem(
+      { ...fx.env, GITMEM_HOME: fx.home },
+      [...args, '--agent', 'agent-1'],
+      input === undefined ? {} : { input },
+    );
 
   it('writes from --text-file or stdin as the operator; refuses a missing reason or text, and a credential, changing nothing', () => {
     rawCommit({ 'system/rules.md': md('house rules', 'read_only: true\n', 'be kind\n') });
     const agent = cli(['memory', 'str-replace', 'system/rules.md', '--old', 'kind', '--new', 'mean', '--reason', 'r']);
     expect(agent.code).toBe(1);
-    expect(agent.stderr).toContain(`READ_ONLY: memory: system/rules.md is read_only and cannot be modified; an operator writes it with ${HINT}`);
+    expect(agent.stderr).toContain(
+      `READ_ONLY: memory: system/rules.md is read_only and cannot be modified; an operator writes it with ${HINT}`,
+    );
     const file = join(makeTmpDir(), 'rules.md');
     writeFileSync(file, md('house rules', 'read_only: true\n', 'be kind\nbe brief\n'));
     const ok = cli(['protect', 'write', 'system/rules.md', '--text-file', file, '--reason', 'House rules: brevity']);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^protect write committed \([0-9a-f]{7}\)\. system\/rules\.md\nsystem\/rules\.md is on the protected list/);
+    expect(ok.stdout).toMatch(
+      /^protect write committed \([0-9a-f]{7}\)\. system\/rules\.md\nsystem\/rules\.md is on the protected list/,
+    );
     expect(run(['log', '-1', '--format=%B'])).toBe('House rules: brevity');
     expect(author()).toBe('Test User <test@example.com>|Test User <test@example.com>');
-    const piped = cli(['protect', 'write', 'system/new.md', '--text-file', '-', '--reason', 'from stdin', '--json'], md('new', 'read_only: true\n'));
+    const piped = cli(
+      ['protect', 'write', 'system/new.md', '--text-file', '-', '--reason', 'from stdin', '--json'],
+      md('new', 'read_only: true\n'),
+    );
     expect(piped.code, piped.stderr).toBe(0);
     expect(JSON.parse(piped.stdout)).toMatchObject({ paths: ['system/new.md'], protected: true });
     const before = state();

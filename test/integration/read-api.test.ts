@@ -13,8 +13,12 @@ let m: Memory;
 const g = (args: string[]): string => git(fx.dir, args, fx.env);
 const head = (): string => g(['rev-parse', 'HEAD']);
 const state = (): string => `${head()}\n${g(['status', '--porcelain'])}\n${g(['fsck', '--strict', '--no-progress'])}`;
-const create = (file_path: string, file_text: string, reason = `add ${file_path}`, description = `about ${file_path}`) =>
-  m.tool({ command: 'create', reason, file_path, description, file_text });
+const create = (
+  file_path: string,
+  file_text: string,
+  reason = `add ${file_path}`,
+  description = `about ${file_path}`,
+) => m.tool({ command: 'create', reason, file_path, description, file_text });
 const replace = (file_path: string, old_string: string, new_string: string, reason = `edit ${file_path}`) =>
   m.tool({ command: 'str_replace', reason, file_path, old_string, new_string });
 
@@ -52,9 +56,14 @@ describe('read and view, at HEAD and as of an older commit', () => {
       commit: withFact,
     });
     await expect(m.read('people/ana.md')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
-    expect((await m.view('people/ana.md', { at: `${withFact.slice(0, 10)}` })).text).toContain('     4\tAna likes green tea');
+    expect((await m.view('people/ana.md', { at: `${withFact.slice(0, 10)}` })).text).toContain(
+      '     4\tAna likes green tea',
+    );
     expect((await m.view('people', { at: withFact })).text).toContain('people/ana.md — about people/ana.md');
-    await expect(m.view('people')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: 'The path people does not exist. Please provide a valid path.' });
+    await expect(m.view('people')).rejects.toMatchObject({
+      code: 'FILE_NOT_FOUND',
+      message: 'The path people does not exist. Please provide a valid path.',
+    });
     expect((await m.view()).text).not.toContain('ana.md');
   });
 
@@ -64,7 +73,9 @@ describe('read and view, at HEAD and as of an older commit', () => {
     expect((await m.view('/', { at: date })).commit).not.toBe('');
     await expect(m.read('people/ana.md', { at: 'no-such-branch' })).rejects.toMatchObject({ code: 'UNKNOWN_REVISION' });
     await expect(m.read('people/ana.md', { at: '1999-01-01' })).rejects.toMatchObject({ code: 'UNKNOWN_REVISION' });
-    await expect(m.read('people/ana.md', { at: '--output=/tmp/x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(m.read('people/ana.md', { at: '--output=/tmp/x' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     await expect(m.read('../etc/passwd')).rejects.toMatchObject({ code: 'INVALID_PATH' });
     await expect(m.read('.git/config')).rejects.toMatchObject({ code: 'INVALID_PATH' });
   });
@@ -72,7 +83,12 @@ describe('read and view, at HEAD and as of an older commit', () => {
   it('reads the committed revision, never the work tree, and plain files too', async () => {
     shellCommit({ 'notes/data.txt': 'plain\n' }, 'add a plain file');
     writeFileSync(join(fx.dir, 'notes', 'data.txt'), 'uncommitted\n');
-    expect(await m.read('notes/data.txt')).toMatchObject({ path: 'notes/data.txt', frontmatter: null, body: 'plain\n', text: 'plain\n' });
+    expect(await m.read('notes/data.txt')).toMatchObject({
+      path: 'notes/data.txt',
+      frontmatter: null,
+      body: 'plain\n',
+      text: 'plain\n',
+    });
     g(['checkout', '--', 'notes/data.txt']);
   });
 
@@ -94,7 +110,9 @@ describe('read and view, at HEAD and as of an older commit', () => {
     const v = await m.view('projects');
     expect(v.kind).toBe('directory');
     const lines = v.text.split('\n');
-    expect(lines[0]).toBe("Here're the files and directories up to 2 levels deep in projects, excluding hidden items and node_modules:");
+    expect(lines[0]).toBe(
+      "Here're the files and directories up to 2 levels deep in projects, excluding hidden items and node_modules:",
+    );
     expect(lines.slice(2)).toEqual([
       expect.stringMatching(/^\d+B\tprojects\/alpha\/$/),
       expect.stringMatching(/^\d+B\tprojects\/alpha\/deep\/$/),
@@ -108,32 +126,57 @@ describe('read and view, at HEAD and as of an older commit', () => {
 
   it('views ranges of a file and refuses ranges that do not fit', async () => {
     await create('notes/lines.md', 'one\ntwo\nthree\n');
-    expect((await m.view('notes/lines.md', { range: [5, 6] })).text).toBe("Here's the content of notes/lines.md with line numbers:\n     5\ttwo\n     6\tthree");
-    expect((await m.view('notes/lines.md', { range: [4, -1] })).text.split('\n').slice(1)).toEqual(['     4\tone', '     5\ttwo', '     6\tthree']); // a final newline starts no line
+    expect((await m.view('notes/lines.md', { range: [5, 6] })).text).toBe(
+      "Here's the content of notes/lines.md with line numbers:\n     5\ttwo\n     6\tthree",
+    );
+    expect((await m.view('notes/lines.md', { range: [4, -1] })).text.split('\n').slice(1)).toEqual([
+      '     4\tone',
+      '     5\ttwo',
+      '     6\tthree',
+    ]); // a final newline starts no line
     await expect(m.view('notes/lines.md', { range: [7, -1] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(m.view('notes/lines.md', { range: [0, 2] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(m.view('notes/lines.md', { range: [8, -1] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(m.view('notes', { range: [1, 2] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('the memory tool\'s view command commits nothing and needs no reason', async () => {
+  it("the memory tool's view command commits nothing and needs no reason", async () => {
     const before = state();
     const r = await m.tool({ command: 'view', file_path: 'notes/lines.md', view_range: [4, 4] });
-    expect(r).toEqual({ commit: head(), paths: [], message: "Here's the content of notes/lines.md with line numbers:\n     4\tone", view: r.message });
+    expect(r).toEqual({
+      commit: head(),
+      paths: [],
+      message: "Here's the content of notes/lines.md with line numbers:\n     4\tone",
+      view: r.message,
+    });
     expect((await m.tool({ command: 'view' })).view).toContain('up to 2 levels deep in /');
     await expect(m.tool({ command: 'view', file_path: 'nope.md' })).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
-    await expect(m.tool({ command: 'create', file_path: 'x.md', description: 'x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(m.tool({ command: 'create', file_path: 'x.md', description: 'x' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     expect(state()).toBe(before);
   });
 
   it('files() lists the tree as data; tokens() estimates system/', async () => {
     const { files, commit } = await m.files();
     expect(commit).toBe(head());
-    expect(files.find((f) => f.path === 'projects/top.md')).toEqual({ path: 'projects/top.md', size: expect.any(Number), description: 'about projects/top.md' });
+    expect(files.find((f) => f.path === 'projects/top.md')).toEqual({
+      path: 'projects/top.md',
+      size: expect.any(Number),
+      description: 'about projects/top.md',
+    });
     expect(files.find((f) => f.path === 'notes/data.txt')).toEqual({ path: 'notes/data.txt', size: 6 });
     const t = await m.tokens();
-    const sizes = Object.fromEntries(g(['ls-tree', '-r', '-l', 'HEAD', 'system/']).split('\n').map((l) => [l.split('\t')[1], Number(l.split(/\s+/)[3])]));
-    expect(t.files.map((f) => f.path).sort()).toEqual(Object.keys(sizes).filter((p) => p.endsWith('.md')).sort());
+    const sizes = Object.fromEntries(
+      g(['ls-tree', '-r', '-l', 'HEAD', 'system/'])
+        .split('\n')
+        .map((l) => [l.split('\t')[1], Number(l.split(/\s+/)[3])]),
+    );
+    expect(t.files.map((f) => f.path).sort()).toEqual(
+      Object.keys(sizes)
+        .filter((p) => p.endsWith('.md'))
+        .sort(),
+    );
     for (const f of t.files) expect(f.tokens).toBe(Math.ceil((sizes[f.path] as number) / 4));
     expect(t.total_tokens).toBe(t.files.reduce((n, f) => n + f.tokens, 0));
     expect(t.files[0]!.tokens).toBeGreaterThanOrEqual(t.files.at(-1)!.tokens);
@@ -144,7 +187,12 @@ describe('history and diff', () => {
   it('history of a file follows its rename, with writer, reason and file statuses', async () => {
     await create('topics/old-name.md', 'v1\n', 'start topic');
     await replace('topics/old-name.md', 'v1', 'v2', 'refine topic');
-    await m.tool({ command: 'rename', reason: 'better name', old_path: 'topics/old-name.md', new_path: 'topics/new-name.md' });
+    await m.tool({
+      command: 'rename',
+      reason: 'better name',
+      old_path: 'topics/old-name.md',
+      new_path: 'topics/new-name.md',
+    });
     await replace('topics/new-name.md', 'v2', 'v3', 'refine again');
     const h = await m.history({ path: 'topics/new-name.md' });
     expect(h.map((e) => e.reason)).toEqual(['refine again', 'better name', 'refine topic', 'start topic']);
@@ -158,10 +206,15 @@ describe('history and diff', () => {
     await expect(m.history({ limit: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('a shell commit is told apart from the agent\'s', async () => {
+  it("a shell commit is told apart from the agent's", async () => {
     shellCommit({ 'notes/by-hand.md': '---\ndescription: by hand\n---\nhand\n' }, 'edited by hand');
     const [last] = await m.history({ limit: 1 });
-    expect(last).toMatchObject({ reason: 'edited by hand', writer: 'shell', email: 'test@example.com', files: [{ status: 'A', path: 'notes/by-hand.md' }] });
+    expect(last).toMatchObject({
+      reason: 'edited by hand',
+      writer: 'shell',
+      email: 'test@example.com',
+      files: [{ status: 'A', path: 'notes/by-hand.md' }],
+    });
   });
 
   it('diff() is what the last commit did; from/to/path narrow it', async () => {
@@ -226,8 +279,14 @@ describe('revert', () => {
     const y = await replace('facts/y.md', 'y1', 'y2', 'y changes');
     await m.tool({ command: 'delete', reason: 'drop y', file_path: 'facts/y.md' });
     const before = state();
-    await expect(m.revert(x.commit, { reason: 'undo x' })).rejects.toMatchObject({ code: 'REVERT_CONFLICT', data: { paths: ['facts/x.md'] } });
-    await expect(m.revert(y.commit, { reason: 'undo y' })).rejects.toMatchObject({ code: 'REVERT_CONFLICT', data: { paths: ['facts/y.md'] } });
+    await expect(m.revert(x.commit, { reason: 'undo x' })).rejects.toMatchObject({
+      code: 'REVERT_CONFLICT',
+      data: { paths: ['facts/x.md'] },
+    });
+    await expect(m.revert(y.commit, { reason: 'undo y' })).rejects.toMatchObject({
+      code: 'REVERT_CONFLICT',
+      data: { paths: ['facts/y.md'] },
+    });
     await expect(m.revert('no-such', { reason: 'r' })).rejects.toMatchObject({ code: 'UNKNOWN_REVISION' });
     await expect(m.revert(x.commit, { reason: ' ' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(state()).toBe(before);
@@ -235,7 +294,11 @@ describe('revert', () => {
 
   it('goes through the validator: a revert that would lift read_only is refused', async () => {
     await create('facts/locked.md', 'keep\n', 'lockable');
-    const lock = shellCommit({ 'facts/locked.md': '---\ndescription: about facts/locked.md\nread_only: true\n---\nkeep\n' }, 'operator locks it', true);
+    const lock = shellCommit(
+      { 'facts/locked.md': '---\ndescription: about facts/locked.md\nread_only: true\n---\nkeep\n' },
+      'operator locks it',
+      true,
+    );
     const before = state();
     await expect(m.revert(lock, { reason: 'unlock' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(state()).toBe(before);

@@ -56,7 +56,8 @@ function change(dir: string, files: Set<string>, next: () => number, step: numbe
     files.delete(pick);
   } else {
     // A rename in place or a move to another directory (the target may replace a file there).
-    const to = next() < 0.5 ? pick.replace(/[^/]+$/, NAMES[Math.floor(next() * NAMES.length)] as string) : randomPath(next);
+    const to =
+      next() < 0.5 ? pick.replace(/[^/]+$/, NAMES[Math.floor(next() * NAMES.length)] as string) : randomPath(next);
     if (to === pick) return;
     mkdirSync(dirname(join(dir, to)), { recursive: true });
     renameSync(join(dir, pick), join(dir, to));

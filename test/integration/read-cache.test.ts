@@ -65,7 +65,10 @@ describe('the read cache', () => {
 
   it('gives the same answer with the cache deleted, truncated, corrupted or replaced', async () => {
     const f = await memoryFixture();
-    shellCommit(f.dir, f.env, { 'notes/b.md': '---\ndescription: truthful\n---\nb\n', 'skills/s/SKILL.md': '---\nname: s\ndescription: does s\n---\n' });
+    shellCommit(f.dir, f.env, {
+      'notes/b.md': '---\ndescription: truthful\n---\nb\n',
+      'skills/s/SKILL.md': '---\nname: s\ndescription: does s\n---\n',
+    });
     const commonDir = join(f.dir, '.git');
     const file = readCachePath(commonDir);
     rmSync(join(commonDir, 'gitmem'), { recursive: true, force: true });
@@ -82,7 +85,14 @@ describe('the read cache', () => {
       ['empty', () => writeFileSync(file, '')],
       ['a directory', () => (rmSync(file), mkdirSync(file))],
       ['a FIFO', () => (rmSync(file, { recursive: true }), execFileSync('mkfifo', [file]))],
-      ['a link to the truth of another file', () => (rmSync(file), writeFileSync(`${file}.x`, good.replace('truthful', 'liarliar')), symlinkSync(`${file}.x`, file))],
+      [
+        'a link to the truth of another file',
+        () => (
+          rmSync(file),
+          writeFileSync(`${file}.x`, good.replace('truthful', 'liarliar')),
+          symlinkSync(`${file}.x`, file)
+        ),
+      ],
     ];
     for (const [name, spoil] of spoiled) {
       rmSync(file, { recursive: true, force: true });
@@ -106,7 +116,13 @@ describe('the read cache', () => {
     const memory = await freshMemory(f.home, f.env, runner);
     await memory.compilePrompt();
     calls.length = 0;
-    await memory.tool({ command: 'create', reason: 'new note', file_path: 'notes/n.md', description: 'fresh note', file_text: 'x' });
+    await memory.tool({
+      command: 'create',
+      reason: 'new note',
+      file_path: 'notes/n.md',
+      description: 'fresh note',
+      file_text: 'x',
+    });
     calls.length = 0;
     expect(await memory.compilePrompt()).toContain('n.md — fresh note');
     expect(await memory.tree()).toContain('n.md — fresh note');

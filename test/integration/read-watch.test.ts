@@ -44,7 +44,13 @@ async function nextMove(previous: string): Promise<MemoryUpdatedEvent> {
 describe('watch()', () => {
   it('reports a tool write once, with the files it changed', async () => {
     const before = head();
-    await fx.memory.tool({ command: 'create', reason: 'watched write', file_path: 'notes/w.md', description: 'w', file_text: 'w' });
+    await fx.memory.tool({
+      command: 'create',
+      reason: 'watched write',
+      file_path: 'notes/w.md',
+      description: 'w',
+      file_text: 'w',
+    });
     const e = await nextMove(before);
     expect(e).toMatchObject({ writer: 'agent', affected_paths: ['notes/w.md'] });
   });
@@ -62,7 +68,8 @@ describe('watch()', () => {
       launch: sharedShellLauncher(),
       memoryDir: fx.dir,
       gitmemHome: fx.home,
-      command: "printf -- '---\\ndescription: from a worker\\n---\\nhi\\n' > system/worker.md && git add -A && git commit -qm 'worker learned'",
+      command:
+        "printf -- '---\\ndescription: from a worker\\n---\\nhi\\n' > system/worker.md && git add -A && git commit -qm 'worker learned'",
       env: fx.env,
       git: createGitRunner({ env: fx.env }),
       onWarning: () => undefined,
@@ -109,12 +116,24 @@ describe('watch()', () => {
       console.log('ready');
       for await (const e of w) { console.log('event', e.commit); break; }
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), env: fx.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+      env: fx.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
-    const r = await fx.memory.tool({ command: 'create', reason: 'wake the child', file_path: 'notes/child.md', description: 'c', file_text: 'c' });
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())),
+    );
+    const r = await fx.memory.tool({
+      command: 'create',
+      reason: 'wake the child',
+      file_path: 'notes/child.md',
+      description: 'c',
+      file_text: 'c',
+    });
     const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     clearTimeout(guard);

@@ -29,10 +29,15 @@ it('the README MCP-over-HTTP example runs as written and lists the memory tools'
   const project = makeTmpDir('gitmem-readme-project-');
   mkdirSync(join(project, 'node_modules', '@modelcontextprotocol'), { recursive: true });
   symlinkSync(REPO, join(project, 'node_modules', 'gitmem'));
-  symlinkSync(join(REPO, 'node_modules', '@modelcontextprotocol', 'sdk'), join(project, 'node_modules', '@modelcontextprotocol', 'sdk'));
+  symlinkSync(
+    join(REPO, 'node_modules', '@modelcontextprotocol', 'sdk'),
+    join(project, 'node_modules', '@modelcontextprotocol', 'sdk'),
+  );
   writeFileSync(join(project, 'example.mjs'), code);
   const r = spawnSync(process.execPath, ['example.mjs'], { cwd: project, env, encoding: 'utf8', timeout: 30_000 });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
-  expect(r.stdout.trim().split(' ')).toEqual(expect.arrayContaining(['memory', 'memory_apply_patch', 'memory_view', 'memory_search']));
+  expect(r.stdout.trim().split(' ')).toEqual(
+    expect.arrayContaining(['memory', 'memory_apply_patch', 'memory_view', 'memory_search']),
+  );
 });

@@ -23,18 +23,36 @@ afterAll(cleanupTmp);
 beforeEach(async () => {
   fx = await memoryFixture('agent-x');
   agentDir = join(fx.home, 'agents', 'agent-x');
-  appendTranscript(agentDir, 'conv-1', [{ kind: 'user', text: 'I prefer British spelling.' }, { kind: 'assistant', text: 'Noted.' }]);
+  appendTranscript(agentDir, 'conv-1', [
+    { kind: 'user', text: 'I prefer British spelling.' },
+    { kind: 'assistant', text: 'Noted.' },
+  ]);
 });
 
 function reflect(integrate: (p: PendingIntegration) => Promise<void>) {
   const model = scripted([
-    { calls: [{ name: 'write_file', input: { path: 'preferences/spelling.md', content: '---\ndescription: Spelling\n---\nBritish spelling.\n' } }] },
+    {
+      calls: [
+        {
+          name: 'write_file',
+          input: { path: 'preferences/spelling.md', content: '---\ndescription: Spelling\n---\nBritish spelling.\n' },
+        },
+      ],
+    },
     { calls: [commit('Keep the British-spelling preference', TRAILER_OF('conv-1', 1, 2))] },
     { text: 'done' },
   ]);
   return runReflection({
     launch: sharedShellLauncher(),
-    home: fx.home, agentId: 'agent-x', conversationId: 'conv-1', model, env: fx.env, git: handleGit(fx.memory), maxRetries: 0, merge: 'explicit', integrate,
+    home: fx.home,
+    agentId: 'agent-x',
+    conversationId: 'conv-1',
+    model,
+    env: fx.env,
+    git: handleGit(fx.memory),
+    maxRetries: 0,
+    merge: 'explicit',
+    integrate,
   }) as Promise<ReflectionCompleted>;
 }
 

@@ -40,7 +40,10 @@ beforeEach(async () => {
   expect((await syncMemory({ git: handleGit(fx.memory), memoryDir: fx.dir })).status).toBe('pushed');
   other = join(makeTmpDir('gitmem-machine-'), 'memory');
   git(fx.home, ['clone', '-q', remote, other], fx.env);
-  appendTranscript(agentDir, 'conv-1', [{ kind: 'user', text: 'I am Ada; I review code on Fridays.' }, { kind: 'assistant', text: 'Noted.' }]);
+  appendTranscript(agentDir, 'conv-1', [
+    { kind: 'user', text: 'I am Ada; I review code on Fridays.' },
+    { kind: 'assistant', text: 'Noted.' },
+  ]);
 });
 
 /** The second machine edits `file` (replacing `from` with `to`) and pushes. */
@@ -52,9 +55,13 @@ function pushFromOtherMachine(file: string, from: string, to: string): void {
 }
 
 const head = (dir: string, rev = 'HEAD'): string => git(dir, ['rev-parse', rev], fx.env);
-const isAncestor = (dir: string, a: string, b: string): boolean => gitTry(dir, ['merge-base', '--is-ancestor', a, b], fx.env).status === 0;
+const isAncestor = (dir: string, a: string, b: string): boolean =>
+  gitTry(dir, ['merge-base', '--is-ancestor', a, b], fx.env).status === 0;
 
-const EDIT_HUMAN: Call = { name: 'edit_file', input: { path: 'system/human.md', old_string: OLD, new_string: 'Ada; reviews code on Fridays.' } };
+const EDIT_HUMAN: Call = {
+  name: 'edit_file',
+  input: { path: 'system/human.md', old_string: OLD, new_string: 'Ada; reviews code on Fridays.' },
+};
 
 /** A reflection that makes `edit` (default: rewrite the starter line of system/human.md); `during` runs before it finishes. */
 function reflect(during: () => void, edit = EDIT_HUMAN) {
@@ -64,13 +71,27 @@ function reflect(during: () => void, edit = EDIT_HUMAN) {
     { calls: [commit('Record who the user is', TRAILER_OF('conv-1', 1, 2))] },
     late,
   ]);
-  return runReflection({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-r', conversationId: 'conv-1', model, env: fx.env, git: handleGit(fx.memory), maxRetries: 0 }) as Promise<ReflectionCompleted>;
+  return runReflection({
+    launch: sharedShellLauncher(),
+    home: fx.home,
+    agentId: 'agent-r',
+    conversationId: 'conv-1',
+    model,
+    env: fx.env,
+    git: handleGit(fx.memory),
+    maxRetries: 0,
+  }) as Promise<ReflectionCompleted>;
 }
 
 describe.runIf(sandboxed)('reflection merges against the remote', () => {
   it('a conflicting remote edit pushed while the reflection runs ends merge_conflict: branch kept, parent at the remote main, clean', async () => {
     const r = await reflect(() => pushFromOtherMachine('system/human.md', OLD, 'Ada (edited on the laptop).'));
-    expect(r).toMatchObject({ status: 'merge_conflict', branchKept: true, conflictingPaths: ['system/human.md'], success: false });
+    expect(r).toMatchObject({
+      status: 'merge_conflict',
+      branchKept: true,
+      conflictingPaths: ['system/human.md'],
+      success: false,
+    });
     expect(head(fx.dir)).toBe(head(remote, 'main'));
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
     expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName], fx.env)).toBe('Record who the user is');
@@ -97,9 +118,18 @@ describe.runIf(sandboxed)('reflection merges against the remote', () => {
   });
 
   it('unpushed local commits that conflict with the remote fail the reflection; nothing moves and the transcript is kept', async () => {
-    await fx.memory.tool({ command: 'str_replace', file_path: 'system/human.md', old_string: OLD, new_string: 'Local, unpushed.', reason: 'local edit' });
+    await fx.memory.tool({
+      command: 'str_replace',
+      file_path: 'system/human.md',
+      old_string: OLD,
+      new_string: 'Local, unpushed.',
+      reason: 'local edit',
+    });
     const before = head(fx.dir);
-    const note = { name: 'write_file', input: { path: 'reference/reviews.md', content: '---\ndescription: Review days\n---\nFridays.\n' } };
+    const note = {
+      name: 'write_file',
+      input: { path: 'reference/reviews.md', content: '---\ndescription: Review days\n---\nFridays.\n' },
+    };
     const r = await reflect(() => pushFromOtherMachine('system/human.md', OLD, 'Remote wins?'), note);
     expect(r).toMatchObject({ status: 'failed', success: false });
     expect(r.error).toMatch(/SYNC_CONFLICT|conflict/i);
@@ -120,7 +150,10 @@ describe('worker merges against the remote', () => {
         git(ctx.worktreeDir, ['commit', '-q', '-am', 'worker edit'], { ...fx.env, ...ctx.gitEnv });
         pushFromOtherMachine('system/human.md', OLD, 'Remote edit.');
       },
-      { git: handleGit(fx.memory), refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }) },
+      {
+        git: handleGit(fx.memory),
+        refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }),
+      },
     );
     expect(outcome).toMatchObject({ status: 'merge_conflict', conflictingPaths: ['system/human.md'] });
     expect(head(fx.dir)).toBe(head(remote, 'main'));
@@ -137,7 +170,10 @@ describe('worker merges against the remote', () => {
         git(ctx.worktreeDir, ['commit', '-q', '-m', 'worker note'], { ...fx.env, ...ctx.gitEnv });
         pushFromOtherMachine('system/persona.md', 'on purpose', 'on purpose, truly');
       },
-      { git: handleGit(fx.memory), refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }) },
+      {
+        git: handleGit(fx.memory),
+        refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }),
+      },
     );
     expect(outcome, JSON.stringify(outcome)).toMatchObject({ status: 'merged' });
     expect(isAncestor(fx.dir, head(remote, 'main'), 'HEAD')).toBe(true);
@@ -145,7 +181,13 @@ describe('worker merges against the remote', () => {
   });
 
   it('unpushed local commits that conflict with the remote keep the worker branch (reason remote); main is unchanged', async () => {
-    await fx.memory.tool({ command: 'str_replace', file_path: 'system/human.md', old_string: OLD, new_string: 'Local, unpushed.', reason: 'local edit' });
+    await fx.memory.tool({
+      command: 'str_replace',
+      file_path: 'system/human.md',
+      old_string: OLD,
+      new_string: 'Local, unpushed.',
+      reason: 'local edit',
+    });
     pushFromOtherMachine('system/human.md', OLD, 'Remote edit.');
     const before = head(fx.dir);
     const outcome = await runMemoryWorker(
@@ -155,22 +197,36 @@ describe('worker merges against the remote', () => {
         git(ctx.worktreeDir, ['add', '-A'], { ...fx.env, ...ctx.gitEnv });
         git(ctx.worktreeDir, ['commit', '-q', '-m', 'worker note'], { ...fx.env, ...ctx.gitEnv });
       },
-      { git: handleGit(fx.memory), refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }) },
+      {
+        git: handleGit(fx.memory),
+        refreshParent: () => prepareParentRefresh({ git: handleGit(fx.memory), memoryDir: fx.dir }),
+      },
     );
-    expect(outcome).toMatchObject({ status: 'merge_conflict', conflictReason: 'remote', conflictingPaths: ['system/human.md'] });
+    expect(outcome).toMatchObject({
+      status: 'merge_conflict',
+      conflictReason: 'remote',
+      conflictingPaths: ['system/human.md'],
+    });
     expect(head(fx.dir)).toBe(before);
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
     expect(git(fx.dir, ['branch', '--list', outcome.branchName], fx.env)).toContain(outcome.branchName);
   });
 
-  it.runIf(sandboxed)('gitmem worker run refreshes first: a remote edit of the same line is a kept branch (exit 3), not a local merge', () => {
-    pushFromOtherMachine('system/human.md', 'got to know', 'properly met');
-    const before = head(remote, 'main');
-    const command = "sed -i 's/got to know/met/' system/human.md && git commit -qam 'worker: met'";
-    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'agent-r', '--command', command, '--json'], { env: { ...fx.env, NODE_OPTIONS: '' }, encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(3);
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'merge_conflict', conflictingPaths: ['system/human.md'] });
-    expect(head(fx.dir)).toBe(before);
-    expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
-  });
+  it.runIf(sandboxed)(
+    'gitmem worker run refreshes first: a remote edit of the same line is a kept branch (exit 3), not a local merge',
+    () => {
+      pushFromOtherMachine('system/human.md', 'got to know', 'properly met');
+      const before = head(remote, 'main');
+      const command = "sed -i 's/got to know/met/' system/human.md && git commit -qam 'worker: met'";
+      const r = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'agent-r', '--command', command, '--json'],
+        { env: { ...fx.env, NODE_OPTIONS: '' }, encoding: 'utf8' },
+      );
+      expect(r.status, r.stderr).toBe(3);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'merge_conflict', conflictingPaths: ['system/human.md'] });
+      expect(head(fx.dir)).toBe(before);
+      expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
+    },
+  );
 });

@@ -29,27 +29,67 @@ beforeAll(async () => {
 
 function options(turns: Turn[], extra: Partial<ReflectionRunOptions> = {}) {
   const model = scripted(turns);
-  const o: ReflectionRunOptions = { launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-1', conversationId: 'conv-1', model, env: fx.env, git: handleGit(fx.memory), maxRetries: 0, ...extra };
+  const o: ReflectionRunOptions = {
+    launch: sharedShellLauncher(),
+    home: fx.home,
+    agentId: 'agent-1',
+    conversationId: 'conv-1',
+    model,
+    env: fx.env,
+    git: handleGit(fx.memory),
+    maxRetries: 0,
+    ...extra,
+  };
   return { model, o };
 }
 
 function turn(user: string, assistant: string) {
-  return [{ kind: 'user' as const, text: user }, { kind: 'assistant' as const, text: assistant }];
+  return [
+    { kind: 'user' as const, text: user },
+    { kind: 'assistant' as const, text: assistant },
+  ];
 }
 
 describe('runReflection', { tags: ['sandbox'] }, () => {
   it('merges the sub-agent commits, whose messages are its reasons with the transcript trailer, and advances the cursor', async () => {
-    appendTranscript(agentDir, 'conv-1', [...turn('Use tabs, not spaces. I told you this before!', 'Sorry, switching to tabs.'), ...turn('Deploys go through make ship.', 'Noted.')]);
+    appendTranscript(agentDir, 'conv-1', [
+      ...turn('Use tabs, not spaces. I told you this before!', 'Sorry, switching to tabs.'),
+      ...turn('Deploys go through make ship.', 'Noted.'),
+    ]);
     const reason = 'Keep the user correction about tabs, stated twice';
     const { model, o } = options([
-      { calls: [{ name: 'read_file', input: { path: 'system/human.md' } }, { name: 'shell', input: { command: 'wc -c "$TRANSCRIPT_PATH"; echo "dir=$MEMORY_DIR"' } }] },
-      { calls: [{ name: 'edit_file', input: { path: 'system/human.md', old_string: OLD, new_string: 'Correction (verbatim): "Use tabs, not spaces. I told you this before!"' } }] },
+      {
+        calls: [
+          { name: 'read_file', input: { path: 'system/human.md' } },
+          { name: 'shell', input: { command: 'wc -c "$TRANSCRIPT_PATH"; echo "dir=$MEMORY_DIR"' } },
+        ],
+      },
+      {
+        calls: [
+          {
+            name: 'edit_file',
+            input: {
+              path: 'system/human.md',
+              old_string: OLD,
+              new_string: 'Correction (verbatim): "Use tabs, not spaces. I told you this before!"',
+            },
+          },
+        ],
+      },
       { calls: [commit(reason, TRAILER_OF('conv-1', 1, 4))] },
       { text: 'Summary: kept the tabs correction.' },
     ]);
     const recompiles: number[] = [];
     const r = (await runReflection({ ...o, onRecompile: () => void recompiles.push(1) })) as ReflectionCompleted;
-    expect(r).toMatchObject({ launched: true, status: 'merged', success: true, commitCount: 1, lines: { from: 1, to: 4 }, recompiled: true, steps: 4 });
+    expect(r).toMatchObject({
+      launched: true,
+      status: 'merged',
+      success: true,
+      commitCount: 1,
+      lines: { from: 1, to: 4 },
+      recompiled: true,
+      steps: 4,
+    });
     expect(r.usage).toEqual({ inputTokens: 4000, outputTokens: 200, totalTokens: 4200 });
     expect(recompiles).toHaveLength(1);
     expect(toolResults(model).join('\n')).toContain(reason);
@@ -58,7 +98,15 @@ describe('runReflection', { tags: ['sandbox'] }, () => {
     expect(log).toContain(`${reason}\n${TRAILER_OF('conv-1', 1, 4)}`);
     expect(readFileSync(join(fx.dir, 'system/human.md'), 'utf8')).toContain('Correction (verbatim)');
     expect(readCursor(agentDir, 'conv-1')).toMatchObject({ reflectedThroughLine: 4, stepsSinceLastReflection: 0 });
-    expect(readRunLog(agentDir).at(-1)).toMatchObject({ kind: 'reflection', outcome: 'merged', steps: 4, inputTokens: 4000, outputTokens: 200, model: 'mock:reflector', conversationId: 'conv-1' });
+    expect(readRunLog(agentDir).at(-1)).toMatchObject({
+      kind: 'reflection',
+      outcome: 'merged',
+      steps: 4,
+      inputTokens: 4000,
+      outputTokens: 200,
+      model: 'mock:reflector',
+      conversationId: 'conv-1',
+    });
     const { system, user } = firstPrompt(model);
     expect(system).toContain('Skills are not the default');
     expect(user).toContain('<parent_memory>');
@@ -69,7 +117,9 @@ describe('runReflection', { tags: ['sandbox'] }, () => {
     expect(`${system}${user}`.toLowerCase()).not.toContain('worktree');
     expect(r.snapshot).toMatchObject({ budget: 40_000, truncated: [], omitted: 0 });
     expect(r.snapshot?.chars).toBeLessThanOrEqual(40_000);
-    console.info(`[reflection-run] fixture usage ${JSON.stringify(r.usage)}; snapshot ${r.snapshot?.chars}/${r.snapshot?.budget} chars`);
+    console.info(
+      `[reflection-run] fixture usage ${JSON.stringify(r.usage)}; snapshot ${r.snapshot?.chars}/${r.snapshot?.budget} chars`,
+    );
     expect(readdirSync(join(agentDir, 'memory-worktrees'))).toEqual([]);
     expect(git(fx.dir, ['branch', '--list', 'gitmem/*'], fx.env)).toBe('');
   });
@@ -90,27 +140,61 @@ describe('runReflection', { tags: ['sandbox'] }, () => {
 
   it('a conflicting primary edit loses nothing, keeps the branch and the cursor; the next run retries the same lines', async () => {
     const primary = async (): Promise<Turn> => {
-      await fx.memory.tool({ command: 'str_replace', file_path: 'system/human.md', old_string: 'Correction (verbatim)', new_string: 'Primary note', reason: 'primary edit' });
+      await fx.memory.tool({
+        command: 'str_replace',
+        file_path: 'system/human.md',
+        old_string: 'Correction (verbatim)',
+        new_string: 'Primary note',
+        reason: 'primary edit',
+      });
       return { calls: [commit('Record that the user works from home on Wednesdays', TRAILER_OF('conv-1', 5, 6))] };
     };
     const { o } = options([]);
     const conflicted = (await runReflection({
       ...o,
       model: scripted([
-        { calls: [{ name: 'edit_file', input: { path: 'system/human.md', old_string: 'Correction (verbatim)', new_string: 'Works from home on Wednesdays. Correction (verbatim)' } }] },
+        {
+          calls: [
+            {
+              name: 'edit_file',
+              input: {
+                path: 'system/human.md',
+                old_string: 'Correction (verbatim)',
+                new_string: 'Works from home on Wednesdays. Correction (verbatim)',
+              },
+            },
+          ],
+        },
         primary,
         { text: 'done' },
       ]),
     })) as ReflectionCompleted;
-    expect(conflicted).toMatchObject({ status: 'merge_conflict', success: false, branchKept: true, conflictingPaths: ['system/human.md'] });
+    expect(conflicted).toMatchObject({
+      status: 'merge_conflict',
+      success: false,
+      branchKept: true,
+      conflictingPaths: ['system/human.md'],
+    });
     expect(readFileSync(join(fx.dir, 'system/human.md'), 'utf8')).toContain('Primary note');
-    expect(git(fx.dir, ['log', '-1', '--format=%s', conflicted.branchName], fx.env)).toBe('Record that the user works from home on Wednesdays');
+    expect(git(fx.dir, ['log', '-1', '--format=%s', conflicted.branchName], fx.env)).toBe(
+      'Record that the user works from home on Wednesdays',
+    );
     expect(readCursor(agentDir, 'conv-1').reflectedThroughLine).toBe(4);
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
     const retry = (await runReflection({
       ...o,
       model: scripted([
-        { calls: [{ name: 'write_file', input: { path: 'preferences/schedule.md', content: '---\ndescription: When the user works where\n---\nWorks from home on Wednesdays.\n' } }] },
+        {
+          calls: [
+            {
+              name: 'write_file',
+              input: {
+                path: 'preferences/schedule.md',
+                content: '---\ndescription: When the user works where\n---\nWorks from home on Wednesdays.\n',
+              },
+            },
+          ],
+        },
         { calls: [commit('Record that the user works from home on Wednesdays', TRAILER_OF('conv-1', 5, 6))] },
         { text: 'done' },
       ]),
@@ -130,7 +214,12 @@ describe('runReflection', { tags: ['sandbox'] }, () => {
         calls: [
           { name: 'write_file', input: { path: '../../memory/system/evil.md', content: 'x' } },
           { name: 'write_file', input: { path: parentFile, content: 'x' } },
-          { name: 'shell', input: { command: `echo x > ${parentFile}; echo x > ${outside}; echo x > ../escaped.txt; git -C ${fx.dir} commit --allow-empty -qm evil; git -C ${fx.dir} update-ref refs/heads/main HEAD~1; git -C ${fx.dir} branch evil` } },
+          {
+            name: 'shell',
+            input: {
+              command: `echo x > ${parentFile}; echo x > ${outside}; echo x > ../escaped.txt; git -C ${fx.dir} commit --allow-empty -qm evil; git -C ${fx.dir} update-ref refs/heads/main HEAD~1; git -C ${fx.dir} branch evil`,
+            },
+          },
         ],
       },
       { text: 'could not escape' },

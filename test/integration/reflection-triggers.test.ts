@@ -18,7 +18,10 @@ beforeAll(async () => {
   fx = await memoryFixture('agent-t');
 });
 
-const turn = (n: number) => [{ kind: 'user' as const, text: `question ${n}` }, { kind: 'assistant' as const, text: `answer ${n}` }];
+const turn = (n: number) => [
+  { kind: 'user' as const, text: `question ${n}` },
+  { kind: 'assistant' as const, text: `answer ${n}` },
+];
 
 /** A model turn that signals `entered`, then waits until `open()`. */
 function gate(): { wait: Turn; open: () => void; entered: Promise<void> } {
@@ -32,16 +35,31 @@ function gate(): { wait: Turn; open: () => void; entered: Promise<void> } {
 describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'] }, () => {
   it('step-count (from the agent config) fires at the threshold; a second launch queues and runs once after', async () => {
     const agentDir = join(fx.home, 'agents', 'agent-t');
-    writeFileSync(join(agentDir, 'config.json'), JSON.stringify({ reflection: { trigger: 'step-count', stepCount: 3 } }));
+    writeFileSync(
+      join(agentDir, 'config.json'),
+      JSON.stringify({ reflection: { trigger: 'step-count', stepCount: 3 } }),
+    );
     const first = gate();
     const model = scripted([first.wait, { text: 'Nothing either.' }]);
-    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, run: { maxRetries: 0 } });
+    const h = createReflectionHarness({
+      launch: sharedShellLauncher(),
+      home: fx.home,
+      agentId: 'agent-t',
+      env: fx.env,
+      git: handleGit(fx.memory),
+      model,
+      run: { maxRetries: 0 },
+    });
     expect(h.settings()).toMatchObject({ trigger: 'step-count', stepCount: 3 });
     for (const n of [1, 2]) {
       h.recordTurn('c1', turn(n));
       expect(h.onTurnEnd('c1').state).toBe('skipped');
     }
-    h.recordTurn('c1', [...turn(3), { kind: 'tool_call', name: 'read', argsText: '{}', resultText: 'ok' }, { kind: 'reasoning', text: 'hmm' }]);
+    h.recordTurn('c1', [
+      ...turn(3),
+      { kind: 'tool_call', name: 'read', argsText: '{}', resultText: 'ok' },
+      { kind: 'reasoning', text: 'hmm' },
+    ]);
     const started = h.onTurnEnd('c1');
     expect(started).toMatchObject({ state: 'started', trigger: 'step-count' });
     expect(model.doGenerateCalls).toHaveLength(0); // returned before any model call
@@ -64,7 +82,15 @@ describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'
   it('a queued step-count launch is dropped when its threshold is no longer met', async () => {
     const g = gate();
     const model = scripted([g.wait]);
-    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, settings: { trigger: 'step-count', stepCount: 2 } });
+    const h = createReflectionHarness({
+      launch: sharedShellLauncher(),
+      home: fx.home,
+      agentId: 'agent-t',
+      env: fx.env,
+      git: handleGit(fx.memory),
+      model,
+      settings: { trigger: 'step-count', stepCount: 2 },
+    });
     h.recordTurn('c2', [...turn(1), ...turn(2)]);
     const a = h.onTurnEnd('c2');
     const b = h.onTurnEnd('c2'); // same rows: once the first run consumes them, nothing is due
@@ -78,17 +104,36 @@ describe('reflection triggers and the per-agent reservation', { tags: ['sandbox'
   it('compaction-event fires on compaction only; off never fires automatically; reflectNow always runs', async () => {
     const project = join(fx.home, 'project');
     mkdirSync(join(project, '.gitmem'), { recursive: true });
-    writeFileSync(join(project, '.gitmem', 'config.json'), JSON.stringify({ reflection: { trigger: 'compaction-event' } }));
+    writeFileSync(
+      join(project, '.gitmem', 'config.json'),
+      JSON.stringify({ reflection: { trigger: 'compaction-event' } }),
+    );
     writeFileSync(join(fx.home, 'agents', 'agent-t', 'config.json'), JSON.stringify({ reflection: { merge: 'auto' } }));
     const model = scripted([{ text: 'ok' }, { text: 'ok' }]);
-    const h = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, projectDir: project });
+    const h = createReflectionHarness({
+      launch: sharedShellLauncher(),
+      home: fx.home,
+      agentId: 'agent-t',
+      env: fx.env,
+      git: handleGit(fx.memory),
+      model,
+      projectDir: project,
+    });
     for (let n = 0; n < 30; n++) h.recordTurn('c3', turn(n));
     expect(h.settings().trigger).toBe('compaction-event');
     expect(h.onTurnEnd('c3').state).toBe('skipped');
     const c = h.onCompaction('c3');
     expect(c).toMatchObject({ state: 'started', trigger: 'compaction-event' });
     expect(await c.done).toMatchObject({ status: 'no_changes', lines: { from: 1, to: 60 } });
-    const off = createReflectionHarness({ launch: sharedShellLauncher(), home: fx.home, agentId: 'agent-t', env: fx.env, git: handleGit(fx.memory), model, settings: { trigger: 'off' } });
+    const off = createReflectionHarness({
+      launch: sharedShellLauncher(),
+      home: fx.home,
+      agentId: 'agent-t',
+      env: fx.env,
+      git: handleGit(fx.memory),
+      model,
+      settings: { trigger: 'off' },
+    });
     off.recordTurn('c3', turn(99));
     expect(off.onTurnEnd('c3').state).toBe('skipped');
     expect(off.onCompaction('c3').state).toBe('skipped');

@@ -4,7 +4,16 @@
  * the home is visible only where the policy re-opens it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { basename, join } from 'node:path';
@@ -42,8 +51,20 @@ function setup(): void {
   git(memA, ['worktree', 'add', '-q', '-b', 'worker/w1', wt]);
   state = join(home, 'state');
   writeFileSync(join(home, 'public.md'), 'visible\n');
-  policy = buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'a1', memoryDir: memA, worktreesDir: worktrees, stateDirs: [state], worktreeDir: wt });
-  parentEnv = { ...hermeticGitEnv(home), GIT_CONFIG_GLOBAL: '/nonexistent/gitconfig', SECRET_TOKEN: 'tok-123', LANG: 'C' };
+  policy = buildMemoryWriterPolicy({
+    gitmemHome: home,
+    agentId: 'a1',
+    memoryDir: memA,
+    worktreesDir: worktrees,
+    stateDirs: [state],
+    worktreeDir: wt,
+  });
+  parentEnv = {
+    ...hermeticGitEnv(home),
+    GIT_CONFIG_GLOBAL: '/nonexistent/gitconfig',
+    SECRET_TOKEN: 'tok-123',
+    LANG: 'C',
+  };
 }
 
 async function sh(script: string, o: Partial<ConfineOptions> = {}, cwd = wt): Promise<RunConfinedResult> {
@@ -51,7 +72,6 @@ async function sh(script: string, o: Partial<ConfineOptions> = {}, cwd = wt): Pr
   expect(confined.backend).toBe(o.env?.['GITMEM_FS_SANDBOX'] === '0' ? 'none' : 'bwrap');
   return runConfined(confined, { launch: sharedShellLauncher(), cwd, timeoutMs: 20_000 });
 }
-
 
 describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
   beforeAll(setup);
@@ -82,9 +102,13 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
   });
 
   it('keeps secrets hidden inside a read path the operator adds (files and directories)', async () => {
-    const r = await sh('cat /etc/hostname >/dev/null && echo ETC-READ; cat /etc/shadow || echo NO-SHADOW; ls -A /etc/ssh | grep . || echo NO-SSH', { readPaths: ['/etc'] });
+    const r = await sh(
+      'cat /etc/hostname >/dev/null && echo ETC-READ; cat /etc/shadow || echo NO-SHADOW; ls -A /etc/ssh | grep . || echo NO-SSH',
+      { readPaths: ['/etc'] },
+    );
     for (const marker of ['ETC-READ', 'NO-SHADOW', 'NO-SSH']) expect(r.stdout).toContain(marker);
-    if (existsSync('/etc/shadow')) expect(r.stdout).not.toContain(readFileSync('/etc/shadow', 'utf8').split(':')[0] + ':');
+    if (existsSync('/etc/shadow'))
+      expect(r.stdout).not.toContain(readFileSync('/etc/shadow', 'utf8').split(':')[0] + ':');
   });
 
   it('can commit in its worktree (writing the common .git) but not edit its own memory checkout', async () => {
@@ -119,7 +143,8 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
         `touch /root/gitmem-x || echo NO-ROOT; echo s > ${state}/cursor && echo STATE-OK; ` +
         'echo t > /tmp/gitmem-private-probe && echo TMP-OK',
     );
-    for (const marker of ['NO-ETC', 'NO-HOME', 'NO-AGENTS', 'NO-ROOT', 'STATE-OK', 'TMP-OK']) expect(r.stdout).toContain(marker);
+    for (const marker of ['NO-ETC', 'NO-HOME', 'NO-AGENTS', 'NO-ROOT', 'STATE-OK', 'TMP-OK'])
+      expect(r.stdout).toContain(marker);
     expect(existsSync('/etc/gitmem-x')).toBe(false);
     expect(existsSync(join(home, 'x'))).toBe(false);
     expect(readFileSync(join(state, 'cursor'), 'utf8')).toBe('s\n');
@@ -132,13 +157,23 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     try {
       const movedPaths = [{ path: given, inside: '/run/gitmem-test' }];
       const extraEnv = (inside: (p: string) => string) => ({ GIVEN: inside(join(given, 'f')) });
-      const r = await sh(`echo "AT $GIVEN"; cat "$GIVEN"; ls -A /tmp | grep -Fx ${basename(given)} || echo NOT-IN-TMP; touch "$GIVEN" || echo READ-ONLY`, { movedPaths, extraEnv });
+      const r = await sh(
+        `echo "AT $GIVEN"; cat "$GIVEN"; ls -A /tmp | grep -Fx ${basename(given)} || echo NOT-IN-TMP; touch "$GIVEN" || echo READ-ONLY`,
+        { movedPaths, extraEnv },
+      );
       expect(r.stdout).toContain('AT /run/gitmem-test/f\nhanded over\nNOT-IN-TMP\n');
       expect(r.stdout).toContain('READ-ONLY');
       // a place another root holds: shown where it is, and named there
       const taken = await sh('echo "AT $GIVEN"; cat "$GIVEN"', { movedPaths, extraEnv, readPaths: ['/run'] });
       expect(taken.stdout).toBe(`AT ${join(given, 'f')}\nhanded over\n`);
-      const off = confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_FS_SANDBOX: '0' }, movedPaths, extraEnv, onWarning: () => undefined });
+      const off = confineCommand({
+        command: ['true'],
+        policy,
+        env: { ...parentEnv, GITMEM_FS_SANDBOX: '0' },
+        movedPaths,
+        extraEnv,
+        onWarning: () => undefined,
+      });
       expect(off.env['GIVEN']).toBe(join(given, 'f'));
     } finally {
       rmSync(given, { recursive: true, force: true });
@@ -192,7 +227,10 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     writeFileSync(join(runtime, 'daemon.sock'), '');
     writeFileSync(join(shared, 'note.txt'), 'shared\n');
     const env = { ...parentEnv, XDG_RUNTIME_DIR: join(shared, 'run') };
-    const r = await sh(`cat ${shared}/note.txt; test -e ${runtime}/daemon.sock && echo SEEN || echo HIDDEN`, { env, readPaths: [shared] });
+    const r = await sh(`cat ${shared}/note.txt; test -e ${runtime}/daemon.sock && echo SEEN || echo HIDDEN`, {
+      env,
+      readPaths: [shared],
+    });
     expect(r.stdout).toContain('shared');
     expect(r.stdout).toContain('HIDDEN');
   });
@@ -202,9 +240,11 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const launcher = createShellLauncher({ scratchParent: shared });
     try {
       const scratchDir = launcherScratchDirs().find((d) => d.startsWith(shared)) as string;
-      writeFileSync(join(scratchDir, '7.out'), 'another job\'s output\n');
+      writeFileSync(join(scratchDir, '7.out'), "another job's output\n");
       writeFileSync(join(shared, 'note.txt'), 'shared\n');
-      const r = await sh(`cat ${shared}/note.txt; test -e ${scratchDir}/7.out && echo SEEN || echo HIDDEN`, { readPaths: [shared] });
+      const r = await sh(`cat ${shared}/note.txt; test -e ${scratchDir}/7.out && echo SEEN || echo HIDDEN`, {
+        readPaths: [shared],
+      });
       expect(r.stdout).toContain('shared');
       expect(r.stdout).toContain('HIDDEN');
     } finally {
@@ -226,13 +266,20 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
   it('refuses to nest: the confined environment carries the sentinel', () => {
     const inner = confineCommand({ command: ['true'], policy, env: parentEnv });
     expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: inner.env }))).toBe('SANDBOX_NESTED');
-    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_SANDBOX: 'none' } }))).toBe('SANDBOX_NESTED');
+    expect(
+      errorCodeOf(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, GITMEM_SANDBOX: 'none' } })),
+    ).toBe('SANDBOX_NESTED');
   });
 
   it('GITMEM_FS_SANDBOX=0 runs unconfined, but only after a loud warning', async () => {
     const warnings: string[] = [];
     const env = { ...parentEnv, GITMEM_FS_SANDBOX: '0' };
-    const c = confineCommand({ command: ['cat', join(home, 'agents/b2/memory/system/secret.md')], policy, env, onWarning: (m) => warnings.push(m) });
+    const c = confineCommand({
+      command: ['cat', join(home, 'agents/b2/memory/system/secret.md')],
+      policy,
+      env,
+      onWarning: (m) => warnings.push(m),
+    });
     expect(c.backend).toBe('none');
     expect(c.env['GITMEM_SANDBOX']).toBe('none');
     expect(warnings.join('\n')).toMatch(/WARNING: GITMEM_FS_SANDBOX=0 .*WITHOUT a filesystem sandbox/);
@@ -240,11 +287,17 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
   });
 
   it('fails closed without a backend: SANDBOX_UNAVAILABLE, never an unconfined run', () => {
-    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, PATH: '/nonexistent' } }))).toBe('SANDBOX_UNAVAILABLE');
-    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: parentEnv, platform: 'win32' }))).toBe('SANDBOX_UNAVAILABLE');
-    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: parentEnv, backend: { name: 'none', reason: 'test' } }))).toBe(
+    expect(
+      errorCodeOf(() => confineCommand({ command: ['true'], policy, env: { ...parentEnv, PATH: '/nonexistent' } })),
+    ).toBe('SANDBOX_UNAVAILABLE');
+    expect(errorCodeOf(() => confineCommand({ command: ['true'], policy, env: parentEnv, platform: 'win32' }))).toBe(
       'SANDBOX_UNAVAILABLE',
     );
+    expect(
+      errorCodeOf(() =>
+        confineCommand({ command: ['true'], policy, env: parentEnv, backend: { name: 'none', reason: 'test' } }),
+      ),
+    ).toBe('SANDBOX_UNAVAILABLE');
   });
 
   it('refuses a missing memory dir with a clear error and pins a missing hooks dir read-only', async () => {
@@ -267,8 +320,17 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     mkdirSync(join(home, 'agents/b2/memory-worktrees'));
     const hooksGone = join(memB, '.git', 'hooks');
     rmSync(hooksGone, { recursive: true, force: true });
-    const bPolicy = buildMemoryWriterPolicy({ gitmemHome: home, agentId: 'b2', memoryDir: memB, worktreesDir: join(home, 'agents/b2/memory-worktrees') });
-    const c = confineCommand({ command: ['sh', '-c', `mkdir -p ${hooksGone}; echo evil > ${hooksGone}/pre-commit || echo PINNED`], policy: bPolicy, env: parentEnv });
+    const bPolicy = buildMemoryWriterPolicy({
+      gitmemHome: home,
+      agentId: 'b2',
+      memoryDir: memB,
+      worktreesDir: join(home, 'agents/b2/memory-worktrees'),
+    });
+    const c = confineCommand({
+      command: ['sh', '-c', `mkdir -p ${hooksGone}; echo evil > ${hooksGone}/pre-commit || echo PINNED`],
+      policy: bPolicy,
+      env: parentEnv,
+    });
     const r = await runConfined(c, { launch: sharedShellLauncher(), cwd: memB });
     expect(r.stdout).toContain('PINNED');
     expect(existsSync(join(hooksGone, 'pre-commit'))).toBe(false);
@@ -278,7 +340,10 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const link = join(makeTmpDir('gitmem-sbx-link-'), 'home');
     symlinkSync(home, link);
     const linked = buildMemoryWriterPolicy({
-      gitmemHome: link, agentId: 'a1', memoryDir: join(link, 'agents/a1/memory'), worktreesDir: join(link, 'agents/a1/memory-worktrees'),
+      gitmemHome: link,
+      agentId: 'a1',
+      memoryDir: join(link, 'agents/a1/memory'),
+      worktreesDir: join(link, 'agents/a1/memory-worktrees'),
     });
     const script = `cat ${link}/agents/a1/memory/system/secret.md; cat ${home}/agents/b2/memory/system/secret.md || echo HIDDEN`;
     const c = confineCommand({ command: ['sh', '-c', script], policy: linked, env: parentEnv });
@@ -294,8 +359,12 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     const c = confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: wt });
     expect((await runConfined(c, { launch: sharedShellLauncher(), cwd: '/' })).stdout.trim()).toBe(wt);
     const hiddenCwd = join(home, 'agents/b2/memory');
-    expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: hiddenCwd }))).toBe('INVALID_ARGUMENT');
-    expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: 'relative/dir' }))).toBe('INVALID_ARGUMENT');
+    expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: hiddenCwd }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect(errorCodeOf(() => confineCommand({ command: ['pwd'], policy, env: parentEnv, cwd: 'relative/dir' }))).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('stops a runaway command at its timeout and on abort (SIGTERM, then SIGKILL)', async () => {
@@ -305,7 +374,11 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
     expect(timed.timedOut).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5_000);
     const ac = new AbortController();
-    const pending = runConfined(confineCommand({ command: ['sleep', '30'], policy, env: parentEnv }), { launch: sharedShellLauncher(), cwd: wt, signal: ac.signal });
+    const pending = runConfined(confineCommand({ command: ['sleep', '30'], policy, env: parentEnv }), {
+      launch: sharedShellLauncher(),
+      cwd: wt,
+      signal: ac.signal,
+    });
     setTimeout(() => ac.abort(), 100);
     const aborted = await pending;
     expect(aborted.aborted).toBe(true);
@@ -321,15 +394,23 @@ describe('sandbox: real bubblewrap', { tags: ['sandbox'] }, () => {
       const { sharedShellLauncher } = await import(${JSON.stringify(join(dist, 'process/shell-launcher.js'))});
       const [policy, env, cwd] = JSON.parse(process.argv[1]);
       await runConfined(confineCommand({ command: ['sleep', ${JSON.stringify(marker)}], policy, env }), { cwd, heldInput: Promise.resolve(''), launch: sharedShellLauncher() });`;
-    const caller = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([policy, parentEnv, wt])], { stdio: 'ignore' });
+    const caller = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', script, JSON.stringify([policy, parentEnv, wt])],
+      { stdio: 'ignore' },
+    );
     const sleepers = (): string[] =>
-      readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && (() => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${marker}\0`;
-        } catch {
-          return false;
-        }
-      })());
+      readdirSync('/proc').filter(
+        (pid) =>
+          /^\d+$/.test(pid) &&
+          (() => {
+            try {
+              return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${marker}\0`;
+            } catch {
+              return false;
+            }
+          })(),
+      );
     const waitFor = async (ok: () => boolean): Promise<boolean> => {
       for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
       return ok();

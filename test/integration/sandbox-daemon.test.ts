@@ -26,7 +26,10 @@ function gitmem(args: string[], e: Record<string, string> = env) {
 }
 
 function served(): number {
-  const info = JSON.parse(gitmem(['daemon', 'status', '--json'], daemonEnv).stdout) as { running: boolean; served?: number };
+  const info = JSON.parse(gitmem(['daemon', 'status', '--json'], daemonEnv).stdout) as {
+    running: boolean;
+    served?: number;
+  };
   expect(info.running).toBe(true);
   return info.served ?? 0;
 }
@@ -108,7 +111,11 @@ beforeAll(() => {
 afterAll(async () => {
   gitmem(['daemon', 'stop'], daemonEnv);
   // the daemon removes its own files as it stops: wait for it before removing the tree under it
-  for (let i = 0; i < 100 && (JSON.parse(gitmem(['daemon', 'status', '--json'], daemonEnv).stdout) as { running: boolean }).running; i++) {
+  for (
+    let i = 0;
+    i < 100 && (JSON.parse(gitmem(['daemon', 'status', '--json'], daemonEnv).stdout) as { running: boolean }).running;
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 50));
   }
   cleanupTmp();
@@ -142,9 +149,30 @@ describe('a confined worker cannot reach a CLI daemon', { tags: ['sandbox'] }, (
     const dir = join(runtimeBase, `gitmem-${uid}`);
     const known = readdirSync(dir).flatMap((n) => (n.endsWith('.sock') ? [join(dir, n)] : []));
     const script = attackScript(known, 'stdout');
-    const r = spawnSync('bwrap', ['--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--', process.execPath, '--input-type=module', '-e', script], {
-      env: { ...env, GITMEM_SANDBOX: 'bwrap' }, encoding: 'utf8', cwd: root,
-    });
+    const r = spawnSync(
+      'bwrap',
+      [
+        '--bind',
+        '/',
+        '/',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        '--unshare-all',
+        '--die-with-parent',
+        '--',
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      {
+        env: { ...env, GITMEM_SANDBOX: 'bwrap' },
+        encoding: 'utf8',
+        cwd: root,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\.sock => \{"ran":false,"reason":"refused"\}/);
     expect(served()).toBe(before);
@@ -153,7 +181,22 @@ describe('a confined worker cannot reach a CLI daemon', { tags: ['sandbox'] }, (
 
   it('serves a plain client outside, and refuses one whose environment carries the sandbox marker', async () => {
     const before = served();
-    const ok = gitmem(['memory', 'create', 'notes/outside.md', '--description', 'x', '--text', 'fine', '--reason', 'outside', '--agent', 'a1'], daemonEnv);
+    const ok = gitmem(
+      [
+        'memory',
+        'create',
+        'notes/outside.md',
+        '--description',
+        'x',
+        '--text',
+        'fine',
+        '--reason',
+        'outside',
+        '--agent',
+        'a1',
+      ],
+      daemonEnv,
+    );
     expect(ok.code, ok.stderr).toBe(0);
     expect(served()).toBe(before + 1);
     const dir = join(runtimeBase, `gitmem-${uid}`);

@@ -22,7 +22,9 @@ describe.runIf(process.platform === 'linux')('sandbox detection for the suite', 
     const env: NodeJS.ProcessEnv = { PATH: '/nonexistent' };
     expect(sandboxForTests(env)).toEqual({ usable: false, reason: 'bwrap not found on PATH (install bubblewrap)' });
     expect(env[SKIP_REASON_ENV]).toContain('bwrap not found');
-    expect(() => sandboxForTests({ PATH: '/nonexistent', GITMEM_REQUIRE_SANDBOX: '1' })).toThrow(/GITMEM_REQUIRE_SANDBOX=1 but no usable sandbox/);
+    expect(() => sandboxForTests({ PATH: '/nonexistent', GITMEM_REQUIRE_SANDBOX: '1' })).toThrow(
+      /GITMEM_REQUIRE_SANDBOX=1 but no usable sandbox/,
+    );
   });
 
   it('does not trust a bwrap that answers --version but cannot confine', () => {
@@ -33,7 +35,16 @@ describe.runIf(process.platform === 'linux')('sandbox detection for the suite', 
 
   it('probes with the argv a real run renders: allow-listed mounts, sealed root, namespaces, no capabilities', () => {
     const argv = probeArgv('/usr/bin/bwrap').join(' ');
-    for (const flag of ['--dev /dev', '--proc /proc', '--tmpfs /tmp', '--ro-bind-try /usr /usr', '--remount-ro / ', '--unshare-all', '--disable-userns', '--cap-drop ALL']) {
+    for (const flag of [
+      '--dev /dev',
+      '--proc /proc',
+      '--tmpfs /tmp',
+      '--ro-bind-try /usr /usr',
+      '--remount-ro / ',
+      '--unshare-all',
+      '--disable-userns',
+      '--cap-drop ALL',
+    ]) {
       expect(argv).toContain(flag);
     }
     expect(argv).not.toContain('--ro-bind / /');

@@ -3,7 +3,17 @@
 // an agent in another GITMEM_HOME, /root, /etc/shadow), commits whatever it got, and gitmem merges it.
 // Each probe must come back unreadable, and nothing secret may reach main (the next sync would push it).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +78,10 @@ beforeAll(() => {
   otherDisk = diskDir('gitmem-probes-other-');
   for (const other of [otherShm, otherDisk]) {
     expect(gitmem(['init', '--agent', 'zz'], { GITMEM_HOME: other }).code).toBe(0);
-    writeFileSync(join(other, 'agents', 'zz', 'memory', 'system', 'secret.md'), `---\ndescription: s\n---\n${mark('OTHER-AGENT')}\n`);
+    writeFileSync(
+      join(other, 'agents', 'zz', 'memory', 'system', 'secret.md'),
+      `---\ndescription: s\n---\n${mark('OTHER-AGENT')}\n`,
+    );
   }
 });
 
@@ -79,7 +92,7 @@ afterAll(() => {
 
 describe('sandbox read probes: a confined worker body reads no secret', { tags: ['sandbox'] }, () => {
   it('finds each secret location unreadable, and nothing secret reaches main', () => {
-    const shadow = existsSync('/etc/shadow') ? readFileSync('/etc/shadow', 'utf8').split('\n')[0] ?? '' : '';
+    const shadow = existsSync('/etc/shadow') ? (readFileSync('/etc/shadow', 'utf8').split('\n')[0] ?? '') : '';
     const probes = {
       ssh: `cat ${join(userHome, '.ssh', 'id_rsa')}`,
       userhome: `ls -A ${userHome}`,
@@ -99,7 +112,8 @@ describe('sandbox read probes: a confined worker body reads no secret', { tags: 
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'merged' });
     expect(Object.keys(probes).filter((name) => !onMain(name).includes('UNREADABLE'))).toEqual([]);
     const everything = git(memoryDir(), ['grep', '-h', '-e', '.', 'main', '--', 'probe-*.md'], env);
-    for (const secret of ['SSH-KEY', 'TOKEN', 'OTHER-AGENT', 'GITCONFIG']) expect(everything).not.toContain(mark(secret));
+    for (const secret of ['SSH-KEY', 'TOKEN', 'OTHER-AGENT', 'GITCONFIG'])
+      expect(everything).not.toContain(mark(secret));
     if (shadow !== '') expect(everything).not.toContain(shadow);
     for (const entry of existsSync('/root') ? readdirSync('/root') : []) {
       if (entry.length >= 4) expect(onMain('root'), entry).not.toContain(entry);
@@ -125,14 +139,25 @@ describe('sandbox read probes: a confined worker body reads no secret', { tags: 
     expect(r.code, r.stderr).toBe(0);
     expect(onMain('home')).toMatch(/EMPTY HOME \//);
     expect(onMain('home')).not.toContain(userHome);
-    const shown = onMain('tmp').split('\n').slice(3).filter((l) => l !== '' && l !== 'WRITABLE-TMP');
+    const shown = onMain('tmp')
+      .split('\n')
+      .slice(3)
+      .filter((l) => l !== '' && l !== 'WRITABLE-TMP');
     expect(shown.filter((p) => !needed.some((r) => r.startsWith(`${p}/`)))).toEqual([]); // only mount points of what is needed
     expect(onMain('tmp')).toContain('WRITABLE-TMP');
     expect(onMain('mark')).toContain('UNREADABLE');
     expect(onMain('channel')).toMatch(/^SOCKET \/run\/gitmem-hook\/h\.sock$/m); // the hook channel is not in /tmp
     expect(onMain('tools')).toMatch(/git version[\s\S]*2\n[\s\S]*shell-ok/);
     // the hook ran inside (node <gitmem>/dist/bin/pre-commit.cjs): a file without frontmatter is refused
-    const bad = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', 'mkdir -p system && echo plain > system/bad.md && git add -A && git commit -qm bad']);
+    const bad = gitmem([
+      'worker',
+      'run',
+      '--agent',
+      'a1',
+      '--json',
+      '--command',
+      'mkdir -p system && echo plain > system/bad.md && git add -A && git commit -qm bad',
+    ]);
     expect(JSON.parse(bad.stdout)).toMatchObject({ status: 'discarded' });
   });
 
@@ -145,7 +170,9 @@ describe('sandbox read probes: a confined worker body reads no secret', { tags: 
       sharedwrite: `touch ${join(shared, 'x')}`,
       ssh: `cat ${join(userHome, '.ssh', 'id_rsa')}`,
     };
-    const r = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', probeBody(probes)], { GITMEM_SANDBOX_READ: `${shared}:${userHome}` });
+    const r = gitmem(['worker', 'run', '--agent', 'a1', '--json', '--command', probeBody(probes)], {
+      GITMEM_SANDBOX_READ: `${shared}:${userHome}`,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(onMain('shared')).toContain('gitmem: memory as a git repo');
     expect(onMain('sharedwrite')).toContain('UNREADABLE'); // (the marker for "failed")

@@ -14,7 +14,6 @@ import { rng } from '../helpers/rng.js';
 
 afterAll(cleanupTmp);
 
-
 const DIST = join(process.cwd(), 'dist', 'index.js');
 // With KILL_AFTER=n the child SIGKILLs itself at its n-th INSERT into the index: a kill at an exact point
 // inside the build or update transaction, with no hook in the library.
@@ -41,7 +40,11 @@ const hits = await memory.search(process.env.QUERY, { limit: 100 });
 process.stdout.write(JSON.stringify(hits.map((h) => h.path).sort()));
 `;
 
-function child(fx: MemoryFixture, query: string, killAfter?: number): { done: Promise<{ code: number | null; stdout: string }>; kill: () => void } {
+function child(
+  fx: MemoryFixture,
+  query: string,
+  killAfter?: number,
+): { done: Promise<{ code: number | null; stdout: string }>; kill: () => void } {
   const env = { ...fx.env, DIST, QUERY: query, ...(killAfter ? { KILL_AFTER: String(killAfter) } : {}) };
   const p = spawn(process.execPath, ['--input-type=module', '-e', CHILD], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -56,7 +59,10 @@ function writeFiles(fx: MemoryFixture, count: number, version: string, has: (i: 
     const dir = join(fx.dir, 'bulk', `d${Math.floor(i / 100)}`);
     if (i % 100 === 0) mkdirSync(dir, { recursive: true });
     const path = `bulk/d${Math.floor(i / 100)}/f${i}.md`;
-    writeFileSync(join(fx.dir, path), `---\ndescription: file ${i} ${version}\n---\nfiller words ${version} ${i}\n${has(i) ? 'the needle is here\n' : ''}${'padding text line\n'.repeat(20)}`);
+    writeFileSync(
+      join(fx.dir, path),
+      `---\ndescription: file ${i} ${version}\n---\nfiller words ${version} ${i}\n${has(i) ? 'the needle is here\n' : ''}${'padding text line\n'.repeat(20)}`,
+    );
     if (has(i)) needles.push(path);
   }
   git(fx.dir, ['add', '-A']);
@@ -66,7 +72,8 @@ function writeFiles(fx: MemoryFixture, count: number, version: string, has: (i: 
 
 const indexPath = (fx: MemoryFixture) => join(fx.dir, '.git', 'gitmem', 'search', 'index-v3.sqlite');
 /** Private files of first builds (made aside, published whole) left in the index's directory. */
-const asideFiles = (fx: MemoryFixture) => readdirSync(join(fx.dir, '.git', 'gitmem', 'search')).filter((f) => f.includes('.build-'));
+const asideFiles = (fx: MemoryFixture) =>
+  readdirSync(join(fx.dir, '.git', 'gitmem', 'search')).filter((f) => f.includes('.build-'));
 
 function integrity(fx: MemoryFixture): string {
   const db = new Database(indexPath(fx));
@@ -90,16 +97,18 @@ describe('search index crash safety', () => {
     const first = writeFiles(fx, 3000, 'v1', (i) => i % 601 === 0);
     // A build inserts ~2 rows per file and one path each: kill early, in the middle and near its end.
     const kills: boolean[] = [];
-    for (const n of [1, 2, 1 + Math.floor(random() * 3000), 3000 + Math.floor(random() * 3000), 8990]) kills.push(await killAt(fx, n));
+    for (const n of [1, 2, 1 + Math.floor(random() * 3000), 3000 + Math.floor(random() * 3000), 8990])
+      kills.push(await killAt(fx, n));
     expect(kills).toEqual([true, true, true, true, true]); // a transaction killed leaves nothing: each child starts over
     // A first build is made aside: killed, it leaves no file under the index's name, and one private file at
     // most (each build removes those of processes that are gone); the next build removes that one too.
     expect(existsSync(indexPath(fx))).toBe(false);
-    expect(asideFiles(fx).length, asideFiles(fx).join(" ")).toBeLessThanOrEqual(1);
+    expect(asideFiles(fx).length, asideFiles(fx).join(' ')).toBeLessThanOrEqual(1);
     expect(await fx.memory.search('needle', { limit: 100 }).then((h) => h.map((x) => x.path).sort())).toEqual(first);
     expect(asideFiles(fx)).toEqual([]);
     const second = writeFiles(fx, 3000, 'v2', (i) => i % 499 === 3);
-    for (const n of [1, 1 + Math.floor(random() * 3000), 3000 + Math.floor(random() * 3000)]) expect(await killAt(fx, n)).toBe(true);
+    for (const n of [1, 1 + Math.floor(random() * 3000), 3000 + Math.floor(random() * 3000)])
+      expect(await killAt(fx, n)).toBe(true);
     const fresh = child(fx, 'needle');
     expect(JSON.parse((await fresh.done).stdout)).toEqual(second);
     expect(await fx.memory.search('needle', { limit: 100 }).then((h) => h.map((x) => x.path).sort())).toEqual(second);
@@ -120,7 +129,9 @@ describe('search index crash safety', () => {
       // Each answer is exactly the needle set of one commit (whichever was HEAD when that search read it).
       expect(versions.map((v) => JSON.stringify(v))).toContain(a.stdout);
     }
-    expect(await fx.memory.search('needle', { limit: 100 }).then((h) => h.map((x) => x.path).sort())).toEqual(versions.at(-1));
+    expect(await fx.memory.search('needle', { limit: 100 }).then((h) => h.map((x) => x.path).sort())).toEqual(
+      versions.at(-1),
+    );
     expect(integrity(fx)).toBe('ok');
   }, 120_000);
 });

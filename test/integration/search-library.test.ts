@@ -12,7 +12,13 @@ import { cleanupTmp, git } from '../helpers/tmp.js';
 
 afterAll(cleanupTmp);
 
-const create = (path: string, description: string, text: string) => ({ command: 'create', reason: `add ${path}`, file_path: path, description, file_text: text });
+const create = (path: string, description: string, text: string) => ({
+  command: 'create',
+  reason: `add ${path}`,
+  file_path: path,
+  description,
+  file_text: text,
+});
 const indexFile = (dir: string) => join(dir, '.git', 'gitmem', 'search', 'index-v3.sqlite');
 function ingested(dir: string): number {
   const db = new Database(indexFile(dir), { readonly: true });
@@ -26,13 +32,19 @@ function ingested(dir: string): number {
 describe('memory.search', () => {
   it('finds a fact at HEAD, and a deleted fact only at the older commit', async () => {
     const { memory, dir } = await memoryFixture();
-    await memory.tool(create('notes/coffee.md', 'drinks the user likes', 'The user drinks flat white coffee.\nNo sugar.'));
+    await memory.tool(
+      create('notes/coffee.md', 'drinks the user likes', 'The user drinks flat white coffee.\nNo sugar.'),
+    );
     const before = git(dir, ['rev-parse', 'HEAD']);
     await memory.tool({ command: 'delete', reason: 'forget', file_path: 'notes/coffee.md' });
     expect(await memory.search('flat white')).toEqual([]);
     const old = await memory.search('flat white', { at: before });
     expect(old.map((h) => h.path)).toEqual(['notes/coffee.md']);
-    expect(old[0]).toMatchObject({ line: 4, snippet: 'The user drinks flat white coffee.', description: 'drinks the user likes' });
+    expect(old[0]).toMatchObject({
+      line: 4,
+      snippet: 'The user drinks flat white coffee.',
+      description: 'drinks the user likes',
+    });
     expect(old[0]?.score).toBeGreaterThan(0);
     expect((await memory.search('flat white', { at: 'HEAD~1' })).map((h) => h.path)).toEqual(['notes/coffee.md']);
     expect(await memory.search('flat white')).toEqual([]); // the older search did not move HEAD's map
@@ -62,7 +74,8 @@ describe('memory.search', () => {
 
   it('applies limit and path globs, and refuses bad options', async () => {
     const { memory } = await memoryFixture();
-    for (let i = 0; i < 14; i++) await memory.tool(create(`${i % 2 ? 'notes' : 'logs/2024'}/f${i}.md`, `file ${i}`, `marker word ${i}`));
+    for (let i = 0; i < 14; i++)
+      await memory.tool(create(`${i % 2 ? 'notes' : 'logs/2024'}/f${i}.md`, `file ${i}`, `marker word ${i}`));
     expect(await memory.search('marker')).toHaveLength(10);
     expect(await memory.search('marker', { limit: 3 })).toHaveLength(3);
     expect(await memory.search('marker', { limit: 100 })).toHaveLength(14);
@@ -71,8 +84,19 @@ describe('memory.search', () => {
     expect(notes.every((h) => h.path.startsWith('notes/'))).toBe(true);
     expect(await memory.search('marker', { paths: 'logs', limit: 100 })).toHaveLength(7);
     expect(await memory.search('marker', { paths: ['notes/f1.md', 'logs/*/f0.md'] })).toHaveLength(2);
-    for (const bad of [{ limit: 0 }, { limit: 101 }, { limit: 2.5 }, { paths: [] }, { paths: 'x['.padEnd(2000, 'a') }, { mode: 'magic' }, { at: '--all' }, { bogus: 1 }]) {
-      await expect(memory.search('marker', bad as never), JSON.stringify(bad).slice(0, 60)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    for (const bad of [
+      { limit: 0 },
+      { limit: 101 },
+      { limit: 2.5 },
+      { paths: [] },
+      { paths: 'x['.padEnd(2000, 'a') },
+      { mode: 'magic' },
+      { at: '--all' },
+      { bogus: 1 },
+    ]) {
+      await expect(memory.search('marker', bad as never), JSON.stringify(bad).slice(0, 60)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
     }
     await expect(memory.search('marker', { at: 'no-such-branch' })).rejects.toMatchObject({ code: 'UNKNOWN_REVISION' });
   });
@@ -80,7 +104,21 @@ describe('memory.search', () => {
   it('treats hostile queries as words: FTS syntax, a 1 MB query, NUL, lone surrogates', async () => {
     const { memory } = await memoryFixture();
     await memory.tool(create('notes/x.md', 'x', 'NEAR the column body: OR AND NOT "quoted" stars*'));
-    for (const q of ['body:', 'NEAR(', '"', '"""', '*', 'NOT', 'a OR', '^body', '(((', "'); DROP TABLE blobs; --", '{body}: x', '-body', 'col* : "x']) {
+    for (const q of [
+      'body:',
+      'NEAR(',
+      '"',
+      '"""',
+      '*',
+      'NOT',
+      'a OR',
+      '^body',
+      '(((',
+      "'); DROP TABLE blobs; --",
+      '{body}: x',
+      '-body',
+      'col* : "x',
+    ]) {
       const hits = await memory.search(q);
       expect(Array.isArray(hits), q).toBe(true);
     }
@@ -101,7 +139,13 @@ describe('memory.search', () => {
     for (let i = 0; i < 5; i++) await memory.tool(create(`notes/n${i}.md`, `note ${i}`, `content number ${i}`));
     await memory.search('content');
     const base = ingested(dir);
-    await memory.tool({ command: 'str_replace', reason: 'edit', file_path: 'notes/n2.md', old_string: 'number 2', new_string: 'number two' });
+    await memory.tool({
+      command: 'str_replace',
+      reason: 'edit',
+      file_path: 'notes/n2.md',
+      old_string: 'number 2',
+      new_string: 'number two',
+    });
     expect((await memory.search('two')).map((h) => h.path)).toEqual(['notes/n2.md']);
     expect(ingested(dir)).toBe(base + 1);
     // A raw shell commit of a copy: a new path, a known blob → nothing new to read.
@@ -118,7 +162,8 @@ describe('memory.search', () => {
     expect((await memory.search('kiwi')).map((h) => h.path)).toEqual(['notes/k.md']);
     expect(existsSync(indexFile(dir))).toBe(true);
     expect(git(dir, ['status', '--porcelain', '--ignored'])).toBe('');
-    for (const suffix of ['', '-wal', '-shm']) if (existsSync(indexFile(dir) + suffix)) writeFileSync(indexFile(dir) + suffix, 'garbage '.repeat(4096));
+    for (const suffix of ['', '-wal', '-shm'])
+      if (existsSync(indexFile(dir) + suffix)) writeFileSync(indexFile(dir) + suffix, 'garbage '.repeat(4096));
     expect((await memory.search('kiwi')).map((h) => h.path)).toEqual(['notes/k.md']);
     expect((await memory.search('kiwi')).map((h) => h.path)).toEqual(['notes/k.md']);
   });
@@ -136,33 +181,42 @@ describe('memory.search', () => {
   });
 
   // A first build reads a clean checkout's files instead of inflating objects: only bytes that are the blob count.
-  it.each(['loose', 'packed'])('indexes what the commit holds, whatever the work tree holds meanwhile (%s objects)', async (kind) => {
-    const { memory, dir } = await memoryFixture();
-    const outside = join(dir, '..', `outside-${kind}`);
-    mkdirSync(outside, { recursive: true });
-    for (const name of ['edited', 'linked', 'fifo', 'dirlink/inner', 'gone']) {
-      mkdirSync(join(dir, 'notes', name, '..'), { recursive: true });
-      writeFileSync(join(dir, 'notes', `${name}.md`), `committed walnut ${name}\n`);
-    }
-    git(dir, ['add', '.']);
-    git(dir, ['commit', '-q', '--no-verify', '-m', 'notes']);
-    if (kind === 'packed') git(dir, ['gc', '-q', '--prune=now']);
-    writeFileSync(join(dir, 'notes/edited.md'), 'rewrote hazelnut edited\n');
-    writeFileSync(join(outside, 'linked.md'), 'rewrote hazelnut linked\n');
-    rmSync(join(dir, 'notes/linked.md'));
-    symlinkSync(join(outside, 'linked.md'), join(dir, 'notes/linked.md'));
-    rmSync(join(dir, 'notes/fifo.md'));
-    execFileSync('mkfifo', [join(dir, 'notes/fifo.md')]); // opened, it would block a reader forever
-    mkdirSync(join(outside, 'dirlink'), { recursive: true });
-    writeFileSync(join(outside, 'dirlink/inner.md'), 'rewrote hazelnut inner\n');
-    rmSync(join(dir, 'notes/dirlink'), { recursive: true });
-    symlinkSync(join(outside, 'dirlink'), join(dir, 'notes/dirlink'));
-    rmSync(join(dir, 'notes/gone.md'));
-    expect(await memory.search('hazelnut')).toEqual([]);
-    const hits = await memory.search('walnut', { limit: 10 });
-    expect(hits.map((h) => h.path).sort()).toEqual(['notes/dirlink/inner.md', 'notes/edited.md', 'notes/fifo.md', 'notes/gone.md', 'notes/linked.md']);
-    for (const h of hits) expect(h.snippet).toBe(`committed walnut ${h.path.slice('notes/'.length, -'.md'.length)}`);
-  });
+  it.each(['loose', 'packed'])(
+    'indexes what the commit holds, whatever the work tree holds meanwhile (%s objects)',
+    async (kind) => {
+      const { memory, dir } = await memoryFixture();
+      const outside = join(dir, '..', `outside-${kind}`);
+      mkdirSync(outside, { recursive: true });
+      for (const name of ['edited', 'linked', 'fifo', 'dirlink/inner', 'gone']) {
+        mkdirSync(join(dir, 'notes', name, '..'), { recursive: true });
+        writeFileSync(join(dir, 'notes', `${name}.md`), `committed walnut ${name}\n`);
+      }
+      git(dir, ['add', '.']);
+      git(dir, ['commit', '-q', '--no-verify', '-m', 'notes']);
+      if (kind === 'packed') git(dir, ['gc', '-q', '--prune=now']);
+      writeFileSync(join(dir, 'notes/edited.md'), 'rewrote hazelnut edited\n');
+      writeFileSync(join(outside, 'linked.md'), 'rewrote hazelnut linked\n');
+      rmSync(join(dir, 'notes/linked.md'));
+      symlinkSync(join(outside, 'linked.md'), join(dir, 'notes/linked.md'));
+      rmSync(join(dir, 'notes/fifo.md'));
+      execFileSync('mkfifo', [join(dir, 'notes/fifo.md')]); // opened, it would block a reader forever
+      mkdirSync(join(outside, 'dirlink'), { recursive: true });
+      writeFileSync(join(outside, 'dirlink/inner.md'), 'rewrote hazelnut inner\n');
+      rmSync(join(dir, 'notes/dirlink'), { recursive: true });
+      symlinkSync(join(outside, 'dirlink'), join(dir, 'notes/dirlink'));
+      rmSync(join(dir, 'notes/gone.md'));
+      expect(await memory.search('hazelnut')).toEqual([]);
+      const hits = await memory.search('walnut', { limit: 10 });
+      expect(hits.map((h) => h.path).sort()).toEqual([
+        'notes/dirlink/inner.md',
+        'notes/edited.md',
+        'notes/fifo.md',
+        'notes/gone.md',
+        'notes/linked.md',
+      ]);
+      for (const h of hits) expect(h.snippet).toBe(`committed walnut ${h.path.slice('notes/'.length, -'.md'.length)}`);
+    },
+  );
 
   it('answers [] in a repository without commits', async () => {
     const { memory, dir } = await memoryFixture();

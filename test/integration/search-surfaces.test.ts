@@ -19,15 +19,38 @@ describe.each<CliMode>(['local', 'daemon'])('gitmem search (%s)', (mode) => {
   afterAll(() => h.close());
 
   it('prints path:line  snippet  (score), --json hits, and searches --at an older revision', () => {
-    expect(h.run(['memory', 'tool', '--agent', 'a1', '--call', create('notes/tea.md', 'drinks', 'Prefers green tea\nin the morning')]).code).toBe(0);
+    expect(
+      h.run([
+        'memory',
+        'tool',
+        '--agent',
+        'a1',
+        '--call',
+        create('notes/tea.md', 'drinks', 'Prefers green tea\nin the morning'),
+      ]).code,
+    ).toBe(0);
     const before = git(h.memoryDir('a1'), ['rev-parse', 'HEAD']);
     expect(h.run(['memory', 'delete', 'notes/tea.md', '--agent', 'a1', '--reason', 'forget']).code).toBe(0);
     expect(h.run(['search', 'green tea', '--agent', 'a1']).stdout.trim()).toBe('No matches.');
     const text = h.run(['search', 'green tea', '--agent', 'a1', '--at', before]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^notes\/tea\.md:4 {2}Prefers green tea {2}\(\d+\.\d{3}\)\n$/);
-    const json = h.run(['search', 'morning', '--agent', 'a1', '--at', before, '--json', '--limit', '1', '--path', 'notes/**']);
-    expect(JSON.parse(json.stdout)).toEqual([{ path: 'notes/tea.md', line: 5, snippet: 'in the morning', score: expect.any(Number), description: 'drinks' }]);
+    const json = h.run([
+      'search',
+      'morning',
+      '--agent',
+      'a1',
+      '--at',
+      before,
+      '--json',
+      '--limit',
+      '1',
+      '--path',
+      'notes/**',
+    ]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { path: 'notes/tea.md', line: 5, snippet: 'in the morning', score: expect.any(Number), description: 'drinks' },
+    ]);
   });
 
   it('refuses bad arguments with a code and no stack trace', () => {
@@ -49,18 +72,41 @@ describe.each<CliMode>(['local', 'daemon'])('gitmem search (%s)', (mode) => {
 describe('memory_search over MCP (official client)', () => {
   it('lists the tool read-only with an output schema and returns structured hits', async () => {
     const h = cliHome('local', ['m1']);
-    expect(h.run(['memory', 'tool', '--agent', 'm1', '--call', create('notes/cat.md', 'pets', 'The cat is called Miso')]).code).toBe(0);
+    expect(
+      h.run(['memory', 'tool', '--agent', 'm1', '--call', create('notes/cat.md', 'pets', 'The cat is called Miso')])
+        .code,
+    ).toBe(0);
     const client = new Client({ name: 'search-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [GITMEM_BIN, 'mcp', '--agent', 'm1'], env: h.env, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [GITMEM_BIN, 'mcp', '--agent', 'm1'],
+        env: h.env,
+        stderr: 'ignore',
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       const tool = tools.find((t) => t.name === 'memory_search');
       expect(tool?.annotations).toMatchObject({ readOnlyHint: true });
       expect(tool?.outputSchema).toBeDefined();
       expect(tool?.inputSchema.required).toEqual(['query']);
-      const r = await client.callTool({ name: 'memory_search', arguments: { query: 'miso', paths: ['notes/**'], limit: 5 } });
+      const r = await client.callTool({
+        name: 'memory_search',
+        arguments: { query: 'miso', paths: ['notes/**'], limit: 5 },
+      });
       expect(r.isError).toBeFalsy();
-      expect(r.structuredContent).toEqual({ hits: [{ path: 'notes/cat.md', line: 4, snippet: 'The cat is called Miso', score: expect.any(Number), description: 'pets' }] });
+      expect(r.structuredContent).toEqual({
+        hits: [
+          {
+            path: 'notes/cat.md',
+            line: 4,
+            snippet: 'The cat is called Miso',
+            score: expect.any(Number),
+            description: 'pets',
+          },
+        ],
+      });
       const bad = await client.callTool({ name: 'memory_search', arguments: { query: 'x', at: 'no-such' } });
       expect(bad.isError).toBe(true);
       expect(JSON.stringify(bad.content)).toContain('UNKNOWN_REVISION');
@@ -90,6 +136,9 @@ it('importing gitmem does not load the search engine; the first search does', as
     await memory.search('anything');
     process.stdout.write(JSON.stringify({ before, after: cache() }));`;
   const { execFileSync } = await import('node:child_process');
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...h.env, DIST: join(process.cwd(), 'dist', 'index.js') }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...h.env, DIST: join(process.cwd(), 'dist', 'index.js') },
+    encoding: 'utf8',
+  });
   expect(JSON.parse(out)).toEqual({ before: false, after: true });
 });

@@ -33,7 +33,9 @@ async function refused(fn: () => Promise<unknown>, f: FakeSecret, path: string):
   );
   expect(isMemoryError(err, 'SECRET_DETECTED'), `${f.name}: ${String(err)}`).toBe(true);
   const e = err as MemoryError;
-  expect(e.message).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: SECRET_DETECTED: .*rule ${f.rule}\\b`));
+  expect(e.message).toMatch(
+    new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: SECRET_DETECTED: .*rule ${f.rule}\\b`),
+  );
   const shown = `${e.message}\n${JSON.stringify(e.data)}`;
   expect(shown).not.toContain(f.value);
   expect(shown).not.toContain(f.value.slice(-12));
@@ -43,44 +45,147 @@ async function refused(fn: () => Promise<unknown>, f: FakeSecret, path: string):
 
 beforeAll(async () => {
   fx = await memoryFixture('sec');
-  await fx.memory.tool({ command: 'create', reason: 'base', file_path: 'notes/base.md', description: 'base', file_text: 'anchor line\nsecond line\n' });
+  await fx.memory.tool({
+    command: 'create',
+    reason: 'base',
+    file_path: 'notes/base.md',
+    description: 'base',
+    file_text: 'anchor line\nsecond line\n',
+  });
 });
 afterAll(cleanupTmp);
 
 describe('the memory tool and apply_patch refuse every fake credential', () => {
   it.each(fakes.map((f) => [f.name, f] as const))('%s: create, str_replace, insert and apply_patch', async (_n, f) => {
     const m = fx.memory;
-    await refused(() => m.tool({ command: 'create', reason: 'r', file_path: 'notes/new.md', description: 'd', file_text: `intro\n${f.text}\n` }), f, 'notes/new.md');
-    await refused(() => m.tool({ command: 'str_replace', reason: 'r', file_path: 'notes/base.md', old_string: 'anchor line', new_string: f.text }), f, 'notes/base.md');
-    await refused(() => m.tool({ command: 'insert', reason: 'r', file_path: 'notes/base.md', insert_line: 0, insert_text: f.text }), f, 'notes/base.md');
-    const added = ['*** Begin Patch', '*** Add File: notes/p.md', '+---', '+description: p', '+---', ...f.text.split('\n').map((l) => `+${l}`), '*** End Patch'].join('\n');
+    await refused(
+      () =>
+        m.tool({
+          command: 'create',
+          reason: 'r',
+          file_path: 'notes/new.md',
+          description: 'd',
+          file_text: `intro\n${f.text}\n`,
+        }),
+      f,
+      'notes/new.md',
+    );
+    await refused(
+      () =>
+        m.tool({
+          command: 'str_replace',
+          reason: 'r',
+          file_path: 'notes/base.md',
+          old_string: 'anchor line',
+          new_string: f.text,
+        }),
+      f,
+      'notes/base.md',
+    );
+    await refused(
+      () => m.tool({ command: 'insert', reason: 'r', file_path: 'notes/base.md', insert_line: 0, insert_text: f.text }),
+      f,
+      'notes/base.md',
+    );
+    const added = [
+      '*** Begin Patch',
+      '*** Add File: notes/p.md',
+      '+---',
+      '+description: p',
+      '+---',
+      ...f.text.split('\n').map((l) => `+${l}`),
+      '*** End Patch',
+    ].join('\n');
     await refused(() => m.applyPatch({ reason: 'r', patch: added }), f, 'notes/p.md');
-    const update = ['*** Begin Patch', '*** Update File: notes/base.md', '@@', ' anchor line', ...f.text.split('\n').map((l) => `+${l}`), ' second line', '*** End Patch'].join('\n');
+    const update = [
+      '*** Begin Patch',
+      '*** Update File: notes/base.md',
+      '@@',
+      ' anchor line',
+      ...f.text.split('\n').map((l) => `+${l}`),
+      ' second line',
+      '*** End Patch',
+    ].join('\n');
     await refused(() => m.applyPatch({ reason: 'r', patch: update }), f, 'notes/base.md');
   });
 
   it('refuses a reason (the commit message) holding a credential', async () => {
     const f = fakes.find((x) => x.rule === 'github-token') as FakeSecret;
-    const e = await refused(() => fx.memory.tool({ command: 'create', reason: `saved ${f.text}`, file_path: 'notes/r.md', description: 'd', file_text: 'x\n' }), f, '(reason)');
+    const e = await refused(
+      () =>
+        fx.memory.tool({
+          command: 'create',
+          reason: `saved ${f.text}`,
+          file_path: 'notes/r.md',
+          description: 'd',
+          file_text: 'x\n',
+        }),
+      f,
+      '(reason)',
+    );
     expect(e.message).toContain('(reason):1: SECRET_DETECTED');
   });
 
   it('accepts every look-alike, through the tool and apply_patch', async () => {
     const text = looks.map((l) => l.text).join('\n\n');
-    await fx.memory.tool({ command: 'create', reason: 'look-alikes', file_path: 'notes/looks.md', description: 'not secrets', file_text: `${text}\n` });
-    const patch = ['*** Begin Patch', '*** Add File: notes/looks2.md', '+---', '+description: p', '+---', ...text.split('\n').map((l) => `+${l}`), '*** End Patch'].join('\n');
+    await fx.memory.tool({
+      command: 'create',
+      reason: 'look-alikes',
+      file_path: 'notes/looks.md',
+      description: 'not secrets',
+      file_text: `${text}\n`,
+    });
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: notes/looks2.md',
+      '+---',
+      '+description: p',
+      '+---',
+      ...text.split('\n').map((l) => `+${l}`),
+      '*** End Patch',
+    ].join('\n');
     await fx.memory.applyPatch({ reason: 'look-alikes again', patch });
-    for (const l of looks) await fx.memory.tool({ command: 'str_replace', reason: l.name, file_path: 'notes/base.md', old_string: 'second line', new_string: `second line\n${l.text}` });
+    for (const l of looks)
+      await fx.memory.tool({
+        command: 'str_replace',
+        reason: l.name,
+        file_path: 'notes/base.md',
+        old_string: 'second line',
+        new_string: `second line\n${l.text}`,
+      });
   });
 
   it('allows a line carrying the marker, and a fingerprint on the operator allow list', async () => {
     const f = fakes.find((x) => x.rule === 'stripe-key') as FakeSecret;
-    await fx.memory.tool({ command: 'create', reason: 'doc', file_path: 'notes/doc.md', description: 'd', file_text: `${f.text} <!-- gitmem:allow-secret -->\n` });
-    const e = await refused(() => fx.memory.tool({ command: 'create', reason: 'r', file_path: 'notes/doc2.md', description: 'd', file_text: `${f.text}\n` }), f, 'notes/doc2.md');
+    await fx.memory.tool({
+      command: 'create',
+      reason: 'doc',
+      file_path: 'notes/doc.md',
+      description: 'd',
+      file_text: `${f.text} <!-- gitmem:allow-secret -->\n`,
+    });
+    const e = await refused(
+      () =>
+        fx.memory.tool({
+          command: 'create',
+          reason: 'r',
+          file_path: 'notes/doc2.md',
+          description: 'd',
+          file_text: `${f.text}\n`,
+        }),
+      f,
+      'notes/doc2.md',
+    );
     const fingerprint = (e.data['secrets'] as Array<{ fingerprint: string }>)[0]?.fingerprint ?? '';
     expect(e.message).toContain(`gitmem secrets allow ${fingerprint}`);
     await allowSecrets(fx.dir, [fingerprint], 'test fixture');
-    await fx.memory.tool({ command: 'create', reason: 'allowed', file_path: 'notes/doc2.md', description: 'd', file_text: `${f.text}\n` });
+    await fx.memory.tool({
+      command: 'create',
+      reason: 'allowed',
+      file_path: 'notes/doc2.md',
+      description: 'd',
+      file_text: `${f.text}\n`,
+    });
     await disallowSecrets(fx.dir, [fingerprint]);
   });
 
@@ -89,8 +194,25 @@ describe('the memory tool and apply_patch refuse every fake credential', () => {
     writeFileSync(join(fx.dir, 'notes/old.md'), md(`old\n${f.text}\nkeep\n`));
     g(['add', '-A']);
     g(['commit', '-q', '--no-verify', '-m', 'operator put a token here']);
-    await fx.memory.tool({ command: 'str_replace', reason: 'edit elsewhere', file_path: 'notes/old.md', old_string: 'keep', new_string: 'kept' });
-    await refused(() => fx.memory.tool({ command: 'insert', reason: 'again', file_path: 'notes/old.md', insert_line: 0, insert_text: f.text }), f, 'notes/old.md');
+    await fx.memory.tool({
+      command: 'str_replace',
+      reason: 'edit elsewhere',
+      file_path: 'notes/old.md',
+      old_string: 'keep',
+      new_string: 'kept',
+    });
+    await refused(
+      () =>
+        fx.memory.tool({
+          command: 'insert',
+          reason: 'again',
+          file_path: 'notes/old.md',
+          insert_line: 0,
+          insert_text: f.text,
+        }),
+      f,
+      'notes/old.md',
+    );
   });
 });
 
@@ -132,15 +254,23 @@ describe('a raw shell commit is refused by the hook', () => {
 describe("a background writer's --no-verify commit is refused at merge", () => {
   it('is rejected, its branch kept, every fake named, the checkout untouched', async () => {
     const before = state();
-    const out = await runMemoryWorker({ memoryDir: fx.dir, description: 'leaks' }, async (ctx) => {
-      mkdirSync(join(ctx.worktreeDir, 'notes'), { recursive: true });
-      fakes.forEach((f, i) => writeFileSync(join(ctx.worktreeDir, `notes/w-${i}.md`), md(`${f.text}\n`)));
-      git(ctx.worktreeDir, ['add', '-A'], fx.env);
-      git(ctx.worktreeDir, ['commit', '-q', '--no-verify', '-m', 'skip the hook'], fx.env);
-    }, { git: createGitRunner({ env: fx.env }) });
+    const out = await runMemoryWorker(
+      { memoryDir: fx.dir, description: 'leaks' },
+      async (ctx) => {
+        mkdirSync(join(ctx.worktreeDir, 'notes'), { recursive: true });
+        fakes.forEach((f, i) => writeFileSync(join(ctx.worktreeDir, `notes/w-${i}.md`), md(`${f.text}\n`)));
+        git(ctx.worktreeDir, ['add', '-A'], fx.env);
+        git(ctx.worktreeDir, ['commit', '-q', '--no-verify', '-m', 'skip the hook'], fx.env);
+      },
+      { git: createGitRunner({ env: fx.env }) },
+    );
     expect(out.status).toBe('rejected');
     if (out.status !== 'rejected') return;
-    fakes.forEach((f, i) => expect(out.problems.join('\n'), f.name).toMatch(new RegExp(`notes/w-${i}\\.md:\\d+: SECRET_DETECTED: .*rule ${f.rule}\\b`)));
+    fakes.forEach((f, i) =>
+      expect(out.problems.join('\n'), f.name).toMatch(
+        new RegExp(`notes/w-${i}\\.md:\\d+: SECRET_DETECTED: .*rule ${f.rule}\\b`),
+      ),
+    );
     const shown = JSON.stringify(out);
     for (const f of fakes) expect(shown).not.toContain(f.value);
     expect(state()).toBe(before);
@@ -164,7 +294,11 @@ describe('sync refuses to push a --no-verify commit holding a credential', () =>
     const r = await syncMemory({ git: runner, memoryDir: fx.dir });
     expect(r.status).toBe('push_failed');
     expect(r.error?.code).toBe('SECRET_DETECTED');
-    fakes.forEach((f, i) => expect(r.summary, f.name).toMatch(new RegExp(`commit ${leak.slice(0, 12)} notes/s-${i}\\.md:\\d+: .*rule ${f.rule}\\b`)));
+    fakes.forEach((f, i) =>
+      expect(r.summary, f.name).toMatch(
+        new RegExp(`commit ${leak.slice(0, 12)} notes/s-${i}\\.md:\\d+: .*rule ${f.rule}\\b`),
+      ),
+    );
     for (const f of fakes) expect(JSON.stringify(r)).not.toContain(f.value);
     expect(git(remote, ['rev-parse', 'main'], fx.env)).not.toBe(leak);
     expect(g(['rev-parse', 'HEAD'])).toBe(leak);

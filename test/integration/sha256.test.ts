@@ -38,7 +38,12 @@ function withoutDefaultHash(): Record<string, string> {
 
 function fsckClean(dir: string): void {
   // --strict: every object must be well-formed; a SHA-1 object in a SHA-256 store is "bad sha1 file".
-  const out = execFileSync('git', ['fsck', '--strict', '--no-progress', '--no-dangling'], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('git', ['fsck', '--strict', '--no-progress', '--no-dangling'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   expect(out).toBe('');
 }
 
@@ -68,12 +73,43 @@ describe('SHA-256 repositories', () => {
     expect(cli(['init', '--agent', 'a']).code).toBe(0);
     const dir = memoryDir('a');
     expectSha256(dir);
-    expect(cli(['memory', 'create', 'notes/a.md', '--description', 'A', '--text', 'one', '--reason', 'add a', '--agent', 'a']).code).toBe(0);
-    expect(cli(['memory', 'create', 'notes/b.md', '--description', 'B', '--text', 'two', '--reason', 'add b', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli([
+        'memory',
+        'create',
+        'notes/a.md',
+        '--description',
+        'A',
+        '--text',
+        'one',
+        '--reason',
+        'add a',
+        '--agent',
+        'a',
+      ]).code,
+    ).toBe(0);
+    expect(
+      cli([
+        'memory',
+        'create',
+        'notes/b.md',
+        '--description',
+        'B',
+        '--text',
+        'two',
+        '--reason',
+        'add b',
+        '--agent',
+        'a',
+      ]).code,
+    ).toBe(0);
     expect(cli(['memory', 'delete', 'notes/b.md', '--reason', 'drop b', '--agent', 'a']).code).toBe(0);
     expectSha256(dir);
     g(dir, ['gc', '-q']); // trees now come from packs: the writer reads them through git
-    expect(cli(['memory', 'str-replace', 'notes/a.md', '--old', 'one', '--new', 'ONE', '--reason', 'caps', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli(['memory', 'str-replace', 'notes/a.md', '--old', 'one', '--new', 'ONE', '--reason', 'caps', '--agent', 'a'])
+        .code,
+    ).toBe(0);
     expectSha256(dir);
     expect(g(dir, ['status', '--porcelain'])).toBe('');
     writeFileSync(join(dir, 'notes/shell.md'), '---\ndescription: from a shell\n---\nhi\n');
@@ -90,10 +126,19 @@ describe('SHA-256 repositories', () => {
 
   it('a failed write rolls back (index entries of the SHA-256 length) and a killed one is finished by the next', async () => {
     const dir = memoryDir('a');
-    const state = (): string => `${g(dir, ['rev-parse', 'HEAD'])}\n${g(dir, ['status', '--porcelain'])}\n${g(dir, ['ls-files', '-s'])}`;
+    const state = (): string =>
+      `${g(dir, ['rev-parse', 'HEAD'])}\n${g(dir, ['status', '--porcelain'])}\n${g(dir, ['ls-files', '-s'])}`;
     const before = state();
-    const failing = await createMemory({ home, agentId: 'a', env, onWriteStep: (s) => { if (s === 'published') throw new Error('injected'); } });
-    const patch = '*** Begin Patch\n*** Add File: notes/new.md\n+---\n+description: n\n+---\n+n\n*** Delete File: notes/shell.md\n*** End Patch';
+    const failing = await createMemory({
+      home,
+      agentId: 'a',
+      env,
+      onWriteStep: (s) => {
+        if (s === 'published') throw new Error('injected');
+      },
+    });
+    const patch =
+      '*** Begin Patch\n*** Add File: notes/new.md\n+---\n+description: n\n+---\n+n\n*** Delete File: notes/shell.md\n*** End Patch';
     await expect(failing.applyPatch({ reason: 'fails', patch })).rejects.toThrow('injected');
     expect(state()).toBe(before);
     const index = join(process.cwd(), 'dist/index.js');
@@ -101,10 +146,14 @@ describe('SHA-256 repositories', () => {
       const memory = await createMemory({ home: process.argv[2], agentId: 'a', onWriteStep: (s) => { if (s === 'files') process.kill(process.pid, 'SIGKILL'); } });
       await memory.applyPatch({ reason: 'crashed', patch: process.argv[3] });`;
     const signal = await new Promise((resolve) => {
-      execFile(process.execPath, ['--input-type=module', '-e', crasher, index, home, patch], { env }, (err) => resolve((err as { signal?: string } | null)?.signal ?? null));
+      execFile(process.execPath, ['--input-type=module', '-e', crasher, index, home, patch], { env }, (err) =>
+        resolve((err as { signal?: string } | null)?.signal ?? null),
+      );
     });
     expect(signal).toBe('SIGKILL');
-    expect(cli(['memory', 'create', 'notes/after.md', '--description', 'after', '--reason', 'next', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli(['memory', 'create', 'notes/after.md', '--description', 'after', '--reason', 'next', '--agent', 'a']).code,
+    ).toBe(0);
     expect(g(dir, ['log', '-2', '--format=%s'])).toBe('next\ncrashed');
     expect(g(dir, ['status', '--porcelain'])).toBe('');
     expectSha256(dir);
@@ -130,7 +179,19 @@ describe('SHA-256 repositories', () => {
     writeFileSync(join(dir, 'note.md'), '---\ndescription: first\n---\nhi\n');
     git(dir, ['add', '-A'], sha1Env);
     git(dir, ['commit', '-q', '-m', 'first'], sha1Env);
-    const r = runGitmem(sha1Env, ['memory', 'create', 'notes/x.md', '--description', 'X', '--text', 'x', '--reason', 'x', '--agent', 'explicit']);
+    const r = runGitmem(sha1Env, [
+      'memory',
+      'create',
+      'notes/x.md',
+      '--description',
+      'X',
+      '--text',
+      'x',
+      '--reason',
+      'x',
+      '--agent',
+      'explicit',
+    ]);
     expect(r.stderr).toBe('');
     expectSha256(dir);
   });
@@ -138,13 +199,31 @@ describe('SHA-256 repositories', () => {
   it('a worker merge in a SHA-256 repository', async () => {
     const dir = memoryDir('a');
     const runner = createGitRunner({ env });
-    const out = await runMemoryWorker({ memoryDir: dir, description: 'office days' }, async (ctx) => {
-      writeFileSync(join(ctx.worktreeDir, 'system/office.md'), '---\ndescription: office\n---\nWednesdays at home\n');
-      g(ctx.worktreeDir, ['add', '-A']);
-      g(ctx.worktreeDir, ['commit', '-q', '-m', 'worker edit']);
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir: dir, description: 'office days' },
+      async (ctx) => {
+        writeFileSync(join(ctx.worktreeDir, 'system/office.md'), '---\ndescription: office\n---\nWednesdays at home\n');
+        g(ctx.worktreeDir, ['add', '-A']);
+        g(ctx.worktreeDir, ['commit', '-q', '-m', 'worker edit']);
+      },
+      { git: runner },
+    );
     expect(out.status).toBe('merged');
-    expect(cli(['memory', 'insert', 'system/office.md', '--line', '4', '--text', 'Fridays too', '--reason', 'after merge', '--agent', 'a']).code).toBe(0);
+    expect(
+      cli([
+        'memory',
+        'insert',
+        'system/office.md',
+        '--line',
+        '4',
+        '--text',
+        'Fridays too',
+        '--reason',
+        'after merge',
+        '--agent',
+        'a',
+      ]).code,
+    ).toBe(0);
     expectSha256(dir);
   });
 
@@ -155,10 +234,27 @@ describe('SHA-256 repositories', () => {
     expect(synced.code, synced.stderr).toBe(0);
     fsckClean(remote);
     expect(g(remote, ['rev-parse', 'main'])).toBe(g(memoryDir('a'), ['rev-parse', 'HEAD']));
-    for (const [agent, url] of [['b', remote], ['c', `${server.url}/mem.git`]] as const) {
+    for (const [agent, url] of [
+      ['b', remote],
+      ['c', `${server.url}/mem.git`],
+    ] as const) {
       const cloned = await cliAsync(['clone', url, '--agent', agent]);
       expect(cloned.code, cloned.stderr).toBe(0);
-      expect(cli(['memory', 'create', `notes/${agent}.md`, '--description', agent, '--text', agent, '--reason', `from ${agent}`, '--agent', agent]).code).toBe(0);
+      expect(
+        cli([
+          'memory',
+          'create',
+          `notes/${agent}.md`,
+          '--description',
+          agent,
+          '--text',
+          agent,
+          '--reason',
+          `from ${agent}`,
+          '--agent',
+          agent,
+        ]).code,
+      ).toBe(0);
       expectSha256(memoryDir(agent));
       const back = await cliAsync(['sync', '--agent', agent]);
       expect(back.code, back.stderr).toBe(0);
@@ -168,9 +264,15 @@ describe('SHA-256 repositories', () => {
 
   it('clones of EMPTY SHA-256 remotes (path and HTTP) take the remote format, even with GIT_DEFAULT_HASH unset', async () => {
     const sha1Env = withoutDefaultHash();
-    for (const [agent, name, url] of [['e1', 'empty1', undefined], ['e2', 'empty2', 'http']] as const) {
+    for (const [agent, name, url] of [
+      ['e1', 'empty1', undefined],
+      ['e2', 'empty2', 'http'],
+    ] as const) {
       const remote = bareSha256(name);
-      const r = await cliAsync(['clone', url === 'http' ? `${server.url}/${name}.git` : remote, '--agent', agent], sha1Env);
+      const r = await cliAsync(
+        ['clone', url === 'http' ? `${server.url}/${name}.git` : remote, '--agent', agent],
+        sha1Env,
+      );
       expect(r.code, r.stderr).toBe(0);
       expectSha256(memoryDir(agent));
       expect(g(remote, ['rev-parse', 'main'])).toBe(g(memoryDir(agent), ['rev-parse', 'HEAD']));

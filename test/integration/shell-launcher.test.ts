@@ -1,6 +1,16 @@
 // The shell launcher (how the CLI daemon starts git) must answer exactly like a plain spawn.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessOptions } from '../../src/process/run.js';
@@ -13,21 +23,28 @@ afterAll(() => {
   launcher.close();
   cleanupTmp();
 });
-const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C', ODD: "it's $HOME `x` \"q\"\nline2" };
+const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C', ODD: 'it\'s $HOME `x` "q"\nline2' };
 const opts = (o: Partial<ProcessOptions> = {}): ProcessOptions => ({ cwd: scratch, env, ...o });
 
 describe('shell launcher', () => {
   it('gives the same stdout, stderr and exit code as a spawn, for text and binary', async () => {
     const script = 'printf "out\\0bin"; printf "err" >&2; exit 3';
-    const [a, b] = await Promise.all([launcher.launch('sh', ['-c', script], opts()), runProcess('sh', ['-c', script], opts())]);
+    const [a, b] = await Promise.all([
+      launcher.launch('sh', ['-c', script], opts()),
+      runProcess('sh', ['-c', script], opts()),
+    ]);
     expect(a.exitCode).toBe(3);
     expect(a.stdoutBuffer.equals(b.stdoutBuffer)).toBe(true);
     expect([a.stdout, a.stderr, a.exitCode, a.signal]).toEqual([b.stdout, b.stderr, b.exitCode, b.signal]);
   });
 
   it('passes arguments and the environment through exactly (quotes, newlines, $, backticks)', async () => {
-    const args = ["a b", "it's", '$HOME', '`id`', '', 'new\nline', '*'];
-    const r = await launcher.launch('node', ['-e', 'console.log(JSON.stringify({ a: process.argv.slice(1), e: process.env }))', ...args], opts());
+    const args = ['a b', "it's", '$HOME', '`id`', '', 'new\nline', '*'];
+    const r = await launcher.launch(
+      'node',
+      ['-e', 'console.log(JSON.stringify({ a: process.argv.slice(1), e: process.env }))', ...args],
+      opts(),
+    );
     const out = JSON.parse(r.stdout) as { a: string[]; e: Record<string, string> };
     expect(out.a).toEqual(args);
     const { PWD: _pwd, OLDPWD: _old, ...rest } = out.e;
@@ -68,28 +85,33 @@ describe('shell launcher', () => {
     expect([slow.signal, aborted.signal]).toEqual(['SIGTERM', 'SIGTERM']);
     // The stopped group took its shell with it: the next children run on fresh shells, none fails to start.
     const after = await Promise.all([1, 2, 3, 4, 5].map((i) => launcher.launch('sh', ['-c', `echo ${i}`], opts({}))));
-    expect(after.map((r) => [r.exitCode, r.stdout.trim(), r.spawnError])).toEqual([1, 2, 3, 4, 5].map((i) => [0, String(i), undefined]));
+    expect(after.map((r) => [r.exitCode, r.stdout.trim(), r.spawnError])).toEqual(
+      [1, 2, 3, 4, 5].map((i) => [0, String(i), undefined]),
+    );
   });
 
-  it.runIf(process.platform === 'linux')('a timeout stops the helpers a child started too, as a spawn does (its process group)', async () => {
-    // Alive = exists and not a zombie (an orphan waits for whoever reaps it, which may be slow in a container).
-    const alive = (pid: number): boolean => {
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-      } catch {
-        return false;
+  it.runIf(process.platform === 'linux')(
+    'a timeout stops the helpers a child started too, as a spawn does (its process group)',
+    async () => {
+      // Alive = exists and not a zombie (an orphan waits for whoever reaps it, which may be slow in a container).
+      const alive = (pid: number): boolean => {
+        try {
+          return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+        } catch {
+          return false;
+        }
+      };
+      // The child starts a helper of its own (as git starts git-remote-https) and reports its pid.
+      const script = 'sleep 30 & echo $! > helper.pid; wait';
+      for (const launch of [launcher.launch, runProcess]) {
+        const r = await launch('sh', ['-c', script], opts({ timeoutMs: 300, graceMs: 200 }));
+        expect(r.timedOut).toBe(true);
+        const pid = Number(readFileSync(join(scratch, 'helper.pid'), 'utf8'));
+        for (let i = 0; i < 50 && alive(pid); i++) await new Promise((res) => setTimeout(res, 20));
+        expect(alive(pid)).toBe(false);
       }
-    };
-    // The child starts a helper of its own (as git starts git-remote-https) and reports its pid.
-    const script = 'sleep 30 & echo $! > helper.pid; wait';
-    for (const launch of [launcher.launch, runProcess]) {
-      const r = await launch('sh', ['-c', script], opts({ timeoutMs: 300, graceMs: 200 }));
-      expect(r.timedOut).toBe(true);
-      const pid = Number(readFileSync(join(scratch, 'helper.pid'), 'utf8'));
-      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((res) => setTimeout(res, 20));
-      expect(alive(pid)).toBe(false);
-    }
-  });
+    },
+  );
 
   it('holds a child until its fd-3 input settles, and kills it unreleased when that rejects (both launchers)', async () => {
     const later = <T>(ms: number, f: () => T): Promise<T> => new Promise((res) => setTimeout(res, ms)).then(f);
@@ -98,7 +120,15 @@ describe('shell launcher', () => {
       const ok = await launch('sh', ['-c', script], opts({ heldInput: later(150, () => ': released\n') }));
       expect([ok.exitCode, ok.stdout]).toEqual([0, 'got [: released]\n']);
       const marker = join(scratch, `ran-${launch === runProcess ? 'spawn' : 'shell'}`);
-      const refused = await launch('sh', ['-c', `IFS= read -r x <&3; touch ${marker}`], opts({ heldInput: later<string>(150, () => { throw new Error('no'); }) }));
+      const refused = await launch(
+        'sh',
+        ['-c', `IFS= read -r x <&3; touch ${marker}`],
+        opts({
+          heldInput: later<string>(150, () => {
+            throw new Error('no');
+          }),
+        }),
+      );
       expect(refused.signal).toBe('SIGKILL');
       expect(existsSync(marker)).toBe(false);
     }
@@ -108,10 +138,14 @@ describe('shell launcher', () => {
 
   it('starts a held or capped child from one of its shells, not from this process (so the heap does not slow it)', async () => {
     if (!existsSync('/usr/bin/setpriv')) {
-      if (process.env['GITMEM_REQUIRE_SANDBOX'] === '1') throw new Error('GITMEM_REQUIRE_SANDBOX=1 but no /usr/bin/setpriv (util-linux)');
-      return void console.log('skipped: no setpriv (util-linux): held and capped children are spawned from this process');
+      if (process.env['GITMEM_REQUIRE_SANDBOX'] === '1')
+        throw new Error('GITMEM_REQUIRE_SANDBOX=1 but no /usr/bin/setpriv (util-linux)');
+      return void console.log(
+        'skipped: no setpriv (util-linux): held and capped children are spawned from this process',
+      );
     }
-    const parentOf = async (o: Partial<ProcessOptions>): Promise<number> => Number((await launcher.launch('sh', ['-c', 'cat <&3 >/dev/null; echo $PPID'], opts(o))).stdout);
+    const parentOf = async (o: Partial<ProcessOptions>): Promise<number> =>
+      Number((await launcher.launch('sh', ['-c', 'cat <&3 >/dev/null; echo $PPID'], opts(o))).stdout);
     const held = await parentOf({ heldInput: Promise.resolve('go\n') });
     const capped = await parentOf({ heldInput: Promise.resolve(''), killOnOverflow: true, maxBuffer: 1 << 20 });
     for (const ppid of [held, capped]) {
@@ -121,25 +155,39 @@ describe('shell launcher', () => {
     // stdout and stderr stay apart, exit codes come through, and what is left in the scratch directory is at
     // most the FIFOs of the next jobs, made ahead
     for (let i = 0; i < 3; i++) {
-      const r = await launcher.launch('sh', ['-c', 'read -r x <&3; echo "o $x"; echo e >&2; exit 7'], opts({ heldInput: Promise.resolve(`v${i}\n`) }));
+      const r = await launcher.launch(
+        'sh',
+        ['-c', 'read -r x <&3; echo "o $x"; echo e >&2; exit 7'],
+        opts({ heldInput: Promise.resolve(`v${i}\n`) }),
+      );
       expect([r.stdout, r.stderr, r.exitCode, r.signal]).toEqual([`o v${i}\n`, 'e\n', 7, null]);
       await new Promise((res) => setTimeout(res, 50)); // the next job then takes FIFOs made ahead
     }
     await new Promise((r) => setTimeout(r, 100));
-    const left = readdirSync(scratch).filter((d) => d.startsWith('launch-')).flatMap((d) => readdirSync(join(scratch, d)).map((f) => join(scratch, d, f)));
+    const left = readdirSync(scratch)
+      .filter((d) => d.startsWith('launch-'))
+      .flatMap((d) => readdirSync(join(scratch, d)).map((f) => join(scratch, d, f)));
     expect(left.length).toBeLessThanOrEqual(3 * 8); // the FIFOs of the next jobs, made ahead in one batch
     expect(left.every((f) => statSync(f).isFIFO())).toBe(true);
   });
 
   it('stops a child whose output passes the cap when asked, keeping only the cap (both launchers)', async () => {
     for (const launch of [launcher.launch, runProcess]) {
-      const r = await launch('sh', ['-c', 'yes gitmem | head -c 200000000; echo finished'], opts({ maxBuffer: 1 << 20, killOnOverflow: true, graceMs: 200 }));
+      const r = await launch(
+        'sh',
+        ['-c', 'yes gitmem | head -c 200000000; echo finished'],
+        opts({ maxBuffer: 1 << 20, killOnOverflow: true, graceMs: 200 }),
+      );
       expect(r.truncated).toBe(true);
       expect(r.exitCode).toBeNull();
       expect(r.stdout.length).toBe(1 << 20);
       expect(r.stdout).not.toContain('finished');
     }
-    expect(readdirSync(scratch).some((d) => d.startsWith('launch-') && readdirSync(join(scratch, d)).some((f) => f.endsWith('.out')))).toBe(false);
+    expect(
+      readdirSync(scratch).some(
+        (d) => d.startsWith('launch-') && readdirSync(join(scratch, d)).some((f) => f.endsWith('.out')),
+      ),
+    ).toBe(false);
   });
 
   it('streams as a spawn answers: stdin input, a late rejection of an exited child, a grandchild holding stdout', async () => {
@@ -154,7 +202,11 @@ describe('shell launcher', () => {
         const next = await launch('sh', ['-c', 'sleep 0.6; echo next done'], opts());
         expect([next.exitCode, next.signal, next.stdout]).toEqual([0, null, 'next done\n']);
         // the child exits 4 while a grandchild keeps its stdout: the timeout stops the group, the exit code stands
-        const held = await launch('sh', ['-c', 'sleep 3 & echo hi; exit 4'], opts({ timeoutMs: 300, graceMs: 200, heldInput: Promise.resolve('') }));
+        const held = await launch(
+          'sh',
+          ['-c', 'sleep 3 & echo hi; exit 4'],
+          opts({ timeoutMs: 300, graceMs: 200, heldInput: Promise.resolve('') }),
+        );
         expect([held.exitCode, held.timedOut, held.stdout]).toEqual([4, true, 'hi\n']);
       }
     } finally {
@@ -176,14 +228,20 @@ describe('shell launcher', () => {
       }
       mkdirSync(join(parent, `launch-${ns}-${dead}-fresh`)); // a dead pid's, but touched just now
       const l = createShellLauncher({ scratchParent: parent, sweep });
-      const left = readdirSync(parent).filter((n) => !n.startsWith(`launch-${ns}-${process.pid}-`) || n.endsWith('bbbb'));
-      expect(left.sort()).toEqual((sweep ? [...kept, `launch-${ns}-${dead}-fresh`] : [gone, ...kept, `launch-${ns}-${dead}-fresh`]).sort());
+      const left = readdirSync(parent).filter(
+        (n) => !n.startsWith(`launch-${ns}-${process.pid}-`) || n.endsWith('bbbb'),
+      );
+      expect(left.sort()).toEqual(
+        (sweep ? [...kept, `launch-${ns}-${dead}-fresh`] : [gone, ...kept, `launch-${ns}-${dead}-fresh`]).sort(),
+      );
       l.close();
     }
   });
 
   it('runs more children at once than it has shells (the rest spawn directly)', async () => {
-    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => launcher.launch('sh', ['-c', `sleep 0.2; echo ${i}`], opts())));
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => launcher.launch('sh', ['-c', `sleep 0.2; echo ${i}`], opts())),
+    );
     expect(rs.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3', '4', '5']);
   });
 
@@ -204,7 +262,14 @@ describe('shell launcher', () => {
 
   it('runs from a shell whatever names the environment holds: `_` (bash sets it), specials, exported functions', async () => {
     // What a program started from bash has: `_`, and often exported functions and odd names.
-    const odd = { ...env, _: '/usr/bin/node', UID: '4242', SHELLOPTS: 'x', 'BASH_FUNC_f%%': '() {  echo f\n}', 'BAD-NAME': '1' };
+    const odd = {
+      ...env,
+      _: '/usr/bin/node',
+      UID: '4242',
+      SHELLOPTS: 'x',
+      'BASH_FUNC_f%%': '() {  echo f\n}',
+      'BAD-NAME': '1',
+    };
     const script = 'console.log(JSON.stringify({ ppid: process.ppid, e: process.env }))';
     const r = await launcher.launch('node', ['-e', script], opts({ env: odd }));
     const out = JSON.parse(r.stdout) as { ppid: number; e: Record<string, string> };

@@ -23,36 +23,104 @@ beforeAll(() => {
   env = hermeticGitEnv(home);
   repo = join(home, 'repo');
   git(home, ['init', '-q', repo], env);
-  blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, env, input: 'x\n', encoding: 'utf8' }).trim();
-  emptyTree = execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--stdin'], { cwd: repo, env, input: '', encoding: 'utf8' }).trim();
+  blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+    cwd: repo,
+    env,
+    input: 'x\n',
+    encoding: 'utf8',
+  }).trim();
+  emptyTree = execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--stdin'], {
+    cwd: repo,
+    env,
+    input: '',
+    encoding: 'utf8',
+  }).trim();
 });
 
 afterAll(() => cleanupTmp());
 
 const PLAIN = ['a', 'a.md', 'b', 'notes', 'Zeta', 'x y', 'a-b', 'a.b', '.hidden', 'a~b'];
 const NAMES = [
-  ...PLAIN, '.git', '.GIT', '.Git', '.git.', '.git ', 'git~1', 'GIT~1',
-  '.gitmodules', '.GITMODULES', '.gitmodules.', 'gitmod~1', '.gitattributes', '.gitignore', '..', '.', '', 'a/b', 'a\\b',
-  'x:y', '.git::$INDEX_ALLOCATION', 'tail.', 'tail ', 'a\tb', 'a\nb', '\u00e9t\u00e9', '.g\u200cit', 'con', 'nul.md', '~', 'a~b',
+  ...PLAIN,
+  '.git',
+  '.GIT',
+  '.Git',
+  '.git.',
+  '.git ',
+  'git~1',
+  'GIT~1',
+  '.gitmodules',
+  '.GITMODULES',
+  '.gitmodules.',
+  'gitmod~1',
+  '.gitattributes',
+  '.gitignore',
+  '..',
+  '.',
+  '',
+  'a/b',
+  'a\\b',
+  'x:y',
+  '.git::$INDEX_ALLOCATION',
+  'tail.',
+  'tail ',
+  'a\tb',
+  'a\nb',
+  '\u00e9t\u00e9',
+  '.g\u200cit',
+  'con',
+  'nul.md',
+  '~',
+  'a~b',
 ];
-const MODES = ['100644', '100644', '100644', '100755', '120000', '40000', '40000', '040000', '160000', '100664', '644', '0100644'];
+const MODES = [
+  '100644',
+  '100644',
+  '100644',
+  '100755',
+  '120000',
+  '40000',
+  '40000',
+  '040000',
+  '160000',
+  '100664',
+  '644',
+  '0100644',
+];
 
 /** One candidate tree: a few entries with hostile names and modes, in git order most of the time. */
 function candidateTree(r: () => number): Buffer {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const entries = Array.from({ length: 1 + Math.floor(r() * 3) }, () => {
     const mode = r() < 0.6 ? pick(['100644', '40000']) : pick(MODES);
-    return { mode, name: Buffer.from(r() < 0.6 ? pick(PLAIN) : pick(NAMES), 'utf8'), id: mode.endsWith('40000') ? emptyTree : blob };
+    return {
+      mode,
+      name: Buffer.from(r() < 0.6 ? pick(PLAIN) : pick(NAMES), 'utf8'),
+      id: mode.endsWith('40000') ? emptyTree : blob,
+    };
   });
-  const key = (e: { mode: string; name: Buffer }): Buffer => (e.mode.endsWith('40000') ? Buffer.concat([e.name, Buffer.from('/')]) : e.name);
+  const key = (e: { mode: string; name: Buffer }): Buffer =>
+    e.mode.endsWith('40000') ? Buffer.concat([e.name, Buffer.from('/')]) : e.name;
   if (r() < 0.8) entries.sort((x, y) => Buffer.compare(key(x), key(y)));
-  return Buffer.concat(entries.flatMap((e) => [Buffer.from(`${e.mode} `), e.name, Buffer.from([0]), Buffer.from(e.id, 'hex')]));
+  return Buffer.concat(
+    entries.flatMap((e) => [Buffer.from(`${e.mode} `), e.name, Buffer.from([0]), Buffer.from(e.id, 'hex')]),
+  );
 }
 
 const IDENTS = [
-  'A U Thor <a@example.com> 1700000000 +0100', ' <a@x> 0 -0000', '<a@x> 1 +0000', 'A<a@x> 1 +0000', 'A <a@x>1 +0000',
-  'A <a@x> 01 +0000', 'A <a@x> 1 +000', 'A <a@x> 1 0000', 'A <a<b@x> 1 +0000', 'A <a@x> 99999999999999999999 +0000',
-  'A <a@x> 1 +0000 ', 'A > <a@x> 1 +0000', 'A <> 1 +0000',
+  'A U Thor <a@example.com> 1700000000 +0100',
+  ' <a@x> 0 -0000',
+  '<a@x> 1 +0000',
+  'A<a@x> 1 +0000',
+  'A <a@x>1 +0000',
+  'A <a@x> 01 +0000',
+  'A <a@x> 1 +000',
+  'A <a@x> 1 0000',
+  'A <a<b@x> 1 +0000',
+  'A <a@x> 99999999999999999999 +0000',
+  'A <a@x> 1 +0000 ',
+  'A > <a@x> 1 +0000',
+  'A <> 1 +0000',
 ];
 
 /** One candidate commit: the usual header or one of its hostile variations. */
@@ -78,17 +146,34 @@ function storeAndJudge(type: 'tree' | 'commit', bodies: Buffer[]): { ids: string
     writeFileSync(f, b);
     return f;
   });
-  const ids = execFileSync('git', ['hash-object', '--literally', '-w', '-t', type, ...files], { cwd: repo, env, encoding: 'utf8' }).trim().split('\n');
+  const ids = execFileSync('git', ['hash-object', '--literally', '-w', '-t', type, ...files], {
+    cwd: repo,
+    env,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n');
   // fsck exits non-zero when it complains: its messages are read either way.
-  const fsck = spawnSync('git', ['fsck', '--strict', '--no-dangling', '--no-progress'], { cwd: repo, env, encoding: 'utf8' });
+  const fsck = spawnSync('git', ['fsck', '--strict', '--no-dangling', '--no-progress'], {
+    cwd: repo,
+    env,
+    encoding: 'utf8',
+  });
   const out = `${fsck.stdout}\n${fsck.stderr}`;
-  const complained = new Set([...out.matchAll(/(?:error|warning) in (?:tree|commit) ([0-9a-f]{40})/g)].map((m) => m[1] as string));
+  const complained = new Set(
+    [...out.matchAll(/(?:error|warning) in (?:tree|commit) ([0-9a-f]{40})/g)].map((m) => m[1] as string),
+  );
   return { ids, complained };
 }
 
 const KINDS = [
   { type: 'tree' as const, seed: SEED, candidate: candidateTree, accepts: (b: Buffer) => parseStrictTree(b) !== null },
-  { type: 'commit' as const, seed: SEED + 1, candidate: candidateCommit, accepts: (b: Buffer) => parseStrictCommit(b) !== null },
+  {
+    type: 'commit' as const,
+    seed: SEED + 1,
+    candidate: candidateCommit,
+    accepts: (b: Buffer) => parseStrictCommit(b) !== null,
+  },
 ];
 
 describe('the strict readers accept nothing git fsck --strict objects to', () => {

@@ -13,15 +13,30 @@ import { createGitRunner } from '../../src/git/runner.js';
 import type { GitCredentials } from '../../src/sync/credentials.js';
 import { syncMemory } from '../../src/sync/sync.js';
 import type { SyncResult } from '../../src/sync/types.js';
-import { createBareRepo, startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from '../helpers/git-http-server.js';
+import {
+  createBareRepo,
+  startGitHttpServer,
+  type GitHttpServer,
+  type GitHttpServerOptions,
+} from '../helpers/git-http-server.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 const TOKEN = `gmt-${randomBytes(12).toString('hex')}`;
 const root = makeTmpDir('gitmem-auth-');
 const env = hermeticGitEnv(root);
 const g = (dir: string, args: string[]): string => git(dir, args, env);
-const bearer = (token = TOKEN): GitCredentials => ({ token, scheme: 'bearer', username: 'x-access-token', source: 'env' });
-const basic = (token = TOKEN): GitCredentials => ({ token, scheme: 'basic', username: 'x-access-token', source: 'env' });
+const bearer = (token = TOKEN): GitCredentials => ({
+  token,
+  scheme: 'bearer',
+  username: 'x-access-token',
+  source: 'env',
+});
+const basic = (token = TOKEN): GitCredentials => ({
+  token,
+  scheme: 'basic',
+  username: 'x-access-token',
+  source: 'env',
+});
 const servers: GitHttpServer[] = [];
 
 afterAll(async () => {
@@ -62,7 +77,9 @@ describe('authentication errors over smart HTTP', () => {
     const url = await serve({ token: TOKEN });
     const r = await sync(url);
     expect(r).toMatchObject({ status: 'push_failed', error: { code: 'GIT_AUTH' } });
-    expect(r.summary).toMatch(/asked for credentials and none are configured: set GITMEM_GIT_TOKEN or .*\$GITMEM_HOME\/credentials/);
+    expect(r.summary).toMatch(
+      /asked for credentials and none are configured: set GITMEM_GIT_TOKEN or .*\$GITMEM_HOME\/credentials/,
+    );
     expect(r.summary).not.toMatch(/terminal prompts disabled/);
   });
 
@@ -96,7 +113,7 @@ describe('a host name that does not resolve', () => {
     for (const url of ['https://gitmem-test.invalid/mem.git', 'ssh://git@gitmem-test.invalid/mem.git']) {
       const r = await syncMemory({ git: runner, memoryDir: localRepo(url), credentials: bearer() });
       expect(r).toMatchObject({ status: 'push_failed', error: { code: 'GIT_DNS' } });
-        expect(r.summary).toMatch(/host name gitmem-test\.invalid does not resolve/);
+      expect(r.summary).toMatch(/host name gitmem-test\.invalid does not resolve/);
     }
     expect(retries).toEqual([]);
   });
@@ -110,16 +127,26 @@ function startSshd(dir: string): { port: number; child: ChildProcess; clientKey:
   } catch {
     return 'cannot create /run/sshd';
   }
-  for (const name of ['host', 'client']) spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, name)]);
+  for (const name of ['host', 'client'])
+    spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, name)]);
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client.pub')), { mode: 0o600 });
   const port = 12_200 + Math.floor(Math.random() * 700);
   const config = [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-    `PidFile ${join(dir, 'sshd.pid')}`, 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', 'StrictModes no',
+    `Port ${port}`,
+    'ListenAddress 127.0.0.1',
+    `HostKey ${join(dir, 'host')}`,
+    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    `PidFile ${join(dir, 'sshd.pid')}`,
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM no',
+    'StrictModes no',
     'PermitRootLogin prohibit-password',
   ];
   writeFileSync(join(dir, 'sshd_config'), `${config.join('\n')}\n`);
-  const child = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return { port, child, clientKey: join(dir, 'client') };
 }
 
@@ -160,7 +187,10 @@ describe('an unknown SSH host key (real OpenSSH on loopback)', () => {
     const bare = join(dir, 'mem.git');
     g(root, ['init', '-q', '--bare', '-b', 'main', bare]);
     const knownHosts = join(dir, 'known_hosts');
-    const sshEnv = { ...env, GIT_SSH_COMMAND: `ssh -i ${sshd.clientKey} -o IdentitiesOnly=yes -o UserKnownHostsFile=${knownHosts}` };
+    const sshEnv = {
+      ...env,
+      GIT_SSH_COMMAND: `ssh -i ${sshd.clientKey} -o IdentitiesOnly=yes -o UserKnownHostsFile=${knownHosts}`,
+    };
     const runner = createGitRunner({ env: sshEnv, sleep: async () => undefined });
     const memoryDir = localRepo(`ssh://root@127.0.0.1:${sshd.port}${bare}`);
     const r = await syncMemory({ git: runner, memoryDir });

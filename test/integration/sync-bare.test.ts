@@ -13,7 +13,8 @@ import { syncMemory } from '../../src/sync/sync.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 /** What a memory file holds: markdown gets the frontmatter the rules require (sync validates what it fetches). */
-const asMemory = (file: string, text: string): string => (file.endsWith('.md') && !text.startsWith('---') ? `---\ndescription: ${file}\n---\n${text}` : text);
+const asMemory = (file: string, text: string): string =>
+  file.endsWith('.md') && !text.startsWith('---') ? `---\ndescription: ${file}\n---\n${text}` : text;
 
 afterAll(cleanupTmp);
 
@@ -52,7 +53,8 @@ function commit(dir: string, file: string, text: string, msg: string): string {
 }
 
 const count = (dir: string, rev = 'HEAD'): number => Number(g(dir, ['rev-list', '--count', rev]));
-const has = (dir: string, sha: string, rev = 'HEAD'): boolean => gitTry(dir, ['merge-base', '--is-ancestor', sha, rev], env).status === 0;
+const has = (dir: string, sha: string, rev = 'HEAD'): boolean =>
+  gitTry(dir, ['merge-base', '--is-ancestor', sha, rev], env).status === 0;
 
 describe('post-turn sync against a bare remote', () => {
   it('walks skipped → no_remote → pushed with upstream → clean → dirty → conflict, never committing', async () => {
@@ -111,7 +113,12 @@ describe('post-turn sync against a bare remote', () => {
     g(b, ['push', '-q', 'origin', 'main']);
     const fromA = commit(a, 'system/a.md', 'a\n', 'from a');
     const r = await syncAfterTurn({ git: runner, memoryDir: a });
-    expect(r).toMatchObject({ status: 'pushed', pulled: 1, pushed: 1, summary: 'Rebased and pushed 1 pending memory commit(s).' });
+    expect(r).toMatchObject({
+      status: 'pushed',
+      pulled: 1,
+      pushed: 1,
+      summary: 'Rebased and pushed 1 pending memory commit(s).',
+    });
     expect(count(remote, 'main')).toBe(3);
     expect(has(remote, fromB, 'main')).toBe(true);
     expect(g(remote, ['log', '-1', '--format=%s', 'main'])).toBe('from a');
@@ -131,14 +138,22 @@ describe('gitmem sync: two machines, conflicts that lose nothing', () => {
       commit(a, `system/a${i}.md`, `a${i}\n`, `a${i}`);
       commit(b, `system/b${i}.md`, `b${i}\n`, `b${i}`);
     }
-    const [ra, rb] = await Promise.all([syncMemory({ git: runner, memoryDir: a }), syncMemory({ git: runner, memoryDir: b })]);
+    const [ra, rb] = await Promise.all([
+      syncMemory({ git: runner, memoryDir: a }),
+      syncMemory({ git: runner, memoryDir: b }),
+    ]);
     expect([ra.status, rb.status], JSON.stringify([ra, rb])).toEqual(['pushed', 'pushed']);
-    const again = await Promise.all([syncMemory({ git: runner, memoryDir: a }), syncMemory({ git: runner, memoryDir: b })]);
+    const again = await Promise.all([
+      syncMemory({ git: runner, memoryDir: a }),
+      syncMemory({ git: runner, memoryDir: b }),
+    ]);
     expect(again.map((r) => r.status)).toEqual(['clean', 'clean']);
     expect(count(remote, 'main')).toBe(7);
     expect(g(a, ['rev-parse', 'HEAD'])).toBe(g(b, ['rev-parse', 'HEAD']));
     expect(g(a, ['rev-parse', 'HEAD'])).toBe(g(remote, ['rev-parse', 'main']));
-    expect(g(a, ['ls-files']).split('\n').sort()).toEqual([...['a0', 'a1', 'a2', 'b0', 'b1', 'b2'].map((n) => `system/${n}.md`), 'system/persona.md'].sort());
+    expect(g(a, ['ls-files']).split('\n').sort()).toEqual(
+      [...['a0', 'a1', 'a2', 'b0', 'b1', 'b2'].map((n) => `system/${n}.md`), 'system/persona.md'].sort(),
+    );
   });
 
   it('a true conflict: fail keeps main, leave keeps the rebase, keep-branch parks local commits', async () => {
@@ -162,7 +177,10 @@ describe('gitmem sync: two machines, conflicts that lose nothing', () => {
     const left = await syncMemory({ git: runner, memoryDir: a, onConflict: 'leave' });
     expect(left.summary).toMatch(/^rebase in progress; conflicted file\(s\): system\/persona\.md/);
     const after = await syncAfterTurn({ git: runner, memoryDir: a });
-    expect(after).toMatchObject({ status: 'conflict', summary: 'rebase in progress; conflicted file(s): system/persona.md' });
+    expect(after).toMatchObject({
+      status: 'conflict',
+      summary: 'rebase in progress; conflicted file(s): system/persona.md',
+    });
     g(a, ['rebase', '--abort']);
     expect(g(a, ['rev-parse', 'HEAD'])).toBe(mine2);
 
@@ -186,11 +204,15 @@ describe('gitmem sync: two machines, conflicts that lose nothing', () => {
     const detail = await showKeptBranch({ git: runner, memoryDir: a, branch: kept.keptBranch ?? '' });
     expect(detail.log.map((c) => c.subject)).toEqual(['a notes', 'a edits persona']);
     expect(detail.changes).toContain('M\tsystem/persona.md');
-    await expect(showKeptBranch({ git: runner, memoryDir: a, branch: 'gitmem/reflection/r-1' })).rejects.toThrow(/not a kept branch/);
+    await expect(showKeptBranch({ git: runner, memoryDir: a, branch: 'gitmem/reflection/r-1' })).rejects.toThrow(
+      /not a kept branch/,
+    );
     const dropped = await dropKeptBranch({ git: runner, memoryDir: a, branch: kept.keptBranch ?? '', clock });
     expect(dropped.backupRef).toMatch(/^refs\/gitmem\/backup\//);
     expect(g(a, ['rev-parse', dropped.backupRef])).toBe(mine2);
-    expect((await listKeptBranches({ git: runner, memoryDir: a })).map((k) => k.branch)).toEqual(['gitmem/memory-worker/w-7']);
+    expect((await listKeptBranches({ git: runner, memoryDir: a })).map((k) => k.branch)).toEqual([
+      'gitmem/memory-worker/w-7',
+    ]);
   });
 
   it('unrelated histories: saves the old head, replays local commits on the remote, loses nothing', async () => {
@@ -206,7 +228,11 @@ describe('gitmem sync: two machines, conflicts that lose nothing', () => {
     expect(r.backupRef).toMatch(/^refs\/gitmem\/backup\//);
     expect(g(a, ['rev-parse', r.backupRef ?? ''])).toBe(aHead);
     expect(count(remote, 'main')).toBe(3);
-    expect(g(remote, ['ls-tree', '-r', '--name-only', 'main']).split('\n')).toEqual(['system/from-a.md', 'system/from-b.md', 'system/more-a.md']);
+    expect(g(remote, ['ls-tree', '-r', '--name-only', 'main']).split('\n')).toEqual([
+      'system/from-a.md',
+      'system/from-b.md',
+      'system/more-a.md',
+    ]);
 
     // Unrelated and conflicting (both created the same file): keep-branch parks the local root.
     const c = makeTmpDir('gitmem-machine-');

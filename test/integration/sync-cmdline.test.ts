@@ -50,7 +50,10 @@ function commandLines(): string[] {
 }
 
 /** Runs the CLI while scanning command lines; returns its output and every command line seen. */
-async function runWhileScanning(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; seen: Set<string> }> {
+async function runWhileScanning(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string; seen: Set<string> }> {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let [stdout, stderr, done] = ['', '', false];
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -82,7 +85,11 @@ describe('the token on command lines', () => {
   for (const scheme of ['bearer', 'basic'] as const) {
     it(`gitmem sync (${scheme}) pushes, and no process ever carries the token in its argv`, async () => {
       const { env, dir, bare } = await memoryWithRemote(`cmd-${scheme}`);
-      const tokenEnv = { ...env, GITMEM_GIT_TOKEN: TOKEN, ...(scheme === 'basic' ? { GITMEM_GIT_USERNAME: USER } : {}) };
+      const tokenEnv = {
+        ...env,
+        GITMEM_GIT_TOKEN: TOKEN,
+        ...(scheme === 'basic' ? { GITMEM_GIT_USERNAME: USER } : {}),
+      };
       const r = await runWhileScanning(['sync', '--agent', `cmd-${scheme}`, '--json'], tokenEnv);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'pushed' });
@@ -99,9 +106,16 @@ describe('the token on command lines', () => {
 
   it('a failing authenticated sync reports without the token in its text, JSON or command lines', async () => {
     const { env } = await memoryWithRemote('cmd-fail');
-    git(join(env['GITMEM_HOME'] ?? '', 'agents', 'cmd-fail', 'memory'), ['remote', 'set-url', 'origin', `${server.url}/missing.git`], env);
+    git(
+      join(env['GITMEM_HOME'] ?? '', 'agents', 'cmd-fail', 'memory'),
+      ['remote', 'set-url', 'origin', `${server.url}/missing.git`],
+      env,
+    );
     for (const json of [true, false]) {
-      const r = await runWhileScanning(['sync', '--agent', 'cmd-fail', ...(json ? ['--json'] : [])], { ...env, GITMEM_GIT_TOKEN: TOKEN });
+      const r = await runWhileScanning(['sync', '--agent', 'cmd-fail', ...(json ? ['--json'] : [])], {
+        ...env,
+        GITMEM_GIT_TOKEN: TOKEN,
+      });
       expect(r.code).toBe(1);
       expect(`${r.stdout}${r.stderr}`).toMatch(/GIT_FAILED|push_failed/);
       for (const l of r.seen) expectNoToken('cmdline', l);
@@ -118,7 +132,17 @@ describe('a token in a remote URL query string', () => {
     const before = readFileSync(join(fx.dir, '.git', 'config'), 'utf8');
     for (const param of ['access_token', 'private_token', 'token', 'sig']) {
       for (const json of [true, false]) {
-        const r = await runWhileScanning(['remote', 'set', `https://git.example.com/x.git?${param}=${secret}`, '--agent', 'query-url', ...(json ? ['--json'] : [])], fx.env);
+        const r = await runWhileScanning(
+          [
+            'remote',
+            'set',
+            `https://git.example.com/x.git?${param}=${secret}`,
+            '--agent',
+            'query-url',
+            ...(json ? ['--json'] : []),
+          ],
+          fx.env,
+        );
         expect(r.code).toBe(1);
         expect(`${r.stdout}${r.stderr}`).toContain('INVALID_ARGUMENT');
         expect(`${r.stdout}${r.stderr}`).toMatch(/query string/);
@@ -128,10 +152,14 @@ describe('a token in a remote URL query string', () => {
     expect(readFileSync(join(fx.dir, '.git', 'config'), 'utf8')).toBe(before);
   });
 
-  it('a URL with a query token set behind gitmem\'s back is never printed nor handed to git: remote show, sync text and JSON', async () => {
+  it("a URL with a query token set behind gitmem's back is never printed nor handed to git: remote show, sync text and JSON", async () => {
     const fx = await memoryFixture('query-raw');
     const secret = `qs-${randomBytes(10).toString('hex')}`;
-    git(fx.dir, ['remote', 'add', 'origin', `http://127.0.0.1:${server.port}/nothere.git?access_token=${secret}&x=1`], fx.env);
+    git(
+      fx.dir,
+      ['remote', 'add', 'origin', `http://127.0.0.1:${server.port}/nothere.git?access_token=${secret}&x=1`],
+      fx.env,
+    );
     for (const args of [['remote', 'show'], ['remote', 'show', '--json'], ['sync'], ['sync', '--json']]) {
       const r = await runWhileScanning([...args, '--agent', 'query-raw'], fx.env);
       expect(`${r.stdout}${r.stderr}`, args.join(' ')).not.toContain(secret);

@@ -13,7 +13,8 @@ import { syncMemory } from '../../src/sync/sync.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../helpers/tmp.js';
 
 /** What a memory file holds: markdown gets the frontmatter the rules require (sync validates what it fetches). */
-const asMemory = (file: string, text: string): string => (file.endsWith('.md') && !text.startsWith('---') ? `---\ndescription: ${file}\n---\n${text}` : text);
+const asMemory = (file: string, text: string): string =>
+  file.endsWith('.md') && !text.startsWith('---') ? `---\ndescription: ${file}\n---\n${text}` : text;
 
 afterAll(cleanupTmp);
 
@@ -78,12 +79,30 @@ describe('sync round trip: only the git calls it needs', () => {
     // What prepareSync holds: origin/main read first, then the status; then the fetch's answer.
     const remoteBefore = g(a, ['rev-parse', 'refs/remotes/origin/main']);
     const state = await readRepoState(runner, a);
-    const hint = { head: state?.oid ?? null, upstream: state?.upstream ?? null, ahead: state?.ahead ?? null, behind: state?.behind ?? null, remoteBefore };
-    const ctx = { git: runner, memoryDir: a, auth: undefined, onConflict: 'fail' as const, clock, signal: undefined, retry: undefined };
+    const hint = {
+      head: state?.oid ?? null,
+      upstream: state?.upstream ?? null,
+      ahead: state?.ahead ?? null,
+      behind: state?.behind ?? null,
+      remoteBefore,
+    };
+    const ctx = {
+      git: runner,
+      memoryDir: a,
+      auth: undefined,
+      onConflict: 'fail' as const,
+      clock,
+      signal: undefined,
+      retry: undefined,
+    };
     const fetched = await fetchMain(ctx);
     expect(fetched).toMatchObject({ found: true, update: { kind: 'fast_forward' } });
     const rec = recording();
-    expect(await integrateRemote({ ...ctx, git: rec.git }, hint, fetched)).toEqual({ outcome: 'rebased', pulled: 1, ahead: 1 });
+    expect(await integrateRemote({ ...ctx, git: rec.git }, hint, fetched)).toEqual({
+      outcome: 'rebased',
+      pulled: 1,
+      ahead: 1,
+    });
     // First the incoming commit is validated (sync-incoming.test.ts), then rebase and count start together.
     expect(starts(rec.events)).toEqual(expect.arrayContaining(['merge-base', 'log']));
     expect(moving(rec.events).slice(0, 2)).toEqual(['start rebase', 'start rev-list']);
@@ -121,7 +140,11 @@ describe('sync round trip: only the git calls it needs', () => {
     commit(b, 'system/b2.md', 'b2\n');
     g(b, ['push', '-q', 'origin', 'main']);
     const inOnly = recording();
-    expect(await syncMemory({ git: inOnly.git, memoryDir: a })).toMatchObject({ status: 'clean', pulled: 1, pushed: 0 });
+    expect(await syncMemory({ git: inOnly.git, memoryDir: a })).toMatchObject({
+      status: 'clean',
+      pulled: 1,
+      pushed: 0,
+    });
     expect(g(a, ['rev-parse', 'HEAD'])).toBe(g(remote, ['rev-parse', 'main']));
     expect(starts(moving(inOnly.events)).filter((c) => c !== 'fetch' && c !== 'status')).toHaveLength(2);
 
@@ -138,8 +161,22 @@ describe('sync round trip: only the git calls it needs', () => {
     g(b, ['push', '-q', 'origin', 'main']);
     const before = g(a, ['rev-parse', 'refs/remotes/origin/main']);
     const late = commit(a, 'system/late.md', 'late\n'); // e.g. a tool write between status and integration
-    const ctx = { git: runner, memoryDir: a, auth: undefined, onConflict: 'fail' as const, clock, signal: undefined, retry: undefined };
-    const r = await integrateRemote(ctx, { head: seen, upstream: 'origin/main', ahead: 1, behind: 0, remoteBefore: before });
+    const ctx = {
+      git: runner,
+      memoryDir: a,
+      auth: undefined,
+      onConflict: 'fail' as const,
+      clock,
+      signal: undefined,
+      retry: undefined,
+    };
+    const r = await integrateRemote(ctx, {
+      head: seen,
+      upstream: 'origin/main',
+      ahead: 1,
+      behind: 0,
+      remoteBefore: before,
+    });
     expect(r).toMatchObject({ outcome: 'rebased', pulled: 1, ahead: 2 });
     expect(gitTry(a, ['merge-base', '--is-ancestor', 'refs/remotes/origin/main', 'HEAD'], env).status).toBe(0);
     expect(g(a, ['log', '-2', '--format=%s'])).toBe('edit system/late.md\nedit system/a.md');
@@ -151,7 +188,13 @@ describe('sync round trip: only the git calls it needs', () => {
     const seen2 = commit(a, 'system/a2.md', 'a2\n');
     const now = g(a, ['rev-parse', 'refs/remotes/origin/main']);
     commit(a, 'system/late2.md', 'late2\n');
-    const r2 = await integrateRemote(ctx, { head: seen2, upstream: 'origin/main', ahead: 1, behind: 0, remoteBefore: now });
+    const r2 = await integrateRemote(ctx, {
+      head: seen2,
+      upstream: 'origin/main',
+      ahead: 1,
+      behind: 0,
+      remoteBefore: now,
+    });
     expect(r2).toEqual({ outcome: 'up_to_date', pulled: 0, ahead: 2 });
   });
 

@@ -22,7 +22,12 @@ const TOKEN = `gmt-${randomBytes(12).toString('hex')}`;
 const root = makeTmpDir('gitmem-http-');
 const env = hermeticGitEnv(root);
 const g = (dir: string, args: string[]): string => git(dir, args, env);
-const cred = (token = TOKEN): GitCredentials => ({ token, scheme: 'bearer', username: 'x-access-token', source: 'env' });
+const cred = (token = TOKEN): GitCredentials => ({
+  token,
+  scheme: 'bearer',
+  username: 'x-access-token',
+  source: 'env',
+});
 const basicCred = (): GitCredentials => ({ token: TOKEN, scheme: 'basic', username: 'x-access-token', source: 'file' });
 let server: GitHttpServer;
 
@@ -37,7 +42,16 @@ function expectNoToken(label: string, value: unknown): void {
 function expectRedactedError(err: unknown): void {
   expect(err).toBeInstanceOf(GitCommandError);
   const e = err as GitCommandError;
-  for (const [field, value] of Object.entries({ message: e.message, stack: e.stack, argv: e.argv, command: e.command, stdout: e.stdout, stderr: e.stderr, data: e.data, json: e.toJSON() })) {
+  for (const [field, value] of Object.entries({
+    message: e.message,
+    stack: e.stack,
+    argv: e.argv,
+    command: e.command,
+    stdout: e.stdout,
+    stderr: e.stderr,
+    data: e.data,
+    json: e.toJSON(),
+  })) {
     expectNoToken(`error.${field}`, value ?? '');
   }
   // The header travels in the environment, never in argv.
@@ -87,7 +101,9 @@ describe('sync over authenticated smart HTTP', () => {
     expect(existsSync(join(c.memoryDir, '.git', 'hooks', 'post-commit'))).toBe(true);
     expect(g(c.memoryDir, ['config', 'gitmem.agentId'])).toBe('right');
     commit(c.memoryDir, 'human.md', 'from machine 2');
-    expect((await syncAfterTurn({ git: runner, memoryDir: c.memoryDir, credentials: basicCred() })).status).toBe('pushed');
+    expect((await syncAfterTurn({ git: runner, memoryDir: c.memoryDir, credentials: basicCred() })).status).toBe(
+      'pushed',
+    );
     expect(g(bareDir, ['rev-list', '--count', 'main'])).toBe('2');
     grepTree(join(c.memoryDir, '.git'));
   });
@@ -168,13 +184,26 @@ describe('sync over authenticated smart HTTP', () => {
     const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/x.git`;
     await new Promise<void>((res) => closed.close(() => res()));
     const runner = createGitRunner({ env, sleep: async () => undefined });
-    const urls = [`${remoteUrl}x`, hangUrl, closedUrl, `${server.url}/missing.git`, remoteUrl.replace('http://', 'https://')];
+    const urls = [
+      `${remoteUrl}x`,
+      hangUrl,
+      closedUrl,
+      `${server.url}/missing.git`,
+      remoteUrl.replace('http://', 'https://'),
+    ];
     const codes: string[] = [];
     for (const url of urls) {
       const creds = url === hangUrl ? [basicCred()] : [cred(), cred(`${TOKEN}-bad`), basicCred()];
       for (const credentials of creds) {
         try {
-          await cloneMemory({ git: runner, home: makeTmpDir(), url, credentials, retry: { attempts: 2, baseDelayMs: 1 }, timeoutMs: 800 });
+          await cloneMemory({
+            git: runner,
+            home: makeTmpDir(),
+            url,
+            credentials,
+            retry: { attempts: 2, baseDelayMs: 1 },
+            timeoutMs: 800,
+          });
           throw new Error(`clone of ${url} should fail`);
         } catch (err) {
           expectRedactedError(err);

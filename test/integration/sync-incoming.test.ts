@@ -19,7 +19,13 @@ afterAll(cleanupTmp);
 
 async function runCli(args: string[], cliEnv: Record<string, string>): Promise<{ code: number; err: string }> {
   const err: string[] = [];
-  const io = { env: cliEnv, cwd: process.cwd(), stdout: () => undefined, stderr: (t: string) => void err.push(t), readStdin: async () => '' };
+  const io = {
+    env: cliEnv,
+    cwd: process.cwd(),
+    stdout: () => undefined,
+    stderr: (t: string) => void err.push(t),
+    readStdin: async () => '',
+  };
   return { code: await main(args, io), err: err.join('') };
 }
 
@@ -67,7 +73,13 @@ describe('sync validates what it fetches', () => {
       writeFileSync(join(s.raw, 'notes.md'), `---\ndescription: n\n---\ntoken ${TOKEN}\n`);
       writeFileSync(join(s.raw, 'bare.md'), 'no frontmatter\n');
     }, 'hostile');
-    await s.memory.tool({ command: 'create', reason: 'local work', file_path: 'notes/local.md', description: 'l', file_text: 'x\n' });
+    await s.memory.tool({
+      command: 'create',
+      reason: 'local work',
+      file_path: 'notes/local.md',
+      description: 'l',
+      file_text: 'x\n',
+    });
     const local = g(s.dir, ['rev-parse', 'HEAD']);
     const r = await s.memory.sync();
     expect(r.status).toBe('rejected');
@@ -96,7 +108,9 @@ describe('sync validates what it fetches', () => {
     // The next sync reports the same verdict and keeps the one branch.
     const again = await s.memory.sync();
     expect(again).toMatchObject({ status: 'rejected', keptBranch: r.keptBranch, problems: r.problems });
-    expect(g(s.dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/gitmem/rejected/']).split('\n')).toHaveLength(1);
+    expect(g(s.dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/gitmem/rejected/']).split('\n')).toHaveLength(
+      1,
+    );
     expect(g(s.dir, ['rev-parse', 'HEAD'])).toBe(local);
   });
 
@@ -126,7 +140,9 @@ describe('sync validates what it fetches', () => {
     const s = await setup();
     s.push(() => symlinkSync('../../.git', join(s.raw, 'lnk')), 'link');
     const home = makeTmpDir('gitmem-homeB-');
-    const err = await cloneMemory({ git: runner, home, url: g(s.dir, ['remote', 'get-url', 'origin']) }).catch((e: unknown) => e);
+    const err = await cloneMemory({ git: runner, home, url: g(s.dir, ['remote', 'get-url', 'origin']) }).catch(
+      (e: unknown) => e,
+    );
     expect(isMemoryError(err, 'REMOTE_REJECTED')).toBe(true);
     expect(String((err as Error).message)).toContain('lnk: symbolic links are not allowed');
     expect(existsSync(join(home, 'agents', 'mem', 'memory'))).toBe(false);

@@ -34,7 +34,13 @@ describe('sync during in-flight tool writes', () => {
     const writes = (async () => {
       try {
         for (let i = 0; i < 30; i++) {
-          await fx.memory.tool({ command: 'create', reason: `note ${i}`, file_path: `notes/n${i}.md`, description: `n${i}`, file_text: `n${i}` });
+          await fx.memory.tool({
+            command: 'create',
+            reason: `note ${i}`,
+            file_path: `notes/n${i}.md`,
+            description: `n${i}`,
+            file_text: `n${i}`,
+          });
         }
       } finally {
         writing = false;
@@ -67,7 +73,11 @@ const memory = await createMemory({ home, agentId: 'agent-1', onWriteStep: (s) =
 await memory.tool({ command: 'create', reason: 'half', file_path: 'notes/half.md', description: 'half', file_text: 'half' });
 `;
     const signal = await new Promise<string | null>((resolve) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', crasher, join(process.cwd(), 'dist/index.js'), fx.home], { env: fx.env, stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        ['--input-type=module', '-e', crasher, join(process.cwd(), 'dist/index.js'), fx.home],
+        { env: fx.env, stdio: 'ignore' },
+      );
       child.on('close', (_code, sig) => resolve(sig));
     });
     expect(signal).toBe('SIGKILL');

@@ -23,15 +23,30 @@ const env = hermeticGitEnv(root);
 const g = (dir: string, args: string[]): string => git(dir, args, env);
 const runner = createGitRunner({ env, sleep: async () => undefined });
 
-async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { env: { ...env, ...extraEnv }, cwd: process.cwd(), stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), readStdin: async () => '' };
+  const io = {
+    env: { ...env, ...extraEnv },
+    cwd: process.cwd(),
+    stdout: (t: string) => void out.push(t),
+    stderr: (t: string) => void err.push(t),
+    readStdin: async () => '',
+  };
   const code = await main(args, io);
   return { code, out: out.join(''), err: err.join('') };
 }
 
-const create = (name: string) => ({ command: 'create', file_path: `system/${name}.md`, description: name, file_text: `${name} body`, reason: `add ${name}` });
+const create = (name: string) => ({
+  command: 'create',
+  file_path: `system/${name}.md`,
+  description: name,
+  file_text: `${name} body`,
+  reason: `add ${name}`,
+});
 
 describe('one agent, two machines', () => {
   const remote = join(makeTmpDir('gitmem-remote-'), 'ada.git');
@@ -46,10 +61,13 @@ describe('one agent, two machines', () => {
 
     const b = await cloneMemory({ git: runner, home: homeB, url: remote });
     expect(b).toMatchObject({ agentId: 'ada', memoryDir: join(homeB, 'agents', 'ada', 'memory'), commits: 1 });
-    for (const hook of ['pre-commit', 'post-commit']) expect(existsSync(join(b.memoryDir, '.git', 'hooks', hook))).toBe(true);
+    for (const hook of ['pre-commit', 'post-commit'])
+      expect(existsSync(join(b.memoryDir, '.git', 'hooks', hook))).toBe(true);
     expect(g(b.memoryDir, ['config', 'core.hooksPath'])).toBe(join(b.memoryDir, '.git', 'hooks'));
     expect(g(b.memoryDir, ['rev-parse', '--abbrev-ref', 'main@{u}'])).toBe('origin/main');
-    await expect(cloneMemory({ git: runner, home: homeB, url: remote })).rejects.toSatisfy((e) => isMemoryError(e, 'AGENT_EXISTS'));
+    await expect(cloneMemory({ git: runner, home: homeB, url: remote })).rejects.toSatisfy((e) =>
+      isMemoryError(e, 'AGENT_EXISTS'),
+    );
 
     const memA = await createMemory({ home: homeA, agentId: 'ada', env, git: runner });
     const memB = await createMemory({ home: homeB, agentId: 'ada', env, git: runner });
@@ -60,7 +78,8 @@ describe('one agent, two machines', () => {
       ]),
     );
     for (let round = 0; round < 2; round++) {
-      for (const m of [memA, memB]) expect(['clean', 'pushed']).toContain((await syncMemory({ git: runner, memoryDir: m.memoryDir })).status);
+      for (const m of [memA, memB])
+        expect(['clean', 'pushed']).toContain((await syncMemory({ git: runner, memoryDir: m.memoryDir })).status);
     }
     const heads = [memA, memB].map((m) => g(m.memoryDir, ['rev-parse', 'HEAD']));
     expect(heads[0]).toBe(heads[1]);

@@ -24,13 +24,25 @@ async function twoMachines(): Promise<[Memory, Memory, string]> {
   const a = await initMemory({ home: homeA, agentId: 'ana', env, git: runner });
   await setRemote({ git: runner, memoryDir: a.memoryDir, url: remote });
   const memA = await createMemory({ home: homeA, agentId: 'ana', env, git: runner });
-  await memA.tool({ command: 'create', file_path: 'notes/work.md', description: 'How Ana works', file_text: '# Office\n\n- In the office Monday to Friday\n', reason: 'office days' });
+  await memA.tool({
+    command: 'create',
+    file_path: 'notes/work.md',
+    description: 'How Ana works',
+    file_text: '# Office\n\n- In the office Monday to Friday\n',
+    reason: 'office days',
+  });
   expect((await syncMemory({ git: runner, memoryDir: memA.memoryDir })).status).toBe('pushed');
   await cloneMemory({ git: runner, home: homeB, url: remote });
   return [memA, await createMemory({ home: homeB, agentId: 'ana', env, git: runner }), remote];
 }
 
-const insertBullet = (bullet: string) => ({ command: 'str_replace', file_path: 'notes/work.md', old_string: '- In the office Monday to Friday\n', new_string: `- In the office Monday to Friday\n${bullet}\n`, reason: `note: ${bullet}` });
+const insertBullet = (bullet: string) => ({
+  command: 'str_replace',
+  file_path: 'notes/work.md',
+  old_string: '- In the office Monday to Friday\n',
+  new_string: `- In the office Monday to Friday\n${bullet}\n`,
+  reason: `note: ${bullet}`,
+});
 
 describe('sync between two machines that edited one file', () => {
   it('merges different bullets: both bullets on both machines, no conflict', async () => {
@@ -41,7 +53,8 @@ describe('sync between two machines that edited one file', () => {
     const b = await syncMemory({ git: runner, memoryDir: memB.memoryDir });
     expect(b.status).toBe('pushed');
     expect((await syncMemory({ git: runner, memoryDir: memA.memoryDir })).status).toBe('clean');
-    const want = '---\ndescription: How Ana works\n---\n# Office\n\n- In the office Monday to Friday\n- Works from home on Wednesdays\n- Standup at 9:30\n';
+    const want =
+      '---\ndescription: How Ana works\n---\n# Office\n\n- In the office Monday to Friday\n- Works from home on Wednesdays\n- Standup at 9:30\n';
     for (const m of [memA, memB]) {
       expect(git(m.memoryDir, ['show', 'HEAD:notes/work.md'], env)).toBe(want.trimEnd());
       expect(git(m.memoryDir, ['status', '--porcelain'], env)).toBe('');
@@ -52,12 +65,21 @@ describe('sync between two machines that edited one file', () => {
 
   it('still stops on the same bullet changed two ways (main as it was)', async () => {
     const [memA, memB] = await twoMachines();
-    const rewrite = (to: string) => ({ command: 'str_replace', file_path: 'notes/work.md', old_string: 'In the office Monday to Friday', new_string: to, reason: `rewrite: ${to}` });
+    const rewrite = (to: string) => ({
+      command: 'str_replace',
+      file_path: 'notes/work.md',
+      old_string: 'In the office Monday to Friday',
+      new_string: to,
+      reason: `rewrite: ${to}`,
+    });
     await memA.tool(rewrite('Hybrid: three office days'));
     await memB.tool(rewrite('In the office except Wednesdays'));
     expect((await syncMemory({ git: runner, memoryDir: memA.memoryDir })).status).toBe('pushed');
     const head = git(memB.memoryDir, ['rev-parse', 'HEAD'], env);
-    expect(await syncMemory({ git: runner, memoryDir: memB.memoryDir })).toMatchObject({ status: 'conflict', conflictPaths: ['notes/work.md'] });
+    expect(await syncMemory({ git: runner, memoryDir: memB.memoryDir })).toMatchObject({
+      status: 'conflict',
+      conflictPaths: ['notes/work.md'],
+    });
     expect(git(memB.memoryDir, ['rev-parse', 'HEAD'], env)).toBe(head);
     expect(git(memB.memoryDir, ['status', '--porcelain'], env)).toBe('');
   });

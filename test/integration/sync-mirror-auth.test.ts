@@ -47,7 +47,11 @@ function grepTree(dir: string): void {
 }
 
 /** A memory whose home holds a 0600 credentials file with `token`, and a fresh mirror repo on `srv`. */
-async function mirrored(name: string, token = TOKEN, srv = server): Promise<MemoryFixture & { bare: string; url: string }> {
+async function mirrored(
+  name: string,
+  token = TOKEN,
+  srv = server,
+): Promise<MemoryFixture & { bare: string; url: string }> {
   const fx = await memoryFixture();
   writeFileSync(join(fx.home, 'credentials'), `token = ${token}\n`);
   chmodSync(join(fx.home, 'credentials'), 0o600);
@@ -68,22 +72,40 @@ async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
   }
 }
 
-const mirrorHead = (bare: string): string => spawnSync('git', ['rev-parse', '-q', '--verify', 'refs/heads/main'], { cwd: bare, encoding: 'utf8' }).stdout.trim();
+const mirrorHead = (bare: string): string =>
+  spawnSync('git', ['rev-parse', '-q', '--verify', 'refs/heads/main'], { cwd: bare, encoding: 'utf8' }).stdout.trim();
 
 describe('an HTTPS mirror with the sync credentials', () => {
   it('mirror set pushes with the token; a tool write reaches the mirror; status shows the last push', async () => {
     const fx = await mirrored('m1');
     const credentials = resolveCredentials({ env: fx.env, home: fx.home });
-    const set = await setMirror({ git: handleGit(fx.memory), memoryDir: fx.dir, url: fx.url, ...(credentials ? { credentials } : {}), home: fx.home });
+    const set = await setMirror({
+      git: handleGit(fx.memory),
+      memoryDir: fx.dir,
+      url: fx.url,
+      ...(credentials ? { credentials } : {}),
+      home: fx.home,
+    });
     expect(set.initialPush).toMatchObject({ ok: true, branch: 'main' });
     expect(mirrorHead(fx.bare)).toBe(git(fx.dir, ['rev-parse', 'HEAD'], fx.env));
 
-    const r = await fx.memory.tool({ command: 'create', reason: 'mirror me', file_path: 'notes/m.md', description: 'm', file_text: 'm' });
+    const r = await fx.memory.tool({
+      command: 'create',
+      reason: 'mirror me',
+      file_path: 'notes/m.md',
+      description: 'm',
+      file_text: 'm',
+    });
     await waitFor(() => mirrorHead(fx.bare) === r.commit);
     // The hook moves the mirror's ref before it logs: wait for ITS entry, not the earlier `mirror set` one.
     await waitFor(() => lastMirrorPush(logOf(fx.dir))?.commit === r.commit.slice(0, 7));
     const status = await mirrorStatus({ git: handleGit(fx.memory), memoryDir: fx.dir });
-    expect(status.last).toMatchObject({ ok: true, commit: r.commit.slice(0, 7), branch: 'main', trigger: 'post-commit' });
+    expect(status.last).toMatchObject({
+      ok: true,
+      commit: r.commit.slice(0, 7),
+      branch: 'main',
+      trigger: 'post-commit',
+    });
     expectNoToken('mirror log', logOf(fx.dir));
     grepTree(join(fx.dir, '.git'));
     // Only the mirror's origin ever saw the header.
@@ -119,7 +141,10 @@ describe('an HTTPS mirror with the sync credentials', () => {
     const fx = await mirrored('m4', 'not-this-one', slow);
     const env = { ...fx.env, GITMEM_GIT_TOKEN: TOKEN };
     git(fx.dir, ['config', 'gitmem.mirror.url', fx.url], fx.env);
-    const child = spawn(process.execPath, [CLI, 'mirror', 'push', '--agent', 'agent-1', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mirror', 'push', '--agent', 'agent-1', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -141,7 +166,10 @@ describe('an HTTPS mirror with the sync credentials', () => {
     expect([...seen].some((c) => /git(-remote-https?)? .*(push|m4\.git)/.test(c))).toBe(true);
     for (const c of seen) expectNoToken(`cmdline ${c.slice(0, 60)}`, c);
     expect(mirrorHead(fx.bare)).toBe(git(fx.dir, ['rev-parse', 'HEAD'], fx.env));
-    const status = spawnSync(process.execPath, [CLI, 'mirror', 'status', '--agent', 'agent-1', '--json'], { env, encoding: 'utf8' });
+    const status = spawnSync(process.execPath, [CLI, 'mirror', 'status', '--agent', 'agent-1', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(JSON.parse(status.stdout)).toMatchObject({ last: { ok: true, trigger: 'mirror push' } });
   }, 30_000);
 
@@ -149,10 +177,21 @@ describe('an HTTPS mirror with the sync credentials', () => {
     const fx = await mirrored('m5');
     writeFileSync(join(fx.home, 'credentials'), `token = ${TOKEN}\nurl = http://127.0.0.1:1/\n`);
     const credentials = resolveCredentials({ env: fx.env, home: fx.home });
-    await setMirror({ git: handleGit(fx.memory), memoryDir: fx.dir, url: fx.url, ...(credentials ? { credentials } : {}) });
-    const r = await pushMirror({ git: createGitRunner({ env: fx.env }), memoryDir: fx.dir, ...(credentials ? { credentials } : {}) });
+    await setMirror({
+      git: handleGit(fx.memory),
+      memoryDir: fx.dir,
+      url: fx.url,
+      ...(credentials ? { credentials } : {}),
+    });
+    const r = await pushMirror({
+      git: createGitRunner({ env: fx.env }),
+      memoryDir: fx.dir,
+      ...(credentials ? { credentials } : {}),
+    });
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/asked for credentials and none are configured/);
-    expect(server.requests.filter((q) => q.path.startsWith('/m5.git')).every((q) => q.authorization === undefined)).toBe(true);
+    expect(
+      server.requests.filter((q) => q.path.startsWith('/m5.git')).every((q) => q.authorization === undefined),
+    ).toBe(true);
   });
 });

@@ -80,7 +80,10 @@ describe('mirror', () => {
     expect(set).toEqual({ url: mirror, initialPush: null });
     expect(g(dir, ['config', 'gitmem.mirror.url'])).toBe(mirror);
     const noCommits = await mirrorError(() => pushMirror({ git: runner, memoryDir: dir }));
-    expect(noCommits).toEqual({ reason: 'no_commits', message: 'Memory repo has no commits yet — nothing to push. Make a change and commit first.' });
+    expect(noCommits).toEqual({
+      reason: 'no_commits',
+      message: 'Memory repo has no commits yet — nothing to push. Make a change and commit first.',
+    });
 
     commit(dir, 'one');
     await waitFor(() => logOf(dir).includes('exit=0'));
@@ -97,7 +100,10 @@ describe('mirror', () => {
 
     g(dir, ['checkout', '-q', '--detach', 'HEAD']);
     const detached = await mirrorError(() => pushMirror({ git: runner, memoryDir: dir }));
-    expect(detached).toEqual({ reason: 'detached_head', message: 'Memory repo is in a detached HEAD state — check out a branch before pushing.' });
+    expect(detached).toEqual({
+      reason: 'detached_head',
+      message: 'Memory repo is in a detached HEAD state — check out a branch before pushing.',
+    });
     g(dir, ['checkout', '-q', 'main']);
 
     const pushed = await pushMirror({ git: runner, memoryDir: dir });
@@ -130,7 +136,12 @@ describe('mirror', () => {
     // a hook that waited for the push would never let the commit finish (the 20 s guard turns that into a failure).
     writeFileSync(join(dir, 'system', 'first.md'), '---\ndescription: first\n---\nfirst\n');
     g(dir, ['add', '-A']);
-    const committed = spawnSync('git', ['commit', '-q', '-m', 'first'], { cwd: dir, env, timeout: 20_000, encoding: 'utf8' });
+    const committed = spawnSync('git', ['commit', '-q', '-m', 'first'], {
+      cwd: dir,
+      env,
+      timeout: 20_000,
+      encoding: 'utf8',
+    });
     expect(committed.error).toBeUndefined();
     expect(committed.status).toBe(0);
     expect(logOf(dir).split('on main ---').pop()).not.toMatch(/exit=/); // the push is still waiting on the server
@@ -148,22 +159,33 @@ describe('mirror', () => {
     const mirror = join(makeTmpDir(), 'mirror.git');
     g(root, ['init', '-q', '--bare', '-b', 'main', mirror]);
     await setMirror({ git: runner, memoryDir: dir, url: mirror });
-    writeFileSync(join(dir, '.git', 'hooks', 'post-commit'), postCommitScript(process.execPath, '/nonexistent/gitmem/mirror-hook.cjs'), { mode: 0o755 });
+    writeFileSync(
+      join(dir, '.git', 'hooks', 'post-commit'),
+      postCommitScript(process.execPath, '/nonexistent/gitmem/mirror-hook.cjs'),
+      { mode: 0o755 },
+    );
     commit(dir, 'one');
     await waitFor(() => logOf(dir).includes('exit=0'));
     expect(g(mirror, ['rev-parse', 'main'])).toBe(g(dir, ['rev-parse', 'HEAD']));
     expect(logOf(dir)).toContain('the gitmem mirror helper /nonexistent/gitmem/mirror-hook.cjs is missing');
-    expect((await mirrorStatus({ git: runner, memoryDir: dir })).last).toMatchObject({ ok: true, trigger: 'post-commit' });
+    expect((await mirrorStatus({ git: runner, memoryDir: dir })).last).toMatchObject({
+      ok: true,
+      trigger: 'post-commit',
+    });
   });
 
-  it('no token reaches the log: a query-string credential in a mirror URL set behind gitmem\'s back is redacted, by the helper and by the hook\'s plain-git fallback', async () => {
+  it("no token reaches the log: a query-string credential in a mirror URL set behind gitmem's back is redacted, by the helper and by the hook's plain-git fallback", async () => {
     const token = 'Zq9mirrorsecret1';
     const url = `http://127.0.0.1:${await closedPort()}/m.git?access_token=${token}`;
     const dir = await newRepo();
     commit(dir, 'one');
     g(dir, ['config', 'gitmem.mirror.url', url]); // (gitmem mirror set refuses it)
     await mirrorError(() => pushMirror({ git: runner, memoryDir: dir })); // the helper's push refuses it too
-    writeFileSync(join(dir, '.git', 'hooks', 'post-commit'), postCommitScript(process.execPath, '/nonexistent/gitmem/mirror-hook.cjs'), { mode: 0o755 });
+    writeFileSync(
+      join(dir, '.git', 'hooks', 'post-commit'),
+      postCommitScript(process.execPath, '/nonexistent/gitmem/mirror-hook.cjs'),
+      { mode: 0o755 },
+    );
     commit(dir, 'two');
     await waitFor(() => /exit=\d+\n$/.test(logOf(dir)));
     expect(logOf(dir)).toContain('access_token=<redacted>'); // git's own `fatal: unable to access '<url>'` line, kept
@@ -173,7 +195,9 @@ describe('mirror', () => {
 
   it('refuses mirror URLs with embedded credentials', async () => {
     const dir = await newRepo();
-    await expect(setMirror({ git: runner, memoryDir: dir, url: 'https://me:tok-zzz@host/x.git' })).rejects.toThrow(/embedded credentials/);
+    await expect(setMirror({ git: runner, memoryDir: dir, url: 'https://me:tok-zzz@host/x.git' })).rejects.toThrow(
+      /embedded credentials/,
+    );
     expect(g(dir, ['config', '--get-regexp', '.', '']).includes('tok-zzz')).toBe(false);
   });
 });

@@ -16,7 +16,10 @@ describe('conflict policies', () => {
     expect(CONFLICT_POLICY_NAMES).toEqual(['fail', 'keep-branch', 'leave']);
     for (const name of CONFLICT_POLICY_NAMES) expect(parseConflictPolicy(name)).toBe(name);
     for (const bad of ['bogus', 'constructor', '__proto__', 'toString', '', 42]) {
-      expect(errorCodeOf(() => parseConflictPolicy(bad)), String(bad)).toBe('INVALID_ARGUMENT');
+      expect(
+        errorCodeOf(() => parseConflictPolicy(bad)),
+        String(bad),
+      ).toBe('INVALID_ARGUMENT');
     }
     expect(() => parseConflictPolicy('bogus')).toThrow('--on-conflict must be one of fail, keep-branch, leave');
   });
@@ -27,10 +30,14 @@ describe('conflict policies', () => {
       expect(command.usage).toContain(def.help);
     }
     const home = makeTmpDir('gitmem-home-');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'sync', '--on-conflict', 'constructor', '--agent', 'a1'], {
-      env: { ...hermeticGitEnv(home), GITMEM_HOME: home, NODE_OPTIONS: '' },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'sync', '--on-conflict', 'constructor', '--agent', 'a1'],
+      {
+        env: { ...hermeticGitEnv(home), GITMEM_HOME: home, NODE_OPTIONS: '' },
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('gitmem: INVALID_ARGUMENT: --on-conflict must be one of fail, keep-branch, leave');
   });

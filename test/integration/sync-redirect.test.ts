@@ -59,7 +59,12 @@ function seedOrigin(name: string): string {
 
 async function clonedWithCommit(name: string): Promise<string> {
   seedOrigin(name);
-  const c = await cloneMemory({ git: createGitRunner({ env }), home: makeTmpDir('gitmem-home-'), url: `${origin.url}/${name}.git`, credentials: cred });
+  const c = await cloneMemory({
+    git: createGitRunner({ env }),
+    home: makeTmpDir('gitmem-home-'),
+    url: `${origin.url}/${name}.git`,
+    credentials: cred,
+  });
   writeFileSync(join(c.memoryDir, 'human.md'), '---\ndescription: h\n---\nlearned\n');
   g(c.memoryDir, ['add', '-A']);
   g(c.memoryDir, ['commit', '-qm', 'learned']);
@@ -71,11 +76,22 @@ function expectNoTokenIn(label: string, value: unknown): void {
   for (const f of forms) expect(text, `${label} leaks a token form`).not.toContain(f);
 }
 
-const crossOrigin: Array<{ label: string; status: 301 | 302 | 307; target: () => GitHttpServer; host: () => string }> = [
-  { label: 'another port', status: 301, target: () => otherPort, host: () => `127.0.0.1:${otherPort.port}` },
-  { label: 'another address (127.0.0.2)', status: 302, target: () => otherAddress, host: () => `127.0.0.2:${otherAddress.port}` },
-  { label: 'another host name (localhost)', status: 307, target: () => otherPort, host: () => `localhost:${otherPort.port}` },
-];
+const crossOrigin: Array<{ label: string; status: 301 | 302 | 307; target: () => GitHttpServer; host: () => string }> =
+  [
+    { label: 'another port', status: 301, target: () => otherPort, host: () => `127.0.0.1:${otherPort.port}` },
+    {
+      label: 'another address (127.0.0.2)',
+      status: 302,
+      target: () => otherAddress,
+      host: () => `127.0.0.2:${otherAddress.port}`,
+    },
+    {
+      label: 'another host name (localhost)',
+      status: 307,
+      target: () => otherPort,
+      host: () => `localhost:${otherPort.port}`,
+    },
+  ];
 
 describe('authenticated remotes and redirects', () => {
   for (const [i, c] of crossOrigin.entries()) {
@@ -86,9 +102,18 @@ describe('authenticated remotes and redirects', () => {
       const target = c.target();
       const seenBefore = target.requests.length;
       redirects.set(`/${name}.git/`, `http://${c.host()}/${name}.git/`);
-      const server = await startGitHttpServer({ root: originRoot, token: TOKEN, redirect: redirectFor, redirectStatus: c.status });
+      const server = await startGitHttpServer({
+        root: originRoot,
+        token: TOKEN,
+        redirect: redirectFor,
+        redirectStatus: c.status,
+      });
       g(memoryDir, ['remote', 'set-url', 'origin', `${server.url}/${name}.git`]);
-      const r = await syncMemory({ git: createGitRunner({ env, sleep: async () => undefined }), memoryDir, credentials: cred });
+      const r = await syncMemory({
+        git: createGitRunner({ env, sleep: async () => undefined }),
+        memoryDir,
+        credentials: cred,
+      });
       await server.close();
 
       expect(r.status, JSON.stringify(r)).toBe('push_failed');
@@ -111,7 +136,12 @@ describe('authenticated remotes and redirects', () => {
     const home = makeTmpDir('gitmem-home-');
     let caught: unknown;
     try {
-      await cloneMemory({ git: createGitRunner({ env, sleep: async () => undefined }), home, url: `${origin.url}/clone-cross.git`, credentials: cred });
+      await cloneMemory({
+        git: createGitRunner({ env, sleep: async () => undefined }),
+        home,
+        url: `${origin.url}/clone-cross.git`,
+        credentials: cred,
+      });
     } catch (err) {
       caught = err;
     }
@@ -141,7 +171,11 @@ describe('authenticated remotes and redirects', () => {
     redirects.set('/hop-1.git/', `${origin.url}/hop-2.git/`);
     redirects.set('/hop-2.git/', `${otherPort.url}/hop-2.git/`);
     const seenBefore = otherPort.requests.length;
-    const r = await syncMemory({ git: createGitRunner({ env, sleep: async () => undefined }), memoryDir, credentials: cred });
+    const r = await syncMemory({
+      git: createGitRunner({ env, sleep: async () => undefined }),
+      memoryDir,
+      credentials: cred,
+    });
     expect(r.error?.code, JSON.stringify(r)).toBe('GIT_REDIRECT');
     expect(r.summary).toContain(otherPort.url);
     expect(otherPort.requests.slice(seenBefore).filter((q) => q.authorization !== undefined)).toEqual([]);

@@ -43,7 +43,11 @@ describe('the tool catalogue is what every surface lists', () => {
       expect(plain(t.inputSchema.jsonSchema), name).toEqual(plain(TOOL_CATALOGUE[name].inputSchema));
     }
     for (const name of ['memory_view', 'memory_search'] as const) {
-      expect(TOOL_CATALOGUE[name].inputSchema.properties.at, name).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+      expect(TOOL_CATALOGUE[name].inputSchema.properties.at, name).toMatchObject({
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+      });
     }
   });
 

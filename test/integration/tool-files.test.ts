@@ -15,10 +15,12 @@ let h: CliHome;
 let dir: string;
 const A = ['--agent', 'a'];
 const run = (args: string[], input?: string) => h.run([...args, ...A], input === undefined ? {} : { input });
-const tool = (call: Record<string, unknown>) => run(['memory', 'tool', '--call', JSON.stringify({ reason: 'r', ...call })]);
+const tool = (call: Record<string, unknown>) =>
+  run(['memory', 'tool', '--call', JSON.stringify({ reason: 'r', ...call })]);
 const read = (path: string): string => readFileSync(join(dir, path), 'utf8');
 /** The committed text, byte for byte (the git helper trims its output). */
-const head = (path: string): string => execFileSync('git', ['show', `HEAD:${path}`], { cwd: dir, env: h.env, encoding: 'utf8' });
+const head = (path: string): string =>
+  execFileSync('git', ['show', `HEAD:${path}`], { cwd: dir, env: h.env, encoding: 'utf8' });
 /** The refusal's code, with the repository exactly as it was. */
 function refused(args: string[], input?: string): string | undefined {
   const before = h.state('a');
@@ -50,45 +52,121 @@ afterAll(() => {
 
 describe('skills through the tool', () => {
   it('create skills/<name>/SKILL.md fills name from the folder; the prompt lists the skill', () => {
-    ok(['memory', 'create', 'skills/git-flow/SKILL.md', '--description', 'Branching with git', '--text', 'Use short branches.', '--reason', 'skill']);
-    expect(head('skills/git-flow/SKILL.md')).toBe('---\nname: git-flow\ndescription: Branching with git\n---\nUse short branches.\n');
+    ok([
+      'memory',
+      'create',
+      'skills/git-flow/SKILL.md',
+      '--description',
+      'Branching with git',
+      '--text',
+      'Use short branches.',
+      '--reason',
+      'skill',
+    ]);
+    expect(head('skills/git-flow/SKILL.md')).toBe(
+      '---\nname: git-flow\ndescription: Branching with git\n---\nUse short branches.\n',
+    );
     expect(run(['prompt']).stdout).toContain('- git-flow: Branching with git');
   });
 
   it('describe, str-replace and apply-patch keep every key the validator allows, in order, byte for byte', () => {
-    const fm = '---\nname: review\ndescription: Review code\nlicense: MIT\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: ana   # team\ncompatibility: node >= 20\n---\n';
+    const fm =
+      '---\nname: review\ndescription: Review code\nlicense: MIT\nallowed-tools:\n- Bash\n- Read\nmetadata:\n  author: ana   # team\ncompatibility: node >= 20\n---\n';
     shellCommit('skills/review/SKILL.md', `${fm}Check tests.\n`);
-    ok(['memory', 'describe', 'skills/review/SKILL.md', '--description', 'Review code: tests first', '--reason', 'sharper']);
+    ok([
+      'memory',
+      'describe',
+      'skills/review/SKILL.md',
+      '--description',
+      'Review code: tests first',
+      '--reason',
+      'sharper',
+    ]);
     const described = fm.replace('description: Review code\n', 'description: "Review code: tests first"\n');
     expect(head('skills/review/SKILL.md')).toBe(`${described}Check tests.\n`);
-    ok(['memory', 'str-replace', 'skills/review/SKILL.md', '--old', 'Check tests.', '--new', 'Check tests, then style.', '--reason', 'style']);
-    const patch = '*** Begin Patch\n*** Update File: skills/review/SKILL.md\n@@\n-Check tests, then style.\n+Check tests, then style, then docs.\n*** End Patch\n';
+    ok([
+      'memory',
+      'str-replace',
+      'skills/review/SKILL.md',
+      '--old',
+      'Check tests.',
+      '--new',
+      'Check tests, then style.',
+      '--reason',
+      'style',
+    ]);
+    const patch =
+      '*** Begin Patch\n*** Update File: skills/review/SKILL.md\n@@\n-Check tests, then style.\n+Check tests, then style, then docs.\n*** End Patch\n';
     ok(['memory', 'apply-patch', '--reason', 'docs'], patch);
     expect(head('skills/review/SKILL.md')).toBe(`${described}Check tests, then style, then docs.\n`);
   });
 
   it('apply-patch adds a SKILL.md (name filled, allowed keys kept); a name that is not the folder is refused', () => {
-    const add = '*** Begin Patch\n*** Add File: skills/notes/SKILL.md\n+---\n+description: Take notes\n+license: MIT\n+---\n+Write it down.\n*** End Patch\n';
+    const add =
+      '*** Begin Patch\n*** Add File: skills/notes/SKILL.md\n+---\n+description: Take notes\n+license: MIT\n+---\n+Write it down.\n*** End Patch\n';
     ok(['memory', 'apply-patch', '--reason', 'add skill'], add);
-    expect(head('skills/notes/SKILL.md')).toBe('---\nname: notes\ndescription: Take notes\nlicense: MIT\n---\nWrite it down.');
-    expect(refused(['memory', 'create', 'skills/other/SKILL.md', '--text', '---\nname: wrong\ndescription: d\n---\nx', '--reason', 'r'])).toBe('VALIDATION_FAILED');
+    expect(head('skills/notes/SKILL.md')).toBe(
+      '---\nname: notes\ndescription: Take notes\nlicense: MIT\n---\nWrite it down.',
+    );
+    expect(
+      refused([
+        'memory',
+        'create',
+        'skills/other/SKILL.md',
+        '--text',
+        '---\nname: wrong\ndescription: d\n---\nx',
+        '--reason',
+        'r',
+      ]),
+    ).toBe('VALIDATION_FAILED');
   });
 });
 
 describe('a file_text with its own frontmatter', () => {
-  it('is merged with the tool\'s (one frontmatter, keys kept), and may bring the description itself', () => {
-    ok(['memory', 'create', 'notes/fm.md', '--description', 'Dee', '--text', '---\ndescription: Dee\nlimit: 500\n---\nbody\n', '--reason', 'r']);
+  it("is merged with the tool's (one frontmatter, keys kept), and may bring the description itself", () => {
+    ok([
+      'memory',
+      'create',
+      'notes/fm.md',
+      '--description',
+      'Dee',
+      '--text',
+      '---\ndescription: Dee\nlimit: 500\n---\nbody\n',
+      '--reason',
+      'r',
+    ]);
     expect(head('notes/fm.md')).toBe('---\ndescription: Dee\nlimit: 500\n---\nbody\n');
     ok(['memory', 'create', 'notes/own.md', '--text', '---\nlimit: 9\ndescription: Own\n---\nmine', '--reason', 'r']);
     expect(head('notes/own.md')).toBe('---\nlimit: 9\ndescription: Own\n---\nmine\n');
-    ok(['memory', 'create', 'notes/added.md', '--description', 'Added', '--text', '---\nlimit: 3\n---\nb', '--reason', 'r']);
+    ok([
+      'memory',
+      'create',
+      'notes/added.md',
+      '--description',
+      'Added',
+      '--text',
+      '---\nlimit: 3\n---\nb',
+      '--reason',
+      'r',
+    ]);
     expect(head('notes/added.md')).toBe('---\ndescription: Added\nlimit: 3\n---\nb\n');
   });
 
   it('is refused when the descriptions differ, a key is unknown or read_only, or its YAML is broken', () => {
-    const create = (text: string, ...extra: string[]) => refused(['memory', 'create', 'notes/bad.md', ...extra, '--text', text, '--reason', 'r']);
+    const create = (text: string, ...extra: string[]) =>
+      refused(['memory', 'create', 'notes/bad.md', ...extra, '--text', text, '--reason', 'r']);
     expect(create('---\ndescription: One\n---\nx', '--description', 'Two')).toBe('INVALID_ARGUMENT');
-    const unknown = run(['memory', 'create', 'notes/bad.md', '--description', 'D', '--text', '---\ncolour: red\n---\nx', '--reason', 'r']);
+    const unknown = run([
+      'memory',
+      'create',
+      'notes/bad.md',
+      '--description',
+      'D',
+      '--text',
+      '---\ncolour: red\n---\nx',
+      '--reason',
+      'r',
+    ]);
     expect(errorCode(unknown)).toBe('VALIDATION_FAILED');
     expect(unknown.stderr).toContain("unknown frontmatter key 'colour'");
     expect(create('---\ndescription: D\nread_only: true\n---\nx')).toBe('VALIDATION_FAILED');
@@ -125,7 +203,9 @@ describe('plain (non-markdown) files', () => {
     const describe = run(['memory', 'describe', 'notes/progress.txt', '--description', 'x', '--reason', 'r']);
     expect(errorCode(describe)).toBe('INVALID_ARGUMENT');
     expect(describe.stderr).toMatch(/plain file/);
-    expect(refused(['memory', 'create', 'notes/x.json', '--description', 'x', '--text', '{}', '--reason', 'r'])).toBe('INVALID_ARGUMENT');
+    expect(refused(['memory', 'create', 'notes/x.json', '--description', 'x', '--text', '{}', '--reason', 'r'])).toBe(
+      'INVALID_ARGUMENT',
+    );
     ok(['memory', 'delete', 'notes/progress.txt', '--reason', 'done']);
     expect(git(dir, ['ls-files', 'notes/progress.txt'], h.env)).toBe('');
   });
@@ -138,7 +218,9 @@ describe('plain (non-markdown) files', () => {
     ok(['memory', 'apply-patch', '--reason', 'caps'], update);
     expect(head('data/list.txt')).toBe('one\nTWO');
     shellCommit('data/bin.txt', 'a\0b');
-    expect(refused(['memory', 'str-replace', 'data/bin.txt', '--old', 'a', '--new', 'c', '--reason', 'r'])).toBe('NOT_UTF8');
+    expect(refused(['memory', 'str-replace', 'data/bin.txt', '--old', 'a', '--new', 'c', '--reason', 'r'])).toBe(
+      'NOT_UTF8',
+    );
   });
 });
 
@@ -152,7 +234,9 @@ describe('line numbers that agree', () => {
     ok(['memory', 'insert', 'notes/lines.md', '--line', '4', '--text', 'after alpha', '--reason', 'mid']);
     ok(['memory', 'insert', 'notes/lines.md', '--line', '3', '--text', 'top', '--reason', 'top']);
     ok(['memory', 'insert', 'notes/lines.md', '--line', '0', '--text', 'very top', '--reason', 'top0']);
-    expect(read('notes/lines.md')).toBe('---\ndescription: L\n---\nvery top\ntop\nalpha x\nafter alpha\nbeta\ngamma x\ndelta\n');
+    expect(read('notes/lines.md')).toBe(
+      '---\ndescription: L\n---\nvery top\ntop\nalpha x\nafter alpha\nbeta\ngamma x\ndelta\n',
+    );
   });
 
   it('refuses a line inside the frontmatter, past the end, or not a whole number ≥ 0', () => {
@@ -163,10 +247,17 @@ describe('line numbers that agree', () => {
     expect(errorCode(past)).toBe('INVALID_ARGUMENT');
     expect(past.stderr).toMatch(/10 lines/);
     for (const line of [1.5, -1, '1e1', 'x', null, '', ' 2']) {
-      expect(errorCode(tool({ command: 'insert', file_path: 'notes/lines.md', insert_line: line, insert_text: 'x' })), String(line)).toBe('INVALID_ARGUMENT');
+      expect(
+        errorCode(tool({ command: 'insert', file_path: 'notes/lines.md', insert_line: line, insert_text: 'x' })),
+        String(line),
+      ).toBe('INVALID_ARGUMENT');
     }
-    expect(errorCode(run(['memory', 'insert', 'notes/lines.md', '--line', 'Infinity', '--text', 'x', '--reason', 'r']))).toBe('INVALID_ARGUMENT');
-    expect(errorCode(run(['memory', 'insert', 'notes/lines.md', '--line', 'NaN', '--text', 'x', '--reason', 'r']))).toBe('INVALID_ARGUMENT');
+    expect(
+      errorCode(run(['memory', 'insert', 'notes/lines.md', '--line', 'Infinity', '--text', 'x', '--reason', 'r'])),
+    ).toBe('INVALID_ARGUMENT');
+    expect(
+      errorCode(run(['memory', 'insert', 'notes/lines.md', '--line', 'NaN', '--text', 'x', '--reason', 'r'])),
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('AMBIGUOUS_MATCH and patch previews number lines the same way', () => {

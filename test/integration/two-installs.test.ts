@@ -25,7 +25,11 @@ const transcript = join(root, 'session.jsonl');
 
 function gitmem(project: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    const child = spawn(process.execPath, [join(project, 'node_modules', 'gitmem', 'dist', 'bin', 'gitmem.cjs'), ...args], { cwd: project, env });
+    const child = spawn(
+      process.execPath,
+      [join(project, 'node_modules', 'gitmem', 'dist', 'bin', 'gitmem.cjs'), ...args],
+      { cwd: project, env },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -40,9 +44,19 @@ const note = (name: string): string => `printf -- '---\\ndescription: ${name}\\n
 function dreamWrites(name: string): (body: Record<string, unknown>) => FakeReply {
   let step = 0;
   return (body) => {
-    const trailer = /Reviewed-Transcript: [^"\\]+/.exec(JSON.stringify(body['messages']))?.[0] ?? 'Reviewed-Transcript: ?';
+    const trailer =
+      /Reviewed-Transcript: [^"\\]+/.exec(JSON.stringify(body['messages']))?.[0] ?? 'Reviewed-Transcript: ?';
     const replies: FakeReply[] = [
-      { toolCalls: [{ name: 'shell', args: { command: `${note(name)} && git add -A && git commit -q -m ${JSON.stringify(`remember ${name}`)} -m ${JSON.stringify(trailer)}` } }] },
+      {
+        toolCalls: [
+          {
+            name: 'shell',
+            args: {
+              command: `${note(name)} && git add -A && git commit -q -m ${JSON.stringify(`remember ${name}`)} -m ${JSON.stringify(trailer)}`,
+            },
+          },
+        ],
+      },
       { text: `Summary: noted ${name}.` },
     ];
     return replies[step++] ?? { text: 'done.' };
@@ -50,9 +64,21 @@ function dreamWrites(name: string): (body: Record<string, unknown>) => FakeReply
 }
 
 async function dream(project: string, name: string): Promise<Record<string, unknown>> {
-  appendFileSync(transcript, `${JSON.stringify({ kind: 'user', text: `Remember ${name}.`, source_message_id: `u-${name}` })}\n${JSON.stringify({ kind: 'assistant', text: 'Noted.', source_message_id: `a-${name}` })}\n`);
+  appendFileSync(
+    transcript,
+    `${JSON.stringify({ kind: 'user', text: `Remember ${name}.`, source_message_id: `u-${name}` })}\n${JSON.stringify({ kind: 'assistant', text: 'Noted.', source_message_id: `a-${name}` })}\n`,
+  );
   script = dreamWrites(name);
-  const r = await gitmem(project, ['dream', '--memory', 'ada', '--from', `transcript:${transcript}`, '-m', 'openai-compatible:local:fake-model', '--json']);
+  const r = await gitmem(project, [
+    'dream',
+    '--memory',
+    'ada',
+    '--from',
+    `transcript:${transcript}`,
+    '-m',
+    'openai-compatible:local:fake-model',
+    '--json',
+  ]);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
@@ -73,16 +99,37 @@ describe.runIf(sandboxed)('two installs, one home', () => {
   it('init with A, then a worker from B commits through the hook inside the sandbox', async () => {
     expect((await gitmem(installs.a, ['init', '--agent', 'ada'])).code).toBe(0);
     writeFileSync(join(home, 'config'), JSON.stringify({ providers: { local: { baseURL: fake.baseURL } } }));
-    const r = await gitmem(installs.b, ['worker', 'run', '--agent', 'ada', '--command', `${note('from-b')} && git add -A && git commit -qm from-b`]);
+    const r = await gitmem(installs.b, [
+      'worker',
+      'run',
+      '--agent',
+      'ada',
+      '--command',
+      `${note('from-b')} && git add -A && git commit -qm from-b`,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^merged: 1 commit/);
     expect(r.stderr).not.toContain('Cannot find module');
   });
 
   it('then a worker from A, and the hook still refuses what it must (it runs, it does not just pass)', async () => {
-    const ok = await gitmem(installs.a, ['worker', 'run', '--agent', 'ada', '--command', `${note('from-a')} && git add -A && git commit -qm from-a`]);
+    const ok = await gitmem(installs.a, [
+      'worker',
+      'run',
+      '--agent',
+      'ada',
+      '--command',
+      `${note('from-a')} && git add -A && git commit -qm from-a`,
+    ]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-    const bad = await gitmem(installs.b, ['worker', 'run', '--agent', 'ada', '--command', 'echo x > bad.md && git add -A && git commit -qm bad']);
+    const bad = await gitmem(installs.b, [
+      'worker',
+      'run',
+      '--agent',
+      'ada',
+      '--command',
+      'echo x > bad.md && git add -A && git commit -qm bad',
+    ]);
     expect(bad.code).toBe(4);
     expect(bad.stderr).toContain('missing frontmatter');
   });
@@ -98,7 +145,8 @@ describe.runIf(sandboxed)('two installs, one home', () => {
     await gitmem(installs.a, ['status', '--agent', 'ada']);
     const text = readFileSync(hookFile, 'utf8');
     const mtime = statSync(hookFile).mtimeMs;
-    for (const p of [installs.b, installs.a, installs.b]) expect((await gitmem(p, ['status', '--agent', 'ada'])).code).toBe(0);
+    for (const p of [installs.b, installs.a, installs.b])
+      expect((await gitmem(p, ['status', '--agent', 'ada'])).code).toBe(0);
     expect(readFileSync(hookFile, 'utf8')).toBe(text);
     expect(statSync(hookFile).mtimeMs).toBe(mtime);
     for (const p of [installs.a, installs.b]) expect(text).toContain(entryOf(p));
@@ -123,7 +171,8 @@ describe.runIf(sandboxed)('two installs, one home', () => {
   it('a worker from a broken install (no hook entry) is refused before it starts', async () => {
     const broken = join(root, 'project-e');
     copyInstall(join(root, 'project-c'), broken);
-    for (const f of ['bin/pre-commit.cjs', 'hooks/pre-commit-main.js']) rmSync(join(broken, 'node_modules', 'gitmem', 'dist', f), { force: true });
+    for (const f of ['bin/pre-commit.cjs', 'hooks/pre-commit-main.js'])
+      rmSync(join(broken, 'node_modules', 'gitmem', 'dist', f), { force: true });
     const before = git(memoryDir, ['rev-parse', 'HEAD'], env);
     const r = await gitmem(broken, ['worker', 'run', '--agent', 'ada', '--command', 'true']);
     expect(r.code).toBe(1);

@@ -15,7 +15,10 @@ let env: Record<string, string>;
 
 function writer(tag: string, count: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, 'write', repo, String(count), tag], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, 'write', repo, String(count), tag], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${tag} exited ${code}: ${err}`))));
@@ -34,14 +37,21 @@ afterAll(() => cleanupTmp());
 it('keeps every one of 4×50 concurrent tool writes and both workers’ merges; fsck stays clean', async () => {
   const runner = createGitRunner({ env });
   const workers = ['w1', 'w2'].map((tag) =>
-    runMemoryWorker({ memoryDir: repo, description: `worker ${tag}` }, async (ctx) => {
-      for (let i = 0; i < 5; i++) {
-        writeFileSync(join(ctx.worktreeDir, 'system', `${tag}-${i}.md`), `---\ndescription: ${tag}\n---\n${tag} ${i}\n`);
-        git(ctx.worktreeDir, ['add', '-A'], env);
-        git(ctx.worktreeDir, ['commit', '-q', '-m', `${tag} step ${i}`], env);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }, { git: runner, lease: { timeoutMs: 60_000 } }),
+    runMemoryWorker(
+      { memoryDir: repo, description: `worker ${tag}` },
+      async (ctx) => {
+        for (let i = 0; i < 5; i++) {
+          writeFileSync(
+            join(ctx.worktreeDir, 'system', `${tag}-${i}.md`),
+            `---\ndescription: ${tag}\n---\n${tag} ${i}\n`,
+          );
+          git(ctx.worktreeDir, ['add', '-A'], env);
+          git(ctx.worktreeDir, ['commit', '-q', '-m', `${tag} step ${i}`], env);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      },
+      { git: runner, lease: { timeoutMs: 60_000 } },
+    ),
   );
   await Promise.all([...['p0', 'p1', 'p2', 'p3'].map((t) => writer(t, 50)), ...workers]);
   const outcomes = await Promise.all(workers);
@@ -50,7 +60,8 @@ it('keeps every one of 4×50 concurrent tool writes and both workers’ merges; 
   expect(subjects.filter((s) => s.startsWith('write ')).length).toBe(200);
   expect(subjects.filter((s) => s.startsWith('merge(memory): gitmem/worker/')).length).toBe(2);
   expect(subjects.filter((s) => / step \d$/.test(s)).length).toBe(10);
-  for (const t of ['p0', 'p1', 'p2', 'p3']) for (let i = 0; i < 50; i++) expect(existsSync(join(repo, 'writes', t, `${i}.md`))).toBe(true);
+  for (const t of ['p0', 'p1', 'p2', 'p3'])
+    for (let i = 0; i < 50; i++) expect(existsSync(join(repo, 'writes', t, `${i}.md`))).toBe(true);
   expect(existsSync(join(repo, 'system', 'w2-4.md'))).toBe(true);
   expect(git(repo, ['status', '--porcelain'], env)).toBe('');
   expect(git(repo, ['fsck', '--strict', '--no-progress'], env)).toBe('');

@@ -40,7 +40,8 @@ const worktreeNames = (): string[] => {
   const dir = join(memoryDir, '..', 'memory-worktrees');
   return existsSync(dir) ? readdirSync(dir) : [];
 };
-const workerBranches = (): string[] => git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
+const workerBranches = (): string[] =>
+  git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
 
 beforeAll(() => {
   const root = makeTmpDir();
@@ -70,7 +71,9 @@ describe('the worker cycle when a step fails', () => {
   it('when the branch cannot be written either, the worktree stays and prune brings the work home', async () => {
     const head = git(memoryDir, ['rev-parse', 'HEAD'], env);
     // HEAD cannot move while the checkout is updated beside it: the checkout is put back.
-    const git2 = failing((args) => args[0] === 'update-ref' && (args[3] === 'HEAD' || String(args[3]).startsWith('refs/heads/gitmem/')));
+    const git2 = failing(
+      (args) => args[0] === 'update-ref' && (args[3] === 'HEAD' || String(args[3]).startsWith('refs/heads/gitmem/')),
+    );
     await expect(runMemoryWorker({ memoryDir }, commitNote('b.md'), { git: git2 })).rejects.toThrow(/injected failure/);
     expect(git(memoryDir, ['rev-parse', 'HEAD'], env)).toBe(head);
     expect(workerBranches()).toEqual([]);
@@ -104,4 +107,3 @@ describe('the worker cycle when a step fails', () => {
     expect(existsSync(stale)).toBe(false);
   });
 });
-

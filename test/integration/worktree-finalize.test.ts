@@ -25,7 +25,10 @@ const mem = (body: string): string => `---\ndescription: test note\n---\n${body}
 const head = (): string => git(repo, ['rev-parse', 'HEAD'], env);
 const branches = (): string => git(repo, ['branch', '--list', 'gitmem/*'], env);
 
-async function reflection(files: Record<string, string> = {}, message = 'feat(memory): remember office days'): Promise<MemoryWorktree> {
+async function reflection(
+  files: Record<string, string> = {},
+  message = 'feat(memory): remember office days',
+): Promise<MemoryWorktree> {
   const wt = await createMemoryWorktree({ memoryDir: repo, kind: 'reflection', git: runner });
   if (Object.keys(files).length > 0) {
     for (const [rel, text] of Object.entries(files)) writeFileSync(join(wt.worktreeDir, rel), mem(text));
@@ -76,10 +79,16 @@ describe('finalizeReflectionWorktree', () => {
 
   it('reports failed when the sub-agent did not succeed, even with zero commits, and discards commits', async () => {
     const before = head();
-    const r = await finalizeReflectionWorktree(await reflection({ 'system/x.md': 'x\n' }), { shouldMerge: false }, { git: runner });
+    const r = await finalizeReflectionWorktree(
+      await reflection({ 'system/x.md': 'x\n' }),
+      { shouldMerge: false },
+      { git: runner },
+    );
     expect(r).toMatchObject({ status: 'failed', failurePhase: 'reflection' });
     expect(head()).toBe(before);
-    expect((await finalizeReflectionWorktree(await reflection(), { shouldMerge: false }, { git: runner })).status).toBe('failed');
+    expect((await finalizeReflectionWorktree(await reflection(), { shouldMerge: false }, { git: runner })).status).toBe(
+      'failed',
+    );
     expect(branches()).toBe('');
   });
 
@@ -106,23 +115,35 @@ describe('finalizeReflectionWorktree', () => {
     const again = await reflection({ 'system/human.md': 'one\nAGAIN\nthree\n' });
     writeFileSync(join(repo, 'system', 'human.md'), mem('one\nPRIMARY AGAIN\nthree\n'));
     git(repo, ['commit', '-q', '-am', 'primary again'], env);
-    const dropped = await finalizeReflectionWorktree(again, { shouldMerge: true, keepBranchOnConflict: false }, { git: runner });
+    const dropped = await finalizeReflectionWorktree(
+      again,
+      { shouldMerge: true, keepBranchOnConflict: false },
+      { git: runner },
+    );
     expect(dropped.branchKept).toBe(false);
     expect(branches()).not.toContain(again.branchName);
     git(repo, ['branch', '-D', wt.branchName], env);
   });
 
   it('fails in the integration phase when the parent refresh throws', async () => {
-    const r = await finalizeReflectionWorktree(await reflection({ 'system/z.md': 'z\n' }), {
-      shouldMerge: true,
-      refreshParent: () => Promise.reject(new Error('origin unreachable')),
-    }, { git: runner });
+    const r = await finalizeReflectionWorktree(
+      await reflection({ 'system/z.md': 'z\n' }),
+      {
+        shouldMerge: true,
+        refreshParent: () => Promise.reject(new Error('origin unreachable')),
+      },
+      { git: runner },
+    );
     expect(r).toMatchObject({ status: 'failed', failurePhase: 'integration', error: 'origin unreachable' });
   });
 
   it('in explicit mode only verifies that the primary already merged the branch', async () => {
     const unmerged = await reflection({ 'system/e1.md': 'e1\n' });
-    const r1 = await finalizeReflectionWorktree(unmerged, { shouldMerge: true, mergeMode: 'explicit', failureSummary: 'primary skipped it' }, { git: runner });
+    const r1 = await finalizeReflectionWorktree(
+      unmerged,
+      { shouldMerge: true, mergeMode: 'explicit', failureSummary: 'primary skipped it' },
+      { git: runner },
+    );
     expect(r1).toMatchObject({ status: 'failed', failurePhase: 'integration', summary: 'primary skipped it' });
     const merged = await reflection({ 'system/e2.md': 'e2\n' });
     await importWorktreeCommits(merged, runner); // what finishReflection does before handing the branch over
@@ -134,7 +155,11 @@ describe('finalizeReflectionWorktree', () => {
   it('refuses to call a missing worktree whose branch advanced "no changes", and keeps the branch', async () => {
     const wt = await reflection({ 'system/lost.md': 'lost\n' });
     rmSync(wt.worktreeDir, { recursive: true, force: true });
-    const err = await finalizeReflectionWorktree(wt, { shouldMerge: true, knownNoChanges: true }, { git: runner }).catch((e: unknown) => e);
+    const err = await finalizeReflectionWorktree(
+      wt,
+      { shouldMerge: true, knownNoChanges: true },
+      { git: runner },
+    ).catch((e: unknown) => e);
     expect(isMemoryError(err, 'WORKTREE_ERROR')).toBe(true);
     expect(String((err as Error).message)).toContain(`${wt.branchName} advanced from ${wt.baseHead}`);
     expect(branches()).toContain(wt.branchName);
@@ -148,7 +173,14 @@ describe('finalizeReflectionWorktree', () => {
   });
 
   it('covers all six outcomes', () => {
-    const all: ReflectionFinalizeStatus[] = ['no_changes', 'dirty_uncommitted', 'failed', 'parent_dirty', 'merge_conflict', 'merged'];
+    const all: ReflectionFinalizeStatus[] = [
+      'no_changes',
+      'dirty_uncommitted',
+      'failed',
+      'parent_dirty',
+      'merge_conflict',
+      'merged',
+    ];
     expect(all.filter((status) => consumesTranscript({ status }))).toEqual(['no_changes', 'merged']);
     expect(all.filter((status) => shouldRecompile({ status }))).toEqual(['merged']);
     expect(reflectionMergeSummary('fix!: x')).toBe('x');

@@ -69,7 +69,7 @@ describe('a confined worker cannot move main', { tags: ['sandbox'] }, () => {
       'write a ref file by hand': `${evil} && git rev-parse HEAD > ${G}/refs/heads/main`,
       'replace main through packed-refs': `${evil} && printf '%s refs/replace/%s\\n' $(git rev-parse HEAD) $(git rev-parse HEAD~1) > ${G}/packed-refs`,
       'replace ref': `${evil} && git replace $(git rev-parse HEAD~1) HEAD`,
-      'graft': `${evil} && echo "$(git rev-parse HEAD~1) $(git rev-parse HEAD)" > ${G}/info/grafts`,
+      graft: `${evil} && echo "$(git rev-parse HEAD~1) $(git rev-parse HEAD)" > ${G}/info/grafts`,
       'pack-refs': 'git pack-refs --all --prune',
       'write .git/hooks/post-commit': `printf '#!/bin/sh\\necho pwned\\n' > ${G}/hooks/post-commit && chmod +x ${G}/hooks/post-commit`,
       'git config core.hooksPath': `git -C ${P} config core.hooksPath /tmp`,
@@ -84,19 +84,38 @@ describe('a confined worker cannot move main', { tags: ['sandbox'] }, () => {
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
     expect(git(memoryDir, ['worktree', 'list', '--porcelain'], env).match(/^worktree /gm)).toHaveLength(1);
 
-    const ok = await work('printf -- "---\\ndescription: note\\n---\\nstill works\\n" > system/note.md && git add -A && git commit -qm "feat: note"');
+    const ok = await work(
+      'printf -- "---\\ndescription: note\\n---\\nstill works\\n" > system/note.md && git add -A && git commit -qm "feat: note"',
+    );
     expect(ok.outcome).toMatchObject({ status: 'merged', commitCount: 1 });
     expect(git(memoryDir, ['log', '-1', '--format=%P', 'main'], env).split(' ')[0]).toBe(before.log.split(' ')[0]);
-    expect(readFileSync(join(memoryDir, 'system', 'note.md'), 'utf8')).toBe('---\ndescription: note\n---\nstill works\n');
+    expect(readFileSync(join(memoryDir, 'system', 'note.md'), 'utf8')).toBe(
+      '---\ndescription: note\n---\nstill works\n',
+    );
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
   });
 
   it('through the CLI too: `gitmem worker run --command` that moves main exits 4 and main stays', () => {
     const head = git(memoryDir, ['rev-parse', 'main'], env);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--json', '--command', 'git commit --allow-empty -qm evil && git update-ref refs/heads/main HEAD'], {
-      env: { ...env, NODE_OPTIONS: '' },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        'worker',
+        'run',
+        '--agent',
+        'a1',
+        '--json',
+        '--command',
+        'git commit --allow-empty -qm evil && git update-ref refs/heads/main HEAD',
+      ],
+      {
+        env: { ...env, NODE_OPTIONS: '' },
+        encoding: 'utf8',
+      },
+    );
     expect(r.status, r.stderr).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'discarded', reason: 'body_failed' });
     expect(r.stderr).toMatch(/refs\/heads\/main\.lock.*Read-only file system/);
@@ -109,12 +128,17 @@ describe('a confined worker cannot move main', { tags: ['sandbox'] }, () => {
  * Dangling objects are not problems: a refused import may leave the objects it re-hashed before refusing.
  */
 function fsck(): { status: number | null; output: string } {
-  const r = spawnSync('git', ['fsck', '--full', '--no-progress', '--no-dangling'], { cwd: memoryDir, env, encoding: 'utf8' });
+  const r = spawnSync('git', ['fsck', '--full', '--no-progress', '--no-dangling'], {
+    cwd: memoryDir,
+    env,
+    encoding: 'utf8',
+  });
   return { status: r.status, output: `${r.stdout}${r.stderr}`.trim() };
 }
 
 /** A loose object's file in the shared store, as shell text: `$G/objects/ab/cdef…` for the blob of `rev`. */
-const objectFile = (rev: string): string => `$(B=$(git rev-parse ${rev}); echo ${join(memoryDir, '.git', 'objects')}/$(echo $B | cut -c1-2)/$(echo $B | cut -c3-))`;
+const objectFile = (rev: string): string =>
+  `$(B=$(git rev-parse ${rev}); echo ${join(memoryDir, '.git', 'objects')}/$(echo $B | cut -c1-2)/$(echo $B | cut -c3-))`;
 
 describe('a confined worker cannot change the shared object store or other workers', { tags: ['sandbox'] }, () => {
   it('cannot delete or overwrite an object of main: main reads the same and fsck stays clean', async () => {
@@ -145,13 +169,18 @@ describe('a confined worker cannot change the shared object store or other worke
     ].join(' && ');
     const attacks: Record<string, string> = {
       'a blob stored under the name of other content': forge,
-      'HEAD made a symbolic ref': 'git commit --allow-empty -qm x && echo "ref: refs/heads/main" > "$(git rev-parse --git-dir)/HEAD"',
+      'HEAD made a symbolic ref':
+        'git commit --allow-empty -qm x && echo "ref: refs/heads/main" > "$(git rev-parse --git-dir)/HEAD"',
       'HEAD on a history of its own': 'git update-ref --no-deref HEAD $(echo evil | git commit-tree $(git write-tree))',
     };
     const before = repoState();
     for (const [name, command] of Object.entries(attacks)) {
       const { outcome, output } = await work(command);
-      expect({ name, status: outcome.status, reason: (outcome as { reason?: string }).reason }, output).toEqual({ name, status: 'discarded', reason: 'import_failed' });
+      expect({ name, status: outcome.status, reason: (outcome as { reason?: string }).reason }, output).toEqual({
+        name,
+        status: 'discarded',
+        reason: 'import_failed',
+      });
       expect(repoState(), name).toEqual(before);
       expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env), name).toBe('');
     }
@@ -194,7 +223,9 @@ describe('a confined worker cannot change the shared object store or other worke
     expect(output).not.toContain('SUCCEEDED');
     expect(outcome).toMatchObject({ status: 'merged', commitCount: 1 });
     expect(readFileSync(join(memoryDir, 'system', 'own.md'), 'utf8')).toBe('---\ndescription: own\n---\nown work\n');
-    expect(git(memoryDir, ['rev-parse', kept], env)).toBe(before.refs.match(new RegExp(`refs/heads/${kept} (\\w+)`))?.[1]);
+    expect(git(memoryDir, ['rev-parse', kept], env)).toBe(
+      before.refs.match(new RegExp(`refs/heads/${kept} (\\w+)`))?.[1],
+    );
     expect(otherState()).toEqual(before.other);
     expect(existsSync(join(memoryDir, '.git', 'gitmem-operation.lock'))).toBe(false);
     await discardWorktree(other, runner);
@@ -214,7 +245,11 @@ describe('a confined worker cannot change the shared object store or other worke
     ].join(' && ');
     const { outcome, output } = await work(script);
     git(memoryDir, ['config', '--unset', 'extensions.worktreeConfig'], env);
-    expect(outcome, output).toMatchObject({ status: 'merged', commitCount: 1, uncommittedPaths: ['fake/HEAD', 'fake/config'] });
+    expect(outcome, output).toMatchObject({
+      status: 'merged',
+      commitCount: 1,
+      uncommittedPaths: ['fake/HEAD', 'fake/config'],
+    });
     expect(existsSync(pwned)).toBe(false);
     expect(readFileSync(join(memoryDir, 'system', 'c.md'), 'utf8')).toBe('---\ndescription: c\n---\nc\n');
   });
@@ -228,10 +263,19 @@ describe('GITMEM_FS_SANDBOX=0', () => {
       { kind: 'assistant', text: 'Noted.' },
     ]);
     const warnings: string[] = [];
-    const model = scripted([{ calls: [{ name: 'shell', input: { command: 'true' } }] }, { calls: [{ name: 'shell', input: { command: 'true' } }] }, { text: 'done' }]);
+    const model = scripted([
+      { calls: [{ name: 'shell', input: { command: 'true' } }] },
+      { calls: [{ name: 'shell', input: { command: 'true' } }] },
+      { text: 'done' },
+    ]);
     const r = await runReflection({
       launch: sharedShellLauncher(),
-      home: fx.home, agentId: 'agent-w', conversationId: 'c1', model, git: handleGit(fx.memory), maxRetries: 0,
+      home: fx.home,
+      agentId: 'agent-w',
+      conversationId: 'c1',
+      model,
+      git: handleGit(fx.memory),
+      maxRetries: 0,
       env: { ...fx.env, GITMEM_FS_SANDBOX: '0' },
       onWarning: (m) => warnings.push(m),
     });

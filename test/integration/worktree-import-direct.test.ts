@@ -32,7 +32,12 @@ const unpacked = (): boolean => calls.some((a) => a.includes('unpack-objects') |
 
 /** git in the worktree as its writer runs it: objects to the private directory. */
 function w(wt: MemoryWorktree, args: string[], input?: string): string {
-  return execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: wt.worktreeDir, env: { ...env, ...workerObjectEnv(wt) }, encoding: 'utf8', ...(input === undefined ? {} : { input }) }).trim();
+  return execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], {
+    cwd: wt.worktreeDir,
+    env: { ...env, ...workerObjectEnv(wt) },
+    encoding: 'utf8',
+    ...(input === undefined ? {} : { input }),
+  }).trim();
 }
 
 function commitFiles(wt: MemoryWorktree, files: Record<string, string>): string {
@@ -57,8 +62,15 @@ function commitTreeWith(wt: MemoryWorktree, entry: string, o: { missingOk?: bool
 
 /** A commit on the base of a tree written byte for byte (`hash-object --literally`: no check of its entries). */
 function commitRawTree(wt: MemoryWorktree, entries: Array<[string, string, string]>): string {
-  const raw = Buffer.concat(entries.flatMap(([mode, name, id]) => [Buffer.from(`${mode} ${name}\0`), Buffer.from(id, 'hex')]));
-  const tree = execFileSync('git', ['hash-object', '--literally', '-w', '-t', 'tree', '--stdin'], { cwd: wt.worktreeDir, env: { ...env, ...workerObjectEnv(wt) }, input: raw, encoding: 'utf8' }).trim();
+  const raw = Buffer.concat(
+    entries.flatMap(([mode, name, id]) => [Buffer.from(`${mode} ${name}\0`), Buffer.from(id, 'hex')]),
+  );
+  const tree = execFileSync('git', ['hash-object', '--literally', '-w', '-t', 'tree', '--stdin'], {
+    cwd: wt.worktreeDir,
+    env: { ...env, ...workerObjectEnv(wt) },
+    input: raw,
+    encoding: 'utf8',
+  }).trim();
   return w(wt, ['commit-tree', tree, '-p', wt.baseHead, '-m', 'hand-made']);
 }
 
@@ -89,7 +101,11 @@ async function importOf(wt: MemoryWorktree): Promise<{ ok: boolean; tip?: string
   return r;
 }
 
-const fsckClean = (): void => expect(gitTry(memoryDir, ['fsck', '--strict', '--no-dangling', '--no-progress'], env)).toMatchObject({ status: 0, stderr: '' });
+const fsckClean = (): void =>
+  expect(gitTry(memoryDir, ['fsck', '--strict', '--no-dangling', '--no-progress'], env)).toMatchObject({
+    status: 0,
+    stderr: '',
+  });
 
 describe('importing without unpack-objects', () => {
   it('stores a plain commit directly: no git import process, the same objects, fsck --strict clean', async () => {
@@ -115,8 +131,18 @@ describe('importing without unpack-objects', () => {
   it('hands an existing object at a new path, a new link and a foreign header to git, which imports them', async () => {
     freshMemory();
     const a = git(memoryDir, ['rev-parse', 'HEAD:notes/a.md'], env);
-    const link = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: memoryDir, env, input: 'notes/a.md', encoding: 'utf8' }).trim();
-    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: memoryDir, env, input: 'x\n', encoding: 'utf8' }).trim();
+    const link = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+      cwd: memoryDir,
+      env,
+      input: 'notes/a.md',
+      encoding: 'utf8',
+    }).trim();
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+      cwd: memoryDir,
+      env,
+      input: 'x\n',
+      encoding: 'utf8',
+    }).trim();
     const shapes = [
       (wt: MemoryWorktree) => commitTreeWith(wt, `100644 blob ${a}\tcopy.md`),
       (wt: MemoryWorktree) => commitTreeWith(wt, `120000 blob ${link}\tlink.md`),
@@ -135,9 +161,18 @@ describe('importing without unpack-objects', () => {
     freshMemory();
     const shapes = [
       (wt: MemoryWorktree) => commitTreeWith(wt, `100644 blob ${'1'.repeat(40)}\tghost.md`, { missingOk: true }),
-      (wt: MemoryWorktree) => commitTreeWith(wt, `100644 blob ${w(wt, ['hash-object', '-w', '--stdin'], '[submodule "x"]\n\tpath = x\n\turl = --upload-pack=evil\n')}\t.gitmodules`),
-      (wt: MemoryWorktree) => commitTreeWith(wt, `040000 tree ${w(wt, ['mktree'], `100644 blob ${w(wt, ['hash-object', '-w', '--stdin'], 'evil\n')}\tconfig\n`)}\t.GIT`),
-      (wt: MemoryWorktree) => commitRawTree(wt, [['100644', 'notes', git(memoryDir, ['rev-parse', `${wt.baseHead}:notes`], env)]]), // the base's tree id, as a file
+      (wt: MemoryWorktree) =>
+        commitTreeWith(
+          wt,
+          `100644 blob ${w(wt, ['hash-object', '-w', '--stdin'], '[submodule "x"]\n\tpath = x\n\turl = --upload-pack=evil\n')}\t.gitmodules`,
+        ),
+      (wt: MemoryWorktree) =>
+        commitTreeWith(
+          wt,
+          `040000 tree ${w(wt, ['mktree'], `100644 blob ${w(wt, ['hash-object', '-w', '--stdin'], 'evil\n')}\tconfig\n`)}\t.GIT`,
+        ),
+      (wt: MemoryWorktree) =>
+        commitRawTree(wt, [['100644', 'notes', git(memoryDir, ['rev-parse', `${wt.baseHead}:notes`], env)]]), // the base's tree id, as a file
     ];
     for (const shape of shapes) {
       const wt = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner });

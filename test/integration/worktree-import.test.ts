@@ -38,7 +38,8 @@ function commitPrivately(dir: string, gitEnv: Record<string, string>, files: Rec
 }
 
 /** The same for a worktree made directly (what a body gets as `ctx.gitEnv`). */
-const commitIn = (wt: MemoryWorktree, files: Record<string, string>): string => commitPrivately(wt.worktreeDir, workerObjectEnv(wt), files);
+const commitIn = (wt: MemoryWorktree, files: Record<string, string>): string =>
+  commitPrivately(wt.worktreeDir, workerObjectEnv(wt), files);
 
 beforeAll(() => {
   root = makeTmpDir();
@@ -61,16 +62,24 @@ describe('importing a worker’s private commits', () => {
     git(other, ['commit', '-q', '-m', 'remote'], env);
     git(other, ['push', '-q', 'origin', 'HEAD:main'], env);
     let tip = '';
-    const out = await runMemoryWorker({ memoryDir }, async (ctx) => {
-      tip = commitPrivately(ctx.worktreeDir, ctx.gitEnv, { 'system/private.md': '---\ndescription: test note\n---\nprivate\n' });
-      expect(exists(tip)).toBe(false); // only in the private object directory
-      git(memoryDir, ['fetch', '-q', 'origin'], env); // walks `--all`: would die on a registered worktree's HEAD
-      git(memoryDir, ['gc', '-q'], env);
-      expect(gitTry(memoryDir, ['fsck', '--no-dangling'], env)).toMatchObject({ status: 0, stderr: '' });
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir },
+      async (ctx) => {
+        tip = commitPrivately(ctx.worktreeDir, ctx.gitEnv, {
+          'system/private.md': '---\ndescription: test note\n---\nprivate\n',
+        });
+        expect(exists(tip)).toBe(false); // only in the private object directory
+        git(memoryDir, ['fetch', '-q', 'origin'], env); // walks `--all`: would die on a registered worktree's HEAD
+        git(memoryDir, ['gc', '-q'], env);
+        expect(gitTry(memoryDir, ['fsck', '--no-dangling'], env)).toMatchObject({ status: 0, stderr: '' });
+      },
+      { git: runner },
+    );
     expect(out).toMatchObject({ status: 'merged', commitCount: 1 });
     expect(exists(tip)).toBe(true);
-    expect(readFileSync(join(memoryDir, 'system', 'private.md'), 'utf8')).toBe('---\ndescription: test note\n---\nprivate\n');
+    expect(readFileSync(join(memoryDir, 'system', 'private.md'), 'utf8')).toBe(
+      '---\ndescription: test note\n---\nprivate\n',
+    );
     expect(git(memoryDir, ['rev-parse', 'origin/main:remote.md'], env)).toMatch(/^[0-9a-f]{40}$/);
     expect(privateDirs()).toEqual([]);
     expect(git(memoryDir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
@@ -79,7 +88,8 @@ describe('importing a worker’s private commits', () => {
   it('imports through index-pack above the unpack limit, and a second import leaves the same branch', async () => {
     const wt = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner });
     const tip = commitIn(wt, { 'system/a.md': 'a\n', 'system/b.md': 'b\n', 'notes/c.md': 'c\n' });
-    const packs = (): number => readdirSync(join(memoryDir, '.git', 'objects', 'pack')).filter((n) => n.endsWith('.pack')).length;
+    const packs = (): number =>
+      readdirSync(join(memoryDir, '.git', 'objects', 'pack')).filter((n) => n.endsWith('.pack')).length;
     const before = packs();
     const first = await importWorktreeCommits(wt, runner, { unpackLimit: 1 });
     expect(first).toMatchObject({ tip, commitCount: 1, branchCreated: true });
@@ -115,11 +125,12 @@ describe('importing a worker’s private commits', () => {
     const marker = JSON.parse(readFileSync(join(wt.gitDir, OWNER_MARKER), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(wt.gitDir, OWNER_MARKER), JSON.stringify({ ...marker, pid: dead, branchName: 'main' }));
     const r = await pruneOrphanWorktrees({ memoryDir, git: runner, isAlive: () => false });
-    expect(r.pruned).toEqual([expect.objectContaining({ branchName: wt.branchName, branch: 'kept', unmergedCommits: 1 })]);
+    expect(r.pruned).toEqual([
+      expect.objectContaining({ branchName: wt.branchName, branch: 'kept', unmergedCommits: 1 }),
+    ]);
     expect(git(memoryDir, ['rev-parse', 'main'], env)).toBe(main);
     expect(git(memoryDir, ['rev-parse', wt.branchName], env)).toBe(tip);
     expect(existsSync(wt.worktreeDir) || existsSync(wt.gitDir)).toBe(false);
     git(memoryDir, ['branch', '-D', wt.branchName], env);
   });
 });
-

@@ -42,7 +42,8 @@ function diverge(primary: Record<string, string>, side: Record<string, string>):
   return tip;
 }
 
-const merge = (tip: string) => mergeIntoCheckout({ memoryDir: dir, branch: tip, message: 'merge(memory): w', git: runner });
+const merge = (tip: string) =>
+  mergeIntoCheckout({ memoryDir: dir, branch: tip, message: 'merge(memory): w', git: runner });
 const read = (rel: string): string => readFileSync(join(dir, rel), 'utf8');
 
 beforeEach(() => {
@@ -52,7 +53,13 @@ beforeEach(() => {
   dir = join(root, 'home', 'agents', 'ana', 'memory');
   mkdirSync(dir, { recursive: true });
   git(dir, ['init', '-q', '-b', 'main'], env);
-  commit({ 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n'), 'other.txt': 'one\ntwo\n' }, 'init');
+  commit(
+    {
+      'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n'),
+      'other.txt': 'one\ntwo\n',
+    },
+    'init',
+  );
 });
 
 afterAll(() => cleanupTmp());
@@ -60,13 +67,25 @@ afterAll(() => cleanupTmp());
 describe('a background writer merge with the markdown merge', () => {
   it('merges different bullets added to one file by the checkout and the branch', async () => {
     const tip = diverge(
-      { 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n') },
-      { 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Standup at 9:30\n') },
+      {
+        'notes/work.md': f(
+          '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n',
+        ),
+      },
+      {
+        'notes/work.md': f(
+          '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Standup at 9:30\n',
+        ),
+      },
     );
     const head = git(dir, ['rev-parse', 'HEAD'], env);
     const r = await merge(tip);
     expect(r).toMatchObject({ status: 'merged', changedPaths: ['notes/work.md'] });
-    expect(read('notes/work.md')).toBe(f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n- Standup at 9:30\n'));
+    expect(read('notes/work.md')).toBe(
+      f(
+        '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n- Standup at 9:30\n',
+      ),
+    );
     expect(git(dir, ['log', '-1', '--format=%P %s'], env)).toBe(`${head} ${tip} merge(memory): w`);
     expect(git(dir, ['status', '--porcelain'], env)).toBe('');
     expect(git(dir, ['show', 'HEAD:notes/work.md'], env)).toBe(read('notes/work.md').trimEnd());
@@ -75,12 +94,21 @@ describe('a background writer merge with the markdown merge', () => {
 
   it('keeps the branch when the same bullet was changed two ways, the checkout untouched', async () => {
     const tip = diverge(
-      { 'notes/work.md': f('# Office\n\n- In the office Monday, Tuesday, Thursday and Friday\n- Prefers short answers\n') },
+      {
+        'notes/work.md': f(
+          '# Office\n\n- In the office Monday, Tuesday, Thursday and Friday\n- Prefers short answers\n',
+        ),
+      },
       { 'notes/work.md': f('# Office\n\n- Hybrid: three office days\n- Prefers short answers\n') },
     );
     const head = git(dir, ['rev-parse', 'HEAD'], env);
     const before = read('notes/work.md');
-    expect(await merge(tip)).toEqual({ status: 'conflict', reason: 'content', conflictingPaths: ['notes/work.md'], head });
+    expect(await merge(tip)).toEqual({
+      status: 'conflict',
+      reason: 'content',
+      conflictingPaths: ['notes/work.md'],
+      head,
+    });
     expect(git(dir, ['rev-parse', 'HEAD'], env)).toBe(head);
     expect(read('notes/work.md')).toBe(before);
     expect(git(dir, ['status', '--porcelain'], env)).toBe('');
@@ -90,11 +118,19 @@ describe('a background writer merge with the markdown merge', () => {
     const crlf = (s: string): string => s.replace(/\n/g, '\r\n');
     commit({ 'notes/crlf.md': crlf(f('- a\n- b\n')) }, 'crlf file');
     const tip = diverge(
-      { 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n', 'How Ana works'), 'notes/crlf.md': crlf(f('- a\n- b\n- ours\n')) },
-      { 'notes/work.md': `---\ndescription: Work notes\nlimit: 3000\n---\n# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n`, 'notes/crlf.md': f('- a\n- b\n- theirs\n') },
+      {
+        'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n', 'How Ana works'),
+        'notes/crlf.md': crlf(f('- a\n- b\n- ours\n')),
+      },
+      {
+        'notes/work.md': `---\ndescription: Work notes\nlimit: 3000\n---\n# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n`,
+        'notes/crlf.md': f('- a\n- b\n- theirs\n'),
+      },
     );
     expect(await merge(tip)).toMatchObject({ status: 'merged' });
-    expect(read('notes/work.md')).toBe('---\ndescription: How Ana works\nlimit: 3000\n---\n# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n');
+    expect(read('notes/work.md')).toBe(
+      '---\ndescription: How Ana works\nlimit: 3000\n---\n# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n',
+    );
     expect(read('notes/crlf.md')).toBe(crlf(f('- a\n- b\n- ours\n- theirs\n')));
   });
 
@@ -107,17 +143,41 @@ describe('a background writer merge with the markdown merge', () => {
   it('merges a file the branch renamed and both edited', async () => {
     git(dir, ['checkout', '-q', '-b', 'w'], env);
     git(dir, ['mv', 'notes/work.md', 'notes/office.md'], env);
-    const tip = commit({ 'notes/office.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Standup at 9:30\n') }, 'rename and edit');
+    const tip = commit(
+      {
+        'notes/office.md': f(
+          '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Standup at 9:30\n',
+        ),
+      },
+      'rename and edit',
+    );
     git(dir, ['checkout', '-q', 'main'], env);
-    commit({ 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n') }, 'primary');
+    commit(
+      {
+        'notes/work.md': f(
+          '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n',
+        ),
+      },
+      'primary',
+    );
     expect(await merge(tip)).toMatchObject({ status: 'merged' });
-    expect(read('notes/office.md')).toBe(f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n- Standup at 9:30\n'));
+    expect(read('notes/office.md')).toBe(
+      f(
+        '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- Works from home on Wednesdays\n- Standup at 9:30\n',
+      ),
+    );
   });
 
   it('keeps the branch when another file conflicts outside markdown, even if the markdown one would merge', async () => {
     const tip = diverge(
-      { 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- ours\n'), 'other.txt': 'one\nours\n' },
-      { 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- theirs\n'), 'other.txt': 'one\ntheirs\n' },
+      {
+        'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- ours\n'),
+        'other.txt': 'one\nours\n',
+      },
+      {
+        'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- theirs\n'),
+        'other.txt': 'one\ntheirs\n',
+      },
     );
     const r = await merge(tip);
     expect(r).toMatchObject({ status: 'conflict', reason: 'content' });
@@ -128,14 +188,23 @@ describe('a background writer merge with the markdown merge', () => {
   it('keeps the branch when the merged file would break the memory rules', async () => {
     const tip = diverge(
       { 'notes/work.md': f('# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- ours\n') },
-      { 'notes/work.md': `---\ndescription: Work notes\ntags: work\n---\n# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- theirs\n` },
+      {
+        'notes/work.md': `---\ndescription: Work notes\ntags: work\n---\n# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n- theirs\n`,
+      },
     );
-    expect(await merge(tip)).toMatchObject({ status: 'conflict', reason: 'content', conflictingPaths: ['notes/work.md'] });
+    expect(await merge(tip)).toMatchObject({
+      status: 'conflict',
+      reason: 'content',
+      conflictingPaths: ['notes/work.md'],
+    });
   });
 
   it('keeps a read_only file out of the merge', async () => {
     commit({ 'system/rules.md': '---\ndescription: Rules\nread_only: true\n---\n- a\n' }, 'rules');
-    const tip = diverge({ 'system/rules.md': '---\ndescription: Rules\nread_only: true\n---\n- a\n- ours\n' }, { 'system/rules.md': '---\ndescription: Rules\nread_only: true\n---\n- a\n- theirs\n' });
+    const tip = diverge(
+      { 'system/rules.md': '---\ndescription: Rules\nread_only: true\n---\n- a\n- ours\n' },
+      { 'system/rules.md': '---\ndescription: Rules\nread_only: true\n---\n- a\n- theirs\n' },
+    );
     expect(await merge(tip)).toMatchObject({ status: 'conflict', conflictingPaths: ['system/rules.md'] });
   });
 });
@@ -146,7 +215,14 @@ describe('a confined worker and the primary editing one file', { tags: ['sandbox
   const OFFICE = '# Office\n\n- In the office Monday to Friday\n- Prefers short answers\n';
 
   async function runWorker(script: string, primaryBody: string) {
-    const command = createCommandBody({ launch: sharedShellLauncher(), command: script, gitmemHome: join(root, 'home'), agentId: 'ana', env, onWarning: () => undefined });
+    const command = createCommandBody({
+      launch: sharedShellLauncher(),
+      command: script,
+      gitmemHome: join(root, 'home'),
+      agentId: 'ana',
+      env,
+      onWarning: () => undefined,
+    });
     return runMemoryWorker(
       { memoryDir: dir, description: 'note the office days', paths: ['notes/'] },
       async (ctx) => {
@@ -161,7 +237,9 @@ describe('a confined worker and the primary editing one file', { tags: ['sandbox
     const script = `printf -- '- Team standup at 9:30 on Mondays\\n' >> notes/work.md && git commit -qam 'worker: standup'`;
     const out = await runWorker(script, `${OFFICE}- From next week: works from home on Wednesdays\n`);
     expect(out).toMatchObject({ status: 'merged', commitCount: 1 });
-    expect(read('notes/work.md')).toBe(f(`${OFFICE}- From next week: works from home on Wednesdays\n- Team standup at 9:30 on Mondays\n`));
+    expect(read('notes/work.md')).toBe(
+      f(`${OFFICE}- From next week: works from home on Wednesdays\n- Team standup at 9:30 on Mondays\n`),
+    );
     expect(git(dir, ['log', '-1', '--format=%s'], env)).toMatch(/^merge\(memory\): gitmem\/worker\//);
     expect(git(dir, ['branch', '--list', 'gitmem/*'], env)).toBe('');
     expect(git(dir, ['status', '--porcelain'], env)).toBe('');
@@ -171,7 +249,11 @@ describe('a confined worker and the primary editing one file', { tags: ['sandbox
     const script = `sed -i 's/In the office Monday to Friday/Hybrid: three office days/' notes/work.md && git commit -qam 'worker: hybrid'`;
     const primary = OFFICE.replace('In the office Monday to Friday', 'In the office except Wednesdays');
     const out = await runWorker(script, primary);
-    expect(out).toMatchObject({ status: 'merge_conflict', conflictReason: 'content', conflictingPaths: ['notes/work.md'] });
+    expect(out).toMatchObject({
+      status: 'merge_conflict',
+      conflictReason: 'content',
+      conflictingPaths: ['notes/work.md'],
+    });
     if (out.status !== 'merge_conflict') return;
     expect(read('notes/work.md')).toBe(f(primary));
     expect(git(dir, ['show', `${out.branchName}:notes/work.md`], env)).toContain('Hybrid: three office days');

@@ -36,15 +36,22 @@ afterAll(() => {
 });
 
 /** The worktree (by name) where a worker's command touched `<flag>.ready`. */
-const flaggedBy = (flag: string): string | undefined => (existsSync(worktrees) ? readdirSync(worktrees) : []).find((n) => existsSync(join(worktrees, n, `${flag}.ready`)));
+const flaggedBy = (flag: string): string | undefined =>
+  (existsSync(worktrees) ? readdirSync(worktrees) : []).find((n) => existsSync(join(worktrees, n, `${flag}.ready`)));
 
 /**
  * Starts `gitmem worker run` whose command runs `before`, touches `<flag>.ready`, then waits for `<flag>.go`
  * (both in its own worktree: the only directory it may write besides its private git dir).
  */
-async function startWorker(flag: string, before = 'true'): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+async function startWorker(
+  flag: string,
+  before = 'true',
+): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
   const body = `${before} && touch ${flag}.ready && while [ ! -f ${flag}.go ]; do sleep 0.05; done`;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', body], {
+    env,
+    stdio: 'ignore',
+  });
   children.push(child);
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const deadline = Date.now() + 30_000;
@@ -77,16 +84,27 @@ async function kill9(w: { child: ChildProcess; exited: Promise<number | null> },
   expect(bodiesOf(flag)).toEqual([]);
 }
 
-const worktreeDirs = (): string[] => readdirSync(worktrees).filter((n) => /^worker-/.test(n)).sort();
-const records = (): number => (git(memoryDir, ['worktree', 'list', '--porcelain'], env).match(/^worktree /gm) ?? []).length - 1;
-const privateGitDirs = (): string[] => (existsSync(join(memoryDir, '.git', 'gitmem-worktrees')) ? readdirSync(join(memoryDir, '.git', 'gitmem-worktrees')) : []);
-const branches = (): string[] => git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
+const worktreeDirs = (): string[] =>
+  readdirSync(worktrees)
+    .filter((n) => /^worker-/.test(n))
+    .sort();
+const records = (): number =>
+  (git(memoryDir, ['worktree', 'list', '--porcelain'], env).match(/^worktree /gm) ?? []).length - 1;
+const privateGitDirs = (): string[] =>
+  existsSync(join(memoryDir, '.git', 'gitmem-worktrees'))
+    ? readdirSync(join(memoryDir, '.git', 'gitmem-worktrees'))
+    : [];
+const branches = (): string[] =>
+  git(memoryDir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/gitmem/'], env).split('\n').filter(Boolean);
 
 describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () => {
   it('removes the orphans of SIGKILLed workers, imports and keeps a branch with commits, spares a live worker', async () => {
     const [empty, committed, live] = await Promise.all([
       startWorker('empty'),
-      startWorker('committed', 'printf -- "---\\ndescription: kept\\n---\\nkept\\n" > system/kept.md && git add -A && git commit -qm "feat: kept"'),
+      startWorker(
+        'committed',
+        'printf -- "---\\ndescription: kept\\n---\\nkept\\n" > system/kept.md && git add -A && git commit -qm "feat: kept"',
+      ),
       startWorker('live'),
     ]);
     await kill9(empty, 'empty');
@@ -105,21 +123,36 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
     expect(worktreeDirs()).toEqual([r.skipped[0]?.name]);
     expect(privateGitDirs()).toEqual([r.skipped[0]?.name]);
     expect(branches()).toEqual([kept?.branchName]);
-    expect(git(memoryDir, ['show', `${kept?.branchName ?? ''}:system/kept.md`], env)).toBe('---\ndescription: kept\n---\nkept');
-    expect((await listKeptBranches({ git: createGitRunner({ env }), memoryDir })).map((b) => b.branch)).toEqual([kept?.branchName]);
+    expect(git(memoryDir, ['show', `${kept?.branchName ?? ''}:system/kept.md`], env)).toBe(
+      '---\ndescription: kept\n---\nkept',
+    );
+    expect((await listKeptBranches({ git: createGitRunner({ env }), memoryDir })).map((b) => b.branch)).toEqual([
+      kept?.branchName,
+    ]);
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
 
     writeFileSync(join(worktrees, flaggedBy('live') ?? '', 'live.go'), '');
     expect(await live.exited).toBe(0); // the live worker was left alone and finishes normally
     expect(worktreeDirs()).toEqual([]);
-    expect(await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env }) })).toEqual({ pruned: [], skipped: [] });
+    expect(await pruneOrphanWorktrees({ memoryDir, git: createGitRunner({ env }) })).toEqual({
+      pruned: [],
+      skipped: [],
+    });
     git(memoryDir, ['branch', '-D', kept?.branchName ?? ''], env);
   });
 
   it('the next worker prunes orphans before it starts; `gitmem worker prune --json` handles a stray directory and a record with no owner', async () => {
     await kill9(await startWorker('orphan'), 'orphan');
     const [orphan] = worktreeDirs();
-    const next = await runWorkerCommand({ launch: sharedShellLauncher(), memoryDir, gitmemHome: home, command: 'true', env, git: createGitRunner({ env }), onWarning: () => undefined });
+    const next = await runWorkerCommand({
+      launch: sharedShellLauncher(),
+      memoryDir,
+      gitmemHome: home,
+      command: 'true',
+      env,
+      git: createGitRunner({ env }),
+      onWarning: () => undefined,
+    });
     expect(next.status).toBe('no_changes');
     expect(orphan && existsSync(join(worktrees, orphan))).toBe(false);
     expect(privateGitDirs()).toEqual([]);
@@ -127,16 +160,35 @@ describe('pruning the worktrees of killed workers', { tags: ['sandbox'] }, () =>
 
     // a directory git has no record of (a creation cut short) and a record whose owner is unknown
     mkdirSync(join(worktrees, 'worker-20250102030405-abcdef12', 'system'), { recursive: true });
-    git(memoryDir, ['worktree', 'add', '-q', '--no-checkout', '-b', 'gitmem/worker/20250102030405-0000beef', join(worktrees, 'worker-20250102030405-0000beef'), 'HEAD'], env);
+    git(
+      memoryDir,
+      [
+        'worktree',
+        'add',
+        '-q',
+        '--no-checkout',
+        '-b',
+        'gitmem/worker/20250102030405-0000beef',
+        join(worktrees, 'worker-20250102030405-0000beef'),
+        'HEAD',
+      ],
+      env,
+    );
     rmSync(join(memoryDir, '.git', 'worktrees', 'worker-20250102030405-0000beef', OWNER_MARKER), { force: true });
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'prune', '--agent', 'a1', '--json'], { env, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'prune', '--agent', 'a1', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(cli.status, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout)).toEqual({
       pruned: [expect.objectContaining({ name: 'worker-20250102030405-abcdef12', ownerPid: null, branch: 'absent' })],
       skipped: [expect.objectContaining({ name: 'worker-20250102030405-0000beef', reason: 'unknown_owner' })],
     });
     expect(worktreeDirs()).toEqual(['worker-20250102030405-0000beef']);
-    const text = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'prune', '--agent', 'a1'], { env, encoding: 'utf8' });
+    const text = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'prune', '--agent', 'a1'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(text.stdout).toContain('left worker-20250102030405-0000beef: unknown owner');
   });
 });

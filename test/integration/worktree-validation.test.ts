@@ -25,14 +25,21 @@ let env: Record<string, string>;
 let memory: Memory;
 const runner = () => createGitRunner({ env });
 const head = (): string => git(memoryDir, ['rev-parse', 'HEAD'], env);
-const md = (description: string, extra = '', body = 'text\n'): string => `---\ndescription: ${description}\n${extra}---\n${body}`;
-const keptBranches = async (): Promise<string[]> => (await listKeptBranches({ git: runner(), memoryDir })).map((b) => b.branch);
+const md = (description: string, extra = '', body = 'text\n'): string =>
+  `---\ndescription: ${description}\n${extra}---\n${body}`;
+const keptBranches = async (): Promise<string[]> =>
+  (await listKeptBranches({ git: runner(), memoryDir })).map((b) => b.branch);
 
 async function worker(command: string): Promise<{ outcome: MemoryWorkerOutcome; output: string }> {
   let output = '';
   const outcome = await runWorkerCommand({
     launch: sharedShellLauncher(),
-    memoryDir, gitmemHome: home, command, env, git: runner(), onWarning: () => undefined,
+    memoryDir,
+    gitmemHome: home,
+    command,
+    env,
+    git: runner(),
+    onWarning: () => undefined,
     onOutput: (r) => (output += r.stdout + r.stderr),
   });
   return { outcome, output };
@@ -45,7 +52,10 @@ async function expectRejected(command: string, path: string, problem: RegExp): P
   expect(outcome.status, output).toBe('rejected');
   if (outcome.status !== 'rejected') throw new Error('unreachable');
   expect(outcome.rejectedPaths).toContain(path);
-  expect(outcome.problems.some((p) => p.startsWith(`${path}: `) && problem.test(p)), outcome.problems.join('\n')).toBe(true);
+  expect(
+    outcome.problems.some((p) => p.startsWith(`${path}: `) && problem.test(p)),
+    outcome.problems.join('\n'),
+  ).toBe(true);
   expect(head()).toBe(before);
   expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('');
   expect(await keptBranches()).toContain(outcome.branchName);
@@ -59,7 +69,10 @@ beforeAll(async () => {
   env = { ...hermeticGitEnv(root), GITMEM_HOME: home };
   await initMemory({ home, agentId: 'a1', env });
   memoryDir = join(home, 'agents', 'a1', 'memory');
-  writeFileSync(join(memoryDir, 'system', 'locked.md'), md('operator rules', 'read_only: true\n', 'never change this\n'));
+  writeFileSync(
+    join(memoryDir, 'system', 'locked.md'),
+    md('operator rules', 'read_only: true\n', 'never change this\n'),
+  );
   git(memoryDir, ['add', '-A'], env);
   git(memoryDir, ['commit', '-qm', 'operator: locked rules', '--no-verify'], env);
   memory = await createMemory({ home, agentId: 'a1', env });
@@ -80,7 +93,11 @@ describe.runIf(sandboxed)('the worker-planted link chain', () => {
 
   it('committed with --no-verify, the merge is rejected, the branch kept, and nothing reaches .git later', async () => {
     const hook = join(memoryDir, '.git', 'hooks', 'pre-commit');
-    const out = await expectRejected('ln -s . lnk_self && ln -s .git lnk_git && git add -A && git commit -q --no-verify -m links', 'lnk_self', /symbolic links/);
+    const out = await expectRejected(
+      'ln -s . lnk_self && ln -s .git lnk_git && git add -A && git commit -q --no-verify -m links',
+      'lnk_self',
+      /symbolic links/,
+    );
     expect(out.status === 'rejected' && out.rejectedPaths).toEqual(['lnk_git', 'lnk_self']);
     expect(existsSync(join(memoryDir, 'lnk_self'))).toBe(false);
     for (const file_path of ['lnk_self/.git/objects', 'lnk_git/hooks', 'lnk_git/objects']) {
@@ -93,7 +110,9 @@ describe.runIf(sandboxed)('the worker-planted link chain', () => {
   });
 
   it('cannot write the protected list in the common git dir', async () => {
-    const { outcome, output } = await worker(`echo '{"version":1,"scanned":null,"paths":[]}' > ${join(memoryDir, '.git', 'gitmem-protected')}`);
+    const { outcome, output } = await worker(
+      `echo '{"version":1,"scanned":null,"paths":[]}' > ${join(memoryDir, '.git', 'gitmem-protected')}`,
+    );
     expect(outcome.status).toBe('discarded');
     expect(output).toMatch(/Read-only file system/);
   });
@@ -101,12 +120,20 @@ describe.runIf(sandboxed)('the worker-planted link chain', () => {
 
 describe.runIf(sandboxed)('merge validation', () => {
   it('rejects a worker that rewrites a read_only file with --no-verify', async () => {
-    await expectRejected("sed -i 's/never change this/changed/' system/locked.md && git commit -qam rewrite --no-verify", 'system/locked.md', /read_only and cannot be modified/);
+    await expectRejected(
+      "sed -i 's/never change this/changed/' system/locked.md && git commit -qam rewrite --no-verify",
+      'system/locked.md',
+      /read_only and cannot be modified/,
+    );
     expect(readFileSync(join(memoryDir, 'system', 'locked.md'), 'utf8')).toContain('never change this');
   });
 
   it('rejects a worker that adds system/broken.md without frontmatter', async () => {
-    await expectRejected('echo broken > system/broken.md && git add -A && git commit -qm broken --no-verify', 'system/broken.md', /missing frontmatter/);
+    await expectRejected(
+      'echo broken > system/broken.md && git add -A && git commit -qm broken --no-verify',
+      'system/broken.md',
+      /missing frontmatter/,
+    );
     expect(existsSync(join(memoryDir, 'system', 'broken.md'))).toBe(false);
   });
 
@@ -136,13 +163,29 @@ describe.runIf(sandboxed)('merge validation', () => {
   });
 
   it('a clean worker still merges', async () => {
-    const { outcome, output } = await worker(`printf -- '---\\ndescription: office days\\n---\\nWednesdays\\n' > system/office.md && git add -A && git commit -qm office`);
+    const { outcome, output } = await worker(
+      `printf -- '---\\ndescription: office days\\n---\\nWednesdays\\n' > system/office.md && git add -A && git commit -qm office`,
+    );
     expect(outcome.status, output).toBe('merged');
     expect(readFileSync(join(memoryDir, 'system', 'office.md'), 'utf8')).toContain('Wednesdays');
   });
 
   it('the CLI prints the rejection and exits 5', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'worker', 'run', '--agent', 'a1', '--command', 'echo x > system/bad.md && git add -A && git commit -qm bad --no-verify'], { env: { ...env, NODE_OPTIONS: '' }, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        'worker',
+        'run',
+        '--agent',
+        'a1',
+        '--command',
+        'echo x > system/bad.md && git add -A && git commit -qm bad --no-verify',
+      ],
+      { env: { ...env, NODE_OPTIONS: '' }, encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(5);
     expect(r.stdout).toMatch(/^rejected: gitmem\/worker\/\S+ \(1 commit\(s\)\) was kept/m);
     expect(r.stdout).toContain('system/bad.md: missing frontmatter');

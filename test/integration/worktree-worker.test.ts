@@ -54,7 +54,13 @@ afterAll(() => cleanupTmp());
 
 describe('private worktree', () => {
   it('is created sparse on gitmem/<kind>/<id> in the sibling memory-worktrees dir, base head recorded', async () => {
-    const wt = await createMemoryWorktree({ memoryDir, kind: 'worker', git: runner, now: () => new Date('2025-01-02T03:04:05Z'), randomHex: () => 'abcdef12' });
+    const wt = await createMemoryWorktree({
+      memoryDir,
+      kind: 'worker',
+      git: runner,
+      now: () => new Date('2025-01-02T03:04:05Z'),
+      randomHex: () => 'abcdef12',
+    });
     const head = git(memoryDir, ['rev-parse', 'HEAD'], env);
     expect(wt.branchName).toBe('gitmem/worker/20250102030405-abcdef12');
     expect(wt.worktreeDir).toBe(join(root, 'agents', 'a1', 'memory-worktrees', 'worker-20250102030405-abcdef12'));
@@ -76,10 +82,14 @@ describe('private worktree', () => {
 describe('update worker', () => {
   it('merges its commits back with merge(memory): <branch>, deletes the branch and the directory', async () => {
     let seen: MemoryWorkerContext | undefined;
-    const out = await runMemoryWorker({ memoryDir, description: 'note the office days' }, async (ctx) => {
-      seen = ctx;
-      await editAndCommit({ 'system/office.md': '---\ndescription: office\n---\nWednesdays at home\n' })(ctx);
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir, description: 'note the office days' },
+      async (ctx) => {
+        seen = ctx;
+        await editAndCommit({ 'system/office.md': '---\ndescription: office\n---\nWednesdays at home\n' })(ctx);
+      },
+      { git: runner },
+    );
     expect(out.status).toBe('merged');
     if (out.status !== 'merged') return;
     expect(out.commitCount).toBe(1);
@@ -94,12 +104,22 @@ describe('update worker', () => {
   });
 
   it('reports merge_conflict when worker and primary edit the same lines, keeps the branch and the primary commit', async () => {
-    const handle = startMemoryWorker({ memoryDir, paths: ['system/'] }, async (ctx) => {
-      await editAndCommit({ 'system/persona.md': '---\ndescription: who I am\n---\nline one\nWORKER line two\nline three\n' })(ctx);
-      // the primary writes the same line while the worker is still running
-      write(memoryDir, 'system/persona.md', '---\ndescription: who I am\n---\nline one\nPRIMARY line two\nline three\n');
-      commitAll(memoryDir, 'primary edit');
-    }, { git: runner });
+    const handle = startMemoryWorker(
+      { memoryDir, paths: ['system/'] },
+      async (ctx) => {
+        await editAndCommit({
+          'system/persona.md': '---\ndescription: who I am\n---\nline one\nWORKER line two\nline three\n',
+        })(ctx);
+        // the primary writes the same line while the worker is still running
+        write(
+          memoryDir,
+          'system/persona.md',
+          '---\ndescription: who I am\n---\nline one\nPRIMARY line two\nline three\n',
+        );
+        commitAll(memoryDir, 'primary edit');
+      },
+      { git: runner },
+    );
     const out = await handle.outcome;
     const primaryHead = git(memoryDir, ['rev-parse', 'HEAD'], env);
     expect(out.status).toBe('merge_conflict');
@@ -118,10 +138,14 @@ describe('update worker', () => {
   });
 
   it('treats a primary uncommitted edit on a file the merge would change as a conflict and leaves it alone', async () => {
-    const out = await runMemoryWorker({ memoryDir }, async (ctx) => {
-      await editAndCommit({ 'top.md': 'worker top\n' })(ctx);
-      write(memoryDir, 'top.md', 'user is typing\n');
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir },
+      async (ctx) => {
+        await editAndCommit({ 'top.md': 'worker top\n' })(ctx);
+        write(memoryDir, 'top.md', 'user is typing\n');
+      },
+      { git: runner },
+    );
     expect(out.status).toBe('merge_conflict');
     if (out.status !== 'merge_conflict') return;
     expect(out.conflictReason).toBe('uncommitted');
@@ -133,11 +157,19 @@ describe('update worker', () => {
 
   it('merges cleanly next to a primary uncommitted edit elsewhere', async () => {
     write(memoryDir, 'top.md', 'user is typing\n');
-    const out = await runMemoryWorker({ memoryDir, paths: ['reference/topic/'] }, async (ctx) => {
-      await editAndCommit({ 'reference/topic/n1.md': 'note 1 revised\n' })(ctx);
-      // same content, new mtime: stale stat data in the primary's index must not read as a local edit
-      utimesSync(join(memoryDir, 'reference/topic/n1.md'), new Date(Date.now() + 5_000), new Date(Date.now() + 5_000));
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir, paths: ['reference/topic/'] },
+      async (ctx) => {
+        await editAndCommit({ 'reference/topic/n1.md': 'note 1 revised\n' })(ctx);
+        // same content, new mtime: stale stat data in the primary's index must not read as a local edit
+        utimesSync(
+          join(memoryDir, 'reference/topic/n1.md'),
+          new Date(Date.now() + 5_000),
+          new Date(Date.now() + 5_000),
+        );
+      },
+      { git: runner },
+    );
     expect(out.status).toBe('merged');
     expect(readFileSync(join(memoryDir, 'reference/topic/n1.md'), 'utf8')).toBe(mem('note 1 revised\n'));
     expect(git(memoryDir, ['status', '--porcelain'], env)).toBe('M top.md');
@@ -147,10 +179,14 @@ describe('update worker', () => {
   it('ends no_changes (cleaned up) when nothing was committed, reporting and discarding uncommitted leftovers', async () => {
     const before = git(memoryDir, ['rev-parse', 'HEAD'], env);
     let dir = '';
-    const out = await runMemoryWorker({ memoryDir }, async (ctx) => {
-      dir = ctx.worktreeDir;
-      write(ctx.worktreeDir, 'system/draft.md', 'never committed\n');
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir },
+      async (ctx) => {
+        dir = ctx.worktreeDir;
+        write(ctx.worktreeDir, 'system/draft.md', 'never committed\n');
+      },
+      { git: runner },
+    );
     expect(out).toMatchObject({ status: 'no_changes', commitCount: 0, uncommittedPaths: ['system/draft.md'] });
     expect(git(memoryDir, ['rev-parse', 'HEAD'], env)).toBe(before);
     expect(existsSync(dir)).toBe(false);
@@ -163,12 +199,18 @@ describe('update worker', () => {
     let dir = '';
     let committed!: () => void;
     const ready = new Promise<void>((r) => (committed = r));
-    const handle = startMemoryWorker({ memoryDir }, async (ctx) => {
-      dir = ctx.worktreeDir;
-      await editAndCommit({ 'system/half.md': 'half done\n' })(ctx);
-      committed();
-      await new Promise<void>((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))));
-    }, { git: runner });
+    const handle = startMemoryWorker(
+      { memoryDir },
+      async (ctx) => {
+        dir = ctx.worktreeDir;
+        await editAndCommit({ 'system/half.md': 'half done\n' })(ctx);
+        committed();
+        await new Promise<void>((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+        );
+      },
+      { git: runner },
+    );
     await ready;
     handle.cancel();
     const out = await handle.outcome;
@@ -180,18 +222,26 @@ describe('update worker', () => {
   });
 
   it('is discarded when its body fails, with the error', async () => {
-    const out = await runMemoryWorker({ memoryDir }, async (ctx) => {
-      await editAndCommit({ 'system/bad.md': 'x\n' })(ctx);
-      throw new Error('model went away');
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir },
+      async (ctx) => {
+        await editAndCommit({ 'system/bad.md': 'x\n' })(ctx);
+        throw new Error('model went away');
+      },
+      { git: runner },
+    );
     expect(out).toMatchObject({ status: 'discarded', reason: 'body_failed', error: 'model went away' });
     expect(existsSync(join(memoryDir, 'system/bad.md'))).toBe(false);
   });
 
   it('never starts when already cancelled', async () => {
-    const out = await runMemoryWorker({ memoryDir, signal: AbortSignal.abort() }, async () => {
-      throw new Error('must not run');
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir, signal: AbortSignal.abort() },
+      async () => {
+        throw new Error('must not run');
+      },
+      { git: runner },
+    );
     expect(out).toMatchObject({ status: 'discarded', reason: 'cancelled', branchName: '' });
   });
 });
@@ -199,11 +249,18 @@ describe('update worker', () => {
 describe('repair worker', () => {
   it('works on the checkout itself under the lease and reports its commits', async () => {
     const before = git(memoryDir, ['rev-parse', 'HEAD'], env);
-    const out = await runMemoryWorker({ memoryDir, type: 'repair' }, async (ctx) => {
-      expect(ctx.worktreeDir).toBe(memoryDir);
-      expect(ctx.branch).toBe('main');
-      await editAndCommit({ 'system/fixed.md': '---\ndescription: fixed\n---\nok\n' }, 'fix: repair frontmatter')(ctx);
-    }, { git: runner });
+    const out = await runMemoryWorker(
+      { memoryDir, type: 'repair' },
+      async (ctx) => {
+        expect(ctx.worktreeDir).toBe(memoryDir);
+        expect(ctx.branch).toBe('main');
+        await editAndCommit(
+          { 'system/fixed.md': '---\ndescription: fixed\n---\nok\n' },
+          'fix: repair frontmatter',
+        )(ctx);
+      },
+      { git: runner },
+    );
     expect(out).toMatchObject({ type: 'repair', status: 'merged', commitCount: 1, branchName: 'main' });
     expect(git(memoryDir, ['rev-parse', 'HEAD~1'], env)).toBe(before);
     const none = await runMemoryWorker({ memoryDir, type: 'repair' }, async () => undefined, { git: runner });

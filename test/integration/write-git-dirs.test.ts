@@ -27,15 +27,33 @@ beforeAll(async () => {
   await initMemory({ home, agentId: 'ada', env });
   memory = await createMemory({ home, agentId: 'ada', env });
   // The first write loads the write path's modules and warms what a process keeps between writes.
-  await memory.tool({ command: 'create', file_path: 'notes/first.md', description: 'd', file_text: 'one\n', reason: 'warm up' });
+  await memory.tool({
+    command: 'create',
+    file_path: 'notes/first.md',
+    description: 'd',
+    file_text: 'one\n',
+    reason: 'warm up',
+  });
 });
 
 describe('a tool write', () => {
   it('looks up the git directories at most twice', async () => {
     const counts: number[] = [];
     const writes = [
-      { command: 'create', file_path: 'notes/tea.md', description: 'Drinks', file_text: 'green tea\n', reason: 'likes tea' },
-      { command: 'str_replace', file_path: 'notes/tea.md', old_string: 'green', new_string: 'black', reason: 'changed taste' },
+      {
+        command: 'create',
+        file_path: 'notes/tea.md',
+        description: 'Drinks',
+        file_text: 'green tea\n',
+        reason: 'likes tea',
+      },
+      {
+        command: 'str_replace',
+        file_path: 'notes/tea.md',
+        old_string: 'green',
+        new_string: 'black',
+        reason: 'changed taste',
+      },
       { command: 'rename', old_path: 'notes/tea.md', new_path: 'notes/drinks.md', reason: 'broader' },
       { command: 'delete', file_path: 'notes/first.md', reason: 'not needed' },
     ];

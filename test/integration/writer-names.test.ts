@@ -48,13 +48,30 @@ describe('writer names', { tags: ['sandbox'] }, () => {
   const merges: Record<string, string> = {};
 
   it('a reflection merge is `reflection` in history() and watch(), as is its sub-agent commit', async () => {
-    appendTranscript(join(h.home, 'agents', 'ada'), 'default', [{ kind: 'user', text: 'I drink black tea.' }, { kind: 'assistant', text: 'Noted.' }]);
+    appendTranscript(join(h.home, 'agents', 'ada'), 'default', [
+      { kind: 'user', text: 'I drink black tea.' },
+      { kind: 'assistant', text: 'Noted.' },
+    ]);
     const model = scripted([
-      { calls: [{ name: 'write_file', input: { path: 'notes/tea.md', content: '---\ndescription: Tea\n---\nBlack tea.\n' } }] },
+      {
+        calls: [
+          { name: 'write_file', input: { path: 'notes/tea.md', content: '---\ndescription: Tea\n---\nBlack tea.\n' } },
+        ],
+      },
       { calls: [commit('Record the tea preference', 'Reviewed-Transcript: default lines 1-2')] },
       { text: 'done' },
     ]);
-    const r = await runDream({ launch: sharedShellLauncher(), home: h.home, agentId: 'ada', env: h.env, cwd: h.home, model, git: handleGit(memory), maxRetries: 0, stream: false });
+    const r = await runDream({
+      launch: sharedShellLauncher(),
+      home: h.home,
+      agentId: 'ada',
+      env: h.env,
+      cwd: h.home,
+      model,
+      git: handleGit(memory),
+      maxRetries: 0,
+      stream: false,
+    });
     expect(r).toMatchObject({ launched: true, status: 'merged' });
     merges['reflection'] = head();
     // The sub-agent's commit by its reason: within one second of `init`, git's date order may list init first.
@@ -62,7 +79,11 @@ describe('writer names', { tags: ['sandbox'] }, () => {
     const work = rest.find((e) => e.reason.startsWith('Record the tea preference'));
     expect(merge?.reason).toBe('merge(reflection): Record the tea preference');
     const moved = await moveTo(head());
-    expect({ merge: merge?.writer, work: work?.writer, watch: moved.writer }).toEqual({ merge: 'reflection', work: 'reflection', watch: 'reflection' });
+    expect({ merge: merge?.writer, work: work?.writer, watch: moved.writer }).toEqual({
+      merge: 'reflection',
+      work: 'reflection',
+      watch: 'reflection',
+    });
   }, 120_000);
 
   it('a worker merge is `worker` in history() and watch()', async () => {
@@ -70,7 +91,8 @@ describe('writer names', { tags: ['sandbox'] }, () => {
       launch: sharedShellLauncher(),
       memoryDir: h.memoryDir('ada'),
       gitmemHome: h.home,
-      command: "printf -- '---\\ndescription: Coffee\\n---\\nNo coffee.\\n' > notes/coffee.md && git add -A && git commit -qm 'worker learned'",
+      command:
+        "printf -- '---\\ndescription: Coffee\\n---\\nNo coffee.\\n' > notes/coffee.md && git add -A && git commit -qm 'worker learned'",
       env: h.env,
       git: createGitRunner({ env: h.env }),
       onWarning: () => undefined,
@@ -85,7 +107,10 @@ describe('writer names', { tags: ['sandbox'] }, () => {
   }, 120_000);
 
   it('`gitmem log` and the palace name both merges after their writers', async () => {
-    const log = JSON.parse(h.cli(['log', '--agent', 'ada', '-n', '10', '--json'])) as Array<{ sha: string; writer: string }>;
+    const log = JSON.parse(h.cli(['log', '--agent', 'ada', '-n', '10', '--json'])) as Array<{
+      sha: string;
+      writer: string;
+    }>;
     const byLog = Object.fromEntries(log.map((e) => [e.sha, e.writer]));
     expect([byLog[merges['reflection'] ?? ''], byLog[merges['worker'] ?? '']]).toEqual(['reflection', 'worker']);
     const text = h.cli(['log', '--agent', 'ada', '-n', '10']);
@@ -95,7 +120,10 @@ describe('writer names', { tags: ['sandbox'] }, () => {
       const r = await fetch(`${p.url}api/history?agent=ada`);
       const body = (await r.json()) as { entries: Array<{ sha: string; writer: string }> };
       const byPalace = Object.fromEntries(body.entries.map((e) => [e.sha, e.writer]));
-      expect([byPalace[merges['reflection'] ?? ''], byPalace[merges['worker'] ?? '']]).toEqual(['reflection', 'worker']);
+      expect([byPalace[merges['reflection'] ?? ''], byPalace[merges['worker'] ?? '']]).toEqual([
+        'reflection',
+        'worker',
+      ]);
     } finally {
       await p.stop();
     }

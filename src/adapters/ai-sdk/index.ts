@@ -4,4 +4,11 @@
  * reflection to any model.
  */
 export { memoryTools, MEMORY_TOOL_NAMES, type MemoryToolName, type ToolsMemory } from './tools.js';
-export { memoryMiddleware, withMemory, type AfterTurn, type MemoryMiddleware, type MiddlewareMemory, type WithMemoryOptions } from './middleware.js';
+export {
+  memoryMiddleware,
+  withMemory,
+  type AfterTurn,
+  type MemoryMiddleware,
+  type MiddlewareMemory,
+  type WithMemoryOptions,
+} from './middleware.js';

@@ -8,11 +8,23 @@
 import { setImmediate } from 'node:timers';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import { MemoryError, toMemoryError } from '../../errors.js';
-import { createReflectionHarness, handleWiring, type CreateReflectionHarnessOptions, type Memory } from '../../memory.js';
+import {
+  createReflectionHarness,
+  handleWiring,
+  type CreateReflectionHarnessOptions,
+  type Memory,
+} from '../../memory.js';
 import type { ReflectionHarness, ReflectionLaunch } from '../../reflection/harness.js';
 import type { TranscriptRowInput } from '../../reflection/transcripts.js';
 import type { SyncResult } from '../../sync/types.js';
-import { conversationLength, newMessages, rowsOfMessages, rowsOfOutput, type CallOptions, type OutputPart } from './turn-rows.js';
+import {
+  conversationLength,
+  newMessages,
+  rowsOfMessages,
+  rowsOfOutput,
+  type CallOptions,
+  type OutputPart,
+} from './turn-rows.js';
 
 /** The wording of the prompt the middleware compiles: the memory tools (memoryTools), no shell. */
 const AI_SDK_PROMPT_SURFACE = 'tools';
@@ -75,7 +87,11 @@ function withSystem(params: CallOptions, compiled: string): CallOptions {
 }
 
 /** One turn's background work: the transcript, the reflection trigger, the post-turn sync. Never throws. */
-async function afterTurn(o: WithMemoryOptions, harness: ReflectionHarness | null, rows: TranscriptRowInput[]): Promise<void> {
+async function afterTurn(
+  o: WithMemoryOptions,
+  harness: ReflectionHarness | null,
+  rows: TranscriptRowInput[],
+): Promise<void> {
   let reflection: AfterTurn['reflection'] = { state: 'off' };
   let sync: AfterTurn['sync'] = { status: 'off' };
   try {
@@ -127,10 +143,12 @@ export function memoryMiddleware(o: WithMemoryOptions): MemoryMiddleware {
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params }) => {
-      compiled ??= o.memory.compilePrompt({ ...o.prompt, surface: o.prompt?.surface ?? AI_SDK_PROMPT_SURFACE }).catch((err: unknown) => {
-        compiled = undefined; // a failed compile is tried again on the next call
-        throw err;
-      });
+      compiled ??= o.memory
+        .compilePrompt({ ...o.prompt, surface: o.prompt?.surface ?? AI_SDK_PROMPT_SURFACE })
+        .catch((err: unknown) => {
+          compiled = undefined; // a failed compile is tried again on the next call
+          throw err;
+        });
       return withSystem(params, await compiled);
     },
     wrapGenerate: async ({ doGenerate, params }) => {
@@ -145,7 +163,8 @@ export function memoryMiddleware(o: WithMemoryOptions): MemoryMiddleware {
         transform(part, controller) {
           controller.enqueue(part);
           if (part.type === 'text-delta') text += part.delta;
-          if (part.type === 'finish' && part.finishReason.unified !== 'tool-calls') finish(params, text === '' ? [] : [{ type: 'text', text }]);
+          if (part.type === 'finish' && part.finishReason.unified !== 'tool-calls')
+            finish(params, text === '' ? [] : [{ type: 'text', text }]);
         },
       });
       return { stream: stream.pipeThrough(tap), ...rest };
@@ -165,7 +184,11 @@ export function memoryMiddleware(o: WithMemoryOptions): MemoryMiddleware {
  */
 export function withMemory(model: LanguageModel, options: WithMemoryOptions): ReturnType<typeof wrapLanguageModel> {
   if (typeof model === 'string') {
-    throw new MemoryError('INVALID_ARGUMENT', 'withMemory: pass a model instance (e.g. openai("gpt-4.1")), not a model id string', { data: { field: 'model' } });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      'withMemory: pass a model instance (e.g. openai("gpt-4.1")), not a model id string',
+      { data: { field: 'model' } },
+    );
   }
   return wrapLanguageModel({ model: model as WrappableModel, middleware: memoryMiddleware(options) });
 }

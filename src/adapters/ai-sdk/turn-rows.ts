@@ -42,7 +42,13 @@ export function rowsOfMessages(messages: readonly PromptMessage[]): TranscriptRo
       if (p.type !== 'tool-result') continue;
       const call = calls.get(p.toolCallId);
       const out = outputText(p.output);
-      rows.push({ kind: 'tool_call', name: p.toolName, argsText: call?.args ?? '', resultText: out.text, resultOk: out.ok });
+      rows.push({
+        kind: 'tool_call',
+        name: p.toolName,
+        argsText: call?.args ?? '',
+        resultText: out.text,
+        resultOk: out.ok,
+      });
     }
   }
   return rows;
@@ -71,4 +77,5 @@ export function newMessages(prompt: readonly PromptMessage[], seen: number): Pro
 }
 
 /** How many non-system messages a prompt holds. */
-export const conversationLength = (prompt: readonly PromptMessage[]): number => prompt.filter((m) => m.role !== 'system').length;
+export const conversationLength = (prompt: readonly PromptMessage[]): number =>
+  prompt.filter((m) => m.role !== 'system').length;

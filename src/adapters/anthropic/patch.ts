@@ -27,7 +27,10 @@ export type FileOp =
 const at = (file: string): string => `memory/${file}`;
 const plus = (text: string): string[] => text.split('\n').map((l) => `+${l}`);
 /** The lines gitmem matches a hunk against: the text normalised (no BOM, LF), as its parser reads them. */
-const minus = (text: string): string[] => normalizeText(text).split('\n').map((l) => `-${l}`);
+const minus = (text: string): string[] =>
+  normalizeText(text)
+    .split('\n')
+    .map((l) => `-${l}`);
 
 /**
  * The `+` lines that make gitmem's update of `before` exactly `text`, or null when its line-ending rule cannot.
@@ -41,10 +44,23 @@ function updateLines(before: string, text: string): string[] | null {
 }
 
 function rewrite(file: string, before: string, text: string, moveTo?: string): string[] {
-  const update = [`*** Update File: ${at(file)}`, ...(moveTo === undefined ? [] : [`*** Move to: ${at(moveTo)}`]), '@@', ...minus(before)];
+  const update = [
+    `*** Update File: ${at(file)}`,
+    ...(moveTo === undefined ? [] : [`*** Move to: ${at(moveTo)}`]),
+    '@@',
+    ...minus(before),
+  ];
   const lines = updateLines(before, text);
   if (lines !== null) return [...update, ...lines];
-  return [`*** Update File: ${at(file)}`, '@@', ...minus(before), ...plus(normalizeText(before)), `*** Delete File: ${at(file)}`, `*** Add File: ${at(moveTo ?? file)}`, ...plus(text)];
+  return [
+    `*** Update File: ${at(file)}`,
+    '@@',
+    ...minus(before),
+    ...plus(normalizeText(before)),
+    `*** Delete File: ${at(file)}`,
+    `*** Add File: ${at(moveTo ?? file)}`,
+    ...plus(text),
+  ];
 }
 
 function render(op: FileOp): string[] {
@@ -58,7 +74,13 @@ function render(op: FileOp): string[] {
     case 'move':
       if (op.text !== op.before) return rewrite(op.from, op.before, op.text, op.to);
       // The text moves as it is: its first line, replaced by itself, anchors the hunk.
-      return [`*** Update File: ${at(op.from)}`, `*** Move to: ${at(op.to)}`, '@@', minus(op.before)[0] as string, `+${(minus(op.before)[0] as string).slice(1)}`];
+      return [
+        `*** Update File: ${at(op.from)}`,
+        `*** Move to: ${at(op.to)}`,
+        '@@',
+        minus(op.before)[0] as string,
+        `+${(minus(op.before)[0] as string).slice(1)}`,
+      ];
   }
 }
 

@@ -17,6 +17,9 @@ export type AnthropicPromptOptions = NonNullable<Parameters<Memory['compilePromp
  *   const system = await anthropicSystemPrompt(memory);
  *   await client.beta.messages.toolRunner({ model, max_tokens: 1024, system, tools: [betaMemoryTool(handlers)], messages });
  */
-export function anthropicSystemPrompt(memory: AnthropicPromptMemory, options: AnthropicPromptOptions = {}): Promise<string> {
+export function anthropicSystemPrompt(
+  memory: AnthropicPromptMemory,
+  options: AnthropicPromptOptions = {},
+): Promise<string> {
   return memory.compilePrompt({ ...options, surface: options.surface ?? 'anthropic' });
 }

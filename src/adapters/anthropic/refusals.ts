@@ -9,10 +9,22 @@ import { TOOL_LIMITS } from '../../memfs/limits.js';
 import { AnthropicToolError, MEMORIES } from './semantics.js';
 
 /** The parameters of Anthropic's memory tool: the only ones a message may name. */
-export const TOOL_PARAMETERS = ['command', 'path', 'view_range', 'file_text', 'old_str', 'new_str', 'insert_line', 'insert_text', 'old_path', 'new_path'] as const;
+export const TOOL_PARAMETERS = [
+  'command',
+  'path',
+  'view_range',
+  'file_text',
+  'old_str',
+  'new_str',
+  'insert_line',
+  'insert_text',
+  'old_path',
+  'new_path',
+] as const;
 
 /** Names from gitmem's own tools that must not reach the model through this one. */
-export const FOREIGN_NAMES = /memory_apply_patch|memory_view|memory_search|update_description|file_path|old_string|new_string|replace_all|'reason'|'input'|\(reason\)|(?:Add|Update|Delete) File|Move to/;
+export const FOREIGN_NAMES =
+  /memory_apply_patch|memory_view|memory_search|update_description|file_path|old_string|new_string|replace_all|'reason'|'input'|\(reason\)|(?:Add|Update|Delete) File|Move to/;
 
 const fail = (message: string): never => {
   throw new AnthropicToolError(message);
@@ -29,14 +41,17 @@ export function checkToolText(param: (typeof TOOL_PARAMETERS)[number], value: un
   if (typeof value !== 'string') fail(`gitmem: \`${param}\` must be a string`);
   const text = value as string;
   if (text.includes('\0')) fail(`gitmem: \`${param}\` contains a NUL character, which memory files cannot hold`);
-  if (!text.isWellFormed()) fail(`gitmem: \`${param}\` is not valid Unicode (a lone surrogate), which memory files cannot hold`);
+  if (!text.isWellFormed())
+    fail(`gitmem: \`${param}\` is not valid Unicode (a lone surrogate), which memory files cannot hold`);
   return text;
 }
 
 /** Refuses a change too large for one commit (old and new text travel together). */
 export function checkChangeSize(patch: string, shown: string): void {
   if (patch.length > TOOL_LIMITS.patchChars) {
-    fail(`gitmem: the change to ${shown} is too large for one commit (at most ${TOOL_LIMITS.patchChars.toLocaleString('en-US')} characters of old and new text together)`);
+    fail(
+      `gitmem: the change to ${shown} is too large for one commit (at most ${TOOL_LIMITS.patchChars.toLocaleString('en-US')} characters of old and new text together)`,
+    );
   }
 }
 
@@ -61,7 +76,10 @@ function problemLine(line: string, shown: ShownFiles): string {
 function detail(err: MemoryError, shown: ShownFiles): string {
   let text = (err.message.split('\n')[0] ?? '').replace(/^memory_apply_patch:\s*/, '');
   for (const file of [...shown.files].sort((a, b) => b.length - a.length)) {
-    text = text.replace(new RegExp(`(?<![\\w./-])${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-])`, 'g'), shownPath(file));
+    text = text.replace(
+      new RegExp(`(?<![\\w./-])${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-])`, 'g'),
+      shownPath(file),
+    );
   }
   return text;
 }

@@ -27,7 +27,8 @@ const fail = (message: string): never => {
  * @example repoPathOf('/memories/notes/a.md') // 'notes/a.md'
  */
 export function repoPathOf(memoryPath: unknown): string {
-  if (typeof memoryPath !== 'string' || !memoryPath.startsWith(MEMORIES)) fail(`Path must start with /memories, got: ${String(memoryPath)}`);
+  if (typeof memoryPath !== 'string' || !memoryPath.startsWith(MEMORIES))
+    fail(`Path must start with /memories, got: ${String(memoryPath)}`);
   const p = memoryPath as string;
   const rel = p.slice(MEMORIES.length).replace(/^\//, '');
   const resolved = posix.resolve(rel ? posix.join(MEMORIES, rel) : MEMORIES);
@@ -55,7 +56,8 @@ function rangeOf(viewRange: unknown, lines: readonly string[]): { shown: string[
  */
 export function fileView(shown: string, text: string, viewRange?: unknown): string {
   const lines = text.split('\n');
-  if (lines.length > MAX_LINES) fail(`File ${shown} has too many lines (${lines.length}). Maximum is ${MAX_LINES.toLocaleString()} lines.`);
+  if (lines.length > MAX_LINES)
+    fail(`File ${shown} has too many lines (${lines.length}). Maximum is ${MAX_LINES.toLocaleString()} lines.`);
   const { shown: range, first } = rangeOf(viewRange, lines);
   const header = `Here's the content of ${shown} with line numbers:`;
   const out: string[] = [];
@@ -88,22 +90,31 @@ export function planStrReplace(shown: string, text: string, oldStr: string, newS
   lines.forEach((line, i) => {
     if (line.includes(oldStr)) matching.push(i + 1);
   });
-  if (matching.length === 0) fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${shown}.`);
-  if (matching.length > 1) fail(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${matching.join(', ')}. Please ensure it is unique`);
+  if (matching.length === 0)
+    fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${shown}.`);
+  if (matching.length > 1)
+    fail(
+      `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${matching.join(', ')}. Please ensure it is unique`,
+    );
   const after = text.replace(oldStr, () => newStr);
   const newLines = after.split('\n');
   const changed = (matching[0] as number) - 1;
   const from = Math.max(0, changed - 2);
   const to = Math.min(newLines.length, changed + 3);
   const snippet = newLines.slice(from, to).map((line, i) => numbered(line, from + i + 1));
-  return { after, result: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${snippet.join('\n')}` };
+  return {
+    after,
+    result: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${snippet.join('\n')}`,
+  };
 }
 
 /** `insert`: the text (less one final newline) becomes the lines after line `insertLine`, 0 ≤ it ≤ the line count. */
 export function planInsert(shown: string, text: string, insertLine: number, insertText: string): TextEdit {
   const lines = text.split('\n');
   if (insertLine < 0 || insertLine > lines.length) {
-    fail(`Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of lines of the file: [0, ${lines.length}]`);
+    fail(
+      `Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of lines of the file: [0, ${lines.length}]`,
+    );
   }
   lines.splice(insertLine, 0, insertText.replace(/\n$/, ''));
   return { after: lines.join('\n'), result: `The file ${shown} has been edited.` };
@@ -115,9 +126,15 @@ export function planInsert(shown: string, text: string, insertLine: number, inse
  * @example describeText('# Project Alpha\nnotes', 'a.md') // 'Project Alpha'
  */
 export function describeText(text: string, file: string, max = 200): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const heading = lines.find((l) => /^#{1,6}\s+\S/.test(l));
-  const first = (heading ?? lines[0] ?? '').replace(/^#{1,6}\s+/, '').replace(/\s+/g, ' ').trim();
+  const first = (heading ?? lines[0] ?? '')
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const description = first === '' ? `Memory file ${file}` : first;
   return description.length > max ? `${description.slice(0, max - 1)}…` : description;
 }

@@ -6,14 +6,35 @@ import { HIDDEN_MARK, hiddenBlock, hiddenLength, storedText, visibleText } from 
 
 const block = (d: string): string => `---\ndescription: ${d}\n${HIDDEN_MARK}\n---\n`;
 const valid = (file: string, text: string, head: string | null = null): boolean =>
-  findProblems([{ status: head === null ? 'added' : 'modified', path: file, content: text, headContent: head }], { secrets: false }).length === 0;
+  findProblems([{ status: head === null ? 'added' : 'modified', path: file, content: text, headContent: head }], {
+    secrets: false,
+  }).length === 0;
 
 /** Seeded texts a model might write: frontmatter or not, valid or not, CRLF, a BOM, the mark itself. */
 function texts(seed: number, n: number): string[] {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const parts = ['---', 'description: d', 'title: t', 'read_only: true', 'limit: 3', '# Head', 'plain', '', ' ', HIDDEN_MARK, '\ufeff', 'a\r', 'x: [1'];
-  return Array.from({ length: n }, () => Array.from({ length: Math.floor(r() * 7) }, () => pick(parts)).join(pick(['\n', '\n', '\r\n'])) + pick(['', '\n']));
+  const parts = [
+    '---',
+    'description: d',
+    'title: t',
+    'read_only: true',
+    'limit: 3',
+    '# Head',
+    'plain',
+    '',
+    ' ',
+    HIDDEN_MARK,
+    '\ufeff',
+    'a\r',
+    'x: [1',
+  ];
+  return Array.from(
+    { length: n },
+    () =>
+      Array.from({ length: Math.floor(r() * 7) }, () => pick(parts)).join(pick(['\n', '\n', '\r\n'])) +
+      pick(['', '\n']),
+  );
 }
 
 describe('what is stored for a text the model wrote', () => {
@@ -29,8 +50,12 @@ describe('what is stored for a text the model wrote', () => {
     expect(storedText('notes/a.md', own, null)).toBe(own);
     expect(visibleText(own)).toBe(own);
     // Not a memory file as it stands (unknown key, no description, read_only set, not YAML): wrapped, described from it.
-    expect(storedText('notes/a.md', '---\ntitle: T\ndescription: Theirs\n---\nb', null)).toBe(`${block('Theirs')}---\ntitle: T\ndescription: Theirs\n---\nb`);
-    expect(storedText('notes/a.md', '---\ndescription: x\nread_only: true\n---\n', null).startsWith(block('x'))).toBe(true);
+    expect(storedText('notes/a.md', '---\ntitle: T\ndescription: Theirs\n---\nb', null)).toBe(
+      `${block('Theirs')}---\ntitle: T\ndescription: Theirs\n---\nb`,
+    );
+    expect(storedText('notes/a.md', '---\ndescription: x\nread_only: true\n---\n', null).startsWith(block('x'))).toBe(
+      true,
+    );
     expect(storedText('notes/a.md', '---\nx: [1\n---\n# H\n', null)).toBe(`${block('H')}---\nx: [1\n---\n# H\n`);
   });
 
@@ -39,8 +64,12 @@ describe('what is stored for a text the model wrote', () => {
     expect(storedText('notes/a.md', 'new', before)).toBe(`---\ndescription: Set by someone\n${HIDDEN_MARK}\n---\nnew`);
     expect(storedText('notes/a.md', '---\ndescription: own\n---\nnew', before)).toBe('---\ndescription: own\n---\nnew');
     // A move to a SKILL.md needs a name: a new block.
-    expect(storedText('skills/git/SKILL.md', 'how to', before)).toBe(hiddenBlock('skills/git/SKILL.md', 'how to') + 'how to');
-    expect(hiddenBlock('skills/git/SKILL.md', 'how to')).toBe(`---\nname: git\ndescription: how to\n${HIDDEN_MARK}\n---\n`);
+    expect(storedText('skills/git/SKILL.md', 'how to', before)).toBe(
+      hiddenBlock('skills/git/SKILL.md', 'how to') + 'how to',
+    );
+    expect(hiddenBlock('skills/git/SKILL.md', 'how to')).toBe(
+      `---\nname: git\ndescription: how to\n${HIDDEN_MARK}\n---\n`,
+    );
   });
 
   it('hides only a block gitmem wrote: LF lines, the mark inside, closed by exactly ---', () => {

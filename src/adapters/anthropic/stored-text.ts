@@ -12,7 +12,13 @@
  * The mapping round-trips: `visibleText(storedText(file, text, previous)) === text` for every text, a text
  * that itself opens with a marked block included (it gets one more, so exactly one is hidden).
  */
-import { descriptionOf, parseFrontmatterYaml, renderFrontmatter, singleLine, splitFrontmatter } from '../../blocks/frontmatter.js';
+import {
+  descriptionOf,
+  parseFrontmatterYaml,
+  renderFrontmatter,
+  singleLine,
+  splitFrontmatter,
+} from '../../blocks/frontmatter.js';
 import { findProblems, frontmatterKeysFor } from '../../blocks/validate.js';
 import { describeText } from './semantics.js';
 
@@ -20,7 +26,8 @@ import { describeText } from './semantics.js';
  * The comment line that marks a frontmatter block as gitmem's, not the model's (YAML ignores it; every
  * frontmatter edit of gitmem's keeps comment lines where they are).
  */
-export const HIDDEN_MARK = "# gitmem: not part of the file as Anthropic's memory tool wrote it, which starts after the closing ---";
+export const HIDDEN_MARK =
+  "# gitmem: not part of the file as Anthropic's memory tool wrote it, which starts after the closing ---";
 
 /**
  * The length of the hidden block a stored text opens with, 0 for none: LF lines from `---` to the first
@@ -30,7 +37,7 @@ export const HIDDEN_MARK = "# gitmem: not part of the file as Anthropic's memory
 export function hiddenLength(stored: string): number {
   if (!stored.startsWith('---\n')) return 0;
   let marked = false;
-  for (let pos = 4; ; ) {
+  for (let pos = 4; ;) {
     const end = stored.indexOf('\n', pos);
     if (end === -1) return 0; // unclosed, or closed without a line end: not a block gitmem wrote
     const line = stored.slice(pos, end);
@@ -75,7 +82,10 @@ function describe(text: string, file: string): string {
 export function hiddenBlock(file: string, text: string): string {
   const skill = frontmatterKeysFor(file)?.includes('name') === true;
   const folder = file.split('/').at(-2) ?? '';
-  const rendered = renderFrontmatter(skill ? { name: folder, description: describe(text, file) } : { description: describe(text, file) }, '');
+  const rendered = renderFrontmatter(
+    skill ? { name: folder, description: describe(text, file) } : { description: describe(text, file) },
+    '',
+  );
   return `${rendered.slice(0, -'---\n'.length)}${HIDDEN_MARK}\n---\n`;
 }
 

@@ -87,7 +87,9 @@ export async function lookup(memory: AnthropicMemory, rel: string, listing = fal
   }
   const { commit, files } = await memory.files();
   const prefix = rel === '' ? '' : `${rel}/`;
-  const below = files.filter((f) => f.path.startsWith(prefix)).map((f) => ({ rel: f.path.slice(prefix.length), size: f.size }));
+  const below = files
+    .filter((f) => f.path.startsWith(prefix))
+    .map((f) => ({ rel: f.path.slice(prefix.length), size: f.size }));
   if (rel === '' || below.length > 0) return { kind: 'dir', dir: rel, files: below, commit };
   if (md !== undefined) return md;
   if (listing && files.some((f) => f.path === rel || f.path === markdownName(memory, rel))) return lookup(memory, rel);
@@ -98,8 +100,15 @@ export async function lookup(memory: AnthropicMemory, rel: string, listing = fal
  * The texts of many files of a commit, in one read of the object store (a directory of a thousand files is one
  * git process, not a thousand); a file that is not UTF-8 text is left out.
  */
-export async function readTexts(memory: AnthropicMemory, commit: string, files: readonly string[]): Promise<Map<string, string>> {
-  const objects = await readObjects({ git: handleGit(memory), memoryDir: memory.memoryDir }, files.map((f) => `${commit}:${f}`));
+export async function readTexts(
+  memory: AnthropicMemory,
+  commit: string,
+  files: readonly string[],
+): Promise<Map<string, string>> {
+  const objects = await readObjects(
+    { git: handleGit(memory), memoryDir: memory.memoryDir },
+    files.map((f) => `${commit}:${f}`),
+  );
   const texts = new Map<string, string>();
   objects.forEach((o, i) => {
     if (o?.type !== 'blob') return;

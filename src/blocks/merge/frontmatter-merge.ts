@@ -20,12 +20,15 @@ export interface FrontmatterBlock {
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 function parse(yaml: string, side: string): FrontmatterData {
@@ -58,7 +61,8 @@ function entries(yaml: string, data: FrontmatterData): { head: string; byKey: Ma
     }
     const keys = Object.keys(one);
     const key = keys[0];
-    if (keys.length !== 1 || key === undefined || byKey.has(key) || !sameValue(one[key], data[key])) refuse('frontmatter_complex', 'frontmatter');
+    if (keys.length !== 1 || key === undefined || byKey.has(key) || !sameValue(one[key], data[key]))
+      refuse('frontmatter_complex', 'frontmatter');
     byKey.set(key, chunk);
     order.push(key);
   }
@@ -87,7 +91,11 @@ function mergeFields(b: FrontmatterData, o: FrontmatterData, t: FrontmatterData)
  * Merges three frontmatter blocks (null = the side has none). Returns the merged block (null: none).
  * @example mergeFrontmatter(base, ours, theirs) // '---\ndescription: x\nlimit: 10\n---\n'
  */
-export function mergeFrontmatter(b: FrontmatterBlock | null, o: FrontmatterBlock | null, t: FrontmatterBlock | null): FrontmatterBlock | null {
+export function mergeFrontmatter(
+  b: FrontmatterBlock | null,
+  o: FrontmatterBlock | null,
+  t: FrontmatterBlock | null,
+): FrontmatterBlock | null {
   if (o?.block === t?.block) return o;
   if (o?.block === b?.block) return t;
   if (t?.block === b?.block) return o;
@@ -103,7 +111,8 @@ export function mergeFrontmatter(b: FrontmatterBlock | null, o: FrontmatterBlock
     if (!Object.hasOwn(merged, key)) continue;
     yaml += sameValue(merged[key], dO[key]) ? (mine.byKey.get(key) as string) : (other.byKey.get(key) as string);
   }
-  for (const key of other.order) if (!Object.hasOwn(dO, key) && Object.hasOwn(merged, key)) yaml += other.byKey.get(key) as string;
+  for (const key of other.order)
+    if (!Object.hasOwn(dO, key) && Object.hasOwn(merged, key)) yaml += other.byKey.get(key) as string;
   if (yaml !== '' && !yaml.endsWith('\n')) refuse('frontmatter_complex', 'frontmatter');
   if (!sameValue(parse(yaml, 'merged'), merged)) refuse('frontmatter_complex', 'frontmatter');
   const close = o.block.slice(4 + o.yaml.length);

@@ -12,7 +12,13 @@ export { mergeMarkdownWith } from './merge-text.js';
 export { blockParser, loadMarkdownParser, type CreateMarkdownIt } from './parser.js';
 export type { ParseMarkdown } from './structure.js';
 export { MAX_MERGE_CHARS } from './limits.js';
-export { CONFLICT_KINDS, type MarkdownMergeInput, type MarkdownMergeResult, type MergeConflict, type MergeConflictKind } from './types.js';
+export {
+  CONFLICT_KINDS,
+  type MarkdownMergeInput,
+  type MarkdownMergeResult,
+  type MergeConflict,
+  type MergeConflictKind,
+} from './types.js';
 
 /**
  * Merges `theirs` into `ours` given their common `base` (null: both sides created the file). Loads the markdown
@@ -26,7 +32,16 @@ export function mergeMarkdown(input: MarkdownMergeInput): MarkdownMergeResult {
   try {
     parse = loadMarkdownParser();
   } catch (err) {
-    return { status: 'conflict', conflicts: [conflictOf('unsupported', '', `the markdown parser could not be loaded: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)] };
+    return {
+      status: 'conflict',
+      conflicts: [
+        conflictOf(
+          'unsupported',
+          '',
+          `the markdown parser could not be loaded: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+        ),
+      ],
+    };
   }
   return mergeMarkdownWith(parse, input);
 }

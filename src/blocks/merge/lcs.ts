@@ -26,7 +26,10 @@ export function alignKeys(a: readonly string[], b: readonly string[], where: str
   const table = new Uint16Array((n + 1) * w);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      table[i * w + j] = a[start + i] === b[start + j] ? (table[(i + 1) * w + j + 1] as number) + 1 : Math.max(table[(i + 1) * w + j] as number, table[i * w + j + 1] as number);
+      table[i * w + j] =
+        a[start + i] === b[start + j]
+          ? (table[(i + 1) * w + j + 1] as number) + 1
+          : Math.max(table[(i + 1) * w + j] as number, table[i * w + j + 1] as number);
     }
   }
   let i = 0;

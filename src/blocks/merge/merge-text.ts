@@ -12,7 +12,14 @@ import { mergeFrontmatter, type FrontmatterBlock } from './frontmatter-merge.js'
 import { MAX_MERGE_CHARS } from './limits.js';
 import { describe, mergeChildren } from './sequence.js';
 import { buildDoc, outline, renderDoc, tally, type MdDoc, type MdNode, type ParseMarkdown } from './structure.js';
-import { MergeConflictSignal, conflictOf, refuse, type MarkdownMergeInput, type MarkdownMergeResult, type MergeConflict } from './types.js';
+import {
+  MergeConflictSignal,
+  conflictOf,
+  refuse,
+  type MarkdownMergeInput,
+  type MarkdownMergeResult,
+  type MergeConflict,
+} from './types.js';
 
 interface Parts {
   fm: FrontmatterBlock | null;
@@ -55,7 +62,12 @@ function mergeBodies(parse: ParseMarkdown, b: string, o: string, t: string): str
   }
   const text = renderDoc(merged);
   const again = buildDoc(text, parse);
-  if (again.lead !== merged.lead || again.tail !== merged.tail || outline(again.children).join('\0') !== outline(merged.children).join('\0')) refuse('structure', '');
+  if (
+    again.lead !== merged.lead ||
+    again.tail !== merged.tail ||
+    outline(again.children).join('\0') !== outline(merged.children).join('\0')
+  )
+    refuse('structure', '');
   return text;
 }
 
@@ -72,7 +84,8 @@ function attempt<T>(conflicts: MergeConflict[], run: () => T): T | undefined {
 
 function preconditions(input: MarkdownMergeInput): void {
   const sides = [input.base, input.ours, input.theirs];
-  if (sides.some((s) => s !== null && s.length > MAX_MERGE_CHARS)) refuse('too_large', '', `over ${MAX_MERGE_CHARS} characters`);
+  if (sides.some((s) => s !== null && s.length > MAX_MERGE_CHARS))
+    refuse('too_large', '', `over ${MAX_MERGE_CHARS} characters`);
   if (sides.some((s) => s?.includes('\0'))) refuse('unsupported', '', 'a NUL character');
   if (input.protectedPaths?.has(input.path) || sides.some((s) => isProtectedText(s))) refuse('read_only', '');
 }
@@ -81,7 +94,11 @@ function merge(parse: ParseMarkdown, input: MarkdownMergeInput): MarkdownMergeRe
   const conflicts: MergeConflict[] = [];
   const parts = attempt(conflicts, () => {
     preconditions(input);
-    const [b, o, t] = [input.base === null ? null : normalizeText(input.base), normalizeText(input.ours), normalizeText(input.theirs)];
+    const [b, o, t] = [
+      input.base === null ? null : normalizeText(input.base),
+      normalizeText(input.ours),
+      normalizeText(input.theirs),
+    ];
     return [partsOf(b, 'base'), partsOf(o, 'ours'), partsOf(t, 'theirs')] as const;
   });
   if (parts === undefined) return { status: 'conflict', conflicts };
@@ -96,7 +113,9 @@ function merge(parse: ParseMarkdown, input: MarkdownMergeInput): MarkdownMergeRe
   }
   const text = restyle(input.ours, normalized);
   if (text === input.ours) return { status: 'clean', text };
-  const problems = findProblems([{ status: 'modified', path: input.path, content: text, headContent: input.ours }], { protectedPaths: input.protectedPaths ?? new Set() });
+  const problems = findProblems([{ status: 'modified', path: input.path, content: text, headContent: input.ours }], {
+    protectedPaths: input.protectedPaths ?? new Set(),
+  });
   if (problems.length === 0) return { status: 'clean', text };
   const detail = problems.map((p) => `${shownPath(p.path)}: ${p.message}`).join('; ');
   return { status: 'conflict', conflicts: [conflictOf('invalid_result', '', detail)] };

@@ -15,7 +15,34 @@ function rng(seed: number): (n: number) => number {
   return (n) => ((s = (s * 1103515245 + 12345) % 2 ** 31), s % n);
 }
 
-const PIECES = ['- a', '- b', '* c', '  - nested', '1. one', '# H', '## Sub', 'Para text', 'more text', '', '', '```', '- in code', '> quote', '<div>', '</div>', '[ref]: http://x', '    indented', '---', 'Setext', '===', '- [ ] task', '\t- tab', '😀 emoji', '   ', '+ plus'];
+const PIECES = [
+  '- a',
+  '- b',
+  '* c',
+  '  - nested',
+  '1. one',
+  '# H',
+  '## Sub',
+  'Para text',
+  'more text',
+  '',
+  '',
+  '```',
+  '- in code',
+  '> quote',
+  '<div>',
+  '</div>',
+  '[ref]: http://x',
+  '    indented',
+  '---',
+  'Setext',
+  '===',
+  '- [ ] task',
+  '\t- tab',
+  '😀 emoji',
+  '   ',
+  '+ plus',
+];
 
 function body(r: (n: number) => number): string {
   const n = r(14);
@@ -78,12 +105,24 @@ describe('the structural merge on generated input', () => {
       if (both.status === 'clean') {
         clean++;
         // Nothing is invented and nothing either side added is lost.
-        const [cb, co, ct, cr] = [base, ours, theirs, both.text].map(leafCounts) as [Map<string, number>, Map<string, number>, Map<string, number>, Map<string, number>];
+        const [cb, co, ct, cr] = [base, ours, theirs, both.text].map(leafCounts) as [
+          Map<string, number>,
+          Map<string, number>,
+          Map<string, number>,
+          Map<string, number>,
+        ];
         for (const [leaf, n] of cr) expect(n, leaf).toBeLessThanOrEqual(Math.max(co.get(leaf) ?? 0, ct.get(leaf) ?? 0));
-        for (const side of [co, ct]) for (const [leaf, n] of side) expect(cr.get(leaf) ?? 0, leaf).toBeGreaterThanOrEqual(n - (cb.get(leaf) ?? 0));
+        for (const side of [co, ct])
+          for (const [leaf, n] of side) expect(cr.get(leaf) ?? 0, leaf).toBeGreaterThanOrEqual(n - (cb.get(leaf) ?? 0));
       }
-      expect(mergeMarkdownWith(parse, { base, ours, theirs: base, path: 'notes/gen.md' })).toEqual({ status: 'clean', text: ours });
-      expect(mergeMarkdownWith(parse, { base, ours, theirs: ours, path: 'notes/gen.md' })).toEqual({ status: 'clean', text: ours });
+      expect(mergeMarkdownWith(parse, { base, ours, theirs: base, path: 'notes/gen.md' })).toEqual({
+        status: 'clean',
+        text: ours,
+      });
+      expect(mergeMarkdownWith(parse, { base, ours, theirs: ours, path: 'notes/gen.md' })).toEqual({
+        status: 'clean',
+        text: ours,
+      });
     }
     expect(clean).toBeGreaterThan(300);
   });
@@ -105,7 +144,12 @@ describe('the structural merge on generated input', () => {
     ];
     for (const shape of shapes) {
       const base = file(shape);
-      const r = mergeMarkdownWith(parse, { base, ours: `${base}\n- ours\n`, theirs: `${base}\n- theirs\n`, path: 'notes/p.md' });
+      const r = mergeMarkdownWith(parse, {
+        base,
+        ours: `${base}\n- ours\n`,
+        theirs: `${base}\n- theirs\n`,
+        path: 'notes/p.md',
+      });
       expect(['clean', 'conflict']).toContain(r.status);
     }
   });

@@ -33,7 +33,11 @@ interface SideChanges {
 }
 
 function sideChanges(base: readonly MdNode[], side: readonly MdNode[], where: string): SideChanges {
-  const match = alignKeys(base.map((n) => n.key), side.map((n) => n.key), where);
+  const match = alignKeys(
+    base.map((n) => n.key),
+    side.map((n) => n.key),
+    where,
+  );
   const out: SideChanges = { kept: new Map(), inserts: new Map(), hunks: [], edits: new Map() };
   let prevBase = -1;
   let prevSide = -1;
@@ -65,7 +69,8 @@ function at(where: string, node: MdNode | undefined): string {
   return where === '' ? describe(node) : `${where} > ${describe(node)}`;
 }
 
-const sameNodes = (a: readonly MdNode[], b: readonly MdNode[]): boolean => a.length === b.length && a.every((n, i) => n.text === (b[i] as MdNode).text);
+const sameNodes = (a: readonly MdNode[], b: readonly MdNode[]): boolean =>
+  a.length === b.length && a.every((n, i) => n.text === (b[i] as MdNode).text);
 
 /** Refuses overlapping hunks that are not the same change; returns theirs' hunks that repeat ours'. */
 function checkHunks(base: readonly MdNode[], o: SideChanges, t: SideChanges, where: string): Set<Hunk> {
@@ -76,12 +81,20 @@ function checkHunks(base: readonly MdNode[], o: SideChanges, t: SideChanges, whe
     for (let k = j; k < t.hunks.length && (t.hunks[k] as Hunk).start < ho.end; k++) {
       const ht = t.hunks[k] as Hunk;
       if (ht.start === ho.start && ht.end === ho.end && sameNodes(ht.nodes, ho.nodes)) repeated.add(ht);
-      else refuse(ho.nodes.length === 0 || ht.nodes.length === 0 ? 'delete_edit' : 'edit', at(where, base[Math.max(ho.start, ht.start)]));
+      else
+        refuse(
+          ho.nodes.length === 0 || ht.nodes.length === 0 ? 'delete_edit' : 'edit',
+          at(where, base[Math.max(ho.start, ht.start)]),
+        );
     }
   }
-  for (const [mine, other] of [[o, t], [t, o]] as const) {
+  for (const [mine, other] of [
+    [o, t],
+    [t, o],
+  ] as const) {
     for (const h of mine.hunks) {
-      for (let i = h.start; i < h.end; i++) if (other.edits.has(i)) refuse(h.nodes.length === 0 ? 'delete_edit' : 'edit', at(where, base[i]));
+      for (let i = h.start; i < h.end; i++)
+        if (other.edits.has(i)) refuse(h.nodes.length === 0 ? 'delete_edit' : 'edit', at(where, base[i]));
     }
     for (const p of mine.inserts.keys()) {
       const inside = other.hunks.find((h) => h.start < p && p < h.end);
@@ -94,20 +107,26 @@ function checkHunks(base: readonly MdNode[], o: SideChanges, t: SideChanges, whe
 const COMBINABLE: ReadonlySet<MdNode['kind']> = new Set(['item', 'section']);
 
 /** Insertions of both sides at one place (see the module comment). */
-function combineInserts(ours: readonly MdNode[] | undefined, theirs: readonly MdNode[] | undefined, where: string, next: MdNode | undefined): MdNode[] {
+function combineInserts(
+  ours: readonly MdNode[] | undefined,
+  theirs: readonly MdNode[] | undefined,
+  where: string,
+  next: MdNode | undefined,
+): MdNode[] {
   if (!ours?.length) return [...(theirs ?? [])];
   if (!theirs?.length) return [...ours];
   const rest = [...theirs];
   let oursOwn = 0;
   const out = ours.map((o) => {
     const same = rest.findIndex((t) => t.text === o.text);
-    if (same >= 0) return rest.splice(same, 1), o;
+    if (same >= 0) return (rest.splice(same, 1), o);
     const twin = o.children ? rest.findIndex((t) => t.children && t.key === o.key) : -1;
     if (twin >= 0) return mergeContainer(null, o, rest.splice(twin, 1)[0] as MdNode, where);
     oursOwn++;
     return o;
   });
-  if (oursOwn > 0 && rest.length > 0 && ![...ours, ...rest].every((n) => COMBINABLE.has(n.kind))) refuse('insert', at(where, next));
+  if (oursOwn > 0 && rest.length > 0 && ![...ours, ...rest].every((n) => COMBINABLE.has(n.kind)))
+    refuse('insert', at(where, next));
   return [...out, ...rest];
 }
 
@@ -115,14 +134,19 @@ function combineInserts(ours: readonly MdNode[] | undefined, theirs: readonly Md
  * Merges the children of one container; throws a merge conflict when the sides cannot be combined.
  * @example mergeChildren(base.children, ours.children, theirs.children, '')
  */
-export function mergeChildren(base: readonly MdNode[], ours: readonly MdNode[], theirs: readonly MdNode[], where: string): MdNode[] {
+export function mergeChildren(
+  base: readonly MdNode[],
+  ours: readonly MdNode[],
+  theirs: readonly MdNode[],
+  where: string,
+): MdNode[] {
   const o = sideChanges(base, ours, where);
   const t = sideChanges(base, theirs, where);
   const repeated = checkHunks(base, o, t, where);
   const starts = new Map<number, Hunk>();
   for (const h of [...o.hunks, ...t.hunks.filter((x) => !repeated.has(x))]) starts.set(h.start, h);
   const out: MdNode[] = [];
-  for (let p = 0; ; ) {
+  for (let p = 0; ;) {
     out.push(...combineInserts(o.inserts.get(p), t.inserts.get(p), where, base[p]));
     if (p >= base.length) break;
     const hunk = starts.get(p);
@@ -145,6 +169,11 @@ export function mergeChildren(base: readonly MdNode[], ours: readonly MdNode[], 
  */
 export function mergeContainer(base: MdNode | null, ours: MdNode, theirs: MdNode, where: string): MdNode {
   if (!ours.children || !theirs.children || (base !== null && !base.children)) refuse('edit', at(where, ours));
-  const children = mergeChildren(base?.children ?? [], ours.children, theirs.children, ours.kind === 'section' ? at(where, ours) : where);
+  const children = mergeChildren(
+    base?.children ?? [],
+    ours.children,
+    theirs.children,
+    ours.kind === 'section' ? at(where, ours) : where,
+  );
   return { ...ours, children, text: renderChildren(children) };
 }

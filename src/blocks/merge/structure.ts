@@ -187,7 +187,11 @@ function group(spans: readonly Span[], lines: Lines, count: Counter): { nodes: M
   const close = (): void => {
     if (section === null) return;
     link(section.node.children as MdNode[], section.spans, lines, '\n\n');
-    const span: Span = { kind: 'block', start: (section.spans[0] as Span).start, end: (section.spans.at(-1) as Span).end };
+    const span: Span = {
+      kind: 'block',
+      start: (section.spans[0] as Span).start,
+      end: (section.spans.at(-1) as Span).end,
+    };
     section.node.text = lines.text(span);
     outer.push(span);
     section = null;
@@ -197,7 +201,10 @@ function group(spans: readonly Span[], lines: Lines, count: Counter): { nodes: M
     if (n.kind === 'heading') {
       close();
       count.tick();
-      section = { node: { kind: 'section', key: `section:${n.text}`, text: '', children: [n], gap: null, sep: '' }, spans: [span] };
+      section = {
+        node: { kind: 'section', key: `section:${n.text}`, text: '', children: [n], gap: null, sep: '' },
+        spans: [span],
+      };
       nodes.push(section.node);
     } else if (section !== null) {
       (section.node.children as MdNode[]).push(n);
@@ -220,7 +227,11 @@ export function buildDoc(body: string, parse: ParseMarkdown): MdDoc {
   try {
     tokens = parse(body);
   } catch (err) {
-    refuse('unsupported', '', `the markdown parser failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    refuse(
+      'unsupported',
+      '',
+      `the markdown parser failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    );
   }
   const lines = new Lines(body);
   const count = new Counter();
@@ -229,7 +240,11 @@ export function buildDoc(body: string, parse: ParseMarkdown): MdDoc {
   const first = spans[0];
   const last = spans.at(-1);
   if (first === undefined || last === undefined) return { lead: body, children: [], tail: '' };
-  return { lead: body.slice(0, lines.startOf(first.start)), children: nodes, tail: body.slice(lines.endOf(last.end - 1)) };
+  return {
+    lead: body.slice(0, lines.startOf(first.start)),
+    children: nodes,
+    tail: body.slice(lines.endOf(last.end - 1)),
+  };
 }
 
 /**

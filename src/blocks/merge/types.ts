@@ -56,8 +56,7 @@ export interface MergeConflict {
 }
 
 export type MarkdownMergeResult =
-  | { status: 'clean'; text: string }
-  | { status: 'conflict'; conflicts: MergeConflict[] };
+  { status: 'clean'; text: string } | { status: 'conflict'; conflicts: MergeConflict[] };
 
 /** Thrown inside the merge to stop at the first conflict; turned into a result at the top. */
 export class MergeConflictSignal extends Error {
@@ -71,7 +70,11 @@ export class MergeConflictSignal extends Error {
  * @example conflictOf('field', 'frontmatter: limit').message // 'frontmatter: limit: the same frontmatter field was changed two ways'
  */
 export function conflictOf(kind: MergeConflictKind, where: string, detail?: string): MergeConflict {
-  return { kind, where, message: `${where === '' ? '' : `${where}: `}${CONFLICT_KINDS[kind]}${detail ? ` (${detail})` : ''}` };
+  return {
+    kind,
+    where,
+    message: `${where === '' ? '' : `${where}: `}${CONFLICT_KINDS[kind]}${detail ? ` (${detail})` : ''}`,
+  };
 }
 
 /** Stops the merge with a conflict of `kind` at `where`. */

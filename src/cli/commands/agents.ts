@@ -7,6 +7,11 @@ export const command: CliCommand = {
   usage: 'Usage: gitmem agents [--home DIR] [--json]',
   async run(ctx) {
     const agents = listAgents(ctx.home);
-    ctx.print(agents, agents.length === 0 ? `No agents under ${ctx.home}` : agents.map((a) => `${a.agentId}\t${a.memoryDir}`).join('\n'));
+    ctx.print(
+      agents,
+      agents.length === 0
+        ? `No agents under ${ctx.home}`
+        : agents.map((a) => `${a.agentId}\t${a.memoryDir}`).join('\n'),
+    );
   },
 };

@@ -4,12 +4,22 @@ import type { CliCommand } from '../types.js';
 
 export const command: CliCommand = {
   name: 'clone',
-  usage: 'Usage: gitmem clone <url> [--agent ID] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git.',
+  usage:
+    'Usage: gitmem clone <url> [--agent ID] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git.',
   async run(ctx) {
     const url = (ctx.args[0] ?? '').trim();
-    if (!url) throw new MemoryError('INVALID_ARGUMENT', 'clone: the <url> is empty (usage: gitmem clone <url> [--agent ID])');
-    const r = await cloneMemory({ config: ctx.config, url, baseDir: ctx.cwd, ...(ctx.launch ? { launch: ctx.launch } : {}), ...(ctx.agent ? { agentId: ctx.agent } : {}) });
-    const what = r.initialized ? 'an empty remote: initialised the agent and pushed its first commit' : `${r.commits} commit(s), head ${r.head?.slice(0, 7)}`;
+    if (!url)
+      throw new MemoryError('INVALID_ARGUMENT', 'clone: the <url> is empty (usage: gitmem clone <url> [--agent ID])');
+    const r = await cloneMemory({
+      config: ctx.config,
+      url,
+      baseDir: ctx.cwd,
+      ...(ctx.launch ? { launch: ctx.launch } : {}),
+      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+    });
+    const what = r.initialized
+      ? 'an empty remote: initialised the agent and pushed its first commit'
+      : `${r.commits} commit(s), head ${r.head?.slice(0, 7)}`;
     ctx.print(r, `Cloned ${r.url} as agent ${r.agentId} (${what})\nmemory: ${r.memoryDir}`);
   },
 };

@@ -29,7 +29,10 @@ Global: --home DIR, --json.`,
     if (sub === undefined || sub === 'show') {
       const path = configPath(ctx.home);
       const text = readIfExists(path);
-      return ctx.print({ path, exists: text !== undefined, text: text ?? '' }, `${path}${text === undefined ? ' (no file yet)' : `\n${text.trimEnd()}`}`);
+      return ctx.print(
+        { path, exists: text !== undefined, text: text ?? '' },
+        `${path}${text === undefined ? ' (no file yet)' : `\n${text.trimEnd()}`}`,
+      );
     }
     if (sub === 'get' && key !== undefined) {
       const v = configGet(ctx.home, key);
@@ -39,13 +42,22 @@ Global: --home DIR, --json.`,
     if (sub === 'set' && key !== undefined && value !== undefined) {
       const change = planConfigSet(ctx.home, key, valueOf(value));
       applyConfigChange(change);
-      return ctx.print({ key, value: valueOf(value), path: change.path, changed: change.changed }, change.changed ? `${key} set in ${change.path}` : `${key} already has that value`);
+      return ctx.print(
+        { key, value: valueOf(value), path: change.path, changed: change.changed },
+        change.changed ? `${key} set in ${change.path}` : `${key} already has that value`,
+      );
     }
     if (sub === 'unset' && key !== undefined) {
       const change = planConfigUnset(ctx.home, key);
       applyConfigChange(change);
-      return ctx.print({ key, path: change.path, changed: change.changed }, change.changed ? `${key} removed from ${change.path}` : `${key} was not set`);
+      return ctx.print(
+        { key, path: change.path, changed: change.changed },
+        change.changed ? `${key} removed from ${change.path}` : `${key} was not set`,
+      );
     }
-    throw new MemoryError('UNKNOWN_COMMAND', `unknown or incomplete config command (use: config, config get <key>, config set <key> <value>, config unset <key>)`);
+    throw new MemoryError(
+      'UNKNOWN_COMMAND',
+      `unknown or incomplete config command (use: config, config get <key>, config set <key> <value>, config unset <key>)`,
+    );
   },
 };

@@ -22,8 +22,12 @@ Global: --agent ID, --home DIR, --json.`;
 async function list(ctx: CliContext, memory: Memory): Promise<number> {
   const kept = await memory.conflicts.list();
   const proposals = await memory.conflicts.proposals();
-  const keptText = kept.map((b) => `${b.branch}  (${b.commits} commit(s), ${b.date})\n  ${b.files.join('\n  ') || '(no file changes)'}`);
-  const propText = proposals.map((p) => `${p.proposal}  proposed resolution of ${p.branch} (gitmem conflicts show ${p.proposal})`);
+  const keptText = kept.map(
+    (b) => `${b.branch}  (${b.commits} commit(s), ${b.date})\n  ${b.files.join('\n  ') || '(no file changes)'}`,
+  );
+  const propText = proposals.map(
+    (p) => `${p.proposal}  proposed resolution of ${p.branch} (gitmem conflicts show ${p.proposal})`,
+  );
   const text = [...keptText, ...propText].join('\n');
   ctx.print({ kept, proposals }, text || 'No kept branches: nothing is waiting to be reconciled.');
   return 0;
@@ -33,14 +37,21 @@ async function show(ctx: CliContext, memory: Memory, name: string): Promise<numb
   const proposal = (await memory.conflicts.proposals()).find((p) => p.proposal === name.replace(/^refs\/heads\//, ''));
   if (proposal) {
     const d = await memory.diff({ from: proposal.base, to: proposal.commit });
-    ctx.print({ ...proposal, diff: d.text }, `${proposal.proposal}: proposed resolution of ${proposal.branch}\naccept: gitmem conflicts accept ${proposal.proposal}\n\n${d.text}`);
+    ctx.print(
+      { ...proposal, diff: d.text },
+      `${proposal.proposal}: proposed resolution of ${proposal.branch}\naccept: gitmem conflicts accept ${proposal.proposal}\n\n${d.text}`,
+    );
     return 0;
   }
   const d = await memory.conflicts.show(name);
   const log = d.log.map((c) => `  ${c.sha.slice(0, 7)} ${c.subject}`).join('\n');
-  const conflicts = d.conflicted.length === 0 ? 'merges cleanly into main now' : `conflicts with main in: ${d.conflicted.join(', ')}`;
+  const conflicts =
+    d.conflicted.length === 0 ? 'merges cleanly into main now' : `conflicts with main in: ${d.conflicted.join(', ')}`;
   const main = d.mainDiff === '' ? '' : `\nwhat main changed in those files meanwhile:\n${d.mainDiff}`;
-  ctx.print(d, `${d.branch} (${d.kind}) head ${d.head.slice(0, 7)}\ncommits not on main:\n${log}\n${conflicts}\n\nwhat the branch changes:\n${d.diff}${main}`);
+  ctx.print(
+    d,
+    `${d.branch} (${d.kind}) head ${d.head.slice(0, 7)}\ncommits not on main:\n${log}\n${conflicts}\n\nwhat the branch changes:\n${d.diff}${main}`,
+  );
   return 0;
 }
 
@@ -49,13 +60,20 @@ async function resolutionFrom(ctx: CliContext, memory: Memory, branch: string): 
   const theirs = ctx.values['theirs'] === true;
   const file = ctx.option('file');
   if ([ours, theirs, file !== undefined].filter(Boolean).length !== 1) {
-    throw new MemoryError('INVALID_ARGUMENT', 'conflicts resolve: give exactly one of --ours, --theirs, --file PATH or --propose');
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      'conflicts resolve: give exactly one of --ours, --theirs, --file PATH or --propose',
+    );
   }
   if (ours || theirs) return { take: ours ? 'ours' : 'theirs' };
   let path = ctx.option('path');
   if (path === undefined) {
     const conflicted = (await memory.conflicts.show(branch)).conflicted;
-    if (conflicted.length !== 1) throw new MemoryError('INVALID_ARGUMENT', `conflicts resolve --file: ${conflicted.length === 0 ? 'nothing conflicts' : `${conflicted.length} files conflict (${conflicted.join(', ')})`}; name the file with --path`);
+    if (conflicted.length !== 1)
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `conflicts resolve --file: ${conflicted.length === 0 ? 'nothing conflicts' : `${conflicted.length} files conflict (${conflicted.join(', ')})`}; name the file with --path`,
+      );
     path = conflicted[0] as string;
   }
   return { files: { [path]: await ctx.readText(file as string) } };
@@ -66,13 +84,24 @@ async function resolve(ctx: CliContext, memory: Memory, branch: string): Promise
     const model = ctx.option('model');
     const reason = ctx.option('reason');
     const p = await memory.conflicts.propose(branch, { ...(model ? { model } : {}), ...(reason ? { reason } : {}) });
-    ctx.print(p, `Proposed ${p.proposal} for ${p.branch} (main is unchanged). Accept it with: gitmem conflicts accept ${p.proposal}\n\n${p.diff}`);
+    ctx.print(
+      p,
+      `Proposed ${p.proposal} for ${p.branch} (main is unchanged). Accept it with: gitmem conflicts accept ${p.proposal}\n\n${p.diff}`,
+    );
     return 0;
   }
   const reason = ctx.option('reason');
-  if (reason === undefined) throw new MemoryError('INVALID_ARGUMENT', 'conflicts resolve: --reason is required (it becomes the commit message)', { data: { field: 'reason' } });
+  if (reason === undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      'conflicts resolve: --reason is required (it becomes the commit message)',
+      { data: { field: 'reason' } },
+    );
   const r = await memory.conflicts.resolve(branch, { ...(await resolutionFrom(ctx, memory, branch)), reason });
-  ctx.print(r, `Resolved ${r.branch} in ${r.commit.slice(0, 7)} (${r.changedPaths.length} file(s) changed in main)${r.branchRemoved ? '' : `; ${r.branch} moved meanwhile and was kept`}.`);
+  ctx.print(
+    r,
+    `Resolved ${r.branch} in ${r.commit.slice(0, 7)} (${r.changedPaths.length} file(s) changed in main)${r.branchRemoved ? '' : `; ${r.branch} moved meanwhile and was kept`}.`,
+  );
   return 0;
 }
 

@@ -23,9 +23,15 @@ function run(ctx: CliContext): void {
     return ctx.print(s, renderStatus(s));
   }
   const r = connect({
-    home: ctx.home, harness: ctx.args[0], scope: ctx.option('scope'), agent: ctx.agent, dryRun: ctx.values['dry-run'] === true,
+    home: ctx.home,
+    harness: ctx.args[0],
+    scope: ctx.option('scope'),
+    agent: ctx.agent,
+    dryRun: ctx.values['dry-run'] === true,
     // A home named by --home or GITMEM_HOME travels in the command lines: the harness's environment may lack it.
-    env: ctx.env, cwd: ctx.cwd, launch: { ...launchOf(), ...(ctx.config.homeSource === 'default' ? {} : { home: ctx.home }) },
+    env: ctx.env,
+    cwd: ctx.cwd,
+    launch: { ...launchOf(), ...(ctx.config.homeSource === 'default' ? {} : { home: ctx.home }) },
   });
   const where = r.scope === 'project' ? ` (project ${r.projectRoot})` : '';
   const lines: string[] = [];
@@ -33,7 +39,8 @@ function run(ctx: CliContext): void {
   else if (r.dryRun) lines.push(`Would connect ${r.harness}${where}:`, r.diff.trimEnd());
   else {
     lines.push(`Connected ${r.harness}${where}${r.agent ? ` (agent ${r.agent})` : ''}:`);
-    for (const f of r.files) lines.push(`  ${f.action.padEnd(9)} ${f.path}${f.action === 'updated' ? ` (was: ${f.path}.gitmem-backup)` : ''}`);
+    for (const f of r.files)
+      lines.push(`  ${f.action.padEnd(9)} ${f.path}${f.action === 'updated' ? ` (was: ${f.path}.gitmem-backup)` : ''}`);
     if (r.mapped) lines.push(`  mapped ${r.projectRoot} → ${r.agent ?? ''} in the gitmem config`);
   }
   if (!r.dryRun) lines.push(...r.notices);

@@ -23,18 +23,29 @@ const DEFAULT_IDLE_SECONDS = 600;
 
 function addressOf(ctx: CliContext): DaemonAddress {
   const address = daemonAddress(ctx.home, ctx.env);
-  if (!address) throw new MemoryError('DAEMON_UNAVAILABLE', 'no daemon on this platform or for this home (unix sockets only; path too long?)');
+  if (!address)
+    throw new MemoryError(
+      'DAEMON_UNAVAILABLE',
+      'no daemon on this platform or for this home (unix sockets only; path too long?)',
+    );
   return address;
 }
 
 function unsafeDir(dir: string): MemoryError {
-  return new MemoryError('DAEMON_UNSAFE_DIR', `${dir} is not a private directory of this user (mode 0700); no daemon will use it`);
+  return new MemoryError(
+    'DAEMON_UNSAFE_DIR',
+    `${dir} is not a private directory of this user (mode 0700); no daemon will use it`,
+  );
 }
 
 function idleSeconds(ctx: CliContext): number {
-  const raw = (typeof ctx.values['idle'] === 'string' ? ctx.values['idle'] : undefined) ?? ctx.config.daemon.idleSeconds ?? String(DEFAULT_IDLE_SECONDS);
+  const raw =
+    (typeof ctx.values['idle'] === 'string' ? ctx.values['idle'] : undefined) ??
+    ctx.config.daemon.idleSeconds ??
+    String(DEFAULT_IDLE_SECONDS);
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `daemon: idle must be a positive number of seconds, got '${raw}'`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new MemoryError('INVALID_ARGUMENT', `daemon: idle must be a positive number of seconds, got '${raw}'`);
   return n;
 }
 
@@ -56,7 +67,13 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const idleMs = idleSeconds(ctx) * 1000;
   if (!ensurePrivateDir(address.dir)) throw unsafeDir(address.dir);
   pruneOldLogs(address.dir);
-  const [{ serveDaemon }, { main }, { createShellLauncher }, { serveDaemonHooks, preCommitEntry, redactText }, { peerRefusal, sweepTickets, ticketClaim }] = await Promise.all([
+  const [
+    { serveDaemon },
+    { main },
+    { createShellLauncher },
+    { serveDaemonHooks, preCommitEntry, redactText },
+    { peerRefusal, sweepTickets, ticketClaim },
+  ] = await Promise.all([
     import('../daemon/server.js'),
     import('../main.js'),
     import('../../process/shell-launcher.js'),
@@ -76,10 +93,19 @@ async function runForeground(ctx: CliContext): Promise<number> {
     launch: launcher.launch,
     log,
     sweep: sweepTickets,
-    peerRefusal: (socket, request) => peerRefusal(ticketClaim(socket, request.ticket), { GITMEM_SANDBOX: sandboxMarker(request.env) ?? '' }),
+    peerRefusal: (socket, request) =>
+      peerRefusal(ticketClaim(socket, request.ticket), { GITMEM_SANDBOX: sandboxMarker(request.env) ?? '' }),
   });
   try {
-    const why = await serveDaemon({ socket: address.socket, home: ctx.home, build: BUILD_ID, idleMs, run, log, trace: ctx.config.daemon.trace });
+    const why = await serveDaemon({
+      socket: address.socket,
+      home: ctx.home,
+      build: BUILD_ID,
+      idleMs,
+      run,
+      log,
+      trace: ctx.config.daemon.trace,
+    });
     ctx.print({ stopped: why }, `gitmem daemon stopped: ${why}`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'DAEMON_RUNNING') throw err;
@@ -102,18 +128,22 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 
 async function start(ctx: CliContext): Promise<number> {
   const address = addressOf(ctx);
-  if (!ctx.config.daemon.enabled) throw new MemoryError('DAEMON_UNAVAILABLE', 'GITMEM_DAEMON is off in this environment');
-  if (BUILD_ID === 'dev') throw new MemoryError('DAEMON_UNAVAILABLE', 'the daemon runs from the built CLI (npm run build), not from source');
-  if (!existsSync(ctx.home)) throw new MemoryError('MEMORY_DIR_MISSING', `no gitmem home at ${ctx.home} (run \`gitmem init\`)`);
+  if (!ctx.config.daemon.enabled)
+    throw new MemoryError('DAEMON_UNAVAILABLE', 'GITMEM_DAEMON is off in this environment');
+  if (BUILD_ID === 'dev')
+    throw new MemoryError('DAEMON_UNAVAILABLE', 'the daemon runs from the built CLI (npm run build), not from source');
+  if (!existsSync(ctx.home))
+    throw new MemoryError('MEMORY_DIR_MISSING', `no gitmem home at ${ctx.home} (run \`gitmem init\`)`);
   if (existsSync(address.dir) && !isPrivateDir(address.dir)) throw unsafeDir(address.dir);
   const before = await askDaemon(address.socket, 'ping');
-  if (before && 'pid' in before) return ctx.print(before, `gitmem daemon already running (pid ${before.pid})`), 0;
+  if (before && 'pid' in before) return (ctx.print(before, `gitmem daemon already running (pid ${before.pid})`), 0);
   const { startDaemon } = await import('../daemon/start.js');
   const entry = join(dirname(fileURLToPath(import.meta.url)), 'gitmem.cjs');
   startDaemon({ entry, home: ctx.home, env: ctx.env });
   let info: Awaited<ReturnType<typeof askDaemon>>;
-  const up = await waitFor(async () => ((info = await askDaemon(address.socket, 'ping')) !== undefined), 5000);
-  if (!up || !info || !('pid' in info)) throw new MemoryError('DAEMON_UNAVAILABLE', `the daemon did not come up; see ${address.log}`);
+  const up = await waitFor(async () => (info = await askDaemon(address.socket, 'ping')) !== undefined, 5000);
+  if (!up || !info || !('pid' in info))
+    throw new MemoryError('DAEMON_UNAVAILABLE', `the daemon did not come up; see ${address.log}`);
   ctx.print(info, `gitmem daemon started (pid ${info.pid})`);
   return 0;
 }
@@ -121,7 +151,7 @@ async function start(ctx: CliContext): Promise<number> {
 async function stop(ctx: CliContext): Promise<number> {
   const address = addressOf(ctx);
   const r = await askDaemon(address.socket, 'stop');
-  if (!r) return ctx.print({ stopped: false }, 'no gitmem daemon is running for this home'), 0;
+  if (!r) return (ctx.print({ stopped: false }, 'no gitmem daemon is running for this home'), 0);
   await waitFor(async () => !existsSync(address.socket), 5000);
   ctx.print({ stopped: true }, 'gitmem daemon stopped');
   return 0;
@@ -130,7 +160,8 @@ async function stop(ctx: CliContext): Promise<number> {
 async function status(ctx: CliContext): Promise<number> {
   const address = addressOf(ctx);
   const info = await askDaemon(address.socket, 'ping');
-  if (!info || !('pid' in info)) return ctx.print({ running: false, socket: address.socket }, 'no gitmem daemon is running for this home'), 0;
+  if (!info || !('pid' in info))
+    return (ctx.print({ running: false, socket: address.socket }, 'no gitmem daemon is running for this home'), 0);
   const text = `gitmem daemon: pid ${info.pid}, build ${info.build}, ${info.served} request(s) served since ${info.startedAt}\nsocket: ${address.socket}\nlog: ${address.log}`;
   ctx.print({ running: true, socket: address.socket, log: address.log, ...info }, text);
   return 0;

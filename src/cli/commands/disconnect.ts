@@ -12,12 +12,23 @@ A file still as connect left it gets its earlier bytes back (or is deleted, if c
 edited since loses only gitmem's entries.
 Global: --home DIR, --json.`,
   async run(ctx) {
-    const r = disconnect({ home: ctx.home, harness: ctx.args[0], scope: ctx.option('scope'), dryRun: ctx.values['dry-run'] === true, env: ctx.env, cwd: ctx.cwd });
+    const r = disconnect({
+      home: ctx.home,
+      harness: ctx.args[0],
+      scope: ctx.option('scope'),
+      dryRun: ctx.values['dry-run'] === true,
+      env: ctx.env,
+      cwd: ctx.cwd,
+    });
     const where = r.scope === 'project' ? ` (project ${r.projectRoot})` : '';
     let text: string;
     if (!r.changed) text = `${r.harness} is not connected${where}; nothing written.`;
     else if (r.dryRun) text = `Would disconnect ${r.harness}${where}:\n${r.diff.trimEnd()}`;
-    else text = [`Disconnected ${r.harness}${where}:`, ...r.files.filter((f) => f.action !== 'unchanged').map((f) => `  ${f.action.padEnd(9)} ${f.path}`)].join('\n');
+    else
+      text = [
+        `Disconnected ${r.harness}${where}:`,
+        ...r.files.filter((f) => f.action !== 'unchanged').map((f) => `  ${f.action.padEnd(9)} ${f.path}`),
+      ].join('\n');
     ctx.print(r, text);
   },
 };

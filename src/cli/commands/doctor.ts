@@ -9,13 +9,23 @@ export const command: CliCommand = {
   --fix repairs what is safe: hooks, orphan worktrees (their work imported first), stale locks, unfinished writes
 Global: --agent ID, --home DIR, --json.`,
   async run(ctx) {
-    const report = await runMemoryDoctor({ home: ctx.home, ...(ctx.agent ? { agentId: ctx.agent } : {}), env: ctx.env, ...(ctx.launch ? { launch: ctx.launch } : {}), fix: ctx.values['fix'] === true });
+    const report = await runMemoryDoctor({
+      home: ctx.home,
+      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+      env: ctx.env,
+      ...(ctx.launch ? { launch: ctx.launch } : {}),
+      fix: ctx.values['fix'] === true,
+    });
     const lines = report.checks.flatMap((c) => [
       `${c.status === 'ok' ? 'ok     ' : 'PROBLEM'} ${c.check}: ${c.line}`,
       ...(c.fixed ?? []).map((f) => `          fixed: ${f}`),
       ...(c.status === 'problem' ? (c.details ?? []).map((d) => `          ${d}`) : []),
     ]);
-    lines.push(report.healthy ? 'healthy' : `${report.checks.filter((c) => c.status === 'problem').length} check(s) found problems${ctx.values['fix'] === true ? '' : ' (gitmem doctor --fix repairs hooks, worktrees and locks)'}`);
+    lines.push(
+      report.healthy
+        ? 'healthy'
+        : `${report.checks.filter((c) => c.status === 'problem').length} check(s) found problems${ctx.values['fix'] === true ? '' : ' (gitmem doctor --fix repairs hooks, worktrees and locks)'}`,
+    );
     ctx.print(report, lines.join('\n'));
     return report.healthy ? 0 : 1;
   },

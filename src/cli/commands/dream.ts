@@ -3,7 +3,14 @@
  * transcript, optionally maintaining a document such as AGENTS.md through memory. Thin: validation and
  * printing; the work is runDream. Progress goes to stderr (a spinner only on a TTY).
  */
-import { dreamExitCode, MemoryError, MODEL_SPEC_FORMS, runDream, SOURCE_FORMS, type DreamResult } from '../../internals.js';
+import {
+  dreamExitCode,
+  MemoryError,
+  MODEL_SPEC_FORMS,
+  runDream,
+  SOURCE_FORMS,
+  type DreamResult,
+} from '../../internals.js';
 import type { CliCommand, CliContext } from '../types.js';
 
 const USAGE = `
@@ -36,7 +43,9 @@ function progress(ctx: CliContext): { line: (text: string) => void; stop: () => 
   const tty = process.stderr.isTTY === true && !ctx.json;
   let current = '';
   let frame = 0;
-  const timer = tty ? setInterval(() => process.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} ${current}\u001b[K`), 100) : undefined;
+  const timer = tty
+    ? setInterval(() => process.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} ${current}\u001b[K`), 100)
+    : undefined;
   timer?.unref();
   return {
     line: (text) => {
@@ -63,7 +72,12 @@ function printError(ctx: CliContext, e: { code: string; message: string }, detai
 
 function printText(ctx: CliContext, r: DreamResult): void {
   if (r.diff !== undefined) ctx.stdout(r.diff.trim() === '' ? '(no changes)' : r.diff);
-  if (r.error) printError(ctx, r.error, (r.conflictingPaths ?? []).map((path) => `  conflicting: ${path}`));
+  if (r.error)
+    printError(
+      ctx,
+      r.error,
+      (r.conflictingPaths ?? []).map((path) => `  conflicting: ${path}`),
+    );
   else ctx.stdout(r.message);
   if (r.targetWritten) ctx.stdout(`Wrote ${r.targetPath}`);
 }
@@ -73,7 +87,13 @@ function refusal(ctx: CliContext, err: MemoryError): number {
   printError(ctx, err);
   if (ctx.json) {
     const agentId = str(ctx, 'memory') ?? ctx.agent;
-    const r: DreamResult = { launched: false, success: false, message: err.message, agentId: agentId ?? '', error: { code: err.code, message: err.message, data: err.data } };
+    const r: DreamResult = {
+      launched: false,
+      success: false,
+      message: err.message,
+      agentId: agentId ?? '',
+      error: { code: err.code, message: err.message, data: err.data },
+    };
     ctx.stdout(JSON.stringify(r));
   }
   return err.code === 'INTERNAL' ? 2 : 1;
@@ -81,13 +101,14 @@ function refusal(ctx: CliContext, err: MemoryError): number {
 
 function mergeMode(ctx: CliContext): 'auto' | 'explicit' | undefined {
   const merge = str(ctx, 'merge');
-  if (merge !== undefined && merge !== 'auto' && merge !== 'explicit') throw new MemoryError('INVALID_ARGUMENT', `--merge must be auto or explicit, got ${merge}`);
+  if (merge !== undefined && merge !== 'auto' && merge !== 'explicit')
+    throw new MemoryError('INVALID_ARGUMENT', `--merge must be auto or explicit, got ${merge}`);
   return merge;
 }
 
 async function run(ctx: CliContext): Promise<number> {
   const [extra] = ctx.args;
-  if (extra === 'help') return void ctx.stdout(USAGE.trim()), 0;
+  if (extra === 'help') return (void ctx.stdout(USAGE.trim()), 0);
   const p = progress(ctx);
   try {
     if (extra !== undefined) throw new MemoryError('INVALID_ARGUMENT', `Unknown argument: ${extra}`);
@@ -101,10 +122,28 @@ async function run(ctx: CliContext): Promise<number> {
   }
 }
 
-async function dream(ctx: CliContext, p: ReturnType<typeof progress>, merge: 'auto' | 'explicit' | undefined): Promise<number> {
+async function dream(
+  ctx: CliContext,
+  p: ReturnType<typeof progress>,
+  merge: 'auto' | 'explicit' | undefined,
+): Promise<number> {
   const r = await runDream({
-    home: ctx.home, env: ctx.env, cwd: ctx.cwd, onProgress: p.line, onWarning: ctx.stderr,
-    ...optional({ agentId: str(ctx, 'memory') ?? ctx.agent, from: str(ctx, 'from'), to: str(ctx, 'to'), instruction: str(ctx, 'instruction'), model: str(ctx, 'model'), timeoutSeconds: str(ctx, 'timeout'), prompt: str(ctx, 'prompt'), system: str(ctx, 'system'), merge }),
+    home: ctx.home,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    onProgress: p.line,
+    onWarning: ctx.stderr,
+    ...optional({
+      agentId: str(ctx, 'memory') ?? ctx.agent,
+      from: str(ctx, 'from'),
+      to: str(ctx, 'to'),
+      instruction: str(ctx, 'instruction'),
+      model: str(ctx, 'model'),
+      timeoutSeconds: str(ctx, 'timeout'),
+      prompt: str(ctx, 'prompt'),
+      system: str(ctx, 'system'),
+      merge,
+    }),
     ...(ctx.values['dry-run'] === true ? { dryRun: true } : {}),
   });
   p.stop();
@@ -119,7 +158,9 @@ async function dream(ctx: CliContext, p: ReturnType<typeof progress>, merge: 'au
 }
 
 function optional<T extends Record<string, unknown>>(o: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<{
+    [K in keyof T]: Exclude<T[K], undefined>;
+  }>;
 }
 
 export const command: CliCommand = {

@@ -12,10 +12,25 @@ export const command: CliCommand = {
   async run(ctx) {
     const name = ctx.option('name');
     const personality = ctx.option('personality');
-    const r = await initMemory({ home: ctx.home, agentId: ctx.agent, env: ctx.env, ...(name ? { name } : {}), ...(personality ? { personality } : {}) });
+    const r = await initMemory({
+      home: ctx.home,
+      agentId: ctx.agent,
+      env: ctx.env,
+      ...(name ? { name } : {}),
+      ...(personality ? { personality } : {}),
+    });
     const text = r.created
       ? `Initialized memory for agent ${r.agentId}\n  path: ${r.memoryDir}\n  commit: ${r.commit ?? ''}`
       : `Agent ${r.agentId} already exists at ${r.memoryDir}; ${r.repairedHooks.length > 0 ? `repaired: ${r.repairedHooks.join(', ')}` : 'hooks are up to date'}`;
-    ctx.print({ agentId: r.agentId, memoryDir: r.memoryDir, created: r.created, commit: r.commit, repairedHooks: r.repairedHooks }, text);
+    ctx.print(
+      {
+        agentId: r.agentId,
+        memoryDir: r.memoryDir,
+        created: r.created,
+        commit: r.commit,
+        repairedHooks: r.repairedHooks,
+      },
+      text,
+    );
   },
 };

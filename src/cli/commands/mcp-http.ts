@@ -14,7 +14,12 @@ export const DEFAULT_MCP_PORT = 8377;
 function portOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_MCP_PORT;
   const n = Number(raw);
-  if (!/^\d{1,5}$/.test(raw) || n > 65535) throw new MemoryError('INVALID_ARGUMENT', `--port must be a port number 0-65535 (0 = any free port), got '${raw.slice(0, 40)}'`, { data: { field: 'port' } });
+  if (!/^\d{1,5}$/.test(raw) || n > 65535)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `--port must be a port number 0-65535 (0 = any free port), got '${raw.slice(0, 40)}'`,
+      { data: { field: 'port' } },
+    );
   return n;
 }
 
@@ -44,7 +49,12 @@ export async function serveHttp(ctx: CliContext): Promise<number> {
   // A long-lived server: git starts through the process's resident shells (the handle's default launcher).
   const open = (agentId: string | undefined): ReturnType<typeof createMemory> => {
     const id = agentId ?? ctx.agent;
-    return createMemory({ home: ctx.home, env: ctx.env, ...(ctx.launch ? { launch: ctx.launch } : {}), ...(id !== undefined ? { agentId: id } : {}) });
+    return createMemory({
+      home: ctx.home,
+      env: ctx.env,
+      ...(ctx.launch ? { launch: ctx.launch } : {}),
+      ...(id !== undefined ? { agentId: id } : {}),
+    });
   };
   // A named agent is opened first, so a bad --agent is one error line before the server listens.
   const memory = ctx.agent === undefined ? undefined : await open(undefined);
@@ -58,8 +68,11 @@ export async function serveHttp(ctx: CliContext): Promise<number> {
     log: (line) => ctx.stderr(`gitmem mcp: ${line}`),
   });
   const stopped = stopSignal();
-  ctx.stderr(`gitmem mcp: serving ${server.url} (${memory?.agentId ?? 'the default agent'}) and ${server.url.replace(/\/mcp$/, '/agents/<id>/mcp')} (every agent of ${ctx.home})`);
-  if (server.tokenGenerated) ctx.stderr(`gitmem mcp: bearer token (generated; --token-file F to set one): ${server.token}`);
+  ctx.stderr(
+    `gitmem mcp: serving ${server.url} (${memory?.agentId ?? 'the default agent'}) and ${server.url.replace(/\/mcp$/, '/agents/<id>/mcp')} (every agent of ${ctx.home})`,
+  );
+  if (server.tokenGenerated)
+    ctx.stderr(`gitmem mcp: bearer token (generated; --token-file F to set one): ${server.token}`);
   ctx.stderr(`gitmem mcp: stopped (${await stopped})`);
   await server.close();
   return 0;

@@ -20,7 +20,8 @@ export const command: CliCommand = {
   async run(ctx) {
     if (ctx.values['http'] === true) return (await import('./mcp-http.js')).serveHttp(ctx);
     for (const name of ['host', 'port', 'token-file']) {
-      if (ctx.values[name] !== undefined) throw new MemoryError('INVALID_ARGUMENT', `--${name} needs --http`, { data: { field: name } });
+      if (ctx.values[name] !== undefined)
+        throw new MemoryError('INVALID_ARGUMENT', `--${name} needs --http`, { data: { field: name } });
     }
     // A long-lived server: git starts through the process's resident shells (the handle's default launcher).
     const memory = await ctx.openMemory();

@@ -21,7 +21,8 @@ Global: --agent ID, --home DIR, --json (output as JSON).`;
 async function createCall(ctx: CliContext): Promise<Record<string, unknown>> {
   const textFile = ctx.option('text-file');
   const text = ctx.option('text');
-  if (textFile !== undefined && text !== undefined) throw new MemoryError('INVALID_ARGUMENT', 'memory create: give --text or --text-file, not both');
+  if (textFile !== undefined && text !== undefined)
+    throw new MemoryError('INVALID_ARGUMENT', 'memory create: give --text or --text-file, not both');
   const file_text = textFile !== undefined ? await ctx.readText(textFile) : (text ?? '');
   return { command: 'create', file_path: ctx.args[1], description: ctx.option('description'), file_text };
 }
@@ -35,7 +36,14 @@ async function buildCall(ctx: CliContext): Promise<Record<string, unknown>> {
     case 'create':
       return { reason, ...(await createCall(ctx)) };
     case 'str-replace':
-      return { reason, command: 'str_replace', file_path: path, old_string: o('old'), new_string: o('new') ?? '', ...(ctx.values['all'] ? { replace_all: true } : {}) };
+      return {
+        reason,
+        command: 'str_replace',
+        file_path: path,
+        old_string: o('old'),
+        new_string: o('new') ?? '',
+        ...(ctx.values['all'] ? { replace_all: true } : {}),
+      };
     case 'insert':
       return { reason, command: 'insert', file_path: path, insert_line: o('line'), insert_text: o('text') };
     case 'delete':
@@ -59,14 +67,21 @@ function parseCall(text: string): Record<string, unknown> {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     const got = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
-    throw new MemoryError('INVALID_ARGUMENT', `the tool call must be a JSON object like {"command": "create", …}, got ${got}`);
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `the tool call must be a JSON object like {"command": "create", …}, got ${got}`,
+    );
   }
   return parsed as Record<string, unknown>;
 }
 
 async function toolCall(ctx: CliContext): Promise<Record<string, unknown>> {
   const raw = ctx.option('call');
-  if (raw === undefined) throw new MemoryError('INVALID_ARGUMENT', "memory tool needs the call: --call '<tool call JSON>' (or --call - for stdin)");
+  if (raw === undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      "memory tool needs the call: --call '<tool call JSON>' (or --call - for stdin)",
+    );
   return parseCall(raw === '-' ? await ctx.readText('-') : raw);
 }
 
@@ -76,7 +91,10 @@ export const command: CliCommand = {
   async run(ctx) {
     const op = ctx.args[0];
     // Read and check every input before opening the repository: bad input changes nothing.
-    const patch = op === 'apply-patch' ? { reason: ctx.option('reason') ?? '', input: await ctx.readText(ctx.option('patch-file') ?? '-') } : undefined;
+    const patch =
+      op === 'apply-patch'
+        ? { reason: ctx.option('reason') ?? '', input: await ctx.readText(ctx.option('patch-file') ?? '-') }
+        : undefined;
     const call = op === 'tool' ? await toolCall(ctx) : patch === undefined ? await buildCall(ctx) : undefined;
     const memory = await ctx.openMemory();
     const result = patch !== undefined ? await memory.applyPatch(patch) : await memory.tool(call);

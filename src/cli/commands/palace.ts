@@ -31,14 +31,18 @@ function startAgent(ctx: CliContext): string {
     // several agents and no default: the first one
   }
   const first = listAgents(ctx.home)[0]?.agentId;
-  if (!first) throw new MemoryError('MEMORY_DIR_MISSING', `${ctx.home} has no agents yet (run \`gitmem init\`)`, { data: { home: ctx.home } });
+  if (!first)
+    throw new MemoryError('MEMORY_DIR_MISSING', `${ctx.home} has no agents yet (run \`gitmem init\`)`, {
+      data: { home: ctx.home },
+    });
   return first;
 }
 
 function portOf(ctx: CliContext): number {
   const raw = ctx.option('port') ?? '0';
   const port = Number(raw);
-  if (!/^\d{1,5}$/.test(raw) || port > 65535) throw new MemoryError('INVALID_ARGUMENT', `--port must be 0 to 65535, got ${raw}`, { data: { field: 'port' } });
+  if (!/^\d{1,5}$/.test(raw) || port > 65535)
+    throw new MemoryError('INVALID_ARGUMENT', `--port must be 0 to 65535, got ${raw}`, { data: { field: 'port' } });
   return port;
 }
 
@@ -50,9 +54,15 @@ function openBrowser(ctx: CliContext, url: string): (() => void) | undefined {
   }
   const dir = mkdtempSync(join(tmpdir(), 'gitmem-palace-'));
   const file = join(dir, 'open.html');
-  writeFileSync(file, `<!doctype html><meta http-equiv="refresh" content="0;url=${url}"><meta name="referrer" content="no-referrer">`, { mode: 0o600 });
+  writeFileSync(
+    file,
+    `<!doctype html><meta http-equiv="refresh" content="0;url=${url}"><meta name="referrer" content="no-referrer">`,
+    { mode: 0o600 },
+  );
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  spawnDetached(opener, [pathToFileURL(file).href], { onError: () => ctx.stderr(`gitmem palace: could not start ${opener}; open the URL above yourself`) });
+  spawnDetached(opener, [pathToFileURL(file).href], {
+    onError: () => ctx.stderr(`gitmem palace: could not start ${opener}; open the URL above yourself`),
+  });
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
@@ -61,13 +71,26 @@ async function serve(ctx: CliContext, agent: string): Promise<number> {
   const tokenFile = ctx.option('token-file');
   const { isLoopbackHost, newToken } = await import('../../palace/security.js');
   if (!isLoopbackHost(host) && tokenFile === undefined) {
-    throw new MemoryError('INVALID_ARGUMENT', `--host ${host} is reachable from other machines: give --token-file F (a private token file) to serve there`, { data: { field: 'host' } });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `--host ${host} is reachable from other machines: give --token-file F (a private token file) to serve there`,
+      { data: { field: 'host' } },
+    );
   }
   const { readOrCreateToken } = await import('../../palace/token-file.js');
   const token = tokenFile !== undefined ? readOrCreateToken(resolve(ctx.cwd, tokenFile)) : newToken();
   // A long-lived server: git starts through the process's resident shells (the handle's default launcher).
   const { startPalace } = await import('../../palace/server.js');
-  const palace = await startPalace({ home: ctx.home, env: ctx.env, ...(ctx.launch ? { launch: ctx.launch } : {}), token, host, port: portOf(ctx), agent, onError: (err) => ctx.stderr(`gitmem palace: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`) });
+  const palace = await startPalace({
+    home: ctx.home,
+    env: ctx.env,
+    ...(ctx.launch ? { launch: ctx.launch } : {}),
+    token,
+    host,
+    port: portOf(ctx),
+    agent,
+    onError: (err) => ctx.stderr(`gitmem palace: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+  });
   ctx.print({ url: palace.url, port: palace.port, agent }, `Memory Palace of ${agent}: ${palace.url}`);
   const cleanup = ctx.values['open'] === true ? openBrowser(ctx, palace.url) : undefined;
   await new Promise<void>((done) => {
@@ -90,7 +113,10 @@ export const command: CliCommand = {
     const { exportPalace } = await import('../../palace/export.js');
     const path = resolve(ctx.cwd, target);
     const r = await exportPalace(new PalaceHub({ home: ctx.home, env: ctx.env }), agent, path);
-    ctx.print({ path, ...r }, `Exported the palace of ${agent} to ${path} (${r.files} files, ${r.commits} commits, ${r.diffs} diffs, ${r.bytes} bytes).`);
+    ctx.print(
+      { path, ...r },
+      `Exported the palace of ${agent} to ${path} (${r.files} files, ${r.commits} commits, ${r.diffs} diffs, ${r.bytes} bytes).`,
+    );
     return 0;
   },
 };

@@ -21,7 +21,10 @@ export const command: CliCommand = {
     }
     const memory = await ctx.openMemory();
     const reason = ctx.option('reason');
-    const r = await memory.applyPersonality(id as string, { ...(reason ? { reason } : {}), force: ctx.values['force'] === true });
+    const r = await memory.applyPersonality(id as string, {
+      ...(reason ? { reason } : {}),
+      force: ctx.values['force'] === true,
+    });
     ctx.print(r, `${r.message} ${r.paths.join(', ')}`);
   },
 };

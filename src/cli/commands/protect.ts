@@ -11,15 +11,26 @@ const SUBS = ['list', 'add', 'remove', 'write'];
 /** `protect write <path> --text-file F --reason R`: every input read and checked before the memory opens. */
 async function write(ctx: CliContext, paths: string[]): Promise<void> {
   const [path, ...extra] = paths;
-  if (path === undefined || extra.length > 0) throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem protect write <path> --text-file F --reason R');
+  if (path === undefined || extra.length > 0)
+    throw new MemoryError('INVALID_ARGUMENT', 'usage: gitmem protect write <path> --text-file F --reason R');
   const source = ctx.option('text-file');
-  if (source === undefined) throw new MemoryError('INVALID_ARGUMENT', "protect write: give the file's whole new text with --text-file F (- reads standard input)", { data: { field: 'text-file' } });
+  if (source === undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      "protect write: give the file's whole new text with --text-file F (- reads standard input)",
+      { data: { field: 'text-file' } },
+    );
   const reason = ctx.option('reason');
-  if (reason === undefined || reason.trim() === '') throw new MemoryError('INVALID_ARGUMENT', 'protect write: --reason R is required (it becomes the commit message)', { data: { field: 'reason' } });
+  if (reason === undefined || reason.trim() === '')
+    throw new MemoryError('INVALID_ARGUMENT', 'protect write: --reason R is required (it becomes the commit message)', {
+      data: { field: 'reason' },
+    });
   const text = await ctx.readText(source);
   const { protection } = await ctx.openMemory();
   const result = await protection.write(path, text, { reason });
-  const after = result.protected ? 'on the protected list (`gitmem protect remove` lifts it)' : 'not on the protected list';
+  const after = result.protected
+    ? 'on the protected list (`gitmem protect remove` lifts it)'
+    : 'not on the protected list';
   ctx.print(result, `${result.message} ${result.paths.join(', ')}\n${result.paths.join(', ')} is ${after}.`);
 }
 
@@ -37,7 +48,8 @@ export const command: CliCommand = {
           protected list; a path already on it stays there until remove.`,
   async run(ctx) {
     const [sub = 'list', ...paths] = ctx.args;
-    if (!SUBS.includes(sub)) throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, add, remove or write)`);
+    if (!SUBS.includes(sub))
+      throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, add, remove or write)`);
     if (sub !== 'write' && (ctx.option('reason') !== undefined || ctx.option('text-file') !== undefined)) {
       throw new MemoryError('INVALID_ARGUMENT', `protect ${sub}: --reason and --text-file belong to protect write`);
     }
@@ -50,7 +62,10 @@ export const command: CliCommand = {
     }
     if (paths.length === 0) throw new MemoryError('INVALID_ARGUMENT', `usage: gitmem protect ${sub} <path>...`);
     const list = sub === 'add' ? await protection.add(paths) : await protection.remove(paths);
-    ctx.print(list, `${sub === 'add' ? 'Protected' : 'Unprotected'}: ${paths.join(', ')}\nProtected paths now: ${list.length > 0 ? list.join(', ') : '(none)'}`);
+    ctx.print(
+      list,
+      `${sub === 'add' ? 'Protected' : 'Unprotected'}: ${paths.join(', ')}\nProtected paths now: ${list.length > 0 ? list.join(', ') : '(none)'}`,
+    );
     return 0;
   },
 };

@@ -19,8 +19,13 @@ Global: --agent ID, --home DIR, --json.`,
       ctx.print(info, `origin set to ${info.url}`);
     } else if (sub === 'show') {
       const info = await remote.show();
-      const lines = [info.url === null ? 'No remote configured. Use `gitmem remote set <url>`.' : `origin: ${info.url}`];
-      if (info.upstream) lines.push(`upstream: ${info.upstream}  ahead ${info.ahead ?? '?'}, behind ${info.behind ?? '?'} (as of the last fetch)`);
+      const lines = [
+        info.url === null ? 'No remote configured. Use `gitmem remote set <url>`.' : `origin: ${info.url}`,
+      ];
+      if (info.upstream)
+        lines.push(
+          `upstream: ${info.upstream}  ahead ${info.ahead ?? '?'}, behind ${info.behind ?? '?'} (as of the last fetch)`,
+        );
       else if (info.url !== null) lines.push('not synced yet: run `gitmem sync`');
       ctx.print(info, lines.join('\n'));
     } else if (sub === 'remove' || sub === 'rm') {

@@ -6,7 +6,8 @@ import type { CliCommand } from '../types.js';
 function limitOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isInteger(n)) throw new MemoryError('INVALID_ARGUMENT', `--limit must be a positive integer, got ${raw}`);
+  if (!/^\d+$/.test(raw) || !Number.isInteger(n))
+    throw new MemoryError('INVALID_ARGUMENT', `--limit must be a positive integer, got ${raw}`);
   return n;
 }
 

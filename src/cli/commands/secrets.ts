@@ -17,15 +17,22 @@ export const command: CliCommand = {
     const [sub = 'list', ...fingerprints] = ctx.args;
     const { memoryDir } = openMemoryDir({ home: ctx.home, agentId: ctx.agent, env: ctx.env });
     const show = (list: Array<{ fingerprint: string; note: string }>): string =>
-      list.length > 0 ? list.map((e) => (e.note ? `${e.fingerprint}  ${e.note}` : e.fingerprint)).join('\n') : 'No allowed fingerprints.';
+      list.length > 0
+        ? list.map((e) => (e.note ? `${e.fingerprint}  ${e.note}` : e.fingerprint)).join('\n')
+        : 'No allowed fingerprints.';
     if (sub === 'list') {
       const list = listAllowedSecrets(memoryDir);
       ctx.print(list, show(list));
       return 0;
     }
-    if (sub !== 'allow' && sub !== 'remove') throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, allow or remove)`);
-    if (fingerprints.length === 0) throw new MemoryError('INVALID_ARGUMENT', `usage: gitmem secrets ${sub} <fingerprint>...`);
-    const list = sub === 'allow' ? await allowSecrets(memoryDir, fingerprints, typeof ctx.values['note'] === 'string' ? ctx.values['note'] : '') : await disallowSecrets(memoryDir, fingerprints);
+    if (sub !== 'allow' && sub !== 'remove')
+      throw new MemoryError('UNKNOWN_COMMAND', `unknown sub-command '${sub}' (use list, allow or remove)`);
+    if (fingerprints.length === 0)
+      throw new MemoryError('INVALID_ARGUMENT', `usage: gitmem secrets ${sub} <fingerprint>...`);
+    const list =
+      sub === 'allow'
+        ? await allowSecrets(memoryDir, fingerprints, typeof ctx.values['note'] === 'string' ? ctx.values['note'] : '')
+        : await disallowSecrets(memoryDir, fingerprints);
     ctx.print(list, `${sub === 'allow' ? 'Allowed' : 'Removed'}: ${fingerprints.join(', ')}\n${show(list)}`);
     return 0;
   },

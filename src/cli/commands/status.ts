@@ -7,7 +7,10 @@ export const command: CliCommand = {
   async run(ctx) {
     const memory = await ctx.openMemory();
     const s = await memory.status();
-    const lines = [`memory: ${s.memoryDir}`, `branch: ${s.branch ?? '(detached)'}  head: ${s.head?.slice(0, 7) ?? '(none)'}`];
+    const lines = [
+      `memory: ${s.memoryDir}`,
+      `branch: ${s.branch ?? '(detached)'}  head: ${s.head?.slice(0, 7) ?? '(none)'}`,
+    ];
     if (s.upstream) lines.push(`upstream: ${s.upstream}  ahead ${s.ahead}, behind ${s.behind}`);
     lines.push(s.dirty ? `${s.changes.length} uncommitted change(s):` : 'clean');
     for (const c of s.changes) lines.push(`  ${c.code} ${c.path}`);

@@ -12,13 +12,19 @@ export const command: CliCommand = {
   async run(ctx) {
     const raw = ctx.option('top') ?? '10';
     const top = Number(raw);
-    if (!Number.isSafeInteger(top) || top < 1) throw new MemoryError('INVALID_ARGUMENT', `--top must be a positive integer, got ${raw}`, { data: { field: 'top' } });
+    if (!Number.isSafeInteger(top) || top < 1)
+      throw new MemoryError('INVALID_ARGUMENT', `--top must be a positive integer, got ${raw}`, {
+        data: { field: 'top' },
+      });
     const memory = await ctx.openMemory();
     const t = await memory.tokens();
     const width = Math.max(0, ...t.files.slice(0, top).map((f) => String(f.tokens).length));
     const rows = t.files.slice(0, top).map((f) => `  ${String(f.tokens).padStart(width)}  ${f.path}`);
     const share = t.budget_tokens > 0 ? Math.round((t.total_tokens / t.budget_tokens) * 100) : 0;
-    const over = t.total_tokens > t.budget_tokens ? ` — over budget by ${t.total_tokens - t.budget_tokens}: only growth is refused; move detail out of system/` : '';
+    const over =
+      t.total_tokens > t.budget_tokens
+        ? ` — over budget by ${t.total_tokens - t.budget_tokens}: only growth is refused; move detail out of system/`
+        : '';
     const total = `  Total: ${t.total_tokens} of ${t.budget_tokens} tokens budgeted (${share}%)${over}`;
     ctx.print(t, ['System prompt token estimate', total, 'Top files:', ...rows].join('\n'));
   },

@@ -26,10 +26,14 @@ lacks is kept (see \`gitmem conflicts\`); an empty one is deleted. Live workers 
 
 function describePrune(r: PruneResult): string {
   const lines = r.pruned.map((p) => {
-    const branch = p.branch === 'kept' ? `branch ${p.branchName} kept (${p.unmergedCommits} commit(s) not on main)` : `branch ${p.branch}`;
+    const branch =
+      p.branch === 'kept'
+        ? `branch ${p.branchName} kept (${p.unmergedCommits} commit(s) not on main)`
+        : `branch ${p.branch}`;
     return `pruned ${p.name}${p.ownerPid !== null ? ` (pid ${p.ownerPid} gone)` : ''}: ${branch}`;
   });
-  for (const s of r.skipped) lines.push(`left ${s.name}: ${s.reason.replace('_', ' ')}${s.ownerPid !== null ? ` (pid ${s.ownerPid})` : ''}`);
+  for (const s of r.skipped)
+    lines.push(`left ${s.name}: ${s.reason.replace('_', ' ')}${s.ownerPid !== null ? ` (pid ${s.ownerPid})` : ''}`);
   return lines.length > 0 ? lines.join('\n') : 'No worker worktrees: nothing to prune.';
 }
 
@@ -62,13 +66,26 @@ function describe(o: MemoryWorkerOutcome): string {
   }
 }
 
-const EXIT_CODES: Record<MemoryWorkerOutcome['status'], number> = { merged: 0, no_changes: 0, merge_conflict: 3, discarded: 4, rejected: 5 };
+const EXIT_CODES: Record<MemoryWorkerOutcome['status'], number> = {
+  merged: 0,
+  no_changes: 0,
+  merge_conflict: 3,
+  discarded: 4,
+  rejected: 5,
+};
 
 /** The outcome line(s), then the files the command left uncommitted (update workers discard them). */
 function describeAll(o: MemoryWorkerOutcome): string {
   if (o.uncommittedPaths.length === 0) return describe(o);
-  const what = o.type === 'repair' ? 'left uncommitted in the checkout' : 'uncommitted, discarded with the worktree (commit what should be kept)';
-  return [describe(o), `${o.uncommittedPaths.length} file(s) ${what}:`, ...o.uncommittedPaths.map((p) => `  ${p}`)].join('\n');
+  const what =
+    o.type === 'repair'
+      ? 'left uncommitted in the checkout'
+      : 'uncommitted, discarded with the worktree (commit what should be kept)';
+  return [
+    describe(o),
+    `${o.uncommittedPaths.length} file(s) ${what}:`,
+    ...o.uncommittedPaths.map((p) => `  ${p}`),
+  ].join('\n');
 }
 
 /**
@@ -78,9 +95,16 @@ function describeAll(o: MemoryWorkerOutcome): string {
 async function sparseHint(memory: Memory, paths: readonly string[], text: string): Promise<string | undefined> {
   const listed = await memory.files().catch(() => undefined);
   const inCone = new Set(['system', ...paths.map((p) => p.replace(/^\.?\/+/, '').split('/')[0])]);
-  const topDirs = new Set((listed?.files ?? []).map((f) => f.path.split('/')).filter((parts) => parts.length > 1).map((parts) => parts[0] as string));
+  const topDirs = new Set(
+    (listed?.files ?? [])
+      .map((f) => f.path.split('/'))
+      .filter((parts) => parts.length > 1)
+      .map((parts) => parts[0] as string),
+  );
   const missing = [...topDirs].filter((d) => !inCone.has(d));
-  const named = missing.filter((d) => new RegExp(`(^|[^\\w.-])${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`).test(text));
+  const named = missing.filter((d) =>
+    new RegExp(`(^|[^\\w.-])${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`).test(text),
+  );
   if (named.length === 0) return undefined;
   const dirs = named.map((d) => `${d}/`).join(', ');
   return `hint: ${dirs} ${named.length === 1 ? 'is' : 'are'} not checked out in the worker (only system/, top-level files and --paths are); pass --paths ${named.join(',')}`;
@@ -93,7 +117,8 @@ function exitCode(o: MemoryWorkerOutcome): number {
 function parseTimeout(v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new MemoryError('INVALID_ARGUMENT', `--timeout must be a positive number of seconds, got ${String(v)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new MemoryError('INVALID_ARGUMENT', `--timeout must be a positive number of seconds, got ${String(v)}`);
   return Math.round(n * 1000);
 }
 
@@ -106,10 +131,21 @@ async function prune(ctx: CliContext): Promise<number> {
 async function run(ctx: CliContext): Promise<number> {
   const [sub] = ctx.args;
   if (sub === 'prune') return prune(ctx);
-  if (sub !== 'run') throw new MemoryError('UNKNOWN_COMMAND', `unknown worker sub-command ${JSON.stringify(sub ?? '')} (use: gitmem worker run --command '<cmd>' | gitmem worker prune)`);
+  if (sub !== 'run')
+    throw new MemoryError(
+      'UNKNOWN_COMMAND',
+      `unknown worker sub-command ${JSON.stringify(sub ?? '')} (use: gitmem worker run --command '<cmd>' | gitmem worker prune)`,
+    );
   const command = ctx.values['command'];
-  if (typeof command !== 'string' || command.trim() === '') throw new MemoryError('INVALID_ARGUMENT', "--command '<shell command>' is required");
-  const paths = typeof ctx.values['paths'] === 'string' ? ctx.values['paths'].split(',').map((p) => p.trim()).filter(Boolean) : undefined;
+  if (typeof command !== 'string' || command.trim() === '')
+    throw new MemoryError('INVALID_ARGUMENT', "--command '<shell command>' is required");
+  const paths =
+    typeof ctx.values['paths'] === 'string'
+      ? ctx.values['paths']
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
+      : undefined;
   const task = typeof ctx.values['task'] === 'string' ? ctx.values['task'] : undefined;
   const timeoutMs = parseTimeout(ctx.values['timeout']);
   const memory = await ctx.openMemory();

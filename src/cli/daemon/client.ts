@@ -6,7 +6,15 @@ import { closeSync, openSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { basename } from 'node:path';
 import { ticketPath } from './peer.js';
-import { DAEMON_LOST_MESSAGE, frame, HANDSHAKE_MS, lineReader, runRequest, type ClientMessage, type DaemonInfo } from './protocol.js';
+import {
+  DAEMON_LOST_MESSAGE,
+  frame,
+  HANDSHAKE_MS,
+  lineReader,
+  runRequest,
+  type ClientMessage,
+  type DaemonInfo,
+} from './protocol.js';
 
 export interface ClientStreams {
   stdout: (text: string) => void;
@@ -93,7 +101,10 @@ export function runThroughDaemon(
         conn.destroy(); // nothing more to say: no need to wait for the daemon's FIN
       } else if (m['t'] === 'refused') finish({ ran: false, reason: 'refused' }); // never run by the daemon
     };
-    conn.on('data', lineReader(onMessage, () => conn.destroy()));
+    conn.on(
+      'data',
+      lineReader(onMessage, () => conn.destroy()),
+    );
     const lost = (): void => {
       if (started && !done) io.stderr(DAEMON_LOST_MESSAGE);
       finish(started ? { ran: true, code: 2 } : { ran: false, reason: 'absent' });
@@ -104,7 +115,11 @@ export function runThroughDaemon(
 }
 
 /** Asks the daemon on `socket` for its status or to stop; undefined when none answers. */
-export function askDaemon(socket: string, what: 'ping' | 'stop', timeoutMs = 2000): Promise<DaemonInfo | { stopping: true } | undefined> {
+export function askDaemon(
+  socket: string,
+  what: 'ping' | 'stop',
+  timeoutMs = 2000,
+): Promise<DaemonInfo | { stopping: true } | undefined> {
   return new Promise((resolve) => {
     const conn = connect(socket);
     const timer = setTimeout(() => (conn.destroy(), resolve(undefined)), timeoutMs);
@@ -114,12 +129,18 @@ export function askDaemon(socket: string, what: 'ping' | 'stop', timeoutMs = 200
       resolve(v);
     };
     conn.on('connect', () => conn.write(frame({ t: what })));
-    conn.on('data', lineReader((m) => {
-      if (m['t'] === 'pong') {
-        const { t: _t, ...info } = m;
-        end(info as unknown as DaemonInfo);
-      } else if (m['t'] === 'stopping') end({ stopping: true });
-    }, () => end(undefined)));
+    conn.on(
+      'data',
+      lineReader(
+        (m) => {
+          if (m['t'] === 'pong') {
+            const { t: _t, ...info } = m;
+            end(info as unknown as DaemonInfo);
+          } else if (m['t'] === 'stopping') end({ stopping: true });
+        },
+        () => end(undefined),
+      ),
+    );
     conn.on('error', () => end(undefined));
     conn.on('close', () => end(undefined));
   });

@@ -13,7 +13,14 @@ const hasProc = process.platform === 'linux';
 describe('ticketClaim', () => {
   it('reads pid and path from a ticket of this socket only', () => {
     expect(ticketClaim(socket, 'ab12.sock.42-x1.ticket')).toEqual({ pid: 42, holds: ticketPath(socket, 42, 'x1') });
-    for (const bad of ['other.sock.42-x1.ticket', '../ab12.sock.42-x1.ticket', 'ab12.sock.x-1.ticket', 'ab12.sock.42-x1', 7, undefined]) {
+    for (const bad of [
+      'other.sock.42-x1.ticket',
+      '../ab12.sock.42-x1.ticket',
+      'ab12.sock.x-1.ticket',
+      'ab12.sock.42-x1',
+      7,
+      undefined,
+    ]) {
       expect(ticketClaim(socket, bad)).toBeUndefined();
     }
   });
@@ -25,7 +32,9 @@ describe.runIf(hasProc)('peerRefusal', () => {
     const fd = openSync(file, 'wx', 0o600);
     try {
       expect(peerRefusal({ pid: process.pid, holds: file }, {})).toBeUndefined();
-      expect(peerRefusal({ pid: process.pid, holds: file }, { GITMEM_SANDBOX: 'bwrap' })).toMatch(/inside a gitmem sandbox/);
+      expect(peerRefusal({ pid: process.pid, holds: file }, { GITMEM_SANDBOX: 'bwrap' })).toMatch(
+        /inside a gitmem sandbox/,
+      );
     } finally {
       closeSync(fd);
     }

@@ -71,8 +71,9 @@ export function peerRefusal(claim: PeerClaim | undefined, env: Record<string, st
   if ((env[SENTINEL] ?? '') !== '') return `the client runs inside a gitmem sandbox (${SENTINEL}=${env[SENTINEL]})`;
   const own = identity('/proc/self/ns/mnt');
   if (own === undefined) return undefined; // no /proc here: the sandbox's hiding is the only wall
-  if (claim === undefined || !Number.isSafeInteger(claim.pid) || claim.pid <= 0) return 'the client did not say who it is';
-  if (identity(`/proc/${claim.pid}/ns/mnt`) !== own) return 'the client is not in the daemon\'s mount namespace';
+  if (claim === undefined || !Number.isSafeInteger(claim.pid) || claim.pid <= 0)
+    return 'the client did not say who it is';
+  if (identity(`/proc/${claim.pid}/ns/mnt`) !== own) return "the client is not in the daemon's mount namespace";
   if (!holdsOpen(claim.pid, claim.holds)) return 'the client does not hold the file it names';
   return undefined;
 }

@@ -6,14 +6,23 @@ describe('daemon protocol lines', () => {
     const text = 'é€😀'.repeat(5000);
     const bytes = Buffer.from(frame({ t: 'out', d: text }) + frame({ t: 'exit', code: 0 }));
     const got: Array<Record<string, unknown>> = [];
-    const feed = lineReader((m) => got.push(m), () => got.push({ bad: true }));
+    const feed = lineReader(
+      (m) => got.push(m),
+      () => got.push({ bad: true }),
+    );
     for (let i = 0; i < bytes.length; i += 7) feed(bytes.subarray(i, i + 7)); // splits every character at some point
-    expect(got).toEqual([{ t: 'out', d: text }, { t: 'exit', code: 0 }]);
+    expect(got).toEqual([
+      { t: 'out', d: text },
+      { t: 'exit', code: 0 },
+    ]);
   });
 
   it('does not keep a reference to a buffer the caller reuses', () => {
     const got: Array<Record<string, unknown>> = [];
-    const feed = lineReader((m) => got.push(m), () => undefined);
+    const feed = lineReader(
+      (m) => got.push(m),
+      () => undefined,
+    );
     const buf = Buffer.from('{"t":"o');
     feed(buf);
     buf.fill(0x20);
@@ -23,7 +32,10 @@ describe('daemon protocol lines', () => {
 
   it('reports a line that is not a JSON object', () => {
     let bad = 0;
-    lineReader(() => undefined, () => bad++)(Buffer.from('[1]\nnot json\n'));
+    lineReader(
+      () => undefined,
+      () => bad++,
+    )(Buffer.from('[1]\nnot json\n'));
     expect(bad).toBe(2);
   });
 });

@@ -32,7 +32,9 @@ export const HANDSHAKE_MS = 3000;
 
 /** The `run` message for a call (only string-valued environment entries travel). */
 export function runRequest(call: { argv: string[]; env: NodeJS.ProcessEnv; cwd: string }): RunRequest {
-  const env = Object.fromEntries(Object.entries(call.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const env = Object.fromEntries(
+    Object.entries(call.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   return { t: 'run', v: PROTOCOL_VERSION, argv: call.argv, env, cwd: call.cwd };
 }
 
@@ -65,7 +67,10 @@ export function frame(message: ClientMessage | DaemonMessage): string {
  * Splits a byte stream into parsed lines; `onMessage` gets each object, `onBad` a line that is not one.
  * @example socket.on('data', lineReader((m) => handle(m), () => socket.destroy()))
  */
-export function lineReader(onMessage: (message: Record<string, unknown>) => void, onBad: () => void): (chunk: Buffer | string) => void {
+export function lineReader(
+  onMessage: (message: Record<string, unknown>) => void,
+  onBad: () => void,
+): (chunk: Buffer | string) => void {
   // Split on newline bytes before decoding: a read may end inside a multi-byte character, and a JSON line
   // holds no raw newline (nor does any byte of a multi-byte UTF-8 character equal 0x0a).
   let pending: Buffer = Buffer.alloc(0);
@@ -81,7 +86,8 @@ export function lineReader(onMessage: (message: Record<string, unknown>) => void
       } catch {
         parsed = undefined;
       }
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) onMessage(parsed as Record<string, unknown>);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        onMessage(parsed as Record<string, unknown>);
       else onBad();
       nl = pending.indexOf(0x0a);
     }

@@ -12,7 +12,14 @@ import { existsSync, unlinkSync, chmodSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { socketChannel, type Channel } from './channel.js';
 import { peerRefusal, sweepTickets, ticketClaim } from './peer.js';
-import { frame, lineReader, PROTOCOL_VERSION, type DaemonInfo, type DaemonMessage, type RunRequest } from './protocol.js';
+import {
+  frame,
+  lineReader,
+  PROTOCOL_VERSION,
+  type DaemonInfo,
+  type DaemonMessage,
+  type RunRequest,
+} from './protocol.js';
 import type { CliIo } from '../types.js';
 import { socketOwnership } from '../../process/runtime-dir.js';
 
@@ -43,13 +50,19 @@ interface State {
 function isRunRequest(m: Record<string, unknown>): m is RunRequest & Record<string, unknown> {
   return (
     m['v'] === PROTOCOL_VERSION &&
-    Array.isArray(m['argv']) && m['argv'].every((a) => typeof a === 'string') &&
-    typeof m['env'] === 'object' && m['env'] !== null && Object.values(m['env']).every((v) => typeof v === 'string') &&
-    typeof m['cwd'] === 'string' && m['cwd'].startsWith('/')
+    Array.isArray(m['argv']) &&
+    m['argv'].every((a) => typeof a === 'string') &&
+    typeof m['env'] === 'object' &&
+    m['env'] !== null &&
+    Object.values(m['env']).every((v) => typeof v === 'string') &&
+    typeof m['cwd'] === 'string' &&
+    m['cwd'].startsWith('/')
   );
 }
 
 /** Serves one conversation: a ping, a stop, or a run (see protocol.ts for the handshake). */
+// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
+// prettier-ignore
 function handle(conn: Channel, o: DaemonOptions, state: State, info: () => DaemonInfo, stop: (why: string) => void): void {
   const send = (m: DaemonMessage): void => conn.write(frame(m));
   let request: RunRequest | undefined;
@@ -126,7 +139,8 @@ async function listen(server: Server, socket: string): Promise<void> {
     });
   let err = await attempt();
   if (err?.code === 'EADDRINUSE') {
-    if (await alive(socket)) throw Object.assign(new Error('a daemon already serves this home'), { code: 'DAEMON_RUNNING' });
+    if (await alive(socket))
+      throw Object.assign(new Error('a daemon already serves this home'), { code: 'DAEMON_RUNNING' });
     unlinkSync(socket); // a dead daemon's socket
     err = await attempt();
   }
@@ -167,7 +181,10 @@ export async function serveDaemon(o: DaemonOptions): Promise<string> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   // A bug must not take running commands down with it: log it, finish what runs, then stop.
-  const onCrash = (err: unknown): void => (o.log(`uncaught: ${(err as Error)?.stack ?? String(err)}`), stop('internal error'));
+  const onCrash = (err: unknown): void => (
+    o.log(`uncaught: ${(err as Error)?.stack ?? String(err)}`),
+    stop('internal error')
+  );
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   o.log(`listening on ${o.socket} (pid ${process.pid}, build ${o.build})`);

@@ -18,7 +18,11 @@ export function countCommitsOp(range: string): GitOp<number> {
  * @example await git.exec(mergeBaseOp('main', 'gitmem/conflict/x'), { cwd }) // 'a1b2…' or null
  */
 export function mergeBaseOp(a: string, b: string): GitOp<string | null> {
-  return { args: ['merge-base', '--end-of-options', a, b], okExitCodes: [1], parse: (r) => (r.exitCode === 0 ? r.stdout.trim() : null) };
+  return {
+    args: ['merge-base', '--end-of-options', a, b],
+    okExitCodes: [1],
+    parse: (r) => (r.exitCode === 0 ? r.stdout.trim() : null),
+  };
 }
 
 /** One move of a ref as its reflog recorded it: when, and git's own words for what moved it. */
@@ -37,10 +41,13 @@ export function refMovesOp(ref: string, limit: number): GitOp<RefMove[]> {
     okExitCodes: [128],
     parse: (r) => {
       if (r.exitCode !== 0) return [];
-      return r.stdout.split('\n').filter((l) => l !== '').map((l) => {
-        const [, date = '', what = ''] = l.split('\x1f');
-        return { date, what };
-      });
+      return r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => {
+          const [, date = '', what = ''] = l.split('\x1f');
+          return { date, what };
+        });
     },
   };
 }

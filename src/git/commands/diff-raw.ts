@@ -59,7 +59,19 @@ export function rawDiffOp(command: 'diff' | 'diff-tree', rest: readonly string[]
  */
 export function logRawOp(revs: readonly string[]): GitOp<RawDiffEntry[]> {
   return {
-    args: ['log', '--format=', '--raw', '-z', '-m', '--root', '--no-renames', '--no-abbrev', '--no-ext-diff', '--no-textconv', ...revs],
+    args: [
+      'log',
+      '--format=',
+      '--raw',
+      '-z',
+      '-m',
+      '--root',
+      '--no-renames',
+      '--no-abbrev',
+      '--no-ext-diff',
+      '--no-textconv',
+      ...revs,
+    ],
     parse: (r) => parseRawDiff(r.stdout),
   };
 }

@@ -50,7 +50,16 @@ export function parseNumstat(stdout: string): NumstatEntry[] {
 /** `git diff --numstat -z <from> <to> [-- path]`. */
 export function numstatOp(from: string, to: string, path?: string): GitOp<NumstatEntry[]> {
   return {
-    args: ['diff', '--numstat', '-z', ...DIFF_FLAGS, '--end-of-options', from, to, ...(path !== undefined ? ['--', path] : [])],
+    args: [
+      'diff',
+      '--numstat',
+      '-z',
+      ...DIFF_FLAGS,
+      '--end-of-options',
+      from,
+      to,
+      ...(path !== undefined ? ['--', path] : []),
+    ],
     parse: (r) => parseNumstat(r.stdout),
   };
 }

@@ -54,7 +54,15 @@ export function parseHistory(stdout: string): HistoryCommit[] {
     const header = HEADER.exec(t);
     if (header) {
       const [parents = '', date = '', author = '', email = '', message = ''] = tokens.slice(i + 1, i + 6);
-      current = { sha: header[1] as string, parents: parents.split(' ').filter((p) => p !== ''), date, author, email, message: message.replace(/\n+$/, ''), files: [] };
+      current = {
+        sha: header[1] as string,
+        parents: parents.split(' ').filter((p) => p !== ''),
+        date,
+        author,
+        email,
+        message: message.replace(/\n+$/, ''),
+        files: [],
+      };
       out.push(current);
       i += 5;
       continue;
@@ -78,7 +86,15 @@ export function parseHistory(stdout: string): HistoryCommit[] {
  * @example git.exec(historyOp({ limit: 20, path: 'notes/a.md', follow: true }), { cwd })
  */
 export function historyOp(q: HistoryQuery): GitOp<HistoryCommit[]> {
-  const args = ['log', '-z', `-n${Math.max(1, Math.floor(q.limit))}`, '--diff-merges=first-parent', '--name-status', '-M', '--no-abbrev'];
+  const args = [
+    'log',
+    '-z',
+    `-n${Math.max(1, Math.floor(q.limit))}`,
+    '--diff-merges=first-parent',
+    '--name-status',
+    '-M',
+    '--no-abbrev',
+  ];
   args.push('--format=%x1e%H%x00%P%x00%aI%x00%an%x00%ae%x00%B');
   if (q.skip !== undefined && q.skip > 0) args.push(`--skip=${Math.floor(q.skip)}`);
   if (q.since !== undefined) args.push(`--since=${q.since}`);

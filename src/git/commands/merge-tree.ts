@@ -49,7 +49,7 @@ export function parseMergeTreeOutput(stdout: string, clean: boolean): MergeTreeR
     const [mode = '', id = '', stage = ''] = field.slice(0, tab).split(' ');
     out.stages.push({ mode, id, stage: Number(stage), path: field.slice(tab + 1) });
   }
-  for (i++; i < fields.length; ) {
+  for (i++; i < fields.length;) {
     const count = Number(fields[i]);
     if (!Number.isInteger(count) || count < 0 || fields[i] === '') break;
     const paths = fields.slice(i + 1, i + 1 + count);

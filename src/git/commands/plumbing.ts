@@ -9,7 +9,11 @@ import type { GitOp, GitResult } from '../runner.js';
 function refuseIgnoredPaths(r: GitResult): void {
   const ignored = [...r.stderr.matchAll(/^Ignoring path (.*)$/gm)].map((m) => m[1] ?? '');
   if (ignored.length > 0) {
-    throw new MemoryError('INVALID_PATH', `git refused to stage ${ignored.join(', ')} (update-index: "Ignoring path")`, { data: { paths: ignored } });
+    throw new MemoryError(
+      'INVALID_PATH',
+      `git refused to stage ${ignored.join(', ')} (update-index: "Ignoring path")`,
+      { data: { paths: ignored } },
+    );
   }
 }
 
@@ -28,7 +32,8 @@ export interface IndexInfoEntry {
  * nothing done to it meanwhile (a directory swapped for a link) can change what is staged.
  */
 export function updateIndexInfoOp(entries: readonly IndexInfoEntry[]): GitOp<void> {
-  const line = (e: IndexInfoEntry): string => (e.mode === null ? `0 ${e.id ?? '0'.repeat(40)}\t${e.path}\0` : `${e.mode} ${e.id ?? ''}\t${e.path}\0`);
+  const line = (e: IndexInfoEntry): string =>
+    e.mode === null ? `0 ${e.id ?? '0'.repeat(40)}\t${e.path}\0` : `${e.mode} ${e.id ?? ''}\t${e.path}\0`;
   return { args: ['update-index', '-z', '--index-info'], input: entries.map(line).join(''), parse: refuseIgnoredPaths };
 }
 
@@ -56,7 +61,12 @@ export function lsTreeOp(rev: string): GitOp<TreeEntry[]> {
         .map((line) => {
           const tab = line.indexOf('\t');
           const [mode, type, id] = line.slice(0, tab).split(' ');
-          return { mode: mode ?? '', type: (type ?? 'blob') as TreeEntry['type'], id: id ?? '', path: line.slice(tab + 1) };
+          return {
+            mode: mode ?? '',
+            type: (type ?? 'blob') as TreeEntry['type'],
+            id: id ?? '',
+            path: line.slice(tab + 1),
+          };
         }),
   };
 }

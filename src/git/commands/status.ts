@@ -26,7 +26,15 @@ export interface RepoStatus {
 
 /** Parses porcelain v2 (-z) output. Pure. */
 export function parseStatusV2(stdout: string): RepoStatus {
-  const status: RepoStatus = { head: null, branch: null, upstream: null, ahead: 0, behind: 0, tracking: false, entries: [] };
+  const status: RepoStatus = {
+    head: null,
+    branch: null,
+    upstream: null,
+    ahead: 0,
+    behind: 0,
+    tracking: false,
+    entries: [],
+  };
   const records = stdout.split('\0');
   for (let i = 0; i < records.length; i++) {
     const rec = records[i] as string;
@@ -36,7 +44,12 @@ export function parseStatusV2(stdout: string): RepoStatus {
     } else if (rec.startsWith('1 ')) {
       status.entries.push({ code: rec.slice(2, 4), kind: 'changed', path: fieldsFrom(rec, 8) });
     } else if (rec.startsWith('2 ')) {
-      status.entries.push({ code: rec.slice(2, 4), kind: 'renamed', path: fieldsFrom(rec, 9), origPath: records[++i] ?? '' });
+      status.entries.push({
+        code: rec.slice(2, 4),
+        kind: 'renamed',
+        path: fieldsFrom(rec, 9),
+        origPath: records[++i] ?? '',
+      });
     } else if (rec.startsWith('u ')) {
       status.entries.push({ code: rec.slice(2, 4), kind: 'unmerged', path: fieldsFrom(rec, 10) });
     } else if (rec.startsWith('? ')) {

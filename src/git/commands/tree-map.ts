@@ -24,7 +24,7 @@ export interface MappedBlob {
  * (this runs per file): `visit(mode, id and size as listed, raw path)`. Other record types are skipped.
  */
 export function eachLsTreeBlob(buf: Buffer, visit: (mode: string, idField: string, rawPath: Buffer) => void): void {
-  for (let pos = 0; pos < buf.length; ) {
+  for (let pos = 0; pos < buf.length;) {
     const nul = buf.indexOf(0, pos);
     const end = nul < 0 ? buf.length : nul;
     const tab = buf.indexOf(9, pos);
@@ -45,7 +45,8 @@ export function lsTreeMapOp(commit: string, keep: KeepFile): GitOp<MappedBlob[]>
       eachLsTreeBlob(r.stdoutBuffer, (mode, field, raw) => {
         const idEnd = field.indexOf(' ');
         const path = decodePath(raw);
-        if (path !== null && idEnd > 0 && keep(path, mode)) out.push({ path, mode, id: field.slice(0, idEnd), size: Number(field.slice(idEnd)) });
+        if (path !== null && idEnd > 0 && keep(path, mode))
+          out.push({ path, mode, id: field.slice(0, idEnd), size: Number(field.slice(idEnd)) });
       });
       return out;
     },
@@ -55,13 +56,25 @@ export function lsTreeMapOp(commit: string, keep: KeepFile): GitOp<MappedBlob[]>
 /** `diff-tree -r --raw -z --no-renames` between two commits, as a path-map change. Pure parse. */
 export function diffTreeMapOp(from: string, to: string, keep: KeepFile): GitOp<TreeDelta> {
   return {
-    args: ['diff-tree', '-r', '--raw', '-z', '--no-abbrev', '--no-renames', '--no-ext-diff', '--no-textconv', from, to, '--'],
+    args: [
+      'diff-tree',
+      '-r',
+      '--raw',
+      '-z',
+      '--no-abbrev',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      from,
+      to,
+      '--',
+    ],
     parse: (r) => {
       const set = new Map<string, string>();
       const removed: string[] = [];
       const parts: Buffer[] = [];
       const buf = r.stdoutBuffer;
-      for (let pos = 0; pos < buf.length; ) {
+      for (let pos = 0; pos < buf.length;) {
         const nul = buf.indexOf(0, pos);
         const end = nul < 0 ? buf.length : nul;
         parts.push(buf.subarray(pos, end));

@@ -47,7 +47,9 @@ describe('applyHunks', () => {
   });
 
   it('does not use the no-final-newline retry to match the front of a longer line', () => {
-    expect(failure(() => applyHunks('f.md', 'a\nlastly\n', [hunk([' a', '-last', '+final'])])).code).toBe('PATCH_MISMATCH');
+    expect(failure(() => applyHunks('f.md', 'a\nlastly\n', [hunk([' a', '-last', '+final'])])).code).toBe(
+      'PATCH_MISMATCH',
+    );
   });
 
   it('does not patch a near-identical section (no whitespace tolerance)', () => {

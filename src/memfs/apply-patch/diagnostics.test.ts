@@ -25,8 +25,10 @@ describe('markdownFenceFor', () => {
 });
 
 describe('formatHunkMismatch', () => {
-  it('says where the chunk\'s first line occurs (at most 20 lines named)', () => {
-    expect(formatHunkMismatch('a.md', 'b\nzzz\n', 'a\nb\nc\nb\n')).toContain('Its first line occurs at line 2, 4; the lines after it differ.');
+  it("says where the chunk's first line occurs (at most 20 lines named)", () => {
+    expect(formatHunkMismatch('a.md', 'b\nzzz\n', 'a\nb\nc\nb\n')).toContain(
+      'Its first line occurs at line 2, 4; the lines after it differ.',
+    );
     const many = formatHunkMismatch('a.md', 'x\nzzz\n', 'x\n'.repeat(25));
     expect(many).toContain(`at line ${Array.from({ length: 20 }, (_, i) => i + 1).join(', ')}, and 5 more;`);
   });
@@ -74,7 +76,9 @@ describe('formatHunkMismatch', () => {
     expect(message.length).toBeLessThan(7_000);
     expect(message).toContain('     4\tline 000');
     expect(message).not.toContain('line 299');
-    expect(message).toContain(`... <truncated ${numberLines(current).length - MAX_CURRENT_FILE_PREVIEW_CHARS} chars> ...`);
+    expect(message).toContain(
+      `... <truncated ${numberLines(current).length - MAX_CURRENT_FILE_PREVIEW_CHARS} chars> ...`,
+    );
     expect(message).toContain(`... <truncated ${oldChunk.length - MAX_FAILED_HUNK_PREVIEW_CHARS} chars> ...`);
   });
 });

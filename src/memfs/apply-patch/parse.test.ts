@@ -59,20 +59,43 @@ describe('parsePatch: operations', () => {
   });
 
   it('accepts CRLF input, indented directives and blank lines between directives', () => {
-    const input = patch('', '  *** Delete File: a.md  ', '', '*** Update File: b.md', '@@', '-x', '+y').replace(/\n/g, '\r\n');
+    const input = patch('', '  *** Delete File: a.md  ', '', '*** Update File: b.md', '@@', '-x', '+y').replace(
+      /\n/g,
+      '\r\n',
+    );
     expect(parsePatch(`  ${input}\r\n\r\n`)).toEqual([
       { type: 'delete', path: 'a.md' },
-      { type: 'update', path: 'b.md', hunks: [{ lines: [{ kind: '-', text: 'x' }, { kind: '+', text: 'y' }], endOfFile: false }] },
+      {
+        type: 'update',
+        path: 'b.md',
+        hunks: [
+          {
+            lines: [
+              { kind: '-', text: 'x' },
+              { kind: '+', text: 'y' },
+            ],
+            endOfFile: false,
+          },
+        ],
+      },
     ]);
   });
 
   it('accepts *** End of File as a hunk terminator that anchors the hunk at the end', () => {
-    const ops = parsePatch(patch('*** Update File: a.md', '@@', ' last', '+appended', '*** End of File', '@@', ' other'));
+    const ops = parsePatch(
+      patch('*** Update File: a.md', '@@', ' last', '+appended', '*** End of File', '@@', ' other'),
+    );
     expect(ops[0]).toEqual({
       type: 'update',
       path: 'a.md',
       hunks: [
-        { lines: [{ kind: ' ', text: 'last' }, { kind: '+', text: 'appended' }], endOfFile: true },
+        {
+          lines: [
+            { kind: ' ', text: 'last' },
+            { kind: '+', text: 'appended' },
+          ],
+          endOfFile: true,
+        },
         { lines: [{ kind: ' ', text: 'other' }], endOfFile: false },
       ],
     });
@@ -80,7 +103,17 @@ describe('parsePatch: operations', () => {
 
   it('keeps a context line whose text is "*** End of File" (leading space) as context', () => {
     const ops = parsePatch(patch('*** Update File: a.md', '@@', ' *** End of File', '+x'));
-    expect(ops[0]).toMatchObject({ hunks: [{ lines: [{ kind: ' ', text: '*** End of File' }, { kind: '+', text: 'x' }], endOfFile: false }] });
+    expect(ops[0]).toMatchObject({
+      hunks: [
+        {
+          lines: [
+            { kind: ' ', text: '*** End of File' },
+            { kind: '+', text: 'x' },
+          ],
+          endOfFile: false,
+        },
+      ],
+    });
   });
 
   it('ends an Add File body at any *** marker line', () => {
@@ -132,7 +165,9 @@ describe('parsePatch: grammar errors', () => {
   });
 
   it('refuses an Update File with no hunks', () => {
-    expect(grammarError(patch('*** Update File: a.md')).message).toBe('memory_apply_patch: Update File for a.md has no hunks');
+    expect(grammarError(patch('*** Update File: a.md')).message).toBe(
+      'memory_apply_patch: Update File for a.md has no hunks',
+    );
     expect(grammarError(patch('*** Update File: a.md', '*** Move to: b.md')).message).toBe(
       'memory_apply_patch: Update File for a.md has no hunks',
     );

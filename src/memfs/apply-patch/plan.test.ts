@@ -4,7 +4,8 @@ import { planPatch, type PatchFs } from './plan.js';
 
 const DIR = '/srv/agents/a1/memory';
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
-const memo = (description: string, body: string, extra = '') => `---\ndescription: ${description}\n${extra}---\n${body}`;
+const memo = (description: string, body: string, extra = '') =>
+  `---\ndescription: ${description}\n${extra}---\n${body}`;
 
 /** An in-memory repository; `NOT_UTF8` content makes the reader throw like the real one does. */
 function repo(files: Record<string, string>): PatchFs & { reads: string[] } {
@@ -44,19 +45,36 @@ describe('planPatch: Add File', () => {
   });
 
   it('keeps content that is already a memory file as it is, every key included (the validator names unknown ones)', () => {
-    const out = plan({}, '*** Add File: memory/system/x.md', '+---', '+label: x', '+description: My notes', '+limit: 500', '+---', '+body');
-    expect(out.writes).toEqual([{ file: 'system/x.md', content: '---\nlabel: x\ndescription: My notes\nlimit: 500\n---\nbody' }]);
+    const out = plan(
+      {},
+      '*** Add File: memory/system/x.md',
+      '+---',
+      '+label: x',
+      '+description: My notes',
+      '+limit: 500',
+      '+---',
+      '+body',
+    );
+    expect(out.writes).toEqual([
+      { file: 'system/x.md', content: '---\nlabel: x\ndescription: My notes\nlimit: 500\n---\nbody' },
+    ]);
   });
 
   it('gives frontmatter without a description the label one (never a second block); a plain file is written as given', () => {
-    expect(plan({}, '*** Add File: n.md', '+---', '+limit: 5', '+---', '+b').writes[0]?.content).toBe('---\ndescription: Memory block n\nlimit: 5\n---\nb');
-    expect(plan({}, '*** Add File: data/p.json', '+{', '+}').writes).toEqual([{ file: 'data/p.json', content: '{\n}' }]);
+    expect(plan({}, '*** Add File: n.md', '+---', '+limit: 5', '+---', '+b').writes[0]?.content).toBe(
+      '---\ndescription: Memory block n\nlimit: 5\n---\nb',
+    );
+    expect(plan({}, '*** Add File: data/p.json', '+{', '+}').writes).toEqual([
+      { file: 'data/p.json', content: '{\n}' },
+    ]);
   });
 
   it('refuses read_only: true and drops any other read_only value', () => {
     const err = failure({}, '*** Add File: a.md', '+---', '+description: d', '+read_only: true', '+---', '+x');
     expect(err.code).toBe('READ_ONLY');
-    expect(err.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true; an operator writes it with `gitmem protect write <path>`');
+    expect(err.message).toBe(
+      'memory_apply_patch: a.md cannot be written with read_only=true; an operator writes it with `gitmem protect write <path>`',
+    );
     const out = plan({}, '*** Add File: a.md', '+---', '+description: d', '+read_only: false', '+---', '+x');
     expect(out.writes[0]?.content).toBe('---\ndescription: d\n---\nx');
   });
@@ -72,7 +90,11 @@ describe('planPatch: Add File', () => {
 
   it('allows re-adding a file deleted earlier in the same patch', () => {
     const out = plan({ 'a.md': memo('d', 'old\n') }, '*** Delete File: a.md', '*** Add File: a.md', '+new');
-    expect(out).toEqual({ writes: [{ file: 'a.md', content: '---\ndescription: Memory block a\n---\nnew' }], deletes: [], paths: ['a.md'] });
+    expect(out).toEqual({
+      writes: [{ file: 'a.md', content: '---\ndescription: Memory block a\n---\nnew' }],
+      deletes: [],
+      paths: ['a.md'],
+    });
   });
 });
 
@@ -92,14 +114,23 @@ describe('planPatch: Update File', () => {
       '+Likes: coffee',
     );
     expect(out).toEqual({
-      writes: [{ file: 'system/human.md', content: '---\ndescription: Who the user is\n---\nName: Ada\nLikes: coffee\n' }],
+      writes: [
+        { file: 'system/human.md', content: '---\ndescription: Who the user is\n---\nName: Ada\nLikes: coffee\n' },
+      ],
       deletes: [],
       paths: ['system/human.md'],
     });
   });
 
   it('matches a CRLF file as LF and keeps its CRLF line endings and BOM in the result', () => {
-    const out = plan({ 'a.md': '\ufeff---\r\ndescription: d\r\n---\r\none\r\ntwo\r\n' }, '*** Update File: a.md', '@@', ' one', '-two', '+three');
+    const out = plan(
+      { 'a.md': '\ufeff---\r\ndescription: d\r\n---\r\none\r\ntwo\r\n' },
+      '*** Update File: a.md',
+      '@@',
+      ' one',
+      '-two',
+      '+three',
+    );
     expect(out.writes[0]?.content).toBe('\ufeff---\r\ndescription: d\r\n---\r\none\r\nthree\r\n');
   });
 
@@ -109,16 +140,38 @@ describe('planPatch: Update File', () => {
   });
 
   it('refuses to modify a read_only file', () => {
-    const err = failure({ 'system/rules.md': memo('r', 'x\n', 'read_only: true\n') }, '*** Update File: system/rules.md', '@@', '-x', '+y');
+    const err = failure(
+      { 'system/rules.md': memo('r', 'x\n', 'read_only: true\n') },
+      '*** Update File: system/rules.md',
+      '@@',
+      '-x',
+      '+y',
+    );
     expect(err.code).toBe('READ_ONLY');
-    expect(err.message).toBe('memory_apply_patch: system/rules.md is read_only and cannot be modified; an operator writes it with `gitmem protect write <path>`');
+    expect(err.message).toBe(
+      'memory_apply_patch: system/rules.md is read_only and cannot be modified; an operator writes it with `gitmem protect write <path>`',
+    );
   });
 
   it('refuses a patch that sets, adds or removes read_only', () => {
-    const setTrue = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '+read_only: true');
+    const setTrue = failure(
+      { 'a.md': human },
+      '*** Update File: a.md',
+      '@@',
+      ' description: About the user',
+      '+read_only: true',
+    );
     expect(setTrue.code).toBe('READ_ONLY');
-    expect(setTrue.message).toBe('memory_apply_patch: a.md cannot be written with read_only=true; an operator writes it with `gitmem protect write <path>`');
-    const addFalse = failure({ 'a.md': human }, '*** Update File: a.md', '@@', ' description: About the user', '+read_only: false');
+    expect(setTrue.message).toBe(
+      'memory_apply_patch: a.md cannot be written with read_only=true; an operator writes it with `gitmem protect write <path>`',
+    );
+    const addFalse = failure(
+      { 'a.md': human },
+      '*** Update File: a.md',
+      '@@',
+      ' description: About the user',
+      '+read_only: false',
+    );
     expect(addFalse.code).toBe('READ_ONLY');
     const withFalse = memo('d', 'x\n', 'read_only: false\n');
     expect(failure({ 'b.md': withFalse }, '*** Update File: b.md', '@@', '-read_only: false').code).toBe('READ_ONLY');
@@ -136,12 +189,25 @@ describe('planPatch: Update File', () => {
     const missing = failure({}, '*** Update File: a.md', '@@', '-x');
     expect(missing.code).toBe('FILE_NOT_FOUND');
     expect(missing.message).toBe('memory_apply_patch: file not found for update: a.md');
-    expect(failure({ 'a.md': human }, '*** Delete File: a.md', '*** Update File: a.md', '@@', '-x').code).toBe('FILE_NOT_FOUND');
-    expect(failure({ 'a.md': 'no header\n' }, '*** Update File: a.md', '@@', '-no header').code).toBe('FRONTMATTER_INVALID');
+    expect(failure({ 'a.md': human }, '*** Delete File: a.md', '*** Update File: a.md', '@@', '-x').code).toBe(
+      'FILE_NOT_FOUND',
+    );
+    expect(failure({ 'a.md': 'no header\n' }, '*** Update File: a.md', '@@', '-no header').code).toBe(
+      'FRONTMATTER_INVALID',
+    );
   });
 
   it('updates a file added earlier in the same patch from its staged content', () => {
-    const out = plan({}, '*** Add File: n.md', '+one', '*** Update File: n.md', '@@', '-one', '+two', '*** End of File');
+    const out = plan(
+      {},
+      '*** Add File: n.md',
+      '+one',
+      '*** Update File: n.md',
+      '@@',
+      '-one',
+      '+two',
+      '*** End of File',
+    );
     expect(out.writes).toEqual([{ file: 'n.md', content: '---\ndescription: Memory block n\n---\ntwo' }]);
   });
 
@@ -167,16 +233,29 @@ describe('planPatch: Delete File and Move to', () => {
     expect(failure({}, '*** Delete File: a.md').message).toBe('memory_apply_patch: file not found for delete: a.md');
     const ro = failure({ 'a.md': memo('d', 'x\n', 'read_only: true\n') }, '*** Delete File: a.md');
     expect(ro.code).toBe('READ_ONLY');
-    expect(ro.message).toBe('memory_apply_patch: a.md is read_only and cannot be deleted; an operator first rewrites it without read_only (`gitmem protect write <path>`)');
+    expect(ro.message).toBe(
+      'memory_apply_patch: a.md is read_only and cannot be deleted; an operator first rewrites it without read_only (`gitmem protect write <path>`)',
+    );
     expect(failure({ 'a.md': 'plain\n' }, '*** Delete File: a.md').code).toBe('FRONTMATTER_INVALID');
   });
 
   it('cancels an add when the same patch deletes the file again', () => {
-    expect(plan({}, '*** Add File: n.md', '+x', '*** Delete File: n.md')).toEqual({ writes: [], deletes: [], paths: ['n.md'] });
+    expect(plan({}, '*** Add File: n.md', '+x', '*** Delete File: n.md')).toEqual({
+      writes: [],
+      deletes: [],
+      paths: ['n.md'],
+    });
   });
 
   it('moves a file with its edit: writes the target, deletes the source, reports both', () => {
-    const out = plan({ 'notes/a.md': note }, '*** Update File: notes/a.md', '*** Move to: archive/a.md', '@@', '-text', '+moved');
+    const out = plan(
+      { 'notes/a.md': note },
+      '*** Update File: notes/a.md',
+      '*** Move to: archive/a.md',
+      '@@',
+      '-text',
+      '+moved',
+    );
     expect(out).toEqual({
       writes: [{ file: 'archive/a.md', content: memo('note', 'moved\n') }],
       deletes: ['notes/a.md'],
@@ -196,7 +275,15 @@ describe('planPatch: Delete File and Move to', () => {
   });
 
   it('refuses a move onto a target the patch already writes', () => {
-    const err = failure({ 'a.md': note }, '*** Add File: b.md', '+x', '*** Update File: a.md', '*** Move to: b.md', '@@', ' text');
+    const err = failure(
+      { 'a.md': note },
+      '*** Add File: b.md',
+      '+x',
+      '*** Update File: a.md',
+      '*** Move to: b.md',
+      '@@',
+      ' text',
+    );
     expect(err.code).toBe('PATCH_INVALID');
   });
 });
@@ -247,7 +334,9 @@ describe('planPatch: whole patches and paths', () => {
     const dotdot = failure({}, '*** Update File: ../x.md', '@@', '-a');
     expect(dotdot.code).toBe('INVALID_PATH');
     expect(dotdot.message).toBe("memory_apply_patch: 'Update File path' contains invalid path traversal segment");
-    expect(failure({ 'a.md': memo('a', 'x\n') }, '*** Update File: a.md', '*** Move to: notes/../../x', '@@', ' x').data).toMatchObject({
+    expect(
+      failure({ 'a.md': memo('a', 'x\n') }, '*** Update File: a.md', '*** Move to: notes/../../x', '@@', ' x').data,
+    ).toMatchObject({
       field: 'Move to path',
     });
     expect(failure({}, '*** Delete File: ~/notes.md').data).toMatchObject({ field: 'Delete File path' });

@@ -111,7 +111,11 @@ function parseOrThrow(file: string, text: string, what: string): FrontmatterData
 /** Loads an editable file: not read_only, and for a memory file valid frontmatter with a description. */
 function editable(file: string, text: string, verb: 'modified' | 'deleted'): FrontmatterData {
   const refused = (): MemoryError =>
-    new MemoryError('READ_ONLY', `${TOOL}: ${file} is read_only and cannot be ${verb}; ${verb === 'deleted' ? OPERATOR_HINTS.unlock : OPERATOR_HINTS.write}`, { data: { file } });
+    new MemoryError(
+      'READ_ONLY',
+      `${TOOL}: ${file} is read_only and cannot be ${verb}; ${verb === 'deleted' ? OPERATOR_HINTS.unlock : OPERATOR_HINTS.write}`,
+      { data: { file } },
+    );
   if (toolFileKind(file) === 'plain') {
     if (isProtectedText(text)) throw refused();
     return {};
@@ -123,7 +127,11 @@ function editable(file: string, text: string, verb: 'modified' | 'deleted'): Fro
 
 function refuseReadOnlyTrue(file: string, data: FrontmatterData): void {
   if (isReadOnlyValue(data['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${TOOL}: ${file} cannot be written with read_only=true; ${OPERATOR_HINTS.write}`, { data: { file } });
+    throw new MemoryError(
+      'READ_ONLY',
+      `${TOOL}: ${file} cannot be written with read_only=true; ${OPERATOR_HINTS.write}`,
+      { data: { file } },
+    );
   }
 }
 
@@ -135,15 +143,21 @@ function checkPatched(file: string, text: string, before: FrontmatterData): void
   const had = Object.hasOwn(before, 'read_only');
   const has = Object.hasOwn(after, 'read_only');
   if (had !== has || JSON.stringify(before['read_only']) !== JSON.stringify(after['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${TOOL}: ${file}: 'read_only' is a protected field and cannot be changed by a patch; ${OPERATOR_HINTS.write}`, {
-      data: { file },
-    });
+    throw new MemoryError(
+      'READ_ONLY',
+      `${TOOL}: ${file}: 'read_only' is a protected field and cannot be changed by a patch; ${OPERATOR_HINTS.write}`,
+      {
+        data: { file },
+      },
+    );
   }
 }
 
 function refuseDuplicate(s: Staging, file: string): void {
   if (s.writes.has(file)) {
-    throw new MemoryError('PATCH_INVALID', `${TOOL}: duplicate add/update target in patch: ${file}`, { data: { file } });
+    throw new MemoryError('PATCH_INVALID', `${TOOL}: duplicate add/update target in patch: ${file}`, {
+      data: { file },
+    });
   }
 }
 
@@ -156,7 +170,13 @@ function addContent(file: string, label: string, lines: string[]): string {
     refuseReadOnlyTrue(file, parsed.data);
     text = setFrontmatterKeys(normalizeText(raw), [['read_only', undefined]]);
   }
-  return newFileText({ operation: TOOL, file, text, fallbackDescription: `Memory block ${label}`, finalNewline: false });
+  return newFileText({
+    operation: TOOL,
+    file,
+    text,
+    fallbackDescription: `Memory block ${label}`,
+    finalNewline: false,
+  });
 }
 
 function stageWrite(s: Staging, file: string, content: string): void {
@@ -221,7 +241,14 @@ function planDelete(s: Staging, op: Extract<PatchOp, { type: 'delete' }>): void 
  */
 export function planPatch(input: string, fs: PatchFs, options: { memoryDir: string }): PatchPlan {
   const ops = parsePatch(input);
-  const s: Staging = { fs, memoryDir: options.memoryDir, disk: new Map(), writes: new Map(), deletes: new Set(), paths: [] };
+  const s: Staging = {
+    fs,
+    memoryDir: options.memoryDir,
+    disk: new Map(),
+    writes: new Map(),
+    deletes: new Set(),
+    paths: [],
+  };
   for (const op of ops) {
     if (op.type === 'add') planAdd(s, op);
     else if (op.type === 'update') planUpdate(s, op);

@@ -36,15 +36,21 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<Wri
   const args = call as Record<string, unknown>;
   refuseUndeclared('memory_apply_patch', DECLARED, args);
   if (args['input'] !== undefined && args['patch'] !== undefined) {
-    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: give 'input' or its alias 'patch', not both", { data: { field: 'patch' } });
+    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: give 'input' or its alias 'patch', not both", {
+      data: { field: 'patch' },
+    });
   }
   const input = args['input'] ?? args['patch'];
   const reason = args['reason'];
   if (typeof reason !== 'string' || reason.trim() === '') {
-    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: 'reason' must be a non-empty string", { data: { field: 'reason' } });
+    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: 'reason' must be a non-empty string", {
+      data: { field: 'reason' },
+    });
   }
   if (typeof input !== 'string' || input.trim() === '') {
-    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: 'input' must be a non-empty string", { data: { field: 'input' } });
+    throw new MemoryError('INVALID_ARGUMENT', "memory_apply_patch: 'input' must be a non-empty string", {
+      data: { field: 'input' },
+    });
   }
   checkText('memory_apply_patch', 'reason', reason, TOOL_LIMITS.reasonChars);
   checkText('memory_apply_patch', 'input', input, TOOL_LIMITS.patchChars);

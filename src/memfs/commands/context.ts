@@ -74,7 +74,11 @@ export function isDirectory(ctx: CommandContext, label: string): boolean {
 export function listFilesUnder(ctx: CommandContext, label: string): string[] {
   const out: string[] = [];
   const refuse = (path: string, why: string): never => {
-    throw new MemoryError('INVALID_PATH', `${ctx.tool} delete: ${label}/ cannot be deleted by the tool: ${path} ${why}`, { data: { path } });
+    throw new MemoryError(
+      'INVALID_PATH',
+      `${ctx.tool} delete: ${label}/ cannot be deleted by the tool: ${path} ${why}`,
+      { data: { path } },
+    );
   };
   const walk = (rel: string): void => {
     for (const entry of ctx.fs.list(rel) ?? []) {
@@ -110,7 +114,12 @@ export function loadEditable(ctx: CommandContext, file: string, shown: string): 
   const kind = toolFileKind(file);
   if (kind === 'plain') {
     // The validator protects any file whose text declares read_only, plain or not: refuse before planning.
-    if (isProtectedText(original)) throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified; ${OPERATOR_HINTS.write}`, { data: { path: file } });
+    if (isProtectedText(original))
+      throw new MemoryError(
+        'READ_ONLY',
+        `${ctx.tool}: ${shown} is read_only and cannot be modified; ${OPERATOR_HINTS.write}`,
+        { data: { path: file } },
+      );
     const text = normalizeText(original);
     return { file, kind, original, text, prefix: '', body: text, data: {} };
   }
@@ -122,17 +131,36 @@ export function loadEditable(ctx: CommandContext, file: string, shown: string): 
     throw new MemoryError('FRONTMATTER_INVALID', `${ctx.tool}: ${file}: ${why}`, { data: { path: file } });
   }
   if (isReadOnlyValue(parsed.data['read_only'])) {
-    throw new MemoryError('READ_ONLY', `${ctx.tool}: ${shown} is read_only and cannot be modified; ${OPERATOR_HINTS.write}`, { data: { path: file } });
+    throw new MemoryError(
+      'READ_ONLY',
+      `${ctx.tool}: ${shown} is read_only and cannot be modified; ${OPERATOR_HINTS.write}`,
+      { data: { path: file } },
+    );
   }
   const text = normalizeText(original);
-  return { file, kind, original, text, prefix: text.slice(0, text.length - parsed.body.length), body: parsed.body, data: parsed.data };
+  return {
+    file,
+    kind,
+    original,
+    text,
+    prefix: text.slice(0, text.length - parsed.body.length),
+    body: parsed.body,
+    data: parsed.data,
+  };
 }
 
 /** A required string parameter (non-empty after trimming; the value itself is used untrimmed). */
-export function requireString(ctx: CommandContext, command: string, call: Record<string, unknown>, field: string): string {
+export function requireString(
+  ctx: CommandContext,
+  command: string,
+  call: Record<string, unknown>,
+  field: string,
+): string {
   const v = call[field];
   if (typeof v !== 'string' || v.trim() === '') {
-    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} ${command}: '${field}' must be a non-empty string`, { data: { field } });
+    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} ${command}: '${field}' must be a non-empty string`, {
+      data: { field },
+    });
   }
   return v;
 }

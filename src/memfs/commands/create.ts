@@ -15,17 +15,31 @@ export function planCreate(ctx: CommandContext, call: Record<string, unknown>): 
   const path = resolvePath(ctx, call['file_path'], 'file_path');
   const description = call['description'];
   if (description !== undefined && typeof description !== 'string') {
-    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} create: 'description' must be a string`, { data: { field: 'description' } });
+    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} create: 'description' must be a string`, {
+      data: { field: 'description' },
+    });
   }
   const text = call['file_text'] ?? '';
   if (typeof text !== 'string') {
-    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} create: 'file_text' must be a string`, { data: { field: 'file_text' } });
-  }
-  const after = newFileText({ operation: `${ctx.tool} create`, file: path.file, description, text, finalNewline: true });
-  if (fileExists(ctx, path.file) || isDirectory(ctx, path.label)) {
-    throw new MemoryError('FILE_EXISTS', `${ctx.tool} create: a memory file already exists at ${String(call['file_path'])}`, {
-      data: { path: path.file },
+    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} create: 'file_text' must be a string`, {
+      data: { field: 'file_text' },
     });
+  }
+  const after = newFileText({
+    operation: `${ctx.tool} create`,
+    file: path.file,
+    description,
+    text,
+    finalNewline: true,
+  });
+  if (fileExists(ctx, path.file) || isDirectory(ctx, path.label)) {
+    throw new MemoryError(
+      'FILE_EXISTS',
+      `${ctx.tool} create: a memory file already exists at ${String(call['file_path'])}`,
+      {
+        data: { path: path.file },
+      },
+    );
   }
   return [{ file: path.file, before: null, after }];
 }

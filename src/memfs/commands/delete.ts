@@ -11,15 +11,24 @@ import { isDirectory, listFilesUnder, loadEditable, readFile, resolvePath, type 
 export function planDelete(ctx: CommandContext, call: Record<string, unknown>): FileEdit[] {
   const path = resolvePath(ctx, call['file_path'], 'file_path');
   if (isDirectory(ctx, path.label)) {
-    const edits: FileEdit[] = listFilesUnder(ctx, path.label).map((file) => ({ file, before: readRaw(ctx, file), after: null }));
+    const edits: FileEdit[] = listFilesUnder(ctx, path.label).map((file) => ({
+      file,
+      before: readRaw(ctx, file),
+      after: null,
+    }));
     // The validator's rule (fail-closed, any kind of file): refused here by name, before anything is planned.
     const locked = edits.filter((e) => typeof e.before === 'string' && isProtectedText(e.before));
     if (locked.length > 0) {
-      throw new MemoryError('READ_ONLY', `${ctx.tool} delete: ${path.label}/ contains read_only file(s): ${locked.map((e) => e.file).join(', ')}; ${OPERATOR_HINTS.unlock}`, {
-        data: { paths: locked.map((e) => e.file) },
-      });
+      throw new MemoryError(
+        'READ_ONLY',
+        `${ctx.tool} delete: ${path.label}/ contains read_only file(s): ${locked.map((e) => e.file).join(', ')}; ${OPERATOR_HINTS.unlock}`,
+        {
+          data: { paths: locked.map((e) => e.file) },
+        },
+      );
     }
-    if (edits.length === 0) throw new MemoryError('NO_CHANGES', `${ctx.tool} delete: directory ${path.label}/ has no files`);
+    if (edits.length === 0)
+      throw new MemoryError('NO_CHANGES', `${ctx.tool} delete: directory ${path.label}/ has no files`);
     return edits;
   }
   const f = loadEditable(ctx, path.file, String(call['file_path']));

@@ -14,15 +14,21 @@ import { loadEditable, requireString, resolvePath, type CommandContext } from '.
 function lineArgument(ctx: CommandContext, raw: unknown): number {
   const n = typeof raw === 'string' && /^[0-9]{1,15}$/.test(raw) ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} insert: 'insert_line' must be a whole number ≥ 0 (the line to insert after; 0 = the top), got ${JSON.stringify(raw) ?? String(raw)}`, {
-      data: { field: 'insert_line' },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${ctx.tool} insert: 'insert_line' must be a whole number ≥ 0 (the line to insert after; 0 = the top), got ${JSON.stringify(raw) ?? String(raw)}`,
+      {
+        data: { field: 'insert_line' },
+      },
+    );
   }
   return n === 0 ? 0 : n; // -0 reads as 0
 }
 
 function outOfRange(ctx: CommandContext, file: string, message: string): never {
-  throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} insert: ${file}: ${message}`, { data: { field: 'insert_line', path: file } });
+  throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} insert: ${file}: ${message}`, {
+    data: { field: 'insert_line', path: file },
+  });
 }
 
 /**
@@ -38,9 +44,14 @@ export function planInsert(ctx: CommandContext, call: Record<string, unknown>): 
   checkResultSize(`${ctx.tool} insert`, path.file, f.text.length + text.length + 1);
   const total = lineCount(f.text);
   const frontmatter = lineCount(f.prefix); // lines 1..frontmatter hold it (0 for a plain file)
-  if (lineNo > total) outOfRange(ctx, path.file, `insert_line ${lineNo} is past the end (the file has ${total} lines; ${total} appends)`);
+  if (lineNo > total)
+    outOfRange(ctx, path.file, `insert_line ${lineNo} is past the end (the file has ${total} lines; ${total} appends)`);
   if (lineNo > 0 && lineNo < frontmatter) {
-    outOfRange(ctx, path.file, `insert_line ${lineNo} is inside the frontmatter (lines 1-${frontmatter}); ${frontmatter} (or 0) inserts at the top of the body`);
+    outOfRange(
+      ctx,
+      path.file,
+      `insert_line ${lineNo} is inside the frontmatter (lines 1-${frontmatter}); ${frontmatter} (or 0) inserts at the top of the body`,
+    );
   }
   const index = Math.max(lineNo, frontmatter);
   const endsWithNewline = f.text.endsWith('\n');

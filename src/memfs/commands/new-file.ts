@@ -5,7 +5,15 @@
  * required to agree when it has one, a skill's `name` filled from its folder), never wrapped in a second one.
  * Keys the file may not carry are kept, so the validator refuses them by name.
  */
-import { descriptionOf, normalizeText, parseFrontmatterYaml, renderMemoryFile, setFrontmatterKeys, singleLine, splitFrontmatter } from '../../blocks/frontmatter.js';
+import {
+  descriptionOf,
+  normalizeText,
+  parseFrontmatterYaml,
+  renderMemoryFile,
+  setFrontmatterKeys,
+  singleLine,
+  splitFrontmatter,
+} from '../../blocks/frontmatter.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import { restyle } from '../line-style.js';
 import { toolFileKind } from './context.js';
@@ -36,7 +44,11 @@ function ownFrontmatter(operation: string, text: string): Record<string, unknown
     return parseFrontmatterYaml(split.yamlText);
   } catch (err) {
     if (!isMemoryError(err)) throw err;
-    throw new MemoryError('FRONTMATTER_INVALID', `${operation}: the frontmatter at the start of the text is invalid: ${err.message}`, { cause: err });
+    throw new MemoryError(
+      'FRONTMATTER_INVALID',
+      `${operation}: the frontmatter at the start of the text is invalid: ${err.message}`,
+      { cause: err },
+    );
   }
 }
 
@@ -48,9 +60,14 @@ function ownFrontmatter(operation: string, text: string): Record<string, unknown
  */
 export function newFileText(req: NewFileRequest): string {
   const kind = toolFileKind(req.file);
-  const given = req.description !== undefined && req.description.trim() !== '' ? singleLine(req.description) : undefined;
+  const given =
+    req.description !== undefined && req.description.trim() !== '' ? singleLine(req.description) : undefined;
   if (kind === 'plain') {
-    if (given !== undefined) refuse(req.operation, `${req.file} is a plain file (not markdown memory): it has no frontmatter, so leave out 'description'`);
+    if (given !== undefined)
+      refuse(
+        req.operation,
+        `${req.file} is a plain file (not markdown memory): it has no frontmatter, so leave out 'description'`,
+      );
     return req.text;
   }
   const text = req.finalNewline && req.text !== '' && !req.text.endsWith('\n') ? `${req.text}\n` : req.text;
@@ -58,7 +75,8 @@ export function newFileText(req: NewFileRequest): string {
   const own = ownFrontmatter(req.operation, text);
   if (own === null) {
     const description = given ?? req.fallbackDescription;
-    if (description === undefined) refuse(req.operation, "'description' must be a non-empty string (or the text's own frontmatter gives one)");
+    if (description === undefined)
+      refuse(req.operation, "'description' must be a non-empty string (or the text's own frontmatter gives one)");
     return renderMemoryFile(kind === 'skill' ? { name: folder, description } : { description }, text);
   }
   const updates: Array<[string, unknown]> = [];
@@ -66,11 +84,15 @@ export function newFileText(req: NewFileRequest): string {
   if (Object.hasOwn(own, 'description')) {
     const theirs = singleLine(descriptionOf(own));
     if (given !== undefined && theirs !== given) {
-      refuse(req.operation, `'description' (${JSON.stringify(given)}) and the text's frontmatter description (${JSON.stringify(theirs)}) differ; give one of them`);
+      refuse(
+        req.operation,
+        `'description' (${JSON.stringify(given)}) and the text's frontmatter description (${JSON.stringify(theirs)}) differ; give one of them`,
+      );
     }
   } else {
     const description = given ?? req.fallbackDescription;
-    if (description === undefined) refuse(req.operation, "'description' must be a non-empty string (or the text's own frontmatter gives one)");
+    if (description === undefined)
+      refuse(req.operation, "'description' must be a non-empty string (or the text's own frontmatter gives one)");
     updates.push(['description', description]);
   }
   if (updates.length === 0) return text;

@@ -14,9 +14,13 @@ export function planRename(ctx: CommandContext, call: Record<string, unknown>): 
     throw new MemoryError('NO_CHANGES', `${ctx.tool} rename: old_path and new_path are the same file`);
   }
   if (fileExists(ctx, to.file) || isDirectory(ctx, to.label)) {
-    throw new MemoryError('FILE_EXISTS', `${ctx.tool} rename: destination already exists at ${String(call['new_path'])}`, {
-      data: { path: to.file },
-    });
+    throw new MemoryError(
+      'FILE_EXISTS',
+      `${ctx.tool} rename: destination already exists at ${String(call['new_path'])}`,
+      {
+        data: { path: to.file },
+      },
+    );
   }
   const f = loadEditable(ctx, from.file, String(call['old_path']));
   return [

@@ -20,9 +20,13 @@ export function planStrReplace(ctx: CommandContext, call: Record<string, unknown
   const oldString = requireString(ctx, 'str_replace', call, 'old_string').replace(/\r\n?/g, '\n');
   const rawNew = call['new_string'];
   if (typeof rawNew !== 'string') {
-    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} str_replace: 'new_string' must be a string (empty deletes)`, {
-      data: { field: 'new_string' },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${ctx.tool} str_replace: 'new_string' must be a string (empty deletes)`,
+      {
+        data: { field: 'new_string' },
+      },
+    );
   }
   const newString = rawNew.replace(/\r\n?/g, '\n');
   const f = loadEditable(ctx, path.file, String(call['file_path']));
@@ -34,7 +38,11 @@ export function planStrReplace(ctx: CommandContext, call: Record<string, unknown
   }
   if (offsets.length > 1 && call['replace_all'] !== true) {
     // Each line once: "lines 4, 4, 5" for three matches on two lines reads like a miscount.
-    const { lines, count } = matchedLines(f.text, offsets.map((o) => f.prefix.length + o), TOOL_LIMITS.reportedLines);
+    const { lines, count } = matchedLines(
+      f.text,
+      offsets.map((o) => f.prefix.length + o),
+      TOOL_LIMITS.reportedLines,
+    );
     const more = count > lines.length ? `, and ${count - lines.length} more` : '';
     throw new MemoryError(
       'AMBIGUOUS_MATCH',
@@ -43,7 +51,11 @@ export function planStrReplace(ctx: CommandContext, call: Record<string, unknown
       { data: { path: path.file, lines, matches: offsets.length } },
     );
   }
-  checkResultSize(`${ctx.tool} str_replace`, path.file, f.text.length + offsets.length * (newString.length - oldString.length));
+  checkResultSize(
+    `${ctx.tool} str_replace`,
+    path.file,
+    f.text.length + offsets.length * (newString.length - oldString.length),
+  );
   const body = replaceAt(f.body, oldString, offsets, newString);
   return [{ file: path.file, before: f.original, after: restyle(f.original, f.prefix + body) }];
 }

@@ -17,12 +17,17 @@ export function planUpdateDescription(ctx: CommandContext, call: Record<string, 
   const description = singleLine(requireString(ctx, 'update_description', call, 'description'));
   const f = loadEditable(ctx, path.file, String(call['file_path']));
   if (f.kind === 'plain') {
-    throw new MemoryError('INVALID_ARGUMENT', `${ctx.tool} update_description: ${path.file} is a plain file (not markdown memory) and has no description`, {
-      data: { path: path.file, field: 'description' },
-    });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${ctx.tool} update_description: ${path.file} is a plain file (not markdown memory) and has no description`,
+      {
+        data: { path: path.file, field: 'description' },
+      },
+    );
   }
   // The same description (however it is quoted or folded now) ⇒ no edit ⇒ NO_CHANGES from the commit step.
-  if (typeof f.data['description'] === 'string' && singleLine(f.data['description']) === description) return [{ file: path.file, before: f.original, after: f.original }];
+  if (typeof f.data['description'] === 'string' && singleLine(f.data['description']) === description)
+    return [{ file: path.file, before: f.original, after: f.original }];
   const after = setFrontmatterKeys(f.text, [['description', description]]);
   return [{ file: path.file, before: f.original, after: restyle(f.original, after) }]; // keeps the file's line endings
 }

@@ -4,7 +4,16 @@
  * hash of each file. Anything but a plain yes — a directory, a path HEAD lacks (untracked or ignored), other
  * bytes (perhaps only a line-ending conversion), another mode — is "ask git", which then decides exactly.
  */
-import { closeSync, constants as fsc, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants as fsc,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import { entriesAtOp } from '../../git/commands/status-paths.js';
 import type { ObjectFormat } from '../../git/object-format.js';
@@ -51,7 +60,8 @@ function sameAsHead(abs: string, e: HeadEntry | undefined, format: ObjectFormat)
   if (e === undefined || e.type !== 'blob' || st.isDirectory() || st.size > MAX_HASHED_BYTES) return 'ask git';
   let bytes: Buffer | null;
   if (st.isSymbolicLink()) bytes = e.mode === '120000' ? Buffer.from(readlinkSync(abs, { encoding: 'buffer' })) : null;
-  else if (st.isFile()) bytes = e.mode === ((st.mode & 0o100) !== 0 ? '100755' : '100644') ? readRegular(abs, st) : null;
+  else if (st.isFile())
+    bytes = e.mode === ((st.mode & 0o100) !== 0 ? '100755' : '100644') ? readRegular(abs, st) : null;
   else bytes = null;
   if (bytes === null) return 'ask git';
   return objectId('blob', bytes, format) === e.id || 'ask git';

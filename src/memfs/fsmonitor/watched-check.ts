@@ -8,7 +8,13 @@
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { changedPathsOp, indexMatchesHeadOp, LITERAL_PATHSPECS_ENV, pathStatusOp, ruleFilesOp } from '../../git/commands/status-paths.js';
+import {
+  changedPathsOp,
+  indexMatchesHeadOp,
+  LITERAL_PATHSPECS_ENV,
+  pathStatusOp,
+  ruleFilesOp,
+} from '../../git/commands/status-paths.js';
 import type { RepoStatus } from '../../git/commands/status.js';
 import type { GitRunner } from '../../git/runner.js';
 import { repoObjectFormat } from '../../git/object-format.js';
@@ -36,7 +42,8 @@ function indexEntriesEstimate(gitDir: string): number {
   let bytes = statSync(join(gitDir, 'index'), { throwIfNoEntry: false })?.size ?? 0;
   let shared = 0;
   for (const name of readdirSync(gitDir)) {
-    if (name.startsWith('sharedindex.')) shared = Math.max(shared, statSync(join(gitDir, name), { throwIfNoEntry: false })?.size ?? 0);
+    if (name.startsWith('sharedindex.'))
+      shared = Math.max(shared, statSync(join(gitDir, name), { throwIfNoEntry: false })?.size ?? 0);
   }
   bytes += shared;
   return Math.floor(bytes / 70);
@@ -78,7 +85,10 @@ export class WatchedCleanCheck {
   lastMode: 'full' | 'incremental' = 'full';
   lastReason = 'first check';
 
-  constructor(private readonly memoryDir: string, private readonly options: WatchedCheckOptions = {}) {
+  constructor(
+    private readonly memoryDir: string,
+    private readonly options: WatchedCheckOptions = {},
+  ) {
     this.ruleFiles = defaultRuleFiles(this.gitDir, options.env ?? {});
   }
 
@@ -121,10 +131,14 @@ export class WatchedCleanCheck {
     if (baseline === null) return this.fullCheck(git, full, rules, 'no baseline');
     if (snapshot.full) return this.fullCheck(git, full, rules, snapshot.reason);
     if (rules !== baseline.rules) return this.fullCheck(git, full, rules, 'an ignore or config file changed');
-    const paths = [...new Set([...snapshot.paths, ...(noted !== null && noted.from === baseline.head ? noted.paths : [])])];
+    const paths = [
+      ...new Set([...snapshot.paths, ...(noted !== null && noted.from === baseline.head ? noted.paths : [])]),
+    ];
     const expected = noted !== null && noted.from === baseline.head ? noted.to : baseline.head;
     if (at === null || indexClean === null) return this.fullCheck(git, full, rules, 'HEAD is not plain');
-    const answer = await this.incremental(git, paths, expected, at, indexClean).catch(() => 'git could not answer for the paths');
+    const answer = await this.incremental(git, paths, expected, at, indexClean).catch(
+      () => 'git could not answer for the paths',
+    );
     if (typeof answer === 'string') return this.fullCheck(git, full, rules, answer);
     this.baseline = { head: answer.head as string, rules };
     this.lastMode = 'incremental';
@@ -137,14 +151,20 @@ export class WatchedCleanCheck {
     this.noted = parent === null ? null : { from: parent, to: commit, paths: [...paths] };
   }
 
-  private async fullCheck(git: GitRunner, full: () => Promise<RepoStatus>, rules: string | null, reason: string): Promise<RepoStatus> {
+  private async fullCheck(
+    git: GitRunner,
+    full: () => Promise<RepoStatus>,
+    rules: string | null,
+    reason: string,
+  ): Promise<RepoStatus> {
     this.lastMode = 'full';
     this.lastReason = reason;
     const status = await full();
     if (rules !== null && status.head !== null && this.watcher?.healthy) {
       const configured = await git.exec(ruleFilesOp(), { cwd: this.memoryDir }).catch(() => null);
       const before = this.ruleFiles.join('\n');
-      if (configured !== null) this.ruleFiles = [...defaultRuleFiles(this.gitDir, this.options.env ?? {}), ...configured];
+      if (configured !== null)
+        this.ruleFiles = [...defaultRuleFiles(this.gitDir, this.options.env ?? {}), ...configured];
       // A rule file learnt just now was not in `rules`: the next check walks once more.
       if (configured !== null && this.ruleFiles.join('\n') === before) this.baseline = { head: status.head, rules };
     }
@@ -152,7 +172,13 @@ export class WatchedCleanCheck {
   }
 
   /** The status (HEAD, branch) when the changed paths are clean, or why the full check must answer instead. */
-  private async incremental(git: GitRunner, changed: string[], expected: string, at: Head, indexClean: Promise<boolean>): Promise<RepoStatus | string> {
+  private async incremental(
+    git: GitRunner,
+    changed: string[],
+    expected: string,
+    at: Head,
+    indexClean: Promise<boolean>,
+  ): Promise<RepoStatus | string> {
     const checked = new Set(changed);
     if ([...checked].some(isRuleFile)) return 'an ignore or attributes file changed';
     if (changed.reduce((n, p) => n + Buffer.byteLength(p) + 1, 0) > MAX_PATHSPEC_BYTES) return 'too many changed paths';
@@ -170,7 +196,15 @@ export class WatchedCleanCheck {
       if (sameMoved === false) return 'changes to report';
       if (sameMoved === 'ask git') unsure = [...unsure, ...moved];
     }
-    const status: RepoStatus = { head: at.head, branch: at.branch, upstream: null, ahead: 0, behind: 0, tracking: false, entries: [] };
+    const status: RepoStatus = {
+      head: at.head,
+      branch: at.branch,
+      upstream: null,
+      ahead: 0,
+      behind: 0,
+      tracking: false,
+      entries: [],
+    };
     if (unsure.length === 0) return status;
     const asked = await git.exec(pathStatusOp(unsure), opts); // git decides the paths the cheap look could not
     return asked.entries.length === 0 && asked.head === at.head ? status : 'changes to report';

@@ -50,7 +50,11 @@ export class WorkTreeWatcher {
   private readonly cookieTimeoutMs: number;
 
   /** Starts watching `root` (the work tree); cookies go to `cookieDir` (inside the git dir, created here). */
-  constructor(private readonly root: string, private readonly cookieDir: string, options: WatcherOptions = {}) {
+  constructor(
+    private readonly root: string,
+    private readonly cookieDir: string,
+    options: WatcherOptions = {},
+  ) {
     this.maxEvents = options.maxEvents ?? defaultMaxEvents();
     this.cookieTimeoutMs = options.cookieTimeoutMs ?? 5_000;
     mkdirSync(cookieDir, { recursive: true, mode: 0o700 });
@@ -150,7 +154,8 @@ export class WorkTreeWatcher {
     this.unknown = null;
     if (this.brokenReason !== null) return { full: true, reason: this.brokenReason };
     if (this.readyFiles === null) return { full: true, reason: 'the watcher is not ready' };
-    if (events >= this.maxEvents) return { full: true, reason: `${events} events: the kernel queue may have overflowed` };
+    if (events >= this.maxEvents)
+      return { full: true, reason: `${events} events: the kernel queue may have overflowed` };
     if (unknown !== null) return { full: true, reason: unknown };
     return { full: false, paths };
   }

@@ -4,7 +4,14 @@
  * (remote, ahead/behind as of the last fetch, recent pushes and fetches, the mirror's last push). Nothing
  * here touches the network.
  */
-import { handleGit, listConversations, mirrorStatus, readCursor, readNumberedTranscript, readRunLog } from '../../internals.js';
+import {
+  handleGit,
+  listConversations,
+  mirrorStatus,
+  readCursor,
+  readNumberedTranscript,
+  readRunLog,
+} from '../../internals.js';
 import type { CursorInfo, ReflectionReply, RunInfo, SyncReply, TranscriptReply } from '../api-types.js';
 import { queryInt, requiredQuery, type ApiRequest } from './request.js';
 
@@ -20,19 +27,30 @@ const str = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 500) : '
 
 function runInfo(e: Record<string, unknown>): RunInfo {
   return {
-    kind: str(e['kind']), startedAt: str(e['startedAt']), durationMs: num(e['durationMs']), steps: num(e['steps']),
-    inputTokens: num(e['inputTokens']), outputTokens: num(e['outputTokens']), outcome: str(e['outcome']), model: str(e['model']),
+    kind: str(e['kind']),
+    startedAt: str(e['startedAt']),
+    durationMs: num(e['durationMs']),
+    steps: num(e['steps']),
+    inputTokens: num(e['inputTokens']),
+    outputTokens: num(e['outputTokens']),
+    outcome: str(e['outcome']),
+    model: str(e['model']),
   };
 }
 
 export async function reflection(req: ApiRequest): Promise<ReflectionReply> {
   const dir = req.view.agentDir;
-  const runs = readRunLog(dir).slice(-MAX_RUNS).reverse().map((e) => runInfo(e as Record<string, unknown>));
-  const cursors: CursorInfo[] = listConversations(dir).slice(0, MAX_CONVERSATIONS).map((conversation) => ({
-    conversation,
-    lines: readNumberedTranscript(dir, conversation).lines,
-    ...readCursor(dir, conversation),
-  }));
+  const runs = readRunLog(dir)
+    .slice(-MAX_RUNS)
+    .reverse()
+    .map((e) => runInfo(e as Record<string, unknown>));
+  const cursors: CursorInfo[] = listConversations(dir)
+    .slice(0, MAX_CONVERSATIONS)
+    .map((conversation) => ({
+      conversation,
+      lines: readNumberedTranscript(dir, conversation).lines,
+      ...readCursor(dir, conversation),
+    }));
   return { runs, cursors };
 }
 
@@ -41,11 +59,14 @@ export async function transcript(req: ApiRequest): Promise<TranscriptReply> {
   const from = queryInt(req, 'from', 1, 1, 100_000_000);
   const to = queryInt(req, 'to', from + MAX_ROWS - 1, from, 100_000_000);
   const { rows, lines } = readNumberedTranscript(req.view.agentDir, conversation);
-  const picked = rows.filter((r) => r.line >= from && r.line <= Math.min(to, from + MAX_ROWS - 1)).map((r) => {
-    const row = r.row;
-    const text = row.kind === 'tool_call' ? `${row.name ?? 'tool'}(${row.argsText ?? ''}) → ${row.resultText ?? ''}` : row.text;
-    return { line: r.line, kind: row.kind, text: text.slice(0, MAX_ROW_TEXT) };
-  });
+  const picked = rows
+    .filter((r) => r.line >= from && r.line <= Math.min(to, from + MAX_ROWS - 1))
+    .map((r) => {
+      const row = r.row;
+      const text =
+        row.kind === 'tool_call' ? `${row.name ?? 'tool'}(${row.argsText ?? ''}) → ${row.resultText ?? ''}` : row.text;
+      return { line: r.line, kind: row.kind, text: text.slice(0, MAX_ROW_TEXT) };
+    });
   return { conversation, lines, rows: picked };
 }
 
@@ -56,7 +77,11 @@ async function trackingMoves(req: ApiRequest, upstream: string | null): Promise<
 
 export async function sync(req: ApiRequest): Promise<SyncReply> {
   const memory = req.view.memory;
-  const [remote, mirror, status] = await Promise.all([memory.remote.show(), mirrorStatus({ git: handleGit(memory), memoryDir: memory.memoryDir, lines: 30 }), memory.status()]);
+  const [remote, mirror, status] = await Promise.all([
+    memory.remote.show(),
+    mirrorStatus({ git: handleGit(memory), memoryDir: memory.memoryDir, lines: 30 }),
+    memory.status(),
+  ]);
   return {
     remote: { url: remote.url, upstream: remote.upstream, ahead: remote.ahead, behind: remote.behind },
     tracking: await trackingMoves(req, remote.upstream),

@@ -30,7 +30,12 @@ export async function dropConflict(req: ApiRequest): Promise<{ branch: string; b
   const branch = bodyString(req, 'branch', 1024);
   const seen = bodyString(req, 'head', 64);
   const kept = await showKeptBranch({ ...repo(req), branch });
-  if (kept.head !== seen) throw new MemoryError('INVALID_ARGUMENT', `${kept.branch} moved since the page showed it; look again before dropping it`, { data: { branch: kept.branch } });
+  if (kept.head !== seen)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${kept.branch} moved since the page showed it; look again before dropping it`,
+      { data: { branch: kept.branch } },
+    );
   const r = await dropKeptBranch({ ...repo(req), branch });
   return { branch: r.branch, backupRef: r.backupRef };
 }

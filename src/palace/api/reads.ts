@@ -5,7 +5,16 @@
  */
 import { isMemoryError } from '../../index.js';
 import { estimateTokens, type WriterKind } from '../../internals.js';
-import type { CommitInfo, DiffReply, FileReply, HistoryReply, SummaryReply, TimelineReply, TreeReply, Writer } from '../api-types.js';
+import type {
+  CommitInfo,
+  DiffReply,
+  FileReply,
+  HistoryReply,
+  SummaryReply,
+  TimelineReply,
+  TreeReply,
+  Writer,
+} from '../api-types.js';
 import { systemBudget } from '../budget.js';
 import type { TreeIndex } from '../tree-index.js';
 import { queryInt, queryString, requiredQuery, type ApiRequest } from './request.js';
@@ -40,7 +49,11 @@ export async function summary(req: ApiRequest): Promise<SummaryReply> {
     agent: req.view.agent,
     head,
     commits,
-    system: { tokens: system.tokens, budget: systemBudget(req.view.memory.memoryDir, req.hub.home), files: system.files.slice(0, 50) },
+    system: {
+      tokens: system.tokens,
+      budget: systemBudget(req.view.memory.memoryDir, req.hub.home),
+      files: system.files.slice(0, 50),
+    },
     live: true,
   };
 }
@@ -60,7 +73,16 @@ export async function file(req: ApiRequest): Promise<FileReply> {
   const size = Buffer.byteLength(r.text);
   const truncated = r.text.length > MAX_FILE_CHARS;
   const cut = (s: string): string => (s.length > MAX_FILE_CHARS ? s.slice(0, MAX_FILE_CHARS) : s);
-  return { path: r.path, commit: r.commit, text: cut(r.text), body: cut(r.body), frontmatter: r.frontmatter, size, tokens: estimateTokens(size), truncated };
+  return {
+    path: r.path,
+    commit: r.commit,
+    text: cut(r.text),
+    body: cut(r.body),
+    frontmatter: r.frontmatter,
+    size,
+    tokens: estimateTokens(size),
+    truncated,
+  };
 }
 
 export async function history(req: ApiRequest): Promise<HistoryReply> {
@@ -70,7 +92,12 @@ export async function history(req: ApiRequest): Promise<HistoryReply> {
   const limit = queryInt(req, 'limit', 50, 1, 200);
   let entries: CommitInfo[];
   try {
-    entries = await req.view.memory.history({ limit: limit + 1, skip, ...(path ? { path } : {}), ...(at ? { at } : {}) });
+    entries = await req.view.memory.history({
+      limit: limit + 1,
+      skip,
+      ...(path ? { path } : {}),
+      ...(at ? { at } : {}),
+    });
   } catch (err) {
     if (path && isMemoryError(err, 'FILE_NOT_FOUND')) entries = [];
     else throw err;
@@ -82,7 +109,12 @@ export async function diff(req: ApiRequest): Promise<DiffReply> {
   const from = queryString(req, 'from', 256);
   const to = queryString(req, 'to', 256);
   const path = queryString(req, 'path', 1024);
-  return req.view.memory.diff({ ...(from ? { from } : {}), ...(to ? { to } : {}), ...(path ? { path } : {}), maxBytes: DIFF_BYTES });
+  return req.view.memory.diff({
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(path ? { path } : {}),
+    maxBytes: DIFF_BYTES,
+  });
 }
 
 /** The commit at a timeline position: 0 is the first commit, total - 1 is HEAD (log order). */

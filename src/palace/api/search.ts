@@ -8,5 +8,14 @@ export async function search(req: ApiRequest): Promise<SearchReply> {
   const commit = await req.view.commitOf(at);
   if (commit === null) return { commit, hits: [] };
   const hits = await req.view.memory.search(q, { at: commit, limit: queryInt(req, 'limit', 30, 1, 100) });
-  return { commit, hits: hits.map((h) => ({ path: h.path, line: h.line, text: h.snippet, score: h.score, ...(h.description ? { description: h.description } : {}) })) };
+  return {
+    commit,
+    hits: hits.map((h) => ({
+      path: h.path,
+      line: h.line,
+      text: h.snippet,
+      score: h.score,
+      ...(h.description ? { description: h.description } : {}),
+    })),
+  };
 }

@@ -23,7 +23,8 @@ function contentProblem(path: string, text: string): string | undefined {
   if (text.includes('\uFFFD')) return 'is not UTF-8 text';
   if (!path.endsWith('.md')) return undefined;
   const data = tryParseMemoryFile(text)?.data;
-  if (!data || typeof data['description'] !== 'string' || data['description'].trim() === '') return 'has no frontmatter description of its own';
+  if (!data || typeof data['description'] !== 'string' || data['description'].trim() === '')
+    return 'has no frontmatter description of its own';
   if (path.endsWith('/SKILL.md') && typeof data['name'] !== 'string') return 'is a skill without a name';
   return undefined;
 }
@@ -70,23 +71,42 @@ export function takePatch(plan: readonly TakePlanFile[], onMain: ReadonlySet<str
  * Takes the branch's side: one commit with `reason`, then the branch is dropped.
  * @example await takeBranchSide(memory, { branch: 'gitmem/conflict/…', head, main, reason: 'the laptop was right' })
  */
-export async function takeBranchSide(memory: Memory, o: { branch: string; head: string; main: string; reason: string }): Promise<{ commit: string; paths: string[]; backupRef: string }> {
+export async function takeBranchSide(
+  memory: Memory,
+  o: { branch: string; head: string; main: string; reason: string },
+): Promise<{ commit: string; paths: string[]; backupRef: string }> {
   const git = handleGit(memory);
   const kept = await showKeptBranch({ git, memoryDir: memory.memoryDir, branch: o.branch });
   const mainNow = (await memory.files()).commit;
   if (kept.head !== o.head || mainNow !== o.main) {
-    throw new MemoryError('INVALID_ARGUMENT', `${kept.branch} or main moved since the page showed them; look again before taking a side`, { data: { branch: kept.branch } });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `${kept.branch} or main moved since the page showed them; look again before taking a side`,
+      { data: { branch: kept.branch } },
+    );
   }
   const plan = await planTakeBranch(memory, kept.head, kept.files);
   const refused = plan.filter((f) => f.problem !== undefined);
   if (refused.length > 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `cannot take ${kept.branch} exactly: ${refused.map((f) => `${f.path} ${f.problem}`).join('; ')} (merge it by hand)`, { data: { paths: refused.map((f) => f.path) } });
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `cannot take ${kept.branch} exactly: ${refused.map((f) => `${f.path} ${f.problem}`).join('; ')} (merge it by hand)`,
+      { data: { paths: refused.map((f) => f.path) } },
+    );
   }
   const onMain = new Set((await memory.files()).files.map((f) => f.path));
   if (plan.length === 0 || plan.every((f) => f.action === 'delete' && !onMain.has(f.path))) {
-    throw new MemoryError('INVALID_ARGUMENT', `${kept.branch} changes nothing main lacks: drop it instead`, { data: { branch: kept.branch } });
+    throw new MemoryError('INVALID_ARGUMENT', `${kept.branch} changes nothing main lacks: drop it instead`, {
+      data: { branch: kept.branch },
+    });
   }
-  const written = await memory.applyPatch({ patch: takePatch(plan.filter((f) => f.action === 'write' || onMain.has(f.path)), onMain), reason: o.reason });
+  const written = await memory.applyPatch({
+    patch: takePatch(
+      plan.filter((f) => f.action === 'write' || onMain.has(f.path)),
+      onMain,
+    ),
+    reason: o.reason,
+  });
   const dropped = await dropKeptBranch({ git, memoryDir: memory.memoryDir, branch: kept.branch });
   return { commit: written.commit, paths: written.paths, backupRef: dropped.backupRef };
 }

@@ -19,7 +19,14 @@ import { formatTokens, short, type ReviewedTranscript, WRITER_LABEL } from './ut
 
 const TABS = ['file', 'log', 'conflicts', 'reflection', 'sync', 'search'] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABEL: Record<Tab, string> = { file: 'File', log: 'Log', conflicts: 'Conflicts', reflection: 'Reflection', sync: 'Sync', search: 'Search' };
+const TAB_LABEL: Record<Tab, string> = {
+  file: 'File',
+  log: 'Log',
+  conflicts: 'Conflicts',
+  reflection: 'Reflection',
+  sync: 'Sync',
+  search: 'Search',
+};
 
 /** The last three notices, each gone after 8 s (a write's own notice and the change it caused both show). */
 function useToasts(): [Array<{ id: number; text: string }>, (text: string) => void, (id: number) => void] {
@@ -41,14 +48,25 @@ function Budget({ system }: { system: SummaryReply['system'] }) {
   </div>`;
 }
 
-function Header(p: { source: Source; agents: string[]; agent: string; head: string | null; connected: boolean; onAgent: (a: string) => void; onSearch: (q: string) => void }) {
+function Header(p: {
+  source: Source;
+  agents: string[];
+  agent: string;
+  head: string | null;
+  connected: boolean;
+  onAgent: (a: string) => void;
+  onSearch: (q: string) => void;
+}) {
   const [q, setQ] = useState('');
   return html`<header class="top">
     <h1>Memory Palace</h1>
     <select aria-label="agent" value=${p.agent} onChange=${(e: Event) => p.onAgent((e.target as HTMLSelectElement).value)}>${p.agents.map((a) => html`<option value=${a}>${a}</option>`)}</select>
     <span class="muted">HEAD <code class="head">${short(p.head)}</code></span>
     <span class=${`live ${p.source.live ? (p.connected ? 'on' : 'off') : 'export'}`}>${p.source.live ? (p.connected ? '● live' : '○ reconnecting') : 'export (read only)'}</span>
-    <form class="search-form" role="search" onSubmit=${(e: Event) => { e.preventDefault(); p.onSearch(q); }}>
+    <form class="search-form" role="search" onSubmit=${(e: Event) => {
+      e.preventDefault();
+      p.onSearch(q);
+    }}>
       <input type="search" name="q" placeholder="Search memory…" value=${q} onInput=${(e: Event) => setQ((e.target as HTMLInputElement).value)} />
     </form>
   </header>`;
@@ -71,8 +89,12 @@ interface MainProps {
 
 function MainView(p: MainProps) {
   const common = { source: p.source, agent: p.agent, tick: p.tick, notify: p.notify };
-  if (p.tab === 'file') return p.path ? html`<${FileView} ...${common} path=${p.path} at=${p.at} event=${p.event} onOpen=${(x: string) => p.open(x)} />` : html`<p class="muted empty">Pick a file in the tree.</p>`;
-  if (p.tab === 'log') return html`<${LogView} ...${common} onOpen=${(x: string) => p.open(x, null)} onTranscript=${p.onTranscript} />`;
+  if (p.tab === 'file')
+    return p.path
+      ? html`<${FileView} ...${common} path=${p.path} at=${p.at} event=${p.event} onOpen=${(x: string) => p.open(x)} />`
+      : html`<p class="muted empty">Pick a file in the tree.</p>`;
+  if (p.tab === 'log')
+    return html`<${LogView} ...${common} onOpen=${(x: string) => p.open(x, null)} onTranscript=${p.onTranscript} />`;
   if (p.tab === 'conflicts') return html`<${ConflictsView} ...${common} head=${p.head} />`;
   if (p.tab === 'reflection') return html`<${ReflectionView} ...${common} onTranscript=${p.onTranscript} />`;
   if (p.tab === 'sync') return html`<${SyncView} ...${common} />`;
@@ -112,14 +134,21 @@ export function App({ source }: { source: Source }) {
   const s = summary.data;
   return html`<div class="palace">
     <${Header} source=${source} agents=${agents.data?.agents ?? []} agent=${agent} head=${s?.head ?? null} connected=${connected} onAgent=${switchAgent}
-      onSearch=${(q: string) => { setQuery(q); setTab('search'); }} />
+      onSearch=${(q: string) => {
+        setQuery(q);
+        setTab('search');
+      }} />
     <${Problem} text=${agents.error ?? summary.error} />
     <div class="body">
       <${Side} source=${source} agent=${agent} summary=${s} at=${at} tick=${tick} path=${path} onAt=${setAt} onOpen=${(p: string) => open(p)} />
       <main class="main">
         <nav class="tabs" aria-label="views">${TABS.map((t) => html`<button class=${tab === t ? 'active' : ''} data-tab=${t} onClick=${() => setTab(t)}>${TAB_LABEL[t]}</button>`)}</nav>
-        ${agent ? html`<${MainView} source=${source} agent=${agent} tick=${tick} notify=${notify} tab=${tab} path=${path} at=${at} event=${event} head=${s?.head ?? null}
-          query=${query} open=${open} onTranscript=${setTranscript} />` : null}
+        ${
+          agent
+            ? html`<${MainView} source=${source} agent=${agent} tick=${tick} notify=${notify} tab=${tab} path=${path} at=${at} event=${event} head=${s?.head ?? null}
+          query=${query} open=${open} onTranscript=${setTranscript} />`
+            : null
+        }
       </main>
     </div>
     <div class="toasts">${toasts.map((t) => html`<div key=${t.id} class="toast" role="status" onClick=${() => dismiss(t.id)}>${t.text}</div>`)}</div>

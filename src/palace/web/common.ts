@@ -49,19 +49,30 @@ export function DiffView({ diff }: { diff: DiffReply }) {
   const rows = parseUnifiedDiff(diff.text);
   const shown = all ? rows : rows.slice(0, SHOWN_ROWS);
   return html`<div class="diff">
-    <ul class="diff-files">${diff.files.map((f) => html`<li><span class=${`status status-${f.status}`}>${f.status}</span> ${f.oldPath ? `${f.oldPath} → ` : ''}${f.path}
-      ${f.additions !== null ? html` <span class="adds">+${f.additions}</span> <span class="dels">−${f.deletions}</span>` : ''}</li>`)}</ul>
+    <ul class="diff-files">${diff.files.map(
+      (
+        f,
+      ) => html`<li><span class=${`status status-${f.status}`}>${f.status}</span> ${f.oldPath ? `${f.oldPath} → ` : ''}${f.path}
+      ${f.additions !== null ? html` <span class="adds">+${f.additions}</span> <span class="dels">−${f.deletions}</span>` : ''}</li>`,
+    )}</ul>
     ${rows.length === 0 ? html`<p class="muted">No textual changes.</p>` : null}
-    <table class="diff-rows"><tbody>${shown.map((r) => html`<tr class=${`d-${r.kind}`}>
+    <table class="diff-rows"><tbody>${shown.map(
+      (r) => html`<tr class=${`d-${r.kind}`}>
       <td class="ln">${r.oldLine ?? ''}</td><td class="ln">${r.newLine ?? ''}</td>
-      <td class="code">${r.kind === 'add' ? '+' : r.kind === 'del' ? '−' : ' '}${r.text}</td></tr>`)}</tbody></table>
+      <td class="code">${r.kind === 'add' ? '+' : r.kind === 'del' ? '−' : ' '}${r.text}</td></tr>`,
+    )}</tbody></table>
     ${rows.length > shown.length ? html`<button onClick=${() => setAll(true)}>Show all ${rows.length} lines</button>` : null}
     ${diff.truncated ? html`<p class="muted">The diff was cut at its size limit.</p>` : null}
   </div>`;
 }
 
 /** Asks for a reason, then runs `action` with it; the reason is the commit message of what it does. */
-export function ReasonForm(props: { label: string; placeholder: string; action: (reason: string) => Promise<void>; onCancel: () => void }) {
+export function ReasonForm(props: {
+  label: string;
+  placeholder: string;
+  action: (reason: string) => Promise<void>;
+  onCancel: () => void;
+}) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -19,14 +19,20 @@ export interface ConflictsProps {
 }
 
 function Detail(p: ConflictsProps & { branch: string; onDone: () => void }) {
-  const d = useLoad(() => p.source.get<KeptBranchReply>('conflict', { agent: p.agent, branch: p.branch }), [p.agent, p.branch, p.tick]);
+  const d = useLoad(
+    () => p.source.get<KeptBranchReply>('conflict', { agent: p.agent, branch: p.branch }),
+    [p.agent, p.branch, p.tick],
+  );
   const [action, setAction] = useState<'drop' | 'take' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const drop = (b: KeptBranchReply) =>
-    p.source.post<{ backupRef: string }>('conflicts/drop', p.agent, { branch: b.branch, head: b.head }).then((r) => {
-      p.notify(`Dropped ${b.branch}; its tip stays at ${r.backupRef}`);
-      p.onDone();
-    }, (err: unknown) => setError(String((err as Error).message)));
+    p.source.post<{ backupRef: string }>('conflicts/drop', p.agent, { branch: b.branch, head: b.head }).then(
+      (r) => {
+        p.notify(`Dropped ${b.branch}; its tip stays at ${r.backupRef}`);
+        p.onDone();
+      },
+      (err: unknown) => setError(String((err as Error).message)),
+    );
   if (d.error) return html`<${Problem} text=${d.error} />`;
   const b = d.data;
   if (!b) return html`<p class="muted">loading…</p>`;
@@ -37,31 +43,55 @@ function Detail(p: ConflictsProps & { branch: string; onDone: () => void }) {
     <ol class="commits">${b.log.map((c) => html`<li><code>${short(c.sha)}</code> ${c.subject}</li>`)}</ol>
     <h4>Taking the branch's side would</h4>
     <ul>${b.take.map((f) => html`<li>${f.action === 'delete' ? 'delete' : 'write'} <code>${f.path}</code>${f.problem ? html` <span class="problem-inline">— cannot: it ${f.problem}</span>` : null}</li>`)}</ul>
-    ${p.source.live ? html`<div class="row actions">
+    ${
+      p.source.live
+        ? html`<div class="row actions">
       <button class="drop" onClick=${() => setAction('drop')}>Drop branch (keep main)…</button>
-      <button class="take" disabled=${blocked.length > 0 || b.take.length === 0} onClick=${() => setAction('take')}>Take the branch's side…</button></div>` : null}
-    ${action === 'drop' ? html`<div class="confirm">Main stays as it is; the branch is deleted and its tip kept under refs/gitmem/backup/ (no commit is made).
+      <button class="take" disabled=${blocked.length > 0 || b.take.length === 0} onClick=${() => setAction('take')}>Take the branch's side…</button></div>`
+        : null
+    }
+    ${
+      action === 'drop'
+        ? html`<div class="confirm">Main stays as it is; the branch is deleted and its tip kept under refs/gitmem/backup/ (no commit is made).
         <div class="row"><button class="primary confirm-drop" onClick=${() => drop(b)}>Drop it</button><button onClick=${() => setAction(null)}>Cancel</button></div>
-        <${Problem} text=${error} /></div>` : null}
-    ${action === 'take' ? html`<${ReasonForm} label="Take the branch" placeholder="Why is the branch right? (the commit message)" onCancel=${() => setAction(null)}
+        <${Problem} text=${error} /></div>`
+        : null
+    }
+    ${
+      action === 'take'
+        ? html`<${ReasonForm} label="Take the branch" placeholder="Why is the branch right? (the commit message)" onCancel=${() => setAction(null)}
         action=${async (reason: string) => {
-          const r = await p.source.post<{ commit: string }>('conflicts/take', p.agent, { branch: b.branch, head: b.head, main: p.head ?? '', reason });
+          const r = await p.source.post<{ commit: string }>('conflicts/take', p.agent, {
+            branch: b.branch,
+            head: b.head,
+            main: p.head ?? '',
+            reason,
+          });
           p.notify(`Took ${b.branch} in ${short(r.commit)}`);
           p.onDone();
-        }} />` : null}
+        }} />`
+        : null
+    }
     <h4>What the branch changed</h4>
     ${b.diff ? html`<${DiffView} diff=${b.diff} />` : null}
   </div>`;
 }
 
 export function ConflictsView(p: ConflictsProps) {
-  const list = useLoad(() => p.source.get<{ branches: KeptBranchInfo[] }>('conflicts', { agent: p.agent }), [p.agent, p.tick]);
+  const list = useLoad(
+    () => p.source.get<{ branches: KeptBranchInfo[] }>('conflicts', { agent: p.agent }),
+    [p.agent, p.tick],
+  );
   const [selected, setSelected] = useState<string | null>(null);
   const branches = list.data?.branches ?? [];
   return html`<section class="conflicts"><h2>Kept conflict branches</h2><${Problem} text=${list.error} />
     ${list.data && branches.length === 0 ? html`<p class="muted">No kept branches: nothing is waiting to be reconciled.</p>` : null}
-    <ul class="branches">${branches.map((b) => html`<li key=${b.branch}><button class=${`link branch${selected === b.branch ? ' selected' : ''}`} data-branch=${b.branch} onClick=${() => setSelected(b.branch)}>${b.branch}</button>
-      <span class="muted"> ${b.kind} · ${b.commits} commit(s) · ${when(b.date)} · ${b.files.length} file(s)</span><div class="reason">${b.subject}</div></li>`)}</ul>
+    <ul class="branches">${branches.map(
+      (
+        b,
+      ) => html`<li key=${b.branch}><button class=${`link branch${selected === b.branch ? ' selected' : ''}`} data-branch=${b.branch} onClick=${() => setSelected(b.branch)}>${b.branch}</button>
+      <span class="muted"> ${b.kind} · ${b.commits} commit(s) · ${when(b.date)} · ${b.files.length} file(s)</span><div class="reason">${b.subject}</div></li>`,
+    )}</ul>
     ${selected && branches.some((b) => b.branch === selected) ? html`<${Detail} ...${p} branch=${selected} onDone=${() => setSelected(null)} />` : null}
   </section>`;
 }

@@ -34,12 +34,14 @@ export function parseUnifiedDiff(text: string): DiffRow[] {
       continue;
     }
     if (!inHunk) {
-      if (line !== '' && !line.startsWith('index ') && !line.startsWith('--- ') && !line.startsWith('+++ ')) rows.push({ kind: 'meta', text: line });
+      if (line !== '' && !line.startsWith('index ') && !line.startsWith('--- ') && !line.startsWith('+++ '))
+        rows.push({ kind: 'meta', text: line });
       continue;
     }
     if (line.startsWith('+')) rows.push({ kind: 'add', text: line.slice(1), newLine: newLine++ });
     else if (line.startsWith('-')) rows.push({ kind: 'del', text: line.slice(1), oldLine: oldLine++ });
-    else if (line.startsWith(' ')) rows.push({ kind: 'ctx', text: line.slice(1), oldLine: oldLine++, newLine: newLine++ });
+    else if (line.startsWith(' '))
+      rows.push({ kind: 'ctx', text: line.slice(1), oldLine: oldLine++, newLine: newLine++ });
     else if (line.startsWith('\\')) rows.push({ kind: 'meta', text: line });
     else if (line !== '') rows.push({ kind: 'meta', text: line });
   }

@@ -45,7 +45,10 @@ function History(p: FileViewProps & { history: HistoryReply }) {
   const [shown, setShown] = useState<{ key: string; diff: DiffReply } | { key: string; error: string } | null>(null);
   const [reverting, setReverting] = useState<string | null>(null);
   const show = (key: string, params: Record<string, string | undefined>) =>
-    p.source.get<DiffReply>('diff', { agent: p.agent, path: p.path, ...params }).then((diff) => setShown({ key, diff }), (err: unknown) => setShown({ key, error: String((err as Error).message) }));
+    p.source.get<DiffReply>('diff', { agent: p.agent, path: p.path, ...params }).then(
+      (diff) => setShown({ key, diff }),
+      (err: unknown) => setShown({ key, error: String((err as Error).message) }),
+    );
   const compare = () => pick.a && pick.b && show(`${pick.a}..${pick.b}`, { from: pick.a, to: pick.b });
   const entries = p.history.entries;
   return html`<section class="history"><h3>History <span class="muted">(${entries.length}${p.history.more ? '+' : ''} changes)</span></h3>
@@ -53,7 +56,8 @@ function History(p: FileViewProps & { history: HistoryReply }) {
       <span class="muted">Compare: choose version A and B, then</span>
       <button disabled=${!pick.a || !pick.b} onClick=${compare} class="compare-btn">Compare A → B</button>
     </div>
-    <ol class="commits">${entries.map((e, i) => html`<li key=${e.sha} class="commit" data-sha=${e.sha}>
+    <ol class="commits">${entries.map(
+      (e, i) => html`<li key=${e.sha} class="commit" data-sha=${e.sha}>
       <div class="row">
         <label title="version A"><input type="radio" name="ver-a" checked=${pick.a === e.sha} onChange=${() => setPick({ ...pick, a: e.sha })} />A</label>
         <label title="version B"><input type="radio" name="ver-b" checked=${pick.b === e.sha} onChange=${() => setPick({ ...pick, b: e.sha })} />B</label>
@@ -65,16 +69,25 @@ function History(p: FileViewProps & { history: HistoryReply }) {
         <button class="show-diff" onClick=${() => show(e.sha, { to: e.sha })}>What changed</button>
         ${p.source.live && i >= 0 ? html`<button class="revert" onClick=${() => setReverting(e.sha)}>Revert this change…</button>` : null}
       </div>
-      ${reverting === e.sha ? html`<${ReasonForm} label="Revert" placeholder="Why revert this change?" onCancel=${() => setReverting(null)}
+      ${
+        reverting === e.sha
+          ? html`<${ReasonForm} label="Revert" placeholder="Why revert this change?" onCancel=${() => setReverting(null)}
           action=${async (reason: string) => {
             const r = await p.source.post<{ commit: string }>('revert', p.agent, { sha: e.sha, reason });
             setReverting(null);
             p.notify(`Reverted ${short(e.sha)} in ${short(r.commit)}`);
-          }} />` : null}
+          }} />`
+          : null
+      }
       ${shown?.key === e.sha ? ('diff' in shown ? html`<${DiffView} diff=${shown.diff} />` : html`<${Problem} text=${shown.error} />`) : null}
-    </li>`)}</ol>
-    ${shown && shown.key.includes('..') ? html`<div class="compare-result"><h4>${shown.key.split('..').map(short).join(' → ')}</h4>
-      ${'diff' in shown ? html`<${DiffView} diff=${shown.diff} />` : html`<${Problem} text=${shown.error} />`}</div>` : null}
+    </li>`,
+    )}</ol>
+    ${
+      shown && shown.key.includes('..')
+        ? html`<div class="compare-result"><h4>${shown.key.split('..').map(short).join(' → ')}</h4>
+      ${'diff' in shown ? html`<${DiffView} diff=${shown.diff} />` : html`<${Problem} text=${shown.error} />`}</div>`
+        : null
+    }
   </section>`;
 }
 
@@ -85,14 +98,24 @@ export function FileView(p: FileViewProps) {
   useEffect(() => {
     if (p.event && p.event.affected_paths.includes(p.path)) setChanged(p.event);
   }, [p.event]);
-  const file = useLoad(() => p.source.get<FileReply>('file', { agent: p.agent, path: p.path, at: p.at ?? undefined }), [p.agent, p.path, p.at, p.tick]);
-  const history = useLoad(() => p.source.get<HistoryReply>('history', { agent: p.agent, path: p.path, limit: 50, at: p.at ?? undefined }), [p.agent, p.path, p.at, p.tick]);
+  const file = useLoad(
+    () => p.source.get<FileReply>('file', { agent: p.agent, path: p.path, at: p.at ?? undefined }),
+    [p.agent, p.path, p.at, p.tick],
+  );
+  const history = useLoad(
+    () => p.source.get<HistoryReply>('history', { agent: p.agent, path: p.path, limit: 50, at: p.at ?? undefined }),
+    [p.agent, p.path, p.at, p.tick],
+  );
   const f = file.data;
   return html`<div class="file-view">
     <header class="file-head"><h2 class="path">${p.path}</h2>
       ${f ? html`<span class="muted">${f.size} bytes · ${formatTokens(f.tokens)} tokens · at <code>${short(f.commit)}</code></span>` : null}</header>
-    ${changed ? html`<div class="changed" role="status">This file changed: ${WRITER_LABEL[changed.writer]} moved main to <code>${short(changed.commit)}</code> at ${when(changed.timestamp)}${p.at ? ' (you are looking at an older commit)' : ' — showing the new version'}.
-      <button onClick=${() => setChanged(null)}>Dismiss</button></div>` : null}
+    ${
+      changed
+        ? html`<div class="changed" role="status">This file changed: ${WRITER_LABEL[changed.writer]} moved main to <code>${short(changed.commit)}</code> at ${when(changed.timestamp)}${p.at ? ' (you are looking at an older commit)' : ' — showing the new version'}.
+      <button onClick=${() => setChanged(null)}>Dismiss</button></div>`
+        : null
+    }
     <div class="tabs small">${(['rendered', 'raw', 'frontmatter'] as const).map((m) => html`<button class=${mode === m ? 'active' : ''} onClick=${() => setMode(m)}>${m}</button>`)}</div>
     <${Problem} text=${file.error} />
     ${f ? (mode === 'raw' ? html`<pre class="raw">${f.text}</pre>` : mode === 'frontmatter' ? html`<${Frontmatter} data=${f.frontmatter} />` : html`<${Rendered} file=${f} onOpen=${p.onOpen} />`) : null}

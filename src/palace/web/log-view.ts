@@ -21,7 +21,10 @@ export interface LogProps {
 function Commit(p: LogProps & { c: CommitInfo }) {
   const [open, setOpen] = useState(false);
   const [reverting, setReverting] = useState(false);
-  const diff = useLoad(() => (open ? p.source.get<DiffReply>('diff', { agent: p.agent, to: p.c.sha }) : null), [open, p.c.sha]);
+  const diff = useLoad(
+    () => (open ? p.source.get<DiffReply>('diff', { agent: p.agent, to: p.c.sha }) : null),
+    [open, p.c.sha],
+  );
   const c = p.c;
   const merge = c.parents.length > 1;
   const trailers = reviewedTranscripts(c.reason);
@@ -36,12 +39,16 @@ function Commit(p: LogProps & { c: CommitInfo }) {
       ${c.files.length > 20 ? html`<span class="muted">and ${c.files.length - 20} more</span>` : null}</div>
     <div class="row actions"><button onClick=${() => setOpen(!open)}>${open ? 'Hide diff' : 'Diff'}</button>
       ${p.source.live ? html`<button class="revert" onClick=${() => setReverting(true)}>Revert this change…</button>` : null}</div>
-    ${reverting ? html`<${ReasonForm} label="Revert" placeholder="Why revert this change?" onCancel=${() => setReverting(false)}
+    ${
+      reverting
+        ? html`<${ReasonForm} label="Revert" placeholder="Why revert this change?" onCancel=${() => setReverting(false)}
         action=${async (reason: string) => {
           const r = await p.source.post<{ commit: string }>('revert', p.agent, { sha: c.sha, reason });
           setReverting(false);
           p.notify(`Reverted ${short(c.sha)} in ${short(r.commit)}`);
-        }} />` : null}
+        }} />`
+        : null
+    }
     ${open ? html`<${Problem} text=${diff.error} />${diff.data ? html`<${DiffView} diff=${diff.data} />` : null}` : null}
   </li>`;
 }
@@ -51,13 +58,20 @@ export function LogView(p: LogProps) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
-    p.source.get<HistoryReply>('history', { agent: p.agent, limit: 50 }).then((r) => current && setPages([r]), (err: unknown) => current && setError(String((err as Error).message)));
+    p.source.get<HistoryReply>('history', { agent: p.agent, limit: 50 }).then(
+      (r) => current && setPages([r]),
+      (err: unknown) => current && setError(String((err as Error).message)),
+    );
     return () => {
       current = false;
     };
   }, [p.agent, p.tick]);
   const last = pages.at(-1);
-  const more = () => last && p.source.get<HistoryReply>('history', { agent: p.agent, limit: 50, skip: last.skip + last.entries.length }).then((r) => setPages([...pages, r]));
+  const more = () =>
+    last &&
+    p.source
+      .get<HistoryReply>('history', { agent: p.agent, limit: 50, skip: last.skip + last.entries.length })
+      .then((r) => setPages([...pages, r]));
   return html`<section class="log"><h2>Log</h2><${Problem} text=${error} />
     <ol class="commits">${pages.flatMap((pg) => pg.entries).map((c) => html`<${Commit} key=${c.sha} ...${p} c=${c} />`)}</ol>
     ${last?.more ? html`<button class="more" onClick=${more}>Older commits…</button>` : null}

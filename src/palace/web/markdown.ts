@@ -18,8 +18,33 @@ md.renderer.rules.image = (tokens, idx) => {
 };
 
 const ALLOWED_TAGS = [
-  'a', 'p', 'br', 'hr', 'em', 'strong', 's', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span',
+  'a',
+  'p',
+  'br',
+  'hr',
+  'em',
+  'strong',
+  's',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
 ];
 // data-mempath, target and rel are set by the hook below, after the allow-list has been applied.
 const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'colspan', 'rowspan'];

@@ -17,7 +17,11 @@ export interface Source {
 
 /** A refusal from the server, with its stable code. */
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string, readonly status: number) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -39,13 +43,23 @@ async function reply<T>(r: Response): Promise<T> {
 export function liveSource(): Source {
   return {
     live: true,
-    get: async <T>(route: string, params: Params = {}) => reply<T>(await fetch(`api/${route}${query(params)}`, { credentials: 'omit' })),
+    get: async <T>(route: string, params: Params = {}) =>
+      reply<T>(await fetch(`api/${route}${query(params)}`, { credentials: 'omit' })),
     post: async <T>(route: string, agent: string, body: Record<string, unknown>) =>
-      reply<T>(await fetch(`api/${route}${query({ agent })}`, { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })),
+      reply<T>(
+        await fetch(`api/${route}${query({ agent })}`, {
+          method: 'POST',
+          credentials: 'omit',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
     subscribe(agent, onEvent, onState) {
       const es = new EventSource(`events${query({ agent })}`);
       es.addEventListener('ready', () => onState(true));
-      es.addEventListener('memory_updated', (m) => onEvent(JSON.parse((m as MessageEvent<string>).data) as UpdateEvent));
+      es.addEventListener('memory_updated', (m) =>
+        onEvent(JSON.parse((m as MessageEvent<string>).data) as UpdateEvent),
+      );
       es.onerror = () => onState(false);
       return () => es.close();
     },

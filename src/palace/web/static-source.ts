@@ -13,20 +13,34 @@ const missing = (what: string): never => {
 
 /** The part of a diff text about one path. */
 function diffOf(d: DiffReply, path: string): DiffReply {
-  const blocks = d.text.split(/^(?=diff --git )/m).filter((b) => b.startsWith(`diff --git a/${path} `) || b.includes(` b/${path}\n`));
+  const blocks = d.text
+    .split(/^(?=diff --git )/m)
+    .filter((b) => b.startsWith(`diff --git a/${path} `) || b.includes(` b/${path}\n`));
   return { ...d, text: blocks.join(''), files: d.files.filter((f) => f.path === path || f.oldPath === path) };
 }
 
 function search(s: ExportSnapshot, q: string): SearchReply {
-  const words = q.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const hits: SearchReply['hits'] = [];
   for (const f of s.files) {
     if (f.text === undefined || words.length === 0) continue;
     const lower = f.text.toLowerCase();
     if (!words.every((w) => lower.includes(w))) continue;
     const lines = f.text.split('\n');
-    const i = Math.max(0, lines.findIndex((l) => l.toLowerCase().includes(words[0] as string)));
-    hits.push({ path: f.path, line: i + 1, text: (lines[i] ?? '').slice(0, 200), score: words.length, ...(f.description ? { description: f.description } : {}) });
+    const i = Math.max(
+      0,
+      lines.findIndex((l) => l.toLowerCase().includes(words[0] as string)),
+    );
+    hits.push({
+      path: f.path,
+      line: i + 1,
+      text: (lines[i] ?? '').slice(0, 200),
+      score: words.length,
+      ...(f.description ? { description: f.description } : {}),
+    });
   }
   return { commit: s.head, hits: hits.slice(0, 100) };
 }
@@ -35,7 +49,16 @@ function search(s: ExportSnapshot, q: string): SearchReply {
 function fileOf(s: ExportSnapshot, byPath: Map<string, ExportSnapshot['files'][number]>, p: Params): FileReply {
   const f = byPath.get(String(p['path']));
   if (!f || f.text === undefined || p['at']) return missing(f?.omitted ? `${f.path} (${f.omitted})` : 'that file');
-  return { path: f.path, commit: s.head ?? '', text: f.text, frontmatter: f.frontmatter ?? null, body: f.body ?? f.text, size: f.size, tokens: tokensOf(f.size), truncated: false };
+  return {
+    path: f.path,
+    commit: s.head ?? '',
+    text: f.text,
+    frontmatter: f.frontmatter ?? null,
+    body: f.body ?? f.text,
+    size: f.size,
+    tokens: tokensOf(f.size),
+    truncated: false,
+  };
 }
 
 export function staticSource(s: ExportSnapshot): Source {
@@ -51,7 +74,10 @@ export function staticSource(s: ExportSnapshot): Source {
     file: (p): FileReply => fileOf(s, byPath, p),
     history: (p): HistoryReply => {
       const path = p['path'] === undefined ? undefined : String(p['path']);
-      const entries = path === undefined ? s.commits : s.commits.filter((c) => c.files.some((f) => f.path === path || f.oldPath === path));
+      const entries =
+        path === undefined
+          ? s.commits
+          : s.commits.filter((c) => c.files.some((f) => f.path === path || f.oldPath === path));
       const skip = Number(p['skip'] ?? 0);
       const limit = Number(p['limit'] ?? 50);
       return { entries: entries.slice(skip, skip + limit), skip, more: entries.length > skip + limit };

@@ -5,7 +5,13 @@ import { html } from './html.js';
 import type { Source } from './source.js';
 import { firstLine, short, when } from './util.js';
 
-export function Timeline(p: { source: Source; agent: string; total: number; head: string | null; onAt: (sha: string | null) => void }) {
+export function Timeline(p: {
+  source: Source;
+  agent: string;
+  total: number;
+  head: string | null;
+  onAt: (sha: string | null) => void;
+}) {
   const [position, setPosition] = useState(p.total - 1);
   const [shown, setShown] = useState<TimelineReply | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -22,10 +28,13 @@ export function Timeline(p: { source: Source; agent: string; total: number; head
         p.onAt(null);
         return;
       }
-      p.source.get<TimelineReply>('timeline', { agent: p.agent, position: pos }).then((r) => {
-        setShown(r);
-        p.onAt(r.commit?.sha ?? null);
-      }, () => undefined);
+      p.source.get<TimelineReply>('timeline', { agent: p.agent, position: pos }).then(
+        (r) => {
+          setShown(r);
+          p.onAt(r.commit?.sha ?? null);
+        },
+        () => undefined,
+      );
     }, 150);
   };
   if (p.total < 2) return null;
@@ -33,7 +42,11 @@ export function Timeline(p: { source: Source; agent: string; total: number; head
   return html`<div class="timeline">
     <label class="row"><span>Timeline</span><span class="muted">${atHead ? `HEAD ${short(p.head)}` : `${position + 1} of ${p.total}`}</span></label>
     <input type="range" min="0" max=${p.total - 1} value=${position} aria-label="timeline" onInput=${(e: Event) => move(Number((e.target as HTMLInputElement).value))} />
-    ${!atHead && shown?.commit ? html`<div class="as-of">as of <code>${short(shown.commit.sha)}</code> ${when(shown.commit.date)}<div class="reason">${firstLine(shown.commit.reason)}</div>
-      <button onClick=${() => move(p.total - 1)}>Back to HEAD</button></div>` : null}
+    ${
+      !atHead && shown?.commit
+        ? html`<div class="as-of">as of <code>${short(shown.commit.sha)}</code> ${when(shown.commit.date)}<div class="reason">${firstLine(shown.commit.reason)}</div>
+      <button onClick=${() => move(p.total - 1)}>Back to HEAD</button></div>`
+        : null
+    }
   </div>`;
 }

@@ -23,18 +23,22 @@ export function Tree(p: TreeProps) {
   const [dirs, setDirs] = useState<Loaded>(new Map());
   const [open, setOpen] = useState<Set<string>>(new Set(['system']));
   const [error, setError] = useState<string | null>(null);
-  const fetchDir = (dir: string, offset = 0) => p.source.get<TreeReply>('tree', { agent: p.agent, dir, at: p.at ?? undefined, offset });
+  const fetchDir = (dir: string, offset = 0) =>
+    p.source.get<TreeReply>('tree', { agent: p.agent, dir, at: p.at ?? undefined, offset });
 
   useEffect(() => {
     let current = true;
     const wanted = ['', ...open];
-    Promise.all(wanted.map((d) => fetchDir(d).catch(() => null))).then((replies) => {
-      if (!current) return;
-      const next: Loaded = new Map();
-      replies.forEach((r, i) => r && next.set(wanted[i] as string, r));
-      setDirs(next);
-      setError(next.has('') ? null : 'The tree could not be loaded.');
-    }, (err: unknown) => current && setError(errorText(err)));
+    Promise.all(wanted.map((d) => fetchDir(d).catch(() => null))).then(
+      (replies) => {
+        if (!current) return;
+        const next: Loaded = new Map();
+        replies.forEach((r, i) => r && next.set(wanted[i] as string, r));
+        setDirs(next);
+        setError(next.has('') ? null : 'The tree could not be loaded.');
+      },
+      (err: unknown) => current && setError(errorText(err)),
+    );
     return () => {
       current = false;
     };
@@ -45,12 +49,18 @@ export function Tree(p: TreeProps) {
     if (next.has(dir)) next.delete(dir);
     else {
       next.add(dir);
-      if (!dirs.has(dir)) fetchDir(dir).then((r) => setDirs((m) => new Map(m).set(dir, r)), (err: unknown) => setError(errorText(err)));
+      if (!dirs.has(dir))
+        fetchDir(dir).then(
+          (r) => setDirs((m) => new Map(m).set(dir, r)),
+          (err: unknown) => setError(errorText(err)),
+        );
     }
     setOpen(next);
   };
   const more = (dir: string, r: TreeReply) =>
-    fetchDir(dir, r.offset + r.entries.length).then((n) => setDirs((m) => new Map(m).set(dir, { ...n, offset: r.offset, entries: [...r.entries, ...n.entries] })));
+    fetchDir(dir, r.offset + r.entries.length).then((n) =>
+      setDirs((m) => new Map(m).set(dir, { ...n, offset: r.offset, entries: [...r.entries, ...n.entries] })),
+    );
 
   const renderDir = (dir: string, depth: number): unknown => {
     const r = dirs.get(dir);

@@ -13,20 +13,27 @@ const T = '2026-12-04T18:40:47.000Z';
 
 /** The recorded session's lines, each with its '\n'. */
 const fixtureLines = () => readFileSync(SESSION, 'utf8').split(/(?<=\n)/);
-const user = (uuid: string, content: unknown, extra: object = {}) => `${JSON.stringify({ type: 'user', uuid, timestamp: T, isSidechain: false, message: { role: 'user', content }, ...extra })}\n`;
+const user = (uuid: string, content: unknown, extra: object = {}) =>
+  `${JSON.stringify({ type: 'user', uuid, timestamp: T, isSidechain: false, message: { role: 'user', content }, ...extra })}\n`;
 const assistant = (uuid: string, text: string, extra: object = {}) =>
   `${JSON.stringify({ type: 'assistant', uuid, timestamp: T, isSidechain: false, message: { role: 'assistant', content: [{ type: 'text', text }] }, ...extra })}\n`;
 const write = (text: string, dir = makeTmpDir('gitmem-cc-'), name = 'session.jsonl') => {
   writeFileSync(join(dir, name), text);
   return join(dir, name);
 };
-const texts = (rows: ReturnType<typeof parseClaudeCode>) => rows.map((r) => (r.kind === 'tool_call' ? `tool_call:${r.name}` : `${r.kind}:${r.text}`));
+const texts = (rows: ReturnType<typeof parseClaudeCode>) =>
+  rows.map((r) => (r.kind === 'tool_call' ? `tool_call:${r.name}` : `${r.kind}:${r.text}`));
 
 describe('claude-code: the recorded session (claude 2.1.328)', () => {
   it('keeps the prompt, the MCP call with its result and the answer; attachments, API records and hook context are not rows', () => {
     const rows = parseClaudeCode(SESSION, now);
     expect(rows).toEqual([
-      { kind: 'user', text: 'Please remember that the harness spike ran.', captured_at: '2026-12-04T18:40:46.960Z', source_message_id: '5d7314a4-b55f-483b-9a9d-2cbd9e063bfd' },
+      {
+        kind: 'user',
+        text: 'Please remember that the harness spike ran.',
+        captured_at: '2026-12-04T18:40:46.960Z',
+        source_message_id: '5d7314a4-b55f-483b-9a9d-2cbd9e063bfd',
+      },
       {
         kind: 'tool_call',
         name: 'mcp__gitmem__memory',
@@ -36,7 +43,12 @@ describe('claude-code: the recorded session (claude 2.1.328)', () => {
         captured_at: '2026-12-04T18:40:47.385Z',
         source_message_id: '6607d707-1a93-4c1e-a70a-89f71c2327a7:0',
       },
-      { kind: 'assistant', text: 'Noted.', captured_at: '2026-12-04T18:40:47.932Z', source_message_id: '2abb9231-7691-40d0-b883-bdaddfc971df:0' },
+      {
+        kind: 'assistant',
+        text: 'Noted.',
+        captured_at: '2026-12-04T18:40:47.932Z',
+        source_message_id: '2abb9231-7691-40d0-b883-bdaddfc971df:0',
+      },
     ]);
     expect(JSON.stringify(rows)).not.toContain('MARKER-123');
   });
@@ -47,7 +59,10 @@ describe('claude-code: incremental reads by byte offset', () => {
     const lines = fixtureLines();
     const path = write(lines.slice(0, 26).join('')); // through the tool result
     const first = parseClaudeCodeFrom(path, 0, now);
-    expect(texts(first.rows)).toEqual(['user:Please remember that the harness spike ran.', 'tool_call:mcp__gitmem__memory']);
+    expect(texts(first.rows)).toEqual([
+      'user:Please remember that the harness spike ran.',
+      'tool_call:mcp__gitmem__memory',
+    ]);
     expect(first.end).toBe(readFileSync(path).length);
     appendFileSync(path, lines.slice(26).join(''));
     const second = parseClaudeCodeFrom(path, first.end, now);
@@ -86,9 +101,14 @@ describe('claude-code: incremental reads by byte offset', () => {
     const first = parseClaudeCodeFrom(path, 0, now);
     expect(first.end).toBe(Buffer.byteLength(head));
     expect(first.end).toBeGreaterThan(head.length);
-    appendFileSync(path, `${JSON.stringify({ type: 'user', timestamp: T, message: { role: 'user', content: 'ありがとう' } })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: 'user', timestamp: T, message: { role: 'user', content: 'ありがとう' } })}\n`,
+    );
     const second = parseClaudeCodeFrom(path, first.end, now);
-    expect(second.rows).toEqual([{ kind: 'user', text: 'ありがとう', captured_at: T, source_message_id: `B${Buffer.byteLength(head)}` }]);
+    expect(second.rows).toEqual([
+      { kind: 'user', text: 'ありがとう', captured_at: T, source_message_id: `B${Buffer.byteLength(head)}` },
+    ]);
     expect(parseClaudeCode(path, now)).toEqual([...first.rows, ...second.rows]);
   });
 
@@ -101,7 +121,9 @@ describe('claude-code: incremental reads by byte offset', () => {
 
   it('refuses a line that is not a session line, naming its byte offset when reading from one', () => {
     const path = write(user('u1', 'ok') + '{"role":"user","content":"hi"}\n' + user('u2', 'later'));
-    expect(() => parseClaudeCodeFrom(path, 0, now)).toThrow(`Could not read ${path} as a Claude Code session (line 2): expected `);
+    expect(() => parseClaudeCodeFrom(path, 0, now)).toThrow(
+      `Could not read ${path} as a Claude Code session (line 2): expected `,
+    );
     const at = Buffer.byteLength(user('u1', 'ok'));
     expect(() => parseClaudeCodeFrom(path, at, now)).toThrow(`as a Claude Code session (line at byte ${at})`);
   });
@@ -116,7 +138,12 @@ describe('claude-code: sub-agent files', () => {
     const sub = join(dir, '5c49', 'subagents');
     mkdirSync(sub, { recursive: true });
     // Claude Code writes a sub-agent's own lines with isSidechain: true
-    write(user('sa-b1', 'Find the deploy script.', { isSidechain: true, agentId: 'b' }) + assistant('sa-b2', 'It is scripts/ship.sh.', { isSidechain: true, agentId: 'b' }), sub, 'agent-b.jsonl');
+    write(
+      user('sa-b1', 'Find the deploy script.', { isSidechain: true, agentId: 'b' }) +
+        assistant('sa-b2', 'It is scripts/ship.sh.', { isSidechain: true, agentId: 'b' }),
+      sub,
+      'agent-b.jsonl',
+    );
     write(user('sa-a1', 'Count the tests.', { isSidechain: true, agentId: 'a' }), sub, 'agent-a.jsonl');
     write('not a log', sub, 'notes.txt');
     return { session, sub };
@@ -131,10 +158,22 @@ describe('claude-code: sub-agent files', () => {
   it('claude-code:<session> adds the sub-agents’ rows after the main session’s; the session file alone skips side chains', () => {
     const { session, sub } = project();
     const main = texts(parseClaudeCode(session, now));
-    expect(main).toEqual(['user:Please remember that the harness spike ran.', 'tool_call:mcp__gitmem__memory', 'assistant:Noted.']);
-    expect(texts(parseClaudeCodeFrom(join(sub, 'agent-b.jsonl'), 0, now).rows)).toEqual(['user:Find the deploy script.', 'assistant:It is scripts/ship.sh.']);
+    expect(main).toEqual([
+      'user:Please remember that the harness spike ran.',
+      'tool_call:mcp__gitmem__memory',
+      'assistant:Noted.',
+    ]);
+    expect(texts(parseClaudeCodeFrom(join(sub, 'agent-b.jsonl'), 0, now).rows)).toEqual([
+      'user:Find the deploy script.',
+      'assistant:It is scripts/ship.sh.',
+    ]);
     const { rows } = loadSource(`claude-code:${session}`, { agentDir: makeTmpDir('gitmem-src-'), clock: now });
-    expect(texts(rows)).toEqual([...main, 'user:Count the tests.', 'user:Find the deploy script.', 'assistant:It is scripts/ship.sh.']);
+    expect(texts(rows)).toEqual([
+      ...main,
+      'user:Count the tests.',
+      'user:Find the deploy script.',
+      'assistant:It is scripts/ship.sh.',
+    ]);
     expect(rows.map((r) => r.source_message_id).slice(3)).toEqual(['sa-a1', 'sa-b1', 'sa-b2:0']);
   });
 });

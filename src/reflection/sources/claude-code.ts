@@ -14,7 +14,8 @@ import { readJsonlFrom, type JsonlLine } from './jsonl.js';
 
 type Line = Record<string, unknown>;
 
-const EXPECTED = 'one JSON object per line with a "type" ("user", "assistant", "summary", …), a "message" object on user and assistant lines';
+const EXPECTED =
+  'one JSON object per line with a "type" ("user", "assistant", "summary", …), a "message" object on user and assistant lines';
 
 /** A line Claude Code writes: every one has a `type`; a user or assistant line carries its `message`. */
 function isSessionLine(v: unknown): v is Line {
@@ -27,13 +28,17 @@ function isSessionLine(v: unknown): v is Line {
  * @example resolveClaudeSession('~/.claude/projects/-work-app') // '/…/-work-app/0b1c….jsonl'
  */
 export function resolveClaudeSession(path: string): string {
-  if (!existsSync(path)) throw new MemoryError('FILE_NOT_FOUND', `Claude Code source not found: ${path}`, { data: { path } });
+  if (!existsSync(path))
+    throw new MemoryError('FILE_NOT_FOUND', `Claude Code source not found: ${path}`, { data: { path } });
   if (!statSync(path).isDirectory()) return path;
   const newest = readdirSync(path)
     .filter((f) => f.endsWith('.jsonl'))
     .map((f) => ({ f, mtime: statSync(join(path, f)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime || a.f.localeCompare(b.f))[0];
-  if (!newest) throw new MemoryError('FILE_NOT_FOUND', `No Claude Code session files (*.jsonl) found in ${path}`, { data: { path } });
+  if (!newest)
+    throw new MemoryError('FILE_NOT_FOUND', `No Claude Code session files (*.jsonl) found in ${path}`, {
+      data: { path },
+    });
   return join(path, newest.f);
 }
 
@@ -112,8 +117,18 @@ function convertLine(ctx: Ctx, { value: line, at: offset }: JsonlLine<Line>, now
   }
 }
 
-function readSession(path: string, offset: number, now: () => Date, includeTail: boolean): { rows: TranscriptRow[]; end: number } {
-  const { lines, end } = readJsonlFrom(path, offset, { what: 'a Claude Code session', expected: EXPECTED, isLine: isSessionLine, includeTail });
+function readSession(
+  path: string,
+  offset: number,
+  now: () => Date,
+  includeTail: boolean,
+): { rows: TranscriptRow[]; end: number } {
+  const { lines, end } = readJsonlFrom(path, offset, {
+    what: 'a Claude Code session',
+    expected: EXPECTED,
+    isLine: isSessionLine,
+    includeTail,
+  });
   const ctx: Ctx = { rows: [], tools: new Map(), subagent: isSubagentFile(path) };
   for (const line of lines) convertLine(ctx, line, now);
   return { rows: ctx.rows, end };
@@ -126,7 +141,11 @@ function readSession(path: string, offset: number, now: () => Date, includeTail:
  * uuids, so they match a whole-file read's. A tool result whose call is before `offset` is dropped.
  * @example let { rows, end } = parseClaudeCodeFrom(transcriptPath, 0, now); ({ rows, end } = parseClaudeCodeFrom(transcriptPath, end, now))
  */
-export function parseClaudeCodeFrom(path: string, offset: number, now: () => Date): { rows: TranscriptRow[]; end: number } {
+export function parseClaudeCodeFrom(
+  path: string,
+  offset: number,
+  now: () => Date,
+): { rows: TranscriptRow[]; end: number } {
   return readSession(path, offset, now, false);
 }
 

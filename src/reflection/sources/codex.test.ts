@@ -17,7 +17,13 @@ const T = '2026-12-04T18:40:53.000Z';
 const fixtureLines = () => readFileSync(ROLLOUT, 'utf8').split(/(?<=\n)/);
 const line = (type: string, payload: object) => `${JSON.stringify({ timestamp: T, type, payload })}\n`;
 const meta = (extra: object = {}) => line('session_meta', { id: 's1', cwd: '/w', source: 'cli', ...extra });
-const msg = (role: string, text: string, extra: object = {}) => line('response_item', { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }], ...extra });
+const msg = (role: string, text: string, extra: object = {}) =>
+  line('response_item', {
+    type: 'message',
+    role,
+    content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }],
+    ...extra,
+  });
 const write = (text: string, name = 'rollout.jsonl') => {
   const path = join(makeTmpDir('gitmem-codex-'), name);
   writeFileSync(path, text);
@@ -30,7 +36,12 @@ describe('codex: the recorded rollout (codex 0.169.0)', () => {
     const bytes = readFileSync(ROLLOUT);
     const offsetOf = (needle: string) => bytes.lastIndexOf('\n', bytes.indexOf(needle)) + 1;
     expect(rows).toEqual([
-      { kind: 'user', text: 'Please remember that the harness spike ran.', captured_at: '2026-12-04T18:40:53.913Z', source_message_id: `codex:${offsetOf('"text":"Please remember')}` },
+      {
+        kind: 'user',
+        text: 'Please remember that the harness spike ran.',
+        captured_at: '2026-12-04T18:40:53.913Z',
+        source_message_id: `codex:${offsetOf('"text":"Please remember')}`,
+      },
       {
         kind: 'tool_call',
         name: 'mcp__gitmem__memory',
@@ -40,14 +51,23 @@ describe('codex: the recorded rollout (codex 0.169.0)', () => {
         captured_at: '2026-12-04T18:40:54.057Z',
         source_message_id: `codex:${offsetOf('"id":"fc_fake_1"')}`,
       },
-      { kind: 'assistant', text: 'Noted.', captured_at: '2026-12-04T18:40:54.411Z', source_message_id: `codex:${offsetOf('"role":"assistant"')}` },
+      {
+        kind: 'assistant',
+        text: 'Noted.',
+        captured_at: '2026-12-04T18:40:54.411Z',
+        source_message_id: `codex:${offsetOf('"role":"assistant"')}`,
+      },
     ]);
     const all = JSON.stringify(rows);
-    for (const injected of ['<environment_context>', 'MARKER-123', '<skills_instructions>']) expect(all).not.toContain(injected);
+    for (const injected of ['<environment_context>', 'MARKER-123', '<skills_instructions>'])
+      expect(all).not.toContain(injected);
   });
 
   it('stages through --from codex: with the conversation id of the file', () => {
-    const { conversationId, rows } = loadSource(`codex:${ROLLOUT}`, { agentDir: makeTmpDir('gitmem-src-'), clock: now });
+    const { conversationId, rows } = loadSource(`codex:${ROLLOUT}`, {
+      agentDir: makeTmpDir('gitmem-src-'),
+      clock: now,
+    });
     expect(conversationId).toBe(syntheticConversationId('codex', ROLLOUT));
     expect(rows.map((r) => r.kind)).toEqual(['user', 'tool_call', 'assistant']);
   });
@@ -61,17 +81,27 @@ describe('codex: items', () => {
         msg('user', '<user_instructions>be brief</user_instructions>') +
         msg('user', '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>use tabs</INSTRUCTIONS>') +
         msg('user', '  <environment_context><cwd>/w</cwd></environment_context>') +
-        msg('user', 'hook text', { internal_chat_message_metadata_passthrough: { content_item_metadata: [{ provenance: { type: 'harness' } }] } }) +
+        msg('user', 'hook text', {
+          internal_chat_message_metadata_passthrough: { content_item_metadata: [{ provenance: { type: 'harness' } }] },
+        }) +
         msg('user', 'Use tabs, please.') +
         line('event_msg', { type: 'user_message', message: 'Use tabs, please.' }) +
-        line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'A style rule.' }], encrypted_content: 'xx' }) +
+        line('response_item', {
+          type: 'reasoning',
+          summary: [{ type: 'summary_text', text: 'A style rule.' }],
+          encrypted_content: 'xx',
+        }) +
         line('turn_context', { cwd: '/w' }),
     );
-    expect(parseCodex(path, now).map((r) => (r.kind === 'tool_call' ? r.kind : `${r.kind}:${r.text}`))).toEqual(['user:Use tabs, please.', 'reasoning:A style rule.']);
+    expect(parseCodex(path, now).map((r) => (r.kind === 'tool_call' ? r.kind : `${r.kind}:${r.text}`))).toEqual([
+      'user:Use tabs, please.',
+      'reasoning:A style rule.',
+    ]);
   });
 
   it('links function and custom tool calls to their outputs and guesses failure from exit codes and success:false', () => {
-    const call = (type: string, id: string, extra: object) => line('response_item', { type, call_id: id, name: 'shell', ...extra });
+    const call = (type: string, id: string, extra: object) =>
+      line('response_item', { type, call_id: id, name: 'shell', ...extra });
     const out = (type: string, id: string, output: unknown) => line('response_item', { type, call_id: id, output });
     const path = write(
       meta() +
@@ -88,13 +118,15 @@ describe('codex: items', () => {
         out('function_call_output', 'unknown', 'orphan'),
     );
     const rows = parseCodex(path, now);
-    expect(rows.map((r) => (r.kind === 'tool_call' ? [r.name, r.argsText, r.resultText, r.resultOk] : r.kind))).toEqual([
-      ['shell', '{"cmd":"ls"}', 'a.txt\n', true],
-      ['apply_patch', '*** Begin Patch', 'Exit code: 1\nWall time: 0.1 seconds\nOutput:\npatch rejected', false],
-      ['shell', '{}', 'denied', false],
-      ['shell', '{}', 'Process exited with code 2', false],
-      ['shell', '{}', 'fine', true],
-    ]);
+    expect(rows.map((r) => (r.kind === 'tool_call' ? [r.name, r.argsText, r.resultText, r.resultOk] : r.kind))).toEqual(
+      [
+        ['shell', '{"cmd":"ls"}', 'a.txt\n', true],
+        ['apply_patch', '*** Begin Patch', 'Exit code: 1\nWall time: 0.1 seconds\nOutput:\npatch rejected', false],
+        ['shell', '{}', 'denied', false],
+        ['shell', '{}', 'Process exited with code 2', false],
+        ['shell', '{}', 'fine', true],
+      ],
+    );
   });
 });
 
@@ -123,7 +155,9 @@ describe('codex: incremental reads by byte offset', () => {
     expect(parseCodex(path, now)).toHaveLength(1); // a whole-file read skips the torn tail too
     appendFileSync(path, whole.slice(cut));
     const next = parseCodexFrom(path, torn.end, now);
-    expect(next.rows).toEqual([{ kind: 'assistant', text: 'second', captured_at: T, source_message_id: `codex:${torn.end}` }]);
+    expect(next.rows).toEqual([
+      { kind: 'assistant', text: 'second', captured_at: T, source_message_id: `codex:${torn.end}` },
+    ]);
     expect(next.end).toBe(whole.length);
   });
 
@@ -151,8 +185,17 @@ describe('codex: incremental reads by byte offset', () => {
     expect(first.end).toBeGreaterThan(head.length);
     appendFileSync(path, msg('assistant', 'Danke — ありがとう'));
     const second = parseCodexFrom(path, first.end, now);
-    expect(second.rows).toEqual([{ kind: 'assistant', text: 'Danke — ありがとう', captured_at: T, source_message_id: `codex:${Buffer.byteLength(head)}` }]);
-    expect(parseCodex(path, now).map((r) => r.source_message_id)).toEqual([...first.rows, ...second.rows].map((r) => r.source_message_id));
+    expect(second.rows).toEqual([
+      {
+        kind: 'assistant',
+        text: 'Danke — ありがとう',
+        captured_at: T,
+        source_message_id: `codex:${Buffer.byteLength(head)}`,
+      },
+    ]);
+    expect(parseCodex(path, now).map((r) => r.source_message_id)).toEqual(
+      [...first.rows, ...second.rows].map((r) => r.source_message_id),
+    );
   });
 
   it(`skips a line over ${MAX_LINE_BYTES} bytes without error, counting it as consumed`, () => {
@@ -165,7 +208,11 @@ describe('codex: incremental reads by byte offset', () => {
 
   it('refuses bad offsets: negative, fractional, past the end', () => {
     const path = write(meta());
-    for (const offset of [-1, 1.5, 10_000]) expect(errorCodeOf(() => parseCodexFrom(path, offset, now)), String(offset)).toBe('INVALID_ARGUMENT');
+    for (const offset of [-1, 1.5, 10_000])
+      expect(
+        errorCodeOf(() => parseCodexFrom(path, offset, now)),
+        String(offset),
+      ).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -178,7 +225,9 @@ describe('codex: strictness', () => {
     const bad = write(meta() + msg('user', 'hi') + '{"role":"user","content":"hi"}\n' + msg('user', 'later'));
     expect(() => parseCodex(bad, now)).toThrow('as a Codex rollout (line 3)');
     const at = Buffer.byteLength(meta() + msg('user', 'hi'));
-    expect(() => parseCodexFrom(bad, Buffer.byteLength(meta()), now)).toThrow(`as a Codex rollout (line at byte ${at})`);
+    expect(() => parseCodexFrom(bad, Buffer.byteLength(meta()), now)).toThrow(
+      `as a Codex rollout (line at byte ${at})`,
+    );
     expect(errorCodeOf(() => parseCodex(write('not json\n' + meta()), now))).toBe('INVALID_ARGUMENT');
     expect(parseCodex(write(''), now)).toEqual([]);
   });
@@ -196,11 +245,19 @@ describe('codex: a sessions directory', () => {
     const sessions = makeTmpDir('gitmem-codex-home-');
     rollout(join(sessions, '2026/12/03'), 'rollout-a.jsonl', {}, '2026-12-03');
     const main = rollout(join(sessions, '2026/12/04'), 'rollout-b.jsonl', {}, '2026-12-04T10:00:00Z');
-    rollout(join(sessions, '2026/12/04'), 'rollout-c.jsonl', { source: { subagent: 'review' } }, '2026-12-04T11:00:00Z');
+    rollout(
+      join(sessions, '2026/12/04'),
+      'rollout-c.jsonl',
+      { source: { subagent: 'review' } },
+      '2026-12-04T11:00:00Z',
+    );
     rollout(join(sessions, '2026/12/04'), 'rollout-d.jsonl', { forked_from_id: 's0' }, '2026-12-04T12:00:00Z');
     rollout(join(sessions, '2026/12/04'), 'notes.jsonl', {}, '2026-12-04T13:00:00Z');
     expect(resolveCodexRollout(sessions)).toBe(main);
-    const { conversationId, rows } = loadSource(`codex:${sessions}`, { agentDir: makeTmpDir('gitmem-src-'), clock: now });
+    const { conversationId, rows } = loadSource(`codex:${sessions}`, {
+      agentDir: makeTmpDir('gitmem-src-'),
+      clock: now,
+    });
     expect(conversationId).toBe(syntheticConversationId('codex', main));
     expect(rows).toMatchObject([{ kind: 'user', text: 'rollout-b.jsonl' }]);
     expect(errorCodeOf(() => resolveCodexRollout(makeTmpDir('gitmem-codex-empty-')))).toBe('FILE_NOT_FOUND');

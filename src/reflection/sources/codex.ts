@@ -50,7 +50,9 @@ function str(v: unknown): string | undefined {
 
 /** The provenance Codex records for content item `i` of a message ("harness" for what it injected). */
 function isInjected(payload: Rec, i: number, text: string): boolean {
-  const meta = isRecord(payload['internal_chat_message_metadata_passthrough']) ? payload['internal_chat_message_metadata_passthrough'] : {};
+  const meta = isRecord(payload['internal_chat_message_metadata_passthrough'])
+    ? payload['internal_chat_message_metadata_passthrough']
+    : {};
   const items = Array.isArray(meta['content_item_metadata']) ? (meta['content_item_metadata'] as unknown[]) : [];
   const item = items[i];
   if (isRecord(item) && isRecord(item['provenance']) && item['provenance']['type'] === 'harness') return true;
@@ -62,7 +64,11 @@ function isInjected(payload: Rec, i: number, text: string): boolean {
 function texts(content: unknown, types: string[], keep: (i: number, text: string) => boolean = () => true): string {
   if (!Array.isArray(content)) return '';
   return content
-    .map((c: unknown, i) => (isRecord(c) && types.includes(String(c['type'])) && typeof c['text'] === 'string' && keep(i, c['text']) ? c['text'] : ''))
+    .map((c: unknown, i) =>
+      isRecord(c) && types.includes(String(c['type'])) && typeof c['text'] === 'string' && keep(i, c['text'])
+        ? c['text']
+        : '',
+    )
     .filter((t) => t.trim() !== '')
     .join('\n');
 }
@@ -78,7 +84,11 @@ function resultOf(output: unknown): { text: string; ok: boolean } {
   if (isRecord(json)) {
     const meta = isRecord(json['metadata']) ? json['metadata'] : {};
     const code = meta['exit_code'] ?? json['exit_code'];
-    const failed = json['success'] === false || json['isError'] === true || json['is_error'] === true || (typeof code === 'number' && code !== 0);
+    const failed =
+      json['success'] === false ||
+      json['isError'] === true ||
+      json['is_error'] === true ||
+      (typeof code === 'number' && code !== 0);
     return { text: typeof json['output'] === 'string' ? json['output'] : raw, ok: !failed };
   }
   const code = /^Exit code: (-?\d+)/m.exec(raw) ?? /Process exited with code (-?\d+)/.exec(raw);
@@ -124,11 +134,22 @@ function convertItem(ctx: Ctx, p: Rec, id: string, at: string): void {
   // tool_search_call/_output (Codex loading tool schemas), web searches, compaction and snapshots: not a turn
 }
 
-function readRollout(path: string, offset: number, now: () => Date, includeTail: boolean): { rows: TranscriptRow[]; end: number } {
-  const { lines, end } = readJsonlFrom(path, offset, { what: 'a Codex rollout', expected: EXPECTED, isLine: isRolloutLine, includeTail });
+function readRollout(
+  path: string,
+  offset: number,
+  now: () => Date,
+  includeTail: boolean,
+): { rows: TranscriptRow[]; end: number } {
+  const { lines, end } = readJsonlFrom(path, offset, {
+    what: 'a Codex rollout',
+    expected: EXPECTED,
+    isLine: isRolloutLine,
+    includeTail,
+  });
   const ctx: Ctx = { rows: [], calls: new Map() };
   for (const { value, at } of lines) {
-    if (value.type === 'response_item') convertItem(ctx, value.payload, `codex:${at}`, isoTimestamp(value.timestamp, now));
+    if (value.type === 'response_item')
+      convertItem(ctx, value.payload, `codex:${at}`, isoTimestamp(value.timestamp, now));
   }
   return { rows: ctx.rows, end };
 }
@@ -152,7 +173,8 @@ function rolloutFiles(dir: string): { path: string; mtime: number }[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
     if (e.isDirectory()) out.push(...rolloutFiles(path));
-    else if (e.isFile() && e.name.startsWith('rollout-') && e.name.endsWith('.jsonl')) out.push({ path, mtime: statSync(path).mtimeMs });
+    else if (e.isFile() && e.name.startsWith('rollout-') && e.name.endsWith('.jsonl'))
+      out.push({ path, mtime: statSync(path).mtimeMs });
   }
   return out;
 }

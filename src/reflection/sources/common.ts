@@ -38,7 +38,10 @@ export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((c): c is { type: string; text: string } => typeof c === 'object' && c !== null && c.type === 'text' && typeof c.text === 'string')
+    .filter(
+      (c): c is { type: string; text: string } =>
+        typeof c === 'object' && c !== null && c.type === 'text' && typeof c.text === 'string',
+    )
     .map((c) => c.text)
     .join('\n');
 }

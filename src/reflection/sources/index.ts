@@ -34,7 +34,10 @@ const SOURCES = {
     load: (path, now) => {
       const session = resolveClaudeSession(path); // a project directory means its newest session
       // the main session's rows, then each sub-agent's (their own files, their own uuids)
-      return { path: session, rows: [session, ...claudeSubagentFiles(session)].flatMap((f) => parseClaudeCode(f, now)) };
+      return {
+        path: session,
+        rows: [session, ...claudeSubagentFiles(session)].flatMap((f) => parseClaudeCode(f, now)),
+      };
     },
   },
   codex: {
@@ -73,7 +76,8 @@ export interface SourceOptions {
  */
 export function parseFromSpec(from: string): FromSpec {
   const spec = typeof from === 'string' ? from.trim() : '';
-  if (spec === '') throw new MemoryError('INVALID_ARGUMENT', 'Invalid --from "": expected a conversation id or <type>:<path>');
+  if (spec === '')
+    throw new MemoryError('INVALID_ARGUMENT', 'Invalid --from "": expected a conversation id or <type>:<path>');
   const colon = spec.indexOf(':');
   if (colon < 0) return { type: 'conversation', conversationId: spec };
   const type = spec.slice(0, colon);
@@ -84,7 +88,9 @@ export function parseFromSpec(from: string): FromSpec {
     });
   }
   if (locator === '') {
-    throw new MemoryError('INVALID_ARGUMENT', `Invalid --from "${spec}": missing path after "${type}:"`, { data: { from: spec } });
+    throw new MemoryError('INVALID_ARGUMENT', `Invalid --from "${spec}": missing path after "${type}:"`, {
+      data: { from: spec },
+    });
   }
   return { type, locator };
 }
@@ -107,9 +113,13 @@ export function loadSource(from: string, o: SourceOptions): { conversationId: st
   if (spec.type === 'conversation') {
     if (!hasTranscript(o.agentDir, spec.conversationId)) {
       const hint = `; to read a file, use one of ${SOURCE_FORMS.join(', ')}`;
-      throw new MemoryError('FILE_NOT_FOUND', `no transcript for conversation "${spec.conversationId}" under ${o.agentDir}${hint}`, {
-        data: { conversationId: spec.conversationId },
-      });
+      throw new MemoryError(
+        'FILE_NOT_FOUND',
+        `no transcript for conversation "${spec.conversationId}" under ${o.agentDir}${hint}`,
+        {
+          data: { conversationId: spec.conversationId },
+        },
+      );
     }
     return { conversationId: spec.conversationId, rows: readTranscript(o.agentDir, spec.conversationId) };
   }
@@ -137,7 +147,11 @@ export interface StageResult {
 export function stageSource(from: string, o: SourceOptions): StageResult {
   const { conversationId, rows } = loadSource(from, o);
   if (parseFromSpec(from).type === 'conversation') return { conversationId, staged: 0, skipped: 0, stored: true };
-  const seen = new Set(readTranscript(o.agentDir, conversationId).map((r) => r.source_message_id).filter(Boolean));
+  const seen = new Set(
+    readTranscript(o.agentDir, conversationId)
+      .map((r) => r.source_message_id)
+      .filter(Boolean),
+  );
   const fresh = rows.filter((r) => !(r.source_message_id && seen.has(r.source_message_id)));
   appendTranscript(o.agentDir, conversationId, fresh, o.clock);
   return { conversationId, staged: fresh.length, skipped: rows.length - fresh.length, stored: false };

@@ -45,9 +45,12 @@ interface RawLine {
 /** The bytes of `path` from `offset` to its end, read into one Buffer (the file is not decoded whole). */
 function readBytesFrom(path: string, offset: number): Buffer {
   if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new MemoryError('INVALID_ARGUMENT', `offset must be a byte offset (a non-negative integer), got ${offset}`, { data: { path, offset } });
+    throw new MemoryError('INVALID_ARGUMENT', `offset must be a byte offset (a non-negative integer), got ${offset}`, {
+      data: { path, offset },
+    });
   }
-  if (!existsSync(path) || !statSync(path).isFile()) throw new MemoryError('FILE_NOT_FOUND', `source file not found: ${path}`, { data: { path } });
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw new MemoryError('FILE_NOT_FOUND', `source file not found: ${path}`, { data: { path } });
   // Non-blocking, and checked again on the descriptor: a path swapped for a FIFO after the check never hangs the read.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
@@ -56,7 +59,9 @@ function readBytesFrom(path: string, offset: number): Buffer {
     const size = st.size;
     if (offset > size) {
       // the log was replaced or truncated: the caller's offset belongs to another file
-      throw new MemoryError('INVALID_ARGUMENT', `offset ${offset} is past the end of ${path} (${size} bytes)`, { data: { path, offset, size } });
+      throw new MemoryError('INVALID_ARGUMENT', `offset ${offset} is past the end of ${path} (${size} bytes)`, {
+        data: { path, offset, size },
+      });
     }
     const buf = Buffer.alloc(size - offset);
     let got = 0;
@@ -74,7 +79,7 @@ function readBytesFrom(path: string, offset: number): Buffer {
 /** The line starts of the bytes (a line is decoded only when asked for, and never when over-long). */
 function lineStarts(buf: Buffer): number[] {
   const starts: number[] = [];
-  for (let start = 0; start < buf.length; ) {
+  for (let start = 0; start < buf.length;) {
     starts.push(start);
     const nl = buf.indexOf(NL, start);
     start = nl < 0 ? buf.length : nl + 1;
@@ -103,7 +108,11 @@ function onlyBlank(buf: Buffer, from: number, to: number): boolean {
  * after `offset` > 0: a live log's torn tail, ignored and not consumed, so it is read again once complete.
  * @example const { lines, end } = readJsonlFrom(path, 0, { what: 'a log', expected: 'JSON objects', isLine })
  */
-export function readJsonlFrom<T>(path: string, offset: number, shape: JsonlShape<T>): { lines: JsonlLine<T>[]; end: number } {
+export function readJsonlFrom<T>(
+  path: string,
+  offset: number,
+  shape: JsonlShape<T>,
+): { lines: JsonlLine<T>[]; end: number } {
   const buf = readBytesFrom(path, offset);
   const starts = lineStarts(buf);
   const unterminated = buf.length > 0 && buf[buf.length - 1] !== NL;
@@ -137,7 +146,7 @@ export function readFirstLine(path: string): string | undefined {
   const fd = openSync(path, 'r');
   try {
     const chunks: Buffer[] = [];
-    for (let pos = 0, size = 0; size <= MAX_LINE_BYTES; ) {
+    for (let pos = 0, size = 0; size <= MAX_LINE_BYTES;) {
       const chunk = Buffer.alloc(64 * 1024);
       const n = readSync(fd, chunk, 0, chunk.length, pos);
       const nl = chunk.subarray(0, n).indexOf(NL);

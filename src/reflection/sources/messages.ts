@@ -34,7 +34,12 @@ function resultOf(p: Part): { text: string; ok: boolean } {
   if (isRecord(output) && typeof output['type'] === 'string') {
     const { type, value } = output;
     const ok = !String(type).startsWith('error') && type !== 'execution-denied';
-    const text = type === 'content' ? textOf(value) : typeof value === 'string' ? value : JSON.stringify(value ?? output['reason'] ?? '');
+    const text =
+      type === 'content'
+        ? textOf(value)
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value ?? output['reason'] ?? '');
     return { text, ok };
   }
   const raw = output !== undefined ? output : p['result'];
@@ -42,8 +47,18 @@ function resultOf(p: Part): { text: string; ok: boolean } {
   return { text, ok: p['isError'] !== true && p['is_error'] !== true };
 }
 
-function addCall(ctx: RowCtx, callId: string | undefined, name: string | undefined, args: string | undefined, key: string): TranscriptToolRow {
-  const row: TranscriptToolRow = { kind: 'tool_call', captured_at: ctx.at, source_message_id: `${ctx.id}:${callId ?? key}` };
+function addCall(
+  ctx: RowCtx,
+  callId: string | undefined,
+  name: string | undefined,
+  args: string | undefined,
+  key: string,
+): TranscriptToolRow {
+  const row: TranscriptToolRow = {
+    kind: 'tool_call',
+    captured_at: ctx.at,
+    source_message_id: `${ctx.id}:${callId ?? key}`,
+  };
   if (name) row.name = name;
   if (args !== undefined) row.argsText = args;
   ctx.rows.push(row);
@@ -59,7 +74,8 @@ function attach(ctx: RowCtx, callId: string | undefined, r: { text: string; ok: 
 }
 
 function text(ctx: RowCtx, kind: 'user' | 'assistant' | 'reasoning', value: unknown, id: string): void {
-  if (typeof value === 'string' && value.trim() !== '') ctx.rows.push({ kind, text: value, captured_at: ctx.at, source_message_id: id });
+  if (typeof value === 'string' && value.trim() !== '')
+    ctx.rows.push({ kind, text: value, captured_at: ctx.at, source_message_id: id });
 }
 
 /** One content part or UI part of a user/assistant/tool message. */
@@ -67,9 +83,11 @@ function part(ctx: RowCtx, role: 'user' | 'assistant', p: Part, i: number): void
   const type = typeof p['type'] === 'string' ? p['type'] : '';
   if (type === 'text') text(ctx, role, p['text'], `${ctx.id}:${i}`);
   else if (type === 'reasoning') text(ctx, 'reasoning', p['text'], `${ctx.id}:${i}`);
-  else if (type === 'tool-call') addCall(ctx, str(p['toolCallId']), str(p['toolName']), argsText(p['input'] ?? p['args']), String(i));
+  else if (type === 'tool-call')
+    addCall(ctx, str(p['toolCallId']), str(p['toolName']), argsText(p['input'] ?? p['args']), String(i));
   else if (type === 'tool-result') attach(ctx, str(p['toolCallId']), resultOf(p));
-  else if (type === 'dynamic-tool' || (type.startsWith('tool-') && type.length > 'tool-'.length)) uiTool(ctx, p, type, i);
+  else if (type === 'dynamic-tool' || (type.startsWith('tool-') && type.length > 'tool-'.length))
+    uiTool(ctx, p, type, i);
 }
 
 /** An AI SDK UI tool part: the call and, once available, its output or error, in one part. */
@@ -101,13 +119,21 @@ function openAiCalls(ctx: RowCtx, calls: unknown): void {
  * carries tool calls between rows so later results find them.
  * @example const out = { rows: [], calls: new Map() }; messageRows(out, { role: 'user', content: 'hi' }, 1, now)
  */
-export function messageRows(out: Pick<RowCtx, 'rows' | 'calls'>, v: Record<string, unknown>, line: number, now: () => Date): void {
+export function messageRows(
+  out: Pick<RowCtx, 'rows' | 'calls'>,
+  v: Record<string, unknown>,
+  line: number,
+  now: () => Date,
+): void {
   const role = v['role'];
   const at = isoTimestamp(v['timestamp'] ?? v['createdAt'] ?? v['created_at'] ?? v['captured_at'], now);
   const ctx: RowCtx = { ...out, id: str(v['id']) ?? `L${line}`, at };
   if (role === 'tool') {
     const content = v['content'];
-    if (Array.isArray(content)) content.forEach((p: unknown) => isRecord(p) && p['type'] === 'tool-result' && attach(ctx, str(p['toolCallId']), resultOf(p)));
+    if (Array.isArray(content))
+      content.forEach(
+        (p: unknown) => isRecord(p) && p['type'] === 'tool-result' && attach(ctx, str(p['toolCallId']), resultOf(p)),
+      );
     else attach(ctx, str(v['tool_call_id']), { text: textOf(content), ok: true });
     return;
   }

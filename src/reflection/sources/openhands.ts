@@ -30,19 +30,23 @@ function isEvent(v: unknown): v is Event {
  * except a last file that is not JSON after at least one event: a live conversation's torn tail.
  */
 function eventsFromDir(dir: string): Event[] {
-  const base = existsSync(join(dir, 'events')) && statSync(join(dir, 'events')).isDirectory() ? join(dir, 'events') : dir;
+  const base =
+    existsSync(join(dir, 'events')) && statSync(join(dir, 'events')).isDirectory() ? join(dir, 'events') : dir;
   const files = readdirSync(base)
     .map((name) => ({ name, m: EVENT_FILE.exec(name) }))
     .filter((f): f is { name: string; m: RegExpExecArray } => f.m !== null)
     .sort((a, b) => Number(a.m[1]) - Number(b.m[1]));
   if (files.length === 0) {
-    throw new MemoryError('FILE_NOT_FOUND', `No OpenHands event files (event-*.json) found in ${base}`, { data: { path: base } });
+    throw new MemoryError('FILE_NOT_FOUND', `No OpenHands event files (event-*.json) found in ${base}`, {
+      data: { path: base },
+    });
   }
   const events: Event[] = [];
   files.forEach((f, i) => {
     const v = parseJson(readSourceFile(join(base, f.name)));
     if (isEvent(v)) events.push(v);
-    else if (!(v === undefined && i === files.length - 1 && events.length > 0)) throw notOfShape('an OpenHands event', join(base, f.name), undefined, EXPECTED);
+    else if (!(v === undefined && i === files.length - 1 && events.length > 0))
+      throw notOfShape('an OpenHands event', join(base, f.name), undefined, EXPECTED);
   });
   return events;
 }
@@ -50,7 +54,11 @@ function eventsFromDir(dir: string): Event[] {
 /** The events of a JSON array or `{"items": [...]}` file; every item must be an event. */
 function eventsFromFile(path: string): Event[] {
   const v = parseJson(readSourceFile(path));
-  const list: unknown[] | undefined = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v['items']) ? v['items'] : undefined;
+  const list: unknown[] | undefined = Array.isArray(v)
+    ? v
+    : isRecord(v) && Array.isArray(v['items'])
+      ? v['items']
+      : undefined;
   if (!list) throw notOfShape('an OpenHands event log', path, undefined, 'a JSON array of events or {"items": [...]}');
   const bad = list.findIndex((e) => !isEvent(e));
   if (bad >= 0) throw notOfShape('an OpenHands event log', path, `item ${bad + 1}`, EXPECTED);
@@ -93,7 +101,8 @@ function argsOf(e: Event): string | undefined {
 function actionRows(e: Event, id: string, at: string, results: Map<string, Result>): TranscriptRow[] {
   const rows: TranscriptRow[] = [];
   const thought = textOf(e['thought']).trim();
-  if (thought !== '') rows.push({ kind: 'assistant', text: thought, captured_at: at, source_message_id: `${id}:thought` });
+  if (thought !== '')
+    rows.push({ kind: 'assistant', text: thought, captured_at: at, source_message_id: `${id}:thought` });
   const tool: TranscriptToolRow = { kind: 'tool_call', captured_at: at, source_message_id: id };
   const name = str(e['tool_name']);
   if (name) tool.name = name;
@@ -118,7 +127,13 @@ function convert(events: Event[], now: () => Date): TranscriptRow[] {
     if (e['kind'] === 'MessageEvent' && (e['source'] === 'user' || e['source'] === 'agent')) {
       const msg = isRecord(e['llm_message']) ? e['llm_message'] : {};
       const text = textOf(msg['content']).trim();
-      if (text !== '') rows.push({ kind: e['source'] === 'user' ? 'user' : 'assistant', text, captured_at: at, source_message_id: id });
+      if (text !== '')
+        rows.push({
+          kind: e['source'] === 'user' ? 'user' : 'assistant',
+          text,
+          captured_at: at,
+          source_message_id: id,
+        });
     } else if (e['kind'] === 'ActionEvent') {
       rows.push(...actionRows(e, id, at, results));
     }
@@ -131,7 +146,8 @@ function convert(events: Event[], now: () => Date): TranscriptRow[] {
  * @example parseOpenHands('/data/conversations/abc', () => new Date())
  */
 export function parseOpenHands(path: string, now: () => Date): TranscriptRow[] {
-  if (!existsSync(path)) throw new MemoryError('FILE_NOT_FOUND', `OpenHands source not found: ${path}`, { data: { path } });
+  if (!existsSync(path))
+    throw new MemoryError('FILE_NOT_FOUND', `OpenHands source not found: ${path}`, { data: { path } });
   const events = statSync(path).isDirectory() ? eventsFromDir(path) : eventsFromFile(path);
   return convert(events, now);
 }

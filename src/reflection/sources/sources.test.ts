@@ -10,16 +10,22 @@ afterAll(cleanupTmp);
 const FIX = resolve(import.meta.dirname, '../../../test/fixtures/sources');
 const clock = () => new Date('2025-09-09T09:09:09.000Z');
 
-
 describe('--from parsing', () => {
   it('splits type and locator, treats a bare value as a conversation id, rejects unknown types and empty paths', () => {
     expect(parseFromSpec('conv-123')).toEqual({ type: 'conversation', conversationId: 'conv-123' });
     expect(parseFromSpec('openhands:./a:b')).toEqual({ type: 'openhands', locator: './a:b' });
-    expect(() => parseFromSpec('slack:x')).toThrow('Unknown source type "slack". Supported: transcript, openhands, claude-code, codex');
+    expect(() => parseFromSpec('slack:x')).toThrow(
+      'Unknown source type "slack". Supported: transcript, openhands, claude-code, codex',
+    );
     for (const inherited of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(errorCodeOf(() => parseFromSpec(`${inherited}:x`)), inherited).toBe('INVALID_ARGUMENT');
+      expect(
+        errorCodeOf(() => parseFromSpec(`${inherited}:x`)),
+        inherited,
+      ).toBe('INVALID_ARGUMENT');
     }
-    expect(() => parseFromSpec('transcript:')).toThrow('Invalid --from "transcript:": missing path after "transcript:"');
+    expect(() => parseFromSpec('transcript:')).toThrow(
+      'Invalid --from "transcript:": missing path after "transcript:"',
+    );
     expect(syntheticConversationId('transcript', '/a')).toMatch(/^from-transcript-[0-9a-f]{12}$/);
     expect(syntheticConversationId('transcript', '/a')).toBe(syntheticConversationId('transcript', '/a'));
     expect(syntheticConversationId('transcript', '/b')).not.toBe(syntheticConversationId('transcript', '/a'));
@@ -35,8 +41,12 @@ describe('transcript: source', () => {
     expect(rows[2]).toMatchObject({ name: 'bash', resultOk: true, source_message_id: 'L4' });
     expect(rows[3]?.captured_at).toBe('2025-05-01T09:00:10.000Z');
     expect(rows[4]?.captured_at).toBe('2025-09-09T09:09:09.000Z');
-    expect(errorCodeOf(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir }))).toBe('INVALID_ARGUMENT');
-    expect(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir })).toThrow(/Could not read .*bad\.jsonl as a transcript \(line 2\)/);
+    expect(errorCodeOf(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect(() => loadSource(`transcript:${FIX}/transcript/bad.jsonl`, { agentDir })).toThrow(
+      /Could not read .*bad\.jsonl as a transcript \(line 2\)/,
+    );
     expect(errorCodeOf(() => loadSource('transcript:/nope.jsonl', { agentDir }))).toBe('FILE_NOT_FOUND');
   });
 
@@ -44,7 +54,11 @@ describe('transcript: source', () => {
     const agentDir = makeTmpDir('gitmem-src-');
     const first = stageSource('transcript:transcript/session.jsonl', { agentDir, cwd: FIX, clock });
     expect(first).toMatchObject({ staged: 5, skipped: 0, stored: false });
-    expect(stageSource(`transcript:${FIX}/transcript/session.jsonl`, { agentDir, clock })).toMatchObject({ conversationId: first.conversationId, staged: 0, skipped: 5 });
+    expect(stageSource(`transcript:${FIX}/transcript/session.jsonl`, { agentDir, clock })).toMatchObject({
+      conversationId: first.conversationId,
+      staged: 0,
+      skipped: 5,
+    });
     expect(readTranscript(agentDir, first.conversationId)).toHaveLength(5);
   });
 });
@@ -53,44 +67,106 @@ describe('transcript: source in the common message form', () => {
   const at = '2025-09-09T09:09:09.000Z';
 
   it('reads OpenAI chat messages: tool_calls with role "tool" results, text parts; skips system rows and images', () => {
-    const { rows } = loadSource(`transcript:${FIX}/transcript/openai-chat.jsonl`, { agentDir: makeTmpDir('gitmem-src-'), clock });
+    const { rows } = loadSource(`transcript:${FIX}/transcript/openai-chat.jsonl`, {
+      agentDir: makeTmpDir('gitmem-src-'),
+      clock,
+    });
     expect(rows).toEqual([
-      { kind: 'user', text: 'Deploys go through make ship, never npm publish.', captured_at: '2025-08-01T10:00:00.000Z', source_message_id: 'L2' },
+      {
+        kind: 'user',
+        text: 'Deploys go through make ship, never npm publish.',
+        captured_at: '2025-08-01T10:00:00.000Z',
+        source_message_id: 'L2',
+      },
       { kind: 'assistant', text: 'Let me look at the Makefile.', captured_at: at, source_message_id: 'L3' },
-      { kind: 'tool_call', name: 'read_file', argsText: '{"path":"Makefile"}', resultText: 'ship:\n\t./scripts/ship.sh', resultOk: true, captured_at: at, source_message_id: 'L3:call_1' },
+      {
+        kind: 'tool_call',
+        name: 'read_file',
+        argsText: '{"path":"Makefile"}',
+        resultText: 'ship:\n\t./scripts/ship.sh',
+        resultOk: true,
+        captured_at: at,
+        source_message_id: 'L3:call_1',
+      },
       { kind: 'assistant', text: 'Noted: deploys use make ship.', captured_at: at, source_message_id: 'L5:0' },
       { kind: 'user', text: 'Also: never push on Fridays.', captured_at: at, source_message_id: 'L6:0' },
     ]);
   });
 
   it('reads AI SDK model messages (a JSON array file): reasoning, tool-call input or args, tool-result outputs and errors', () => {
-    const { rows } = loadSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir: makeTmpDir('gitmem-src-'), clock });
+    const { rows } = loadSource(`transcript:${FIX}/transcript/ai-sdk.json`, {
+      agentDir: makeTmpDir('gitmem-src-'),
+      clock,
+    });
     expect(rows).toEqual([
       { kind: 'user', text: 'Use tabs, not spaces.', captured_at: at, source_message_id: 'L2:0' },
       { kind: 'reasoning', text: 'A style rule.', captured_at: at, source_message_id: 'L3:0' },
       { kind: 'assistant', text: 'Switching to tabs.', captured_at: at, source_message_id: 'L3:1' },
-      { kind: 'tool_call', name: 'edit_file', argsText: '{"path":"src/a.ts"}', resultText: '{"ok":true}', resultOk: true, captured_at: at, source_message_id: 'L3:t1' },
-      { kind: 'tool_call', name: 'bash', argsText: '{"command":"rm -rf build"}', resultText: 'Never delete build/ without asking.', resultOk: false, captured_at: at, source_message_id: 'L5:t2' },
+      {
+        kind: 'tool_call',
+        name: 'edit_file',
+        argsText: '{"path":"src/a.ts"}',
+        resultText: '{"ok":true}',
+        resultOk: true,
+        captured_at: at,
+        source_message_id: 'L3:t1',
+      },
+      {
+        kind: 'tool_call',
+        name: 'bash',
+        argsText: '{"command":"rm -rf build"}',
+        resultText: 'Never delete build/ without asking.',
+        resultOk: false,
+        captured_at: at,
+        source_message_id: 'L5:t2',
+      },
       { kind: 'assistant', text: 'Done: tabs everywhere.', captured_at: at, source_message_id: 'L8' },
     ]);
   });
 
   it('reads AI SDK UI messages (parts with tool-<name> and dynamic-tool), keyed by their ids', () => {
-    const { rows } = loadSource(`transcript:${FIX}/transcript/ai-sdk-ui.jsonl`, { agentDir: makeTmpDir('gitmem-src-'), clock });
+    const { rows } = loadSource(`transcript:${FIX}/transcript/ai-sdk-ui.jsonl`, {
+      agentDir: makeTmpDir('gitmem-src-'),
+      clock,
+    });
     expect(rows).toEqual([
       { kind: 'user', text: 'My name is Ada.', captured_at: at, source_message_id: 'm1:0' },
       { kind: 'reasoning', text: 'Name given.', captured_at: at, source_message_id: 'm2:1' },
-      { kind: 'tool_call', name: 'remember', argsText: '{"fact":"name=Ada"}', resultText: 'saved', resultOk: true, captured_at: at, source_message_id: 'm2:r1' },
+      {
+        kind: 'tool_call',
+        name: 'remember',
+        argsText: '{"fact":"name=Ada"}',
+        resultText: 'saved',
+        resultOk: true,
+        captured_at: at,
+        source_message_id: 'm2:r1',
+      },
       { kind: 'assistant', text: 'Nice to meet you, Ada.', captured_at: at, source_message_id: 'm2:3' },
-      { kind: 'tool_call', name: 'search', argsText: '{"q":"x"}', resultText: 'offline', resultOk: false, captured_at: at, source_message_id: 'm3:s1' },
+      {
+        kind: 'tool_call',
+        name: 'search',
+        argsText: '{"q":"x"}',
+        resultText: 'offline',
+        resultOk: false,
+        captured_at: at,
+        source_message_id: 'm3:s1',
+      },
     ]);
   });
 
   it('stages a message-form file idempotently and refuses a row of neither form, naming its line', () => {
     const agentDir = makeTmpDir('gitmem-src-');
-    expect(stageSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir, clock })).toMatchObject({ staged: 6, skipped: 0 });
-    expect(stageSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir, clock })).toMatchObject({ staged: 0, skipped: 6 });
-    expect(() => loadSource(`transcript:${FIX}/transcript/unknown-shape.jsonl`, { agentDir })).toThrow(/line 2\).*\{"role", "content"\}/);
+    expect(stageSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir, clock })).toMatchObject({
+      staged: 6,
+      skipped: 0,
+    });
+    expect(stageSource(`transcript:${FIX}/transcript/ai-sdk.json`, { agentDir, clock })).toMatchObject({
+      staged: 0,
+      skipped: 6,
+    });
+    expect(() => loadSource(`transcript:${FIX}/transcript/unknown-shape.jsonl`, { agentDir })).toThrow(
+      /line 2\).*\{"role", "content"\}/,
+    );
   });
 });
 
@@ -99,8 +175,18 @@ describe('openhands: source', () => {
     const agentDir = makeTmpDir('gitmem-src-');
     const { rows } = loadSource(`openhands:${FIX}/openhands/conv-a`, { agentDir, clock });
     expect(rows).toEqual([
-      { kind: 'user', text: 'Fix the failing date test; we always use UTC in this repo.', captured_at: '2025-06-01T10:00:01.000Z', source_message_id: 'e1' },
-      { kind: 'assistant', text: 'Let me look at the test first.', captured_at: '2025-06-01T08:00:02.500Z', source_message_id: 'e2:thought' },
+      {
+        kind: 'user',
+        text: 'Fix the failing date test; we always use UTC in this repo.',
+        captured_at: '2025-06-01T10:00:01.000Z',
+        source_message_id: 'e1',
+      },
+      {
+        kind: 'assistant',
+        text: 'Let me look at the test first.',
+        captured_at: '2025-06-01T08:00:02.500Z',
+        source_message_id: 'e2:thought',
+      },
       {
         kind: 'tool_call',
         name: 'execute_bash',
@@ -128,7 +214,12 @@ describe('openhands: source', () => {
         captured_at: '2025-06-01T10:00:06.000Z',
         source_message_id: 'e6',
       },
-      { kind: 'assistant', text: 'Fixed the test by pinning the timezone to UTC.', captured_at: '2025-06-01T10:00:10.000Z', source_message_id: 'e10' },
+      {
+        kind: 'assistant',
+        text: 'Fixed the test by pinning the timezone to UTC.',
+        captured_at: '2025-06-01T10:00:10.000Z',
+        source_message_id: 'e10',
+      },
     ]);
     // the events/ sub-directory itself works too, and gives the same rows
     expect(loadSource(`openhands:${FIX}/openhands/conv-a/events`, { agentDir, clock }).rows).toHaveLength(6);
@@ -137,9 +228,16 @@ describe('openhands: source', () => {
   it('reads an {"items": [...]} file and refuses other JSON and empty directories', () => {
     const agentDir = makeTmpDir('gitmem-src-');
     const { rows } = loadSource(`openhands:${FIX}/openhands/items.json`, { agentDir, clock });
-    expect(rows.map((r) => (r.kind === 'tool_call' ? r.kind : `${r.kind}:${r.text}`))).toEqual(['user:Hello', 'assistant:Hi there']);
-    expect(() => loadSource(`openhands:${FIX}/openhands/not-events.json`, { agentDir })).toThrow('expected a JSON array of events or {"items": [...]}');
-    expect(() => loadSource(`openhands:${makeTmpDir('gitmem-empty-')}`, { agentDir })).toThrow('No OpenHands event files (event-*.json) found');
+    expect(rows.map((r) => (r.kind === 'tool_call' ? r.kind : `${r.kind}:${r.text}`))).toEqual([
+      'user:Hello',
+      'assistant:Hi there',
+    ]);
+    expect(() => loadSource(`openhands:${FIX}/openhands/not-events.json`, { agentDir })).toThrow(
+      'expected a JSON array of events or {"items": [...]}',
+    );
+    expect(() => loadSource(`openhands:${makeTmpDir('gitmem-empty-')}`, { agentDir })).toThrow(
+      'No OpenHands event files (event-*.json) found',
+    );
   });
 });
 
@@ -150,13 +248,54 @@ describe('claude-code: source', () => {
     const { rows, conversationId } = loadSource(`claude-code:${file}`, { agentDir, clock });
     expect(conversationId).toBe(syntheticConversationId('claude-code', file));
     expect(rows).toEqual([
-      { kind: 'user', text: 'Deploys go through `make ship`, never `npm publish` directly.', captured_at: '2025-07-01T12:00:00.000Z', source_message_id: 'c-1' },
-      { kind: 'reasoning', text: 'The user has a deploy convention.', captured_at: '2025-07-01T12:00:02.000Z', source_message_id: 'c-2:0' },
-      { kind: 'assistant', text: 'Noted. Let me check the Makefile.', captured_at: '2025-07-01T12:00:03.000Z', source_message_id: 'c-3:0' },
-      { kind: 'tool_call', name: 'Read', argsText: '{"file_path":"/work/app/Makefile"}', resultText: 'ship:\n\t./scripts/ship.sh', resultOk: true, captured_at: '2025-07-01T12:00:03.000Z', source_message_id: 'c-3:1' },
-      { kind: 'tool_call', name: 'Bash', argsText: '{"command":"npm publish"}', resultText: "The user doesn't want to proceed with this tool use.", resultOk: false, captured_at: '2025-07-01T12:00:05.000Z', source_message_id: 'c-5:0' },
-      { kind: 'user', text: 'No! I said make ship.', captured_at: '2025-07-01T12:00:06.000Z', source_message_id: 'c-6:1' },
-      { kind: 'assistant', text: 'Sorry, running make ship instead.', captured_at: '2025-07-01T12:00:07.000Z', source_message_id: 'c-7:0' },
+      {
+        kind: 'user',
+        text: 'Deploys go through `make ship`, never `npm publish` directly.',
+        captured_at: '2025-07-01T12:00:00.000Z',
+        source_message_id: 'c-1',
+      },
+      {
+        kind: 'reasoning',
+        text: 'The user has a deploy convention.',
+        captured_at: '2025-07-01T12:00:02.000Z',
+        source_message_id: 'c-2:0',
+      },
+      {
+        kind: 'assistant',
+        text: 'Noted. Let me check the Makefile.',
+        captured_at: '2025-07-01T12:00:03.000Z',
+        source_message_id: 'c-3:0',
+      },
+      {
+        kind: 'tool_call',
+        name: 'Read',
+        argsText: '{"file_path":"/work/app/Makefile"}',
+        resultText: 'ship:\n\t./scripts/ship.sh',
+        resultOk: true,
+        captured_at: '2025-07-01T12:00:03.000Z',
+        source_message_id: 'c-3:1',
+      },
+      {
+        kind: 'tool_call',
+        name: 'Bash',
+        argsText: '{"command":"npm publish"}',
+        resultText: "The user doesn't want to proceed with this tool use.",
+        resultOk: false,
+        captured_at: '2025-07-01T12:00:05.000Z',
+        source_message_id: 'c-5:0',
+      },
+      {
+        kind: 'user',
+        text: 'No! I said make ship.',
+        captured_at: '2025-07-01T12:00:06.000Z',
+        source_message_id: 'c-6:1',
+      },
+      {
+        kind: 'assistant',
+        text: 'Sorry, running make ship instead.',
+        captured_at: '2025-07-01T12:00:07.000Z',
+        source_message_id: 'c-7:0',
+      },
     ]);
   });
 
@@ -172,7 +311,9 @@ describe('claude-code: source', () => {
     expect(stageSource(`claude-code:${project}`, { agentDir, clock }).staged).toBe(0);
     copyFileSync(join(project, 'older-session.jsonl'), join(project, 'newest.jsonl'));
     expect(loadSource(`claude-code:${project}`, { agentDir }).rows.map((r) => r.source_message_id)).toEqual(['old-1']);
-    expect(errorCodeOf(() => loadSource(`claude-code:${makeTmpDir('gitmem-cc-empty-')}`, { agentDir }))).toBe('FILE_NOT_FOUND');
+    expect(errorCodeOf(() => loadSource(`claude-code:${makeTmpDir('gitmem-cc-empty-')}`, { agentDir }))).toBe(
+      'FILE_NOT_FOUND',
+    );
   });
 });
 
@@ -181,7 +322,12 @@ describe('stored conversation source', () => {
     const agentDir = makeTmpDir('gitmem-src-');
     appendTranscript(agentDir, 'default', [{ kind: 'user', text: 'hi' }]);
     expect(loadSource('default', { agentDir }).rows).toHaveLength(1);
-    expect(stageSource('default', { agentDir })).toEqual({ conversationId: 'default', staged: 0, skipped: 0, stored: true });
+    expect(stageSource('default', { agentDir })).toEqual({
+      conversationId: 'default',
+      staged: 0,
+      skipped: 0,
+      stored: true,
+    });
     expect(errorCodeOf(() => loadSource('conv-x', { agentDir }))).toBe('FILE_NOT_FOUND');
   });
 });
@@ -203,14 +349,21 @@ describe('every source is strict alike', () => {
   const plain = write('notes.txt', 'hello\n');
   const rows = write('rows.jsonl', '{"kind":"user","text":"use tabs"}\n');
   const messages = write('messages.jsonl', '{"role":"user","content":"use tabs"}\n');
-  const events = write('events.json', '[{"kind":"MessageEvent","id":"x1","source":"user","llm_message":{"content":"use tabs"}}]');
+  const events = write(
+    'events.json',
+    '[{"kind":"MessageEvent","id":"x1","source":"user","llm_message":{"content":"use tabs"}}]',
+  );
   const session = `${FIX}/claude-code/project/7f0c2a9e-session.jsonl`;
 
   it.each([
     ['claude-code', plain, 'a Claude Code session (line 1)'],
     ['claude-code', rows, 'a Claude Code session (line 1)'],
     ['claude-code', messages, 'a Claude Code session (line 1)'],
-    ['claude-code', write('midway.jsonl', '{"type":"summary"}\nnot json\n{"type":"summary"}\n'), 'a Claude Code session (line 2)'],
+    [
+      'claude-code',
+      write('midway.jsonl', '{"type":"summary"}\nnot json\n{"type":"summary"}\n'),
+      'a Claude Code session (line 2)',
+    ],
     ['claude-code', write('no-message.jsonl', '{"type":"user","uuid":"u"}\n'), 'a Claude Code session (line 1)'],
     ['codex', plain, 'a Codex rollout (line 1)'],
     ['codex', rows, 'a Codex rollout (line 1)'],
@@ -232,7 +385,9 @@ describe('every source is strict alike', () => {
     const dir = makeTmpDir('gitmem-oh-');
     cpSync(`${FIX}/openhands/conv-a/events`, dir, { recursive: true });
     writeFileSync(join(dir, 'event-00005-err.json'), '{ broken');
-    expect(refusal(`openhands:${dir}`)?.message).toContain(`Could not read ${join(dir, 'event-00005-err.json')} as an OpenHands event: expected `);
+    expect(refusal(`openhands:${dir}`)?.message).toContain(
+      `Could not read ${join(dir, 'event-00005-err.json')} as an OpenHands event: expected `,
+    );
     writeFileSync(join(dir, 'event-00005-err.json'), '{"kind":"user","text":"not an event"}');
     expect(refusal(`openhands:${dir}`)?.code).toBe('INVALID_ARGUMENT');
     rmSync(join(dir, 'event-00005-err.json'));
@@ -242,10 +397,16 @@ describe('every source is strict alike', () => {
   it('an empty but valid log of each type is 0 rows, not an error', () => {
     const load = (from: string) => loadSource(from, { agentDir: files, clock }).rows;
     expect(load(`claude-code:${write('empty.jsonl', '')}`)).toEqual([]);
-    expect(load(`claude-code:${write('summary-only.jsonl', '{"type":"summary","summary":"s","leafUuid":"u"}\n\n')}`)).toEqual([]);
+    expect(
+      load(`claude-code:${write('summary-only.jsonl', '{"type":"summary","summary":"s","leafUuid":"u"}\n\n')}`),
+    ).toEqual([]);
     expect(load(`claude-code:${write('torn.jsonl', '{"type":"summary"}\n{"type":"user","mess')}`)).toEqual([]);
     expect(load(`codex:${write('empty-rollout.jsonl', '')}`)).toEqual([]);
-    expect(load(`codex:${write('meta-only.jsonl', '{"type":"session_meta","payload":{"id":"s"}}\n{"type":"response_item","payl')}`)).toEqual([]);
+    expect(
+      load(
+        `codex:${write('meta-only.jsonl', '{"type":"session_meta","payload":{"id":"s"}}\n{"type":"response_item","payl')}`,
+      ),
+    ).toEqual([]);
     expect(load(`openhands:${write('empty-array.json', '[]')}`)).toEqual([]);
     expect(load(`openhands:${write('empty-items.json', '{"items": []}')}`)).toEqual([]);
     expect(load(`transcript:${write('empty-transcript.jsonl', '\n')}`)).toEqual([]);

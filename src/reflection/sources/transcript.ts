@@ -9,7 +9,8 @@ import { isoTimestamp, isRecord, notOfShape, parseJson, readSourceFile } from '.
 import { messageRows } from './messages.js';
 
 const TEXT_KINDS = new Set(['user', 'assistant', 'reasoning', 'error']);
-const EXPECTED = 'one transcript row {"kind": "user" | "assistant" | "reasoning" | "error" | "tool_call", …} or message {"role", "content"} per line';
+const EXPECTED =
+  'one transcript row {"kind": "user" | "assistant" | "reasoning" | "error" | "tool_call", …} or message {"role", "content"} per line';
 
 /** A gitmem transcript row: `kind` is one of the row kinds (an event log's `"kind": "MessageEvent"` is not). */
 function isRowForm(v: unknown): v is Record<string, unknown> {
@@ -18,7 +19,8 @@ function isRowForm(v: unknown): v is Record<string, unknown> {
 
 function toRow(v: Record<string, unknown>, line: number, now: () => Date): TranscriptRow | undefined {
   const captured_at = isoTimestamp(v['captured_at'], now);
-  const id = typeof v['source_message_id'] === 'string' && v['source_message_id'] !== '' ? v['source_message_id'] : `L${line}`;
+  const id =
+    typeof v['source_message_id'] === 'string' && v['source_message_id'] !== '' ? v['source_message_id'] : `L${line}`;
   if (v['kind'] === 'tool_call') {
     const row: TranscriptRow = { kind: 'tool_call', captured_at, source_message_id: id };
     if (typeof v['name'] === 'string') row.name = v['name'];

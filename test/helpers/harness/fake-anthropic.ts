@@ -10,7 +10,15 @@
  * `sideRequests`, so they never consume the script; any other path is a 404 recorded in `otherRequests`.
  */
 import type { ServerResponse } from 'node:http';
-import { halves, sendJson, sseWriter, startLoopbackServer, turnFor, type RecordedRequest, type Script } from './fake-server.js';
+import {
+  halves,
+  sendJson,
+  sseWriter,
+  startLoopbackServer,
+  turnFor,
+  type RecordedRequest,
+  type Script,
+} from './fake-server.js';
 
 /** One scripted model turn. `toolUse` makes Claude Code call that tool (after `text`, when given). */
 export type AnthropicTurn =
@@ -37,13 +45,20 @@ export interface FakeAnthropicOptions {
 
 const DONE: AnthropicTurn = { text: 'done.' };
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+type Block =
+  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 function blocksOf(turn: AnthropicTurn, n: number): Block[] {
   if ('status' in turn) return [];
   const blocks: Block[] = [];
   if (turn.text !== undefined && turn.text !== '') blocks.push({ type: 'text', text: turn.text });
-  if ('toolUse' in turn) blocks.push({ type: 'tool_use', id: turn.toolUse.id ?? `toolu_fake_${n}`, name: turn.toolUse.name, input: turn.toolUse.input });
+  if ('toolUse' in turn)
+    blocks.push({
+      type: 'tool_use',
+      id: turn.toolUse.id ?? `toolu_fake_${n}`,
+      name: turn.toolUse.name,
+      input: turn.toolUse.input,
+    });
   return blocks;
 }
 
@@ -58,25 +73,36 @@ function messageOf(id: string, model: string, content: Block[]) {
 function streamMessage(res: ServerResponse, id: string, model: string, content: Block[]): void {
   const send = sseWriter(res);
   const whole = messageOf(id, model, content);
-  send('message_start', { type: 'message_start', message: { ...whole, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 1 } } });
+  send('message_start', {
+    type: 'message_start',
+    message: { ...whole, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 1 } },
+  });
   content.forEach((block, index) => {
     const start = block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} };
     send('content_block_start', { type: 'content_block_start', index, content_block: start });
     const parts = block.type === 'text' ? halves(block.text) : halves(JSON.stringify(block.input));
     for (const part of parts) {
-      const delta = block.type === 'text' ? { type: 'text_delta', text: part } : { type: 'input_json_delta', partial_json: part };
+      const delta =
+        block.type === 'text' ? { type: 'text_delta', text: part } : { type: 'input_json_delta', partial_json: part };
       send('content_block_delta', { type: 'content_block_delta', index, delta });
     }
     send('content_block_stop', { type: 'content_block_stop', index });
   });
-  send('message_delta', { type: 'message_delta', delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: USAGE.output_tokens } });
+  send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: whole.stop_reason, stop_sequence: null },
+    usage: { output_tokens: USAGE.output_tokens },
+  });
   send('message_stop', { type: 'message_stop' });
   res.end();
 }
 
 function reply(res: ServerResponse, body: Record<string, unknown>, turn: AnthropicTurn, n: number): void {
   if ('status' in turn) {
-    sendJson(res, turn.status, { type: 'error', error: { type: 'api_error', message: turn.message ?? `fake failure ${turn.status}` } });
+    sendJson(res, turn.status, {
+      type: 'error',
+      error: { type: 'api_error', message: turn.message ?? `fake failure ${turn.status}` },
+    });
     return;
   }
   const model = typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
@@ -95,7 +121,10 @@ export function isAgentLoopRequest(body: Record<string, unknown>): boolean {
  * agent's turn) forever.
  * @example const fake = await startFakeAnthropic([{ toolUse: { name: 'mcp__gitmem__memory', input } }, { text: 'ok' }])
  */
-export async function startFakeAnthropic(script: Script<AnthropicTurn>, options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+export async function startFakeAnthropic(
+  script: Script<AnthropicTurn>,
+  options: FakeAnthropicOptions = {},
+): Promise<FakeAnthropic> {
   const requests: RecordedRequest[] = [];
   const sideRequests: RecordedRequest[] = [];
   const otherRequests: RecordedRequest[] = [];
@@ -112,7 +141,10 @@ export async function startFakeAnthropic(script: Script<AnthropicTurn>, options:
       reply(res, req.body, turnFor(script, req.body, n, DONE), n);
     } else {
       otherRequests.push(req);
-      sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake: no ${req.method} ${path}` } });
+      sendJson(res, 404, {
+        type: 'error',
+        error: { type: 'not_found_error', message: `fake: no ${req.method} ${path}` },
+      });
     }
   });
   return { baseURL: server.origin, requests, sideRequests, otherRequests, close: () => server.close() };
@@ -134,6 +166,8 @@ export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((b: { type?: string; text?: unknown; content?: unknown }) => (b.type === 'text' ? String(b.text) : b.type === 'tool_result' ? contentText(b.content) : ''))
+    .map((b: { type?: string; text?: unknown; content?: unknown }) =>
+      b.type === 'text' ? String(b.text) : b.type === 'tool_result' ? contentText(b.content) : '',
+    )
     .join('\n');
 }

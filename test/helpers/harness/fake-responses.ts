@@ -13,12 +13,23 @@
  * /compact) is answered with text and kept in `sideRequests`; other paths are 404s in `otherRequests`.
  */
 import type { ServerResponse } from 'node:http';
-import { halves, sendJson, sseWriter, startLoopbackServer, turnFor, type RecordedRequest, type Script } from './fake-server.js';
+import {
+  halves,
+  sendJson,
+  sseWriter,
+  startLoopbackServer,
+  turnFor,
+  type RecordedRequest,
+  type Script,
+} from './fake-server.js';
 
 /** One scripted model turn: text, a function call (optionally after text), a tool search, or a raw output item. */
 export type ResponsesTurn =
   | { text: string }
-  | { text?: string; functionCall: { name: string; arguments: Record<string, unknown>; namespace?: string; callId?: string } }
+  | {
+      text?: string;
+      functionCall: { name: string; arguments: Record<string, unknown>; namespace?: string; callId?: string };
+    }
   | { toolSearch: { query: string; limit?: number } }
   | { item: Record<string, unknown> }
   | { status: number; message?: string };
@@ -40,11 +51,26 @@ export function itemsOf(turn: ResponsesTurn, n: number): Record<string, unknown>
   if ('item' in turn) return [turn.item];
   if ('toolSearch' in turn) {
     const args = { query: turn.toolSearch.query, limit: turn.toolSearch.limit ?? 8 };
-    return [{ type: 'tool_search_call', id: `tsc_fake_${n}`, call_id: `search_fake_${n}`, status: 'completed', execution: 'client', arguments: args }];
+    return [
+      {
+        type: 'tool_search_call',
+        id: `tsc_fake_${n}`,
+        call_id: `search_fake_${n}`,
+        status: 'completed',
+        execution: 'client',
+        arguments: args,
+      },
+    ];
   }
   const items: Record<string, unknown>[] = [];
   if (turn.text !== undefined && turn.text !== '') {
-    items.push({ type: 'message', id: `msg_fake_${n}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+    items.push({
+      type: 'message',
+      id: `msg_fake_${n}`,
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+    });
   }
   if ('functionCall' in turn) {
     const c = turn.functionCall;
@@ -68,34 +94,93 @@ function streamItem(send: Send, item: Record<string, unknown>, output_index: num
   const item_id = item['id'];
   if (item['type'] === 'message') {
     const text = ((item['content'] as { text: string }[])[0] ?? { text: '' }).text;
-    send('response.output_item.added', { type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', content: [] } });
+    send('response.output_item.added', {
+      type: 'response.output_item.added',
+      output_index,
+      item: { ...item, status: 'in_progress', content: [] },
+    });
     const part = { type: 'output_text', text: '', annotations: [] };
-    send('response.content_part.added', { type: 'response.content_part.added', item_id, output_index, content_index: 0, part });
-    for (const delta of halves(text)) send('response.output_text.delta', { type: 'response.output_text.delta', item_id, output_index, content_index: 0, delta });
-    send('response.output_text.done', { type: 'response.output_text.done', item_id, output_index, content_index: 0, text });
-    send('response.content_part.done', { type: 'response.content_part.done', item_id, output_index, content_index: 0, part: { ...part, text } });
+    send('response.content_part.added', {
+      type: 'response.content_part.added',
+      item_id,
+      output_index,
+      content_index: 0,
+      part,
+    });
+    for (const delta of halves(text))
+      send('response.output_text.delta', {
+        type: 'response.output_text.delta',
+        item_id,
+        output_index,
+        content_index: 0,
+        delta,
+      });
+    send('response.output_text.done', {
+      type: 'response.output_text.done',
+      item_id,
+      output_index,
+      content_index: 0,
+      text,
+    });
+    send('response.content_part.done', {
+      type: 'response.content_part.done',
+      item_id,
+      output_index,
+      content_index: 0,
+      part: { ...part, text },
+    });
   } else if (item['type'] === 'function_call') {
     const args = String(item['arguments']);
-    send('response.output_item.added', { type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', arguments: '' } });
-    for (const delta of halves(args)) send('response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', item_id, output_index, delta });
-    send('response.function_call_arguments.done', { type: 'response.function_call_arguments.done', item_id, output_index, arguments: args });
+    send('response.output_item.added', {
+      type: 'response.output_item.added',
+      output_index,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    });
+    for (const delta of halves(args))
+      send('response.function_call_arguments.delta', {
+        type: 'response.function_call_arguments.delta',
+        item_id,
+        output_index,
+        delta,
+      });
+    send('response.function_call_arguments.done', {
+      type: 'response.function_call_arguments.done',
+      item_id,
+      output_index,
+      arguments: args,
+    });
   } else {
     send('response.output_item.added', { type: 'response.output_item.added', output_index, item });
   }
   send('response.output_item.done', { type: 'response.output_item.done', output_index, item });
 }
 
-const USAGE = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
+const USAGE = {
+  input_tokens: 100,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 20,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 120,
+};
 
 function reply(res: ServerResponse, body: Record<string, unknown>, turn: ResponsesTurn, n: number): void {
   if ('status' in turn) {
-    sendJson(res, turn.status, { error: { type: 'server_error', code: null, message: turn.message ?? `fake failure ${turn.status}` } });
+    sendJson(res, turn.status, {
+      error: { type: 'server_error', code: null, message: turn.message ?? `fake failure ${turn.status}` },
+    });
     return;
   }
   const id = `resp_fake_${n}`;
   const model = typeof body['model'] === 'string' ? body['model'] : 'gpt-fake';
   const output = itemsOf(turn, n);
-  const response = { id, object: 'response', created_at: 1_700_000_000 + n, model, output: [] as unknown[], status: 'in_progress' };
+  const response = {
+    id,
+    object: 'response',
+    created_at: 1_700_000_000 + n,
+    model,
+    output: [] as unknown[],
+    status: 'in_progress',
+  };
   if (body['stream'] !== true) {
     sendJson(res, 200, { ...response, status: 'completed', output, usage: USAGE });
     return;
@@ -103,7 +188,10 @@ function reply(res: ServerResponse, body: Record<string, unknown>, turn: Respons
   const send = sseWriter(res);
   send('response.created', { type: 'response.created', response });
   output.forEach((item, i) => streamItem(send, item, i));
-  send('response.completed', { type: 'response.completed', response: { ...response, status: 'completed', output, usage: USAGE } });
+  send('response.completed', {
+    type: 'response.completed',
+    response: { ...response, status: 'completed', output, usage: USAGE },
+  });
   res.end();
 }
 
@@ -140,7 +228,11 @@ export function inputItems(req: RecordedRequest): Record<string, unknown>[] {
 export function messageTexts(req: RecordedRequest, role: string): string[] {
   return inputItems(req)
     .filter((it) => it['type'] === 'message' && it['role'] === role)
-    .map((it) => (Array.isArray(it['content']) ? (it['content'] as { text?: unknown }[]).map((c) => String(c.text ?? '')).join('\n') : ''));
+    .map((it) =>
+      Array.isArray(it['content'])
+        ? (it['content'] as { text?: unknown }[]).map((c) => String(c.text ?? '')).join('\n')
+        : '',
+    );
 }
 
 /**
@@ -149,6 +241,9 @@ export function messageTexts(req: RecordedRequest, role: string): string[] {
  */
 export function offeredTools(req: RecordedRequest): string[] {
   const listed = (v: unknown) => (Array.isArray(v) ? (v as { type?: unknown; name?: unknown }[]) : []);
-  const tools = [...listed(req.body['tools']), ...inputItems(req).flatMap((it) => (it['type'] === 'additional_tools' ? listed(it['tools']) : []))];
+  const tools = [
+    ...listed(req.body['tools']),
+    ...inputItems(req).flatMap((it) => (it['type'] === 'additional_tools' ? listed(it['tools']) : [])),
+  ];
   return tools.map((t) => `${String(t.type)}:${t.name === undefined ? '' : String(t.name)}`);
 }

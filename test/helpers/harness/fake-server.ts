@@ -36,7 +36,9 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   if (text === '') return {};
   try {
     const parsed: unknown = JSON.parse(text);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { _raw: text };
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : { _raw: text };
   } catch {
     return { _raw: text };
   }
@@ -46,7 +48,9 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
  * Starts a server on 127.0.0.1 (any free port) that hands every request, body read and parsed, to `handle`.
  * `close` drops open connections (a harness may keep one alive) so it never waits on a client.
  */
-export async function startLoopbackServer(handle: (req: RecordedRequest, res: ServerResponse) => void): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handle: (req: RecordedRequest, res: ServerResponse) => void,
+): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     void readBody(req).then(

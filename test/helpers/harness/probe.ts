@@ -15,12 +15,17 @@ import { REPO_ROOT, harnessBin, type HarnessName } from './spawn-harness.js';
 export const HARNESS_SKIP_REASON_ENV = 'GITMEM_TEST_HARNESS_SKIPPED';
 
 /** The npm package that pins each program (package.json devDependencies). */
-export const HARNESS_PACKAGES: Record<HarnessName, string> = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex' };
+export const HARNESS_PACKAGES: Record<HarnessName, string> = {
+  claude: '@anthropic-ai/claude-code',
+  codex: '@openai/codex',
+};
 
 const cache = new Map<HarnessName, string | undefined>();
 
 function pinnedVersion(name: HarnessName): string | undefined {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    devDependencies?: Record<string, string>;
+  };
   return pkg.devDependencies?.[HARNESS_PACKAGES[name]];
 }
 
@@ -35,7 +40,11 @@ export function probeHarness(name: HarnessName, bin: string = harnessBin(name)):
   // A throwaway HOME: asking for the version must not read or write the developer's own settings.
   const home = mkdtempSync(join(tmpdir(), 'gitmem-harness-probe-'));
   try {
-    const r = spawnSync(bin, ['--version'], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(bin, ['--version'], {
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (r.error) return `${label} cannot start: ${r.error.message}`;
     if (r.status !== 0) {
       const why = `${r.stderr}${r.stdout}`.trim().split('\n')[0] ?? '';
@@ -62,7 +71,10 @@ export function harnessAvailable(name: HarnessName): string | undefined {
 }
 
 /** Whether the tests tagged `harness` (both programs) run here; throws when they must and cannot. */
-export function harnessesForTests(env: NodeJS.ProcessEnv, available = harnessAvailable): { usable: boolean; reason?: string } {
+export function harnessesForTests(
+  env: NodeJS.ProcessEnv,
+  available = harnessAvailable,
+): { usable: boolean; reason?: string } {
   const reasons = (['claude', 'codex'] as const).flatMap((n) => {
     const why = available(n);
     return why === undefined ? [] : [why];

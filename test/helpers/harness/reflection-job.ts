@@ -13,12 +13,29 @@ function trailerOf(body: Record<string, unknown>): string {
 }
 
 /** A reflection in three model turns: write `path`, commit it with `reason`, stop. */
-export function writesNote(path: string, reason: string, text = 'The harness session ran.'): (body: Record<string, unknown>) => FakeReply {
+export function writesNote(
+  path: string,
+  reason: string,
+  text = 'The harness session ran.',
+): (body: Record<string, unknown>) => FakeReply {
   let step = 0;
   return (body) =>
     [
-      { toolCalls: [{ name: 'write_file', args: { path, content: `---\ndescription: What the session taught\n---\n${text}\n` } }] },
-      { toolCalls: [{ name: 'shell', args: { command: `git add -A && git commit -q -m ${JSON.stringify(reason)} -m ${JSON.stringify(trailerOf(body))}` } }] },
+      {
+        toolCalls: [
+          { name: 'write_file', args: { path, content: `---\ndescription: What the session taught\n---\n${text}\n` } },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'shell',
+            args: {
+              command: `git add -A && git commit -q -m ${JSON.stringify(reason)} -m ${JSON.stringify(trailerOf(body))}`,
+            },
+          },
+        ],
+      },
       { text: 'done' },
     ][step++] ?? { text: 'done' };
 }

@@ -59,7 +59,9 @@ export function writeJsonFile(path: string, value: unknown): void {
 }
 
 /** The environment of a run: the fake's URL and a fake key, and every call home switched off. */
-export function claudeEnv(o: Pick<ClaudeRunOptions, 'home' | 'baseURL' | 'toolSearch' | 'env'>): Record<string, string> {
+export function claudeEnv(
+  o: Pick<ClaudeRunOptions, 'home' | 'baseURL' | 'toolSearch' | 'env'>,
+): Record<string, string> {
   return {
     ...baseEnv(o.home),
     ANTHROPIC_BASE_URL: o.baseURL,
@@ -87,5 +89,9 @@ export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
     env: claudeEnv(o),
     timeoutMs: o.timeoutMs ?? 90_000,
   });
-  return { ...result, projectDir: claudeProjectDir(o.home, o.cwd), transcripts: filesUnder(projects, '.jsonl').filter((f) => !before.has(f)) };
+  return {
+    ...result,
+    projectDir: claudeProjectDir(o.home, o.cwd),
+    transcripts: filesUnder(projects, '.jsonl').filter((f) => !before.has(f)),
+  };
 }

@@ -51,7 +51,11 @@ export const FAKE_KEY_ENV = 'FAKE_RESPONSES_API_KEY';
 
 /** The files of a CODEX_HOME that tests write or read. */
 export function codexPaths(codexHome: string) {
-  return { config: join(codexHome, 'config.toml'), hooks: join(codexHome, 'hooks.json'), sessions: join(codexHome, 'sessions') };
+  return {
+    config: join(codexHome, 'config.toml'),
+    hooks: join(codexHome, 'hooks.json'),
+    sessions: join(codexHome, 'sessions'),
+  };
 }
 
 /** The `-c` overrides of every run: the fake provider, and no traffic beyond it. */
@@ -87,7 +91,11 @@ export async function runCodex(o: CodexRunOptions): Promise<CodexRun> {
     ...(o.args ?? []),
     o.prompt,
   ];
-  const result = await runProcess(harnessBin('codex'), args, { cwd: o.cwd, env: codexEnv(o), timeoutMs: o.timeoutMs ?? 90_000 });
+  const result = await runProcess(harnessBin('codex'), args, {
+    cwd: o.cwd,
+    env: codexEnv(o),
+    timeoutMs: o.timeoutMs ?? 90_000,
+  });
   return { ...result, transcripts: filesUnder(sessions, '.jsonl').filter((f) => !before.has(f)) };
 }
 
@@ -101,9 +109,18 @@ export interface CodexHookListing {
 }
 
 /** Asks the real codex (`codex app-server`, JSON-RPC on stdio) which hooks apply in `cwd` and their trust. */
-export function listCodexHooks(o: { cwd: string; home: string; codexHome: string; timeoutMs?: number }): Promise<CodexHookListing[]> {
+export function listCodexHooks(o: {
+  cwd: string;
+  home: string;
+  codexHome: string;
+  timeoutMs?: number;
+}): Promise<CodexHookListing[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(harnessBin('codex'), ['app-server'], { cwd: o.cwd, env: codexEnv(o), stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(harnessBin('codex'), ['app-server'], {
+      cwd: o.cwd,
+      env: codexEnv(o),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error('codex app-server did not answer hooks/list'));
@@ -145,7 +162,9 @@ export function listCodexHooks(o: { cwd: string; home: string; codexHome: string
  */
 export async function trustCodexHooks(o: { cwd: string; home: string; codexHome: string }): Promise<string[]> {
   const pending = (await listCodexHooks(o)).filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed');
-  const toml = pending.map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`).join('');
+  const toml = pending
+    .map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`)
+    .join('');
   if (toml !== '') appendFileSync(codexPaths(o.codexHome).config, toml);
   return pending.map((h) => h.key);
 }

@@ -36,7 +36,11 @@ export function baseEnv(home: string): Record<string, string> {
  * SIGTERM, then SIGKILL 2 s later; the result says `timedOut`. A normal exit leaves the group alone (a hook
  * may have started a detached worker that must outlive the harness).
  */
-export function runProcess(bin: string, args: string[], o: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<ProcessResult> {
+export function runProcess(
+  bin: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
@@ -62,7 +66,13 @@ export function runProcess(bin: string, args: string[], o: { cwd: string; env: R
     });
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
-      resolve({ exitCode, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut });
+      resolve({
+        exitCode,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+      });
     });
   });
 }
