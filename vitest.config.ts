@@ -25,7 +25,7 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // GITMEM_FAST_PATHS=0 (CI's second pass) reaches code below the composition root too.
     setupFiles: ['./test/helpers/fast-paths-setup.ts'],
-    // CLI calls run in their own process unless a test asks for the daemon (test/integration/cli-daemon.test.ts).
+    // CLI calls run in their own process unless a test asks for the daemon (test/integration/cli/cli-daemon.test.ts).
     env: { GITMEM_DAEMON: '0' },
     tags: [
       { name: 'sandbox', description: 'needs a working kernel sandbox (bubblewrap)', skip: !sandbox.usable },

@@ -1,5 +1,5 @@
 // The strict readers answer null (git decides) for every shape outside the small subset they accept; what they
-// accept is pinned against git's own checks in test/integration/strict-objects-fuzz.test.ts.
+// accept is pinned against git's own checks in test/integration/workers/strict-objects-fuzz.test.ts.
 import { describe, expect, it } from 'vitest';
 import { parseStrictCommit, parseStrictTree } from './strict-objects.js';
 

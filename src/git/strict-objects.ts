@@ -3,7 +3,7 @@
  * accept a deliberately small subset of what `git fsck --strict` accepts (the shapes git itself writes for
  * plain ASCII memory files) and answer null for anything else: the caller then hands the objects to
  * `unpack-objects --strict`, which decides. So a null is never a refusal, and an accepted object is one git's
- * checks would accept too (test/integration/strict-objects-fuzz.test.ts holds them side by side). Pure.
+ * checks would accept too (test/integration/workers/strict-objects-fuzz.test.ts holds them side by side). Pure.
  */
 
 /** One tree entry as read strictly: git's own mode spelling, an ASCII name, a SHA-1 id in hex. */

@@ -2,7 +2,7 @@
  * The tool catalogue: every memory tool gitmem offers a model, one row each — its name, what the model is told
  * (when to read, when to write) and its input schema. The MCP server lists these rows and checks calls against
  * them (arguments.ts), the AI SDK tools are built from the same rows, so a schema or a description cannot
- * differ between surfaces (test/integration/tool-catalogue.test.ts). Pure data.
+ * differ between surfaces (test/integration/mcp/tool-catalogue.test.ts). Pure data.
  *
  * Plain JSON Schema, not zod: the MCP server's refusals are its own one-line messages (pinned by tests), and
  * loading zod would cost the write path 125–300 ms.
