@@ -11,6 +11,7 @@ import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/
 import { withMemoryOperation } from './git/lease.js';
 import { gitDirsOf } from './git/common-dir.js';
 import { durableWrites } from './git/durable.js';
+import type { GitRunner } from './git/runner.js';
 import { ensureHooks } from './hooks/install.js';
 import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
 import { readSystemBudget } from './hooks/budget-config.js';
@@ -108,8 +109,6 @@ interface Parts {
   launch: NonNullable<MemoryOptions['launch']>;
 }
 
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
 function buildMemory(o: Parts): Memory {
   const reads = readApi(o.deps, o.agentId);
   const deps: WriteDeps = { ...o.deps, view: async (args) => viewCall(reads, args) };
@@ -120,8 +119,22 @@ function buildMemory(o: Parts): Memory {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
     ...protectionParts(deps, config),
-    conflicts: conflictsApi({ git, memoryDir, author: deps.author, home: config.home, env: config.env, ...(deps.clock ? { clock: deps.clock } : {}) }),
-    ...workerParts({ git, launch, memoryDir, agentId, config, ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}) }),
+    conflicts: conflictsApi({
+      git,
+      memoryDir,
+      author: deps.author,
+      home: config.home,
+      env: config.env,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    }),
+    ...workerParts({
+      git,
+      launch,
+      memoryDir,
+      agentId,
+      config,
+      ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}),
+    }),
     ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
     agentId,
     home: config.home,
@@ -129,24 +142,44 @@ function buildMemory(o: Parts): Memory {
     hookRepairs: o.hookRepairs,
     tool: (call) => runMemoryTool(deps, call),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
-    applyPersonality: async (id, opts = {}) => (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
+    applyPersonality: async (id, opts = {}) =>
+      (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
     defaultPromptMode: mode,
     compilePrompt: async (opts = {}) => {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
       // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
       const { readPrompt } = await import('./read/prompt-read.js');
-      return readPrompt(git, memoryDir, { ...opts, mode: opts.mode ?? mode(), treeLimits: config.treeLimits, ...(agentId ? { agentId } : {}) });
+      return readPrompt(git, memoryDir, {
+        ...opts,
+        mode: opts.mode ?? mode(),
+        treeLimits: config.treeLimits,
+        ...(agentId ? { agentId } : {}),
+      });
     },
     tree: async () => (await import('./read/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
-    search: async (query, opts) => (await import('./search/search.js')).searchMemory({ git, memoryDir, home: config.home, env: config.env, openaiBaseUrl: config.model.openaiBaseUrl }, query, opts),
-    log: (opts = {}) => git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
-      if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
-      throw err;
-    }),
-    status: async () => toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
+    search: async (query, opts) =>
+      (await import('./search/search.js')).searchMemory(
+        { git, memoryDir, home: config.home, env: config.env, openaiBaseUrl: config.model.openaiBaseUrl },
+        query,
+        opts,
+      ),
+    ...logAndStatus(git, memoryDir),
   };
   return withWiring(handle, { git, config, gitDirs: deps.gitDirs ?? gitDirsOf(memoryDir) });
+}
+
+/** The handle's `log` (empty before the first commit) and `status`. */
+function logAndStatus(git: GitRunner, memoryDir: string): Pick<Memory, 'log' | 'status'> {
+  return {
+    log: (opts = {}) =>
+      git.exec(logOp(opts.limit ?? 20), { cwd: memoryDir }).catch((err) => {
+        if (/does not have any commits|bad default revision/i.test(String((err as Error).message))) return [];
+        throw err;
+      }),
+    status: async () =>
+      toStatus(memoryDir, await git.exec(statusOp('all'), { cwd: memoryDir, env: { ...READ_ONLY_STATUS_ENV } })),
+  };
 }
 
 /** The memory tool's `view` command: the view text, as the message too (nothing is committed). */

@@ -109,24 +109,10 @@ function plan(bin: string, args: readonly string[], o: ProcessOptions, scratch: 
   return { script, files };
 }
 
-/**
- * A launcher for a long-lived process that runs many git commands (the CLI daemon, the MCP server, a
- * harness with a large heap: `createMemory({ launch: l.launch })`). Idle shells do not keep the process
- * alive; `close()` stops them. Children see the given environment plus the shell's PWD/OLDPWD.
- * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
- */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-export function createShellLauncher(options: { scratchParent: string; maxShells?: number; sweep?: boolean }): ShellLauncher {
-  if (options.sweep) sweepDeadScratch(options.scratchParent, 'launch');
-  const scratch = mkdtempSync(join(options.scratchParent, scratchPrefix('launch')));
-  liveScratch.add(scratch);
-  const hasShell = existsSync(SHELL);
+/** The launcher's resident shells: the idle ones, all of them, and taking one (a new one while under the cap). */
+function helperPool(maxShells: number) {
   const idle: Helper[] = [];
   const all = new Set<Helper>();
-  const pathCache = new Map<string, string | undefined>();
-  let counter = 0;
-  let closed = false;
   const onDead = (h: Helper): void => {
     all.delete(h);
     const i = idle.indexOf(h);
@@ -135,26 +121,57 @@ export function createShellLauncher(options: { scratchParent: string; maxShells?
   const take = (): Helper | undefined => {
     const h = idle.pop();
     if (h) return h;
-    if (all.size >= (options.maxShells ?? DEFAULT_MAX_SHELLS)) return undefined;
+    if (all.size >= maxShells) return undefined;
     const fresh = new Helper(onDead);
     all.add(fresh);
     return fresh;
   };
+  return { idle, all, onDead, take };
+}
+
+/**
+ * A launcher for a long-lived process that runs many git commands (the CLI daemon, the MCP server, a
+ * harness with a large heap: `createMemory({ launch: l.launch })`). Idle shells do not keep the process
+ * alive; `close()` stops them. Children see the given environment plus the shell's PWD/OLDPWD.
+ * @example const l = createShellLauncher({ scratchParent: runtimeDir }); await l.launch('git', ['status'], { cwd, env })
+ */
+export function createShellLauncher(options: {
+  scratchParent: string;
+  maxShells?: number;
+  sweep?: boolean;
+}): ShellLauncher {
+  if (options.sweep) sweepDeadScratch(options.scratchParent, 'launch');
+  const scratch = mkdtempSync(join(options.scratchParent, scratchPrefix('launch')));
+  liveScratch.add(scratch);
+  const hasShell = existsSync(SHELL);
+  const { idle, all, onDead, take } = helperPool(options.maxShells ?? DEFAULT_MAX_SHELLS);
+  const pathCache = new Map<string, string | undefined>();
+  let counter = 0;
+  let closed = false;
   // The next streamed job's FIFOs, made by an idle shell once a streamed job is done (not on its path).
-  const stock = fifoStock(scratch, () => counter++, (...a) => launch(...a));
+  const stock = fifoStock(
+    scratch,
+    () => counter++,
+    (...a) => launch(...a),
+  );
   const launch: Launcher = (cmd, args, o) => {
     const bin = resolveCommand(cmd, o.env['PATH'], pathCache);
     const expressible = bin !== undefined && commandPrefix(o.env) !== undefined;
     // Input held for later and output that must stop its child are streamed (FIFOs), from a tied shell only.
     const streamed = o.heldInput !== undefined || o.killOnOverflow === true;
     // Streamed jobs are a fast path (fast-paths.ts): switched off, they are a plain spawn.
-    const helper = closed || !expressible || !hasShell || (streamed && (!fastPathOpen('streamedJobs') || !tie())) ? undefined : take();
+    const helper =
+      closed || !expressible || !hasShell || (streamed && (!fastPathOpen('streamedJobs') || !tie()))
+        ? undefined
+        : take();
     if (!helper) return runProcess(cmd, args, o);
     helper.hold(true);
     helper.sentSignal = undefined;
     const made = streamed ? stock.take() : undefined;
     const n = made ?? counter++;
-    const run = streamed ? runStreamedInShell(helper, bin as string, args, o, { scratch, n, made: made !== undefined }) : runInShell(helper, plan(bin as string, args, o, scratch, n), o, cmd);
+    const run = streamed
+      ? runStreamedInShell(helper, bin as string, args, o, { scratch, n, made: made !== undefined })
+      : runInShell(helper, plan(bin as string, args, o, scratch, n), o, cmd);
     return run.finally(() => {
       helper.job = undefined;
       helper.hold(false);

@@ -148,6 +148,24 @@ async function moveOps(
   });
 }
 
+/** `rename`: a file or a directory, never onto an existing path or into itself. */
+async function renameEntry(memory: AnthropicMemory, run: Run, c: Parameters<MemoryToolHandlers['rename']>[0]) {
+  const from = resolve(memory, c.old_path);
+  const to = resolve(memory, c.new_path);
+  if (from === '') fail('Cannot rename the /memories directory itself');
+  return run(async (commit) => {
+    const target = await lookup(memory, to, true);
+    if (to === '' || target.kind !== 'none') fail(`The destination ${c.new_path} already exists`);
+    const entry = await lookup(memory, from);
+    if (entry.kind === 'none') fail(`The path ${c.old_path} does not exist`);
+    refuseBelowFile(target as Extract<Entry, { kind: 'none' }>, to);
+    if (entry.kind === 'dir' && to.startsWith(`${from}/`))
+      fail(`gitmem: cannot move ${c.old_path} into itself (${c.new_path})`);
+    await commit(`${from} -> ${to}`, await moveOps(memory, entry as Exclude<Entry, { kind: 'none' }>, to));
+    return `Successfully renamed ${c.old_path} to ${c.new_path}`;
+  }, c);
+}
+
 /**
  * Anthropic memory-tool handlers for one agent's memory, for `betaMemoryTool(handlers)` of `@anthropic-ai/sdk`.
  * @example
@@ -155,9 +173,10 @@ async function moveOps(
  *   const tool = betaMemoryTool(createAnthropicMemoryHandlers(memory));
  *   await client.beta.messages.toolRunner({ model, max_tokens: 1024, tools: [tool], messages });
  */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-export function createAnthropicMemoryHandlers(memory: AnthropicMemory, options: AnthropicMemoryOptions = {}): MemoryToolHandlers {
+export function createAnthropicMemoryHandlers(
+  memory: AnthropicMemory,
+  options: AnthropicMemoryOptions = {},
+): MemoryToolHandlers {
   const run = runner(memory, options);
   return {
     async view(c) {
@@ -197,25 +216,15 @@ export function createAnthropicMemoryHandlers(memory: AnthropicMemory, options: 
         const entry = await lookup(memory, rel);
         if (entry.kind === 'none') fail(`The path ${c.path} does not exist`);
         if (entry.kind === 'file') await commit(entry.file, [{ kind: 'delete', file: entry.file }]);
-        if (entry.kind === 'dir') await commit(rel, entry.files.map((f) => ({ kind: 'delete', file: `${rel}/${f.rel}` })));
+        if (entry.kind === 'dir')
+          await commit(
+            rel,
+            entry.files.map((f) => ({ kind: 'delete', file: `${rel}/${f.rel}` })),
+          );
         return `Successfully deleted ${c.path}`;
       }, c);
     },
 
-    async rename(c) {
-      const from = resolve(memory, c.old_path);
-      const to = resolve(memory, c.new_path);
-      if (from === '') fail('Cannot rename the /memories directory itself');
-      return run(async (commit) => {
-        const target = await lookup(memory, to, true);
-        if (to === '' || target.kind !== 'none') fail(`The destination ${c.new_path} already exists`);
-        const entry = await lookup(memory, from);
-        if (entry.kind === 'none') fail(`The path ${c.old_path} does not exist`);
-        refuseBelowFile(target as Extract<Entry, { kind: 'none' }>, to);
-        if (entry.kind === 'dir' && to.startsWith(`${from}/`)) fail(`gitmem: cannot move ${c.old_path} into itself (${c.new_path})`);
-        await commit(`${from} -> ${to}`, await moveOps(memory, entry as Exclude<Entry, { kind: 'none' }>, to));
-        return `Successfully renamed ${c.old_path} to ${c.new_path}`;
-      }, c);
-    },
+    rename: (c) => renameEntry(memory, run, c),
   };
 }
