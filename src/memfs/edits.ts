@@ -13,7 +13,7 @@ import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { composeCommit } from '../git/compose-commit.js';
 import { publishCommit, type PublishState } from './commit.js';
-import type { CommitEditsRequest, Draft, FileEdit } from './edit-types.js';
+import type { CommitEditsRequest, Draft, FileEdit, WriteStep } from './edit-types.js';
 import { clearJournal, retireJournal } from './journal.js';
 import type { IndexAside } from './index-aside.js';
 import { prepareWrite, type PreparedWrite } from './prepare-write.js';
@@ -113,15 +113,42 @@ export async function commitEdits(git: GitRunner, req: CommitEditsRequest): Prom
 }
 
 /**
+ * The write's objects in the store and its files' texts staged (the early preparation when it was made for this
+ * draft). Unreferenced objects are harmless if what follows fails; the files' texts wait, flushed, in the git dir.
+ */
+async function publishObjects(
+  draft: Draft,
+  fs: RepoFs,
+  early: PreparedWrite | undefined,
+  step: (s: WriteStep) => void,
+): Promise<PreparedWrite> {
+  let prepared: PreparedWrite | undefined = early?.draft === draft ? early : undefined;
+  if (early !== undefined && prepared === undefined) await early.discard();
+  try {
+    prepared ??= prepareWrite(draft, fs);
+    await prepared.store.publish(() => step('objects'));
+    prepared.stage?.close();
+    return prepared;
+  } catch (err) {
+    await prepared?.discard();
+    throw failure(draft.req.operation, err, []);
+  }
+}
+
+/**
  * Stores a draft's objects, then writes its files and publishes its commit, crash-safely (journal first).
  * Files go through `fs`, the call's race-safe view of the repository. A failure puts back every file
  * (with its mode), the index entries and the ref; the journal is removed whatever happens, because only a
  * writer that died may have its write finished later. What cannot be put back is reported as
  * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
  */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite, aside?: IndexAside): Promise<string> {
+export async function applyDraft(
+  git: GitRunner,
+  draft: Draft,
+  fs: RepoFs,
+  early?: PreparedWrite,
+  aside?: IndexAside,
+): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
   const gitDirs = req.gitDirs ?? gitDirsOf(memoryDir);
@@ -132,18 +159,7 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early
   // each on disk before the next starts, so a power loss at any point leaves the old or the new state
   // (the files' directories are flushed alongside the ref: recovery rolls files forward under a moved ref).
   const durable = req.durable !== false;
-  let prepared: PreparedWrite | undefined = early?.draft === draft ? early : undefined;
-  if (early !== undefined && prepared === undefined) await early.discard();
-  try {
-    // Unreferenced objects are harmless if what follows fails; the files' texts wait, flushed, in the git dir.
-    prepared ??= prepareWrite(draft, fs);
-    await prepared.store.publish(() => step('objects'));
-    prepared.stage?.close();
-  } catch (err) {
-    await prepared?.discard();
-    throw failure(req.operation, err, []);
-  }
-  const stage = prepared.stage;
+  const { stage } = await publishObjects(draft, fs, early, step);
   step('journaled');
   const undo: UndoRecord[] = [];
   const state: PublishState = { staged: false, moved: false };
@@ -151,10 +167,29 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early
     for (const e of effective) writeFile(fs, e, undo, durable, stage?.files.get(e.file));
     step('files');
     const alongside = durable ? (): Promise<void> => fs.syncDirsOf(draft.paths) : undefined;
-    await publishCommit(git, { memoryDir, gitDirs, commit, parent: base.head, index: composed.index.after, subject, state, durable, ...(alongside ? { alongside } : {}), ...(aside ? { aside } : {}) });
+    await publishCommit(git, {
+      memoryDir,
+      gitDirs,
+      commit,
+      parent: base.head,
+      index: composed.index.after,
+      subject,
+      state,
+      durable,
+      ...(alongside ? { alongside } : {}),
+      ...(aside ? { aside } : {}),
+    });
     step('published');
   } catch (err) {
-    const problems = await rollBack(git, { fs, memoryDir, undo, state, commit, parent: base.head, before: composed.index.before });
+    const problems = await rollBack(git, {
+      fs,
+      memoryDir,
+      undo,
+      state,
+      commit,
+      parent: base.head,
+      before: composed.index.before,
+    });
     try {
       retireJournal(memoryDir, gitDirs.gitDir);
     } catch (retireErr) {

@@ -131,6 +131,27 @@ function attempt<T>(fn: () => T): T | Error {
   }
 }
 
+/** How this write's commit request is made, from the base trees and budget it is composed on (the date read once). */
+function requestFor(deps: WriteDeps & { gitDirs: GitDirs }, operation: string, reason: string) {
+  const { memoryDir, gitDirs } = deps;
+  const date = deps.clock?.();
+  return (base: BaseTrees, e: FileEdit[], budget: SystemBudget | undefined): CommitEditsRequest => ({
+    memoryDir,
+    gitDirs,
+    edits: e,
+    message: reason,
+    author: deps.author,
+    base,
+    operation,
+    ...(date ? { date } : {}),
+    ...(deps.onStep ? { onStep: deps.onStep } : {}),
+    ...(budget ? { systemBudget: budget } : {}),
+    ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
+    ...(deps.durable === false ? { durable: false } : {}),
+    ...(deps.liftProtection ? { liftProtection: deps.liftProtection } : {}),
+  });
+}
+
 /**
  * Plans edits under the lease and commits them as one commit. The clean check (a git process) starts
  * first; while it runs, the edits are planned (pure reads of the work tree), HEAD's trees along their paths
@@ -159,9 +180,13 @@ export async function writeUnderLease(
   });
 }
 
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: string, reason: string, plan: () => FileEdit[], fs: RepoFs): Promise<WriteResult> {
+async function planAndCommit(
+  deps: WriteDeps & { gitDirs: GitDirs },
+  operation: string,
+  reason: string,
+  plan: () => FileEdit[],
+  fs: RepoFs,
+): Promise<WriteResult> {
   const { git, memoryDir, gitDirs } = deps;
   // Only beside an incremental check: a full `git status` rewrites the index with what it refreshed, so the
   // aside would find the index changed and be redone in place (wasted work).
@@ -171,31 +196,43 @@ async function planAndCommit(deps: WriteDeps & { gitDirs: GitDirs }, operation: 
   const statusP = assertCleanForWrite(git, memoryDir, watched);
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
   const edits = attempt(plan);
-  const date = deps.clock?.();
-  const request = (base: BaseTrees, e: FileEdit[], budget: SystemBudget | undefined): CommitEditsRequest => ({
-    memoryDir, gitDirs, edits: e, message: reason, author: deps.author, base, operation,
-    ...(date ? { date } : {}),
-    ...(deps.onStep ? { onStep: deps.onStep } : {}),
-    ...(budget ? { systemBudget: budget } : {}),
-    ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
-    ...(deps.durable === false ? { durable: false } : {}),
-    ...(deps.liftProtection ? { liftProtection: deps.liftProtection } : {}),
-  });
+  const request = requestFor(deps, operation, reason);
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
-  const budgetP = edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);
+  const budgetP =
+    edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);
   budgetP.catch(() => undefined); // awaited below
   let draft: Draft | Error | undefined;
   if (!(edits instanceof Error)) {
-    const base = await readBaseTrees(git, memoryDir, files, gitDirs).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    const base = await readBaseTrees(git, memoryDir, files, gitDirs).catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
     const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
-    draft = base instanceof Error ? base : budget instanceof Error ? budget : attempt(() => draftEdits(request(base, edits, budget)));
+    draft =
+      base instanceof Error
+        ? base
+        : budget instanceof Error
+          ? budget
+          : attempt(() => draftEdits(request(base, edits, budget)));
   }
   // A durable write's first flush (temp files only) and its index update (on a private link to the index)
   // overlap the clean check; a refused write discards both.
   const early = prepareEarly(draft, fs);
-  const aside = early && asideOk && fastPathOpen('indexAside') ? startIndexAside(git, memoryDir, gitDirs.gitDir, early.draft.composed.index.after) : undefined;
+  const aside =
+    early && asideOk && fastPathOpen('indexAside')
+      ? startIndexAside(git, memoryDir, gitDirs.gitDir, early.draft.composed.index.after)
+      : undefined;
   try {
-    return await finishWrite(deps, fs, { operation, statusP, watched, edits, draft, early, aside, recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)) });
+    return await finishWrite(deps, fs, {
+      operation,
+      statusP,
+      watched,
+      edits,
+      draft,
+      early,
+      aside,
+      recompose: async (e) =>
+        draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)),
+    });
   } finally {
     await aside?.release();
   }

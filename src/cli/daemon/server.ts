@@ -60,65 +60,101 @@ function isRunRequest(m: Record<string, unknown>): m is RunRequest & Record<stri
   );
 }
 
+interface StdinWaiter {
+  resolve: (s: string) => void;
+  reject: (e: Error) => void;
+}
+
+interface RunContext {
+  o: DaemonOptions;
+  state: State;
+  send: (m: DaemonMessage) => void;
+  conn: Channel;
+  /** Where the client's standard input is awaited, once the command asks for it. */
+  waitStdin: (w: StdinWaiter) => void;
+}
+
+/** Runs one request: its output and exit code go back over the connection, which then ends. */
+async function runRequest(req: RunRequest, c: RunContext): Promise<void> {
+  const { o, state, send, conn } = c;
+  state.active++;
+  state.lastActivity = Date.now(); // only commands count as activity: a status ping must not keep it alive
+  const io: CliIo = {
+    env: req.env,
+    cwd: req.cwd,
+    stdout: (d) => send({ t: 'out', d }),
+    stderr: (d) => send({ t: 'err', d }),
+    readStdin: () =>
+      new Promise((resolve, reject) => {
+        c.waitStdin({ resolve, reject });
+        send({ t: 'need-stdin' });
+      }),
+  };
+  let code = 2;
+  const t0 = performance.now();
+  if (o.trace) o.log(`running ${req.argv.slice(0, 2).join(' ')}`);
+  try {
+    code = await o.run(req.argv, io);
+  } catch (err) {
+    o.log(`run failed: ${(err as Error).stack ?? String(err)}`);
+    send({ t: 'err', d: `gitmem: INTERNAL: ${(err as Error).message}\n` });
+  }
+  send({ t: 'exit', code });
+  conn.end();
+  if (o.trace) o.log(`ran ${req.argv.slice(0, 2).join(' ')} → ${code} in ${(performance.now() - t0).toFixed(1)} ms`);
+  state.active--;
+  state.served++;
+  state.lastActivity = Date.now();
+}
+
 /** Serves one conversation: a ping, a stop, or a run (see protocol.ts for the handshake). */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-function handle(conn: Channel, o: DaemonOptions, state: State, info: () => DaemonInfo, stop: (why: string) => void): void {
+function handle(
+  conn: Channel,
+  o: DaemonOptions,
+  state: State,
+  info: () => DaemonInfo,
+  stop: (why: string) => void,
+): void {
   const send = (m: DaemonMessage): void => conn.write(frame(m));
   let request: RunRequest | undefined;
   let go = false;
-  let stdinWaiter: { resolve: (s: string) => void; reject: (e: Error) => void } | undefined;
+  let stdinWaiter: StdinWaiter | undefined;
   conn.onClose(() => stdinWaiter?.reject(new Error('the client closed standard input')));
-  const execute = async (req: RunRequest): Promise<void> => {
-    state.active++;
-    state.lastActivity = Date.now(); // only commands count as activity: a status ping must not keep it alive
-    const io: CliIo = {
-      env: req.env,
-      cwd: req.cwd,
-      stdout: (d) => send({ t: 'out', d }),
-      stderr: (d) => send({ t: 'err', d }),
-      readStdin: () => new Promise((resolve, reject) => {
-        stdinWaiter = { resolve, reject };
-        send({ t: 'need-stdin' });
-      }),
-    };
-    let code = 2;
-    const t0 = performance.now();
-    if (o.trace) o.log(`running ${req.argv.slice(0, 2).join(' ')}`);
-    try {
-      code = await o.run(req.argv, io);
-    } catch (err) {
-      o.log(`run failed: ${(err as Error).stack ?? String(err)}`);
-      send({ t: 'err', d: `gitmem: INTERNAL: ${(err as Error).message}\n` });
-    }
-    send({ t: 'exit', code });
-    conn.end();
-    if (o.trace) o.log(`ran ${req.argv.slice(0, 2).join(' ')} → ${code} in ${(performance.now() - t0).toFixed(1)} ms`);
-    state.active--;
-    state.served++;
-    state.lastActivity = Date.now();
-  };
-  conn.onData(lineReader((m) => {
-    if (m['t'] === 'ping') return send({ t: 'pong', ...info() }), void conn.end();
-    if (m['t'] === 'stop') return send({ t: 'stopping' }), conn.end(), stop('asked to stop');
-    if (m['t'] === 'run' && !request) {
-      if (!isRunRequest(m) || state.stopping) return send({ t: 'refused', reason: state.stopping ? 'stopping' : 'bad request' }), void conn.end();
-      // Never run a request from inside a sandbox: the client then runs it itself, confined.
-      const refusal = peerRefusal(ticketClaim(o.socket, m['ticket']), m.env);
-      if (refusal) return o.log(`refused a request: ${refusal}`), send({ t: 'refused', reason: 'unverified client' }), void conn.end();
-      request = m;
-      if (go) void execute(request);
-      return;
-    }
-    if (m['t'] === 'go' && !go) {
-      go = true;
-      if (request) void execute(request);
-      return;
-    }
-    if (m['t'] === 'stdin' && stdinWaiter) return stdinWaiter.resolve(typeof m['data'] === 'string' ? m['data'] : '');
-  }, () => conn.destroy()));
+  const execute = (req: RunRequest): Promise<void> =>
+    runRequest(req, { o, state, send, conn, waitStdin: (w) => (stdinWaiter = w) });
+  conn.onData(
+    lineReader(
+      (m) => {
+        if (m['t'] === 'ping') return (send({ t: 'pong', ...info() }), void conn.end());
+        if (m['t'] === 'stop') return (send({ t: 'stopping' }), conn.end(), stop('asked to stop'));
+        if (m['t'] === 'run' && !request) {
+          if (!isRunRequest(m) || state.stopping)
+            return (send({ t: 'refused', reason: state.stopping ? 'stopping' : 'bad request' }), void conn.end());
+          // Never run a request from inside a sandbox: the client then runs it itself, confined.
+          const refusal = peerRefusal(ticketClaim(o.socket, m['ticket']), m.env);
+          if (refusal)
+            return (
+              o.log(`refused a request: ${refusal}`),
+              send({ t: 'refused', reason: 'unverified client' }),
+              void conn.end()
+            );
+          request = m;
+          if (go) void execute(request);
+          return;
+        }
+        if (m['t'] === 'go' && !go) {
+          go = true;
+          if (request) void execute(request);
+          return;
+        }
+        if (m['t'] === 'stdin' && stdinWaiter)
+          return stdinWaiter.resolve(typeof m['data'] === 'string' ? m['data'] : '');
+      },
+      () => conn.destroy(),
+    ),
+  );
   // `ready` goes out at once, so the client's `go` follows its request without waiting a round trip.
-  if (state.stopping) return send({ t: 'refused', reason: 'stopping' }), conn.end();
+  if (state.stopping) return (send({ t: 'refused', reason: 'stopping' }), conn.end());
   send({ t: 'ready' });
 }
 
