@@ -117,39 +117,86 @@ export async function finalizeReflectionWorktree(
   });
 }
 
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-async function finalizeLocked(wt: Handle, o: FinalizeReflectionOptions, deps: FinalizeDeps): Promise<ReflectionFinalizeResult> {
+async function finalizeLocked(
+  wt: Handle,
+  o: FinalizeReflectionOptions,
+  deps: FinalizeDeps,
+): Promise<ReflectionFinalizeResult> {
   const { git } = deps;
   const parent = wt.parentMemoryDir;
   const base = { parentMemoryDir: parent, reflectionWorktreeDir: wt.worktreeDir, reflectionBranch: wt.branchName };
   if (!existsSync(wt.worktreeDir)) return finalizeMissing(wt, deps);
-  const end = async (commitCount: number, r: Omit<ReflectionFinalizeResult, keyof typeof base | 'commitCount'>): Promise<ReflectionFinalizeResult> => {
+  const end = async (
+    commitCount: number,
+    r: Omit<ReflectionFinalizeResult, keyof typeof base | 'commitCount'>,
+  ): Promise<ReflectionFinalizeResult> => {
     await removeWorktreeDir(wt, git);
     await deleteBranch(git, parent, wt.branchName);
     return { ...base, commitCount, ...r };
   };
   if ((await worktreeDirtyPaths(git, wt)).length > 0) {
-    return end(await countWorktreeCommits(git, wt), { status: 'dirty_uncommitted', summary: 'Reflection left uncommitted changes in its worktree; it was cleaned up so the transcript can be retried.' });
+    return end(await countWorktreeCommits(git, wt), {
+      status: 'dirty_uncommitted',
+      summary:
+        'Reflection left uncommitted changes in its worktree; it was cleaned up so the transcript can be retried.',
+    });
   }
   if (!o.shouldMerge) {
-    return end(await countWorktreeCommits(git, wt), { status: 'failed', failurePhase: 'reflection', summary: 'The reflection sub-agent did not finish successfully; its worktree was cleaned up so the transcript can be retried.' });
+    return end(await countWorktreeCommits(git, wt), {
+      status: 'failed',
+      failurePhase: 'reflection',
+      summary:
+        'The reflection sub-agent did not finish successfully; its worktree was cleaned up so the transcript can be retried.',
+    });
   }
   const imported = await importWorktreeCommits(wt, git).catch((err: unknown) => toMemoryError(err));
   if (imported instanceof MemoryError) {
-    return end(0, { status: 'failed', failurePhase: 'integration', error: imported.message, summary: 'Reflection made commits that could not be imported into the memory repository; its worktree was cleaned up so the transcript can be retried.' });
+    return end(0, {
+      status: 'failed',
+      failurePhase: 'integration',
+      error: imported.message,
+      summary:
+        'Reflection made commits that could not be imported into the memory repository; its worktree was cleaned up so the transcript can be retried.',
+    });
   }
   const { tip, commitCount } = imported;
-  const fin: Finish = { base, end: (r) => end(commitCount, r) };
-  if (commitCount === 0) return fin.end({ status: 'no_changes', head: wt.baseHead, summary: 'Reflection made no memory commits.' });
+  return finalizeCommits(wt, tip, commitCount, o, deps, { base, end: (r) => end(commitCount, r) });
+}
+
+/** Commits imported: none to merge, a parent with changes, or the merge the mode asks for (after the refresh). */
+async function finalizeCommits(
+  wt: Handle,
+  tip: string,
+  commitCount: number,
+  o: FinalizeReflectionOptions,
+  deps: FinalizeDeps,
+  fin: Finish,
+): Promise<ReflectionFinalizeResult> {
+  const { git } = deps;
+  const parent = wt.parentMemoryDir;
+  if (commitCount === 0)
+    return fin.end({ status: 'no_changes', head: wt.baseHead, summary: 'Reflection made no memory commits.' });
   if ((await dirtyPaths(git, parent)).length > 0) {
-    return fin.end({ status: 'parent_dirty', summary: 'Reflection produced memory updates, but the parent memory repository has uncommitted changes; they were left untouched and the transcript can be retried.' });
+    return fin.end({
+      status: 'parent_dirty',
+      summary:
+        'Reflection produced memory updates, but the parent memory repository has uncommitted changes; they were left untouched and the transcript can be retried.',
+    });
   }
   if (o.mergeMode === 'explicit') return finalizeExplicit(tip, commitCount, o, deps, fin);
   if (o.refreshParent) {
-    const failed = await o.refreshParent().then(() => null, (err: unknown) => toMemoryError(err));
+    const failed = await o.refreshParent().then(
+      () => null,
+      (err: unknown) => toMemoryError(err),
+    );
     if (failed) {
-      return fin.end({ status: 'failed', failurePhase: 'integration', error: failed.message, summary: 'Reflection produced memory updates, but the parent memory repository could not be refreshed; the transcript can be retried.' });
+      return fin.end({
+        status: 'failed',
+        failurePhase: 'integration',
+        error: failed.message,
+        summary:
+          'Reflection produced memory updates, but the parent memory repository could not be refreshed; the transcript can be retried.',
+      });
     }
   }
   return finalizeAuto(wt, tip, commitCount, o, deps, fin);

@@ -6,6 +6,7 @@
  * too. Until the merge landed or the branch exists, the private git dir still holds the work, so a crash at
  * any step leaves it for prune to import. Work that cannot be imported is discarded with the reason.
  */
+import type { GitRunner } from '../git/runner.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { MemoryError, toMemoryError } from '../errors.js';
 import { mergeSubject } from '../writers.js';
@@ -30,8 +31,6 @@ export function workerMergeMessage(branch: string, description?: string): string
  * for the whole step, so nothing else writes between the import and the merge.
  * @example await integrateWorkerWorktree(wt, { description, signal }, deps)
  */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
 export async function integrateWorkerWorktree(
   wt: MemoryWorktree,
   o: { description?: string; signal?: AbortSignal; refresh?: ParentRefresh; uncommitted?: Promise<string[]> },
@@ -40,7 +39,11 @@ export async function integrateWorkerWorktree(
   const { git } = deps;
   // The writer is gone, so what it left uncommitted can be asked before the lease (the caller may have started it).
   const uncommitted = o.uncommitted ?? worktreeDirtyPaths(git, wt).catch(() => []);
-  const base = { type: 'update' as const, branchName: wt.branchName, ...(o.refresh?.skipped ? { refreshError: o.refresh.skipped } : {}) };
+  const base = {
+    type: 'update' as const,
+    branchName: wt.branchName,
+    ...(o.refresh?.skipped ? { refreshError: o.refresh.skipped } : {}),
+  };
   return withMemoryOperation(
     wt.parentMemoryDir,
     async (): Promise<MemoryWorkerOutcome> => {
@@ -53,11 +56,20 @@ export async function integrateWorkerWorktree(
       // Its commits brought home (objects only: until the merge lands or the branch is kept, the private git dir
       // still holds the work) while what it left uncommitted is still being asked; that answer is awaited last,
       // before the worktree goes.
-      const imported = await importWorktreeCommits(wt, git, { branch: false }).catch((err: unknown) => toMemoryError(err));
+      const imported = await importWorktreeCommits(wt, git, { branch: false }).catch((err: unknown) =>
+        toMemoryError(err),
+      );
       if (imported instanceof MemoryError) {
         const uncommittedPaths = await uncommitted;
         await discardWorktree(wt, git);
-        return { ...base, status: 'discarded', reason: 'import_failed', commitCount: 0, uncommittedPaths, error: imported.message };
+        return {
+          ...base,
+          status: 'discarded',
+          reason: 'import_failed',
+          commitCount: 0,
+          uncommittedPaths,
+          error: imported.message,
+        };
       }
       const { tip, commitCount } = imported;
       if (commitCount === 0) {
@@ -71,22 +83,54 @@ export async function integrateWorkerWorktree(
         await keepBranch(wt, tip, git).catch(() => undefined);
         throw err;
       });
-      const uncommittedPaths = await uncommitted;
-      const kept = { ...base, commitCount, uncommittedPaths, branchTip: tip };
-      const landed = outcome.status === 'merged' || outcome.status === 'already_merged';
-      if (landed) await removeWorktreeDir(wt, git);
-      else await keepBranch(wt, tip, git);
-      if (landed) return { ...base, status: 'merged', commitCount, uncommittedPaths, head: outcome.head };
-      if (outcome.status === 'stale') {
-        const { error } = outcome;
-        const conflictingPaths = Array.isArray(error.data['paths']) ? error.data['paths'].map(String) : [];
-        return { ...kept, status: 'merge_conflict', conflictingPaths, conflictReason: 'remote', refreshError: error.message };
-      }
-      if (outcome.status === 'conflict') return { ...kept, status: 'merge_conflict', conflictingPaths: outcome.conflictingPaths, conflictReason: outcome.reason };
-      return { ...kept, status: 'rejected', problems: outcome.problems, rejectedPaths: outcome.rejectedPaths };
+      return settled(wt, git, outcome, { ...base, commitCount, uncommittedPaths: await uncommitted, branchTip: tip });
     },
     { purpose: `merge ${wt.branchName}`, ...deps.lease },
   );
+}
+
+interface Kept {
+  type: 'update';
+  branchName: string;
+  refreshError?: string;
+  commitCount: number;
+  uncommittedPaths: string[];
+  branchTip: string;
+}
+
+/** The merge's answer as the worker's outcome: merged (the worktree removed), else its branch kept and why. */
+async function settled(
+  wt: MemoryWorktree,
+  git: GitRunner,
+  outcome: MergeStep,
+  kept: Kept,
+): Promise<MemoryWorkerOutcome> {
+  const landed = outcome.status === 'merged' || outcome.status === 'already_merged';
+  if (landed) await removeWorktreeDir(wt, git);
+  else await keepBranch(wt, kept.branchTip, git);
+  if (landed) {
+    const { branchTip: _tip, commitCount, uncommittedPaths, ...base } = kept;
+    return { ...base, status: 'merged', commitCount, uncommittedPaths, head: outcome.head };
+  }
+  if (outcome.status === 'stale') {
+    const { error } = outcome;
+    const conflictingPaths = Array.isArray(error.data['paths']) ? error.data['paths'].map(String) : [];
+    return {
+      ...kept,
+      status: 'merge_conflict',
+      conflictingPaths,
+      conflictReason: 'remote',
+      refreshError: error.message,
+    };
+  }
+  if (outcome.status === 'conflict')
+    return {
+      ...kept,
+      status: 'merge_conflict',
+      conflictingPaths: outcome.conflictingPaths,
+      conflictReason: outcome.reason,
+    };
+  return { ...kept, status: 'rejected', problems: outcome.problems, rejectedPaths: outcome.rejectedPaths };
 }
 
 type MergeStep = CheckoutMergeResult | { status: 'stale'; error: MemoryError };
