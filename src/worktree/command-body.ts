@@ -87,35 +87,72 @@ export function commandBodyPolicy(o: {
   };
 }
 
+/** The command confined: the gate first, the writer's git settings and (when there is one) its hook channel inside. */
+function confineFor(
+  ctx: MemoryWorkerContext,
+  o: CommandBodyOptions,
+  policy: SandboxPolicy,
+  hook: ReservedHookChannel | undefined,
+) {
+  return confineCommand({
+    command: ['sh', '-c', GATE, 'gitmem-gate', o.command],
+    policy,
+    env: o.env,
+    cwd: ctx.worktreeDir,
+    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    ...(o.readPaths ? { readPaths: o.readPaths } : {}),
+    // The channel is made in the host's /tmp; shown at a place of its own, the writer's private /tmp stays empty.
+    ...(hook ? { movedPaths: [{ path: hook.dir, inside: HOOK_CHANNEL_INSIDE }] } : {}),
+    extraEnv: (inside) => ({
+      ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', inside(hook.hooksDir)]]) : ctx.gitEnv),
+      ...(hook ? { [HOOK_SOCKET_ENV]: inside(hook.socketPath) } : {}),
+      MEMORY_DIR: ctx.worktreeDir,
+      GITMEM_MEMORY_DIR: ctx.worktreeDir,
+      GITMEM_WORKER_BRANCH: ctx.branch,
+      GITMEM_WORKER_BASE: ctx.baseHead,
+    }),
+  });
+}
+
+/** A command that did not exit 0, as the worker's failure (the last lines of its stderr in the message). */
+function commandFailure(result: Awaited<ReturnType<typeof runConfined>>): MemoryError {
+  const why = result.timedOut
+    ? 'timed out'
+    : result.aborted
+      ? 'was cancelled'
+      : result.truncated
+        ? 'was stopped: its output passed the 16 MiB cap'
+        : `exited ${result.exitCode ?? result.signal}`;
+  return new MemoryError(
+    'WORKER_FAILED',
+    `worker command ${why}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`,
+    {
+      data: { exitCode: result.exitCode, signal: result.signal, stderr: result.stderr.slice(-4000) },
+    },
+  );
+}
+
 /**
  * Builds the body: confine `sh -c <command>`, run it in the worktree, fail (WORKER_FAILED) on a non-zero exit.
  * @example await runMemoryWorker({ memoryDir }, createCommandBody({ command: './tidy.sh', gitmemHome, agentId, env, launch }), { git })
  */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
 export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & EarlyStartingBody {
   const body = async (ctx: MemoryWorkerContext): Promise<void> => {
-    const policy = commandBodyPolicy({ ...o, memoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir, type: ctx.type });
+    const policy = commandBodyPolicy({
+      ...o,
+      memoryDir: ctx.task.memoryDir,
+      worktreeDir: ctx.worktreeDir,
+      type: ctx.type,
+    });
     // The writer's pre-commit hook is answered from here, for this worktree only (no Node start inside).
-    const dirs = ctx.type === 'update' ? worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir }) : undefined;
+    const dirs =
+      ctx.type === 'update'
+        ? worktreeGitDirs({ parentMemoryDir: ctx.task.memoryDir, worktreeDir: ctx.worktreeDir })
+        : undefined;
     const reserved = dirs ? writerHookChannel(ctx, dirs, o) : undefined;
     const hook = reserved && o.wrapHookChannel ? o.wrapHookChannel(reserved) : reserved;
     try {
-      const confined = confineCommand({
-        command: ['sh', '-c', GATE, 'gitmem-gate', o.command],
-        policy,
-        env: o.env,
-        cwd: ctx.worktreeDir,
-        ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-        ...(o.readPaths ? { readPaths: o.readPaths } : {}),
-        // The channel is made in the host's /tmp; shown at a place of its own, the writer's private /tmp stays empty.
-        ...(hook ? { movedPaths: [{ path: hook.dir, inside: HOOK_CHANNEL_INSIDE }] } : {}),
-        extraEnv: (inside) => ({
-          ...(hook ? withGitConfig(ctx.gitEnv, [['core.hooksPath', inside(hook.hooksDir)]]) : ctx.gitEnv),
-          ...(hook ? { [HOOK_SOCKET_ENV]: inside(hook.socketPath) } : {}),
-          MEMORY_DIR: ctx.worktreeDir, GITMEM_MEMORY_DIR: ctx.worktreeDir, GITMEM_WORKER_BRANCH: ctx.branch, GITMEM_WORKER_BASE: ctx.baseHead,
-        }),
-      });
+      const confined = confineFor(ctx, o, policy, hook);
       // The sandbox starts now; the channel while it does (off the path to the spawn); the command only once
       // the worktree is checked out and the channel's hooks are in place (the gate reads "go"). Hooks that
       // cannot be linked never release the command: its git config names that directory. A channel that
@@ -123,18 +160,22 @@ export function createCommandBody(o: CommandBodyOptions): MemoryWorkerBody & Ear
       const listening = afterThisTurn(() => hook?.start());
       const go = Promise.all([ctx.checkedOut, listening]).then(() => `${GATE_LINE}\n`);
       go.catch(() => undefined); // the launcher handles it once the sandbox runs; one that never starts must not leave it unhandled
-      const result = await runConfined(confined, { cwd: ctx.worktreeDir, signal: ctx.signal, heldInput: go, launch: o.launch, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      const result = await runConfined(confined, {
+        cwd: ctx.worktreeDir,
+        signal: ctx.signal,
+        heldInput: go,
+        launch: o.launch,
+        ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+      });
       await ctx.checkedOut; // a failed checkout is the worker's failure, whatever the gate did
       await listening.catch((err: unknown) => {
-        throw new MemoryError('WORKER_FAILED', `the writer's hooks could not be linked: ${(err as Error).message}`, { cause: err, data: {} });
+        throw new MemoryError('WORKER_FAILED', `the writer's hooks could not be linked: ${(err as Error).message}`, {
+          cause: err,
+          data: {},
+        });
       });
       o.onOutput?.(result);
-      if (result.exitCode !== 0) {
-        const why = result.timedOut ? 'timed out' : result.aborted ? 'was cancelled' : result.truncated ? 'was stopped: its output passed the 16 MiB cap' : `exited ${result.exitCode ?? result.signal}`;
-        throw new MemoryError('WORKER_FAILED', `worker command ${why}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, {
-          data: { exitCode: result.exitCode, signal: result.signal, stderr: result.stderr.slice(-4000) },
-        });
-      }
+      if (result.exitCode !== 0) throw commandFailure(result);
     } finally {
       // The channel's teardown need not hold up the merge when the caller collects it (runWorkerCommand does).
       const closing = hook?.close() ?? Promise.resolve();

@@ -72,20 +72,56 @@ async function emptyTree(git: GitRunner, dir: string): Promise<string> {
   return (await git.run(['hash-object', '-t', 'tree', '--stdin'], { cwd: dir, input: '' })).stdout.trim();
 }
 
+/** The body on the checkout itself, the repository's state files put back after it; its failure as a message. */
+async function runBodyInPlace(
+  task: MemoryWorkerTask,
+  body: MemoryWorkerBody,
+  c: { dir: string; branch: string; baseHead: string; signal: AbortSignal },
+): Promise<string | undefined> {
+  const { dir, branch, baseHead, signal } = c;
+  const state = snapshotState(resolveGitCommonDir(dir));
+  let error: string | undefined;
+  try {
+    if (!signal.aborted) {
+      await Promise.resolve(
+        body({
+          type: 'repair',
+          task,
+          worktreeDir: dir,
+          branch,
+          baseHead,
+          signal,
+          gitEnv: {},
+          materialize: async () => [],
+          checkedOut: Promise.resolve(),
+        }),
+      ).catch((err: unknown) => {
+        error = toMemoryError(err).message;
+      });
+    }
+  } finally {
+    restoreState(state);
+  }
+  return error;
+}
+
 /**
  * Runs a repair body on the checkout under the lease and validates what it committed.
  * Outcomes: `merged` (its commits stay, head is the new HEAD), `no_changes`, `discarded` (cancelled or failed
  * with nothing committed), `rejected` (see the module comment; `uncommittedPaths` are what is left after).
  * @example await runRepairWorker({ memoryDir, type: 'repair' }, body, { git })
  */
-// Kept in its pre-formatter layout until it is split: wrapped at 120 it would pass 60 lines.
-// prettier-ignore
-export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorkerBody, deps: MemoryWorkerDeps): Promise<MemoryWorkerOutcome> {
+export async function runRepairWorker(
+  task: MemoryWorkerTask,
+  body: MemoryWorkerBody,
+  deps: MemoryWorkerDeps,
+): Promise<MemoryWorkerOutcome> {
   const { git } = deps;
   const signal = task.signal ?? new AbortController().signal;
   const dir = task.memoryDir;
   const kind = task.kind ?? 'worker';
-  if (!/^[a-z][a-z0-9-]{0,31}$/.test(kind)) throw new MemoryError('INVALID_ARGUMENT', `invalid worker kind ${JSON.stringify(kind)}`, { data: { kind } });
+  if (!/^[a-z][a-z0-9-]{0,31}$/.test(kind))
+    throw new MemoryError('INVALID_ARGUMENT', `invalid worker kind ${JSON.stringify(kind)}`, { data: { kind } });
   return withMemoryOperation(
     dir,
     async (): Promise<MemoryWorkerOutcome> => {
@@ -93,19 +129,8 @@ export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorker
       const baseHead = (await resolveCommit(git, dir, 'HEAD')) ?? '';
       const headRef = await symbolicHead(git, dir);
       const branch = headRef?.replace(/^refs\/heads\//, '') ?? 'HEAD';
-      const commonDir = resolveGitCommonDir(dir);
-      const state = snapshotState(commonDir);
       const protectedPaths = readProtectedPaths(dir);
-      let error: string | undefined;
-      try {
-        if (!signal.aborted) {
-          await Promise.resolve(body({ type: 'repair', task, worktreeDir: dir, branch, baseHead, signal, gitEnv: {}, materialize: async () => [], checkedOut: Promise.resolve() })).catch((err: unknown) => {
-            error = toMemoryError(err).message;
-          });
-        }
-      } finally {
-        restoreState(state);
-      }
+      const error = await runBodyInPlace(task, body, { dir, branch, baseHead, signal });
       const head = (await resolveCommit(git, dir, 'HEAD')) ?? baseHead;
       const commitCount = head === baseHead ? 0 : await commitsSince(git, dir, baseHead, head);
       if (head !== baseHead) {
@@ -113,14 +138,32 @@ export async function runRepairWorker(task: MemoryWorkerTask, body: MemoryWorker
         const rejected = await checkMergeResult(git, dir, base, head, protectedPaths, deps.home);
         if (rejected !== null) {
           const kept = await keepAndRestore(git, dir, { baseHead, head, headRef, kind, deps });
-          return { type: 'repair', status: 'rejected', branchName: kept, branchTip: head, commitCount, uncommittedPaths: await dirtyPaths(git, dir), ...rejected };
+          return {
+            type: 'repair',
+            status: 'rejected',
+            branchName: kept,
+            branchTip: head,
+            commitCount,
+            uncommittedPaths: await dirtyPaths(git, dir),
+            ...rejected,
+          };
         }
         noteValidatedCommit(dir, baseHead || null, head);
       }
-      const out = { type: 'repair' as const, branchName: branch, commitCount, uncommittedPaths: await dirtyPaths(git, dir) };
+      const out = {
+        type: 'repair' as const,
+        branchName: branch,
+        commitCount,
+        uncommittedPaths: await dirtyPaths(git, dir),
+      };
       if (head !== baseHead) return { ...out, status: 'merged', head };
       if (signal.aborted || error !== undefined) {
-        return { ...out, status: 'discarded', reason: signal.aborted ? 'cancelled' : 'body_failed', ...(error ? { error } : {}) };
+        return {
+          ...out,
+          status: 'discarded',
+          reason: signal.aborted ? 'cancelled' : 'body_failed',
+          ...(error ? { error } : {}),
+        };
       }
       return { ...out, status: 'no_changes' };
     },
