@@ -40,14 +40,17 @@ export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freez
 });
 
 let enabled = true;
+let closed: ReadonlySet<FastPathName> = new Set();
 const entries = new Map<FastPathName, number>();
 
 /**
- * Turns every fast path on or off for this process (the composition root, from `config.fastPaths`).
+ * Turns every fast path on or off for this process (the composition root, from `config.fastPaths`); `except`
+ * keeps the named ones off while the rest are on (the bench weighs each mechanism against its plain path).
  * @example setFastPaths(config.fastPaths)
  */
-export function setFastPaths(on: boolean): void {
+export function setFastPaths(on: boolean, except: readonly FastPathName[] = []): void {
   enabled = on;
+  closed = new Set(except);
 }
 
 /**
@@ -55,7 +58,7 @@ export function setFastPaths(on: boolean): void {
  * @example if (!fastPathOpen('streamedJobs')) return runProcess(cmd, args, o)
  */
 export function fastPathOpen(name: FastPathName): boolean {
-  if (!enabled) return false;
+  if (!enabled || closed.has(name)) return false;
   entries.set(name, (entries.get(name) ?? 0) + 1);
   return true;
 }

@@ -1,0 +1,140 @@
+// Each fast path weighed alone: the operation it serves with every fast path on, against the same operation
+// with only that one off (setFastPaths(true, [name])), in two identically populated memories, interleaved
+// (alternating which side runs first). The gain is 1 - on/off: a fast path earns its place at >= 10% of its
+// operation at a size users have (docs/performance.md#fast-paths). The streamed launcher jobs only matter from
+// a big heap, so that row runs in child processes holding 500 MB, as the heap section does.
+// BENCH_EACH=watcher,indexAside picks the mechanisms; BENCH_EACH_ROUNDS the rounds (default 16).
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createMemory, initMemory } from '../../dist/index.js';
+import { setFastPaths } from '../../dist/fast-paths.js';
+import { benchEnv, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
+
+const run = promisify(execFile);
+const DIST = new URL('../../dist/', import.meta.url).pathname;
+
+/** Which operation each mechanism serves, and at which sizes users have it. */
+const PLAN = {
+  watcher: { op: 'str_replace', sizes: [1000, 10000] },
+  indexAside: { op: 'str_replace', sizes: [10000, 50000] },
+  writerPack: { op: 'worker cycle', sizes: [1000, 10000] },
+  directImport: { op: 'worker cycle', sizes: [1000, 10000] },
+  streamedJobs: { op: 'create from a 500 MB heap', sizes: [0] },
+};
+
+async function memoryAt(size, except) {
+  const home = tmpDir('gitmem-bench-each-');
+  const env = benchEnv(home);
+  await initMemory({ home, agentId: 'bench', env });
+  const memory = await createMemory({ home, agentId: 'bench', env });
+  populate(memory.memoryDir, size, env);
+  await memory.tool({ command: 'create', reason: 'seed', file_path: 'edit.md', description: 'edit', file_text: 'v-1' });
+  let prev = -1;
+  return {
+    str_replace: async (i) => {
+      setFastPaths(true, except);
+      const edit = { file_path: 'edit.md', old_string: `v${prev}\n`, new_string: `v${i}\n` };
+      await memory.tool({ command: 'str_replace', reason: 'bench edit', ...edit });
+      prev = i;
+    },
+    'worker cycle': async (i) => {
+      setFastPaths(true, except);
+      await memory.runWorker({
+        description: 'bench',
+        body: async (ctx) => {
+          mkdirSync(join(ctx.worktreeDir, 'notes'), { recursive: true });
+          writeFileSync(join(ctx.worktreeDir, 'notes', `w${i}.md`), `---\ndescription: w\n---\nw${i}\n`);
+          const o = { cwd: ctx.worktreeDir, env: { ...env, ...ctx.gitEnv } };
+          execFileSync('git', ['add', '-A'], o);
+          execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', `w${i}`], o);
+        },
+      });
+    },
+  };
+}
+
+// argv: internals.js, fast-paths.js, home, except ('' or a name), writes
+const HEAP_CHILD = `
+const [internals, seam, home, except, n] = process.argv.slice(1);
+const g = await import(internals);
+const { setFastPaths } = await import(seam);
+const ballast = [];
+for (let i = 0; i < 500; i++) ballast.push(new Float64Array(131072).fill(i)); // ~1 MB each, live
+await g.initMemory({ home, agentId: 'bench' });
+const m = await g.createMemory({ home, agentId: 'bench' });
+const times = [];
+for (let i = -3; i < Number(n); i++) {
+  setFastPaths(true, except ? [except] : []);
+  const t0 = performance.now();
+  await m.tool({ command: 'create', reason: 'bench', file_path: 'notes/n' + (i + 3) + '.md', description: 'b', file_text: 'x' + i });
+  if (i >= 0) times.push(performance.now() - t0);
+}
+globalThis.keep = ballast.length;
+console.log(JSON.stringify(times));
+`;
+
+async function heapSide(except, writes) {
+  const home = tmpDir('gitmem-bench-each-heap-');
+  const args = ['--max-old-space-size=4096', '--input-type=module', '-e', HEAP_CHILD];
+  args.push(join(DIST, 'internals.js'), join(DIST, 'fast-paths.js'), home, except, String(writes));
+  const { stdout } = await run(process.execPath, args, { env: benchEnv(home), maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+/** Interleaved rounds of `on` and `off`; each side is a function of the round returning its times. */
+async function interleave(rounds, on, off) {
+  const samples = { on: [], off: [] };
+  for (let r = -4; r < rounds; r++) {
+    const order = r % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
+    const t = {};
+    for (const n of order) t[n] = await (n === 'on' ? on : off)(r + 4);
+    if (r >= 0) for (const n of order) samples[n].push(...t[n]);
+  }
+  return samples;
+}
+
+const timed = (fn) => async (i) => {
+  const t0 = performance.now();
+  await fn(i);
+  return [performance.now() - t0];
+};
+
+async function rowOf(name, size, rounds) {
+  const { op } = PLAN[name];
+  let samples;
+  if (name === 'streamedJobs') {
+    samples = await interleave(
+      Math.max(4, rounds / 4),
+      () => heapSide('', 5),
+      () => heapSide(name, 5),
+    );
+  } else {
+    const [on, off] = [await memoryAt(size, []), await memoryAt(size, [name])];
+    samples = await interleave(rounds, timed(on[op]), timed(off[op]));
+  }
+  const [on, off] = [stats(samples.on), stats(samples.off)];
+  const gain = 1 - on.median / off.median;
+  return {
+    section: 'fast-path-each',
+    name: `${name}: ${op}${size ? ` @ ${size} files` : ''} (gain ${round(gain * 100)}%)`,
+    median_ms: round(on.median),
+    p95_ms: round(on.p95),
+    floor_name: `the same, only ${name} off`,
+    floor_median_ms: round(off.median),
+    ratio: round(on.median / off.median),
+    target: '<= 0.9x to be kept',
+    load: loadavg().map(round).join(' '),
+  };
+}
+
+export async function bench() {
+  const names = (process.env.BENCH_EACH ?? Object.keys(PLAN).join(',')).split(',');
+  const rounds = Number(process.env.BENCH_EACH_ROUNDS ?? 16);
+  const rows = [];
+  for (const name of names) for (const size of PLAN[name].sizes) rows.push(await rowOf(name, size, rounds));
+  setFastPaths(true);
+  return rows;
+}
