@@ -36,8 +36,6 @@ export interface MoveOptions {
   home?: string | undefined;
   /** Default: the repository's protected list. */
   protectedPaths?: ReadonlySet<string>;
-  /** Blobs the caller has already read and re-hashed: not asked of git again. */
-  knownBlobs?: ReadonlyMap<string, Buffer>;
   /** False when the caller scans for credentials itself (commit by commit). */
   secrets?: false;
 }
@@ -56,7 +54,7 @@ export async function validateMove(
   // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
   const entries = diffLooseRaw(objectsDir, from, to);
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], o.knownBlobs, {
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], {
     ...(entries ? { entries } : {}),
     objectDirs: [objectsDir],
   });
