@@ -6,7 +6,6 @@
  */
 import { join } from 'node:path';
 import { findProblems, formatProblem } from '../blocks/validate.js';
-import { diffLooseRaw } from '../git/loose-diff.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
@@ -51,13 +50,9 @@ export async function validateMove(
   to: string,
   o: MoveOptions = {},
 ): Promise<MoveCheck> {
-  // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
+  // Blobs stored loose (a writer's just imported, HEAD's recent) are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
-  const entries = diffLooseRaw(objectsDir, from, to);
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], {
-    ...(entries ? { entries } : {}),
-    objectDirs: [objectsDir],
-  });
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], { objectDirs: [objectsDir] });
   const changedPaths = [
     ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
   ];
