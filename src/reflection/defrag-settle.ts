@@ -6,7 +6,6 @@
  */
 import { MemoryError, toMemoryError, type MemoryErrorCode } from '../errors.js';
 import { withMemoryOperation } from '../git/lease.js';
-import type { SubAgentRun } from '../llm/sub-agent.js';
 import { readCommittedSnapshot } from '../read/read-revision.js';
 import { prepareParentRefresh } from '../sync/refresh.js';
 import { discardWorktree, removeWorktreeDir } from '../worktree/cleanup.js';
@@ -14,19 +13,9 @@ import { finalizeReflectionWorktree, type ReflectionFinalizeResult } from '../wo
 import { importWorktreeCommits, type ImportedWork } from '../worktree/import.js';
 import { countWorktreeCommits, worktreeDirtyPaths } from '../worktree/inspect.js';
 import { checkPreservation, type PreservationReport } from './defrag-preserve.js';
-import type { PreparedDefrag } from './defrag.js';
-import type { DefragOptions, DefragResult, DefragStatus } from './defrag-types.js';
+import type { DefragAgentEnd, DefragOptions, DefragResult, DefragStatus, PreparedDefrag } from './defrag-types.js';
 import { outcomeErrorCode } from './messages.js';
 import { appendRunLog } from './run-log.js';
-
-/** How the sub-agent ended. */
-export interface DefragAgentEnd {
-  run?: SubAgentRun;
-  error?: { code: MemoryErrorCode; message: string };
-  model: string;
-  startedAt: Date;
-  t0: number;
-}
 
 type Outcome = Pick<
   DefragResult,

@@ -7,9 +7,10 @@ import type { MemoryErrorCode } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
 import type { TreeLimits } from '../blocks/tree-limits.js';
-import type { SubAgentLimits } from '../llm/sub-agent.js';
+import type { SubAgentLimits, SubAgentRun } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
 import type { PreparedRefresh } from '../sync/refresh.js';
+import type { MemoryWorktree } from '../worktree/create.js';
 import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
 import type { PreservationReport } from './defrag-preserve.js';
 
@@ -75,4 +76,21 @@ export interface DefragResult {
   model: string;
   /** The sub-agent's final report. */
   report: string;
+}
+
+/** A prepared run: its worktree and the two prompts. */
+export interface PreparedDefrag {
+  wt: MemoryWorktree;
+  agentDir: string;
+  system: string;
+  prompt: string;
+}
+
+/** How the sub-agent ended. */
+export interface DefragAgentEnd {
+  run?: SubAgentRun;
+  error?: { code: MemoryErrorCode; message: string };
+  model: string;
+  startedAt: Date;
+  t0: number;
 }

@@ -21,19 +21,11 @@ import { createMemoryWorktree, type MemoryWorktree } from '../worktree/create.js
 import { dirtyPaths } from '../worktree/inspect.js';
 import { materializePaths } from '../worktree/materialize.js';
 import { buildDefragPrompt } from './defrag-prompt.js';
-import { settleDefrag, type DefragAgentEnd } from './defrag-settle.js';
-import type { DefragOptions, DefragResult } from './defrag-types.js';
+import { settleDefrag } from './defrag-settle.js';
+import type { DefragAgentEnd, DefragOptions, DefragResult, PreparedDefrag } from './defrag-types.js';
 import { systemPromptFor } from './prompts.js';
 import { DEFAULT_REFLECTION_LIMITS } from './run.js';
 import { assertReflectionSandbox, createReflectionShell } from './shell.js';
-
-/** The prepared run: its worktree and the two prompts. */
-export interface PreparedDefrag {
-  wt: MemoryWorktree;
-  agentDir: string;
-  system: string;
-  prompt: string;
-}
 
 function topLevelDirs(snap: CommittedSnapshot): string[] {
   return [...new Set(snap.paths.filter((p) => p.includes('/')).map((p) => p.split('/')[0] as string))];
