@@ -6,7 +6,7 @@
  */
 import { MemoryError, toMemoryError, type MemoryErrorCode } from '../errors.js';
 import { withMemoryOperation } from '../git/lease.js';
-import { readCommittedSnapshot } from '../read/read-revision.js';
+import { catFileBatchOp, lsTreeOp } from '../git/commands/plumbing.js';
 import { prepareParentRefresh } from '../sync/refresh.js';
 import { discardWorktree, removeWorktreeDir } from '../worktree/cleanup.js';
 import { finalizeReflectionWorktree, type ReflectionFinalizeResult } from '../worktree/finalize.js';
@@ -33,14 +33,25 @@ type Outcome = Pick<
 const lease = <T>(p: PreparedDefrag, purpose: string, fn: () => Promise<T>): Promise<T> =>
   withMemoryOperation(p.wt.parentMemoryDir, fn, { purpose });
 
-/** The dropped lines of the tip against the base (markdown files, frontmatter aside). */
+/** The markdown files of a revision that are regular files (a link's target text is no content). */
+async function markdownAt(o: DefragOptions, dir: string, rev: string): Promise<Map<string, string>> {
+  const entries = (await o.git.exec(lsTreeOp(rev), { cwd: dir })).filter(
+    (e) => e.type === 'blob' && (e.mode === '100644' || e.mode === '100755') && e.path.endsWith('.md'),
+  );
+  const texts = entries.length > 0 ? await o.git.exec(catFileBatchOp(entries.map((e) => e.id)), { cwd: dir }) : [];
+  const out = new Map<string, string>();
+  entries.forEach((e, i) => {
+    const text = texts[i];
+    if (typeof text === 'string') out.set(e.path, text);
+  });
+  return out;
+}
+
+/** The dropped lines of the tip against the base. */
 async function preservationOf(o: DefragOptions, p: PreparedDefrag, tip: string): Promise<PreservationReport> {
   const dir = p.wt.parentMemoryDir;
-  const [before, after] = await Promise.all([
-    readCommittedSnapshot(o.git, dir, p.wt.baseHead),
-    readCommittedSnapshot(o.git, dir, tip),
-  ]);
-  return checkPreservation(before.markdown, after.markdown);
+  const [before, after] = await Promise.all([markdownAt(o, dir, p.wt.baseHead), markdownAt(o, dir, tip)]);
+  return checkPreservation(before, after);
 }
 
 function dropError(r: PreservationReport, branch: string): { code: MemoryErrorCode; message: string } {
