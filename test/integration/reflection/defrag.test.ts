@@ -171,6 +171,10 @@ describe('runDefrag', { tags: ['sandbox'] }, () => {
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
     expect(branches()).toContain(refused.branchName);
     expect(git(fx.dir, ['show', `${refused.branchName}:project/tooling.md`], fx.env)).not.toContain('Fridays');
+    expect((await fx.memory.conflicts.list()).map((k) => [k.kind, k.branch])).toContainEqual([
+      'defrag',
+      refused.branchName,
+    ]);
     git(fx.dir, ['branch', '-D', refused.branchName], fx.env);
 
     const dry = await runDefrag({ ...options(drop()).o, dryRun: true });
@@ -222,6 +226,22 @@ describe('runDefrag', { tags: ['sandbox'] }, () => {
     expect(readFileSync(join(fx.dir, 'project/tooling.md'), 'utf8')).toContain('vitest --run');
     expect(git(fx.dir, ['log', '-1', '--format=%s', r.branchName], fx.env)).toBe('Reword the test tooling line');
     expect(git(fx.dir, ['status', '--porcelain'], fx.env)).toBe('');
+  });
+
+  it('memory.defrag runs the same through the handle (its wiring, a model instance)', async () => {
+    const before = head();
+    const r = await fx.memory.defrag({
+      model: scripted([
+        { calls: [write('project/extra.md', 'An extra note', 'Nothing new.\n')] },
+        { calls: [commit('Add an extra note', DEFRAG_TRAILER)] },
+        { text: 'done' },
+      ]),
+      dryRun: true,
+      maxRetries: 0,
+    });
+    expect(r).toMatchObject({ status: 'dry_run', success: true, agentId: 'agent-1', commitCount: 1 });
+    expect(r.diff).toContain('+Nothing new.');
+    expect(head()).toBe(before);
   });
 
   it('refuses a dirty parent before creating anything', async () => {
