@@ -43,6 +43,15 @@ describe('checkPreservation', () => {
     });
   });
 
+  it("checks every text file: a skill's script losing a line is a drop; only markdown has frontmatter", () => {
+    const script = '---\nnot frontmatter in a script\n---\necho deploy\n';
+    const before = new Map([['skills/ship/scripts/ship.sh', script]]);
+    const after = new Map([['skills/ship/scripts/ship.sh', '---\n---\necho deploy\n']]);
+    expect(checkPreservation(before, after).dropped).toEqual([
+      { path: 'skills/ship/scripts/ship.sh', line: 2, text: 'not frontmatter in a script' },
+    ]);
+  });
+
   it('counts every drop but lists at most MAX_LISTED', () => {
     const body = Array.from({ length: MAX_LISTED + 7 }, (_, i) => `fact number ${i}`).join('\n');
     const r = checkPreservation(new Map([['x.md', body]]), new Map());

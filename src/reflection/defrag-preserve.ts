@@ -3,7 +3,7 @@
  * still be somewhere in the memory after it — in any file, at any place — so a model may move, merge and
  * reword structure but never delete a fact silently. Pure: it compares two `path → text` maps.
  *
- * What counts as the same line (so restructuring is not a drop): frontmatter is ignored (descriptions are
+ * What counts as the same line (so restructuring is not a drop): a markdown file's frontmatter is ignored (descriptions are
  * rewritten on purpose); headings are structure, not facts; whitespace, case, list/quote/heading markers and
  * the targets of links (`[[path]]`, `[text](path)`: a move renames them) are normalised away; a line that now
  * sits inside a longer line (two bullets joined into one sentence) is kept.
@@ -48,11 +48,12 @@ export function normalizeFactLine(line: string): string {
   return s;
 }
 
-/** Body lines of a file (frontmatter skipped), with their 1-based line numbers in the whole file. */
-function bodyLines(text: string): { line: number; raw: string }[] {
+/** Body lines of a file (a markdown file's frontmatter skipped), with their 1-based line numbers in the whole file. */
+function bodyLines(path: string, text: string): { line: number; raw: string }[] {
   const lines = normalizeText(text).split('\n');
   let skip = 0;
-  if (splitFrontmatter(text).kind === 'ok') skip = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---') + 1;
+  if (path.endsWith('.md') && splitFrontmatter(text).kind === 'ok')
+    skip = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---') + 1;
   return lines.slice(skip).map((raw, i) => ({ line: skip + i + 1, raw }));
 }
 
@@ -62,8 +63,8 @@ function bodyLines(text: string): { line: number; raw: string }[] {
  */
 export function checkPreservation(before: Map<string, string>, after: Map<string, string>): PreservationReport {
   const afterLines = new Set<string>();
-  for (const text of after.values())
-    for (const { raw } of bodyLines(text)) {
+  for (const [path, text] of after)
+    for (const { raw } of bodyLines(path, text)) {
       const n = normalizeFactLine(raw);
       if (n !== '') afterLines.add(n);
     }
@@ -73,7 +74,7 @@ export function checkPreservation(before: Map<string, string>, after: Map<string
   const dropped: DroppedLine[] = [];
   let droppedCount = 0;
   for (const [path, text] of [...before].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    for (const { line, raw } of bodyLines(text)) {
+    for (const { line, raw } of bodyLines(path, text)) {
       const n = normalizeFactLine(raw);
       if (n === '') continue;
       checked++;

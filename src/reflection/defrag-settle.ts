@@ -33,16 +33,16 @@ type Outcome = Pick<
 const lease = <T>(p: PreparedDefrag, purpose: string, fn: () => Promise<T>): Promise<T> =>
   withMemoryOperation(p.wt.parentMemoryDir, fn, { purpose });
 
-/** The markdown files of a revision that are regular files (a link's target text is no content). */
-async function markdownAt(o: DefragOptions, dir: string, rev: string): Promise<Map<string, string>> {
+/** The regular text files of a revision (a link's target text is no content; a binary file has no lines). */
+async function textFilesAt(o: DefragOptions, dir: string, rev: string): Promise<Map<string, string>> {
   const entries = (await o.git.exec(lsTreeOp(rev), { cwd: dir })).filter(
-    (e) => e.type === 'blob' && (e.mode === '100644' || e.mode === '100755') && e.path.endsWith('.md'),
+    (e) => e.type === 'blob' && (e.mode === '100644' || e.mode === '100755'),
   );
   const texts = entries.length > 0 ? await o.git.exec(catFileBatchOp(entries.map((e) => e.id)), { cwd: dir }) : [];
   const out = new Map<string, string>();
   entries.forEach((e, i) => {
     const text = texts[i];
-    if (typeof text === 'string') out.set(e.path, text);
+    if (typeof text === 'string' && !text.includes('\0')) out.set(e.path, text);
   });
   return out;
 }
@@ -50,7 +50,7 @@ async function markdownAt(o: DefragOptions, dir: string, rev: string): Promise<M
 /** The dropped lines of the tip against the base. */
 async function preservationOf(o: DefragOptions, p: PreparedDefrag, tip: string): Promise<PreservationReport> {
   const dir = p.wt.parentMemoryDir;
-  const [before, after] = await Promise.all([markdownAt(o, dir, p.wt.baseHead), markdownAt(o, dir, tip)]);
+  const [before, after] = await Promise.all([textFilesAt(o, dir, p.wt.baseHead), textFilesAt(o, dir, tip)]);
   return checkPreservation(before, after);
 }
 
