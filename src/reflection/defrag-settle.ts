@@ -128,7 +128,23 @@ async function settleOutcome(o: DefragOptions, p: PreparedDefrag, ok: boolean): 
   const imported: ImportedWork | MemoryError = await lease(p, `import ${p.wt.branchName}`, () =>
     importWorktreeCommits(p.wt, git),
   ).catch((err: unknown) => toMemoryError(err));
-  if (imported instanceof MemoryError) return fromFinalize(await finalize(o, p, true)); // finalize reports it
+  if (imported instanceof MemoryError) {
+    if (!o.dryRun) return fromFinalize(await finalize(o, p, true)); // finalize reports the refused import
+    await lease(p, 'discard dry-run defrag', () => discardWorktree(p.wt, git));
+    return { status: 'failed', commitCount: 0, error: { code: 'REFLECTION_FAILED', message: imported.message } };
+  }
+  try {
+    return await checkAndMerge(o, p, imported);
+  } catch (err) {
+    // The work is on its branch already: drop only the worktree, so a failed check loses nothing.
+    await lease(p, 'keep defrag branch', () => removeWorktreeDir(p.wt, git)).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Imported: the check, then the dry run's diff, the refusal, or the merge. */
+async function checkAndMerge(o: DefragOptions, p: PreparedDefrag, imported: ImportedWork): Promise<Outcome> {
+  const { git } = o;
   const preservation = await preservationOf(o, p, imported.tip);
   if (o.dryRun) {
     const diff = (
