@@ -75,6 +75,3 @@ export {
 export type { ReflectionHarness, HarnessOutcome } from './reflection/harness.js';
 export { dreamExitCode, type DreamResult } from './reflection/dream-types.js';
 export type { TranscriptRowInput } from './reflection/transcripts.js';
-
-// --- the agent's own shell, confined (opt-in) ---
-export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from './wiring/shell.js';

@@ -136,6 +136,8 @@ function buildMemory(o: Parts): Memory {
       ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}),
     }),
     ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
+    sandboxExec: async (command, opts = {}) =>
+      (await import('./wiring/shell.js')).sandboxExec({ ...opts, command, config, memoryDir, launch }),
     agentId,
     home: config.home,
     memoryDir,

@@ -51,6 +51,7 @@ describe('the agent shell sandbox', () => {
     expect(c.backend).toBe('bwrap');
     const argv = c.argv.join(' ');
     expect(argv).toContain('--bind / /');
+    expect(argv).not.toContain('--dev /dev'); // the host's /dev stays: the agent's files may live in /dev/shm
     const agents = argv.indexOf(`--tmpfs ${home}/agents`);
     const own = argv.indexOf(`--bind ${home}/agents/a1 ${home}/agents/a1`);
     const seal = argv.indexOf(`--remount-ro ${home}/agents`);

@@ -131,6 +131,7 @@ export function confineAgentShell(o: AgentShellOptions): AgentShellCommand {
     absentReadonly: prepared.absentReadonly,
     deniedFiles: prepared.deniedFiles,
     cwd,
+    hostDev: true,
   });
   return { argv, env: { ...env, [SANDBOX_SENTINEL]: 'bwrap' }, backend: 'bwrap' };
 }

@@ -17,6 +17,8 @@ export interface SandboxExecOptions {
   command: string[];
   /** The calling agent (default: the configured one, as `createMemory` picks it). */
   agentId?: string;
+  /** Its memory, when already located (a handle's): then `agentId` is not looked up again. */
+  memoryDir?: string;
   /** The configuration (default: loaded from `env`, `cwd` and `home`). */
   config?: GitmemConfig;
   env?: Record<string, string | undefined>;
@@ -72,7 +74,7 @@ export async function sandboxExec(o: SandboxExecOptions): Promise<SandboxExecRes
   // The switch first: switched off, nothing is located, detected or run.
   if (!enabled)
     confineAgentShell({ gitmemHome: config.home, agentId: undefined, command: o.command, env: {}, enabled, cwd });
-  const { memoryDir } = locateMemory(config, o.agentId);
+  const memoryDir = o.memoryDir ?? locateMemory(config, o.agentId).memoryDir;
   const confined = confineAgentShell({
     gitmemHome: config.home,
     agentId: ownAgent(config, memoryDir),

@@ -15,6 +15,7 @@ import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
+import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
@@ -241,4 +242,13 @@ export interface Memory extends MemoryReadApi {
   reflection(options?: MemoryReflectionOptions): ReflectionHarness;
   /** One reflection by hand: over a stored conversation or an external transcript, optionally a document. */
   dream(options?: MemoryDreamOptions): Promise<DreamResult>;
+  /**
+   * Runs `command` (argv, no shell) as this agent's own shell with every other agent's memory hidden
+   * (opt-in: GITMEM_SHELL_SANDBOX=1 or the config file's `sandbox.shell`; SANDBOX_OFF otherwise,
+   * SANDBOX_UNAVAILABLE without a kernel sandbox). Never throws for a non-zero exit.
+   */
+  sandboxExec(command: string[], options?: MemorySandboxExecOptions): Promise<SandboxExecResult>;
 }
+
+/** Options of {@link Memory.sandboxExec} (the agent, its memory and the configuration are the handle's). */
+export type MemorySandboxExecOptions = Pick<SandboxExecOptions, 'cwd' | 'input' | 'timeoutMs' | 'signal'>;

@@ -3,7 +3,7 @@
  * hidden (opt-in: GITMEM_SHELL_SANDBOX=1 or the config file's sandbox.shell). Thin: the work is sandboxExec.
  */
 import { constants } from 'node:os';
-import { MemoryError, sandboxExec, type SandboxExecResult } from '../../index.js';
+import { MemoryError, sandboxExec, type SandboxExecResult } from '../../internals.js';
 import type { CliCommand } from '../types.js';
 
 const USAGE = `
