@@ -32,6 +32,7 @@ import {
   runnerFor,
 } from './wiring/open.js';
 import { reflectionParts } from './wiring/reflection.js';
+import { withSkillRoots } from './wiring/skills.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
@@ -152,7 +153,7 @@ function buildMemory(o: Parts): Memory {
       // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
       const { readPrompt } = await import('./read/prompt-read.js');
       return readPrompt(git, memoryDir, {
-        ...opts,
+        ...withSkillRoots(config, opts),
         mode: opts.mode ?? mode(),
         treeLimits: config.treeLimits,
         ...(agentId ? { agentId } : {}),

@@ -178,6 +178,10 @@ export interface Memory extends MemoryReadApi {
     surface?: PromptSurface;
     maxChars?: number;
     notice?: string;
+    /** Whose `.skills/` and `.claude/skills/` the skills block lists too (default: no project's). */
+    projectDir?: string;
+    /** false: memory's own skills only (no project, configured or user skill roots). */
+    skillRoots?: boolean;
   }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
