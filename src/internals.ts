@@ -39,6 +39,7 @@ export { packageRoot } from './assets.js';
 export { syntheticConversationId, SOURCE_FORMS, type SourceType } from './reflection/sources/index.js';
 export { buildMemoryWriterPolicy } from './sandbox/policy.js';
 export { confineCommand } from './sandbox/launch.js';
+export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from './wiring/shell.js';
 // --- sync
 export { type GitmemConfig } from './config.js';
 export { showRemote } from './sync/remote.js';

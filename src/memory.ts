@@ -33,6 +33,7 @@ import {
 } from './wiring/open.js';
 import { defragPart } from './wiring/defrag.js';
 import { reflectionParts } from './wiring/reflection.js';
+import { withSkillRoots } from './wiring/skills.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
@@ -138,6 +139,8 @@ function buildMemory(o: Parts): Memory {
     }),
     ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
     ...defragPart({ git, launch, memoryDir, agentId, config }),
+    sandboxExec: async (command, opts = {}) =>
+      (await import('./wiring/shell.js')).sandboxExec({ ...opts, command, config, memoryDir, launch }),
     agentId,
     home: config.home,
     memoryDir,
@@ -152,7 +155,7 @@ function buildMemory(o: Parts): Memory {
       // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
       const { readPrompt } = await import('./read/prompt-read.js');
       return readPrompt(git, memoryDir, {
-        ...opts,
+        ...withSkillRoots(config, opts),
         mode: opts.mode ?? mode(),
         treeLimits: config.treeLimits,
         ...(agentId ? { agentId } : {}),

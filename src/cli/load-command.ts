@@ -42,6 +42,7 @@ const LOADERS: Loaders = {
   connect: () => import('./commands/connect.js'),
   disconnect: () => import('./commands/disconnect.js'),
   config: () => import('./commands/config.js'),
+  sandbox: () => import('./commands/sandbox.js'),
 };
 
 /**

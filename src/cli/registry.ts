@@ -254,6 +254,12 @@ export const COMMANDS = {
       defaultSub: 'show',
     },
   },
+  sandbox: {
+    summary: "run the agent's own command with every other agent's memory hidden (opt-in: GITMEM_SHELL_SANDBOX=1)",
+    grammar: { options: { timeout: str }, subcommands: { exec: [] } },
+    ownArgs: true,
+    heavy: true,
+  },
 } as const satisfies Readonly<Record<string, CommandEntry>>;
 
 export type CommandName = keyof typeof COMMANDS;

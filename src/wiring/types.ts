@@ -16,6 +16,7 @@ import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
 import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
+import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
@@ -188,6 +189,10 @@ export interface Memory extends MemoryReadApi {
     surface?: PromptSurface;
     maxChars?: number;
     notice?: string;
+    /** Whose `.skills/` and `.claude/skills/` the skills block lists too (default: no project's). */
+    projectDir?: string;
+    /** false: memory's own skills only (no project, configured or user skill roots). */
+    skillRoots?: boolean;
   }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
@@ -257,4 +262,13 @@ export interface Memory extends MemoryReadApi {
    * deleted a line that is nowhere any more (`content_dropped`, branch kept) or `dryRun` (the diff only).
    */
   defrag(options?: MemoryDefragOptions): Promise<DefragResult>;
+  /**
+   * Runs `command` (argv, no shell) as this agent's own shell with every other agent's memory hidden
+   * (opt-in: GITMEM_SHELL_SANDBOX=1 or the config file's `sandbox.shell`; SANDBOX_OFF otherwise,
+   * SANDBOX_UNAVAILABLE without a kernel sandbox). Never throws for a non-zero exit.
+   */
+  sandboxExec(command: string[], options?: MemorySandboxExecOptions): Promise<SandboxExecResult>;
 }
+
+/** Options of {@link Memory.sandboxExec} (the agent, its memory and the configuration are the handle's). */
+export type MemorySandboxExecOptions = Pick<SandboxExecOptions, 'cwd' | 'input' | 'timeoutMs' | 'signal'>;
