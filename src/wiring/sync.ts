@@ -30,15 +30,32 @@ function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
   };
 }
 
+/** The agent a writer ref names: the configured id, else the `<home>/agents/<id>/memory` the handle opened. */
+function agentOf(w: SyncWiring): string {
+  const m = /[\\/]agents[\\/]([^\\/]+)[\\/]memory[\\/]?$/.exec(w.memoryDir);
+  return m?.[1] ?? w.config.agent.id ?? 'agent';
+}
+
 /**
  * The sync entries of a handle (each module loaded on first use: the write path never pays for them).
  * @example Object.assign(handle, syncParts({ git, memoryDir, config }))
  */
-export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror'> {
+export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'integrate' | 'syncAfterTurn' | 'remote' | 'mirror'> {
   const { git, memoryDir } = w;
   const at = { git, memoryDir };
   return {
-    sync: async (o) => (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
+    sync: async (o) => {
+      const writers = await import('../sync/writer-refs.js');
+      const settings = writers.syncSettings(w.config.file());
+      if (settings.mode === 'main') return (await import('../sync/sync.js')).syncMemory(syncOptions(w, o));
+      const agent = agentOf(w);
+      return writers.syncWriterRef({ ...syncOptions(w, o), agent, machine: settings.machine });
+    },
+    integrate: async (o) => {
+      const { syncSettings } = await import('../sync/writer-refs.js');
+      const { pushesPerMinute } = syncSettings(w.config.file());
+      return (await import('../sync/integrate-writers.js')).integrateWriters({ ...syncOptions(w, o), pushesPerMinute });
+    },
     syncAfterTurn: async (o) => (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
     remote: {
       set: async (url, o = {}) =>
