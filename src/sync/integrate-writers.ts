@@ -71,6 +71,7 @@ export async function integrateWriters(opts: IntegrateWritersOptions): Promise<I
       runOpts(ctx, true),
     );
     const lease = { purpose: 'integrate', ...(ctx.signal ? { signal: ctx.signal } : {}) };
+    const before = (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
     const writers = await withMemoryOperation(ctx.memoryDir, () => mergeWriters(ctx), lease);
     const ahead =
       Number((await ctx.git.run(['rev-list', '--count', 'HEAD', '--not', REMOTE_MAIN], runOpts(ctx))).stdout.trim()) ||
@@ -78,8 +79,15 @@ export async function integrateWriters(opts: IntegrateWritersOptions): Promise<I
     if (ahead === 0) return { ...empty, writers, status: 'clean', summary: describe(writers, 0) };
     const waitedMs = await waitForPushSlot(ctx, opts);
     const failure = await pushMain(ctx, false);
-    if (failure)
+    if (failure) {
+      // The merges are redone from the writer refs next round: local main goes back to where it was.
+      await withMemoryOperation(
+        ctx.memoryDir,
+        () => ctx.git.run(['reset', '--hard', '--quiet', before], runOpts(ctx)),
+        lease,
+      );
       throw failure.kind === 'non_fast_forward' ? failure : pushRefused('refs/heads/main', failure.stderr, failure);
+    }
     recordPush(ctx.memoryDir, Date.now());
     return { writers, pushed: ahead, waitedMs, status: 'integrated', summary: describe(writers, ahead) };
   } catch (err) {

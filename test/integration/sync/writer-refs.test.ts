@@ -193,8 +193,10 @@ describe('writer refs and one integrator', () => {
     // The integrator without the right to push main: refused, reported, nothing half-done on the server.
     g(root, ['--git-dir', s.remote, 'update-ref', 'refs/heads/writers/ada/m1', head]);
     const mainBefore = g(s.remote, ['rev-parse', 'main']);
+    const localBefore = g(s.dir, ['rev-parse', 'HEAD']);
     const i = await s.integrator.integrate();
     expect(i.status).toBe('failed');
+    expect(g(s.dir, ['rev-parse', 'HEAD'])).toBe(localBefore);
     expect(i.summary).toMatch(/refused the push to refs\/heads\/main: .*DENIED/);
     expect(g(s.remote, ['rev-parse', 'main'])).toBe(mainBefore);
   });
