@@ -113,3 +113,61 @@ function listening(child: ChildProcess): Promise<string | undefined> {
     child.on('exit', () => done(`sshd exited: ${err.trim()}`));
   });
 }
+
+/** Why nginx cannot run here, or undefined; throws under GITMEM_REQUIRE_SERVERS=1. */
+export function nginxMissing(): string | undefined {
+  if (existsSync('/usr/sbin/nginx')) return undefined;
+  const why = 'missing /usr/sbin/nginx (apt-get install -y nginx)';
+  if (process.env['GITMEM_REQUIRE_SERVERS'] === '1') throw new Error(`GITMEM_REQUIRE_SERVERS=1 but ${why}`);
+  return why;
+}
+
+/**
+ * A private nginx on a loopback port in front of `upstream` (the `git http-backend` CGI server of
+ * git-http-server.ts): smart HTTP as a deployment serves it, request bodies streamed, not buffered.
+ * @example const front = await startNginx(dir, 'http://127.0.0.1:40123'); front.url + '/mem.git'
+ */
+export async function startNginx(dir: string, upstream: string): Promise<{ url: string; stop(): void }> {
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const conf = [
+      'user root;',
+      'worker_processes 1;',
+      'daemon off;',
+      `pid ${join(dir, 'nginx.pid')};`,
+      `error_log ${join(dir, 'error.log')};`,
+      'events { worker_connections 256; }',
+      'http {',
+      `  access_log ${join(dir, 'access.log')};`,
+      `  client_body_temp_path ${join(dir, 'body')};`,
+      `  proxy_temp_path ${join(dir, 'proxy')};`,
+      `  fastcgi_temp_path ${join(dir, 'fcgi')};`,
+      `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
+      `  scgi_temp_path ${join(dir, 'scgi')};`,
+      '  client_max_body_size 0;',
+      `  server { listen 127.0.0.1:${port}; location / { proxy_pass ${upstream}; proxy_request_buffering off; proxy_http_version 1.1; proxy_set_header Host $host; } }`,
+      '}',
+    ];
+    writeFileSync(join(dir, 'nginx.conf'), `${conf.join('\n')}\n`);
+    const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
+    const up = await waitForPort(port, 5_000);
+    if (up) return { url: `http://127.0.0.1:${port}`, stop: () => void child.kill('SIGTERM') };
+    child.kill('SIGTERM');
+    if (attempt >= 2)
+      throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8').slice(-300)}`);
+  }
+}
+
+async function waitForPort(port: number, ms: number): Promise<boolean> {
+  const { connect } = await import('node:net');
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
