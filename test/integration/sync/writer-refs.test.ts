@@ -13,7 +13,21 @@ import { cloneMemory } from '../../../src/sync/clone.js';
 import { integrateWriters, nextPushDelay } from '../../../src/sync/integrate-writers.js';
 import { syncSettings, writerRef } from '../../../src/sync/writer-refs.js';
 import { isMemoryError } from '../../../src/errors.js';
+import { main } from '../../../src/cli/main.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
+
+async function runCli(args: string[], cliEnv: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = {
+    env: cliEnv,
+    cwd: process.cwd(),
+    stdout: (t: string) => void out.push(t),
+    stderr: (t: string) => void err.push(t),
+    readStdin: async () => '',
+  };
+  return { code: await main(args, io), out: out.join(''), err: err.join('') };
+}
 
 afterAll(cleanupTmp);
 
@@ -218,6 +232,43 @@ describe('writer refs and one integrator', () => {
     }
     expect(waits).toHaveLength(1);
     expect(waits[0]).toBeGreaterThan(50_000);
+  });
+
+  it('the CLI: `config set sync.mode writer-refs`, `sync` pushes the writer ref, `integrate` reports what it kept', async () => {
+    const s = await setup([]);
+    const wHome = makeTmpDir('gitmem-cli-w-');
+    await cloneMemory({ git: runner, home: wHome, url: s.remote, agentId: 'ada' });
+    const wEnv = { ...env, GITMEM_HOME: wHome, GITMEM_DAEMON: '0' };
+    expect((await runCli(['config', 'set', 'sync.mode', 'writer-refs'], wEnv)).code).toBe(0);
+    expect((await runCli(['config', 'set', 'sync.machine', 'box'], wEnv)).code).toBe(0);
+    expect(
+      (
+        await runCli(
+          ['memory', 'create', 'notes/cli.md', '--description', 'c', '--reason', 'r', '--text', 'c', '--agent', 'ada'],
+          wEnv,
+        )
+      ).code,
+    ).toBe(0);
+    const synced = await runCli(['sync', '--agent', 'ada'], wEnv);
+    expect(synced.code).toBe(0);
+    expect(synced.out).toContain('writers/ada/box');
+    const raw = join(makeTmpDir('gitmem-raw-'), 'clone');
+    g(root, ['clone', '-q', s.remote, raw]);
+    writeFileSync(join(raw, 'bare.md'), 'no frontmatter\n');
+    g(raw, ['add', '-A']);
+    g(raw, ['commit', '-qm', 'bad', '--no-verify']);
+    g(raw, ['push', '-q', 'origin', `HEAD:${writerRef('ada', 'evil')}`]);
+    const iHome = join(s.dir, '..', '..', '..');
+    const integrated = await runCli(['integrate', '--agent', 'ada'], {
+      ...env,
+      GITMEM_HOME: iHome,
+      GITMEM_DAEMON: '0',
+    });
+    expect(integrated.code).toBe(0);
+    expect(integrated.out).toContain('1 writer ref(s) merged, 1 rejected');
+    expect(integrated.out).toMatch(/writers\/ada\/evil rejected, kept on gitmem\/rejected\//);
+    expect(integrated.out).toContain('bare.md: missing frontmatter');
+    expect(g(s.remote, ['show', 'main:notes/cli.md'])).toContain('c');
   });
 
   it('settings: bad modes, machines and rates are refused', () => {
