@@ -135,8 +135,12 @@ async function mergeOne(ctx: IntegrateInput, writer: string, tip: string): Promi
     const unmerged = await ctx.git.run(['diff', '--name-only', '--diff-filter=U', '-z'], runOpts(ctx));
     const conflictPaths = unmerged.stdout.split('\0').filter((p) => p !== '');
     await ctx.git.run(['merge', '--abort'], { ...runOpts(ctx), okExitCodes: [1, 128] });
-    if (conflictPaths.length === 0) throw err;
     const keptBranch = await keepConflict(ctx, tip);
+    // A merge git refuses outright (unrelated histories...) is this writer's problem, not the round's.
+    if (conflictPaths.length === 0) {
+      const why = err.stderr.split('\n').find((l) => l.trim() !== '') ?? err.message;
+      return { writer, tip, outcome: 'rejected', keptBranch, problems: [`merge refused: ${why.slice(0, 200)}`] };
+    }
     return { writer, tip, outcome: 'conflict', keptBranch, conflictPaths };
   }
 }

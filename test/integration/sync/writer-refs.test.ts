@@ -149,9 +149,17 @@ describe('writer refs and one integrator', () => {
       g(raw, ['commit', '-qm', name, '--no-verify']);
       g(raw, ['push', '-q', 'origin', `HEAD:${writerRef('ada', name)}`]);
     }
+    // A writer ref with a history of its own (no common commit): refused by the merge, kept, the round goes on.
+    const orphan = join(makeTmpDir('gitmem-orphan-'), 'o');
+    g(root, ['init', '-q', '-b', 'main', orphan]);
+    writeFileSync(join(orphan, 'other.md'), '---\ndescription: o\n---\nother\n');
+    g(orphan, ['add', '-A']);
+    g(orphan, ['commit', '-qm', 'orphan', '--no-verify']);
+    g(orphan, ['push', '-q', s.remote, `HEAD:${writerRef('ada', 'orphan')}`]);
     const mainBefore = g(s.remote, ['rev-parse', 'main']);
     const r = await s.integrator.integrate();
     expect(r.status).toBe('clean');
+    expect(r.writers.find((w) => w.writer === 'writers/ada/orphan')?.problems?.join('\n')).toContain('merge refused');
     const by = Object.fromEntries(r.writers.map((w) => [w.writer, w]));
     expect(by['writers/ada/link']?.problems?.join('\n')).toContain('lnk: symbolic links are not allowed');
     expect(by['writers/ada/front']?.problems?.join('\n')).toContain('bare.md: missing frontmatter');
