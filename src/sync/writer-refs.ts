@@ -25,18 +25,19 @@ export interface SyncSettings {
   pushesPerMinute: number;
 }
 
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const DEFAULT_PUSHES_PER_MINUTE = 6;
 
 /**
- * One segment of a writer ref: letters, digits, `-` and `_` only — no dots (no `.lock`, `..`, `.git`), no slashes.
+ * One segment of a writer ref: letters, digits, `.`, `-` and `_`, starting with a letter or digit; no `..`, no
+ * trailing `.` or `.lock` (git's ref rules), no slashes.
  * @example writerSegment('agent', 'a1') === 'a1'
  */
 export function writerSegment(what: string, value: string): string {
-  if (!SEGMENT.test(value))
+  if (!SEGMENT.test(value) || value.includes('..') || value.endsWith('.') || value.endsWith('.lock'))
     throw new MemoryError(
       'INVALID_ARGUMENT',
-      `${what} ${JSON.stringify(value.slice(0, 40))} cannot name a writer ref (letters, digits, - and _; at most 63)`,
+      `${what} ${JSON.stringify(value.slice(0, 40))} cannot name a writer ref (letters, digits, ., - and _; at most 63; no .., no trailing . or .lock)`,
     );
   return value;
 }
@@ -104,7 +105,12 @@ export interface WriterSyncResult extends SyncResult {
  * @example await syncWriterRef({ git, memoryDir, agent: 'a1', machine: 'm1' })
  */
 export async function syncWriterRef(opts: WriterSyncOptions): Promise<WriterSyncResult> {
-  const ref = writerRef(opts.agent, opts.machine);
+  let ref: string;
+  try {
+    ref = writerRef(opts.agent, opts.machine);
+  } catch (err) {
+    return { ...failedResult(opts.memoryDir, err), ref: '', retries: 0 };
+  }
   const extra = { ref, retries: 0 };
   const prepared = await prepareSync(opts, true);
   if ('done' in prepared) return { ...prepared.done, ...extra };

@@ -81,7 +81,8 @@ describe('writer refs and one integrator', () => {
     const s = await setup(['m1', 'm2', 'm3']);
     const mainBefore = g(s.remote, ['rev-parse', 'main']);
     for (const w of s.writers) await w.memory.tool(note(`notes/${w.machine}.md`, `from ${w.machine}`));
-    const results = await Promise.all(s.writers.map((w) => w.memory.sync()));
+    // The post-turn sync (m1) pushes the writer's ref too, never main.
+    const results = await Promise.all(s.writers.map((w, i) => (i === 0 ? w.memory.syncAfterTurn() : w.memory.sync())));
     for (const r of results) expect(r.status).toBe('pushed');
     expect(g(s.remote, ['rev-parse', 'main'])).toBe(mainBefore); // nobody but the integrator moves main
     expect(g(s.remote, ['for-each-ref', '--format=%(refname)', 'refs/heads/writers/']).split('\n')).toEqual([
