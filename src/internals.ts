@@ -45,6 +45,8 @@ export { type GitmemConfig } from './config.js';
 export { showRemote } from './sync/remote.js';
 export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
+export { syncWriterRef } from './sync/writer-refs.js';
+export { integrateWriters } from './sync/integrate-writers.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
 export {
   CONFLICT_POLICIES,

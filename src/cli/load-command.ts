@@ -14,6 +14,7 @@ const LOADERS: Loaders = {
   remote: () => import('./commands/remote.js'),
   clone: () => import('./commands/clone.js'),
   sync: () => import('./commands/sync.js'),
+  integrate: () => import('./commands/integrate.js'),
   mirror: () => import('./commands/mirror.js'),
   conflicts: () => import('./commands/conflicts.js'),
   doctor: () => import('./commands/doctor.js'),

@@ -46,6 +46,11 @@ export const COMMANDS = {
     grammar: { options: { 'on-conflict': str } },
     heavy: true,
   },
+  integrate: {
+    summary: "sync.mode writer-refs: merge the writers' refs into main (validated) and push it, rate-limited",
+    grammar: { options: { watch: flag, interval: str } },
+    heavy: true,
+  },
   mirror: {
     summary: 'manage a push-only mirror of main (pushed in the background after each commit)',
     grammar: { subcommands: { set: ['<url>'], push: [], status: [], unset: [], remove: [], rm: [] } },

@@ -5,6 +5,7 @@
 import type { GitmemConfig } from '../config.js';
 import type { GitRunner } from '../git/runner.js';
 import type { GitCredentials } from '../sync/credentials.js';
+import type { SyncResult } from '../sync/types.js';
 import type { Memory, MemorySyncOptions } from './types.js';
 
 /** What the sync side needs of the handle being built. */
@@ -30,16 +31,42 @@ function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
   };
 }
 
+/** The agent a writer ref names: the configured id, else the `<home>/agents/<id>/memory` the handle opened. */
+function agentOf(w: SyncWiring): string {
+  const m = /[\\/]agents[\\/]([^\\/]+)[\\/]memory[\\/]?$/.exec(w.memoryDir);
+  return m?.[1] ?? w.config.agent.id ?? 'agent';
+}
+
+/** With `sync.mode = writer-refs`: the writer's sync (pull main, push its own ref); undefined in the default mode. */
+async function writerSync(w: SyncWiring, o: MemorySyncOptions | undefined): Promise<SyncResult | undefined> {
+  const writers = await import('../sync/writer-refs.js');
+  let settings;
+  try {
+    settings = writers.syncSettings(w.config.file());
+  } catch (err) {
+    return (await import('../sync/outcome.js')).failedResult(w.memoryDir, err); // a bad config: reported, never thrown
+  }
+  if (settings.mode === 'main') return undefined;
+  return writers.syncWriterRef({ ...syncOptions(w, o), agent: agentOf(w), machine: settings.machine });
+}
+
 /**
  * The sync entries of a handle (each module loaded on first use: the write path never pays for them).
  * @example Object.assign(handle, syncParts({ git, memoryDir, config }))
  */
-export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'syncAfterTurn' | 'remote' | 'mirror'> {
+export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'integrate' | 'syncAfterTurn' | 'remote' | 'mirror'> {
   const { git, memoryDir } = w;
   const at = { git, memoryDir };
   return {
-    sync: async (o) => (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
-    syncAfterTurn: async (o) => (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
+    sync: async (o) => (await writerSync(w, o)) ?? (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
+    integrate: async (o) => {
+      const { syncSettings } = await import('../sync/writer-refs.js');
+      const { pushesPerMinute } = syncSettings(w.config.file());
+      return (await import('../sync/integrate-writers.js')).integrateWriters({ ...syncOptions(w, o), pushesPerMinute });
+    },
+    // In writer-refs mode the post-turn push goes to the writer's own ref as well: main is the integrator's.
+    syncAfterTurn: async (o) =>
+      (await writerSync(w, o)) ?? (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
     remote: {
       set: async (url, o = {}) =>
         (await import('../sync/remote.js')).setRemote({ ...at, url, ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),

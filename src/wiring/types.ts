@@ -24,6 +24,7 @@ import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
 import type { RemoteInfo } from '../sync/remote.js';
 import type { RefMove } from '../git/commands/commit-graph.js';
 import type { ConflictPolicy, SyncResult } from '../sync/types.js';
+import type { IntegrateWritersResult } from '../sync/integrate-writers.js';
 import type { PruneResult } from '../worktree/prune.js';
 import type { MemoryWorkerHandle } from '../worktree/worker.js';
 import type { MemoryWorkerBody, MemoryWorkerOutcome, MemoryWorkerType } from '../worktree/worker-types.js';
@@ -204,6 +205,11 @@ export interface Memory extends MemoryReadApi {
   status(): Promise<MemoryStatus>;
   /** Pull (fast-forward, else rebase), then push; a failure is an outcome, not a throw. */
   sync(options?: MemorySyncOptions): Promise<SyncResult>;
+  /**
+   * `sync.mode = writer-refs`: one integration round — writer refs validated and merged into main, main pushed
+   * at the configured rate (sync/integrate-writers.ts).
+   */
+  integrate(options?: MemorySyncOptions): Promise<IntegrateWritersResult>;
   /** What a harness runs after each turn: push what is new, report a conflict or a dirty tree, never block. */
   syncAfterTurn(options?: MemorySyncOptions): Promise<SyncResult>;
   /** The sync remote (`origin`; never a URL with a token in it). */
