@@ -147,6 +147,22 @@ function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamR
   };
 }
 
+/** What the result tells besides the run: the transcript (or the manifest), what was staged, the target. */
+function extraOf(
+  v: ValidDream,
+  staged: Exclude<Staged | Awaited<ReturnType<typeof stageMulti>>, { result: DreamResult }>,
+) {
+  const extra: Partial<DreamResult> =
+    'multi' in staged
+      ? { ...staged.extra }
+      : {
+          transcriptPath: transcriptPath(v.agentDir, staged.conversationId),
+          ...(staged.staged !== undefined ? { stagedEntries: staged.staged, skippedEntries: staged.skipped ?? 0 } : {}),
+        };
+  if (v.target) extra.targetPath = v.target.path;
+  return extra;
+}
+
 /**
  * Runs one dream and returns its result (user errors throw MemoryError before anything happens).
  * @example const r = await runDream({ home, agentId: 'a1', env: process.env, cwd: process.cwd(), from: 'transcript:./t.jsonl' });
@@ -160,15 +176,7 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
   if ('result' in staged) return staged.result;
   const { conversationId } = staged;
   const multi = 'multi' in staged ? staged.multi : undefined;
-  const extra: Partial<DreamResult> = {
-    ...('multi' in staged
-      ? staged.extra
-      : {
-          transcriptPath: transcriptPath(v.agentDir, conversationId),
-          ...(staged.staged !== undefined ? { stagedEntries: staged.staged, skippedEntries: staged.skipped ?? 0 } : {}),
-        }),
-    ...(v.target ? { targetPath: v.target.path } : {}),
-  };
+  const extra = extraOf(v, staged);
   const targetText = v.target ? await syncIn(o, v, git, v.target) : undefined;
   const instruction = [multi ? MULTI_INSTRUCTION : undefined, o.instruction?.trim(), targetText]
     .filter((s): s is string => !!s)
