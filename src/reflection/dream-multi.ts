@@ -16,11 +16,9 @@ import {
   type SelectedConversation,
 } from './multi-payload.js';
 import { buildCandidates, MAX_SELECTED, parseSelection } from './multi-select.js';
+import type { MultiSelectionRequest } from './multi-selection.js';
 import { parseFromSpec, stageSource } from './sources/index.js';
 import { conversationKey, hasTranscript, listConversations } from './transcripts.js';
-
-/** Most conversations one multi run takes (`--recent`, `--conversation`). */
-export const MAX_MULTI_CONVERSATIONS = 50;
 
 /** Told to the sub-agent on top of the reflection prompt: the payload is a manifest, not one transcript. */
 const MULTI_INSTRUCTION = `This reflection covers several conversations. The transcript file is a JSON manifest of type
@@ -31,35 +29,6 @@ what recurs across conversations; do not record the same fact once per conversat
 const SELECTOR_SYSTEM = `You choose which past conversations a memory reflection should review. You do not edit
 memory and you use no tools. Answer with JSON only, exactly:
 {"selected_conversations":[{"conversation_id":"<id from the catalogue>","reason":"<why>","priority":"high|medium|low"}]}`;
-
-type Selection = { recent: number } | { conversations: string[] } | { auto: true };
-
-/**
- * The selection a dream asks for, checked (undefined: a single-conversation dream).
- * @example checkSelection({ recent: '3' }) // { recent: 3 }
- */
-export function checkSelection(o: Pick<DreamOptions, 'recent' | 'conversations' | 'auto' | 'from'>) {
-  const given = [o.recent !== undefined, (o.conversations?.length ?? 0) > 0, o.auto === true].filter(Boolean);
-  if (given.length === 0) return undefined;
-  if (given.length > 1)
-    throw new MemoryError('INVALID_ARGUMENT', 'Use only one of --recent, --conversation, or --auto.');
-  if (o.from !== undefined)
-    throw new MemoryError('INVALID_ARGUMENT', '--from names one conversation; use --conversation for several');
-  if (o.auto === true) return { auto: true } as const;
-  if (o.recent !== undefined) {
-    const n = typeof o.recent === 'number' ? o.recent : /^\d+$/.test(String(o.recent)) ? Number(o.recent) : NaN;
-    if (!Number.isSafeInteger(n) || n <= 0)
-      throw new MemoryError('INVALID_ARGUMENT', 'Usage: gitmem dream --recent <positive integer>', {
-        data: { recent: o.recent },
-      });
-    return { recent: Math.min(n, MAX_MULTI_CONVERSATIONS) };
-  }
-  const list = [...new Set((o.conversations ?? []).map((c) => String(c).trim()))];
-  if (list.length > MAX_MULTI_CONVERSATIONS)
-    throw new MemoryError('INVALID_ARGUMENT', `at most ${MAX_MULTI_CONVERSATIONS} --conversation values`);
-  list.forEach((c) => parseFromSpec(c)); // an unknown source type is a usage error, before anything is staged
-  return { conversations: list };
-}
 
 /** A conversation id or a transcript source, as the stored conversation it names (sources are staged). */
 function resolveConversation(agentDir: string, value: string, cwd: string): string {
@@ -113,7 +82,7 @@ type Staged = { conversationId: string; multi: MultiPayload; extra: Partial<Drea
 export async function stageMulti(
   o: DreamOptions,
   v: { agentId: string; agentDir: string },
-  sel: Selection,
+  sel: MultiSelectionRequest,
   model: LanguageModel,
 ): Promise<Staged> {
   const base = { launched: false, success: false, agentId: v.agentId, conversationId: 'multi' };
@@ -152,3 +121,4 @@ export async function stageMulti(
 }
 
 export { MULTI_INSTRUCTION };
+export type { MultiSelectionRequest };

@@ -10,7 +10,7 @@ import { agentPaths } from '../memfs/layout.js';
 import { resolveScope } from '../memfs/scope.js';
 import { parseDreamTarget, type DreamTarget } from './dream-target.js';
 import { DREAM_TIMEOUT_SECONDS, type DreamOptions } from './dream-types.js';
-import { checkSelection } from './dream-multi.js';
+import { checkSelection } from './multi-selection.js';
 import { parseFromSpec } from './sources/index.js';
 
 /** Checked inputs. */
