@@ -137,7 +137,7 @@ function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamR
     branchName: r.branchName,
     ...(r.branchKept ? { branchKept: true } : {}),
     ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
-    lines: r.lines,
+    ...(extra.manifestPath ? {} : { lines: r.lines }), // a multi run's lines are per slice
     usage: r.usage,
     steps: r.steps,
     durationMs: r.durationMs,

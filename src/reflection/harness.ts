@@ -70,7 +70,10 @@ export interface ReflectionHarness {
   onCompaction(conversationId: string): ReflectionLaunch;
   reflectNow(conversationId: string, options?: { instruction?: string }): ReflectionLaunch;
   /** One reflection over several conversations: `{ recent: N }`, `{ conversations: [...] }` or `{ auto: true }`. */
-  reflectMany(selection: MultiSelectionRequest, options?: { instruction?: string }): ReflectionLaunch;
+  reflectMany(
+    selection: { recent?: number; conversations?: string[]; auto?: boolean },
+    options?: { instruction?: string },
+  ): ReflectionLaunch;
   settings(): ReflectionSettings;
   /** Resolves when nothing is running or queued for this agent. */
   idle(): Promise<void>;
