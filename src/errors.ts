@@ -71,6 +71,7 @@ export type MemoryErrorCode =
   | 'MERGE_CONFLICT' // a background writer's commits conflict with the checkout; its branch is kept (gitmem conflicts)
   | 'MERGE_REJECTED' // a background writer's commits broke the memory rules; nothing merged, its branch is kept
   | 'REFLECTION_FAILED' // a reflection ended without a usable result (edits left uncommitted, commits refused, not merged)
+  | 'CONTENT_DROPPED' // a defragmentation deleted lines that are nowhere in memory any more: nothing merged, its branch is kept (the result's `preservation` lists them)
   | 'PROPOSAL_STALE' // a proposed conflict resolution was made on another main or kept-branch tip; propose again (data.proposal)
   // --- CLI daemon ---
   | 'DAEMON_UNAVAILABLE' // no daemon can run here (platform, socket path, disabled, not built)

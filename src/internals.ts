@@ -82,6 +82,8 @@ export type {
   PendingIntegration,
 } from './reflection/run-types.js';
 export { dreamExitCode, type DreamResult } from './reflection/dream-types.js';
+export type { DefragOptions, DefragResult, DefragStatus } from './reflection/defrag-types.js';
+export { checkPreservation, type PreservationReport } from './reflection/defrag-preserve.js';
 
 // Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
 export { createShellLauncher } from './process/shell-launcher.js';

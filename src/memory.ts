@@ -31,6 +31,7 @@ import {
   remoteConfigured,
   runnerFor,
 } from './wiring/open.js';
+import { defragPart } from './wiring/defrag.js';
 import { reflectionParts } from './wiring/reflection.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
@@ -136,6 +137,7 @@ function buildMemory(o: Parts): Memory {
       ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}),
     }),
     ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
+    ...defragPart({ git, launch, memoryDir, agentId, config }),
     agentId,
     home: config.home,
     memoryDir,

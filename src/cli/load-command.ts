@@ -36,6 +36,7 @@ const LOADERS: Loaders = {
   mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),
   dream: () => import('./commands/dream.js'),
+  defrag: () => import('./commands/defrag.js'),
   daemon: () => import('./commands/daemon.js'),
   palace: () => import('./commands/palace.js'),
   connect: () => import('./commands/connect.js'),

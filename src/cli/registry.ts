@@ -220,6 +220,19 @@ export const COMMANDS = {
     ownArgs: true,
     heavy: true,
   },
+  defrag: {
+    summary: 'restructure memory into a focused hierarchy (LLM sub-agent); never drops content silently',
+    grammar: {
+      options: {
+        instruction: { type: 'string', short: 'i' },
+        model: { type: 'string', short: 'm' },
+        timeout: str,
+        'dry-run': flag,
+        'allow-drops': flag,
+      },
+    },
+    heavy: true,
+  },
   daemon: {
     summary: 'the background process that makes CLI calls fast (status, start, stop, run)',
     grammar: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },

@@ -14,6 +14,7 @@ import type { OperatorWriteResult } from '../memfs/operator-write.js';
 import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
+import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
@@ -147,6 +148,16 @@ export type MemoryDreamOptions = Omit<
   cwd?: string;
 };
 
+/** Options of {@link Memory.defrag} (the agent, wiring and model resolution are the handle's). */
+export type MemoryDefragOptions = Pick<
+  DefragOptions,
+  'instruction' | 'dryRun' | 'allowDrops' | 'systemPrompt' | 'limits' | 'stream' | 'maxRetries' | 'signal'
+> &
+  Partial<Pick<DefragOptions, 'refreshParent' | 'onProgress' | 'onWarning' | 'onRecompile'>> & {
+    /** A `provider:model` spec or a model instance (default: GITMEM_MODEL, then the config file's `model`). */
+    model?: string | LanguageModel;
+  };
+
 /** A handle on one agent's memory repository: every operation a harness needs. */
 export interface Memory extends MemoryReadApi {
   readonly agentId: string | undefined;
@@ -241,4 +252,9 @@ export interface Memory extends MemoryReadApi {
   reflection(options?: MemoryReflectionOptions): ReflectionHarness;
   /** One reflection by hand: over a stored conversation or an external transcript, optionally a document. */
   dream(options?: MemoryDreamOptions): Promise<DreamResult>;
+  /**
+   * Restructures memory with the defragmentation sub-agent in a private worktree and merges it, unless it
+   * deleted a line that is nowhere any more (`content_dropped`, branch kept) or `dryRun` (the diff only).
+   */
+  defrag(options?: MemoryDefragOptions): Promise<DefragResult>;
 }
