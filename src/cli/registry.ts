@@ -209,6 +209,9 @@ export const COMMANDS = {
       options: {
         memory: str,
         from: str,
+        recent: str,
+        conversation: { type: 'string', multiple: true },
+        auto: flag,
         to: str,
         instruction: { type: 'string', short: 'i' },
         model: { type: 'string', short: 'm' },

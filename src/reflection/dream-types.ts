@@ -9,6 +9,7 @@ import type { Launcher } from '../process/run.js';
 import type { TreeLimits } from '../blocks/tree-limits.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
+import type { MultiManifest, MultiSlice } from './multi-payload.js';
 import type { ReflectionCompleted, ReflectionStatus } from './run-types.js';
 import type { ReflectionMergeMode } from './settings.js';
 
@@ -30,6 +31,16 @@ export interface DreamOptions {
   cwd: string;
   /** Conversation id or `<type>:<path>`; default `default`. */
   from?: string;
+  /** Reflect over the N most recently written conversations (one of recent / conversations / auto). */
+  recent?: number | string;
+  /** Reflect over these: conversation ids or `<type>:<path>` sources (staged first). */
+  conversations?: string[];
+  /** Let a selector model pick up to five conversations from a scored catalogue. */
+  auto?: boolean;
+  /** The conversation the caller is in (a bonus in the `auto` catalogue). */
+  currentConversation?: string;
+  /** Total characters of a multi run's slices (default 150,000; the first slice is always kept). */
+  multiBudgetChars?: number;
   to?: string;
   instruction?: string;
   /** A `provider:model` spec (else GITMEM_MODEL / config), or a model instance (tests, embedding). */
@@ -101,6 +112,11 @@ export interface DreamResult {
   model?: string;
   diff?: string;
   snapshot?: ReflectionCompleted['snapshot'];
+  /** A multi run: its manifest, its slices, what was left out, the `auto` catalogue. */
+  manifestPath?: string;
+  slices?: MultiSlice[];
+  skippedConversations?: MultiManifest['skipped'];
+  candidatesPath?: string;
 }
 
 /**

@@ -10,6 +10,7 @@ import { agentPaths } from '../memfs/layout.js';
 import { resolveScope } from '../memfs/scope.js';
 import { parseDreamTarget, type DreamTarget } from './dream-target.js';
 import { DREAM_TIMEOUT_SECONDS, type DreamOptions } from './dream-types.js';
+import { checkSelection } from './multi-selection.js';
 import { parseFromSpec } from './sources/index.js';
 
 /** Checked inputs. */
@@ -18,6 +19,8 @@ export interface ValidDream {
   agentDir: string;
   memoryDir: string;
   from: string;
+  /** A multi-conversation dream's selection (absent: one conversation). */
+  selection?: NonNullable<ReturnType<typeof checkSelection>>;
   target?: DreamTarget;
   timeoutSeconds: number;
 }
@@ -66,6 +69,7 @@ function agentFrom(o: DreamOptions): string {
  */
 export function validateDream(o: DreamOptions): ValidDream {
   const target = o.to === undefined ? undefined : parseDreamTarget(o.to, o.cwd);
+  const selection = checkSelection(o);
   const from = o.from ?? 'default';
   parseFromSpec(from);
   const timeoutSeconds = parseTimeoutSeconds(o.timeoutSeconds);
@@ -78,5 +82,13 @@ export function validateDream(o: DreamOptions): ValidDream {
       { data: { memoryDir } },
     );
   }
-  return { agentId, agentDir, memoryDir, from, timeoutSeconds, ...(target ? { target } : {}) };
+  return {
+    agentId,
+    agentDir,
+    memoryDir,
+    from,
+    timeoutSeconds,
+    ...(selection ? { selection } : {}),
+    ...(target ? { target } : {}),
+  };
 }

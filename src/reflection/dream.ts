@@ -7,6 +7,7 @@ import type { LanguageModel } from 'ai';
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { syncTargetIn, syncTargetOut, targetInstruction, type DreamTarget } from './dream-target.js';
+import { MULTI_INSTRUCTION, stageMulti } from './dream-multi.js';
 import { type DreamError, type DreamOptions, type DreamResult } from './dream-types.js';
 import { validateDream, type ValidDream } from './dream-validate.js';
 import { runReflection } from './run.js';
@@ -136,7 +137,7 @@ function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamR
     branchName: r.branchName,
     ...(r.branchKept ? { branchKept: true } : {}),
     ...(r.conflictingPaths ? { conflictingPaths: r.conflictingPaths } : {}),
-    lines: r.lines,
+    ...(extra.manifestPath ? {} : { lines: r.lines }), // a multi run's lines are per slice
     usage: r.usage,
     steps: r.steps,
     durationMs: r.durationMs,
@@ -144,6 +145,22 @@ function toDreamResult(v: ValidDream, r: ReflectionResult, extra: Partial<DreamR
     ...(r.diff !== undefined ? { diff: r.diff } : {}),
     ...(r.snapshot ? { snapshot: r.snapshot } : {}),
   };
+}
+
+/** What the result tells besides the run: the transcript (or the manifest), what was staged, the target. */
+function extraOf(
+  v: ValidDream,
+  staged: Exclude<Staged | Awaited<ReturnType<typeof stageMulti>>, { result: DreamResult }>,
+) {
+  const extra: Partial<DreamResult> =
+    'multi' in staged
+      ? { ...staged.extra }
+      : {
+          transcriptPath: transcriptPath(v.agentDir, staged.conversationId),
+          ...(staged.staged !== undefined ? { stagedEntries: staged.staged, skippedEntries: staged.skipped ?? 0 } : {}),
+        };
+  if (v.target) extra.targetPath = v.target.path;
+  return extra;
 }
 
 /**
@@ -155,16 +172,15 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
   const v = validateDream(o);
   const model = await modelFor(o);
   const git = o.git;
-  const staged = stage(o, v);
+  const staged = v.selection ? await stageMulti(o, v, v.selection, model) : stage(o, v);
   if ('result' in staged) return staged.result;
   const { conversationId } = staged;
-  const extra: Partial<DreamResult> = {
-    transcriptPath: transcriptPath(v.agentDir, conversationId),
-    ...(staged.staged !== undefined ? { stagedEntries: staged.staged, skippedEntries: staged.skipped ?? 0 } : {}),
-    ...(v.target ? { targetPath: v.target.path } : {}),
-  };
+  const multi = 'multi' in staged ? staged.multi : undefined;
+  const extra = extraOf(v, staged);
   const targetText = v.target ? await syncIn(o, v, git, v.target) : undefined;
-  const instruction = [o.instruction?.trim(), targetText].filter((s): s is string => !!s).join('\n\n');
+  const instruction = [multi ? MULTI_INSTRUCTION : undefined, o.instruction?.trim(), targetText]
+    .filter((s): s is string => !!s)
+    .join('\n\n');
   const settings = resolveReflectionSettings({ home: o.home, agentDir: v.agentDir });
   const run = (signal: AbortSignal) =>
     runReflection({
@@ -182,6 +198,7 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
       stream: o.stream ?? true,
       limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits },
       ...(instruction ? { instruction } : {}),
+      ...(multi ? { multi } : {}),
       ...(o.dryRun ? { dryRun: true } : {}),
       ...(o.prompt ? { taskPrompt: o.prompt } : {}),
       ...(o.system ? { systemPrompt: o.system } : {}),

@@ -242,7 +242,8 @@ export async function finishReflection(
   if (outcome.refreshError)
     o.onWarning?.(`Note: the parent was not refreshed from its remote before merging (${outcome.refreshError}).`);
   const success = consumed(outcome.status);
-  if (success) advanceCursor(p.agentDir, o.conversationId, p.lines.to, o.clock);
+  const advance = o.multi?.advance ?? [{ conversationId: o.conversationId, throughLine: p.lines.to }];
+  if (success) for (const a of advance) advanceCursor(p.agentDir, a.conversationId, a.throughLine, o.clock);
   const rc = await recompile(o, outcome.status);
   const run = end.run;
   const usage = run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };

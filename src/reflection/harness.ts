@@ -11,6 +11,8 @@ import type { GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
 import { agentPaths } from '../memfs/layout.js';
 import { readCursor } from './cursor.js';
+import { requireSelection, type MultiSelectionRequest } from './multi-selection.js';
+import { countSingleRun } from './multi-counter.js';
 import { createReservationTable } from './reservation.js';
 import type { ReflectionResult, ReflectionRunOptions } from './run-types.js';
 import { resolveReflectionSettings, type ReflectionSettings } from './settings.js';
@@ -67,6 +69,11 @@ export interface ReflectionHarness {
   onTurnEnd(conversationId: string): ReflectionLaunch;
   onCompaction(conversationId: string): ReflectionLaunch;
   reflectNow(conversationId: string, options?: { instruction?: string }): ReflectionLaunch;
+  /** One reflection over several conversations: `{ recent: N }`, `{ conversations: [...] }` or `{ auto: true }`. */
+  reflectMany(
+    selection: { recent?: number; conversations?: string[]; auto?: boolean },
+    options?: { instruction?: string },
+  ): ReflectionLaunch;
   settings(): ReflectionSettings;
   /** Resolves when nothing is running or queued for this agent. */
   idle(): Promise<void>;
@@ -74,6 +81,8 @@ export interface ReflectionHarness {
 
 interface Request {
   conversationId: string;
+  /** A multi-conversation run (conversationId is then `multi`). */
+  multi?: MultiSelectionRequest;
   trigger: ReflectionTriggerSource;
   instruction?: string;
   waiters: Array<(o: HarnessOutcome) => void>;
@@ -105,7 +114,7 @@ async function execute(c: Ctx, req: Request): Promise<HarnessOutcome> {
     const model = await resolveModelFor(c.o);
     // Loaded at the first launch: the run pulls in the model layer, which importing gitmem must not.
     const { runReflection } = await import('./run.js');
-    return await runReflection({
+    const base = {
       merge: s.merge,
       mergeInstructions: s.mergeInstructions,
       ...c.o.run,
@@ -118,30 +127,57 @@ async function execute(c: Ctx, req: Request): Promise<HarnessOutcome> {
       launch: c.o.launch,
       trigger: req.trigger,
       ...(req.instruction ? { instruction: req.instruction } : {}),
-    });
+    };
+    if (!req.multi) return await runReflection(base);
+    const { runMultiReflection } = await import('./harness-multi.js');
+    return await runMultiReflection({ ...base, agentDir: c.agentDir, ...projectCwd(c) }, req.multi);
   } catch (err) {
     const error = toMemoryError(err);
     return { launched: false, reason: 'error', conversationId: req.conversationId, message: error.message, error };
   }
 }
 
+function projectCwd(c: Ctx): { cwd?: string } {
+  return c.o.projectDir ? { cwd: c.o.projectDir } : {};
+}
+
+/** After a successful single run: is the multi run of every `multiEvery` successful runs due? */
+function multiDue(c: Ctx, req: Request, outcome: HarnessOutcome): boolean {
+  if (req.multi || !outcome.launched || !outcome.success) return false;
+  try {
+    return countSingleRun(c.agentDir, c.settings().multiEvery);
+  } catch (err) {
+    c.o.run?.onWarning?.(`Note: the multi-reflection counter was not updated (${toMemoryError(err).message}).`);
+    return false;
+  }
+}
+
 function start(c: Ctx, req: Request): void {
   const job = (async () => {
+    let outcome: HarnessOutcome | undefined;
     try {
-      const outcome = await execute(c, req);
-      req.waiters.forEach((w) => w(outcome));
-      c.o.onComplete?.(outcome);
+      const o = await execute(c, req);
+      outcome = o;
+      req.waiters.forEach((w) => w(o));
+      c.o.onComplete?.(o);
     } finally {
       const next = table.release(c.memoryDir);
       if (next) dequeue(c, next);
       else running.delete(c.memoryDir);
     }
+    // the counter file is locked: harnesses of one agent in several processes never lose a count
+    if (outcome && multiDue(c, req, outcome))
+      launchRequest(c, { conversationId: 'multi', trigger: 'step-count', multi: { recent: c.settings().multiRecent } });
   })();
   running.set(c.memoryDir, job);
 }
 
 /** A queued step-count launch re-checks its threshold; other queued launches run unconditionally. */
 function dequeue(c: Ctx, req: Request): void {
+  if (req.multi) {
+    table.tryReserve(c.memoryDir, req);
+    return start(c, req);
+  }
   const steps = readCursor(c.agentDir, req.conversationId).stepsSinceLastReflection;
   if (req.trigger === 'step-count' && decideReflection(c.settings(), 'turn-end', steps) === null) {
     const dropped: HarnessNoRun = {
@@ -173,12 +209,17 @@ function launch(c: Ctx, conversationId: string, event: ReflectionEvent, instruct
       }),
     };
   }
+  return launchRequest(c, { conversationId, trigger, ...(instruction ? { instruction } : {}) });
+}
+
+/** Starts the request now, or queues it behind the agent's running reflection. */
+function launchRequest(c: Ctx, r: Omit<Request, 'waiters'> & { trigger: ReflectionTriggerSource }): ReflectionLaunch {
   let resolveDone: (v: HarnessOutcome) => void = () => undefined;
-  const done = new Promise<HarnessOutcome>((r) => (resolveDone = r));
-  const req: Request = { conversationId, trigger, waiters: [resolveDone], ...(instruction ? { instruction } : {}) };
-  if (!table.tryReserve(c.memoryDir, req)) return { state: 'queued', trigger, done };
+  const done = new Promise<HarnessOutcome>((res) => (resolveDone = res));
+  const req: Request = { ...r, waiters: [resolveDone] };
+  if (!table.tryReserve(c.memoryDir, req)) return { state: 'queued', trigger: r.trigger, done };
   start(c, req);
-  return { state: 'started', trigger, done };
+  return { state: 'started', trigger: r.trigger, done };
 }
 
 /**
@@ -200,6 +241,13 @@ export function createReflectionHarness(o: ReflectionHarnessOptions): Reflection
     onTurnEnd: (conversationId) => launch(c, conversationId, 'turn-end'),
     onCompaction: (conversationId) => launch(c, conversationId, 'compaction'),
     reflectNow: (conversationId, opts = {}) => launch(c, conversationId, 'manual', opts.instruction),
+    reflectMany: (selection, opts = {}) =>
+      launchRequest(c, {
+        conversationId: 'multi',
+        trigger: 'manual',
+        multi: requireSelection(selection),
+        ...(opts.instruction ? { instruction: opts.instruction } : {}),
+      }),
     settings,
     idle: async () => {
       while (running.has(memoryDir)) await running.get(memoryDir);

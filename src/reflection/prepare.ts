@@ -42,6 +42,8 @@ type Gate = { skip: ReflectionSkipped } | { payload: string; lines: { from: numb
 /** Parent clean? Anything new to reflect on? (No worktree, no directory is created here.) */
 async function gateReflection(o: ReflectionRunOptions, memoryDir: string, agentDir: string): Promise<Gate> {
   const conversationId = o.conversationId;
+  // A multi run does not pre-check the parent (B10.23): finalize refuses a dirty parent as `parent_dirty`.
+  if (o.multi) return { payload: o.multi.payload, lines: { from: 0, to: 0 } };
   if ((await dirtyPaths(o.git, memoryDir)).length > 0) {
     return {
       skip: {
@@ -137,8 +139,9 @@ export async function prepareReflection(
   try {
     const payloadPath = join(wt.worktreeBaseDir, `${worktreeName(wt)}.transcript.json`);
     writeFileSync(payloadPath, gate.payload);
-    markReflectionStarted(agentDir, o.conversationId, o.clock);
-    const reviewed = `${o.conversationId} lines ${gate.lines.from}-${gate.lines.to}`;
+    const started = o.multi ? o.multi.advance.map((a) => a.conversationId) : [o.conversationId];
+    for (const id of started) markReflectionStarted(agentDir, id, o.clock);
+    const reviewed = o.multi?.reviewed ?? `${o.conversationId} lines ${gate.lines.from}-${gate.lines.to}`;
     const prompts = buildPrompts(o, snap, gate.payload, reviewed);
     return { wt, agentDir, payloadPath, payloadChars: gate.payload.length, lines: gate.lines, ...prompts };
   } catch (err) {

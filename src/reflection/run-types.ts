@@ -11,6 +11,7 @@ import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
 import type { PreparedRefresh } from '../sync/refresh.js';
 import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
+import type { MultiPayload } from './multi-payload.js';
 import type { ReflectionMergeMode } from './settings.js';
 import type { ParentSnapshot } from './snapshot.js';
 import type { ReflectionTriggerSource } from './triggers.js';
@@ -49,6 +50,12 @@ export interface ReflectionRunOptions {
   mergeInstructions?: string;
   integrate?: (pending: PendingIntegration) => Promise<void>;
   instruction?: string;
+  /**
+   * A reflection over several conversations (multi-payload.ts): its manifest replaces the single
+   * conversation's payload, the parent's dirtiness is caught at finalize rather than before, and on success
+   * only `advance` moves (the unreflected slices; replays never do).
+   */
+  multi?: Pick<MultiPayload, 'payload' | 'reviewed' | 'advance'>;
   /** Replaces the system prompt (default: reflection + memory-worker rules). */
   systemPrompt?: string;
   /** Replaces the task message entirely (no snapshot is built). */

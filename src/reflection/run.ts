@@ -38,7 +38,7 @@ async function runAgent(
   });
   o.onProgress?.({
     phase: 'reflecting',
-    message: `Reflecting on ${o.conversationId} lines ${p.lines.from}-${p.lines.to} with ${describeModel(o.model)}…`,
+    message: `Reflecting on ${o.multi ? o.multi.reviewed : `${o.conversationId} lines ${p.lines.from}-${p.lines.to}`} with ${describeModel(o.model)}…`,
   });
   try {
     const run = await runSubAgent({

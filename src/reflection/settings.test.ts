@@ -21,6 +21,8 @@ describe('reflection settings', () => {
       stepCount: 25,
       merge: 'auto',
       mergeInstructions: '',
+      multiEvery: 0,
+      multiRecent: 5,
     });
     expect(describeReflectionSettings(DEFAULT_REFLECTION_SETTINGS)).toBe('Every 25 steps, apply automatically');
   });
@@ -58,12 +60,17 @@ describe('reflection settings', () => {
       stepCount: 10,
       merge: 'explicit',
     });
-    writeFileSync(join(agentDir, 'config.json'), JSON.stringify({ reflection: { merge: 'auto', stepCount: 7 } }));
+    writeFileSync(
+      join(agentDir, 'config.json'),
+      JSON.stringify({ reflection: { merge: 'auto', stepCount: 7, multiEvery: 3, multiRecent: 'x' } }),
+    );
     expect(resolveReflectionSettings({ home, projectDir: project, agentDir })).toEqual({
       trigger: 'step-count',
       stepCount: 7,
       merge: 'auto',
       mergeInstructions: '',
+      multiEvery: 3,
+      multiRecent: 5,
     });
   });
 });

@@ -19,6 +19,10 @@ export interface ReflectionSettings {
   merge: ReflectionMergeMode;
   /** Extra instructions for an explicit (reviewed) merge. */
   mergeInstructions: string;
+  /** After every this many successful single-conversation runs the post-turn trigger runs a multi one (0: off). */
+  multiEvery: number;
+  /** How many recent conversations that multi run covers. */
+  multiRecent: number;
 }
 
 /** A fresh install reflects every 25 assistant steps and merges automatically. */
@@ -27,6 +31,8 @@ export const DEFAULT_REFLECTION_SETTINGS: Readonly<ReflectionSettings> = Object.
   stepCount: 25,
   merge: 'auto',
   mergeInstructions: '',
+  multiEvery: 0,
+  multiRecent: 5,
 });
 
 const TRIGGERS: readonly string[] = ['off', 'step-count', 'compaction-event'];
@@ -64,6 +70,10 @@ export function applyReflectionLayer(base: ReflectionSettings, layer: unknown): 
   const count = validCount(l['stepCount']);
   if (count !== undefined) out.stepCount = count;
   if (l['merge'] === 'auto' || l['merge'] === 'explicit') out.merge = l['merge'];
+  const every = l['multiEvery'];
+  if (every === 0 || validCount(every) !== undefined) out.multiEvery = every as number;
+  const recent = validCount(l['multiRecent']);
+  if (recent !== undefined) out.multiRecent = Math.min(recent, 50);
   if (typeof l['mergeInstructions'] === 'string') out.mergeInstructions = l['mergeInstructions'].trim();
   return out;
 }

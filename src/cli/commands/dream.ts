@@ -16,6 +16,7 @@ import type { CliCommand, CliContext } from '../types.js';
 const USAGE = `
 Usage: gitmem dream [--memory <agent-id>] [--from <source>] [--to <path>] [-i <text>] [-m <provider:model>]
                     [--timeout <seconds>] [--dry-run] [--merge auto|explicit] [--json]
+       gitmem dream --recent <n> | --conversation <id|source>... | --auto [options above but --from]
 
 Reviews what happened in a conversation and rewrites the agent's memory in a private worktree, then merges
 the sub-agent's commits (each message is its reason, with a Reviewed-Transcript trailer).
@@ -23,6 +24,9 @@ the sub-agent's commits (each message is its reason, with a Reviewed-Transcript 
   --from <source>   a conversation id (default "default"), or a file another harness wrote:
 ${SOURCE_FORMS.map((f) => `                      ${f}`).join('\n')}
                     (transcript: takes gitmem rows or OpenAI / AI SDK messages, {"role", "content"})
+  --recent <n>      reflect over the n most recently written conversations at once (one manifest)
+  --conversation X  reflect over X (repeatable): a conversation id or a source as for --from
+  --auto            a selector model picks up to 5 conversations from a scored catalogue
   --to <path>       maintain a document (e.g. ./AGENTS.md) through memory at system/<basename>; it is written
                     back only from the committed, merged result
   -i, --instruction extra instruction for this run
@@ -65,6 +69,11 @@ function str(ctx: CliContext, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+function list(ctx: CliContext, key: string): string[] | undefined {
+  const v = ctx.values[key];
+  return Array.isArray(v) && v.length > 0 ? v.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
 /** The error convention: one `gitmem: CODE: message` line first, details after it. */
 function printError(ctx: CliContext, e: { code: string; message: string }, details: string[] = []): void {
   ctx.stderr([`gitmem: ${e.code}: ${e.message.split('\n')[0] ?? ''}`, ...details].join('\n'));
@@ -79,6 +88,7 @@ function printText(ctx: CliContext, r: DreamResult): void {
       (r.conflictingPaths ?? []).map((path) => `  conflicting: ${path}`),
     );
   else ctx.stdout(r.message);
+  for (const s of r.slices ?? []) ctx.stdout(`  ${s.mode}: ${s.conversation_id} lines ${s.lines.from}-${s.lines.to}`);
   if (r.targetWritten) ctx.stdout(`Wrote ${r.targetPath}`);
 }
 
@@ -136,6 +146,8 @@ async function dream(
     ...optional({
       agentId: str(ctx, 'memory') ?? ctx.agent,
       from: str(ctx, 'from'),
+      recent: str(ctx, 'recent'),
+      conversations: list(ctx, 'conversation'),
       to: str(ctx, 'to'),
       instruction: str(ctx, 'instruction'),
       model: str(ctx, 'model'),
@@ -145,6 +157,7 @@ async function dream(
       merge,
     }),
     ...(ctx.values['dry-run'] === true ? { dryRun: true } : {}),
+    ...(ctx.values['auto'] === true ? { auto: true } : {}),
   });
   p.stop();
   if (ctx.json) {
