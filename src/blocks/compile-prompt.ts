@@ -4,6 +4,7 @@
  * deterministic — no clock, no counters — so the same commit always yields byte-identical text.
  */
 import { MemoryError } from '../errors.js';
+import { applyPromptTemplate } from './prompt-template.js';
 import { summarizeMarkdown, type MarkdownSummary } from './file-summary.js';
 import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
 import { assertMemoryMode, buildPresetPrompt, DEFAULT_PRESET_ID, type MemoryMode } from './presets.js';
@@ -50,6 +51,11 @@ export interface CompileOptions {
   maxChars?: number;
   /** With maxChars: a line that must be in the text (it is kept within the cap). */
   notice?: string;
+  /**
+   * The caller's own raw prompt, in place of the preset's: every `{CORE_MEMORY}` becomes the compiled memory,
+   * else the memory is appended after a blank line (blocks/prompt-template.ts). Not with `preset`.
+   */
+  template?: string;
 }
 
 export interface Skill {
@@ -229,7 +235,11 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
   const mode = options.mode ?? 'local-memfs';
   assertMemoryMode(mode);
   const surface = options.surface ?? DEFAULT_PROMPT_SURFACE;
-  const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode, surface);
+  if (options.template !== undefined && options.preset !== undefined) {
+    throw new MemoryError('INVALID_ARGUMENT', 'a template replaces the preset: pass one of template and preset');
+  }
+  const base =
+    options.template === undefined ? buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode, surface) : undefined;
   const ctx = contextFor(surface, options.memoryDirLabel, mode !== 'standard');
   const sections = [
     base,
@@ -242,5 +252,6 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
     sections.push(skillsSection(parts.skills, ctx));
   }
   sections.push(metadataSection(options));
-  return sections.filter((s): s is string => s !== undefined).join('\n\n');
+  const text = sections.filter((s): s is string => s !== undefined).join('\n\n');
+  return options.template === undefined ? text : applyPromptTemplate(options.template, text);
 }

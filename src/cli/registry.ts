@@ -80,7 +80,7 @@ export const COMMANDS = {
   agents: { summary: 'list agents that have a memory repository under this home', grammar: {}, served: true },
   prompt: {
     summary: 'print the system prompt compiled from the committed memory',
-    grammar: { options: { mode: str, preset: str, surface: str } },
+    grammar: { options: { mode: str, preset: str, surface: str, template: str } },
     served: true,
   },
   tree: { summary: 'show the committed memory tree with descriptions', grammar: {}, served: true },

@@ -169,7 +169,8 @@ export interface Memory extends MemoryReadApi {
    * (gitmem's memory tools only: MCP, AI SDK) or `anthropic` (Anthropic's memory tool, `/memories`).
    * `maxChars` compiles a harness's session context instead (what `gitmem hook … session-start` answers): the
    * memory phrased as facts, the `system/` blocks that fit plus the tree, never longer than `maxChars`;
-   * `notice`, a line it must carry.
+   * `notice`, a line it must carry. `template`, the caller's own raw prompt in place of the preset's: every
+   * `{CORE_MEMORY}` becomes the memory, else the memory follows it after a blank line (not with preset or maxChars).
    */
   compilePrompt(options?: {
     mode?: MemoryMode;
@@ -177,6 +178,7 @@ export interface Memory extends MemoryReadApi {
     surface?: PromptSurface;
     maxChars?: number;
     notice?: string;
+    template?: string;
   }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
