@@ -235,8 +235,9 @@ export const COMMANDS = {
     grammar: { options: { scope: str, 'dry-run': flag }, args: ['[harness]'] },
   },
   config: {
-    summary: 'show or edit the gitmem config file ($GITMEM_HOME/config)',
+    summary: 'show or edit the settings by dotted key, checked, per scope (global, project, agent)',
     grammar: {
+      options: { scope: str },
       subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] },
       defaultSub: 'show',
     },

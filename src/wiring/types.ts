@@ -16,6 +16,8 @@ import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
+import type { SettingsScope } from '../reflection/settings-schema.js';
+import type { SettingChange, SettingValue } from '../reflection/settings-store.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
 import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
@@ -243,4 +245,24 @@ export interface Memory extends MemoryReadApi {
   reflection(options?: MemoryReflectionOptions): ReflectionHarness;
   /** One reflection by hand: over a stored conversation or an external transcript, optionally a document. */
   dream(options?: MemoryDreamOptions): Promise<DreamResult>;
+  /**
+   * The settings `gitmem config` edits, by dotted key (`reflection.stepCount`, `reflection.trigger`, `model`…),
+   * checked against one schema. `scope`: `global` (default for set/unset), `project` (`<projectDir>/.gitmem/
+   * config.json`, projectDir default the process's cwd) or `agent` (this agent's entry in the project file).
+   * `get` without a scope answers the effective value, every scope applied in order.
+   */
+  readonly settings: {
+    get(key: string, options?: MemorySettingsOptions): Promise<SettingValue>;
+    set(key: string, value: unknown, options?: MemorySettingsOptions): Promise<SettingChange>;
+    unset(key: string, options?: MemorySettingsOptions): Promise<SettingChange>;
+  };
+}
+
+/** Where `memory.settings` reads and writes. */
+export interface MemorySettingsOptions {
+  scope?: SettingsScope;
+  /** The project directory (default `process.cwd()`). */
+  projectDir?: string;
+  /** The agent of the `agent` scope and of the effective value (default the handle's agent). */
+  agentId?: string;
 }
