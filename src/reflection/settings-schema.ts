@@ -104,11 +104,18 @@ function distance(a: string, b: string): number {
  * @example nearestSettingKeys('reflection.stepcount')[0] === 'reflection.stepCount'
  */
 export function nearestSettingKeys(key: string): string[] {
-  const tail = key.split('.').at(-1) ?? key;
-  return SETTINGS_SCHEMA.map((s) => ({
-    key: s.key,
-    d: Math.min(distance(key, s.key), distance(tail, s.key.split('.').at(-1) ?? s.key) + 1),
-  }))
+  const [head = '', ...rest] = key.toLowerCase().split('.');
+  const tail = rest.at(-1) ?? head;
+  const score = (known: string): number => {
+    const [kHead = '', ...kRest] = known.toLowerCase().split('.');
+    const kTail = kRest.at(-1) ?? kHead;
+    // A prefix of the right name ("steps" of "stepCount") is as near as a typo; another section is farther.
+    let common = 0;
+    while (common < tail.length && tail[common] === kTail[common]) common += 1;
+    const tailScore = common >= Math.min(4, tail.length, kTail.length) ? 1 : distance(tail, kTail);
+    return Math.min(distance(key, known), tailScore) + (head === kHead ? 0 : 2);
+  };
+  return SETTINGS_SCHEMA.map((s) => ({ key: s.key, d: score(s.key) }))
     .sort((a, b) => a.d - b.d || (a.key < b.key ? -1 : 1))
     .slice(0, 3)
     .map((s) => s.key);

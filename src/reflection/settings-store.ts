@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { applyEdits, modify } from 'jsonc-parser';
+import { applyEdits, format, modify } from 'jsonc-parser';
 import { DEFAULT_SYSTEM_BUDGET_TOKENS } from '../blocks/budgets.js';
 import { MemoryError } from '../errors.js';
 import { checkGitmemConfig, configPath } from '../llm/config.js';
@@ -40,7 +40,7 @@ export interface SettingChange {
   value?: unknown;
 }
 
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+const FORMAT = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
 function projectFile(place: SettingsPlace, scope: SettingsScope): string {
   if (place.projectDir === undefined)
@@ -109,19 +109,37 @@ function writeFile(file: string, text: string, global: boolean): void {
   }
 }
 
+/** `text` with the value at `path` set (undefined: removed); only the edited entry is laid out anew. */
+function modified(text: string, path: string[], value: unknown): string {
+  const edits = modify(text, path, value, {});
+  let out = applyEdits(text, edits);
+  for (const e of edits) {
+    if (e.content !== '') out = applyEdits(out, format(out, { offset: e.offset, length: e.content.length }, FORMAT));
+  }
+  return out;
+}
+
 /** Edits the value at `path` (undefined: removes it, and the objects it leaves empty); checked before written. */
 function edit(file: string, path: string[], value: unknown, global: boolean): boolean {
   const before = readText(file);
-  parsed(file, before, global); // a broken file is refused before anything is written
-  let text = before === undefined || before.trim() === '' ? '{}\n' : before;
-  text = applyEdits(text, modify(text, path, value, FORMAT));
+  // A broken file is refused before anything is written; unsetting what is not there changes nothing.
+  const current = parsed(file, before, global);
+  if (value === undefined && at(current, path) === undefined) return false;
+  const empty = before === undefined || before.trim() === '';
+  let text = empty
+    ? `${JSON.stringify(
+        path.reduceRight<unknown>((v, k) => ({ [k]: v }), value),
+        null,
+        2,
+      )}\n`
+    : modified(before, path, value);
   for (let depth = path.length - 1; value === undefined && depth > 0; depth -= 1) {
     const parent = at(parsed(file, text, false), path.slice(0, depth));
     if (typeof parent !== 'object' || parent === null || Object.keys(parent).length > 0) break;
-    text = applyEdits(text, modify(text, path.slice(0, depth), undefined, FORMAT));
+    text = modified(text, path.slice(0, depth), undefined);
   }
   parsed(file, text, global);
-  if (text === (before ?? '{}\n') || (before === undefined && value === undefined)) return false;
+  if (text === before) return false;
   writeFile(file, text, global);
   return true;
 }
