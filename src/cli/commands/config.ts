@@ -37,9 +37,14 @@ function isSection(key: string): boolean {
   return SETTINGS_SCHEMA.some((s) => s.key.startsWith(`${key}.`));
 }
 
-function scopeOf(ctx: CliContext): SettingsScope | undefined {
+/**
+ * --scope, else `agent` for a set or unset of a per-agent key given --agent (a get with --agent alone answers that
+ * agent's effective value; a global-only key such as model stays global).
+ */
+function scopeOf(ctx: CliContext, sub: string, key: string): SettingsScope | undefined {
   const given = ctx.option('scope');
-  if (given === undefined) return ctx.agent !== undefined ? 'agent' : undefined;
+  const perAgent = SETTINGS_SCHEMA.some((s) => s.key === key && s.scopes.includes('agent'));
+  if (given === undefined) return ctx.agent !== undefined && sub !== 'get' && perAgent ? 'agent' : undefined;
   if (!(SETTINGS_SCOPES as readonly string[]).includes(given))
     throw new MemoryError('INVALID_ARGUMENT', `unknown scope ${JSON.stringify(given)} (use global, project or agent)`);
   return given as SettingsScope;
@@ -49,7 +54,7 @@ const shown = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringif
 
 /** get/set/unset of a key of the settings schema. */
 function runSetting(ctx: CliContext, sub: string, key: string, value: string | undefined): void {
-  const scope = scopeOf(ctx);
+  const scope = scopeOf(ctx, sub, key);
   const place: SettingsPlace = { home: ctx.home, projectDir: ctx.cwd, ...(ctx.agent ? { agentId: ctx.agent } : {}) };
   if (sub === 'get') {
     const got = getSetting(place, key, scope);
@@ -133,7 +138,7 @@ Global: --home DIR, --json.`,
         'UNKNOWN_COMMAND',
         `unknown or incomplete config command (use: config, config get <key>, config set <key> <value>, config unset <key>)`,
       );
-    if (SETTINGS_SCHEMA.some((s) => s.key === key) || scopeOf(ctx) !== undefined)
+    if (SETTINGS_SCHEMA.some((s) => s.key === key) || ctx.option('scope') !== undefined)
       return runSetting(ctx, sub, key, value);
     if (FREE_SECTIONS.includes(key.split('.')[0] ?? '') || (sub !== 'set' && isSection(key)))
       return runFree(ctx, sub, key, value);
