@@ -4,6 +4,7 @@
  * (`reflection.agents.<id>`). Every value is checked against the one schema (settings-schema.ts); an edit keeps
  * the rest of the file's text, and a refusal (bad key, bad value, a file that is not JSON) writes nothing.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { applyEdits, format, modify } from 'jsonc-parser';
@@ -99,7 +100,7 @@ function at(obj: unknown, path: readonly string[]): unknown {
 /** Replaces the file (temp + rename: a reader sees the old text or the new, never half). */
 function writeFile(file: string, text: string, global: boolean): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`; // the daemon serves calls at once
   try {
     writeFileSync(tmp, text, { mode: global ? 0o600 : 0o644 });
     renameSync(tmp, file);
