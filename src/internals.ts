@@ -74,6 +74,14 @@ export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
 // --- reflection
 export { resolveReflectionSettings, type ReflectionSettings } from './reflection/settings.js';
+export {
+  SETTINGS_SCHEMA,
+  SETTINGS_SCOPES,
+  settingSpec,
+  settingsHelp,
+  type SettingsScope,
+} from './reflection/settings-schema.js';
+export { getSetting, setSetting, unsetSetting, type SettingsPlace } from './reflection/settings-store.js';
 export { decideReflection } from './reflection/triggers.js';
 export type {
   ReflectionRunOptions,

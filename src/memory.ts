@@ -94,6 +94,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onWriteStep ? { onStep: options.onWriteStep } : {}),
     afterCommit: afterCommit(git, memoryDir, config, gitDirs),
+    hasRemote: () => remoteConfigured(memoryDir),
     ...(options.watchWorkTree === false ? {} : { cleanCheck: watchedCleanCheckFor(memoryDir, { env: config.env }) }),
   };
   // Another agent of the same home (a dream's `--to` document lives in the dreaming agent's memory).

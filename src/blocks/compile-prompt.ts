@@ -4,6 +4,7 @@
  * deterministic — no clock, no counters — so the same commit always yields byte-identical text.
  */
 import { MemoryError } from '../errors.js';
+import { applyPromptTemplate } from './prompt-template.js';
 import { summarizeMarkdown, type MarkdownSummary } from './file-summary.js';
 import { skillRootLines, type SkillRoot } from './skill-roots.js';
 import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
@@ -53,6 +54,11 @@ export interface CompileOptions {
   notice?: string;
   /** Skills from outside memory (blocks/skill-roots.ts), listed after memory's own, grouped by root. */
   skillRoots?: readonly SkillRoot[];
+  /**
+   * The caller's own raw prompt, in place of the preset's: every `{CORE_MEMORY}` becomes the compiled memory,
+   * else the memory is appended after a blank line (blocks/prompt-template.ts). Not with `preset`.
+   */
+  template?: string;
 }
 
 export interface Skill {
@@ -237,7 +243,11 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
   const mode = options.mode ?? 'local-memfs';
   assertMemoryMode(mode);
   const surface = options.surface ?? DEFAULT_PROMPT_SURFACE;
-  const base = buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode, surface);
+  if (options.template !== undefined && options.preset !== undefined) {
+    throw new MemoryError('INVALID_ARGUMENT', 'a template replaces the preset: pass one of template and preset');
+  }
+  const base =
+    options.template === undefined ? buildPresetPrompt(options.preset ?? DEFAULT_PRESET_ID, mode, surface) : undefined;
   const ctx = contextFor(surface, options.memoryDirLabel, mode !== 'standard');
   const sections = [
     base,
@@ -250,5 +260,6 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
     sections.push(skillsSection(parts.skills, ctx, options.skillRoots));
   }
   sections.push(metadataSection(options));
-  return sections.filter((s): s is string => s !== undefined).join('\n\n');
+  const text = sections.filter((s): s is string => s !== undefined).join('\n\n');
+  return options.template === undefined ? text : applyPromptTemplate(options.template, text);
 }

@@ -85,7 +85,7 @@ export const COMMANDS = {
   agents: { summary: 'list agents that have a memory repository under this home', grammar: {}, served: true },
   prompt: {
     summary: 'print the system prompt compiled from the committed memory',
-    grammar: { options: { mode: str, preset: str, surface: str } },
+    grammar: { options: { mode: str, preset: str, surface: str, template: str } },
     served: true,
   },
   tree: { summary: 'show the committed memory tree with descriptions', grammar: {}, served: true },
@@ -256,8 +256,9 @@ export const COMMANDS = {
     grammar: { options: { scope: str, 'dry-run': flag }, args: ['[harness]'] },
   },
   config: {
-    summary: 'show or edit the gitmem config file ($GITMEM_HOME/config)',
+    summary: 'show or edit the settings by dotted key, checked, per scope (global, project, agent)',
     grammar: {
+      options: { scope: str },
       subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] },
       defaultSub: 'show',
     },

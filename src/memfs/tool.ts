@@ -28,6 +28,7 @@ import type { SystemBudget } from '../blocks/validate-content.js';
 import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
 import { memoryToolSchema } from './tool-schema.js';
+import { withSyncNote } from './sync-note.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
 export interface WriteResult {
@@ -69,6 +70,11 @@ export interface WriteDeps {
   liftProtection?: ReadonlySet<string>;
   /** The repository's git dirs, found once when the handle opened (absent: found once per write). */
   gitDirs?: GitDirs;
+  /**
+   * True while the memory has a remote (asked at each tool write): the tool's result then says the memory is
+   * synced after the turn, as the prompt's memfs wording does. Absent: never said.
+   */
+  hasRemote?: () => boolean;
 }
 
 /** Plans a write from the call's race-safe view of the repository (no writes). */
@@ -291,7 +297,8 @@ export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<Wri
     if (!deps.view) throw new MemoryError('UNKNOWN_COMMAND', 'memory: view is not available here');
     return deps.view(args);
   }
-  return writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
+  const result = await writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
     PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args),
   );
+  return withSyncNote(deps.hasRemote, result);
 }

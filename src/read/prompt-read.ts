@@ -6,6 +6,7 @@
  * commit is kept in the process too (a commit id names its content, so the same commit and options always
  * give the same text).
  */
+import { MemoryError } from '../errors.js';
 import { compileContext } from '../blocks/compile-context.js';
 import {
   compileParts,
@@ -124,6 +125,9 @@ export async function readPrompt(
 
 /** The system prompt, or with `maxChars` a harness's budgeted context (blocks/compile-context.ts). */
 function compiled(parts: PromptParts, options: CompileOptions): string {
+  if (options.template !== undefined && options.maxChars !== undefined) {
+    throw new MemoryError('INVALID_ARGUMENT', 'a template wraps the full prompt: pass one of template and maxChars');
+  }
   return options.maxChars === undefined
     ? compileParts(parts, options)
     : compileContext(parts, options, options.maxChars);

@@ -1,10 +1,11 @@
 /**
- * Reflection settings: when a reflection fires and how its result is merged, resolved from
- * three layers — global (`$GITMEM_HOME/config` → "reflection"), project (`<project>/.gitmem/config.json`
- * → "reflection") and agent (`<agentDir>/config.json` → "reflection") — later layers winning.
+ * Reflection settings: when a reflection fires and how its result is merged, resolved in the reference's order
+ * (SPEC §10.2), later layers winning: global (`$GITMEM_HOME/config` → "reflection"), project
+ * (`<project>/.gitmem/config.json` → "reflection"), the agent's entry of the global file, then of the project
+ * file (`reflection.agents.<id>`), and last the agent's own `<agentDir>/config.json` → "reflection".
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { readGitmemConfig } from '../llm/config.js';
 
@@ -78,6 +79,17 @@ export function applyReflectionLayer(base: ReflectionSettings, layer: unknown): 
   return out;
 }
 
+/** The project settings file, relative to the project directory. */
+export const PROJECT_SETTINGS_FILE = join('.gitmem', 'config.json');
+
+/** The agent's entry (`agents.<id>`) of a "reflection" object, or undefined. */
+function agentEntry(layer: unknown, agentId: string | undefined): unknown {
+  if (agentId === undefined || typeof layer !== 'object' || layer === null) return undefined;
+  const agents = (layer as Record<string, unknown>)['agents'];
+  if (typeof agents !== 'object' || agents === null || !Object.hasOwn(agents, agentId)) return undefined;
+  return (agents as Record<string, unknown>)[agentId];
+}
+
 /** The "reflection" object of a JSON file, or undefined when the file is absent. */
 function layerFromFile(path: string): unknown {
   if (!existsSync(path)) return undefined;
@@ -101,16 +113,22 @@ export interface ReflectionSettingsSources {
   projectDir?: string;
   /** The agent directory (`$GITMEM_HOME/agents/<id>`) whose `config.json` is the agent layer. */
   agentDir?: string;
+  /** The agent whose `reflection.agents.<id>` entries apply (default: the agent directory's name). */
+  agentId?: string;
 }
 
 /**
- * Resolves the settings: defaults → global → project → agent.
+ * Resolves the settings: defaults → global → project → the agent's global entry → its project entry → the
+ * agent's own file.
  * @example resolveReflectionSettings({ home, agentDir }).stepCount // 25 unless configured
  */
 export function resolveReflectionSettings(s: ReflectionSettingsSources): ReflectionSettings {
+  const agentId = s.agentId ?? (s.agentDir ? basename(s.agentDir) : undefined);
+  const global = readGitmemConfig(s.home).reflection;
+  const project = s.projectDir ? layerFromFile(join(s.projectDir, PROJECT_SETTINGS_FILE)) : undefined;
   let out: ReflectionSettings = { ...DEFAULT_REFLECTION_SETTINGS };
-  out = applyReflectionLayer(out, readGitmemConfig(s.home).reflection);
-  if (s.projectDir) out = applyReflectionLayer(out, layerFromFile(join(s.projectDir, '.gitmem', 'config.json')));
+  for (const layer of [global, project, agentEntry(global, agentId), agentEntry(project, agentId)])
+    out = applyReflectionLayer(out, layer);
   if (s.agentDir) out = applyReflectionLayer(out, layerFromFile(join(s.agentDir, 'config.json')));
   return out;
 }

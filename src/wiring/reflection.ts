@@ -15,7 +15,7 @@ import {
   type ReflectionHarnessOptions,
 } from '../reflection/harness.js';
 import { launcherFor, runnerFor } from './open.js';
-import type { Memory, MemoryDreamOptions, MemoryReflectionOptions } from './types.js';
+import type { Memory, MemoryDreamOptions, MemoryReflectionOptions, MemorySettingsOptions } from './types.js';
 
 /**
  * Resolves a model spec (or none: GITMEM_MODEL, then the config file's `model`) with the configured
@@ -78,7 +78,7 @@ function dreamWiring(
 export function reflectionParts(
   w: { config: GitmemConfig; git: GitRunner; launch: Launcher; agentId: string | undefined; memoryDir: string },
   reopen: (agentId: string) => Promise<Memory>,
-): Pick<Memory, 'reflection' | 'dream'> {
+): Pick<Memory, 'reflection' | 'dream' | 'settings'> {
   // A memory opened through GITMEM_MEMORY_DIR outside any home has no agent id: it has no transcripts either.
   const agentOf = (): string => {
     if (w.agentId !== undefined) return w.agentId;
@@ -89,6 +89,7 @@ export function reflectionParts(
     );
   };
   return {
+    settings: settingsApi(w.config.home, w.agentId),
     reflection: (o = {}) => harness({ config: w.config, git: w.git, launch: w.launch, agentId: agentOf() }, o),
     dream: async (o: MemoryDreamOptions = {}) => {
       const { runDream: run } = await import('../reflection/dream.js');
@@ -99,6 +100,20 @@ export function reflectionParts(
         cwd: o.cwd ?? process.cwd(),
       });
     },
+  };
+}
+
+/** `memory.settings`: the settings store (reflection/settings-store.ts), loaded on first use. */
+function settingsApi(home: string, handleAgent: string | undefined): Memory['settings'] {
+  const place = (o: MemorySettingsOptions = {}) => {
+    const agentId = o.agentId ?? handleAgent;
+    return { home, projectDir: o.projectDir ?? process.cwd(), ...(agentId !== undefined ? { agentId } : {}) };
+  };
+  const store = () => import('../reflection/settings-store.js');
+  return {
+    get: async (key, o = {}) => (await store()).getSetting(place(o), key, o.scope),
+    set: async (key, value, o = {}) => (await store()).setSetting(place(o), key, value, o.scope ?? 'global'),
+    unset: async (key, o = {}) => (await store()).unsetSetting(place(o), key, o.scope ?? 'global'),
   };
 }
 

@@ -18,6 +18,8 @@ import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js'
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
+import type { SettingsScope } from '../reflection/settings-schema.js';
+import type { SettingChange, SettingValue } from '../reflection/settings-store.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
 import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
@@ -182,7 +184,8 @@ export interface Memory extends MemoryReadApi {
    * (gitmem's memory tools only: MCP, AI SDK) or `anthropic` (Anthropic's memory tool, `/memories`).
    * `maxChars` compiles a harness's session context instead (what `gitmem hook … session-start` answers): the
    * memory phrased as facts, the `system/` blocks that fit plus the tree, never longer than `maxChars`;
-   * `notice`, a line it must carry.
+   * `notice`, a line it must carry. `template`, the caller's own raw prompt in place of the preset's: every
+   * `{CORE_MEMORY}` becomes the memory, else the memory follows it after a blank line (not with preset or maxChars).
    */
   compilePrompt(options?: {
     mode?: MemoryMode;
@@ -194,6 +197,7 @@ export interface Memory extends MemoryReadApi {
     projectDir?: string;
     /** false: memory's own skills only (no project, configured or user skill roots). */
     skillRoots?: boolean;
+    template?: string;
   }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
@@ -274,6 +278,26 @@ export interface Memory extends MemoryReadApi {
    * SANDBOX_UNAVAILABLE without a kernel sandbox). Never throws for a non-zero exit.
    */
   sandboxExec(command: string[], options?: MemorySandboxExecOptions): Promise<SandboxExecResult>;
+  /**
+   * The settings `gitmem config` edits, by dotted key (`reflection.stepCount`, `reflection.trigger`, `model`…),
+   * checked against one schema. `scope`: `global` (default for set/unset), `project` (`<projectDir>/.gitmem/
+   * config.json`, projectDir default the process's cwd) or `agent` (this agent's entry in the project file).
+   * `get` without a scope answers the effective value, every scope applied in order.
+   */
+  readonly settings: {
+    get(key: string, options?: MemorySettingsOptions): Promise<SettingValue>;
+    set(key: string, value: unknown, options?: MemorySettingsOptions): Promise<SettingChange>;
+    unset(key: string, options?: MemorySettingsOptions): Promise<SettingChange>;
+  };
+}
+
+/** Where `memory.settings` reads and writes. */
+export interface MemorySettingsOptions {
+  scope?: SettingsScope;
+  /** The project directory (default `process.cwd()`). */
+  projectDir?: string;
+  /** The agent of the `agent` scope and of the effective value (default the handle's agent). */
+  agentId?: string;
 }
 
 /** Options of {@link Memory.sandboxExec} (the agent, its memory and the configuration are the handle's). */

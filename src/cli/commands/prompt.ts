@@ -14,8 +14,10 @@ function usage(): string {
   const modes = MEMORY_MODES.map((m) => `  ${m.padEnd(12)} ${MODES[m]}`);
   const surfaces = PROMPT_SURFACES.map((s) => `  ${s.padEnd(12)} ${surfaceWording(s).summary}`);
   return [
-    'Usage: gitmem prompt [--mode MODE] [--preset ID] [--surface SURFACE] [--agent ID] [--json]',
+    'Usage: gitmem prompt [--mode MODE] [--preset ID | --template FILE] [--surface SURFACE] [--agent ID] [--json]',
     '  Compiled from HEAD only: uncommitted edits are not included.',
+    '  --template FILE (- for stdin): your own raw prompt in place of the preset; every {CORE_MEMORY} in it becomes',
+    '  the memory, else the memory is appended after a blank line.',
     '  Default mode: memfs when the memory has a remote (gitmem remote set, or a clone), else local-memfs.',
     'Modes:',
     ...modes,
@@ -33,8 +35,22 @@ export const command: CliCommand = {
   async run(ctx) {
     const memory = await ctx.openMemory();
     const mode = (ctx.option('mode') ?? memory.defaultPromptMode()) as MemoryMode;
-    const preset = ctx.option('preset') ?? 'default';
     const surface = (ctx.option('surface') ?? DEFAULT_PROMPT_SURFACE) as PromptSurface;
+    const templateFile = ctx.option('template');
+    if (templateFile !== undefined) {
+      // Read before anything else so a missing file is the one error shown; the preset is the template's place.
+      const template = await ctx.readText(templateFile);
+      const given = ctx.option('preset');
+      const prompt = await memory.compilePrompt({
+        mode,
+        surface,
+        template,
+        projectDir: ctx.cwd,
+        ...(given ? { preset: given } : {}),
+      });
+      return ctx.print({ mode, template: templateFile, surface, prompt }, prompt);
+    }
+    const preset = ctx.option('preset') ?? 'default';
     const prompt = await memory.compilePrompt({ mode, preset, surface, projectDir: ctx.cwd });
     ctx.print({ mode, preset, surface, prompt }, prompt);
   },

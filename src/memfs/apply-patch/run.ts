@@ -9,6 +9,7 @@ import { refuseUndeclared } from '../tool-args.js';
 import { applyPatchToolSchema } from '../tool-schema.js';
 import { decodeMemoryText } from '../read-text.js';
 import type { RepoFs } from '../repo-fs.js';
+import { withSyncNote } from '../sync-note.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from '../tool.js';
 import { planPatch, type PatchFs } from './plan.js';
 
@@ -54,7 +55,7 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<Wri
   }
   checkText('memory_apply_patch', 'reason', reason, TOOL_LIMITS.reasonChars);
   checkText('memory_apply_patch', 'input', input, TOOL_LIMITS.patchChars);
-  return writeUnderLease(deps, 'memory_apply_patch', reason.trim(), (fs) => {
+  const result = await writeUnderLease(deps, 'memory_apply_patch', reason.trim(), (fs) => {
     const read = patchFs(fs);
     const plan = planPatch(input, read, { memoryDir: deps.memoryDir });
     const before = new Map<string, string | null>();
@@ -64,4 +65,5 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<Wri
       ...plan.writes.map((w) => ({ file: w.file, before: before.get(w.file) ?? null, after: w.content })),
     ];
   });
+  return withSyncNote(deps.hasRemote, result);
 }
