@@ -7,7 +7,7 @@
  */
 export * from './index.js';
 export { MemoryError, isMemoryError, type MemoryErrorCode } from './errors.js';
-export { createGitRunner } from './git/runner.js';
+export { createGitRunner, type GitRunner } from './git/runner.js';
 export { redactText } from './git/redact.js';
 export { tryParseMemoryFile } from './blocks/frontmatter.js';
 export { validateChanges } from './blocks/validate.js';
@@ -69,6 +69,7 @@ export { listHomeAgents } from './memfs/scope.js';
 export { readCommittedSnapshot } from './read/read-revision.js';
 export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
+export { findPreCommitProblems } from './hooks/pre-commit.js';
 // --- reflection
 export { resolveReflectionSettings, type ReflectionSettings } from './reflection/settings.js';
 export { decideReflection } from './reflection/triggers.js';
