@@ -228,7 +228,7 @@ export const COMMANDS = {
   },
   connect: {
     summary: "register gitmem's hooks and MCP server with a harness (Claude Code, Codex)",
-    grammar: { options: { scope: str, 'dry-run': flag, status: flag }, args: ['[harness]'] },
+    grammar: { options: { scope: str, 'dry-run': flag, status: flag, 'auto-memory': flag }, args: ['[harness]'] },
   },
   disconnect: {
     summary: 'remove what gitmem connect added to a harness’s settings',

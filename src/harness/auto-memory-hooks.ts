@@ -81,7 +81,7 @@ export async function preWrite(memory: Memory, input: HookInput): Promise<string
 }
 
 /** Commits `paths` (all changes when empty) under the write lease; false when there was nothing to commit. */
-async function commitPaths(memory: Memory, paths: readonly string[], reason: string): Promise<boolean> {
+export async function commitPaths(memory: Memory, paths: readonly string[], reason: string): Promise<boolean> {
   const git = handleGit(memory);
   const cwd = memory.memoryDir;
   const who = agentIdentity(memory.agentId);

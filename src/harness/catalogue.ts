@@ -20,7 +20,8 @@ export type Scope = 'user' | 'project';
 export const SCOPES: readonly Scope[] = ['user', 'project'];
 
 /** The gitmem side of a hook: what `gitmem hook <harness> <event>` handles. */
-export type GitmemEvent = 'session-start' | 'turn-end' | 'session-end' | 'auto-memory-start' | 'pre-write' | 'post-write';
+export type GitmemEvent =
+  'session-start' | 'turn-end' | 'session-end' | 'auto-memory-start' | 'pre-write' | 'post-write';
 
 export interface HookEvent {
   /** The harness's event name (the key under `hooks`). */
