@@ -70,6 +70,7 @@ export { readCommittedSnapshot } from './read/read-revision.js';
 export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
 export { findPreCommitProblems } from './hooks/pre-commit.js';
+export { readRepoLayout } from './hooks/layout-config.js';
 // --- reflection
 export { resolveReflectionSettings, type ReflectionSettings } from './reflection/settings.js';
 export { decideReflection } from './reflection/triggers.js';

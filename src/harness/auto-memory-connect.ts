@@ -6,7 +6,7 @@
  */
 import { dirname } from 'node:path';
 import { createMemory, MemoryError } from '../index.js';
-import type { GitmemConfig } from '../internals.js';
+import { readRepoLayout, type GitmemConfig } from '../internals.js';
 import { importAutoMemory, autoMemorySource } from './auto-memory-import.js';
 import { HARNESSES } from './catalogue.js';
 import { connect, locations, type ConnectOptions, type ConnectResult } from './connect.js';
@@ -40,6 +40,12 @@ export async function connectAutoMemory(
   const where = locations(o.env, o.cwd);
   const agentId = o.agent ?? agentForProject(o.home, o.cwd);
   const memory = await createMemory({ config: o.config, ...(agentId ? { agentId } : {}) });
+  // Claude Code writes MEMORY.md and topic files with name/description: only the index layout accepts them.
+  if (readRepoLayout(memory.memoryDir).name !== 'index')
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `--auto-memory needs a checkout with the index layout; ${memory.memoryDir} has another (gitmem migrate --layout index, or a new agent made with gitmem init --layout index)`,
+    );
   const settingsPath = HARNESSES[harness].files('user', where)[0]?.path ?? '';
   const source = autoMemorySource({
     settingsPath,
