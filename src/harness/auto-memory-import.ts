@@ -1,8 +1,9 @@
 /**
  * `connect claude-code --auto-memory`, first step: Claude Code's existing auto-memory folder copied into the
  * agent's checkout as one commit (judged by the pre-commit hook like every write), before the settings point
- * Claude Code at the checkout. Nothing is lost: the folder stays where it was, a file already in the checkout
- * with other bytes is a refusal (not an overwrite), and a refused import removes every file it wrote.
+ * Claude Code at the checkout. Nothing is lost: the folder stays where it was; a file already in the checkout
+ * with other bytes is a refusal (not an overwrite), bar a MEMORY.md index, whose missing lines are appended;
+ * a refused import puts back every file it wrote.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
@@ -61,39 +62,76 @@ function filesOf(dir: string): string[] {
   return out.sort();
 }
 
-/** The files to copy: those the checkout lacks; the same bytes are skipped, other bytes refused. */
-function plan(source: string, memoryDir: string): string[] {
-  return filesOf(source).filter((rel) => {
+/** One file the import writes: new, or a routing index merged with the checkout's. */
+interface ImportFile {
+  rel: string;
+  bytes: Buffer;
+  merged: boolean;
+}
+
+/**
+ * Two routing indexes as one: the checkout's text, then the folder's lines it lacks (nothing lost on
+ * either side; a link already listed is not listed twice).
+ */
+export function mergeIndex(ours: string, theirs: string): string {
+  const have = new Set(ours.split('\n').map((l) => l.trim()));
+  const add = theirs.split('\n').filter((l) => l.trim() !== '' && !have.has(l.trim()));
+  if (add.length === 0) return ours;
+  return `${ours.endsWith('\n') || ours === '' ? ours : `${ours}\n`}${add.join('\n')}\n`;
+}
+
+/**
+ * The files to write: those the checkout lacks, and MEMORY.md indexes merged; the same bytes are skipped,
+ * any other file with other bytes is refused.
+ */
+function plan(source: string, memoryDir: string): ImportFile[] {
+  const out: ImportFile[] = [];
+  for (const rel of filesOf(source)) {
+    const bytes = readFileSync(join(source, rel));
     const target = join(memoryDir, rel);
     let st;
     try {
       st = lstatSync(target);
     } catch {
-      return true;
+      out.push({ rel, bytes, merged: false });
+      continue;
     }
-    if (st.isFile() && readFileSync(target).equals(readFileSync(join(source, rel)))) return false;
+    const current = st.isFile() ? readFileSync(target) : undefined;
+    if (current?.equals(bytes)) continue;
+    if (current && rel.split('/').at(-1) === 'MEMORY.md') {
+      const merged = mergeIndex(current.toString('utf8'), bytes.toString('utf8'));
+      if (merged !== current.toString('utf8')) out.push({ rel, bytes: Buffer.from(merged, 'utf8'), merged: true });
+      continue;
+    }
     throw new MemoryError(
       'FILE_EXISTS',
       `${rel} is in both ${source} and the checkout with other contents: merge them by hand, then connect again; gitmem changed nothing`,
       { data: { path: rel } },
     );
-  });
+  }
+  return out;
 }
 
 /** Copies and commits; on a refusal, every file written goes again (the checkout is as it was). */
-async function copyAndCommit(memory: Memory, source: string, files: readonly string[]): Promise<void> {
-  const written: string[] = [];
+async function copyAndCommit(memory: Memory, source: string, files: readonly ImportFile[]): Promise<void> {
+  const git = handleGit(memory);
+  const cwd = memory.memoryDir;
+  const written: ImportFile[] = [];
+  const paths = files.map((f) => f.rel);
   try {
-    for (const rel of files) {
-      const target = join(memory.memoryDir, rel);
+    for (const f of files) {
+      const target = join(cwd, f.rel);
       mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, readFileSync(join(source, rel)), { flag: 'wx', mode: 0o644 });
-      written.push(rel);
+      written.push(f);
+      writeFileSync(target, f.bytes, f.merged ? {} : { flag: 'wx', mode: 0o644 });
     }
-    await commitPaths(memory, files, `Import Claude Code's auto memory from ${source} (${files.length} files)`);
+    await commitPaths(memory, paths, `Import Claude Code's auto memory from ${source} (${files.length} files)`);
   } catch (err) {
-    for (const rel of written) rmSync(join(memory.memoryDir, rel), { force: true });
-    await handleGit(memory).run(['reset', '-q', '--', ...written], { cwd: memory.memoryDir, okExitCodes: [0, 1] });
+    await git.run(['reset', '-q', '--', ...paths], { cwd, okExitCodes: [0, 1] });
+    for (const f of written) {
+      if (f.merged) await git.run(['checkout', '-q', 'HEAD', '--', f.rel], { cwd });
+      else rmSync(join(cwd, f.rel), { force: true });
+    }
     const stderr = (err as { stderr?: unknown }).stderr;
     const why = (typeof stderr === 'string' && stderr.trim() !== '' ? stderr : (err as Error).message).trim();
     throw new MemoryError(
@@ -118,9 +156,9 @@ export async function importAutoMemory(memory: Memory, source: string, dryRun = 
   if (status.stdout.trim() !== '')
     throw new MemoryError('REPO_DIRTY', `${memory.memoryDir} has uncommitted changes: commit them before importing`);
   const files = plan(source, memory.memoryDir);
-  if (files.length === 0 || dryRun) return files;
+  if (files.length === 0 || dryRun) return files.map((f) => f.rel);
   await withMemoryOperation(memory.memoryDir, () => copyAndCommit(memory, source, files), {
     purpose: 'auto-memory import',
   });
-  return files;
+  return files.map((f) => f.rel);
 }

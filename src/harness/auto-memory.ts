@@ -20,7 +20,8 @@ interface Replacement {
 
 /** A write the hooks judge: the memory-relative path and what the tool does to it. */
 export type ToolWrite =
-  { tool: 'Write'; path: string; content: string } | { tool: 'Edit' | 'MultiEdit'; path: string; edits: Replacement[] };
+  | { tool: 'Write'; path: string; content: string }
+  | { tool: 'Edit' | 'MultiEdit'; path: string; edits: readonly Replacement[] };
 
 /** The model's stated intent, where the harness gives one (Claude Code's tools carry no such field today). */
 const INTENT_FIELDS = ['description', 'reason', 'intent'] as const;
