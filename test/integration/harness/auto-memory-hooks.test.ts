@@ -80,7 +80,8 @@ describe('gitmem hook claude-code pre-write / post-write / auto-memory-start', (
     writeFileSync(join(dir, 'MEMORY.md'), INDEX);
     hook(h, 'post-write', edit('# Memory\n', INDEX));
     expect(log(dir)[0]).toBe('Claude Code Edit MEMORY.md');
-    expect(git(dir, ['show', 'HEAD:MEMORY.md'])).toBe(INDEX);
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(INDEX);
+    expect(git(dir, ['show', 'HEAD:MEMORY.md'])).toBe(INDEX.trim());
   });
 
   it('a link in the checkout is never written through', () => {
@@ -116,7 +117,7 @@ describe('gitmem connect claude-code --auto-memory', () => {
     mkdirSync(join(project, '.git'), { recursive: true });
     const settings = join(userHome, '.claude', 'settings.json');
     mkdirSync(join(userHome, '.claude'), { recursive: true });
-    const original = '{\n  // mine\n  "theme": "dark"\n}\n';
+    const original = '{\n  "theme": "dark"\n}\n';
     writeFileSync(settings, original);
     const key = realpathSync(project).replace(/[^a-zA-Z0-9]/g, '-');
     const folder = join(userHome, '.claude', 'projects', key, 'memory');
@@ -138,10 +139,10 @@ describe('gitmem connect claude-code --auto-memory', () => {
     expect(log(s.dir)).toHaveLength(before + 1);
     expect(log(s.dir)[0]).toMatch(/^Import Claude Code's auto memory from .* \(4 files\)$/);
     // Both indexes kept: the checkout's line, then the folder's lines it lacked.
-    expect(git(s.dir, ['show', 'HEAD:MEMORY.md'])).toBe('# Memory\n- [build](build.md)\n- [notes](notes/MEMORY.md)\n');
-    expect(git(s.dir, ['show', 'HEAD:notes/x.md'])).toBe('---\nname: x\ndescription: X\n---\nx\n');
+    expect(git(s.dir, ['show', 'HEAD:MEMORY.md'])).toBe('# Memory\n- [build](build.md)\n- [notes](notes/MEMORY.md)');
+    expect(git(s.dir, ['show', 'HEAD:notes/x.md'])).toBe('---\nname: x\ndescription: X\n---\nx');
     expect(existsSync(join(s.folder, 'build.md'))).toBe(true); // the folder is left as it was
-    const settings = JSON.parse(readFileSync(s.settings, 'utf8').replace('// mine', '')) as {
+    const settings = JSON.parse(readFileSync(s.settings, 'utf8')) as {
       autoMemoryDirectory: string;
       hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
     };
