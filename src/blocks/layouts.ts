@@ -57,6 +57,10 @@ export interface LayoutRow {
   indexBudget: IndexBudget | null;
   /** How compilePrompt renders core memory: `blocks` (one block per system/ file) or `index` (root files + deferred directories). */
   prompt: 'blocks' | 'index';
+  /** Where a core file named `name` (a starter block: persona, human) lives. */
+  corePath(name: string): string;
+  /** The root index a new repository starts with, or null. */
+  starterIndex: string | null;
 }
 
 const SKILLS = 'skills';
@@ -90,6 +94,8 @@ const SYSTEM_ROW: LayoutRow = Object.freeze({
   indexFile: null,
   indexBudget: null,
   prompt: 'blocks',
+  corePath: (name: string): string => `system/${name}.md`,
+  starterIndex: null,
 } as const satisfies LayoutRow);
 
 export const INDEX_FILE = 'MEMORY.md';
@@ -111,6 +117,11 @@ const INDEX_ROW: LayoutRow = Object.freeze({
   indexFile: INDEX_FILE,
   indexBudget: DEFAULT_INDEX_BUDGET,
   prompt: 'index',
+  corePath: (name: string): string => `${name}.md`,
+  starterIndex:
+    '# Memory\n\nThe markdown files in this folder are core memory, loaded every session. Topic files live in ' +
+    "subfolders, read on demand; each folder's MEMORY.md lists its files, one line each: " +
+    '`- [Title](file.md) — when to read it`.\n',
 } as const satisfies LayoutRow);
 
 /** The table: one row per layout. */

@@ -75,7 +75,7 @@ export const COMMANDS = {
   },
   init: {
     summary: 'create an agent memory repository (or repair its hooks)',
-    grammar: { options: { name: str, personality: str } },
+    grammar: { options: { name: str, personality: str, layout: str } },
   },
   agents: { summary: 'list agents that have a memory repository under this home', grammar: {}, served: true },
   prompt: {

@@ -53,3 +53,11 @@ export function layoutOfConfig(config: string | undefined): LayoutRow {
 export function readRepoLayout(repoDir: string): LayoutRow {
   return layoutOfConfig(readGitConfigText(resolveGitCommonDir(repoDir)));
 }
+
+/**
+ * The layout recorded in a common git dir already located (a handle's `gitDirs.commonDir`).
+ * @example readLayoutAt(gitDirs.commonDir)
+ */
+export function readLayoutAt(commonDir: string): LayoutRow {
+  return layoutOfConfig(readGitConfigText(commonDir));
+}

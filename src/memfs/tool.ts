@@ -24,6 +24,7 @@ import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from '../git/tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
+import { readLayoutAt } from '../hooks/layout-config.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
 import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
@@ -199,7 +200,9 @@ async function planAndCommit(
   const request = requestFor(deps, operation, reason);
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
   const budgetP =
-    edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);
+    edits instanceof Error
+      ? Promise.resolve(undefined)
+      : systemBudgetFor(git, memoryDir, edits, deps.systemBudget, readLayoutAt(gitDirs.commonDir));
   budgetP.catch(() => undefined); // awaited below
   let draft: Draft | Error | undefined;
   if (!(edits instanceof Error)) {
