@@ -110,7 +110,10 @@ const INDEX_ROW: LayoutRow = Object.freeze({
   },
   isCore: (path: string): boolean => !path.includes('/') && path.endsWith('.md') && !path.startsWith('.'),
   coreLabel: 'root memory files',
-  memoryKeys: Object.freeze(['name', 'description', 'type', 'read_only', 'limit']),
+  // `metadata`: Claude Code (2.1.x) rewrites an auto-memory file's frontmatter on Write, moving `type` into a
+  // `metadata` map (node_type, type, originSessionId, modified); seen with the real program in
+  // test/integration/harness/auto-memory-claude.test.ts.
+  memoryKeys: Object.freeze(['name', 'description', 'type', 'metadata', 'read_only', 'limit']),
   requiredKeys: Object.freeze(['name', 'description']),
   keyValues: Object.freeze({ type: Object.freeze(['user', 'feedback', 'project', 'reference']) }),
   requiredFiles: Object.freeze([INDEX_FILE]),

@@ -70,14 +70,15 @@ describe('Claude Code (the real `claude -p`) with its auto memory in gitmem', { 
     await fake.close();
     expect(run.exitCode, run.stderr).toBe(0);
 
-    console.log('FILE', JSON.stringify(readFileSync(join(memoryDir, 'build.md'), 'utf8')));
-    console.log('RUNLOG', existsSync(join(gitmemHome, 'agents', AGENT, 'runs.jsonl')) ? readFileSync(join(gitmemHome, 'agents', AGENT, 'runs.jsonl'), 'utf8') : 'none', run.stderr);
-    console.log('DEBUG', git(memoryDir, ['log', '--format=%s', '-5']), git(memoryDir, ['status', '--porcelain']), fake.requests.map((r) => contentText(messagesOf(r).at(-1)?.content).slice(0, 300)));
     const subjects = git(memoryDir, ['log', '--format=%s', `-${3}`]).split('\n');
     expect(Number(git(memoryDir, ['rev-list', '--count', 'HEAD'])) - Number(before)).toBe(2);
     expect(subjects.slice(0, 2)).toEqual(['Claude Code Edit MEMORY.md', 'Claude Code Write build.md']);
     expect(git(memoryDir, ['show', 'HEAD:MEMORY.md'])).toBe(INDEX.trim());
     expect(git(memoryDir, ['status', '--porcelain'])).toBe('');
+    // Claude Code rewrites the frontmatter it is given (type moved into a `metadata` map): that is what is committed.
+    expect(git(memoryDir, ['show', 'HEAD~1:build.md'])).toMatch(
+      /^---\nname: build\n[\s\S]*metadata:[\s\S]*It builds with make\.$/,
+    );
     expect(existsSync(join(memoryDir, 'bad.md'))).toBe(false);
     const afterBad = fake.requests[4];
     expect(afterBad).toBeDefined();
