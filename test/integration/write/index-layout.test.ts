@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runDoctor } from '../../../src/doctor/doctor.js';
 import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory, type Memory } from '../../../src/memory.js';
@@ -152,6 +153,16 @@ describe('the index layout', () => {
     if (bad.status === 'rejected')
       expect(bad.problems.join('\n')).toMatch(/MEMORY.md: a MEMORY.md routing index has no frontmatter/);
     expect(g(['rev-parse', 'HEAD'])).toBe(head);
+  });
+
+  it('doctor names the layout and every file its nearest index does not link', async () => {
+    const report = await runDoctor({ git: runner, memoryDir: dir, home, env, fix: false, only: ['layout'] });
+    const layout = report.checks.find((c) => c.check === 'layout');
+    expect(layout?.line).toMatch(/^layout: index /);
+    expect(layout?.details).toEqual([
+      'lang/MEMORY.md: not linked from MEMORY.md',
+      'lang/py.md: not linked from lang/MEMORY.md',
+    ]);
   });
 
   it('a clone takes the layout from the tree and both machines converge through sync', async () => {
