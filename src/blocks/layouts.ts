@@ -175,3 +175,12 @@ export function indexSize(text: string | null): IndexBudget {
   const newlines = text.split('\n').length - 1;
   return { lines: text.endsWith('\n') ? newlines : newlines + 1, bytes: Buffer.byteLength(text, 'utf8') };
 }
+
+/**
+ * The layout a tree's root entries suggest, when no configuration says (a clone: repository config is not
+ * copied): a root index and no `system/` is the index layout, anything else the default.
+ * @example layoutOfRootNames(['MEMORY.md', 'lang']) === 'index'
+ */
+export function layoutOfRootNames(names: readonly string[]): LayoutName {
+  return names.includes(INDEX_FILE) && !names.includes('system') ? 'index' : DEFAULT_LAYOUT;
+}

@@ -2,7 +2,7 @@
  * The memory tool: one tool call → one commit whose message is the agent's `reason`.
  */
 import { MemoryError } from '../errors.js';
-import { gitDirsOf, type GitDirs } from '../git/common-dir.js';
+import { gitDirsOf, resolveGitCommonDir, type GitDirs } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { assertCleanForWrite } from './clean-check.js';
 import type { WatchedCleanCheck } from './fsmonitor/watched-check.js';
@@ -295,6 +295,14 @@ export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<Wri
     return deps.view(args);
   }
   return writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
-    PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args),
+    PLANNERS[command](
+      {
+        memoryDir: deps.memoryDir,
+        tool: 'memory',
+        fs,
+        layout: readLayoutAt(deps.gitDirs?.commonDir ?? resolveGitCommonDir(deps.memoryDir)),
+      },
+      args,
+    ),
   );
 }
