@@ -7,7 +7,7 @@
  */
 export * from './index.js';
 export { MemoryError, isMemoryError, type MemoryErrorCode } from './errors.js';
-export { createGitRunner } from './git/runner.js';
+export { createGitRunner, type GitRunner } from './git/runner.js';
 export { redactText } from './git/redact.js';
 export { tryParseMemoryFile } from './blocks/frontmatter.js';
 export { validateChanges } from './blocks/validate.js';
@@ -72,6 +72,8 @@ export { listHomeAgents } from './memfs/scope.js';
 export { readCommittedSnapshot } from './read/read-revision.js';
 export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
+export { findPreCommitProblems } from './hooks/pre-commit.js';
+export { readRepoLayout } from './hooks/layout-config.js';
 // --- reflection
 export { resolveReflectionSettings, type ReflectionSettings } from './reflection/settings.js';
 export {

@@ -15,6 +15,7 @@ import type { GitRunner } from './git/runner.js';
 import { ensureHooks } from './hooks/install.js';
 import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
 import { readSystemBudget } from './hooks/budget-config.js';
+import { readRepoLayout } from './hooks/layout-config.js';
 import type { Problem } from './blocks/validate.js';
 import { recordProtection } from './hooks/protected.js';
 import { agentIdentity } from './identity.js';
@@ -206,6 +207,7 @@ function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {
   const changes = s.entries.map((e) => ({ code: e.code, path: e.path }));
   return {
     memoryDir,
+    layout: readRepoLayout(memoryDir).name,
     head: s.head,
     branch: s.branch,
     dirty: changes.length > 0,

@@ -40,16 +40,16 @@ export interface SystemUsage {
 }
 
 /**
- * Use of the system/ budget from a tree listing (paths and blob sizes in bytes), files sorted by tokens.
+ * Use of the system/ budget from a tree listing (paths and blob sizes in bytes), files sorted by tokens; `isCore`
+ * names the core of the repository's layout (src/blocks/layouts.ts), system/ by default.
  * @example systemUsage([{ path: 'system/human.md', size: 4000 }], 8000) // { total: 1000, budget: 8000, files: [...] }
  */
 export function systemUsage(
   entries: ReadonlyArray<{ path: string; size: number }>,
   budget = DEFAULT_SYSTEM_BUDGET_TOKENS,
+  isCore: (path: string) => boolean = isSystemFile,
 ): SystemUsage {
-  const files = entries
-    .filter((e) => isSystemFile(e.path))
-    .map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }));
+  const files = entries.filter((e) => isCore(e.path)).map((e) => ({ path: e.path, tokens: estimateTokens(e.size) }));
   files.sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
   return { total: files.reduce((n, f) => n + f.tokens, 0), budget, files };
 }

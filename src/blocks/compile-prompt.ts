@@ -13,6 +13,8 @@ import { DEFAULT_PROMPT_SURFACE, type PromptSurface } from './prompt-surfaces.js
 import { clipDescription, renderTree, type TreeEntry } from './tree.js';
 import { BYTE_ORDER, contextFor, memorySection, selfSection, type Block, type Context } from './render-blocks.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './tree-limits.js';
+import { deferredDirectories, deferredSection, indexBlock, type DeferredDirectory } from './compile-index.js';
+import { LAYOUTS, type LayoutRow } from './layouts.js';
 
 export { tagName, type Block } from './render-blocks.js';
 
@@ -84,6 +86,10 @@ export interface PromptParts {
   blocks: readonly Block[];
   skills: readonly Skill[];
   tree: (limits: TreeLimits, rootLine: string) => string;
+  /** A layout with routing indexes: its deferred directories (layouts.ts); absent for the system layout. */
+  deferred?: readonly DeferredDirectory[];
+  /** What the core is called (`system/` when absent). */
+  coreLabel?: string;
 }
 
 /** The block shown as `<self>`. */
@@ -143,14 +149,15 @@ export function isMemoryPath(path: string): boolean {
 }
 
 /** The entry a (cleaned) file has in the prompt's tree. */
-export function treeEntry(file: CommittedFile): TreeEntry {
-  if (file.path.startsWith('system/') || !file.path.endsWith('.md')) return { path: file.path };
+export function treeEntry(file: CommittedFile, layout: LayoutRow = LAYOUTS.system): TreeEntry {
+  if (layout.isCore(file.path) || layout.classify(file.path) === 'index' || !file.path.endsWith('.md'))
+    return { path: file.path };
   const summary = summaryOf(file);
   if (summary.error !== undefined) return { path: file.path, description: '(frontmatter invalid)' };
   return summary.description === '' ? { path: file.path } : { path: file.path, description: summary.description };
 }
 
-function classify(files: readonly CommittedFile[]): Classified {
+function classify(files: readonly CommittedFile[], layout: LayoutRow): Classified {
   const sorted = sortedUnique(files);
   const skillFolders = new Set(
     sorted.map((f) => /^skills\/([^/]+)\/SKILL\.md$/.exec(f.path)?.[1]).filter((f): f is string => f !== undefined),
@@ -162,10 +169,14 @@ function classify(files: readonly CommittedFile[]): Classified {
       if (file.path === `skills/${skillFolder}/SKILL.md`) out.skills.push(parseSkill(skillFolder, summaryOf(file)));
       continue; // a skill's files are reached through its SKILL.md
     }
-    out.tree.push(treeEntry(file));
-    if (!file.path.startsWith('system/') || !file.path.endsWith('.md')) continue;
-    if (file.path === PERSONA_PATH) out.persona = parseBlock(file.path, contentOf(file));
-    else out.blocks.push(parseBlock(file.path, contentOf(file)));
+    out.tree.push(treeEntry(file, layout));
+    if (!layout.isCore(file.path)) continue;
+    const block =
+      layout.classify(file.path) === 'index'
+        ? indexBlock(layout, file.path, contentOf(file))
+        : parseBlock(file.path, contentOf(file));
+    if (file.path === layout.corePath('persona')) out.persona = block;
+    else out.blocks.push(block);
   }
   return out;
 }
@@ -173,7 +184,7 @@ function classify(files: readonly CommittedFile[]): Classified {
 function filesystemSection(parts: PromptParts, limits: TreeLimits, ctx: Context): string {
   return [
     '<memory_filesystem read_only="true">',
-    'Generated from the same commit; read-only (change the files, never this listing). Files outside system/',
+    `Generated from the same commit; read-only (change the files, never this listing). Files outside ${parts.coreLabel ?? 'system/'}`,
     'are not loaded into context: open one when its description says it is relevant.',
     parts.tree(limits, ctx.root),
     '</memory_filesystem>',
@@ -222,17 +233,31 @@ function metadataSection(options: CompileOptions): string | undefined {
  * @example compilePrompt([{ path: 'system/persona.md', content: '---\ndescription: me\n---\nI help.\n' }], { revision: 'abc123' })
  *   // '<preset text>\n\n# Memory\n…\n\n<self>\n<projection>$MEMORY_DIR/system/persona.md</projection>…'
  */
-export function compilePrompt(files: CommittedFile[], options: CompileOptions = {}): string {
-  return compileParts(promptParts(files), options);
+export function compilePrompt(
+  files: CommittedFile[],
+  options: CompileOptions = {},
+  layout: LayoutRow = LAYOUTS.system,
+): string {
+  return compileParts(promptParts(files, layout), options);
 }
 
 /**
  * The prompt's parts made from a file list (what PromptModel keeps between commits).
  * @example compileContext(promptParts(files), { maxChars: 10_000 })
  */
-export function promptParts(files: CommittedFile[]): PromptParts {
-  const { tree, ...rest } = classify(files);
-  return { ...rest, tree: (limits, root) => renderTree(tree, limits, { root, alwaysShow: ['system'] }) };
+export function promptParts(files: CommittedFile[], layout: LayoutRow = LAYOUTS.system): PromptParts {
+  const { tree, ...rest } = classify(files, layout);
+  if (layout.prompt === 'blocks')
+    return { ...rest, tree: (limits, root) => renderTree(tree, limits, { root, alwaysShow: ['system'] }) };
+  return {
+    ...rest,
+    tree: (limits, root) => renderTree(tree, limits, { root }),
+    deferred: deferredDirectories(
+      layout,
+      tree.map((e) => e.path),
+    ),
+    coreLabel: layout.coreLabel,
+  };
 }
 
 /**
@@ -256,6 +281,7 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
     memorySection(parts.blocks, ctx),
   ];
   if (ctx.filesystem) {
+    if (parts.deferred !== undefined) sections.push(deferredSection(parts.deferred, ctx));
     sections.push(filesystemSection(parts, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));
     sections.push(skillsSection(parts.skills, ctx, options.skillRoots));
   }

@@ -59,7 +59,9 @@ interface BlockNode {
 function buildBlockTree(blocks: readonly Block[]): BlockNode {
   const root: BlockNode = { children: new Map() };
   for (const block of blocks) {
-    const segments = block.path.slice('system/'.length, -'.md'.length).split('/');
+    // A block's tag path is its path under the core: system/ in the system layout, the root in the index layout.
+    const rel = block.path.startsWith('system/') ? block.path.slice('system/'.length) : block.path;
+    const segments = rel.slice(0, -'.md'.length).split('/');
     let node = root;
     for (const segment of segments) {
       let next = node.children.get(segment);

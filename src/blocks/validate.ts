@@ -6,7 +6,6 @@
  * so all three enforce exactly the same rules.
  */
 import {
-  ALLOWED_KEYS,
   SKILL_KEYS,
   descriptionOf,
   isRawReadOnlyValue,
@@ -16,11 +15,19 @@ import {
   splitFrontmatter,
   type FrontmatterData,
 } from './frontmatter.js';
+import { LAYOUTS, type FileKind, type LayoutRow } from './layouts.js';
 import { pathProblem } from './path-rules.js';
-import { limitProblem, secretProblems, systemBudgetProblem, type SystemBudget } from './validate-content.js';
+import {
+  indexBudgetProblem,
+  limitProblem,
+  secretProblems,
+  systemBudgetProblem,
+  type SystemBudget,
+} from './validate-content.js';
 import type { FileChange, Problem } from './validate-types.js';
 
 export type { FileChange, Problem } from './validate-types.js';
+export type { FileKind } from './layouts.js';
 
 /** What the rules need besides the changes themselves. */
 export interface ValidationOptions {
@@ -42,6 +49,8 @@ export interface ValidationOptions {
    * rule still holds for them.
    */
   liftProtection?: ReadonlySet<string>;
+  /** The repository's layout (src/blocks/layouts.ts); the `system` row when absent. */
+  layout?: LayoutRow;
 }
 
 /**
@@ -56,34 +65,23 @@ export const OPERATOR_HINTS = {
 
 type Report = (path: string, message: string, extra?: Problem) => void;
 
-export type FileKind = 'memory' | 'skill' | 'skill-asset' | 'bad-skill-path' | 'other';
-
 /**
- * Which rules a repo-relative path falls under.
+ * Which rules a repo-relative path falls under in a layout (the `system` layout when none is given).
  * @example classifyPath('skills/git/SKILL.md') === 'skill'
  */
-export function classifyPath(path: string): FileKind {
-  const p = path.startsWith('memory/') ? path.slice('memory/'.length) : path;
-  const parts = p.split('/');
-  if (parts[0] === 'skills') {
-    if (parts.length === 2 && p.endsWith('.md')) return 'bad-skill-path';
-    if (parts.length === 3 && parts[2] === 'SKILL.md') return 'skill';
-    if (parts.length >= 3) return 'skill-asset';
-  }
-  if (!p.endsWith('.md')) return 'other';
-  if (parts.some((s) => s.startsWith('.'))) return 'other'; // dot-dirs (e.g. .github) are not memory
-  return 'memory';
+export function classifyPath(path: string, layout: LayoutRow = LAYOUTS.system): FileKind {
+  return layout.classify(path);
 }
 
 /**
  * The frontmatter keys a file at `path` may carry, or null for a plain file, which has no frontmatter rules
- * (anything not `.md`, a skill's other files, dot-directories). A misplaced skill counts as memory markdown,
- * so it is refused as such.
+ * (anything not `.md`, a skill's other files, dot-directories, a routing index). A misplaced skill counts as
+ * memory markdown, so it is refused as such.
  * @example frontmatterKeysFor('notes/progress.json') === null
  */
-export function frontmatterKeysFor(path: string): readonly string[] | null {
-  const kind = classifyPath(path);
-  return kind === 'skill' ? SKILL_KEYS : kind === 'memory' || kind === 'bad-skill-path' ? ALLOWED_KEYS : null;
+export function frontmatterKeysFor(path: string, layout: LayoutRow = LAYOUTS.system): readonly string[] | null {
+  const kind = layout.classify(path);
+  return kind === 'skill' ? SKILL_KEYS : kind === 'memory' || kind === 'bad-skill-path' ? layout.memoryKeys : null;
 }
 
 const READ_ONLY_LINE = /^\s*(["']?)read_only\1\s*:(.*)$/;
@@ -153,27 +151,48 @@ function checkReadOnlyKey(path: string, data: FrontmatterData, head: Frontmatter
   }
 }
 
-function checkMemoryFile(change: FileChange, content: string, report: Report, lifted: boolean): void {
+function checkRequiredKeys(path: string, data: FrontmatterData, layout: LayoutRow, report: Report): void {
+  for (const key of layout.requiredKeys) {
+    if (!Object.hasOwn(data, key) || data[key] === null) report(path, `missing required field '${key}'`);
+    else if (typeof data[key] !== 'string' || (key === 'description' ? descriptionOf(data) : data[key].trim()) === '')
+      report(path, `'${key}' must be a non-empty string`);
+  }
+  for (const [key, values] of Object.entries(layout.keyValues)) {
+    const v = data[key];
+    if (v !== undefined && !(typeof v === 'string' && values.includes(v)))
+      report(path, `'${key}' must be one of ${values.join(', ')}`);
+  }
+}
+
+function checkMemoryFile(change: FileChange, content: string, report: Report, rules: Rules, lifted: boolean): void {
   const { path } = change;
   const data = parseForCheck(path, content, report);
   if (data === null) return;
+  const keys = rules.layout.memoryKeys;
   for (const key of Object.keys(data)) {
-    if (!(ALLOWED_KEYS as readonly string[]).includes(key)) {
-      report(path, `unknown frontmatter key '${key}' (allowed: ${ALLOWED_KEYS.join(', ')})`);
-    }
+    if (!keys.includes(key)) report(path, `unknown frontmatter key '${key}' (allowed: ${keys.join(', ')})`);
   }
   if (!lifted) checkReadOnlyKey(path, data, headData(change.headContent), report);
-  if (!Object.hasOwn(data, 'description') || data['description'] === null) {
-    report(path, `missing required field 'description'`);
-  } else if (typeof data['description'] !== 'string' || descriptionOf(data) === '') {
-    report(path, `'description' must be a non-empty string`);
-  }
+  checkRequiredKeys(path, data, rules.layout, report);
   const limit = data['limit'];
   if (limit !== undefined && limit !== null && !(Number.isInteger(limit) && (limit as number) > 0)) {
     report(path, `'limit' must be a positive integer`);
   } else if (typeof limit === 'number') {
-    const over = limitProblem(change, limit);
+    const over = limitProblem(change, limit, rules.layout);
     if (over !== null) report(path, over.message, over);
+  }
+}
+
+/** A routing index: plain markdown (no frontmatter); the root one within its session-start budget. */
+function checkIndexFile(change: FileChange, content: string, report: Report, layout: LayoutRow): void {
+  if (splitFrontmatter(content).kind !== 'none')
+    return report(
+      change.path,
+      `a ${layout.indexFile ?? 'index'} routing index has no frontmatter (plain markdown links)`,
+    );
+  if (change.path === layout.indexFile && layout.indexBudget !== null) {
+    const over = indexBudgetProblem(change, layout.indexBudget);
+    if (over !== null) report(change.path, over.message, over);
   }
 }
 
@@ -210,16 +229,19 @@ function listedMessage(verb: string, hint: string): string {
   return `protected (gitmem recorded it as read_only) and cannot be ${verb}; ${hint}`;
 }
 
-/** The protected list, and the paths whose protection is lifted for this change. */
-interface Protection {
+/** The protected list, the paths whose protection is lifted for this change, and the layout's rules. */
+interface Rules {
   listed: ReadonlySet<string>;
   lifted: ReadonlySet<string>;
+  layout: LayoutRow;
 }
 
 /** The removal side of a delete or rename: read_only and listed files stay. Returns true when refused. */
-function checkRemoval(change: FileChange, guard: Protection, report: Report): boolean {
+function checkRemoval(change: FileChange, guard: Rules, report: Report): boolean {
   const source = change.status === 'renamed' ? (change.oldPath ?? change.path) : change.path;
   const verb = change.status === 'deleted' ? 'deleted' : `renamed to ${change.path}`;
+  if (guard.layout.requiredFiles.includes(source) && (change.status === 'deleted' || change.path !== source))
+    return (report(source, `required in the ${guard.layout.name} layout and cannot be ${verb}`), true);
   if (guard.lifted.has(source)) return false;
   if (isProtectedText(change.headContent))
     return (report(source, `file is read_only and cannot be ${verb}; ${OPERATOR_HINTS.unlock}`), true);
@@ -228,7 +250,7 @@ function checkRemoval(change: FileChange, guard: Protection, report: Report): bo
 }
 
 /** The new side: path rule, mode, protection, then the format of its kind. */
-function checkWrite(change: FileChange, guard: Protection, report: Report): void {
+function checkWrite(change: FileChange, guard: Rules, report: Report): void {
   const { path, status, content } = change;
   const shape = pathProblem(path) ?? modeProblem(change.mode);
   if (shape !== null) return report(path, shape);
@@ -244,11 +266,12 @@ function checkWrite(change: FileChange, guard: Protection, report: Report): void
       ),
     );
   if (content === null) return report(path, 'its content could not be read');
-  const kind = classifyPath(path);
+  const kind = guard.layout.classify(path);
   if (kind === 'bad-skill-path')
     return report(path, 'invalid skill path (skills must be folders). Use skills/<name>/SKILL.md');
   // A renamed file keeps its source's history: its read_only key is compared with the source at HEAD.
-  if (kind === 'memory') checkMemoryFile(change, content, report, lifted);
+  if (kind === 'memory') checkMemoryFile(change, content, report, guard, lifted);
+  else if (kind === 'index') checkIndexFile(change, content, report, guard.layout);
   else if (kind === 'skill') checkSkillFile(path, content, report);
   else if (!lifted && isProtectedText(content) && !isProtectedText(change.headContent))
     report(path, fieldRefusal('set'));
@@ -262,9 +285,11 @@ function checkWrite(change: FileChange, guard: Protection, report: Report): void
 export function findProblems(changes: readonly FileChange[], options: ValidationOptions = {}): Problem[] {
   const problems: Problem[] = [];
   const report: Report = (path, message, extra) => void problems.push({ ...extra, path, message });
-  const guard: Protection = {
+  const layout = options.layout ?? LAYOUTS.system;
+  const guard: Rules = {
     listed: options.protectedPaths ?? new Set(),
     lifted: options.liftProtection ?? new Set(),
+    layout,
   };
   for (const change of changes) {
     if (change.status === 'deleted' || change.status === 'renamed') {
@@ -273,7 +298,7 @@ export function findProblems(changes: readonly FileChange[], options: Validation
     checkWrite(change, guard, report);
   }
   if (options.systemBudget) {
-    const over = systemBudgetProblem(changes, options.systemBudget);
+    const over = systemBudgetProblem(changes, options.systemBudget, layout);
     if (over !== null) problems.push(over);
   }
   if (options.secrets !== false) problems.push(...secretProblems(changes, options.secrets?.allowed ?? new Set()));

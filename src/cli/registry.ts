@@ -80,7 +80,7 @@ export const COMMANDS = {
   },
   init: {
     summary: 'create an agent memory repository (or repair its hooks)',
-    grammar: { options: { name: str, personality: str } },
+    grammar: { options: { name: str, personality: str, layout: str } },
   },
   agents: { summary: 'list agents that have a memory repository under this home', grammar: {}, served: true },
   prompt: {
@@ -249,7 +249,7 @@ export const COMMANDS = {
   },
   connect: {
     summary: "register gitmem's hooks and MCP server with a harness (Claude Code, Codex)",
-    grammar: { options: { scope: str, 'dry-run': flag, status: flag }, args: ['[harness]'] },
+    grammar: { options: { scope: str, 'dry-run': flag, status: flag, 'auto-memory': flag }, args: ['[harness]'] },
   },
   disconnect: {
     summary: 'remove what gitmem connect added to a harness’s settings',

@@ -12,6 +12,7 @@ import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { readSystemBudget, systemTokensAt } from '../hooks/budget-config.js';
 import { readChangeSet } from '../hooks/change-set.js';
+import { readRepoLayout } from '../hooks/layout-config.js';
 import { growsSystem } from '../hooks/pre-commit.js';
 import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
@@ -43,10 +44,12 @@ export async function assertResolutionValid(
 ): Promise<void> {
   const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', head, tree]);
   const allowed = readAllowedSecrets(cwd);
-  const systemBudget = growsSystem(changes)
-    ? { tokens: readSystemBudget(cwd, home), used: await systemTokensAt(git, cwd, head) }
+  const layout = readRepoLayout(cwd);
+  const systemBudget = growsSystem(changes, layout)
+    ? { tokens: readSystemBudget(cwd, home), used: await systemTokensAt(git, cwd, head, layout) }
     : undefined;
   const found: Problem[] = findProblems(changes, {
+    layout,
     protectedPaths: readProtectedPaths(cwd),
     secrets: { allowed },
     ...(systemBudget ? { systemBudget } : {}),

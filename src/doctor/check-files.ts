@@ -4,6 +4,7 @@
  * changes, not content: a committed read_only or listed file is healthy as it stands.
  */
 import { findProblems, formatProblem } from '../blocks/validate.js';
+import { readRepoLayout } from '../hooks/layout-config.js';
 import { committedFiles, textOf } from './committed-files.js';
 import { capped, ok, problem, type DoctorCheck } from './types.js';
 
@@ -12,6 +13,7 @@ export const filesCheck: DoctorCheck = {
   async run(ctx) {
     const files = await committedFiles(ctx);
     const found: string[] = [];
+    const layout = readRepoLayout(ctx.memoryDir);
     for (const f of files) {
       const text = textOf(f);
       if (text === null) {
@@ -20,7 +22,7 @@ export const filesCheck: DoctorCheck = {
       }
       // The file as it stands: what the rules say of its content, not of a change to it (which protection is about).
       const change = { status: 'modified' as const, path: f.path, content: text, headContent: text, mode: f.mode };
-      for (const p of findProblems([change], { liftProtection: new Set([f.path]), secrets: false }))
+      for (const p of findProblems([change], { layout, liftProtection: new Set([f.path]), secrets: false }))
         found.push(formatProblem(p));
     }
     return found.length === 0

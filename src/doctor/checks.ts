@@ -8,6 +8,7 @@ import { duplicatesCheck } from './check-duplicates.js';
 import { filesCheck } from './check-files.js';
 import { hooksCheck } from './check-hooks.js';
 import { keptCheck } from './check-kept.js';
+import { layoutCheck } from './check-layout.js';
 import { linksCheck } from './check-links.js';
 import { locksCheck } from './check-locks.js';
 import { remoteCheck } from './check-remote.js';
@@ -20,6 +21,7 @@ export const DOCTOR_CHECK_NAMES = [
   'hooks',
   'config',
   'files',
+  'layout',
   'budgets',
   'links',
   'duplicates',
@@ -36,6 +38,7 @@ export const DOCTOR_CHECKS: Readonly<Record<DoctorCheckName, DoctorCheck>> = {
   hooks: hooksCheck,
   config: configCheck,
   files: filesCheck,
+  layout: layoutCheck,
   budgets: budgetsCheck,
   links: linksCheck,
   duplicates: duplicatesCheck,

@@ -11,6 +11,7 @@ import {
   type SourceType,
   type TranscriptRow,
 } from '../internals.js';
+import { WRITE_TOOL_MATCHER } from './auto-memory.js';
 
 /** A harness gitmem knows how to connect. */
 export type HarnessId = 'claude-code' | 'codex';
@@ -19,7 +20,8 @@ export type Scope = 'user' | 'project';
 export const SCOPES: readonly Scope[] = ['user', 'project'];
 
 /** The gitmem side of a hook: what `gitmem hook <harness> <event>` handles. */
-export type GitmemEvent = 'session-start' | 'turn-end' | 'session-end';
+export type GitmemEvent =
+  'session-start' | 'turn-end' | 'session-end' | 'auto-memory-start' | 'pre-write' | 'post-write';
 
 export interface HookEvent {
   /** The harness's event name (the key under `hooks`). */
@@ -27,6 +29,8 @@ export interface HookEvent {
   gitmem: GitmemEvent;
   /** Seconds the harness waits for the hook (SessionEnd's default budget is 1.5 s: too short). */
   timeout: number;
+  /** The tools the hook is for (PreToolUse / PostToolUse), as the harness's `matcher`. */
+  matcher?: string;
 }
 
 /** How a settings file is edited: JSON hooks, a JSON `mcpServers` entry, or a TOML `[mcp_servers.gitmem]` table. */
@@ -65,6 +69,11 @@ export interface Harness {
   events: readonly HookEvent[];
   /** The hook file first, then the MCP file. */
   files: (scope: Scope, where: Locations) => SettingsFile[];
+  /**
+   * `connect --auto-memory`: the hooks when the harness's own memory folder is the gitmem checkout (they
+   * replace `events`), and the settings key that points the harness at it.
+   */
+  autoMemory?: { events: HookEvent[]; setting: string };
   /** Printed once when connect newly writes the hooks. */
   hooksNotice?: string;
 }
@@ -114,6 +123,17 @@ export const HARNESSES: Readonly<Record<HarnessId, Harness>> = {
       { event: 'SessionEnd', gitmem: 'session-end', timeout: 10 },
     ],
     files: claudeFiles,
+    autoMemory: {
+      // Claude Code loads the checkout's MEMORY.md itself: SessionStart only commits what no hook committed.
+      events: [
+        { event: 'SessionStart', gitmem: 'auto-memory-start', timeout: 15 },
+        { event: 'PreToolUse', gitmem: 'pre-write', timeout: 15, matcher: WRITE_TOOL_MATCHER },
+        { event: 'PostToolUse', gitmem: 'post-write', timeout: 15, matcher: WRITE_TOOL_MATCHER },
+        { event: 'Stop', gitmem: 'turn-end', timeout: 10 },
+        { event: 'SessionEnd', gitmem: 'session-end', timeout: 10 },
+      ],
+      setting: 'autoMemoryDirectory',
+    },
   },
   codex: {
     id: 'codex',

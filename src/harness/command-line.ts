@@ -51,7 +51,7 @@ export function mcpServer(launch: Launch): McpServer {
 const VALUE = String.raw`(?:'(?:[^']|'\\'')*'|\S+)`;
 // The whole line: `<node> <bin> hook <harness> <event> [--agent A] [--home H]`, nothing before or after.
 const OUR_HOOK = new RegExp(
-  String.raw`^${VALUE} (${VALUE}) hook (claude-code|codex) (session-start|turn-end|session-end)( --agent ${VALUE})?( --home ${VALUE})?$`,
+  String.raw`^${VALUE} (${VALUE}) hook (claude-code|codex) (session-start|turn-end|session-end|auto-memory-start|pre-write|post-write)( --agent ${VALUE})?( --home ${VALUE})?$`,
 );
 
 /**

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
+import { MemoryError } from '../index.js';
 import { HARNESSES, type HarnessId, type Locations, type Scope } from './catalogue.js';
 import type { Launch } from './command-line.js';
 import { applyConfigChange, planProjectAgent, type ConfigChange } from './config-edit.js';
@@ -14,7 +15,7 @@ import { lineDiff } from './diff.js';
 import { backupPath, fingerprint, writeAtomic } from './files.js';
 import { listHooks } from './json-settings.js';
 import { checkAgent, harnessNamed, scopeNamed } from './names.js';
-import { changed, planConnect, withoutOurs, type FileChange } from './plan.js';
+import { changed, planConnect, withoutOurs, type AutoMemoryPlan, type FileChange } from './plan.js';
 import { agentForProject, projectRootOf } from './projects.js';
 
 export interface ConnectOptions {
@@ -26,6 +27,8 @@ export interface ConnectOptions {
   /** `--agent`: written into the hooks and the MCP args, and mapped to the project. */
   agent?: string | undefined;
   dryRun?: boolean;
+  /** `--auto-memory`: the harness's own memory folder setting points at this checkout, with the write hooks. */
+  autoMemory?: AutoMemoryPlan | undefined;
   env: Record<string, string | undefined>;
   cwd: string;
   /** How the hooks start this gitmem: `process.execPath` and the CLI's resolved path. */
@@ -128,7 +131,9 @@ export function connect(o: ConnectOptions): ConnectResult {
   const scope = scopeNamed(o.scope);
   checkAgent(o.home, o.agent);
   const where = locations(o.env, o.cwd);
-  const changes = planConnect(harness, scope, where, { ...o.launch, agent: o.agent });
+  if (o.autoMemory && !HARNESSES[harness].autoMemory)
+    throw new MemoryError('INVALID_ARGUMENT', `--auto-memory: ${harness} has no memory folder gitmem can keep`);
+  const changes = planConnect(harness, scope, where, { ...o.launch, agent: o.agent }, o.autoMemory);
   const config = o.agent === undefined ? undefined : planProjectAgent(o.home, where.projectRoot, o.agent);
   const key = { harness, scope, ...(scope === 'project' ? { projectRoot: where.projectRoot } : {}) };
   const any = changes.some(changed) || config?.changed === true;

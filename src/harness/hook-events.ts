@@ -7,6 +7,11 @@ export const HOOK_EVENTS = {
   'session-start': "print the memory as the session's context (also after a compaction or a resume)",
   'turn-end': 'record where the transcript stands; reflect when the turn count reaches the trigger',
   'session-end': "record where the transcript stands; reflect over the session's new part",
+  'auto-memory-start':
+    'auto memory: commit the changes no hook committed (a crash, a disabled hook); Claude Code loads MEMORY.md',
+  'pre-write':
+    "auto memory: validate a Write/Edit/MultiEdit into the memory folder; deny it with the validator's reason",
+  'post-write': 'auto memory: commit a Write/Edit/MultiEdit into the memory folder, its reason taken from the call',
   reflect: "reflect now over every recorded session's unreflected part (what the other events start, detached)",
 } as const;
 

@@ -17,6 +17,9 @@ export interface HookInput {
   cwd?: string;
   /** SessionStart's `source`: startup, resume, clear or compact. */
   source?: string;
+  /** PreToolUse / PostToolUse: the tool's name and its input as the model wrote it (unchecked: hostile). */
+  toolName?: string;
+  toolInput?: unknown;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -46,10 +49,13 @@ export function parseHookInput(text: string): HookInput {
   const transcriptPath = str(o['transcript_path']);
   const cwd = str(o['cwd']);
   const source = str(o['source'], 64);
+  const toolName = str(o['tool_name'], 200);
   return {
     ...(sessionId !== undefined && SESSION_ID.test(sessionId) ? { sessionId } : {}),
     ...(transcriptPath !== undefined && isAbsolute(transcriptPath) ? { transcriptPath } : {}),
     ...(cwd !== undefined && isAbsolute(cwd) ? { cwd } : {}),
     ...(source !== undefined ? { source } : {}),
+    ...(toolName !== undefined ? { toolName } : {}),
+    ...(o['tool_input'] !== undefined ? { toolInput: o['tool_input'] } : {}),
   };
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { hookCommand, mcpServer } from './command-line.js';
-import { addHooks, addMcpServer, listHooks, removeHooks, removeMcpServer, type HookEntry } from './json-settings.js';
+import {
+  addHooks,
+  addMcpServer,
+  addSetting,
+  listHooks,
+  readSetting,
+  removeHooks,
+  removeMcpServer,
+  removeSetting,
+  type HookEntry,
+} from './json-settings.js';
 
 const P = '/u/.claude/settings.json';
 const launch = { node: '/usr/bin/node', bin: '/opt/gitmem/dist/bin/gitmem.cjs' };
@@ -126,5 +136,37 @@ describe('JSON MCP server entry', () => {
   it('removes mcpServers it emptied', () => {
     const out = addMcpServer('/p/.mcp.json', '{\n  "x": 1\n}\n', mcpServer(launch));
     expect(removeMcpServer('/p/.mcp.json', out)).toBe('{\n  "x": 1\n}\n');
+  });
+});
+
+describe('JSON settings for --auto-memory', () => {
+  const auto: HookEntry[] = [
+    ...entries(),
+    {
+      event: 'PreToolUse',
+      command: hookCommand(launch, 'claude-code', 'pre-write'),
+      timeout: 15,
+      matcher: 'Write|Edit|MultiEdit',
+    },
+  ];
+
+  it('writes the matcher into our group, and drops our hooks on events no longer registered', () => {
+    const withAuto = addHooks(P, USER, 'claude-code', auto);
+    const parsed = JSON.parse(withAuto) as { hooks: Record<string, Array<Record<string, unknown>>> };
+    expect(parsed.hooks['PreToolUse']?.[0]?.['matcher']).toBe('Write|Edit|MultiEdit');
+    expect(addHooks(P, withAuto, 'claude-code', auto)).toBe(withAuto);
+    const back = addHooks(P, withAuto, 'claude-code', entries());
+    expect(back).toBe(addHooks(P, USER, 'claude-code', entries()));
+    expect(removeHooks(P, withAuto, 'claude-code')).toBe(USER);
+  });
+
+  it('sets autoMemoryDirectory and takes out only a value that names a gitmem checkout', () => {
+    const dir = '/u/.gitmem/agents/a1/memory';
+    const set = addSetting(P, USER, 'autoMemoryDirectory', dir);
+    expect(readSetting(P, set, 'autoMemoryDirectory')).toBe(dir);
+    expect(addSetting(P, set, 'autoMemoryDirectory', dir)).toBe(set);
+    expect(removeSetting(P, set, 'autoMemoryDirectory')).toBe(USER);
+    const mine = addSetting(P, USER, 'autoMemoryDirectory', '/u/notes/memory');
+    expect(removeSetting(P, mine, 'autoMemoryDirectory')).toBe(mine);
   });
 });

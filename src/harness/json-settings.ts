@@ -15,6 +15,8 @@ export interface HookEntry {
   event: string;
   command: string;
   timeout: number;
+  /** The harness's `matcher` for the group (PreToolUse / PostToolUse: the tools). */
+  matcher?: string;
 }
 
 /** Where one of our hooks sits: group `group` of `hooks.<event>`, hook `index` of that group. */
@@ -91,14 +93,15 @@ function putHook(path: string, text: string, harness: HarnessId, entry: HookEntr
   const first = ours[0];
   if (!first) {
     const { root, hooks } = hooksNode(path, text);
-    const group = { hooks: [hookOf(entry)] };
+    const group = { ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }), hooks: [hookOf(entry)] };
     if (!hooks) return insertInto(text, root, 'hooks', { [entry.event]: [group] });
     const list = child(hooks, entry.event);
     return list ? insertInto(text, list, undefined, group) : insertInto(text, hooks, entry.event, [group]);
   }
   // Later duplicates go first (from the end), so the offsets of the earlier ones still hold.
   for (const extra of ours.slice(1).reverse()) text = removeNode(text, extra.alone ? extra.group : extra.hook);
-  const want = first.alone ? { ...withoutHooks(first.group), hooks: [hookOf(entry)] } : hookOf(entry);
+  const matcher = entry.matcher === undefined ? {} : { matcher: entry.matcher };
+  const want = first.alone ? { ...withoutHooks(first.group), ...matcher, hooks: [hookOf(entry)] } : hookOf(entry);
   const node = first.alone ? first.group : first.hook;
   return canonical(getNodeValue(node)) === canonical(want) ? text : replaceNode(text, node, want);
 }
@@ -123,6 +126,15 @@ export function addHooks(
   const before = base(text);
   let out = before;
   for (const entry of entries) out = putHook(path, out, harness, entry);
+  // Ours on an event no longer registered (connect without --auto-memory after with it) go.
+  const events = new Set(entries.map((e) => e.event));
+  for (;;) {
+    const stale = findOurs(path, out, harness)
+      .filter((f) => !events.has(f.event))
+      .at(-1);
+    if (!stale) break;
+    out = removeWithEmptyParents(out, stale.alone ? stale.group : stale.hook);
+  }
   return out === before && text !== undefined ? text : out;
 }
 
@@ -199,4 +211,30 @@ export function removeMcpServer(path: string, text: string): string {
   const { entry } = serversNode(path, text);
   if (!entry?.parent || !isOurMcpServer(getNodeValue(entry))) return text;
   return removeWithEmptyParents(text, entry.parent);
+}
+
+/** A top-level string setting gitmem set (`autoMemoryDirectory`): a path to an agent's gitmem checkout. */
+const OUR_SETTING_VALUE = /[/\\]agents[/\\][A-Za-z0-9._-]+[/\\]memory$/;
+
+/** The top-level string setting `key` of `text`, if any (after checking the file's shape). */
+export function readSetting(path: string, text: string | undefined, key: string): unknown {
+  const node = child(parseObject(path, base(text)), key);
+  return node ? getNodeValue(node) : undefined;
+}
+
+/** `text` with the top-level setting `key` set to `value` (the same text when it already is). */
+export function addSetting(path: string, text: string | undefined, key: string, value: string): string {
+  const before = base(text);
+  const root = parseObject(path, before);
+  const node = child(root, key);
+  if (!node) return insertInto(before, root, key, value);
+  return getNodeValue(node) === value ? (text ?? before) : replaceNode(before, node, value);
+}
+
+/** `text` without the setting `key` when its value is a gitmem checkout gitmem set; a user's own value stays. */
+export function removeSetting(path: string, text: string, key: string): string {
+  const node = child(parseObject(path, text), key);
+  const value: unknown = node ? getNodeValue(node) : undefined;
+  if (!node?.parent || typeof value !== 'string' || !OUR_SETTING_VALUE.test(value)) return text;
+  return removeNode(text, node.parent);
 }

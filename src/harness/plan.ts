@@ -10,10 +10,12 @@ import { backupPath, fingerprint, readIfExists } from './files.js';
 import {
   addHooks,
   addMcpServer,
+  addSetting,
   listHooks,
   readMcpServer,
   removeHooks,
   removeMcpServer,
+  removeSetting,
   type HookEntry,
 } from './json-settings.js';
 import { addTomlServer, readTomlServer, removeTomlServer } from './toml-settings.js';
@@ -29,34 +31,62 @@ export function changed(c: FileChange): boolean {
   return c.before !== c.after;
 }
 
-/** The hook entries of `harness` for this launch. */
-export function hookEntries(harness: Harness, launch: Launch): HookEntry[] {
-  return harness.events.map((e) => ({
+/** The hook entries of `harness` for this launch (its auto-memory set when `autoMemory`). */
+export function hookEntries(harness: Harness, launch: Launch, autoMemory = false): HookEntry[] {
+  const events = autoMemory && harness.autoMemory ? harness.autoMemory.events : harness.events;
+  return events.map((e) => ({
     event: e.event,
     command: hookCommand(launch, harness.id, e.gitmem),
     timeout: e.timeout,
+    ...(e.matcher === undefined ? {} : { matcher: e.matcher }),
   }));
 }
 
-function add(harness: Harness, file: SettingsFile, text: string | undefined, launch: Launch): string {
-  if (file.kind === 'json-hooks') return addHooks(file.path, text, harness.id, hookEntries(harness, launch));
+/** `--auto-memory`: the checkout the harness's own memory folder becomes. */
+export interface AutoMemoryPlan {
+  memoryDir: string;
+}
+
+function add(
+  harness: Harness,
+  file: SettingsFile,
+  text: string | undefined,
+  launch: Launch,
+  auto: AutoMemoryPlan | undefined,
+): string {
+  if (file.kind === 'json-hooks') {
+    const hooks = addHooks(file.path, text, harness.id, hookEntries(harness, launch, auto !== undefined));
+    const key = harness.autoMemory?.setting;
+    if (key === undefined) return hooks;
+    return auto ? addSetting(file.path, hooks, key, auto.memoryDir) : removeSetting(file.path, hooks, key);
+  }
   if (file.kind === 'json-mcp') return addMcpServer(file.path, text, mcpServer(launch));
   return addTomlServer(file.path, text, harness.id, mcpServer(launch));
 }
 
 /** What connect would write to each of the harness's files (throws before anything is written). */
-export function planConnect(id: HarnessId, scope: Scope, where: Locations, launch: Launch): FileChange[] {
+export function planConnect(
+  id: HarnessId,
+  scope: Scope,
+  where: Locations,
+  launch: Launch,
+  auto?: AutoMemoryPlan,
+): FileChange[] {
   const harness = HARNESSES[id];
   return harness.files(scope, where).map((file) => {
     const before = readIfExists(file.path);
-    const after = add(harness, file, before, launch);
+    const after = add(harness, file, before, launch, auto);
     return { file, before, after: after === before ? before : after };
   });
 }
 
 /** `text` without anything of gitmem's for `harness` (the same text when there is none). */
 export function withoutOurs(harness: HarnessId, file: SettingsFile, text: string): string {
-  if (file.kind === 'json-hooks') return removeHooks(file.path, text, harness);
+  if (file.kind === 'json-hooks') {
+    const key = HARNESSES[harness].autoMemory?.setting;
+    const hooks = removeHooks(file.path, text, harness);
+    return key === undefined ? hooks : removeSetting(file.path, hooks, key);
+  }
   if (file.kind === 'json-mcp') return removeMcpServer(file.path, text);
   return removeTomlServer(file.path, text);
 }

@@ -18,6 +18,7 @@ import {
 import type { HarnessId } from './catalogue.js';
 import type { HookEvent } from './hook-events.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
+import { commitStray, postWrite, preWrite } from './auto-memory-hooks.js';
 import { agentForProject } from './projects.js';
 import { reflectPending } from './reflect-pending.js';
 import { sessionStartOutput } from './session-start.js';
@@ -81,7 +82,15 @@ async function dispatch(h: HookRun, input: HookInput, known: (dir: string) => vo
       modelConfigured: modelConfigured(h.config),
       launch: () => launchJob(h, memory, agentDir),
     });
-  if (h.event === 'session-start') {
+  if (h.event === 'pre-write') {
+    const out = await preWrite(memory, input);
+    if (out !== '') h.stdout(out);
+  } else if (h.event === 'post-write') await postWrite(memory, input);
+  else if (h.event === 'auto-memory-start') {
+    // Claude Code loads the checkout's MEMORY.md itself: this hook only settles what no hook committed.
+    await commitStray(memory);
+    if (input.source === 'compact') position('compaction');
+  } else if (h.event === 'session-start') {
     h.stdout(await sessionStartOutput(memory, { agentDir, modelConfigured: modelConfigured(h.config) }));
     if (input.source === 'compact') position('compaction');
   } else if (h.event === 'reflect') {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_SYSTEM_BUDGET_TOKENS, parseBudget, systemUsage, type SystemUsage } from '../blocks/budgets.js';
+import { LAYOUTS, type LayoutRow } from '../blocks/layouts.js';
 import { MemoryError } from '../errors.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { readGitConfigValue } from '../git/config-text.js';
@@ -80,10 +81,17 @@ export function readSystemBudget(repoDir: string, home: string): number {
   return repoBudget(repoDir) ?? homeBudget(home) ?? DEFAULT_SYSTEM_BUDGET_TOKENS;
 }
 
-/** `ls-tree -l` of system/ at `rev`: paths and blob sizes (no revision yet: nothing). */
-function systemSizesOp(rev: string): GitOp<Array<{ path: string; size: number }>> {
+/**
+ * `ls-tree -l` of the layout's core at `rev`: paths and blob sizes (no revision yet: nothing). The system
+ * layout's core is system/ (recursive); the index layout's the root's own files.
+ */
+function systemSizesOp(rev: string, layout: LayoutRow): GitOp<Array<{ path: string; size: number }>> {
+  const where =
+    layout.prompt === 'blocks'
+      ? ['-r', '-l', '-z', '--full-tree', rev, '--', 'system']
+      : ['-l', '-z', '--full-tree', rev];
   return {
-    args: ['ls-tree', '-r', '-l', '-z', '--full-tree', rev, '--', 'system'],
+    args: ['ls-tree', ...where],
     okExitCodes: [128],
     parse: (r) =>
       r.exitCode !== 0
@@ -103,14 +111,25 @@ function systemSizesOp(rev: string): GitOp<Array<{ path: string; size: number }>
  * What system/ holds at `rev` (a commit or tree; a revision that does not exist holds nothing), in one git call.
  * @example const usage = await readSystemUsage(git, memoryDir, 'HEAD', 8000) // { total, budget, files }
  */
-export async function readSystemUsage(git: GitRunner, cwd: string, rev: string, budget: number): Promise<SystemUsage> {
-  return systemUsage(await git.exec(systemSizesOp(rev), { cwd }), budget);
+export async function readSystemUsage(
+  git: GitRunner,
+  cwd: string,
+  rev: string,
+  budget: number,
+  layout: LayoutRow = LAYOUTS.system,
+): Promise<SystemUsage> {
+  return systemUsage(await git.exec(systemSizesOp(rev, layout), { cwd }), budget, layout.isCore);
 }
 
 /**
  * Estimated tokens in system/ at `rev`.
  * @example await systemTokensAt(git, memoryDir, 'HEAD') // 1234
  */
-export async function systemTokensAt(git: GitRunner, cwd: string, rev: string): Promise<number> {
-  return (await readSystemUsage(git, cwd, rev, 0)).total;
+export async function systemTokensAt(
+  git: GitRunner,
+  cwd: string,
+  rev: string,
+  layout: LayoutRow = LAYOUTS.system,
+): Promise<number> {
+  return (await readSystemUsage(git, cwd, rev, 0, layout)).total;
 }

@@ -8,6 +8,8 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mergeMarkdownWith, type ParseMarkdown } from '../blocks/merge/index.js';
 import { readProtectedPaths } from './protected.js';
+import { readRepoLayout } from './layout-config.js';
+import type { LayoutRow } from '../blocks/layouts.js';
 
 export interface MergeDriverArgs {
   base: string;
@@ -42,9 +44,11 @@ export function runMergeDriver(
   if (!a.path.toLowerCase().endsWith('.md')) return conclude(a, 'not a markdown file');
   let texts: [string, string, string];
   let protectedPaths: ReadonlySet<string>;
+  let layout: LayoutRow;
   try {
     texts = [a.base, a.ours, a.theirs].map((f) => utf8.decode(readFileSync(f))) as [string, string, string];
     protectedPaths = readProtectedPaths(repoDir);
+    layout = readRepoLayout(repoDir);
   } catch (err) {
     return conclude(
       a,
@@ -52,7 +56,7 @@ export function runMergeDriver(
     );
   }
   const [base, ours, theirs] = texts;
-  const r = mergeMarkdownWith(parse, { base, ours, theirs, path: a.path, protectedPaths });
+  const r = mergeMarkdownWith(parse, { base, ours, theirs, path: a.path, protectedPaths, layout });
   if (r.status === 'conflict') return conclude(a, r.conflicts.map((c) => c.message).join('; '));
   writeFileSync(a.ours, r.text);
   rmSync(a.lines, { force: true });

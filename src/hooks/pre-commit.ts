@@ -4,11 +4,13 @@
  * the common git dir and the system/ budget (HEAD's system/ sizes: one more git call, only when the commit
  * grows system/), handed to the shared validator.
  */
-import { isSystemFile, textTokens } from '../blocks/budgets.js';
+import { textTokens } from '../blocks/budgets.js';
+import { LAYOUTS, type LayoutRow } from '../blocks/layouts.js';
 import { findProblems, formatProblem, problemCode, type FileChange, type Problem } from '../blocks/validate.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
 import { readChangeSet } from './change-set.js';
+import { readRepoLayout } from './layout-config.js';
 import { readProtectedPaths } from './protected.js';
 import { readAllowedSecrets } from './secret-allow.js';
 
@@ -26,12 +28,12 @@ export async function collectStagedChanges(
   return readChangeSet(git, cwd, 'diff', ['--cached'], o.objectDirs ? { objectDirs: o.objectDirs } : {});
 }
 
-/** True when a change set makes some system/ file bigger (only then is the budget worth a git call). */
-export function growsSystem(changes: readonly FileChange[]): boolean {
+/** True when a change set makes some core file bigger (only then is the budget worth a git call). */
+export function growsSystem(changes: readonly FileChange[], layout: LayoutRow = LAYOUTS.system): boolean {
   return changes.some(
     (c) =>
       c.status !== 'deleted' &&
-      isSystemFile(c.path) &&
+      layout.isCore(c.path) &&
       textTokens(c.content) > (c.status === 'added' ? 0 : textTokens(c.headContent)),
   );
 }
@@ -50,10 +52,12 @@ export async function findPreCommitProblems(
 ): Promise<Problem[]> {
   const changes = await collectStagedChanges(git, cwd, o);
   if (changes.length === 0) return [];
-  const systemBudget = growsSystem(changes)
-    ? { tokens: readSystemBudget(cwd, home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, 'HEAD') }
+  const layout = readRepoLayout(cwd);
+  const systemBudget = growsSystem(changes, layout)
+    ? { tokens: readSystemBudget(cwd, home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, 'HEAD', layout) }
     : undefined;
   return findProblems(changes, {
+    layout,
     protectedPaths: readProtectedPaths(cwd),
     secrets: { allowed: readAllowedSecrets(cwd) },
     ...(systemBudget ? { systemBudget } : {}),

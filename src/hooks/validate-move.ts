@@ -10,6 +10,7 @@ import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
 import { readChangeSet } from './change-set.js';
+import { readRepoLayout } from './layout-config.js';
 import { growsSystem } from './pre-commit.js';
 import { readProtectedPaths } from './protected.js';
 import { readAllowedSecrets } from './secret-allow.js';
@@ -57,11 +58,13 @@ export async function validateMove(
     ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
   ];
   // Secrets and budgets as in the hook: the allow list from the common git dir, the budget of the caller's home.
-  const systemBudget = growsSystem(changes)
-    ? { tokens: readSystemBudget(cwd, o.home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, from) }
+  const layout = readRepoLayout(cwd);
+  const systemBudget = growsSystem(changes, layout)
+    ? { tokens: readSystemBudget(cwd, o.home ?? homeOfRepo(cwd)), used: await systemTokensAt(git, cwd, from, layout) }
     : undefined;
   const protectedPaths = o.protectedPaths ?? readProtectedPaths(cwd);
   const found = findProblems(changes, {
+    layout,
     protectedPaths,
     secrets: o.secrets === false ? false : { allowed: readAllowedSecrets(cwd) },
     ...(systemBudget ? { systemBudget } : {}),

@@ -11,6 +11,7 @@ import { gitDirsOf } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
+import { readLayoutAt } from '../hooks/layout-config.js';
 import { composeCommit } from '../git/compose-commit.js';
 import { publishCommit, type PublishState } from './commit.js';
 import type { CommitEditsRequest, Draft, FileEdit, WriteStep } from './edit-types.js';
@@ -59,6 +60,7 @@ export function draftEdits(req: CommitEditsRequest): Draft {
   const gitDirs = req.gitDirs ?? gitDirsOf(req.memoryDir);
   const allowed = readAllowedSecrets(req.memoryDir, gitDirs.commonDir);
   const found = findProblems(toChanges(effective), {
+    layout: readLayoutAt(gitDirs.commonDir),
     protectedPaths: readProtectedPaths(req.memoryDir, gitDirs.commonDir),
     secrets: req.skipSecretScan ? false : { allowed },
     ...(req.systemBudget ? { systemBudget: req.systemBudget } : {}),

@@ -6,7 +6,9 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_LAYOUT, LAYOUTS, type LayoutName } from '../blocks/layouts.js';
 import { validateChanges } from '../blocks/validate.js';
+import { readRepoLayout } from '../hooks/layout-config.js';
 import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { ensureHooks } from '../hooks/install.js';
@@ -21,6 +23,10 @@ export interface InitRequest {
   /** Starter files (repo-relative path → content). */
   files: Array<{ path: string; content: string }>;
   date?: Date;
+  /** The layout recorded for the repository (`gitmem.layout`); default `system`. */
+  layout?: LayoutName;
+  /** The caller named the layout: an existing repository of another layout is refused, not silently kept. */
+  explicitLayout?: boolean;
 }
 
 /** What `initMemory` did: the agent's paths, whether it created the repository (and its first commit), the hooks it rewrote. */
@@ -49,11 +55,19 @@ export async function initMemoryRepo(git: GitRunner, req: InitRequest): Promise<
         },
       );
     }
+    const existing = readRepoLayout(cwd).name;
+    if (req.explicitLayout === true && existing !== (req.layout ?? DEFAULT_LAYOUT))
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `agent ${req.agentId} already exists with the ${existing} layout; change it with \`gitmem migrate --layout ${req.layout ?? DEFAULT_LAYOUT}\``,
+        { data: { memoryDir: cwd, layout: existing } },
+      );
     const { repaired } = await ensureHooks(git, cwd);
     return { ...paths, created: false, commit: null, repairedHooks: repaired };
   }
   const problems = validateChanges(
     req.files.map((f) => ({ status: 'added', path: f.path, content: f.content, headContent: null })),
+    { layout: LAYOUTS[req.layout ?? DEFAULT_LAYOUT] },
   );
   if (problems.length > 0) {
     throw new MemoryError('VALIDATION_FAILED', `starter files are invalid:\n  ${problems.join('\n  ')}`, {
@@ -80,6 +94,8 @@ async function createRepo(git: GitRunner, req: InitRequest, paths: AgentPaths): 
     ['user.name', req.author.name],
     ['user.email', req.author.email],
     ['gitmem.agentId', req.agentId],
+    // Before the hooks and the first commit: both judge by it.
+    ['gitmem.layout', req.layout ?? DEFAULT_LAYOUT],
     ['commit.gpgsign', 'false'],
     // Large-repo settings: cached untracked scans, and a split index so re-staging one path rewrites a
     // small file instead of the whole index.

@@ -2,7 +2,7 @@
  * The memory tool: one tool call → one commit whose message is the agent's `reason`.
  */
 import { MemoryError } from '../errors.js';
-import { gitDirsOf, type GitDirs } from '../git/common-dir.js';
+import { gitDirsOf, resolveGitCommonDir, type GitDirs } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { assertCleanForWrite } from './clean-check.js';
 import type { WatchedCleanCheck } from './fsmonitor/watched-check.js';
@@ -24,6 +24,7 @@ import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from '../git/tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
+import { readLayoutAt } from '../hooks/layout-config.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
 import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
@@ -205,7 +206,9 @@ async function planAndCommit(
   const request = requestFor(deps, operation, reason);
   const files = edits instanceof Error ? [] : edits.map((e) => e.file);
   const budgetP =
-    edits instanceof Error ? Promise.resolve(undefined) : systemBudgetFor(git, memoryDir, edits, deps.systemBudget);
+    edits instanceof Error
+      ? Promise.resolve(undefined)
+      : systemBudgetFor(git, memoryDir, edits, deps.systemBudget, readLayoutAt(gitDirs.commonDir));
   budgetP.catch(() => undefined); // awaited below
   let draft: Draft | Error | undefined;
   if (!(edits instanceof Error)) {
@@ -298,7 +301,15 @@ export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<Wri
     return deps.view(args);
   }
   const result = await writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
-    PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args),
+    PLANNERS[command](
+      {
+        memoryDir: deps.memoryDir,
+        tool: 'memory',
+        fs,
+        layout: readLayoutAt(deps.gitDirs?.commonDir ?? resolveGitCommonDir(deps.memoryDir)),
+      },
+      args,
+    ),
   );
   return withSyncNote(deps.hasRemote, result);
 }

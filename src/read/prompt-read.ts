@@ -11,11 +11,14 @@ import { compileContext } from '../blocks/compile-context.js';
 import {
   compileParts,
   promptParts,
+  treeEntry,
   type CommittedFile,
   type CompileOptions,
   type PromptParts,
 } from '../blocks/compile-prompt.js';
 import { PromptModel } from '../blocks/prompt-model.js';
+import { LAYOUTS, type LayoutRow } from '../blocks/layouts.js';
+import { readRepoLayout } from '../hooks/layout-config.js';
 import { renderTree } from '../blocks/tree.js';
 import { TreeModel } from '../blocks/tree-model.js';
 import type { TreeLimits } from '../blocks/tree-limits.js';
@@ -74,10 +77,15 @@ function viewAt<M>(kind: ViewKind<M>, repo: string, snap: ReadSnapshot): M {
 }
 
 /** A file as the prompt takes it: `system/` texts in full, other markdown as its summary. */
-function committedFile(snap: ReadSnapshot, path: string, id: string): CommittedFile {
+function committedFile(
+  snap: ReadSnapshot,
+  path: string,
+  id: string,
+  layout: LayoutRow = LAYOUTS.system,
+): CommittedFile {
   const text = snap.texts.get(id);
   const summary = snap.summaries.get(id);
-  if (text !== undefined && path.startsWith('system/')) return { path, content: text };
+  if (text !== undefined && layout.isCore(path)) return { path, content: text };
   if (summary !== undefined && path.endsWith('.md')) return { path, summary };
   return { path, content: '' };
 }
@@ -108,11 +116,20 @@ export async function readPrompt(
   options: Omit<CompileOptions, 'revision'>,
 ): Promise<string> {
   const commit = await headCommit(git, memoryDir);
-  if (commit === null) return compiled(promptParts([]), options);
+  const layout = readRepoLayout(memoryDir);
+  if (commit === null) return compiled(promptParts([], layout), options);
   const repo = resolveGitCommonDir(memoryDir);
-  const key = `prompt\0${repo}\0${commit}\0${JSON.stringify(options)}`;
+  const key = `prompt\0${repo}\0${commit}\0${JSON.stringify(options)}\0${JSON.stringify(layout)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
+  if (layout.prompt !== 'blocks')
+    // The kept prompt model knows the system layout only: another layout's parts are made from the files.
+    return withSnapshotAt(git, memoryDir, commit, (snap) =>
+      remember(key, () => {
+        const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id, layout));
+        return compiled(promptParts(files, layout), { ...options, revision: commit });
+      }),
+    );
   return withSnapshotAt(git, memoryDir, commit, (snap) =>
     remember(key, () => {
       const parts = viewAt(prompts, repo, snap).parts();
@@ -139,11 +156,20 @@ function compiled(parts: PromptParts, options: CompileOptions): string {
  */
 export async function readTree(git: GitRunner, memoryDir: string, limits: TreeLimits): Promise<string> {
   const commit = await headCommit(git, memoryDir);
-  if (commit === null) return renderTree([], limits, { alwaysShow: ['system'] });
+  const layout = readRepoLayout(memoryDir);
+  const alwaysShow = layout.prompt === 'blocks' ? ['system'] : [];
+  if (commit === null) return renderTree([], limits, { alwaysShow });
   const repo = resolveGitCommonDir(memoryDir);
-  const key = `tree\0${repo}\0${commit}\0${JSON.stringify(limits)}`;
+  const key = `tree\0${repo}\0${commit}\0${JSON.stringify(limits)}\0${layout.name}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
+  if (layout.prompt !== 'blocks')
+    return withSnapshotAt(git, memoryDir, commit, (snap) =>
+      remember(key, () => {
+        const entries = [...snap.files].map(([path, id]) => treeEntry(committedFile(snap, path, id, layout), layout));
+        return renderTree(entries, limits, { alwaysShow });
+      }),
+    );
   return withSnapshotAt(git, memoryDir, commit, (snap) =>
     remember(key, () => viewAt(trees, repo, snap).render(limits)),
   );

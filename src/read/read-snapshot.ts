@@ -23,7 +23,9 @@ export type { ReadSnapshot } from './read-cache-file.js';
 // Files, symlinks (their text is the target) — not submodules, as `ls-tree`'s blobs.
 const keepBlob: KeepFile = (_path, mode) => mode === '100644' || mode === '100755' || mode === '120000';
 const wantsSummary = (path: string): boolean => path.endsWith('.md');
-const wantsText = (path: string): boolean => path.startsWith('system/') && path.endsWith('.md');
+// Every layout's core (layouts.ts): system/ in the system layout, the root's own markdown in the index layout.
+const wantsText = (path: string): boolean =>
+  (path.startsWith('system/') || !path.includes('/')) && path.endsWith('.md');
 
 // The last snapshot per repository (common git dir): the next read at a new commit starts from it.
 const lastSnapshot = new Map<string, ReadSnapshot>();

@@ -8,6 +8,7 @@
  * clone has its remote's object format (SHA-1 or SHA-256); for an empty remote, which git clones with its
  * own default, gitmem asks the remote and switches the still-empty clone to that format before the first commit.
  */
+import { layoutOfRootNames } from '../blocks/layouts.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -174,12 +175,23 @@ function removeClone(o: {
  * Leaves the clone on main: the remote's main (false), or an unborn main for an empty remote (true).
  * Refuses a remote that has branches but no main.
  */
+/**
+ * A clone's layout (`gitmem.layout` is repository config, which a clone does not copy), read from the shape of
+ * the remote's tree: a root MEMORY.md and no system/ directory is the index layout, anything else the system
+ * layout. Recorded before the remote's files are judged, so they are judged by their own layout's rules.
+ */
+async function recordLayoutOf(git: GitRunner, dir: string, rev: string): Promise<void> {
+  const names = (await git.run(['ls-tree', '-z', '--name-only', rev], { cwd: dir })).stdout.split('\0');
+  await git.run(['config', 'gitmem.layout', layoutOfRootNames(names)], { cwd: dir });
+}
+
 async function checkoutMain(git: GitRunner, dir: string, home: string): Promise<boolean> {
   const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], {
     cwd: dir,
     okExitCodes: [1],
   });
   if (remoteMain.exitCode === 0) {
+    await recordLayoutOf(git, dir, remoteMain.stdout.trim());
     const problems = await findIncomingProblems(
       { git, memoryDir: dir, home, signal: undefined },
       remoteMain.stdout.trim(),

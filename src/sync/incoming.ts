@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget } from '../hooks/budget-config.js';
+import { readRepoLayout } from '../hooks/layout-config.js';
 import { readProtectedPaths } from '../hooks/protected.js';
 import { readAllowedSecrets } from '../hooks/secret-allow.js';
 import { validateMove } from '../hooks/validate-move.js';
@@ -116,6 +117,7 @@ function rulesFingerprint(memoryDir: string, home: string | undefined): string {
     [...readProtectedPaths(memoryDir)].sort().join('\0'),
     [...readAllowedSecrets(memoryDir)].sort().join('\0'),
     String(readSystemBudget(memoryDir, home ?? homeOfRepo(memoryDir))),
+    JSON.stringify(readRepoLayout(memoryDir)),
   ];
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }

@@ -2,7 +2,9 @@
  * The calls that make an agent's memory rather than open one — `initMemory` and `cloneMemory` — wired like
  * a handle: the configuration, the runner (the shared shell launcher by default), the identity rule.
  */
+import { DEFAULT_LAYOUT, LAYOUTS, parseLayoutName, type LayoutName } from '../blocks/layouts.js';
 import { loadConfig } from '../config.js';
+import { MemoryError } from '../errors.js';
 import { prepareHome } from '../home.js';
 import { recordProtection } from '../hooks/protected.js';
 import { agentIdentity, type Identity } from '../identity.js';
@@ -21,17 +23,22 @@ export interface InitOptions extends Omit<MemoryOptions, 'agentId' | 'onWriteSte
   name?: string;
   /** Personality preset for the starter persona/human texts. */
   personality?: string;
+  /** The repository's layout (src/blocks/layouts.ts), recorded as `gitmem.layout`; default `system`. */
+  layout?: LayoutName;
 }
 
-async function starterFiles(personality: string | undefined): Promise<Array<{ path: string; content: string }>> {
-  if (!personality) return (await import('../blocks/defaults.js')).defaultMemoryFiles();
+async function starterFiles(
+  personality: string | undefined,
+  layout: LayoutName,
+): Promise<Array<{ path: string; content: string }>> {
+  const { defaultFilesFor, starterFilesFor } = await import('../blocks/defaults.js');
+  if (!personality) return defaultFilesFor(LAYOUTS[layout]);
   const { getPersonality } = await import('../blocks/personalities.js');
-  const { composeMemoryFile } = await import('../blocks/replace-body.js');
   const p = getPersonality(personality);
-  return (['persona', 'human'] as const).map((n) => ({
-    path: `system/${n}.md`,
-    content: composeMemoryFile({ description: p[n].description }, p[n].body),
-  }));
+  return starterFilesFor(
+    LAYOUTS[layout],
+    (['persona', 'human'] as const).map((name) => ({ name, description: p[name].description, body: p[name].body })),
+  );
 }
 
 /**
@@ -45,11 +52,25 @@ export async function initMemory(options: InitOptions = {}): Promise<InitResult>
   const git = runnerFor(config, options);
   const given: Partial<Identity> = { ...options.author, ...(options.name ? { name: options.name } : {}) };
   const author = agentIdentity(agentId, { given, configuredName: config.agent.name });
-  const files = await starterFiles(options.personality);
+  const layout = options.layout ?? DEFAULT_LAYOUT;
+  if (parseLayoutName(layout) === undefined)
+    throw new MemoryError(
+      'INVALID_ARGUMENT',
+      `unknown layout ${JSON.stringify(String(layout).slice(0, 40))}: use system or index`,
+    );
+  const files = await starterFiles(options.personality, layout);
   const date = options.clock?.();
   prepareHome(home); // after every check of the arguments: a refused init creates nothing
   const { initMemoryRepo } = await import('../memfs/init.js');
-  const result = await initMemoryRepo(git, { home, agentId, author, files, ...(date ? { date } : {}) });
+  const result = await initMemoryRepo(git, {
+    home,
+    agentId,
+    author,
+    files,
+    layout,
+    explicitLayout: options.layout !== undefined,
+    ...(date ? { date } : {}),
+  });
   await recordProtection(git, result.memoryDir);
   return result;
 }

@@ -66,6 +66,8 @@ export interface MemoryOptions {
 /** The working tree as git sees it. */
 export interface MemoryStatus {
   memoryDir: string;
+  /** The repository's layout (`gitmem.layout`: `system` or `index`; docs/memory.md#layouts). */
+  layout: 'system' | 'index';
   head: string | null;
   branch: string | null;
   dirty: boolean;

@@ -14,6 +14,7 @@ import { resolveGitCommonDir } from '../git/common-dir.js';
 import { catFileBatchRawOp, updateIndexInfoOp } from '../git/commands/plumbing.js';
 import type { MergeTreeResult, MergeTreeStage } from '../git/commands/merge-tree.js';
 import type { GitRunner } from '../git/runner.js';
+import { readRepoLayout } from '../hooks/layout-config.js';
 
 /** A conflicted file the markdown merge may take: its mode and the blob of each side (base null: both added it). */
 export interface MarkdownConflict {
@@ -116,6 +117,7 @@ export async function resolveMarkdownConflicts(
   ]);
   if (blobs === null) return null;
   const merged: Array<{ path: string; mode: string; id: string }> = [];
+  const layout = readRepoLayout(cwd);
   for (const c of conflicts) {
     const text = (id: string | null): string | null => (id === null ? null : (blobs.get(id) ?? null));
     const result = mergeMarkdown({
@@ -124,6 +126,7 @@ export async function resolveMarkdownConflicts(
       theirs: text(c.theirs) ?? '',
       path: c.path,
       protectedPaths,
+      layout,
     });
     if (result.status !== 'clean') return null;
     const id = (

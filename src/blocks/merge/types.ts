@@ -1,4 +1,5 @@
 /** The markdown merge's inputs and outcomes. */
+import type { LayoutRow } from '../layouts.js';
 
 /** One memory file in three versions. Texts are decoded strings (the caller refuses bytes that are not UTF-8). */
 export interface MarkdownMergeInput {
@@ -11,6 +12,8 @@ export interface MarkdownMergeInput {
   path: string;
   /** Paths gitmem recorded as read_only: never merged automatically. */
   protectedPaths?: ReadonlySet<string>;
+  /** The repository's layout: the rules the result must pass (the `system` row when absent). */
+  layout?: LayoutRow;
 }
 
 /** Why a file could not be merged: a closed set, each with one line of explanation in {@link CONFLICT_KINDS}. */

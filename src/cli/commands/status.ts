@@ -9,6 +9,7 @@ export const command: CliCommand = {
     const s = await memory.status();
     const lines = [
       `memory: ${s.memoryDir}`,
+      `layout: ${s.layout}`,
       `branch: ${s.branch ?? '(detached)'}  head: ${s.head?.slice(0, 7) ?? '(none)'}`,
     ];
     if (s.upstream) lines.push(`upstream: ${s.upstream}  ahead ${s.ahead}, behind ${s.behind}`);

@@ -4,6 +4,7 @@
  * shared by every command.
  */
 import { isReadOnlyValue, normalizeText, parseMemoryFile, type FrontmatterData } from '../../blocks/frontmatter.js';
+import { LAYOUTS, type LayoutRow } from '../../blocks/layouts.js';
 import { pathProblem } from '../../blocks/path-rules.js';
 import { frontmatterKeysFor, isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
 import { MemoryError, isMemoryError } from '../../errors.js';
@@ -18,6 +19,8 @@ export interface CommandContext {
   tool: string;
   /** The call's file access (see repo-fs.ts). */
   fs: RepoFs;
+  /** The repository's layout (blocks/layouts.ts); the `system` row when absent. */
+  layout?: LayoutRow;
 }
 
 /**
@@ -26,10 +29,10 @@ export interface CommandContext {
  */
 export type ToolFileKind = 'memory' | 'skill' | 'plain';
 
-/** The kind of a repo-relative file (the validator's rules decide). */
-export function toolFileKind(file: string): ToolFileKind {
-  const keys = frontmatterKeysFor(file);
-  return keys === null ? 'plain' : keys.includes('name') ? 'skill' : 'memory';
+/** The kind of a repo-relative file (the validator's rules decide, under the repository's layout). */
+export function toolFileKind(file: string, layout: LayoutRow = LAYOUTS.system): ToolFileKind {
+  if (frontmatterKeysFor(file, layout) === null) return 'plain';
+  return layout.classify(file) === 'skill' ? 'skill' : 'memory';
 }
 
 /** A loaded, editable file: normalised text split into frontmatter prefix (empty for a plain file) and body. */
@@ -111,7 +114,7 @@ export function loadEditable(ctx: CommandContext, file: string, shown: string): 
   if (original === null) {
     throw new MemoryError('FILE_NOT_FOUND', `${ctx.tool}: no memory file at ${shown}`, { data: { path: file } });
   }
-  const kind = toolFileKind(file);
+  const kind = toolFileKind(file, ctx.layout);
   if (kind === 'plain') {
     // The validator protects any file whose text declares read_only, plain or not: refuse before planning.
     if (isProtectedText(original))

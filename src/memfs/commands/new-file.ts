@@ -16,6 +16,7 @@ import {
 } from '../../blocks/frontmatter.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import { restyle } from '../line-style.js';
+import type { LayoutRow } from '../../blocks/layouts.js';
 import { toolFileKind } from './context.js';
 
 export interface NewFileRequest {
@@ -30,7 +31,12 @@ export interface NewFileRequest {
   text: string;
   /** Give a markdown file's text a final newline when it lacks one. */
   finalNewline: boolean;
+  /** The repository's layout: which files carry frontmatter, and whether a memory file needs a `name`. */
+  layout?: LayoutRow;
 }
+
+/** A memory file's `name` when its layout requires one and the text gives none: its file name. */
+const nameFor = (file: string): string => (file.split('/').at(-1) ?? file).replace(/\.md$/, '');
 
 function refuse(operation: string, message: string, field = 'description'): never {
   throw new MemoryError('INVALID_ARGUMENT', `${operation}: ${message}`, { data: { field } });
@@ -59,7 +65,8 @@ function ownFrontmatter(operation: string, text: string): Record<string, unknown
  *   // '---\ndescription: A\n---\nhi\n'
  */
 export function newFileText(req: NewFileRequest): string {
-  const kind = toolFileKind(req.file);
+  const kind = toolFileKind(req.file, req.layout);
+  const needsName = kind === 'memory' && (req.layout?.requiredKeys.includes('name') ?? false);
   const given =
     req.description !== undefined && req.description.trim() !== '' ? singleLine(req.description) : undefined;
   if (kind === 'plain') {
@@ -77,10 +84,18 @@ export function newFileText(req: NewFileRequest): string {
     const description = given ?? req.fallbackDescription;
     if (description === undefined)
       refuse(req.operation, "'description' must be a non-empty string (or the text's own frontmatter gives one)");
-    return renderMemoryFile(kind === 'skill' ? { name: folder, description } : { description }, text);
+    return renderMemoryFile(
+      kind === 'skill'
+        ? { name: folder, description }
+        : needsName
+          ? { name: nameFor(req.file), description }
+          : { description },
+      text,
+    );
   }
   const updates: Array<[string, unknown]> = [];
   if (kind === 'skill' && !Object.hasOwn(own, 'name')) updates.push(['name', folder]);
+  if (needsName && !Object.hasOwn(own, 'name')) updates.push(['name', nameFor(req.file)]);
   if (Object.hasOwn(own, 'description')) {
     const theirs = singleLine(descriptionOf(own));
     if (given !== undefined && theirs !== given) {

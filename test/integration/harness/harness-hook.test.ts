@@ -164,7 +164,7 @@ describe('gitmem hook claude-code|codex (CLI, recorded hook inputs)', () => {
     const unknown = h.run(['hook', 'claude-code', 'lunch', '--agent', 'a1'], { input: '{}' });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(
-      /^gitmem: INVALID_ARGUMENT: unknown claude-code hook event "lunch": expected one of session-start, turn-end, session-end, reflect/,
+      /^gitmem: INVALID_ARGUMENT: unknown claude-code hook event "lunch": expected one of session-start, turn-end, session-end, auto-memory-start, pre-write, post-write, reflect/,
     );
   });
 
