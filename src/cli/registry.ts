@@ -38,7 +38,7 @@ export const COMMANDS = {
   },
   clone: {
     summary: "clone an agent's memory from a git remote into $GITMEM_HOME/agents/<id>/memory",
-    grammar: { args: ['<url>'] },
+    grammar: { args: ['<url>'], options: { partial: flag, scope: str } },
     heavy: true,
   },
   sync: {

@@ -40,6 +40,8 @@ export interface MoveOptions {
   knownBlobs?: ReadonlyMap<string, Buffer>;
   /** False when the caller scans for credentials itself (commit by commit). */
   secrets?: false;
+  /** Only these pathspecs are judged (a scoped reader's clone: what reaches its disk); default: every path. */
+  pathspecs?: readonly string[];
 }
 
 /**
@@ -55,8 +57,9 @@ export async function validateMove(
 ): Promise<MoveCheck> {
   // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
-  const entries = diffLooseRaw(objectsDir, from, to);
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], o.knownBlobs, {
+  const entries = o.pathspecs ? undefined : diffLooseRaw(objectsDir, from, to);
+  const specs = o.pathspecs ? ['--', ...o.pathspecs] : [];
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], o.knownBlobs, {
     ...(entries ? { entries } : {}),
     objectDirs: [objectsDir],
   });
