@@ -28,6 +28,7 @@ import type { SystemBudget } from '../blocks/validate-content.js';
 import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
 import { memoryToolSchema } from './tool-schema.js';
+import { refuseOutsideScope } from './scope-guard.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
 export interface WriteResult {
@@ -291,6 +292,7 @@ export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<Wri
     if (!deps.view) throw new MemoryError('UNKNOWN_COMMAND', 'memory: view is not available here');
     return deps.view(args);
   }
+  refuseOutsideScope(deps.memoryDir, args);
   return writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
     PLANNERS[command]({ memoryDir: deps.memoryDir, tool: 'memory', fs }, args),
   );

@@ -101,6 +101,19 @@ describe('gitmem clone --partial --scope', () => {
     expect(g(r.memoryDir, ['log', '-1', '--format=%s'])).toMatch(/add notes\/reader\.md/);
     expect(g(r.memoryDir, ['status', '--porcelain'])).toBe('');
 
+    // A write outside the scope is refused in one line; nothing moves, nothing is planted beside the cone.
+    const head = g(r.memoryDir, ['rev-parse', 'HEAD']);
+    for (const call of [
+      { command: 'create', file_path: 'other/planted.md', description: 'd', file_text: 'x', reason: 'outside' },
+      { command: 'rename', old_path: 'notes/reader.md', new_path: 'other/moved.md', reason: 'out of the cone' },
+    ]) {
+      const refused = await memory.tool(call).catch((e: unknown) => e);
+      expect(isMemoryError(refused, 'INVALID_ARGUMENT'), String(refused)).toBe(true);
+      expect((refused as Error).message).toMatch(/outside this clone's scope \(notes\/, system\//);
+    }
+    expect(g(r.memoryDir, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(existsSync(join(r.memoryDir, 'other'))).toBe(false);
+
     // Sync both ways: the reader pushes; the writer's next commits (outside the scope too) come back.
     expect((await memory.sync()).status).toBe('pushed');
     await write(writer, 'other/new.md', 'outside the scope');
