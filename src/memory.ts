@@ -37,6 +37,7 @@ import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
 import { withWiring } from './wiring/handle-wiring.js';
+import { routeSharedTool, sharedApi, withSharedPrompt } from './wiring/shared.js';
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
@@ -140,7 +141,9 @@ function buildMemory(o: Parts): Memory {
     home: config.home,
     memoryDir,
     hookRepairs: o.hookRepairs,
-    tool: (call) => runMemoryTool(deps, call),
+    tool: async (call) =>
+      (await routeSharedTool(deps, { home: config.home, agentId }, call)) ?? runMemoryTool(deps, call),
+    shared: sharedApi({ git, home: config.home, agentId }),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
     applyPersonality: async (id, opts = {}) =>
       (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
@@ -149,12 +152,13 @@ function buildMemory(o: Parts): Memory {
       // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
       // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
       const { readPrompt } = await import('./read/prompt-read.js');
-      return readPrompt(git, memoryDir, {
+      const own = await readPrompt(git, memoryDir, {
         ...opts,
         mode: opts.mode ?? mode(),
         treeLimits: config.treeLimits,
         ...(agentId ? { agentId } : {}),
       });
+      return withSharedPrompt(own, { git, home: config.home, agentId }, { ...opts, mode: opts.mode ?? mode() });
     },
     tree: async () => (await import('./read/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.

@@ -15,6 +15,7 @@ const LOADERS: Loaders = {
   clone: () => import('./commands/clone.js'),
   sync: () => import('./commands/sync.js'),
   mirror: () => import('./commands/mirror.js'),
+  shared: () => import('./commands/shared.js'),
   conflicts: () => import('./commands/conflicts.js'),
   doctor: () => import('./commands/doctor.js'),
   init: () => import('./commands/init.js'),

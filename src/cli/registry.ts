@@ -41,6 +41,21 @@ export const COMMANDS = {
     grammar: { args: ['<url>'], options: { partial: flag, scope: str } },
     heavy: true,
   },
+  shared: {
+    summary: 'shared memory repositories: create, attach (read-only or read-write), detach, list, sync, history',
+    grammar: {
+      subcommands: {
+        create: ['<name>'],
+        attach: ['<name>'],
+        detach: ['<name>'],
+        list: [],
+        sync: [],
+        history: ['<name>'],
+      },
+      options: { remote: str, 'read-only': flag, limit: str },
+    },
+    heavy: true,
+  },
   sync: {
     summary: 'sync the memory with its remote: pull (fast-forward or rebase), then push',
     grammar: { options: { 'on-conflict': str } },

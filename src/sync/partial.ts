@@ -10,6 +10,7 @@
 import { MemoryError } from '../errors.js';
 import type { GitRunner, GitAuth, GitRetryPolicy } from '../git/runner.js';
 import { isDotGitLike, pathProblem } from '../blocks/path-rules.js';
+import { fetchObjects } from '../git/promisor.js';
 import { findIncomingProblems, findTipProblems } from './incoming.js';
 
 /** The directory the prompt always needs beside a scope (root files come with cone mode). */
@@ -92,21 +93,7 @@ export async function prefetchBlobs(
     wanted.push(m[1] ?? '');
   }
   if (wanted.length === 0) return 0;
-  await git.run(
-    [
-      '-c',
-      'fetch.negotiationAlgorithm=noop',
-      'fetch',
-      '--quiet',
-      'origin',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--recurse-submodules=no',
-      '--filter=blob:none',
-      '--stdin',
-    ],
-    { cwd: dir, ...call, input: `${wanted.join('\n')}\n` },
-  );
+  await fetchObjects(git, dir, wanted, call);
   return wanted.length;
 }
 

@@ -92,6 +92,8 @@ describe('gitmem clone --partial --scope', () => {
 
     // A read of a file whose blob was never fetched: git fetches it.
     const memory = await createMemory({ home, agentId: 'sc', env, git: runner });
+    // Opening scans history for read_only files: it fetches only what the scoped clone could write.
+    expect(missingObjects(r.memoryDir)).toContain(outside);
     expect((await memory.read('other/old.md')).body).toContain('second version');
     expect(missingObjects(r.memoryDir)).not.toContain(outside);
     expect(await memory.tree()).toContain('other/');
