@@ -52,7 +52,19 @@ describe('shared memory repositories', () => {
     expect(g(a.checkout, ['rev-parse', 'HEAD'])).toBe(w.commit);
     expect(g(ada.memoryDir, ['rev-parse', 'HEAD'])).toBe(adaHead); // the agent's own memory did not move
     expect(g(a.checkout, ['status', '--porcelain'])).toBe('');
+    await ada.tool({
+      command: 'create',
+      file_path: 'shared/team/skills/deploy/SKILL.md',
+      description: 'how the team deploys',
+      file_text: 'Steps.',
+      reason: 'share the deploy skill',
+    });
     const adaPrompt = await ada.compilePrompt();
+    const skillsAt = adaPrompt.indexOf('<available_shared_skills>');
+    expect(skillsAt).toBeGreaterThan(adaPrompt.indexOf('<shared_memory'));
+    expect(adaPrompt.slice(skillsAt)).toContain(
+      'how the team deploys ($MEMORY_DIR/shared/team/skills/deploy/SKILL.md)',
+    );
     expect(adaPrompt).toContain('<shared_memory repository="team" access="read-write"');
     expect(adaPrompt).toContain('$MEMORY_DIR/shared/team/system/norms.md');
     expect(adaPrompt).toContain('Reviews within a day.');
@@ -63,26 +75,27 @@ describe('shared memory repositories', () => {
     // The write reaches bob through the hub.
     const pushed = await ada.shared.sync();
     expect(pushed[0]?.error).toBeUndefined();
-    expect(g(made.hub, ['rev-parse', 'main'])).toBe(w.commit);
+    const tip = g(a.checkout, ['rev-parse', 'HEAD']);
+    expect(g(made.hub, ['rev-parse', 'main'])).toBe(tip);
     expect((await bob.shared.sync())[0]?.error).toBeUndefined();
-    expect(g(b.checkout, ['rev-parse', 'HEAD'])).toBe(w.commit);
+    expect(g(b.checkout, ['rev-parse', 'HEAD'])).toBe(tip);
     const bobPrompt = await bob.compilePrompt();
     expect(bobPrompt).toMatch(
       /<shared_memory repository="team" access="read-only"[^>]*>\nShared memory repository team, attached read-only/,
     );
     expect(bobPrompt).toContain('Reviews within a day.');
-    expect((await bob.shared.history('team')).map((c) => c.subject)[0]).toMatch(/agree on reviews|create/);
+    expect((await bob.shared.history('team')).map((c) => c.subject)[0]).toMatch(/share the deploy skill/);
 
     // Read-only: refused, nothing moves.
     const refused = await bob.tool(note('shared/team/system/bob.md', 'mine')).catch((e: unknown) => e);
     expect(isMemoryError(refused, 'READ_ONLY'), String(refused)).toBe(true);
-    expect(g(b.checkout, ['rev-parse', 'HEAD'])).toBe(w.commit);
+    expect(g(b.checkout, ['rev-parse', 'HEAD'])).toBe(tip);
 
     // The shared repository's own validator: a planted token is refused there.
     const token = `ghp_${'a1B2c3D4e5F6g7H8i9J0'.repeat(2).slice(0, 36)}`;
     const secret = await ada.tool(note('shared/team/system/key.md', `token ${token}`)).catch((e: unknown) => e);
     expect(isMemoryError(secret, 'SECRET_DETECTED'), String(secret)).toBe(true);
-    expect(g(a.checkout, ['rev-parse', 'HEAD'])).toBe(w.commit);
+    expect(g(a.checkout, ['rev-parse', 'HEAD'])).toBe(tip);
     expect(existsSync(join(a.checkout, 'system', 'key.md'))).toBe(false);
 
     // A call spanning two repositories is refused.
