@@ -37,7 +37,7 @@ import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
 import { withWiring } from './wiring/handle-wiring.js';
-import { routeSharedTool, sharedApi, withSharedPrompt } from './wiring/shared.js';
+import { routeSharedTool, sharedApi, withSharedPrompt, withSharedTree } from './wiring/shared.js';
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
@@ -160,7 +160,7 @@ function buildMemory(o: Parts): Memory {
       });
       return withSharedPrompt(own, { git, home: config.home, agentId }, { ...opts, mode: opts.mode ?? mode() });
     },
-    tree: async () => (await import('./read/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
+    tree: () => treeWithShared(git, memoryDir, config, agentId),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) =>
       (await import('./search/search.js')).searchMemory(
@@ -171,6 +171,18 @@ function buildMemory(o: Parts): Memory {
     ...logAndStatus(git, memoryDir),
   };
   return withWiring(handle, { git, config, gitDirs: deps.gitDirs ?? gitDirsOf(memoryDir) });
+}
+
+/** HEAD's tree, then each attached shared repository's under `shared/<name>/`. */
+async function treeWithShared(
+  git: GitRunner,
+  memoryDir: string,
+  config: GitmemConfig,
+  agentId: string | undefined,
+): Promise<string> {
+  const { readTree } = await import('./read/prompt-read.js');
+  const own = await readTree(git, memoryDir, config.treeLimits);
+  return withSharedTree(own, { git, home: config.home, agentId }, (dir) => readTree(git, dir, config.treeLimits));
 }
 
 /** The handle's `log` (empty before the first commit) and `status`. */

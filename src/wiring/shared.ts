@@ -192,3 +192,22 @@ export async function withSharedPrompt(
   const shared = await sharedPrompt(o, promptPrefix(opts.surface));
   return shared === '' ? own : `${own}\n\n${shared}`;
 }
+
+/**
+ * The agent's tree followed by each attached repository's, rooted at `shared/<name>/` (its own tree's lines
+ * under that root line); detached repositories are not shown.
+ */
+export async function withSharedTree(
+  own: string,
+  o: SharedWiring,
+  treeOf: (checkout: string) => Promise<string>,
+): Promise<string> {
+  if (o.agentId === undefined) return own;
+  const parts = [own];
+  for (const a of readAttachments(o.home, o.agentId)) {
+    const text = await treeOf(sharedCheckout(o.home, o.agentId, a.name)).catch(() => '');
+    const body = text.split('\n').slice(1).join('\n'); // its own root line gives way to shared/<name>/
+    parts.push(`shared/${a.name}/${a.readOnly ? ' (read-only)' : ''}\n${body}`);
+  }
+  return parts.join('\n');
+}

@@ -69,6 +69,7 @@ describe('shared memory repositories', () => {
     expect(adaPrompt).toContain('$MEMORY_DIR/shared/team/system/norms.md');
     expect(adaPrompt).toContain('Reviews within a day.');
 
+    expect(await ada.tree()).toMatch(/\nshared\/team\/\n(.*\n)*.*norms\.md/);
     const view = await ada.tool({ command: 'view', file_path: 'shared/team/system/norms.md' });
     expect(view.view).toContain('Reviews within a day.');
 
@@ -108,6 +109,7 @@ describe('shared memory repositories', () => {
     expect(await bob.shared.detach('team')).toEqual({ detached: true });
     expect(existsSync(b.checkout)).toBe(true);
     expect(await bob.compilePrompt()).not.toContain('<shared_memory');
+    expect(await bob.tree()).not.toContain('shared/team/');
     expect((await bob.shared.list())[0]?.attached).toBe(false);
     const hist = await bob.shared.history('team').catch((e: unknown) => e);
     expect(isMemoryError(hist, 'INVALID_ARGUMENT')).toBe(true);
