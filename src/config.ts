@@ -35,6 +35,8 @@ export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   GITMEM_FS_SANDBOX: '0/false runs background writers unconfined, loudly (sandbox switch)',
   GITMEM_SANDBOX_READ: 'extra read-only paths for background writers, colon-separated (sandbox switch)',
   GITMEM_SANDBOX: 'set inside a gitmem sandbox (sandbox marker; a nested writer is refused)',
+  GITMEM_SHELL_SANDBOX:
+    "1/true/yes/on: `sandbox exec` runs the agent's commands with other agents' memory hidden (over the config file's sandbox.shell; default off)",
   GITMEM_DAEMON: '0/off/false/no: every CLI call runs in its own process, no daemon',
   GITMEM_DAEMON_IDLE: 'seconds a CLI daemon waits for a call before it stops (default 600)',
   GITMEM_DAEMON_TRACE: "1: the daemon logs each call's start and duration",
@@ -119,6 +121,11 @@ export interface SandboxSettings {
   readPaths?: string;
   /** GITMEM_SANDBOX: this process runs inside a gitmem sandbox (its backend's name). */
   inside?: string;
+  /**
+   * GITMEM_SHELL_SANDBOX: true (1/true/yes/on) or false (0/false/no/off) when set, else undefined (then the
+   * config file's `sandbox.shell` decides; off by default): whether `sandbox exec` may run the agent's shell.
+   */
+  shell?: boolean;
 }
 
 /** gitmem's configuration for one caller (see {@link loadConfig}). */
@@ -274,6 +281,15 @@ export function fastPathsSwitch(env: Env): boolean {
 }
 
 /**
+ * GITMEM_SHELL_SANDBOX as a switch: true for 1/true/yes/on, false for 0/false/no/off, else undefined.
+ * @example shellSandboxSwitch({ GITMEM_SHELL_SANDBOX: 'on' }) === true
+ */
+export function shellSandboxSwitch(env: Env): boolean | undefined {
+  const v = env['GITMEM_SHELL_SANDBOX']?.trim().toLowerCase() ?? '';
+  return FSYNC_OFF.has(v) ? false : FSYNC_ON.has(v) ? true : undefined;
+}
+
+/**
  * The gitmem sandbox this environment runs inside (GITMEM_SANDBOX, its backend's name), or undefined.
  * @example sandboxMarker({ GITMEM_SANDBOX: 'bwrap' }) === 'bwrap'
  */
@@ -311,6 +327,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
       enabled: fsSwitch !== '0' && fsSwitch !== 'false',
       ...(readPaths ? { readPaths } : {}),
       ...(inside ? { inside } : {}),
+      ...(shellSandboxSwitch(env) !== undefined ? { shell: shellSandboxSwitch(env) as boolean } : {}),
     }),
     daemon: Object.freeze(daemonSettings(env)),
     debug: debugSwitch(env),

@@ -67,10 +67,12 @@ export type MemoryErrorCode =
   | 'WORKTREE_ERROR' // a worktree could not be created or finalized
   | 'SANDBOX_UNAVAILABLE' // no kernel sandbox backend; fail-closed refusal
   | 'SANDBOX_NESTED' // asked to sandbox from inside a sandbox
+  | 'SANDBOX_OFF' // `sandbox exec` (the agent's own shell) while GITMEM_SHELL_SANDBOX is not switched on; nothing ran
   | 'WORKER_FAILED' // a memory worker's command body exited non-zero or was killed (data.exitCode, data.stderr)
   | 'MERGE_CONFLICT' // a background writer's commits conflict with the checkout; its branch is kept (gitmem conflicts)
   | 'MERGE_REJECTED' // a background writer's commits broke the memory rules; nothing merged, its branch is kept
   | 'REFLECTION_FAILED' // a reflection ended without a usable result (edits left uncommitted, commits refused, not merged)
+  | 'CONTENT_DROPPED' // a defragmentation deleted lines that are nowhere in memory any more: nothing merged, its branch is kept (the result's `preservation` lists them)
   | 'PROPOSAL_STALE' // a proposed conflict resolution was made on another main or kept-branch tip; propose again (data.proposal)
   // --- CLI daemon ---
   | 'DAEMON_UNAVAILABLE' // no daemon can run here (platform, socket path, disabled, not built)

@@ -16,7 +16,7 @@ export interface FastPath {
 }
 
 /** The kept fast paths (a closed set: a new one is a row here, or it does not exist). */
-export type FastPathName = 'watcher' | 'indexAside' | 'writerPack' | 'directImport' | 'streamedJobs';
+export type FastPathName = 'watcher' | 'indexAside' | 'streamedJobs';
 
 /** Every fast path gitmem has, by name. */
 export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freeze({
@@ -24,14 +24,6 @@ export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freez
   indexAside: {
     plain: '`git update-index --index-info` in place, after the clean check',
     entry: 'memfs/tool.ts (memfs/index-aside.ts)',
-  },
-  writerPack: {
-    plain: "`git pack-objects` over the writer's private objects",
-    entry: 'worktree/import.ts (worktree/pack-private.ts)',
-  },
-  directImport: {
-    plain: "`git unpack-objects --strict` of the writer's pack",
-    entry: 'worktree/import.ts (worktree/import-direct.ts, git/strict-objects.ts)',
   },
   streamedJobs: {
     plain: 'a plain spawn (a fork of this process) for jobs with held input or a capped output',
@@ -65,7 +57,7 @@ export function fastPathOpen(name: FastPathName): boolean {
 
 /**
  * The fast path's answer, or undefined (switch off, or the fast path could not answer): then ask git.
- * @example const walked = fastPath('writerPack', () => walkPrivateObjects(dir, tip, base) ?? undefined) ?? null
+ * @example const early = fastPath('indexAside', () => writeAside(plan) || undefined) ?? (await inPlace(plan))
  */
 export function fastPath<T>(name: FastPathName, fast: () => T | undefined): T | undefined {
   return fastPathOpen(name) ? fast() : undefined;

@@ -39,6 +39,7 @@ export { packageRoot } from './assets.js';
 export { syntheticConversationId, SOURCE_FORMS, type SourceType } from './reflection/sources/index.js';
 export { buildMemoryWriterPolicy } from './sandbox/policy.js';
 export { confineCommand } from './sandbox/launch.js';
+export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from './wiring/shell.js';
 // --- sync
 export { type GitmemConfig } from './config.js';
 export { showRemote } from './sync/remote.js';
@@ -82,6 +83,8 @@ export type {
   PendingIntegration,
 } from './reflection/run-types.js';
 export { dreamExitCode, type DreamResult } from './reflection/dream-types.js';
+export type { DefragOptions, DefragResult, DefragStatus } from './reflection/defrag-types.js';
+export { checkPreservation, type PreservationReport } from './reflection/defrag-preserve.js';
 
 // Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
 export { createShellLauncher } from './process/shell-launcher.js';

@@ -31,7 +31,9 @@ import {
   remoteConfigured,
   runnerFor,
 } from './wiring/open.js';
+import { defragPart } from './wiring/defrag.js';
 import { reflectionParts } from './wiring/reflection.js';
+import { withSkillRoots } from './wiring/skills.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
@@ -116,6 +118,7 @@ function buildMemory(o: Parts): Memory {
   const { git, memoryDir } = deps;
   const { config, agentId, launch } = o;
   const mode = (): MemoryMode => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
+  const sw = { git, home: config.home, agentId }; // what the attached shared repositories are found with
   const handle: Memory = {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
@@ -137,29 +140,20 @@ function buildMemory(o: Parts): Memory {
       ...(deps.afterCommit ? { afterMerge: deps.afterCommit } : {}),
     }),
     ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
+    ...defragPart({ git, launch, memoryDir, agentId, config }),
+    sandboxExec: async (command, opts = {}) =>
+      (await import('./wiring/shell.js')).sandboxExec({ ...opts, command, config, memoryDir, launch }),
     agentId,
     home: config.home,
     memoryDir,
     hookRepairs: o.hookRepairs,
-    tool: async (call) =>
-      (await routeSharedTool(deps, { home: config.home, agentId }, call)) ?? runMemoryTool(deps, call),
-    shared: sharedApi({ git, home: config.home, agentId }),
+    tool: async (call) => (await routeSharedTool(deps, sw, call)) ?? runMemoryTool(deps, call),
+    shared: sharedApi(sw),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
     applyPersonality: async (id, opts = {}) =>
       (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
     defaultPromptMode: mode,
-    compilePrompt: async (opts = {}) => {
-      // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
-      // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
-      const { readPrompt } = await import('./read/prompt-read.js');
-      const own = await readPrompt(git, memoryDir, {
-        ...opts,
-        mode: opts.mode ?? mode(),
-        treeLimits: config.treeLimits,
-        ...(agentId ? { agentId } : {}),
-      });
-      return withSharedPrompt(own, { git, home: config.home, agentId }, { ...opts, mode: opts.mode ?? mode() });
-    },
+    compilePrompt: (opts = {}) => promptWithShared(sw, memoryDir, config, { ...opts, mode: opts.mode ?? mode() }),
     tree: () => treeWithShared(git, memoryDir, config, agentId),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) =>
@@ -171,6 +165,23 @@ function buildMemory(o: Parts): Memory {
     ...logAndStatus(git, memoryDir),
   };
   return withWiring(handle, { git, config, gitDirs: deps.gitDirs ?? gitDirsOf(memoryDir) });
+}
+
+/** HEAD's system prompt, then the attached shared repositories' blocks and skills (wiring/shared.ts). */
+async function promptWithShared(
+  sw: { git: GitRunner; home: string; agentId: string | undefined },
+  memoryDir: string,
+  config: GitmemConfig,
+  opts: NonNullable<Parameters<Memory['compilePrompt']>[0]> & { mode: MemoryMode },
+): Promise<string> {
+  // Loaded on demand (off the write path); reads go through the per-blob read cache (read/prompt-read.ts).
+  const { readPrompt } = await import('./read/prompt-read.js');
+  const own = await readPrompt(sw.git, memoryDir, {
+    ...withSkillRoots(config, opts),
+    treeLimits: config.treeLimits,
+    ...(sw.agentId ? { agentId: sw.agentId } : {}),
+  });
+  return withSharedPrompt(own, sw, opts);
 }
 
 /** HEAD's tree, then each attached shared repository's under `shared/<name>/`. */

@@ -5,6 +5,7 @@
  */
 import { MemoryError } from '../errors.js';
 import { summarizeMarkdown, type MarkdownSummary } from './file-summary.js';
+import { skillRootLines, type SkillRoot } from './skill-roots.js';
 import { descriptionOf, isReadOnlyValue, normalizeText, parseMemoryFile, singleLine } from './frontmatter.js';
 import { assertMemoryMode, buildPresetPrompt, DEFAULT_PRESET_ID, type MemoryMode } from './presets.js';
 import { DEFAULT_PROMPT_SURFACE, type PromptSurface } from './prompt-surfaces.js';
@@ -50,6 +51,8 @@ export interface CompileOptions {
   maxChars?: number;
   /** With maxChars: a line that must be in the text (it is kept within the cap). */
   notice?: string;
+  /** Skills from outside memory (blocks/skill-roots.ts), listed after memory's own, grouped by root. */
+  skillRoots?: readonly SkillRoot[];
 }
 
 export interface Skill {
@@ -171,9 +174,14 @@ function filesystemSection(parts: PromptParts, limits: TreeLimits, ctx: Context)
   ].join('\n');
 }
 
-function skillsSection(skills: readonly Skill[], ctx: Context): string | undefined {
-  if (skills.length === 0) return undefined;
-  const lines = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.prefix}skills/${s.folder}/SKILL.md)`);
+function skillsSection(skills: readonly Skill[], ctx: Context, roots: readonly SkillRoot[] = []): string | undefined {
+  const own = skills.map((s) => `- ${s.name}: ${s.description} (${ctx.prefix}skills/${s.folder}/SKILL.md)`);
+  const more = skillRootLines(
+    skills.map((s) => s.name),
+    roots,
+  );
+  if (own.length === 0 && more.length === 0) return undefined;
+  const lines = more.length === 0 || own.length === 0 ? [...own, ...more] : ['From memory:', ...own, ...more];
   return [
     '<available_skills>',
     "Read a skill's SKILL.md before doing the task it covers.",
@@ -239,7 +247,7 @@ export function compileParts(parts: PromptParts, options: CompileOptions = {}): 
   ];
   if (ctx.filesystem) {
     sections.push(filesystemSection(parts, options.treeLimits ?? DEFAULT_TREE_LIMITS, ctx));
-    sections.push(skillsSection(parts.skills, ctx));
+    sections.push(skillsSection(parts.skills, ctx, options.skillRoots));
   }
   sections.push(metadataSection(options));
   return sections.filter((s): s is string => s !== undefined).join('\n\n');

@@ -37,11 +37,13 @@ const LOADERS: Loaders = {
   mcp: () => import('./commands/mcp.js'),
   worker: () => import('./commands/worker.js'),
   dream: () => import('./commands/dream.js'),
+  defrag: () => import('./commands/defrag.js'),
   daemon: () => import('./commands/daemon.js'),
   palace: () => import('./commands/palace.js'),
   connect: () => import('./commands/connect.js'),
   disconnect: () => import('./commands/disconnect.js'),
   config: () => import('./commands/config.js'),
+  sandbox: () => import('./commands/sandbox.js'),
 };
 
 /**

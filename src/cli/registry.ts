@@ -232,6 +232,19 @@ export const COMMANDS = {
     ownArgs: true,
     heavy: true,
   },
+  defrag: {
+    summary: 'restructure memory into a focused hierarchy (LLM sub-agent); never drops content silently',
+    grammar: {
+      options: {
+        instruction: { type: 'string', short: 'i' },
+        model: { type: 'string', short: 'm' },
+        timeout: str,
+        'dry-run': flag,
+        'allow-drops': flag,
+      },
+    },
+    heavy: true,
+  },
   daemon: {
     summary: 'the background process that makes CLI calls fast (status, start, stop, run)',
     grammar: { options: { idle: str }, subcommands: { status: [], start: [], stop: [], run: [] } },
@@ -255,6 +268,12 @@ export const COMMANDS = {
       subcommands: { show: [], get: ['<key>'], set: ['<key>', '<value>'], unset: ['<key>'] },
       defaultSub: 'show',
     },
+  },
+  sandbox: {
+    summary: "run the agent's own command with every other agent's memory hidden (opt-in: GITMEM_SHELL_SANDBOX=1)",
+    grammar: { options: { timeout: str }, subcommands: { exec: [] } },
+    ownArgs: true,
+    heavy: true,
   },
 } as const satisfies Readonly<Record<string, CommandEntry>>;
 

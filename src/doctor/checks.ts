@@ -12,6 +12,7 @@ import { linksCheck } from './check-links.js';
 import { locksCheck } from './check-locks.js';
 import { remoteCheck } from './check-remote.js';
 import { secretsCheck } from './check-secrets.js';
+import { skillsCheck } from './check-skills.js';
 import { worktreesCheck } from './check-worktrees.js';
 import type { DoctorCheck } from './types.js';
 
@@ -27,6 +28,7 @@ export const DOCTOR_CHECK_NAMES = [
   'locks',
   'remote',
   'secrets',
+  'skills',
 ] as const;
 export type DoctorCheckName = (typeof DOCTOR_CHECK_NAMES)[number];
 
@@ -42,4 +44,5 @@ export const DOCTOR_CHECKS: Readonly<Record<DoctorCheckName, DoctorCheck>> = {
   locks: locksCheck,
   remote: remoteCheck,
   secrets: secretsCheck,
+  skills: skillsCheck,
 };

@@ -6,7 +6,6 @@
  */
 import { join } from 'node:path';
 import { findProblems, formatProblem } from '../blocks/validate.js';
-import { diffLooseRaw } from '../git/loose-diff.js';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
@@ -36,8 +35,6 @@ export interface MoveOptions {
   home?: string | undefined;
   /** Default: the repository's protected list. */
   protectedPaths?: ReadonlySet<string>;
-  /** Blobs the caller has already read and re-hashed: not asked of git again. */
-  knownBlobs?: ReadonlyMap<string, Buffer>;
   /** False when the caller scans for credentials itself (commit by commit). */
   secrets?: false;
   /** Only these pathspecs are judged (a scoped reader's clone: what reaches its disk); default: every path. */
@@ -55,14 +52,10 @@ export async function validateMove(
   to: string,
   o: MoveOptions = {},
 ): Promise<MoveCheck> {
-  // Loose objects (a writer's just imported, HEAD's recent): the diff and the old blobs are read here, else by git.
+  // Blobs stored loose (a writer's just imported, HEAD's recent) are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
-  const entries = o.pathspecs ? undefined : diffLooseRaw(objectsDir, from, to);
   const specs = o.pathspecs ? ['--', ...o.pathspecs] : [];
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], o.knownBlobs, {
-    ...(entries ? { entries } : {}),
-    objectDirs: [objectsDir],
-  });
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], { objectDirs: [objectsDir] });
   const changedPaths = [
     ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
   ];

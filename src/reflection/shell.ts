@@ -21,7 +21,8 @@ export interface ReflectionShellOptions {
   worktreeDir: string;
   /** The branch its work is imported to (`gitmem/reflection/<id>`); informational: no ref is writable. */
   branchName?: string;
-  transcriptPath: string;
+  /** The payload file it may read (a defragmentation has none). */
+  transcriptPath?: string;
   /** The caller's environment (allow-listed into the sandbox; GITMEM_FS_SANDBOX read here). */
   env: Record<string, string | undefined>;
   identity: Identity;
@@ -38,7 +39,7 @@ function confinedEnv(o: ReflectionShellOptions): Record<string, string> {
     ]),
     MEMORY_DIR: o.worktreeDir,
     GITMEM_MEMORY_DIR: o.worktreeDir,
-    TRANSCRIPT_PATH: o.transcriptPath,
+    ...(o.transcriptPath !== undefined ? { TRANSCRIPT_PATH: o.transcriptPath } : {}),
     ...identityEnv(o.identity),
   };
 }
@@ -85,7 +86,8 @@ function reflectionPolicy(o: {
  */
 export function createReflectionShell(o: ReflectionShellOptions): ShellRunner {
   // The transcript payload lies beside the worktree: the one file outside it the shell may read.
-  const policy = withReadPaths(reflectionPolicy(o), [o.transcriptPath]);
+  const base = reflectionPolicy(o);
+  const policy = o.transcriptPath === undefined ? base : withReadPaths(base, [o.transcriptPath]);
   const extraEnv = confinedEnv(o);
   const onWarning = warnOnce(o.onWarning);
   const confine = (command: string, cwd: string) =>

@@ -25,6 +25,8 @@ export interface BwrapRenderOptions {
   deniedFiles?: string[];
   /** Working directory inside the sandbox (default: bwrap keeps the caller's). */
   cwd?: string;
+  /** Keep the host's /dev (with a writable `/`: the agent's shell, whose files may live in /dev/shm) instead of a fresh one. */
+  hostDev?: boolean;
 }
 
 function layerArgs(layer: SandboxLayer, absent: ReadonlySet<string>, files: ReadonlySet<string>): string[] {
@@ -105,7 +107,8 @@ export function renderBwrapArgv(policy: SandboxPolicy, command: string[], option
   const argv = [options.bwrapPath ?? 'bwrap'];
   // A writable `/` (tests, or a caller who asks for it) goes under everything else.
   if (p.writableRoots.includes('/')) argv.push('--bind', '/', '/');
-  argv.push('--dev', '/dev', '--proc', '/proc');
+  if (options.hostDev !== true) argv.push('--dev', '/dev');
+  argv.push('--proc', '/proc');
   // Private /tmp and home first, so writable roots that live under them are bound back on top.
   if (p.privateTmp === true) argv.push('--tmpfs', '/tmp');
   if (p.emptyHome !== undefined) argv.push('--tmpfs', p.emptyHome);

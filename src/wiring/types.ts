@@ -15,7 +15,9 @@ import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
 import type { SharedApi } from './shared.js';
+import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
+import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
 import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
@@ -148,6 +150,16 @@ export type MemoryDreamOptions = Omit<
   cwd?: string;
 };
 
+/** Options of {@link Memory.defrag} (the agent, wiring and model resolution are the handle's). */
+export type MemoryDefragOptions = Pick<
+  DefragOptions,
+  'instruction' | 'dryRun' | 'allowDrops' | 'systemPrompt' | 'limits' | 'stream' | 'maxRetries' | 'signal'
+> &
+  Partial<Pick<DefragOptions, 'refreshParent' | 'onProgress' | 'onWarning' | 'onRecompile'>> & {
+    /** A `provider:model` spec or a model instance (default: GITMEM_MODEL, then the config file's `model`). */
+    model?: string | LanguageModel;
+  };
+
 /** A handle on one agent's memory repository: every operation a harness needs. */
 export interface Memory extends MemoryReadApi {
   readonly agentId: string | undefined;
@@ -180,6 +192,10 @@ export interface Memory extends MemoryReadApi {
     surface?: PromptSurface;
     maxChars?: number;
     notice?: string;
+    /** Whose `.skills/` and `.claude/skills/` the skills block lists too (default: no project's). */
+    projectDir?: string;
+    /** false: memory's own skills only (no project, configured or user skill roots). */
+    skillRoots?: boolean;
   }): Promise<string>;
   /** `memfs` while the repository has a remote (`origin`) to sync with, else `local-memfs`. */
   defaultPromptMode(): MemoryMode;
@@ -244,4 +260,18 @@ export interface Memory extends MemoryReadApi {
   reflection(options?: MemoryReflectionOptions): ReflectionHarness;
   /** One reflection by hand: over a stored conversation or an external transcript, optionally a document. */
   dream(options?: MemoryDreamOptions): Promise<DreamResult>;
+  /**
+   * Restructures memory with the defragmentation sub-agent in a private worktree and merges it, unless it
+   * deleted a line that is nowhere any more (`content_dropped`, branch kept) or `dryRun` (the diff only).
+   */
+  defrag(options?: MemoryDefragOptions): Promise<DefragResult>;
+  /**
+   * Runs `command` (argv, no shell) as this agent's own shell with every other agent's memory hidden
+   * (opt-in: GITMEM_SHELL_SANDBOX=1 or the config file's `sandbox.shell`; SANDBOX_OFF otherwise,
+   * SANDBOX_UNAVAILABLE without a kernel sandbox). Never throws for a non-zero exit.
+   */
+  sandboxExec(command: string[], options?: MemorySandboxExecOptions): Promise<SandboxExecResult>;
 }
+
+/** Options of {@link Memory.sandboxExec} (the agent, its memory and the configuration are the handle's). */
+export type MemorySandboxExecOptions = Pick<SandboxExecOptions, 'cwd' | 'input' | 'timeoutMs' | 'signal'>;

@@ -63,6 +63,8 @@ export interface FinalizeReflectionOptions {
   keepBranchOnConflict?: boolean;
   /** Optional "refresh the parent from its remote" step run before an auto merge; a throw ⇒ `failed`. */
   refreshParent?: () => Promise<void>;
+  /** Put before the merge commit's summary, e.g. `defrag: ` (the writer stays `reflection`). */
+  summaryPrefix?: string;
 }
 
 export interface FinalizeDeps {
@@ -239,7 +241,8 @@ async function finalizeAuto(
   f: Finish,
 ): Promise<ReflectionFinalizeResult> {
   const { git } = deps;
-  const message = mergeSubject('reflection', reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip)));
+  const summary = reflectionMergeSummary(await commitSubject(git, wt.parentMemoryDir, tip));
+  const message = mergeSubject('reflection', `${o.summaryPrefix ?? ''}${summary}`);
   // The import checked that the tip descends from the base.
   const r = await mergeIntoCheckout({
     memoryDir: wt.parentMemoryDir,

@@ -35,7 +35,7 @@ export const command: CliCommand = {
     const mode = (ctx.option('mode') ?? memory.defaultPromptMode()) as MemoryMode;
     const preset = ctx.option('preset') ?? 'default';
     const surface = (ctx.option('surface') ?? DEFAULT_PROMPT_SURFACE) as PromptSurface;
-    const prompt = await memory.compilePrompt({ mode, preset, surface });
+    const prompt = await memory.compilePrompt({ mode, preset, surface, projectDir: ctx.cwd });
     ctx.print({ mode, preset, surface, prompt }, prompt);
   },
 };

@@ -1,0 +1,145 @@
+/**
+ * `gitmem defrag` as a library call: the defragmentation sub-agent run as a background writer, exactly as a
+ * reflection is — refuse a dirty parent before anything exists, a private worktree with every directory
+ * checked out, the sub-agent with confined file tools and the sandboxed shell, then its commits imported,
+ * checked for dropped content (defrag-preserve.ts) and merged through the validated, markdown-aware merge
+ * (defrag-settle.ts). Unlike a reflection it reads no transcript and moves no cursor.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryError, toMemoryError } from '../errors.js';
+import type { GitRunner } from '../git/runner.js';
+import { readSystemBudget } from '../hooks/budget-config.js';
+import { reflectionIdentity } from '../identity.js';
+import { describeModel } from '../llm/provider.js';
+import { runSubAgent } from '../llm/sub-agent.js';
+import { agentPaths } from '../memfs/layout.js';
+import { readCommittedSnapshot, type CommittedSnapshot } from '../read/read-revision.js';
+import { DEFAULT_TREE_LIMITS } from '../blocks/tree-limits.js';
+import { discardWorktree } from '../worktree/cleanup.js';
+import { createMemoryWorktree, type MemoryWorktree } from '../worktree/create.js';
+import { dirtyPaths } from '../worktree/inspect.js';
+import { materializePaths } from '../worktree/materialize.js';
+import { buildDefragPrompt } from './defrag-prompt.js';
+import { settleDefrag } from './defrag-settle.js';
+import type { DefragAgentEnd, DefragOptions, DefragResult, PreparedDefrag } from './defrag-types.js';
+import { systemPromptFor } from './prompts.js';
+import { DEFAULT_REFLECTION_LIMITS } from './run.js';
+import { assertReflectionSandbox, createReflectionShell } from './shell.js';
+
+function topLevelDirs(snap: CommittedSnapshot): string[] {
+  return [...new Set(snap.paths.filter((p) => p.includes('/')).map((p) => p.split('/')[0] as string))];
+}
+
+/** A defrag restructures everything, so every directory of the base is checked out. */
+async function makeWorktree(
+  git: GitRunner,
+  memoryDir: string,
+): Promise<{ wt: MemoryWorktree; snap: CommittedSnapshot }> {
+  const before = await readCommittedSnapshot(git, memoryDir);
+  const wt = await createMemoryWorktree({ memoryDir, kind: 'defrag', git, paths: topLevelDirs(before) });
+  try {
+    const snap = before.revision === wt.baseHead ? before : await readCommittedSnapshot(git, memoryDir, wt.baseHead);
+    if (snap !== before) await materializePaths(wt, topLevelDirs(snap), git);
+    return { wt, snap };
+  } catch (err) {
+    await discardWorktree(wt, git).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
+  const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
+  const dirty = await dirtyPaths(o.git, memoryDir);
+  if (dirty.length > 0)
+    throw new MemoryError(
+      'REPO_DIRTY',
+      'Parent memory has uncommitted changes; commit or discard them before defragmenting.',
+      { data: { paths: dirty.slice(0, 20) } },
+    );
+  mkdirSync(join(agentDir, 'memory-worktrees'), { recursive: true });
+  assertReflectionSandbox({
+    gitmemHome: o.home,
+    agentId: o.agentId,
+    memoryDir,
+    env: o.env,
+    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+  });
+  const { wt, snap } = await makeWorktree(o.git, memoryDir);
+  try {
+    const system = o.systemPrompt ?? systemPromptFor('defragmentation');
+    const systemChars = [...snap.markdown]
+      .filter(([p]) => p.startsWith('system/'))
+      .reduce((n, [, text]) => n + text.length, 0);
+    const { prompt } = buildDefragPrompt(
+      {
+        snap,
+        systemBudget: readSystemBudget(memoryDir, o.home),
+        systemChars,
+        treeLimits: o.treeLimits ?? DEFAULT_TREE_LIMITS,
+        ...(o.instruction ? { instruction: o.instruction } : {}),
+      },
+      system.length,
+    );
+    return { wt, agentDir, system, prompt };
+  } catch (err) {
+    await discardWorktree(wt, o.git).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function runAgent(o: DefragOptions, p: PreparedDefrag): Promise<Omit<DefragAgentEnd, 'startedAt' | 't0'>> {
+  const shell = createReflectionShell({
+    gitmemHome: o.home,
+    agentId: o.agentId,
+    memoryDir: p.wt.parentMemoryDir,
+    worktreeDir: p.wt.worktreeDir,
+    branchName: p.wt.branchName,
+    env: o.env,
+    launch: o.launch,
+    identity: reflectionIdentity(o.agentId),
+    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+  });
+  const model = describeModel(o.model);
+  o.onProgress?.(`Defragmenting the memory of ${o.agentId} with ${model}…`);
+  try {
+    const run = await runSubAgent({
+      model: o.model,
+      system: p.system,
+      prompt: p.prompt,
+      root: p.wt.worktreeDir,
+      shell,
+      limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.stream !== undefined ? { stream: o.stream } : {}),
+      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+      onStep: (s) => o.onProgress?.(`step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`),
+    });
+    return { run, model };
+  } catch (err) {
+    const partial = (err as { data?: { partial?: DefragAgentEnd['run'] } }).data?.partial;
+    const e = toMemoryError(err, 'MODEL_ERROR');
+    return { ...(partial ? { run: partial } : {}), error: { code: e.code, message: e.message }, model };
+  }
+}
+
+/**
+ * Runs one defragmentation to its outcome. Throws (before anything is created) REPO_DIRTY for a parent with
+ * uncommitted changes and SANDBOX_UNAVAILABLE / SANDBOX_NESTED when it cannot be confined; every later
+ * failure is an outcome (`failed`, `merge_conflict` with the branch kept, `content_dropped`, …).
+ * @example const r = await runDefrag({ home, agentId: 'a1', model, env: process.env, git, launch, dryRun: true })
+ */
+export async function runDefrag(o: DefragOptions): Promise<DefragResult> {
+  const startedAt = (o.clock ?? (() => new Date()))();
+  const t0 = Date.now();
+  o.onProgress?.(`Preparing a defragmentation of ${o.agentId}…`);
+  const prepared = await prepareDefrag(o);
+  let end: Omit<DefragAgentEnd, 'startedAt' | 't0'>;
+  try {
+    end = await runAgent(o, prepared);
+  } catch (err) {
+    await discardWorktree(prepared.wt, o.git).catch(() => undefined);
+    throw err;
+  }
+  return settleDefrag(o, prepared, { ...end, startedAt, t0 });
+}
