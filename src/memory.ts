@@ -40,6 +40,7 @@ import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
 import { withWiring } from './wiring/handle-wiring.js';
+import { routeSharedTool, sharedApi, withSharedPrompt, withSharedTree } from './wiring/shared.js';
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
@@ -119,6 +120,7 @@ function buildMemory(o: Parts): Memory {
   const { git, memoryDir } = deps;
   const { config, agentId, launch } = o;
   const mode = (): MemoryMode => (remoteConfigured(memoryDir) ? 'memfs' : 'local-memfs');
+  const sw = { git, home: config.home, agentId }; // what the attached shared repositories are found with
   const handle: Memory = {
     ...reads,
     ...syncParts({ git, memoryDir, config }),
@@ -147,23 +149,14 @@ function buildMemory(o: Parts): Memory {
     home: config.home,
     memoryDir,
     hookRepairs: o.hookRepairs,
-    tool: (call) => runMemoryTool(deps, call),
+    tool: async (call) => (await routeSharedTool(deps, sw, call)) ?? runMemoryTool(deps, call),
+    shared: sharedApi(sw),
     applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
     applyPersonality: async (id, opts = {}) =>
       (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
     defaultPromptMode: mode,
-    compilePrompt: async (opts = {}) => {
-      // Loaded on demand: prompt/tree rendering is not on the write path (keeps CLI writes fast). Reads go
-      // through the per-blob read cache (read/prompt-read.ts): only blobs new since the last call are read.
-      const { readPrompt } = await import('./read/prompt-read.js');
-      return readPrompt(git, memoryDir, {
-        ...withSkillRoots(config, opts),
-        mode: opts.mode ?? mode(),
-        treeLimits: config.treeLimits,
-        ...(agentId ? { agentId } : {}),
-      });
-    },
-    tree: async () => (await import('./read/prompt-read.js')).readTree(git, memoryDir, config.treeLimits),
+    compilePrompt: (opts = {}) => promptWithShared(sw, memoryDir, config, { ...opts, mode: opts.mode ?? mode() }),
+    tree: () => treeWithShared(git, memoryDir, config, agentId),
     // The search engine (and its native module) loads on the first search, never with gitmem itself.
     search: async (query, opts) =>
       (await import('./search/search.js')).searchMemory(
@@ -174,6 +167,35 @@ function buildMemory(o: Parts): Memory {
     ...logAndStatus(git, memoryDir),
   };
   return withWiring(handle, { git, config, gitDirs: deps.gitDirs ?? gitDirsOf(memoryDir) });
+}
+
+/** HEAD's system prompt, then the attached shared repositories' blocks and skills (wiring/shared.ts). */
+async function promptWithShared(
+  sw: { git: GitRunner; home: string; agentId: string | undefined },
+  memoryDir: string,
+  config: GitmemConfig,
+  opts: NonNullable<Parameters<Memory['compilePrompt']>[0]> & { mode: MemoryMode },
+): Promise<string> {
+  // Loaded on demand (off the write path); reads go through the per-blob read cache (read/prompt-read.ts).
+  const { readPrompt } = await import('./read/prompt-read.js');
+  const own = await readPrompt(sw.git, memoryDir, {
+    ...withSkillRoots(config, opts),
+    treeLimits: config.treeLimits,
+    ...(sw.agentId ? { agentId: sw.agentId } : {}),
+  });
+  return withSharedPrompt(own, sw, opts);
+}
+
+/** HEAD's tree, then each attached shared repository's under `shared/<name>/`. */
+async function treeWithShared(
+  git: GitRunner,
+  memoryDir: string,
+  config: GitmemConfig,
+  agentId: string | undefined,
+): Promise<string> {
+  const { readTree } = await import('./read/prompt-read.js');
+  const own = await readTree(git, memoryDir, config.treeLimits);
+  return withSharedTree(own, { git, home: config.home, agentId }, (dir) => readTree(git, dir, config.treeLimits));
 }
 
 /** The handle's `log` (empty before the first commit) and `status`. */

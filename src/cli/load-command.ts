@@ -16,6 +16,7 @@ const LOADERS: Loaders = {
   sync: () => import('./commands/sync.js'),
   integrate: () => import('./commands/integrate.js'),
   mirror: () => import('./commands/mirror.js'),
+  shared: () => import('./commands/shared.js'),
   conflicts: () => import('./commands/conflicts.js'),
   doctor: () => import('./commands/doctor.js'),
   init: () => import('./commands/init.js'),

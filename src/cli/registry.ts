@@ -38,7 +38,22 @@ export const COMMANDS = {
   },
   clone: {
     summary: "clone an agent's memory from a git remote into $GITMEM_HOME/agents/<id>/memory",
-    grammar: { args: ['<url>'] },
+    grammar: { args: ['<url>'], options: { partial: flag, scope: str } },
+    heavy: true,
+  },
+  shared: {
+    summary: 'shared memory repositories: create, attach (read-only or read-write), detach, list, sync, history',
+    grammar: {
+      subcommands: {
+        create: ['<name>'],
+        attach: ['<name>'],
+        detach: ['<name>'],
+        list: [],
+        sync: [],
+        history: ['<name>'],
+      },
+      options: { remote: str, 'read-only': flag, limit: str },
+    },
     heavy: true,
   },
   sync: {

@@ -11,6 +11,7 @@
  * merges, which the validator has just proved add no protected file (an operator's write records the one it
  * may add itself: noteOperatorProtection).
  */
+import { cloneScope, fetchObjects, isPartialClone, missingObjects } from '../git/promisor.js';
 import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isProtectedText } from '../blocks/validate.js';
@@ -120,6 +121,32 @@ async function blobsSince(
 }
 
 /**
+ * A partial clone's blobs for the scan: the missing ones the memory tool could write (under the clone's scope,
+ * system/ and the root files; everywhere without a scope) fetched in one round trip rather than one fetch per
+ * blob; the others, outside a scoped checkout, are left out (the tool refuses writes there). When the fetch
+ * fails (the remote unreachable now) the missing blobs are left out too, and the open goes on.
+ */
+async function fetchScanned(
+  git: GitRunner,
+  repoDir: string,
+  common: string,
+  blobs: Array<{ path: string; id: string }>,
+  revs: string[],
+): Promise<Array<{ path: string; id: string }>> {
+  const missing = await missingObjects(git, repoDir, revs).catch(() => new Set<string>());
+  if (missing.size === 0) return blobs;
+  const scope = cloneScope(common);
+  const writable = (path: string): boolean =>
+    scope === undefined || !path.includes('/') || [scope, 'system'].some((d) => path.startsWith(`${d}/`));
+  const wanted = [...new Set(blobs.filter((b) => missing.has(b.id) && writable(b.path)).map((b) => b.id))];
+  const fetched = await fetchObjects(git, repoDir, wanted).then(
+    () => true,
+    () => false,
+  );
+  return blobs.filter((b) => !missing.has(b.id) || (fetched && writable(b.path)));
+}
+
+/**
  * Records the read_only files of HEAD that changed since the last look. The caller holds the lease.
  * Returns the paths newly added to the list.
  */
@@ -128,7 +155,9 @@ async function scanProtection(git: GitRunner, repoDir: string): Promise<string[]
   const head = quickHead(common) ?? (await git.exec(revParseOp('HEAD'), { cwd: repoDir }));
   const state = readState(common);
   if (head === null || head === state.scanned) return [];
-  const blobs = await blobsSince(git, repoDir, state.scanned, head);
+  let blobs = await blobsSince(git, repoDir, state.scanned, head);
+  if (isPartialClone(common))
+    blobs = await fetchScanned(git, repoDir, common, blobs, [head, ...(state.scanned ? ['--not', state.scanned] : [])]);
   const contents = blobs.length === 0 ? [] : await git.exec(catFileBatchOp(blobs.map((b) => b.id)), { cwd: repoDir });
   const known = new Set(state.paths);
   const fresh = blobs.filter((b, i) => !known.has(b.path) && isProtectedText(contents[i] ?? null)).map((b) => b.path);

@@ -38,6 +38,8 @@ export interface MoveOptions {
   protectedPaths?: ReadonlySet<string>;
   /** False when the caller scans for credentials itself (commit by commit). */
   secrets?: false;
+  /** Only these pathspecs are judged (a scoped reader's clone: what reaches its disk); default: every path. */
+  pathspecs?: readonly string[];
 }
 
 /**
@@ -53,7 +55,8 @@ export async function validateMove(
 ): Promise<MoveCheck> {
   // Blobs stored loose (a writer's just imported, HEAD's recent) are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to], { objectDirs: [objectsDir] });
+  const specs = o.pathspecs ? ['--', ...o.pathspecs] : [];
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], { objectDirs: [objectsDir] });
   const changedPaths = [
     ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
   ];

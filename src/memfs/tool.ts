@@ -30,6 +30,7 @@ import { refuseUndeclared } from './tool-args.js';
 import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
 import { memoryToolSchema } from './tool-schema.js';
 import { withSyncNote } from './sync-note.js';
+import { refuseOutsideScope } from './scope-guard.js';
 
 /** Result of a committed write (or of a `view`, which commits nothing). */
 export interface WriteResult {
@@ -300,6 +301,7 @@ export async function runMemoryTool(deps: WriteDeps, call: unknown): Promise<Wri
     if (!deps.view) throw new MemoryError('UNKNOWN_COMMAND', 'memory: view is not available here');
     return deps.view(args);
   }
+  refuseOutsideScope(deps.memoryDir, args);
   const result = await writeUnderLease(deps, `Memory ${command}`, reason, (fs) =>
     PLANNERS[command](
       {

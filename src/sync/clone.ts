@@ -31,7 +31,7 @@ import { commitEdits } from '../memfs/edits.js';
 import { agentPaths, type AgentPaths } from '../memfs/layout.js';
 import { authForRemote, type GitCredentials } from './credentials.js';
 import { normalizeRemoteUrl } from './remote.js';
-import { findIncomingProblems } from './incoming.js';
+import { applyScope, cloneProblems, normalizeScope, readerCloneArgs, type ReaderShape } from './partial.js';
 
 export interface CloneOptions {
   git: GitRunner;
@@ -49,6 +49,10 @@ export interface CloneOptions {
   timeoutMs?: number;
   /** Author name of the first commit when the remote is empty (default: the agent id). */
   name?: string;
+  /** Blob-less partial clone (`--filter=blob:none`): blobs are fetched on first read. */
+  partial?: boolean;
+  /** Sparse checkout of this directory, plus system/ and the root files the prompt needs. */
+  scope?: string;
 }
 
 /** What `cloneMemory` did: the agent, where its memory is, and what came from the remote. */
@@ -87,6 +91,10 @@ interface RemoteCall {
  */
 export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   const url = normalizeRemoteUrl(opts.url, opts.baseDir ?? process.cwd());
+  const shape: ReaderShape = {
+    ...(opts.partial ? { partial: true } : {}),
+    ...(opts.scope !== undefined ? { scope: normalizeScope(opts.scope) } : {}),
+  };
   const paths = agentPaths(opts.home, opts.agentId ?? agentIdFromUrl(url));
   let madeFrom: string | undefined; // the topmost directory this call creates, for the cleanup of a failure
   for (let d = paths.agentDir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) madeFrom = d;
@@ -116,8 +124,10 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   let initialized = false;
   try {
     // No checkout yet: the remote's files reach the disk only once they passed the memory rules (checkoutMain).
-    await opts.git.run(['clone', '--quiet', '--no-tags', '--no-checkout', url, tmp], { cwd: paths.agentDir, ...call });
-    const empty = await checkoutMain(opts.git, tmp, opts.home);
+    const cloneArgs = ['clone', '--quiet', '--no-tags', '--no-checkout', ...readerCloneArgs(shape), url, tmp];
+    await opts.git.run(cloneArgs, { cwd: paths.agentDir, ...call });
+    if (shape.scope !== undefined) await applyScope(opts.git, tmp, shape.scope);
+    const empty = await checkoutMain(opts.git, tmp, { home: opts.home, shape, call });
     await configureClone(opts.git, tmp, paths.agentId);
     if (empty) await adoptRemoteObjectFormat(opts.git, tmp, call);
     if (empty)
@@ -172,10 +182,6 @@ function removeClone(o: {
 }
 
 /**
- * Leaves the clone on main: the remote's main (false), or an unborn main for an empty remote (true).
- * Refuses a remote that has branches but no main.
- */
-/**
  * A clone's layout (`gitmem.layout` is repository config, which a clone does not copy), read from the shape of
  * the remote's tree: a root MEMORY.md and no system/ directory is the index layout, anything else the system
  * layout. Recorded before the remote's files are judged, so they are judged by their own layout's rules.
@@ -185,17 +191,26 @@ async function recordLayoutOf(git: GitRunner, dir: string, rev: string): Promise
   await git.run(['config', 'gitmem.layout', layoutOfRootNames(names)], { cwd: dir });
 }
 
-async function checkoutMain(git: GitRunner, dir: string, home: string): Promise<boolean> {
+/**
+ * Leaves the clone on main: the remote's main (false), or an unborn main for an empty remote (true).
+ * Refuses a remote that has branches but no main.
+ */
+async function checkoutMain(
+  git: GitRunner,
+  dir: string,
+  o: { home: string; shape: ReaderShape; call: RemoteCall },
+): Promise<boolean> {
   const remoteMain = await git.run(['rev-parse', '-q', '--verify', 'refs/remotes/origin/main'], {
     cwd: dir,
     okExitCodes: [1],
   });
   if (remoteMain.exitCode === 0) {
     await recordLayoutOf(git, dir, remoteMain.stdout.trim());
-    const problems = await findIncomingProblems(
-      { git, memoryDir: dir, home, signal: undefined },
+    const problems = await cloneProblems(
+      { git, memoryDir: dir, home: o.home },
       remoteMain.stdout.trim(),
-      null,
+      o.shape,
+      o.call,
     );
     if (problems.length > 0) {
       const shown =

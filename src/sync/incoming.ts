@@ -97,6 +97,24 @@ export async function findIncomingProblems(
   return [...(move.rejected?.problems ?? []), ...credentialLines];
 }
 
+/**
+ * The broken rules of a reader's first tip (a partial clone): the tip's files against nothing, judged by the
+ * same validator with the credential scan of their text, under `pathspecs` only when given (what a scoped
+ * checkout puts on disk). History is not scanned commit by commit: that would fetch every old blob, which is
+ * what a partial clone is for not fetching; an old blob read later comes through git as any read does.
+ * @example await findTipProblems({ git, memoryDir, home, signal: undefined }, tip, [':(glob)*', 'system/'])
+ */
+export async function findTipProblems(
+  input: Pick<CheckInput, 'git' | 'memoryDir' | 'home'>,
+  tip: string,
+  pathspecs: readonly string[] | undefined,
+): Promise<string[]> {
+  const { git, memoryDir: cwd } = input;
+  const empty = (await git.run(['hash-object', '-t', 'tree', '--stdin'], { cwd, input: '' })).stdout.trim();
+  const move = await validateMove(git, cwd, empty, tip, { home: input.home, ...(pathspecs ? { pathspecs } : {}) });
+  return move.rejected?.problems ?? [];
+}
+
 /** The branch that keeps `tip`: an existing rejected branch already there, else a new one. */
 async function keptBranch(input: CheckInput, tip: string): Promise<string> {
   const opts = { cwd: input.memoryDir };

@@ -85,6 +85,10 @@ export interface CloneMemoryOptions extends Pick<MemoryOptions, 'config' | 'home
   /** Author name of the first commit when the remote is empty (default: the agent id). */
   name?: string;
   signal?: AbortSignal;
+  /** Blob-less partial clone: blobs are fetched from the remote on first read (docs/sync.md#readers-of-big-memories). */
+  partial?: boolean;
+  /** Sparse checkout of one directory, plus system/ and the root files the prompt needs. */
+  scope?: string;
 }
 
 /**
@@ -105,6 +109,8 @@ export async function cloneMemory(options: CloneMemoryOptions): Promise<CloneRes
     ...(options.agentId ? { agentId: options.agentId } : {}),
     ...(options.name ? { name: options.name } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.partial ? { partial: true } : {}),
+    ...(options.scope !== undefined ? { scope: options.scope } : {}),
     ...(credentials ? { credentials } : {}),
   });
 }

@@ -14,6 +14,7 @@ import type { OperatorWriteResult } from '../memfs/operator-write.js';
 import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
+import type { SharedApi } from './shared.js';
 import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
@@ -173,6 +174,8 @@ export interface Memory extends MemoryReadApi {
   readonly hookRepairs: readonly string[];
   /** Runs one memory-tool call → one commit whose message is its reason. */
   tool(call: unknown): Promise<WriteResult>;
+  /** Shared memory repositories of the home and this agent's attachments (docs/sync.md#shared-memory-repositories). */
+  shared: SharedApi;
   /** Runs one memory_apply_patch call (`{ patch | input, reason }`) → one commit. */
   applyPatch(call: { patch?: string; input?: string; reason: string }): Promise<WriteResult>;
   /**

@@ -5,7 +5,7 @@ import type { CliCommand } from '../types.js';
 export const command: CliCommand = {
   name: 'clone',
   usage:
-    'Usage: gitmem clone <url> [--agent ID] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git.',
+    'Usage: gitmem clone <url> [--agent ID] [--partial] [--scope DIR] [--home DIR] [--json]\n  The agent id defaults to the URL name without .git. --partial: blob-less (blobs fetched on first read);\n  --scope DIR: only DIR, system/ and the root files checked out.',
   async run(ctx) {
     const url = (ctx.args[0] ?? '').trim();
     if (!url)
@@ -16,6 +16,8 @@ export const command: CliCommand = {
       baseDir: ctx.cwd,
       ...(ctx.launch ? { launch: ctx.launch } : {}),
       ...(ctx.agent ? { agentId: ctx.agent } : {}),
+      ...(ctx.values['partial'] === true ? { partial: true } : {}),
+      ...(typeof ctx.values['scope'] === 'string' ? { scope: ctx.values['scope'] } : {}),
     });
     const what = r.initialized
       ? 'an empty remote: initialised the agent and pushed its first commit'

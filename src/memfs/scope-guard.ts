@@ -1,0 +1,37 @@
+/**
+ * A scoped reader (`gitmem clone --scope <dir>`) has only its scope, system/ and the root files on disk; the
+ * memory tool works on the checkout, so a write elsewhere would plant a file beside the sparse cone (or fail
+ * as "no such file" on one that exists in the tree). It is refused up front with one clear line instead.
+ */
+import { join } from 'node:path';
+import { MemoryError } from '../errors.js';
+import { gitmemConfigValue, readGitConfigText } from '../git/config-text.js';
+import { normalizeMemoryPath } from './paths.js';
+
+/** The path arguments of a memory-tool call. */
+const PATH_ARGS = ['file_path', 'old_path', 'new_path'] as const;
+
+/**
+ * Throws INVALID_ARGUMENT when the memory at `memoryDir` is a scoped clone and `args` name a path outside it.
+ * @example refuseOutsideScope('/m', { file_path: 'other/a.md' }) // throws when gitmem.scope = notes
+ */
+export function refuseOutsideScope(memoryDir: string, args: Readonly<Record<string, unknown>>): void {
+  const text = readGitConfigText(join(memoryDir, '.git'));
+  const scope = text === undefined ? undefined : gitmemConfigValue(text, 'scope');
+  if (scope === undefined || scope === '') return;
+  for (const key of PATH_ARGS) {
+    const raw = args[key];
+    let path: string;
+    try {
+      path = normalizeMemoryPath(raw, { memoryDir, field: key }).file;
+    } catch {
+      continue; // the command refuses a bad path itself, with its own words
+    }
+    const inside = !path.includes('/') || [scope, 'system'].some((d) => path === d || path.startsWith(`${d}/`));
+    if (!inside)
+      throw new MemoryError(
+        'INVALID_ARGUMENT',
+        `memory: ${raw} is outside this clone's scope (${scope}/, system/ and the root files are checked out); write it from a full clone`,
+      );
+  }
+}
