@@ -181,7 +181,8 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
   const instruction = [multi ? MULTI_INSTRUCTION : undefined, o.instruction?.trim(), targetText]
     .filter((s): s is string => !!s)
     .join('\n\n');
-  const settings = resolveReflectionSettings({ home: o.home, agentDir: v.agentDir });
+  // The project's settings (`.gitmem/config.json` under the caller's directory) apply as for the harness.
+  const settings = resolveReflectionSettings({ home: o.home, agentDir: v.agentDir, projectDir: o.cwd });
   const run = (signal: AbortSignal) =>
     runReflection({
       home: o.home,
