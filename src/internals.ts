@@ -45,7 +45,6 @@ export { type GitmemConfig } from './config.js';
 export { showRemote } from './sync/remote.js';
 export { syncMemory } from './sync/sync.js';
 export { syncAfterTurn } from './sync/after-turn.js';
-export { syncWriterRef } from './sync/writer-refs.js';
 export { integrateWriters } from './sync/integrate-writers.js';
 export type { SyncResult, SyncStatus, SyncOptions, ConflictPolicy } from './sync/types.js';
 export {
@@ -96,7 +95,6 @@ export type {
 } from './reflection/run-types.js';
 export { dreamExitCode, type DreamResult } from './reflection/dream-types.js';
 export type { DefragOptions, DefragResult, DefragStatus } from './reflection/defrag-types.js';
-export { checkPreservation, type PreservationReport } from './reflection/defrag-preserve.js';
 
 // Starting git through resident shells (for long-lived processes; see shell-launcher.ts).
 export { createShellLauncher } from './process/shell-launcher.js';

@@ -12,6 +12,7 @@ export const SETTINGS_SCOPES: readonly SettingsScope[] = ['global', 'project', '
 type ValueType =
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'positive-integer'; max: number }
+  | { kind: 'integer'; min: number; max: number }
   | { kind: 'string'; maxChars: number }
   | { kind: 'model' };
 
@@ -52,6 +53,36 @@ export const SETTINGS_SCHEMA: readonly SettingSpec[] = [
     summary: 'extra instructions for a reviewed (explicit) merge',
   },
   {
+    key: 'reflection.multiEvery',
+    type: { kind: 'integer', min: 0, max: 1_000 },
+    scopes: ALL,
+    summary: 'after every K successful single reflections, one over several conversations (default 0: off)',
+  },
+  {
+    key: 'reflection.multiRecent',
+    type: { kind: 'positive-integer', max: 50 },
+    scopes: ALL,
+    summary: 'how many recent conversations that multi-conversation reflection covers (default 5)',
+  },
+  {
+    key: 'sync.mode',
+    type: { kind: 'enum', values: ['main', 'writer-refs'] },
+    scopes: ['global'],
+    summary: "what sync pushes: main (default), or only this writer's own ref for an integrator (writer-refs)",
+  },
+  {
+    key: 'sync.machine',
+    type: { kind: 'string', maxChars: 64 },
+    scopes: ['global'],
+    summary: "this machine's id in writer refs (default: the host name)",
+  },
+  {
+    key: 'sync.pushesPerMinute',
+    type: { kind: 'integer', min: 1, max: 600 },
+    scopes: ['global'],
+    summary: "the integrator's bound on pushes of main a minute (default 6)",
+  },
+  {
     key: 'model',
     type: { kind: 'model' },
     scopes: ['global'],
@@ -70,6 +101,7 @@ const MODEL = /^[a-z0-9][a-z0-9._-]*:\S+$/i;
 function describeType(t: ValueType): string {
   if (t.kind === 'enum') return `one of ${t.values.join(', ')}`;
   if (t.kind === 'positive-integer') return `a positive integer (at most ${t.max.toLocaleString('en-US')})`;
+  if (t.kind === 'integer') return `an integer from ${t.min} to ${t.max.toLocaleString('en-US')}`;
   if (t.kind === 'string') return `a string (at most ${t.maxChars.toLocaleString('en-US')} characters)`;
   return 'a model as provider:model-id (e.g. anthropic:claude-sonnet-4-5)';
 }
@@ -77,6 +109,7 @@ function describeType(t: ValueType): string {
 function fits(t: ValueType, v: unknown): boolean {
   if (t.kind === 'enum') return typeof v === 'string' && t.values.includes(v);
   if (t.kind === 'positive-integer') return typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= t.max;
+  if (t.kind === 'integer') return typeof v === 'number' && Number.isInteger(v) && v >= t.min && v <= t.max;
   if (t.kind === 'string') return typeof v === 'string' && v.length <= t.maxChars;
   return typeof v === 'string' && v.length <= 200 && MODEL.test(v);
 }
@@ -113,7 +146,9 @@ export function nearestSettingKeys(key: string): string[] {
     let common = 0;
     while (common < tail.length && tail[common] === kTail[common]) common += 1;
     const tailScore = common >= Math.min(4, tail.length, kTail.length) ? 1 : distance(tail, kTail);
-    return Math.min(distance(key, known), tailScore) + (head === kHead ? 0 : 2);
+    // Two keys without a section ("modle", "model") are compared whole: no section to differ in.
+    const sameSection = head === kHead || (rest.length === 0 && kRest.length === 0);
+    return Math.min(distance(key, known), tailScore) + (sameSection ? 0 : 2);
   };
   return SETTINGS_SCHEMA.map((s) => ({ key: s.key, d: score(s.key) }))
     .sort((a, b) => a.d - b.d || (a.key < b.key ? -1 : 1))

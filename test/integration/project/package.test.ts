@@ -50,10 +50,13 @@ function readmeTargets(): string[] {
  * sandbox's /etc view, the direct import of a writer's objects (strict object readers) and its hook's in-process
  * staged diff (an index reader) to ~1.44 / ~4.70 MB; gitmem connect / disconnect / config and the harness hooks
  * (src/harness: settings edits that keep the user's bytes, in dist/harness and again in the CLI's bundle) to
- * ~1.58 / ~5.15 MB. The budgets are that plus a margin. A jump past them is worth a look.
+ * ~1.58 / ~5.15 MB; removing the writer's in-process pack and direct import, then adding the index layout, Claude
+ * Code's auto memory, defrag, reflection over several conversations, settings by key, skill roots, the agent's
+ * own shell, writer refs with the integrator, partial and scoped clones and shared repositories to ~1.71 /
+ * ~5.68 MB. The budgets are that plus a margin. A jump past them is worth a look.
  */
-const MAX_PACKED = 1_620_000;
-const MAX_UNPACKED = 5_300_000;
+const MAX_PACKED = 1_760_000;
+const MAX_UNPACKED = 5_850_000;
 
 /**
  * The page's libraries: bundled into dist/palace/assets at build time, so never runtime dependencies. markdown-it
