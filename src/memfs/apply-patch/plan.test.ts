@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LAYOUTS } from '../../blocks/layouts.js';
 import { MemoryError } from '../../errors.js';
 import { planPatch, type PatchFs } from './plan.js';
 
@@ -346,5 +347,32 @@ describe('planPatch: whole patches and paths', () => {
     const fs = repo({ 'a.md': memo('a', 'x\n') });
     expect(() => planPatch('*** Begin Patch\n*** Delete File: a.md', fs, { memoryDir: DIR })).toThrow(/must end with/);
     expect(fs.reads).toEqual([]);
+  });
+});
+
+describe('planPatch: the layout decides which files are memory files', () => {
+  it("adds an index layout's MEMORY.md as plain markdown, exactly as given (no frontmatter)", () => {
+    const input = patch('*** Add File: lang/MEMORY.md', '+# Lang', '+', '+- [Go](go.md) — Go notes');
+    const out = planPatch(input, repo({}), { memoryDir: DIR, layout: LAYOUTS.index });
+    expect(out.writes).toEqual([{ file: 'lang/MEMORY.md', content: '# Lang\n\n- [Go](go.md) — Go notes' }]);
+  });
+
+  it('updates and deletes an index without asking it for frontmatter', () => {
+    const files = { 'MEMORY.md': '# Memory\n- [a](a.md) — a\n', 'lang/MEMORY.md': '# Lang\n' };
+    const input = patch(
+      '*** Update File: MEMORY.md',
+      '@@',
+      ' # Memory',
+      '+- [b](b.md) — b',
+      '*** Delete File: lang/MEMORY.md',
+    );
+    const out = planPatch(input, repo(files), { memoryDir: DIR, layout: LAYOUTS.index });
+    expect(out.writes).toEqual([{ file: 'MEMORY.md', content: '# Memory\n- [b](b.md) — b\n- [a](a.md) — a\n' }]);
+    expect(out.deletes).toEqual(['lang/MEMORY.md']);
+  });
+
+  it('in the system layout a MEMORY.md is a memory file (a header is added)', () => {
+    const out = plan({}, '*** Add File: lang/MEMORY.md', '+# Lang');
+    expect(out.writes[0]?.content).toBe('---\ndescription: Memory block lang/MEMORY\n---\n# Lang');
   });
 });

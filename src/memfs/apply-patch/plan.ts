@@ -24,6 +24,7 @@ import {
   tryParseMemoryFile,
   type FrontmatterData,
 } from '../../blocks/frontmatter.js';
+import { LAYOUTS, type LayoutRow } from '../../blocks/layouts.js';
 import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import { toolFileKind } from '../commands/context.js';
@@ -51,6 +52,8 @@ export interface PatchPlan {
 interface Staging {
   fs: PatchFs;
   memoryDir: string;
+  /** The repository's layout: which paths are memory files (an index layout's MEMORY.md is plain). */
+  layout: LayoutRow;
   disk: Map<string, string | null>;
   writes: Map<string, string>;
   deletes: Set<string>;
@@ -109,14 +112,14 @@ function parseOrThrow(file: string, text: string, what: string): FrontmatterData
 }
 
 /** Loads an editable file: not read_only, and for a memory file valid frontmatter with a description. */
-function editable(file: string, text: string, verb: 'modified' | 'deleted'): FrontmatterData {
+function editable(s: Staging, file: string, text: string, verb: 'modified' | 'deleted'): FrontmatterData {
   const refused = (): MemoryError =>
     new MemoryError(
       'READ_ONLY',
       `${TOOL}: ${file} is read_only and cannot be ${verb}; ${verb === 'deleted' ? OPERATOR_HINTS.unlock : OPERATOR_HINTS.write}`,
       { data: { file } },
     );
-  if (toolFileKind(file) === 'plain') {
+  if (toolFileKind(file, s.layout) === 'plain') {
     if (isProtectedText(text)) throw refused();
     return {};
   }
@@ -136,8 +139,8 @@ function refuseReadOnlyTrue(file: string, data: FrontmatterData): void {
 }
 
 /** The patched text must still be a memory file, and its read_only key must be exactly as before. */
-function checkPatched(file: string, text: string, before: FrontmatterData): void {
-  if (toolFileKind(file) === 'plain') return; // no frontmatter rules (the validator still refuses setting read_only)
+function checkPatched(s: Staging, file: string, text: string, before: FrontmatterData): void {
+  if (toolFileKind(file, s.layout) === 'plain') return; // no frontmatter rules (the validator still refuses setting read_only)
   const after = parseOrThrow(file, text, 'patched');
   refuseReadOnlyTrue(file, after);
   const had = Object.hasOwn(before, 'read_only');
@@ -162,9 +165,9 @@ function refuseDuplicate(s: Staging, file: string): void {
 }
 
 /** Content for an Add: see the decisions above (the `+` lines joined with `\n`, no final newline added). */
-function addContent(file: string, label: string, lines: string[]): string {
+function addContent(s: Staging, file: string, label: string, lines: string[]): string {
   const raw = lines.join('\n');
-  const parsed = toolFileKind(file) === 'plain' ? null : tryParseMemoryFile(raw);
+  const parsed = toolFileKind(file, s.layout) === 'plain' ? null : tryParseMemoryFile(raw);
   let text = raw;
   if (parsed !== null && Object.hasOwn(parsed.data, 'read_only')) {
     refuseReadOnlyTrue(file, parsed.data);
@@ -176,6 +179,7 @@ function addContent(file: string, label: string, lines: string[]): string {
     text,
     fallbackDescription: `Memory block ${label}`,
     finalNewline: false,
+    layout: s.layout,
   });
 }
 
@@ -195,7 +199,7 @@ function planAdd(s: Staging, op: Extract<PatchOp, { type: 'add' }>): void {
   if (occupied(s, file)) {
     throw new MemoryError('FILE_EXISTS', `${TOOL}: cannot add existing memory file: ${file}`, { data: { file } });
   }
-  stageWrite(s, file, addContent(file, label, op.lines));
+  stageWrite(s, file, addContent(s, file, label, op.lines));
   s.paths.push(file);
 }
 
@@ -204,7 +208,7 @@ function planUpdate(s: Staging, op: Extract<PatchOp, { type: 'update' }>): void 
   const dest = op.moveTo === undefined ? source : target(s, op.moveTo, 'Move to path').file;
   const before = currentText(s, source, 'update');
   const fromDisk = !s.writes.has(source);
-  const beforeData = editable(source, before, 'modified');
+  const beforeData = editable(s, source, before, 'modified');
   if (dest !== source) {
     refuseDuplicate(s, dest);
     if (occupied(s, dest)) {
@@ -214,7 +218,7 @@ function planUpdate(s: Staging, op: Extract<PatchOp, { type: 'update' }>): void 
     }
   }
   const patched = applyHunks(source, before, op.hunks);
-  checkPatched(dest, patched, beforeData);
+  checkPatched(s, dest, patched, beforeData);
   // Hunks match normalised text; a file read from disk keeps its own line endings and BOM.
   const disk = fromDisk ? readDisk(s, source) : null;
   const after = disk === null ? patched : restyle(disk, patched);
@@ -225,7 +229,7 @@ function planUpdate(s: Staging, op: Extract<PatchOp, { type: 'update' }>): void 
 
 function planDelete(s: Staging, op: Extract<PatchOp, { type: 'delete' }>): void {
   const { file } = target(s, op.path, 'Delete File path');
-  editable(file, currentText(s, file, 'delete'), 'deleted');
+  editable(s, file, currentText(s, file, 'delete'), 'deleted');
   stageDelete(s, file);
   s.paths.push(file);
 }
@@ -239,11 +243,12 @@ function planDelete(s: Staging, op: Extract<PatchOp, { type: 'delete' }>): void 
  *     { memoryDir: dir });
  *   // plan.writes → write files; plan.deletes → unlink; plan.paths → stage and commit
  */
-export function planPatch(input: string, fs: PatchFs, options: { memoryDir: string }): PatchPlan {
+export function planPatch(input: string, fs: PatchFs, options: { memoryDir: string; layout?: LayoutRow }): PatchPlan {
   const ops = parsePatch(input);
   const s: Staging = {
     fs,
     memoryDir: options.memoryDir,
+    layout: options.layout ?? LAYOUTS.system,
     disk: new Map(),
     writes: new Map(),
     deletes: new Set(),

@@ -3,6 +3,8 @@
  * through the call's race-safe RepoFs: no link is followed), and commit every file it touches in one commit.
  */
 import { MemoryError } from '../../errors.js';
+import { resolveGitCommonDir } from '../../git/common-dir.js';
+import { readLayoutAt } from '../../hooks/layout-config.js';
 import { linkRefusal } from '../fs-errors.js';
 import { checkText, TOOL_LIMITS } from '../limits.js';
 import { refuseUndeclared } from '../tool-args.js';
@@ -57,7 +59,9 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<Wri
   checkText('memory_apply_patch', 'input', input, TOOL_LIMITS.patchChars);
   const result = await writeUnderLease(deps, 'memory_apply_patch', reason.trim(), (fs) => {
     const read = patchFs(fs);
-    const plan = planPatch(input, read, { memoryDir: deps.memoryDir });
+    // The layout decides which paths are memory files (the index layout's MEMORY.md is plain), as the memory tool.
+    const layout = readLayoutAt(deps.gitDirs?.commonDir ?? resolveGitCommonDir(deps.memoryDir));
+    const plan = planPatch(input, read, { memoryDir: deps.memoryDir, layout });
     const before = new Map<string, string | null>();
     for (const f of [...plan.writes.map((w) => w.file), ...plan.deletes]) before.set(f, read.read(f));
     return [

@@ -107,6 +107,30 @@ describe('the index layout', () => {
     expect(g(['status', '--porcelain'])).toBe('');
   });
 
+  it('memory_apply_patch adds and edits MEMORY.md indexes as plain markdown, as the tool does', async () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: ops/MEMORY.md',
+      '+- [Deploy](deploy.md) — how to deploy',
+      '*** Add File: ops/deploy.md',
+      '+---',
+      '+name: deploy',
+      '+description: how to deploy',
+      '+---',
+      '+ship it',
+      '*** Update File: MEMORY.md',
+      '@@',
+      ' # Memory',
+      '+- [Ops](ops/MEMORY.md) — deployment notes',
+      '*** End Patch',
+    ].join('\n');
+    await memory.applyPatch({ reason: 'ops notes', input: patch });
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toMatch(/^# Memory\n- \[Ops\]\(ops\/MEMORY\.md\) — /);
+    expect(readFileSync(join(dir, 'ops/MEMORY.md'), 'utf8')).toBe('- [Deploy](deploy.md) — how to deploy');
+    expect(g(['show', 'HEAD:ops/deploy.md'])).toBe('---\nname: deploy\ndescription: how to deploy\n---\nship it');
+    expect(g(['status', '--porcelain'])).toBe('');
+  });
+
   it('a plain git commit goes through the hook with the same rules', () => {
     writeFileSync(join(dir, 'lang/py.md'), '---\ndescription: no name\n---\nx\n');
     g(['add', '-A']);
