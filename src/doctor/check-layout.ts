@@ -8,6 +8,7 @@ import { nearestIndex } from '../blocks/layouts.js';
 import { readRepoLayout } from '../hooks/layout-config.js';
 import { committedFiles, textOf } from './committed-files.js';
 import { linkTargets } from './check-links.js';
+import { fixIndexLinks } from './fix-index-links.js';
 import { capped, ok, problem, type DoctorCheck } from './types.js';
 
 /**
@@ -63,5 +64,11 @@ export const layoutCheck: DoctorCheck = {
     const files = (await committedFiles(ctx)).map((f) => ({ path: f.path, text: textOf(f) }));
     const found = indexProblems(layout, files);
     return found.length === 0 ? ok(head) : problem(`${head}: ${found.length} index problem(s)`, capped(found));
+  },
+  // Safe: it only appends the index lines that are missing (fix-index-links.ts), never deletes.
+  async fix(ctx) {
+    const layout = readRepoLayout(ctx.memoryDir);
+    if (layout.indexFile === null) return [];
+    return fixIndexLinks(ctx, layout, (files) => indexProblems(layout, files));
   },
 };

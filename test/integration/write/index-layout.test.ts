@@ -189,6 +189,27 @@ describe('the index layout', () => {
     ]);
   });
 
+  it('doctor --fix appends the missing index lines in one commit and removes nothing', async () => {
+    const head = g(['rev-parse', 'HEAD']);
+    const before = { root: g(['show', 'HEAD:MEMORY.md']), lang: g(['show', 'HEAD:lang/MEMORY.md']) };
+    const report = await runDoctor({ git: runner, memoryDir: dir, home, env, fix: true, only: ['layout'] });
+    const layout = report.checks.find((c) => c.check === 'layout');
+    expect(layout?.status).toBe('ok');
+    expect(layout?.fixed).toEqual(['MEMORY.md: linked 1 file(s)', 'lang/MEMORY.md: linked 1 file(s)']);
+    expect(g(['rev-parse', 'HEAD~1'])).toBe(head);
+    expect(g(['diff', '--name-only', head, 'HEAD']).split('\n').sort()).toEqual(['MEMORY.md', 'lang/MEMORY.md']);
+    const root = readFileSync(join(dir, 'MEMORY.md'), 'utf8');
+    const lang = readFileSync(join(dir, 'lang/MEMORY.md'), 'utf8');
+    expect(root.startsWith(before.root)).toBe(true);
+    expect(lang.startsWith(before.lang)).toBe(true);
+    expect(root.slice(before.root.length)).toMatch(/^\n?- \[lang\]\(lang\/MEMORY\.md\)\n$/);
+    expect(lang.slice(before.lang.length)).toMatch(/^\n?- \[py\]\(py\.md\) — .+\n$/);
+    expect(g(['status', '--porcelain'])).toBe('');
+    const again = await runDoctor({ git: runner, memoryDir: dir, home, env, fix: true, only: ['layout'] });
+    expect(again.checks[0]?.fixed).toBeUndefined();
+    expect(g(['rev-parse', 'HEAD~1'])).toBe(head);
+  });
+
   it('a clone takes the layout from the tree and both machines converge through sync', async () => {
     const remote = join(makeTmpDir('gitmem-remote-'), 'idx.git');
     git(root, ['init', '-q', '--bare', '-b', 'main', remote], env);
