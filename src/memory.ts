@@ -143,6 +143,7 @@ function buildMemory(o: Parts): Memory {
     }),
     ...reflectionParts({ git, launch, memoryDir, agentId, config }, o.reopen),
     ...defragPart({ git, launch, memoryDir, agentId, config }),
+    migrate: async (opts) => (await import('./wiring/migrate.js')).migrate(deps, opts),
     sandboxExec: async (command, opts = {}) =>
       (await import('./wiring/shell.js')).sandboxExec({ ...opts, command, config, memoryDir, launch }),
     agentId,

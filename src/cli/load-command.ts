@@ -39,6 +39,7 @@ const LOADERS: Loaders = {
   worker: () => import('./commands/worker.js'),
   dream: () => import('./commands/dream.js'),
   defrag: () => import('./commands/defrag.js'),
+  migrate: () => import('./commands/migrate.js'),
   daemon: () => import('./commands/daemon.js'),
   palace: () => import('./commands/palace.js'),
   connect: () => import('./commands/connect.js'),

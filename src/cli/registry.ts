@@ -240,6 +240,10 @@ export const COMMANDS = {
     ownArgs: true,
     heavy: true,
   },
+  migrate: {
+    summary: 'move memory to the other layout (system or index) in one commit; --dry-run prints the diff',
+    grammar: { options: { layout: str, 'dry-run': flag } },
+  },
   defrag: {
     summary: 'restructure memory into a focused hierarchy (LLM sub-agent); never drops content silently',
     grammar: {

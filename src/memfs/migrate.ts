@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLayoutMigration, type MigrationFile } from '../blocks/layout-migration.js';
-import { layoutRow, type LayoutName } from '../blocks/layouts.js';
+import { layoutRow, parseLayoutName, type LayoutName } from '../blocks/layouts.js';
 import { findProblems } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import { catFileBatchRawOp, lsTreeOp } from '../git/commands/plumbing.js';
@@ -140,7 +140,12 @@ export async function migrateLayout(
   d: MigrateDeps,
   o: { layout: LayoutName; dryRun?: boolean },
 ): Promise<MigrateResult> {
-  const target = layoutRow(o.layout);
+  const name = parseLayoutName(o.layout);
+  if (name === undefined)
+    throw new MemoryError('INVALID_ARGUMENT', `migrate: --layout must be system or index`, {
+      data: { field: 'layout' },
+    });
+  const target = layoutRow(name);
   return d.lease(async () => {
     const current = readLayoutAt(d.commonDir);
     await refuseDirty(d);

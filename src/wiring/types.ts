@@ -10,6 +10,8 @@ import type { GitRunner } from '../git/runner.js';
 import type { Identity } from '../identity.js';
 import type { WriteStep } from '../memfs/edits.js';
 import type { LogEntry } from '../memfs/log.js';
+import type { MigrateResult } from '../memfs/migrate.js';
+import type { LayoutName } from '../blocks/layouts.js';
 import type { OperatorWriteResult } from '../memfs/operator-write.js';
 import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process/run.js';
@@ -277,6 +279,11 @@ export interface Memory extends MemoryReadApi {
    * deleted a line that is nowhere any more (`content_dropped`, branch kept) or `dryRun` (the diff only).
    */
   defrag(options?: MemoryDefragOptions): Promise<DefragResult>;
+  /**
+   * Moves the repository to the other layout in one commit (`gitmem migrate`; docs/memory.md#migrating-between-layouts):
+   * staged in a temporary index, validated by the target layout, landed only if main did not move; `dryRun`: the diff only.
+   */
+  migrate(options: { layout: LayoutName; dryRun?: boolean }): Promise<MigrateResult>;
   /**
    * Runs `command` (argv, no shell) as this agent's own shell with every other agent's memory hidden
    * (opt-in: GITMEM_SHELL_SANDBOX=1 or the config file's `sandbox.shell`; SANDBOX_OFF otherwise,
