@@ -81,6 +81,17 @@ describe('planLayoutMigration', () => {
     ]);
   });
 
+  it('ignores a recorded place that is not a plain memory path of the target layout (hostile metadata)', () => {
+    const hostile = (origin: string) =>
+      planLayoutMigration(LAYOUTS.index, LAYOUTS.system, [
+        { path: 'MEMORY.md', text: '# Memory\n' },
+        { path: 'x.md', text: `---\nname: x\ndescription: X\nmetadata: {"gitmem_path": "${origin}"}\n---\nx\n` },
+      ]).files.map((f) => f.path);
+    for (const origin of ['../../etc/x.md', '.git/hooks/x.md', 'skills/s/SKILL.md', 'a/./b.md', 'a.txt', '/abs.md'])
+      expect(hostile(origin), origin).toEqual(['system/x.md']);
+    expect(hostile('notes/kept.md')).toEqual(['notes/kept.md']);
+  });
+
   it('refuses two files that would land on one path, naming both', () => {
     const d = '---\ndescription: d\n---\n';
     let err: unknown;

@@ -60,9 +60,17 @@ function toIndexFile(from: LayoutRow, f: MigrationFile, data: FrontmatterData, b
   return { path: to, text: renderMemoryFile(next, body) };
 }
 
+/** A recorded place is model- or user-editable text: only a plain memory path of the target layout is taken. */
+function safeOrigin(to: LayoutRow, origin: string | undefined): string | undefined {
+  if (origin === undefined) return undefined;
+  const parts = origin.split('/');
+  const plain = parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.startsWith('.') && !p.includes('\\'));
+  return plain && origin.endsWith('.md') && to.classify(origin) === 'memory' ? origin : undefined;
+}
+
 function toSystemFile(to: LayoutRow, f: MigrationFile, data: FrontmatterData, body: string): MigrationFile {
   const fromIndexCore = !f.path.includes('/');
-  const path = originOf(data) ?? (fromIndexCore ? to.corePath(stem(f.path)) : f.path);
+  const path = safeOrigin(to, originOf(data)) ?? (fromIndexCore ? to.corePath(stem(f.path)) : f.path);
   const kept: FrontmatterData = {};
   for (const [k, v] of Object.entries(data)) if (to.memoryKeys.includes(k)) kept[k] = v;
   return { path, text: renderMemoryFile(kept, body) };

@@ -49,9 +49,17 @@ interface Snapshot {
 }
 
 async function snapshot(d: MigrateDeps, head: string): Promise<Snapshot> {
-  const entries = (await d.git.exec(lsTreeOp(head), { cwd: d.memoryDir })).filter((e) => e.type === 'blob');
+  const all = await d.git.exec(lsTreeOp(head), { cwd: d.memoryDir });
+  const entries = all.filter((e) => e.type === 'blob');
   const objects = await d.git.exec(catFileBatchRawOp(entries.map((e) => e.id)), { cwd: d.memoryDir });
-  const s: Snapshot = { head, texts: [], binary: [], modes: new Map() };
+  // A gitlink (or anything not a blob) is kept as it is, by id.
+  const others = all.filter((e) => e.type !== 'blob' && e.type !== 'tree');
+  const s: Snapshot = {
+    head,
+    texts: [],
+    binary: others.map((e) => ({ path: e.path, mode: e.mode, id: e.id })),
+    modes: new Map(),
+  };
   entries.forEach((e, i) => {
     s.modes.set(e.path, e.mode);
     try {
@@ -120,7 +128,15 @@ async function land(d: MigrateDeps, head: string, commit: string, to: LayoutName
       'REPO_CONFLICT',
       'migrate: main moved while the migration was staged; nothing landed, run it again',
     );
-  await d.git.run(['read-tree', '-m', '-u', head, commit], { cwd: d.memoryDir });
+  try {
+    await d.git.run(['read-tree', '-m', '-u', head, commit], { cwd: d.memoryDir });
+  } catch (err) {
+    throw new MemoryError(
+      'REPO_BROKEN',
+      `migrate: ${commit.slice(0, 7)} landed but the checkout did not follow; run: git read-tree -m -u ${head} ${commit} && git config ${REPO_LAYOUT_KEY} ${to}`,
+      { cause: err },
+    );
+  }
   try {
     await d.git.run(['config', REPO_LAYOUT_KEY, to], { cwd: d.memoryDir });
   } catch (err) {
