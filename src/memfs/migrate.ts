@@ -16,6 +16,7 @@ import { MemoryError } from '../errors.js';
 import { catFileBatchRawOp, lsTreeOp } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
 import { readLayoutAt, REPO_LAYOUT_KEY } from '../hooks/layout-config.js';
+import { protectPaths, readProtectedPaths } from '../hooks/protected.js';
 import { identityEnv, type Identity } from '../identity.js';
 
 export interface MigrateDeps {
@@ -193,7 +194,11 @@ export async function migrateLayout(
       })
     ).stdout.trim();
     await d.beforeLand?.();
+    const listed = readProtectedPaths(d.memoryDir, d.commonDir);
     await land(d, head, commit, target.name);
+    // A listed file stays protected at its new path (the old entry stays too: nothing is unprotected).
+    const follow = plan.moves.filter((m) => listed.has(m.from)).map((m) => m.to);
+    if (follow.length > 0) await protectPaths(d.memoryDir, follow);
     return { ...result, commit };
   });
 }

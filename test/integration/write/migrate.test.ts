@@ -10,6 +10,7 @@ import { isMemoryError } from '../../../src/errors.js';
 import { resolveGitCommonDir } from '../../../src/git/common-dir.js';
 import { withMemoryOperation } from '../../../src/git/lease.js';
 import { createGitRunner } from '../../../src/git/runner.js';
+import { protectPaths, readProtectedPaths } from '../../../src/hooks/protected.js';
 import { SYSTEM_IDENTITY } from '../../../src/identity.js';
 import { migrateLayout, type MigrateDeps } from '../../../src/memfs/migrate.js';
 import { initMemory } from '../../../src/memory.js';
@@ -128,6 +129,14 @@ describe('gitmem migrate', () => {
     expect(r.commit).toBeNull();
     expect(r.diff).toMatch(/system\/a\/b\.md => a-b\.md|a-b\.md/);
     expect(state(dir)).toBe(before);
+  });
+
+  it('a file on the protected list stays protected at its new path', async () => {
+    const { dir, deps } = await repo('listed');
+    commitFiles(dir, { 'system/a/rules.md': '---\ndescription: R\n---\nbe kind\n' });
+    await protectPaths(dir, ['system/a/rules.md']);
+    await migrateLayout(deps(), { layout: 'index' });
+    expect([...readProtectedPaths(dir)].sort()).toEqual(['a-rules.md', 'system/a/rules.md']);
   });
 
   it('a write on main between staging and landing makes it land nothing', async () => {
