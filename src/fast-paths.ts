@@ -16,7 +16,7 @@ export interface FastPath {
 }
 
 /** The kept fast paths (a closed set: a new one is a row here, or it does not exist). */
-export type FastPathName = 'watcher' | 'indexAside' | 'streamedJobs';
+export type FastPathName = 'watcher' | 'indexAside' | 'writerPack' | 'streamedJobs';
 
 /** Every fast path gitmem has, by name. */
 export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freeze({
@@ -24,6 +24,10 @@ export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freez
   indexAside: {
     plain: '`git update-index --index-info` in place, after the clean check',
     entry: 'memfs/tool.ts (memfs/index-aside.ts)',
+  },
+  writerPack: {
+    plain: "`git pack-objects` over the writer's private objects",
+    entry: 'worktree/import.ts (worktree/pack-private.ts)',
   },
   streamedJobs: {
     plain: 'a plain spawn (a fork of this process) for jobs with held input or a capped output',
@@ -57,7 +61,7 @@ export function fastPathOpen(name: FastPathName): boolean {
 
 /**
  * The fast path's answer, or undefined (switch off, or the fast path could not answer): then ask git.
- * @example const early = fastPath('indexAside', () => writeAside(plan) || undefined) ?? (await inPlace(plan))
+ * @example const walked = fastPath('writerPack', () => walkPrivateObjects(dir, tip, base) ?? undefined) ?? null
  */
 export function fastPath<T>(name: FastPathName, fast: () => T | undefined): T | undefined {
   return fastPathOpen(name) ? fast() : undefined;

@@ -4,14 +4,13 @@
 // operation at a size users have (docs/performance.md#fast-paths). The streamed launcher jobs only matter from
 // a big heap, so that row runs in child processes holding 500 MB, as the heap section does.
 // BENCH_EACH=watcher,indexAside picks the mechanisms; BENCH_EACH_ROUNDS the rounds (default 16).
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createMemory, initMemory } from '../../dist/index.js';
 import { setFastPaths } from '../../dist/fast-paths.js';
-import { benchEnv, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
+import { benchEnv, populate, round, stats, tmpDir } from '../lib.mjs';
 
 const run = promisify(execFile);
 const DIST = new URL('../../dist/', import.meta.url).pathname;
@@ -20,8 +19,8 @@ const DIST = new URL('../../dist/', import.meta.url).pathname;
 const PLAN = {
   watcher: { op: 'str_replace', sizes: [1000, 10000] },
   indexAside: { op: 'str_replace', sizes: [10000, 50000] },
-  // The jobs it streams are a sandboxed command's (held input, capped output): a command worker's cycle.
-  streamedJobs: { op: 'command worker cycle from a 500 MB heap', sizes: [0] },
+  writerPack: { op: 'worker cycle', sizes: [1000, 10000] },
+  streamedJobs: { op: 'create from a 500 MB heap', sizes: [0] },
 };
 
 async function memoryAt(size, except) {
@@ -39,18 +38,14 @@ async function memoryAt(size, except) {
       await memory.tool({ command: 'str_replace', reason: 'bench edit', ...edit });
       prev = i;
     },
+    // The worker section's cycle (the operation its target is set on): a sandboxed shell body commits through the hook.
     'worker cycle': async (i) => {
       setFastPaths(true, except);
-      await memory.runWorker({
-        description: 'bench',
-        body: async (ctx) => {
-          mkdirSync(join(ctx.worktreeDir, 'notes'), { recursive: true });
-          writeFileSync(join(ctx.worktreeDir, 'notes', `w${i}.md`), `---\ndescription: w\n---\nw${i}\n`);
-          const o = { cwd: ctx.worktreeDir, env: { ...env, ...ctx.gitEnv } };
-          execFileSync('git', ['add', '-A'], o);
-          execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', `w${i}`], o);
-        },
-      });
+      const text = `---\\ndescription: w\\n---\\nw${i}\\n`;
+      const file = `notes/w${i}.md`;
+      const command = `mkdir -p notes && printf -- '${text}' > ${file} && git add -- ${file} && git commit -q -m 'w ${i}'`;
+      const out = await memory.runWorker({ command });
+      if (out.status !== 'merged') throw new Error(JSON.stringify(out));
     },
   };
 }
@@ -68,10 +63,7 @@ const times = [];
 for (let i = -3; i < Number(n); i++) {
   setFastPaths(true, except ? [except] : []);
   const t0 = performance.now();
-  const file = 'notes/n' + (i + 3) + '.md';
-  const command = "mkdir -p notes && printf -- '---\\ndescription: b\\n---\\nx\\n' > " + file + ' && git add -- ' + file + ' && git commit -q -m w';
-  const out = await m.runWorker({ command });
-  if (out.status !== 'merged') throw new Error(JSON.stringify(out));
+  await m.tool({ command: 'create', reason: 'bench', file_path: 'notes/n' + (i + 3) + '.md', description: 'b', file_text: 'x' + i });
   if (i >= 0) times.push(performance.now() - t0);
 }
 globalThis.keep = ballast.length;

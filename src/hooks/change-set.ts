@@ -37,6 +37,8 @@ export async function readChangeSet(
   cwd: string,
   command: 'diff' | 'diff-tree',
   rest: readonly string[],
+  /** Blobs the caller has already read and re-hashed (a background writer's new objects): not asked again. */
+  known?: ReadonlyMap<string, Buffer>,
   /** Loose-object directories the caller located itself, to read blobs from before asking git. */
   shortcut: { objectDirs?: readonly string[] } = {},
 ): Promise<FileChange[]> {
@@ -49,7 +51,7 @@ export async function readChangeSet(
   }
   const byId = new Map<string, string | null>();
   for (const id of ids) {
-    const blob = looseBlob(shortcut.objectDirs ?? [], id);
+    const blob = known?.get(id) ?? looseBlob(shortcut.objectDirs ?? [], id);
     if (blob !== undefined) byId.set(id, blob.toString('utf8'));
   }
   const wanted = [...ids].filter((id) => !byId.has(id));

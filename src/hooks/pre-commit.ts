@@ -25,7 +25,7 @@ export async function collectStagedChanges(
   cwd: string,
   o: StagedBlobSources = {},
 ): Promise<FileChange[]> {
-  return readChangeSet(git, cwd, 'diff', ['--cached'], o.objectDirs ? { objectDirs: o.objectDirs } : {});
+  return readChangeSet(git, cwd, 'diff', ['--cached'], undefined, o.objectDirs ? { objectDirs: o.objectDirs } : {});
 }
 
 /** True when a change set makes some core file bigger (only then is the budget worth a git call). */

@@ -36,6 +36,8 @@ export interface MoveOptions {
   home?: string | undefined;
   /** Default: the repository's protected list. */
   protectedPaths?: ReadonlySet<string>;
+  /** Blobs the caller has already read and re-hashed: not asked of git again. */
+  knownBlobs?: ReadonlyMap<string, Buffer>;
   /** False when the caller scans for credentials itself (commit by commit). */
   secrets?: false;
   /** Only these pathspecs are judged (a scoped reader's clone: what reaches its disk); default: every path. */
@@ -56,7 +58,9 @@ export async function validateMove(
   // Blobs stored loose (a writer's just imported, HEAD's recent) are read here, else by git.
   const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
   const specs = o.pathspecs ? ['--', ...o.pathspecs] : [];
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], { objectDirs: [objectsDir] });
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], o.knownBlobs, {
+    objectDirs: [objectsDir],
+  });
   const changedPaths = [
     ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
   ];

@@ -2,13 +2,16 @@
  * Brings a finished background writer's commits home (issue #4). The writer committed on a detached HEAD into
  * its private object directory and could not write the shared store or any ref. Here, under the lease, its
  * objects come into the memory repository re-hashed, so no object is trusted by the name the writer gave it:
- * packed by git and unpacked with `--strict`. The tip must descend from the base, and only then does
+ * packed (in-process when that is simple, pack-private.ts, else by git) and unpacked by git with `--strict`,
+ * which judges every object whoever packed it. The tip must descend from the base, and only then does
  * the branch `gitmem/<kind>/<id>` exist (the merge, a kept conflict and `gitmem conflicts` all start there).
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
+import { fastPath } from '../fast-paths.js';
+import { packPrivateObjects, walkPrivateObjects, type PrivateObjects } from './pack-private.js';
 import {
   readDetachedHead,
   workerObjectEnv,
@@ -34,6 +37,9 @@ export interface ImportedWork {
   commitCount: number;
   /** False when there was nothing to import (the branch was neither created nor touched). */
   branchCreated: boolean;
+  /** The tip's tree and the new blobs, when the in-process walk read them (re-hashed). */
+  tipTree?: string;
+  blobs?: ReadonlyMap<string, Buffer>;
 }
 
 /**
@@ -78,8 +84,10 @@ function exists(path: string): boolean {
 }
 
 /**
- * The writer's objects into the shared store: pack-objects reads the private store (falling back to the
- * shared one), then unpack-objects / index-pack re-hash and check every object (`--strict`).
+ * The writer's objects into the shared store: packed in-process when that is simple (pack-private.ts), else by
+ * pack-objects (reading the private store, falling back to the shared one); then unpack-objects / index-pack,
+ * which re-hash and check every object. Returns what the in-process walk learnt (tip tree, new blobs,
+ * commit count), or null when git packed instead.
  */
 async function transferObjects(
   d: WorktreeGitDirs,
@@ -87,23 +95,33 @@ async function transferObjects(
   range: { tip: string; base: string },
   git: GitRunner,
   limit: number,
-): Promise<void> {
+): Promise<PrivateObjects | null> {
   if (exists(join(d.gitDir, 'objects', 'info', 'alternates'))) {
     throw new MemoryError('WORKTREE_ERROR', 'the private object directory names alternates of its own', {
       data: { gitDir: d.gitDir },
     });
   }
+  // A fast path (fast-paths.ts): switched off, git packs, as it does when the walk cannot answer.
+  const walked =
+    fastPath('writerPack', () => walkPrivateObjects(join(d.gitDir, 'objects'), range.tip, range.base) ?? undefined) ??
+    null;
+  const own = walked === null ? null : packPrivateObjects(walked);
   const env = { GIT_DIR: d.gitCommonDir, ...workerObjectEnv(d) };
-  const { stdoutBuffer: pack } = await git.run(['pack-objects', '--revs', '--stdout', '-q'], {
-    cwd,
-    env,
-    config: [...READ_CONFIG],
-    input: `${range.tip}\n^${range.base}\n`,
-  });
+  const pack =
+    own?.pack ??
+    (
+      await git.run(['pack-objects', '--revs', '--stdout', '-q'], {
+        cwd,
+        env,
+        config: [...READ_CONFIG],
+        input: `${range.tip}\n^${range.base}\n`,
+      })
+    ).stdoutBuffer;
   // A pack cut short (beyond the runner's output buffer) fails its trailing checksum below: never half-imported.
   const count = packObjectCount(pack);
   const args = count < limit ? ['unpack-objects', '-q', '--strict'] : ['index-pack', '--stdin', '--strict'];
   await git.run(args, { cwd, input: pack });
+  return own;
 }
 
 /**
@@ -147,17 +165,23 @@ export async function importWorktreeCommits(
     tip = readDetachedHead(dirs.gitDir);
     if (tip === wt.baseHead) return { tip, commitCount: 0, branchCreated: false };
     const cwd = wt.parentMemoryDir;
-    await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
-    const counted = await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd });
-    const rel = parseLeftRight(counted.stdout);
+    const walked = await transferObjects(dirs, cwd, { tip, base: wt.baseHead }, git, o.unpackLimit ?? UNPACK_LIMIT);
+    // The in-process walk re-hashed every commit it followed and found the base among their parents.
+    const rel =
+      walked !== null
+        ? { baseOnly: 0, tipOnly: walked.commitCount }
+        : parseLeftRight(
+            (await git.run(['rev-list', '--left-right', '--count', `${wt.baseHead}...${tip}`], { cwd })).stdout,
+          );
     if (rel.baseOnly > 0) {
       throw new MemoryError('WORKTREE_ERROR', `its tip ${tip} does not descend from the base ${wt.baseHead}`, {
         data: { tip, baseHead: wt.baseHead },
       });
     }
-    if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false };
+    const tree = walked !== null ? { tipTree: walked.tipTree, blobs: walked.blobs } : {};
+    if (o.branch === false) return { tip, commitCount: rel.tipOnly, branchCreated: false, ...tree };
     await keepWorkBranch(git, cwd, wt.branchName, tip);
-    return { tip, commitCount: rel.tipOnly, branchCreated: true };
+    return { tip, commitCount: rel.tipOnly, branchCreated: true, ...tree };
   } catch (err) {
     throw fail(err, tip);
   }

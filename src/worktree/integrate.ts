@@ -138,7 +138,7 @@ type MergeStep = CheckoutMergeResult | { status: 'stale'; error: MemoryError };
 /** The parent's refresh, then the merge of the imported tip (which descends from the worktree's base). */
 async function mergeImported(
   wt: MemoryWorktree,
-  imported: { tip: string },
+  imported: { tip: string; tipTree?: string; blobs?: ReadonlyMap<string, Buffer> },
   o: { description?: string; refresh?: ParentRefresh },
   deps: MemoryWorkerDeps,
 ): Promise<MergeStep> {
@@ -155,6 +155,8 @@ async function mergeImported(
     git: deps.git,
     home: deps.home,
     tipDescendsFrom: wt.baseHead,
+    ...(imported.tipTree ? { tipTree: imported.tipTree } : {}),
+    ...(imported.blobs ? { knownBlobs: imported.blobs } : {}),
     ...(deps.identity ? { identity: deps.identity } : {}),
   });
 }

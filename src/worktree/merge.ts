@@ -11,6 +11,7 @@ import { noteValidatedCommit, readProtectedPaths } from '../hooks/protected.js';
 import { validateMove, type MoveRejection } from '../hooks/validate-move.js';
 import type { GitRunner } from '../git/runner.js';
 import { LINE_MERGE_FOR_MARKDOWN, mergeTreeOp } from '../git/commands/merge-tree.js';
+import { readHeadFile } from './head-file.js';
 import { dirtyPaths, isAncestor, resolveCommit } from './inspect.js';
 import { resolveMarkdownConflicts } from './merge-markdown.js';
 import { MemoryError } from '../errors.js';
@@ -44,13 +45,17 @@ export interface MergeIntoCheckoutOptions {
    * merge-tree are needed.
    */
   tipDescendsFrom?: string;
+  /** The tip's tree when the caller has read it (with `tipDescendsFrom` and a commit id as `branch`). */
+  tipTree?: string;
+  /** Blobs of the tip the caller has read and re-hashed: the validator does not ask git for them again. */
+  knownBlobs?: ReadonlyMap<string, Buffer>;
 }
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
- * HEAD, the tip and the tip's tree in one rev-parse; null fields when something is missing (the slow path
- * says what).
+ * HEAD, the tip and the tip's tree: from the checkout's files and the caller when it knows them (an imported
+ * writer's tip), else one rev-parse; null fields when something is missing (the slow path says what).
  */
 async function resolveMergeSides(
   git: GitRunner,
@@ -58,6 +63,9 @@ async function resolveMergeSides(
   o: MergeIntoCheckoutOptions,
 ): Promise<{ head: string | null; tip: string | null; tipTree?: string }> {
   const { branch } = o;
+  const head = readHeadFile(cwd);
+  if (head !== null && o.tipTree !== undefined && OBJECT_ID.test(branch) && OBJECT_ID.test(o.tipTree))
+    return { head, tip: branch, tipTree: o.tipTree };
   const r = await git.run(['rev-parse', 'HEAD^{commit}', `${branch}^{commit}`, `${branch}^{tree}`], {
     cwd,
     okExitCodes: [128],
@@ -101,7 +109,11 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
       };
     tree = merged;
   }
-  const checked = await validateMove(git, cwd, head, tree, { home: o.home, protectedPaths });
+  const checked = await validateMove(git, cwd, head, tree, {
+    home: o.home,
+    protectedPaths,
+    ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}),
+  });
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.
   const commit = writeMergeCommit(cwd, {

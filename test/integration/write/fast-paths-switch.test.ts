@@ -79,6 +79,7 @@ describe('GITMEM_FAST_PATHS', () => {
     const fast = await session('1');
     expect(fast.entries['watcher']).toBeGreaterThan(0);
     expect(fast.entries['indexAside']).toBeGreaterThan(0);
+    expect(fast.entries['writerPack']).toBeGreaterThan(0);
     expect(fast.entries['streamedJobs']).toBeGreaterThan(0);
     closeWatchedCleanChecks();
 
