@@ -2,52 +2,17 @@
  * The post-turn trigger's count of successful single-conversation reflections since the last
  * multi-conversation run (`<agentDir>/reflection-multi-counter.json`). Several harness processes may finish
  * runs of one agent at once, so each update holds a lock file (`…json.lock`, created exclusively; one older
- * than {@link STALE_MS} is a crashed holder's and is taken over).
+ * than 30 s is a crashed holder's and is taken over: file-lock.ts).
  */
-import { openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryError } from '../errors.js';
+import { withFileLock } from './file-lock.js';
 
 const FILE = 'reflection-multi-counter.json';
-const STALE_MS = 30_000;
-const WAIT_MS = 5_000;
 
 /** The counter file of an agent. */
 export function multiCounterPath(agentDir: string): string {
   return join(agentDir, FILE);
-}
-
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function withLock<T>(path: string, fn: () => T): T {
-  const lock = `${path}.lock`;
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = (() => {
-        try {
-          return Date.now() - statSync(lock).mtimeMs;
-        } catch {
-          return 0; // released meanwhile: try again
-        }
-      })();
-      if (age > STALE_MS) rmSync(lock, { force: true });
-      else if (Date.now() > deadline)
-        throw new MemoryError('LOCK_TIMEOUT', `the reflection counter ${lock} stayed locked`, { data: { lock } });
-      else pause(10);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
 }
 
 function readCount(path: string): number {
@@ -68,7 +33,7 @@ export function countSingleRun(agentDir: string, every: number): boolean {
   if (!Number.isInteger(every) || every <= 0) return false;
   mkdirSync(agentDir, { recursive: true });
   const path = multiCounterPath(agentDir);
-  return withLock(path, () => {
+  return withFileLock(path, 'the reflection counter', () => {
     const next = readCount(path) + 1;
     const due = next >= every;
     const tmp = `${path}.${process.pid}.tmp`;

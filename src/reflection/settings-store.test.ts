@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, makeTmpDir } from '../../test/helpers/tmp.js';
 import { isMemoryError } from '../errors.js';
@@ -119,4 +121,31 @@ describe('resolution order (SPEC §10.2)', () => {
       stepCount: 6,
     });
   });
+});
+
+const TSX = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const STORE = pathToFileURL(join(import.meta.dirname, 'settings-store.ts')).href;
+
+describe('the settings file under concurrent writers', () => {
+  it('loses no change when four processes set keys in one project file at once', async () => {
+    const home = makeTmpDir('gitmem-settings-home-');
+    const projectDir = makeTmpDir('gitmem-settings-project-');
+    const place = JSON.stringify({ home, projectDir });
+    await Promise.all(
+      [1, 2, 3, 4].map((p) => {
+        // Each process writes ten agents' entries: 40 distinct values in one file.
+        const code = `const { setSetting } = await import(${JSON.stringify(STORE)}); for (let i = 0; i < 10; i++) setSetting({ ...${place}, agentId: 'a${p}-' + i }, 'reflection.stepCount', ${p} * 100 + i, 'agent');`;
+        return new Promise<void>((res, rej) => {
+          const child = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', code], {
+            stdio: 'inherit',
+          });
+          child.on('exit', (c) => (c === 0 ? res() : rej(new Error(`child exited ${c}`))));
+        });
+      }),
+    );
+    const agents = JSON.parse(readFileSync(join(projectDir, '.gitmem', 'config.json'), 'utf8')).reflection.agents;
+    expect(Object.keys(agents)).toHaveLength(40);
+    for (const p of [1, 2, 3, 4])
+      for (let i = 0; i < 10; i++) expect(agents[`a${p}-${i}`]).toEqual({ stepCount: p * 100 + i });
+  }, 60_000);
 });

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { withFileLock } from './file-lock.js';
 import { dirname, join } from 'node:path';
 import { applyEdits, format, modify } from 'jsonc-parser';
 import { DEFAULT_SYSTEM_BUDGET_TOKENS } from '../blocks/budgets.js';
@@ -122,6 +123,14 @@ function modified(text: string, path: string[], value: unknown): string {
 
 /** Edits the value at `path` (undefined: removes it, and the objects it leaves empty); checked before written. */
 function edit(file: string, path: string[], value: unknown, global: boolean): boolean {
+  // Two `config set` at once (two shells, the daemon serving two calls) each read, change and replace the
+  // file: under the lock neither loses the other's change.
+  if (value === undefined && readText(file) === undefined) return false; // nothing to unset, nothing made
+  mkdirSync(dirname(file), { recursive: true }); // the lock sits beside the file
+  return withFileLock(file, 'the settings file', () => editLocked(file, path, value, global));
+}
+
+function editLocked(file: string, path: string[], value: unknown, global: boolean): boolean {
   const before = readText(file);
   // A broken file is refused before anything is written; unsetting what is not there changes nothing.
   const current = parsed(file, before, global);
