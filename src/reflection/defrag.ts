@@ -8,45 +8,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, toMemoryError } from '../errors.js';
-import type { GitRunner } from '../git/runner.js';
 import { readSystemBudget } from '../hooks/budget-config.js';
 import { reflectionIdentity } from '../identity.js';
 import { describeModel } from '../llm/provider.js';
 import { runSubAgent } from '../llm/sub-agent.js';
 import { agentPaths } from '../memfs/layout.js';
-import { readCommittedSnapshot, type CommittedSnapshot } from '../read/read-revision.js';
 import { DEFAULT_TREE_LIMITS } from '../blocks/tree-limits.js';
 import { discardWorktree } from '../worktree/cleanup.js';
-import { createMemoryWorktree, type MemoryWorktree } from '../worktree/create.js';
 import { dirtyPaths } from '../worktree/inspect.js';
-import { materializePaths } from '../worktree/materialize.js';
 import { buildDefragPrompt } from './defrag-prompt.js';
 import { settleDefrag } from './defrag-settle.js';
 import type { DefragAgentEnd, DefragOptions, DefragResult, PreparedDefrag } from './defrag-types.js';
+import { makeFullWorktree } from './prepare.js';
 import { systemPromptFor } from './prompts.js';
 import { DEFAULT_REFLECTION_LIMITS } from './run.js';
 import { assertReflectionSandbox, createReflectionShell } from './shell.js';
-
-function topLevelDirs(snap: CommittedSnapshot): string[] {
-  return [...new Set(snap.paths.filter((p) => p.includes('/')).map((p) => p.split('/')[0] as string))];
-}
-
-/** A defrag restructures everything, so every directory of the base is checked out. */
-async function makeWorktree(
-  git: GitRunner,
-  memoryDir: string,
-): Promise<{ wt: MemoryWorktree; snap: CommittedSnapshot }> {
-  const before = await readCommittedSnapshot(git, memoryDir);
-  const wt = await createMemoryWorktree({ memoryDir, kind: 'defrag', git, paths: topLevelDirs(before) });
-  try {
-    const snap = before.revision === wt.baseHead ? before : await readCommittedSnapshot(git, memoryDir, wt.baseHead);
-    if (snap !== before) await materializePaths(wt, topLevelDirs(snap), git);
-    return { wt, snap };
-  } catch (err) {
-    await discardWorktree(wt, git).catch(() => undefined);
-    throw err;
-  }
-}
 
 async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
   const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
@@ -65,7 +41,7 @@ async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
     env: o.env,
     ...(o.onWarning ? { onWarning: o.onWarning } : {}),
   });
-  const { wt, snap } = await makeWorktree(o.git, memoryDir);
+  const { wt, snap } = await makeFullWorktree(o.git, memoryDir, 'defrag');
   try {
     const system = o.systemPrompt ?? systemPromptFor('defragmentation');
     const systemChars = [...snap.markdown]

@@ -73,13 +73,18 @@ function topLevelDirs(snap: CommittedSnapshot): string[] {
   return [...new Set(snap.paths.filter((p) => p.includes('/')).map((p) => p.split('/')[0] as string))];
 }
 
-/** Creates the worktree with every directory of HEAD checked out, and reads the snapshot at its base. */
-async function makeWorktree(
+/**
+ * Creates the worktree with every directory of HEAD checked out (a reflection or a defrag may touch any), and
+ * reads the snapshot at its base.
+ * @example const { wt, snap } = await makeFullWorktree(git, memoryDir, 'defrag')
+ */
+export async function makeFullWorktree(
   git: GitRunner,
   memoryDir: string,
+  kind: 'reflection' | 'defrag' = 'reflection',
 ): Promise<{ wt: MemoryWorktree; snap: CommittedSnapshot }> {
   const before = await readCommittedSnapshot(git, memoryDir);
-  const wt = await createMemoryWorktree({ memoryDir, kind: 'reflection', git, paths: topLevelDirs(before) });
+  const wt = await createMemoryWorktree({ memoryDir, kind, git, paths: topLevelDirs(before) });
   try {
     const snap = before.revision === wt.baseHead ? before : await readCommittedSnapshot(git, memoryDir, wt.baseHead);
     if (snap !== before) await materializePaths(wt, topLevelDirs(snap), git);
@@ -135,7 +140,7 @@ export async function prepareReflection(
     env: o.env,
     ...(o.onWarning ? { onWarning: o.onWarning } : {}),
   });
-  const { wt, snap } = await makeWorktree(o.git, memoryDir);
+  const { wt, snap } = await makeFullWorktree(o.git, memoryDir);
   try {
     const payloadPath = join(wt.worktreeBaseDir, `${worktreeName(wt)}.transcript.json`);
     writeFileSync(payloadPath, gate.payload);
