@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { resolveGitCommonDir } from '../git/common-dir.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { GitCommandError } from '../git/runner.js';
+import { validateMove } from '../hooks/validate-move.js';
 import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
 import { checkIncoming } from './incoming.js';
 import { integrateRemote, REMOTE_MAIN, runOpts, type IntegrateInput } from './integrate.js';
@@ -120,16 +121,16 @@ async function mergeWriters(ctx: IntegrateInput): Promise<WriterOutcome[]> {
       out.push({ writer, tip, outcome: 'rejected', keptBranch: rejection.branch, problems: rejection.problems });
       continue;
     }
-    out.push(await mergeOne(ctx, writer, tip));
+    out.push(await mergeOne(ctx, writer, tip, head));
   }
   return out;
 }
 
-async function mergeOne(ctx: IntegrateInput, writer: string, tip: string): Promise<WriterOutcome> {
+async function mergeOne(ctx: IntegrateInput, writer: string, tip: string, head: string): Promise<WriterOutcome> {
   const args = ['merge', '--quiet', '--no-edit', '-m', `integrate ${writer}`, tip];
   try {
     await ctx.git.run(args, { ...runOpts(ctx), config: identityConfig(SYSTEM_IDENTITY) });
-    return { writer, tip, outcome: 'merged' };
+    return await checkMerged(ctx, writer, tip, head);
   } catch (err) {
     if (!(err instanceof GitCommandError)) throw err;
     const unmerged = await ctx.git.run(['diff', '--name-only', '--diff-filter=U', '-z'], runOpts(ctx));
@@ -143,6 +144,19 @@ async function mergeOne(ctx: IntegrateInput, writer: string, tip: string): Promi
     }
     return { writer, tip, outcome: 'conflict', keptBranch, conflictPaths };
   }
+}
+
+/**
+ * Each writer passed alone; the merge of one into a main that has meanwhile taken others is judged again as a
+ * whole (two writers that each fit the system/ budget may not fit together). A merge that breaks a rule is
+ * undone (main back at `head`) and the writer's tip kept on a conflict branch with the problems.
+ */
+async function checkMerged(ctx: IntegrateInput, writer: string, tip: string, head: string): Promise<WriterOutcome> {
+  const { rejected } = await validateMove(ctx.git, ctx.memoryDir, head, 'HEAD', { home: ctx.home });
+  if (rejected === null) return { writer, tip, outcome: 'merged' };
+  await ctx.git.run(['reset', '--hard', '-q', head], runOpts(ctx));
+  const keptBranch = await keepConflict(ctx, tip);
+  return { writer, tip, outcome: 'rejected', keptBranch, problems: rejected.problems.map((p) => `with main: ${p}`) };
 }
 
 /** A conflict branch already holding `tip` is reused, so a writer that stays in conflict keeps one branch. */

@@ -294,4 +294,26 @@ describe('writer refs and one integrator', () => {
         expect.toSatisfy((e) => isMemoryError(e) && e.code === 'INVALID_ARGUMENT'),
       );
   });
+  it('two writer refs that each fit the system/ budget but not together: the second is undone and kept', async () => {
+    const s = await setup(['m1', 'm2']);
+    const baseline = (await s.integrator.tokens()).total_tokens;
+    // Each writer adds ~500 tokens to system/; the integrator's repository allows 700 more than it holds.
+    g(s.dir, ['config', 'gitmem.budgetSystem', String(baseline + 700)]);
+    for (const w of s.writers) {
+      await w.memory.tool(note(`system/${w.machine}.md`, `${w.machine} `.repeat(660)));
+      expect((await w.memory.sync()).status).toBe('pushed');
+    }
+    const mainBefore = g(s.remote, ['rev-parse', 'main']);
+    const r = await s.integrator.integrate();
+    expect(r.writers.map((w) => w.outcome)).toEqual(['merged', 'rejected']);
+    const second = r.writers[1]!;
+    expect(second.outcome === 'rejected' && (second.problems ?? []).join(' ')).toMatch(/^with main: .*budget/i);
+    expect(second.outcome === 'rejected' && second.keptBranch).toMatch(/^gitmem\/conflict\//);
+    // main has the first writer's file and not the second's; the checkout is clean and on main's tip.
+    expect(g(s.remote, ['rev-parse', 'main'])).not.toBe(mainBefore);
+    expect(g(s.remote, ['ls-tree', '--name-only', 'main', 'system/']).split('\n')).toContain('system/m1.md');
+    expect(g(s.remote, ['ls-tree', '--name-only', 'main', 'system/']).split('\n')).not.toContain('system/m2.md');
+    expect(g(s.dir, ['status', '--porcelain'])).toBe('');
+    expect(g(s.dir, ['rev-parse', 'HEAD'])).toBe(g(s.remote, ['rev-parse', 'main']));
+  });
 });
