@@ -28,6 +28,7 @@ export {
   type MirrorStatus,
   type WorkerTask,
   type MemoryReflectionOptions,
+  type MemoryReflectionSelection,
   type MemoryDreamOptions,
   type InitOptions,
   type CloneMemoryOptions,

@@ -13,9 +13,16 @@ import {
   createReflectionHarness as harnessFor,
   type ReflectionHarness,
   type ReflectionHarnessOptions,
+  type ReflectionLaunch,
 } from '../reflection/harness.js';
 import { launcherFor, runnerFor } from './open.js';
-import type { Memory, MemoryDreamOptions, MemoryReflectionOptions, MemorySettingsOptions } from './types.js';
+import type {
+  Memory,
+  MemoryDreamOptions,
+  MemoryReflectionOptions,
+  MemoryReflectionSelection,
+  MemorySettingsOptions,
+} from './types.js';
 
 /**
  * Resolves a model spec (or none: GITMEM_MODEL, then the config file's `model`) with the configured
@@ -90,7 +97,9 @@ export function reflectionParts(
   };
   return {
     settings: settingsApi(w.config.home, w.agentId),
-    reflection: (o = {}) => harness({ config: w.config, git: w.git, launch: w.launch, agentId: agentOf() }, o),
+    reflection: reflectionEntry((o) =>
+      harness({ config: w.config, git: w.git, launch: w.launch, agentId: agentOf() }, o),
+    ),
     dream: async (o: MemoryDreamOptions = {}) => {
       const { runDream: run } = await import('../reflection/dream.js');
       return run({
@@ -101,6 +110,21 @@ export function reflectionParts(
       });
     },
   };
+}
+
+/** `memory.reflection`: the harness, or with a selection one multi-conversation run through it. */
+function reflectionEntry(make: (o: MemoryReflectionOptions) => ReflectionHarness): Memory['reflection'] {
+  function entry(o: MemoryReflectionOptions & MemoryReflectionSelection): ReflectionLaunch;
+  function entry(o?: MemoryReflectionOptions): ReflectionHarness;
+  function entry(
+    o: MemoryReflectionOptions & Partial<MemoryReflectionSelection> = {},
+  ): ReflectionHarness | ReflectionLaunch {
+    const { recent, conversations, auto, instruction, ...rest } = o;
+    const h = make(rest);
+    if (recent === undefined && conversations === undefined && auto === undefined) return h;
+    return h.reflectMany({ recent, conversations, auto }, instruction !== undefined ? { instruction } : {});
+  }
+  return entry;
 }
 
 /** `memory.settings`: the settings store (reflection/settings-store.ts), loaded on first use. */

@@ -20,7 +20,12 @@ import type { SharedApi } from './shared.js';
 import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js';
 import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
 import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
-import type { HarnessOutcome, ReflectionHarness, ReflectionHarnessOptions } from '../reflection/harness.js';
+import type {
+  HarnessOutcome,
+  ReflectionHarness,
+  ReflectionHarnessOptions,
+  ReflectionLaunch,
+} from '../reflection/harness.js';
 import type { SettingsScope } from '../reflection/settings-schema.js';
 import type { SettingChange, SettingValue } from '../reflection/settings-store.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
@@ -137,6 +142,16 @@ export interface MemoryReflectionOptions {
   run?: ReflectionHarnessOptions['run'];
   onComplete?: (outcome: HarnessOutcome) => void;
 }
+
+/**
+ * Which conversations one reflection covers when {@link Memory.reflection} is asked to run now: the N most
+ * recent, an explicit list (ids or transcript sources such as `claude-code:FILE`), or a model's selection.
+ */
+export type MemoryReflectionSelection = (
+  | { recent: number; conversations?: never; auto?: never }
+  | { conversations: string[]; recent?: never; auto?: never }
+  | { auto: true; recent?: never; conversations?: never }
+) & { instruction?: string };
 
 /** Options of {@link Memory.dream} (the agent is the handle's). */
 export type MemoryDreamOptions = Omit<
@@ -270,7 +285,13 @@ export interface Memory extends MemoryReadApi {
   startWorker(task: WorkerTask): MemoryWorkerHandle;
   /** Removes the worktrees of workers whose process is gone (a branch with new commits is kept). */
   pruneWorkers(): Promise<PruneResult>;
-  /** The reflection harness of this agent: recordTurn, onTurnEnd, onCompaction, reflectNow, idle. */
+  /**
+   * With a selection, one reflection over several conversations now (`{ recent: 5 }`, `{ conversations: [...] }`,
+   * `{ auto: true }`; `gitmem dream --recent|--conversation|--auto` as a call), queued behind a running one.
+   * @example const r = await memory.reflection({ recent: 5 }).done
+   */
+  reflection(options: MemoryReflectionOptions & MemoryReflectionSelection): ReflectionLaunch;
+  /** The reflection harness of this agent: recordTurn, onTurnEnd, onCompaction, reflectNow, reflectMany, idle. */
   reflection(options?: MemoryReflectionOptions): ReflectionHarness;
   /** One reflection by hand: over a stored conversation or an external transcript, optionally a document. */
   dream(options?: MemoryDreamOptions): Promise<DreamResult>;

@@ -57,6 +57,22 @@ describe('harness over several conversations', { tags: ['sandbox'] }, () => {
     expect(() => h.reflectMany({})).toThrow('reflectMany needs one of recent, conversations or auto');
   });
 
+  it('memory.reflection({ recent | conversations }) runs one multi-conversation reflection from the handle', async () => {
+    const { h } = harness();
+    h.recordTurn('m1', turn(11));
+    h.recordTurn('m2', turn(12));
+    const model = scripted([]);
+    const launch = fx.memory.reflection({ conversations: ['m1', 'm2'], model, run: { maxRetries: 0 } });
+    expect(launch.state).toBe('started');
+    expect(await launch.done).toMatchObject({ launched: true, success: true, conversationId: 'multi' });
+    expect(firstPrompt(model).user).toContain('Reviewed-Transcript: m1 lines 1-2, m2 lines 1-2');
+    expect(readCursor(agentDir, 'm2').reflectedThroughLine).toBe(2);
+    const recent = fx.memory.reflection({ recent: 1, model: scripted([]), run: { maxRetries: 0 } });
+    expect(await recent.done).toMatchObject({ launched: true, conversationId: 'multi' });
+    // without a selection it is still the harness
+    expect(typeof fx.memory.reflection({ model }).reflectMany).toBe('function');
+  });
+
   it('off by default: single runs are not counted', async () => {
     const { h } = harness();
     h.recordTurn('k3', turn(3));
