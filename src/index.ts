@@ -28,7 +28,6 @@ export {
   type MirrorStatus,
   type WorkerTask,
   type MemoryReflectionOptions,
-  type MemoryReflectionSelection,
   type MemoryDreamOptions,
   type InitOptions,
   type CloneMemoryOptions,

@@ -53,7 +53,6 @@ export type {
   MirrorStatus,
   WorkerTask,
   MemoryReflectionOptions,
-  MemoryReflectionSelection,
   MemoryDreamOptions,
 } from './wiring/types.js';
 export { initMemory, cloneMemory, type InitOptions, type CloneMemoryOptions } from './wiring/init.js';
