@@ -16,15 +16,11 @@ export interface FastPath {
 }
 
 /** The kept fast paths (a closed set: a new one is a row here, or it does not exist). */
-export type FastPathName = 'watcher' | 'indexAside' | 'writerPack' | 'streamedJobs';
+export type FastPathName = 'watcher' | 'writerPack' | 'streamedJobs';
 
 /** Every fast path gitmem has, by name. */
 export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freeze({
   watcher: { plain: 'one `git status` over the whole work tree per write', entry: 'memfs/tool.ts (memfs/fsmonitor/)' },
-  indexAside: {
-    plain: '`git update-index --index-info` in place, after the clean check',
-    entry: 'memfs/tool.ts (memfs/index-aside.ts)',
-  },
   writerPack: {
     plain: "`git pack-objects` over the writer's private objects",
     entry: 'worktree/import.ts (worktree/pack-private.ts)',

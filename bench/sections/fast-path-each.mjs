@@ -3,7 +3,7 @@
 // (alternating which side runs first). The gain is 1 - on/off: a fast path earns its place at >= 10% of its
 // operation at a size users have (docs/performance.md#fast-paths). The streamed launcher jobs only matter from
 // a big heap, so that row runs in child processes holding 500 MB, as the heap section does.
-// BENCH_EACH=watcher,indexAside picks the mechanisms; BENCH_EACH_ROUNDS the rounds (default 16).
+// BENCH_EACH=watcher,writerPack picks the mechanisms; BENCH_EACH_ROUNDS the rounds (default 16).
 import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,6 @@ const DIST = new URL('../../dist/', import.meta.url).pathname;
 /** Which operation each mechanism serves, and at which sizes users have it. */
 const PLAN = {
   watcher: { op: 'str_replace', sizes: [1000, 10000] },
-  indexAside: { op: 'str_replace', sizes: [10000, 50000] },
   writerPack: { op: 'worker cycle', sizes: [1000, 10000] },
   // The jobs it streams are a sandboxed command's (held input, capped output): a command worker's cycle.
   streamedJobs: { op: 'command worker cycle from a 500 MB heap', sizes: [0] },

@@ -1,13 +1,16 @@
 /**
  * After the operation lease is taken over from a dead holder, git's own lock files that holder left behind
  * (index.lock, HEAD.lock, ref locks) would make the next write fail. This removes those, and only those,
- * with the private index directory a killed write leaves (garbage, never read again).
+ * with the private index directory a write killed under an earlier version left (garbage, never read).
  */
 import { readdirSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { removeFile } from './lease-file.js';
 
-/** A write's private index directory is named `gitmem-index-<pid>-<hex>` (memfs/index-aside.ts). */
+/**
+ * The private index directory `gitmem-index-<pid>-<hex>` a write killed under an earlier version may have left
+ * (its index update was once made there, aside): still removed, so an upgraded memory does not keep it.
+ */
 export const ASIDE_INDEX_PREFIX = 'gitmem-index-';
 
 /** Files git locks while it mutates the primary checkout of a repository. */
@@ -83,9 +86,7 @@ export async function clearStaleGitLocks(commonDir: string, o: StaleGitLockOptio
       await sleep(25);
     }
   }
-  // A write's private index directory is garbage once the lease changed hands: the new holder has none in
-  // flight, and a writer still running elsewhere whose directory goes only loses its aside (git cannot write
-  // into a directory that is gone, so it updates the index in place).
+  // Such a directory is garbage: no write of this version makes one, and git never reads it.
   for (const name of safeList(commonDir)) {
     if (!name.startsWith(ASIDE_INDEX_PREFIX)) continue;
     const path = join(commonDir, name);

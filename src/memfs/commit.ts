@@ -13,7 +13,6 @@ import { gitDirAt, resolveGitCommonDir, type GitDirs } from '../git/common-dir.j
 import { syncRenamed } from '../git/durable.js';
 import { updateIndexInfoOp, updateRefOp, type IndexInfoEntry } from '../git/commands/plumbing.js';
 import { OBJECT_ID } from '../git/object-format.js';
-import type { IndexAside } from './index-aside.js';
 import type { GitRunner } from '../git/runner.js';
 
 export type { Identity } from '../identity.js';
@@ -37,8 +36,6 @@ export interface PublishRequest {
   durable?: boolean;
   /** Started with the git steps and awaited with them (the write flushes its work-tree directories here). */
   alongside?: () => Promise<void>;
-  /** The same index entries being set aside (index-aside.ts): staging is then its rename, when it still applies. */
-  aside?: IndexAside;
 }
 
 /**
@@ -61,24 +58,15 @@ async function gitSteps(git: GitRunner, o: PublishRequest): Promise<void> {
   const state = o.state ?? { staged: false, moved: false };
   const gitDir = o.gitDirs?.gitDir ?? gitDirAt(cwd) ?? join(cwd, '.git');
   const ref = o.durable ? headRefFile(cwd, o.gitDirs) : undefined;
-  // git renames the index (or the write renames its aside copy: index-aside.ts) and the ref into place
-  // unflushed; each is flushed with its directory right after (see recover-torn.ts for a crash in between).
-  // Either rename replaces the index atomically, so only a staging that succeeded needs undoing.
+  // git renames the index and the ref into place unflushed; each is flushed with its directory right after (see
+  // recover-torn.ts for a crash in between). The rename replaces the index atomically, so only a staging that
+  // succeeded needs undoing.
   const staged = (): Promise<void> => {
     state.staged = true;
     return o.durable ? syncRenamed(indexFiles(gitDir), [gitDir]) : Promise.resolve();
   };
   const stage = async (): Promise<void> => {
-    if (o.aside) {
-      const placed = await o.aside.ready.then(
-        () => o.aside?.publish() === true,
-        () => false,
-      );
-      if (placed) state.staged = true; // in place now: a failed ref move must undo it
-      await o.aside.release();
-      if (placed) return staged();
-    }
-    await git.exec(updateIndexInfoOp(o.index), { cwd }); // in place (also when the aside could not be used)
+    await git.exec(updateIndexInfoOp(o.index), { cwd });
     return staged();
   };
   const move = (): Promise<void> =>

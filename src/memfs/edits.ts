@@ -16,7 +16,6 @@ import { composeCommit } from '../git/compose-commit.js';
 import { publishCommit, type PublishState } from './commit.js';
 import type { CommitEditsRequest, Draft, FileEdit, WriteStep } from './edit-types.js';
 import { clearJournal, retireJournal } from './journal.js';
-import type { IndexAside } from './index-aside.js';
 import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { RepoFs } from './repo-fs.js';
 import { failure, rollBack, writeFile, type UndoRecord } from './rollback.js';
@@ -144,13 +143,7 @@ async function publishObjects(
  * writer that died may have its write finished later. What cannot be put back is reported as
  * ROLLBACK_INCOMPLETE (the leftovers then show as uncommitted changes), never committed.
  */
-export async function applyDraft(
-  git: GitRunner,
-  draft: Draft,
-  fs: RepoFs,
-  early?: PreparedWrite,
-  aside?: IndexAside,
-): Promise<string> {
+export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early?: PreparedWrite): Promise<string> {
   const { req, effective, composed } = draft;
   const { memoryDir, message, base } = req;
   const gitDirs = req.gitDirs ?? gitDirsOf(memoryDir);
@@ -179,7 +172,6 @@ export async function applyDraft(
       state,
       durable,
       ...(alongside ? { alongside } : {}),
-      ...(aside ? { aside } : {}),
     });
     step('published');
   } catch (err) {

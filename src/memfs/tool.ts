@@ -15,7 +15,6 @@ import { planStrReplace } from './commands/str-replace.js';
 import { planUpdateDescription } from './commands/update-description.js';
 import { applyDraft, draftEdits, type CommitEditsRequest, type Draft, type FileEdit, type WriteStep } from './edits.js';
 import { recoverInterruptedWrite } from './journal.js';
-import { startIndexAside, type IndexAside } from './index-aside.js';
 import { fastPathOpen } from '../fast-paths.js';
 import { prepareEarly, type PreparedWrite } from './prepare-write.js';
 import type { Identity } from '../identity.js';
@@ -196,11 +195,8 @@ async function planAndCommit(
   fs: RepoFs,
 ): Promise<WriteResult> {
   const { git, memoryDir, gitDirs } = deps;
-  // Only beside an incremental check: a full `git status` rewrites the index with what it refreshed, so the
-  // aside would find the index changed and be redone in place (wasted work).
   // The watched check is a fast path (fast-paths.ts): switched off, every check is the full `git status`.
   const watched = deps.cleanCheck && fastPathOpen('watcher') ? deps.cleanCheck : undefined;
-  const asideOk = watched?.expectsIncremental === true;
   const statusP = assertCleanForWrite(git, memoryDir, watched);
   statusP.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
   const edits = attempt(plan);
@@ -224,28 +220,17 @@ async function planAndCommit(
           ? budget
           : attempt(() => draftEdits(request(base, edits, budget)));
   }
-  // A durable write's first flush (temp files only) and its index update (on a private link to the index)
-  // overlap the clean check; a refused write discards both.
+  // A durable write's first flush (temp files only) overlaps the clean check; a refused write discards it.
   const early = prepareEarly(draft, fs);
-  const aside =
-    early && asideOk && fastPathOpen('indexAside')
-      ? startIndexAside(git, memoryDir, gitDirs.gitDir, early.draft.composed.index.after)
-      : undefined;
-  try {
-    return await finishWrite(deps, fs, {
-      operation,
-      statusP,
-      watched,
-      edits,
-      draft,
-      early,
-      aside,
-      recompose: async (e) =>
-        draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)),
-    });
-  } finally {
-    await aside?.release();
-  }
+  return finishWrite(deps, fs, {
+    operation,
+    statusP,
+    watched,
+    edits,
+    draft,
+    early,
+    recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)),
+  });
 }
 
 interface Pending {
@@ -256,7 +241,6 @@ interface Pending {
   edits: FileEdit[] | Error;
   draft: Draft | Error | undefined;
   early: PreparedWrite | undefined;
-  aside: IndexAside | undefined;
   /** The draft of these edits composed again, on the HEAD the clean check found. */
   recompose: (edits: FileEdit[]) => Promise<Draft>;
 }
@@ -282,10 +266,7 @@ async function finishWrite(deps: WriteDeps, fs: RepoFs, p: Pending): Promise<Wri
     await early?.discard();
     throw draft;
   }
-  // The copy holds the entries of the draft it was started for; a draft composed again updates the index in place.
-  const aside = p.aside && early?.draft === draft ? p.aside : undefined;
-  if (p.aside && !aside) await p.aside.release();
-  const commit = await applyDraft(git, draft, fs, early, aside);
+  const commit = await applyDraft(git, draft, fs, early);
   p.watched?.noteCommit(draft.req.base.head, commit, draft.paths);
   deps.afterCommit?.(commit);
   return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };

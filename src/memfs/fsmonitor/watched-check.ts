@@ -96,14 +96,6 @@ export class WatchedCleanCheck {
     return join(this.memoryDir, '.git');
   }
 
-  /**
-   * True when the next check should be incremental (a ready watcher, a clean baseline): no full `git status`,
-   * which rewrites the index with its refresh, is expected, so a write may update the index aside meanwhile.
-   */
-  get expectsIncremental(): boolean {
-    return this.baseline !== null && this.watcher !== null && this.watcher.state !== 'starting';
-  }
-
   /** Test seam: the running watcher, if any. */
   get currentWatcher(): WorkTreeWatcher | null {
     return this.watcher;

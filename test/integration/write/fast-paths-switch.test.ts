@@ -78,7 +78,6 @@ describe('GITMEM_FAST_PATHS', () => {
   it('0 takes every plain path and leaves what the fast paths leave; on, the fast paths are entered', async () => {
     const fast = await session('1');
     expect(fast.entries['watcher']).toBeGreaterThan(0);
-    expect(fast.entries['indexAside']).toBeGreaterThan(0);
     expect(fast.entries['writerPack']).toBeGreaterThan(0);
     expect(fast.entries['streamedJobs']).toBeGreaterThan(0);
     closeWatchedCleanChecks();
