@@ -95,7 +95,7 @@ async function runAgent(o: DefragOptions, p: PreparedDefrag): Promise<Omit<Defra
   } catch (err) {
     const partial = (err as { data?: { partial?: DefragAgentEnd['run'] } }).data?.partial;
     const e = toMemoryError(err, 'MODEL_ERROR');
-    return { ...(partial ? { run: partial } : {}), error: { code: e.code, message: e.message }, model };
+    return { run: partial, error: { code: e.code, message: e.message }, model };
   }
 }
 

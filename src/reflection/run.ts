@@ -61,7 +61,7 @@ async function runAgent(
   } catch (err) {
     const partial = (err as { data?: { partial?: SubAgentRun } }).data?.partial;
     const e = toMemoryError(err, 'MODEL_ERROR');
-    return { ...(partial ? { run: partial } : {}), error: e.message, errorCode: e.code };
+    return { run: partial, error: e.message, errorCode: e.code };
   }
 }
 
