@@ -8,7 +8,7 @@
  * variable name the config file names (`providers.<name>.apiKeyEnv`).
  */
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MemoryError } from './errors.js';
 import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 import { homeOfRepo } from './hooks/budget-config.js';
@@ -177,11 +177,7 @@ export function configuredAgent(env: Env, cwd: string = process.cwd()): Configur
   const id = text(env['GITMEM_AGENT_ID']) ?? text(env['AGENT_ID']);
   const dir = text(env['GITMEM_MEMORY_DIR']) ?? text(env['MEMORY_DIR']);
   const name = text(env['GITMEM_AGENT_NAME']) ?? text(env['AGENT_NAME']);
-  return {
-    ...(id ? { id } : {}),
-    ...(dir ? { memoryDir: isAbsolute(dir) ? resolve(dir) : resolve(cwd, dir) } : {}),
-    ...(name ? { name } : {}),
-  };
+  return { id, memoryDir: dir === undefined ? undefined : resolve(cwd, dir), name };
 }
 
 const TREE_LIMITS: ReadonlyArray<{ key: keyof TreeLimits; variable: string; min: number; max: number }> = [
@@ -215,7 +211,7 @@ export function resolveCredentials(input: { env: Env; home: string }): GitCreden
   if (!token) return readCredentialsFile(input.home);
   const username = text(input.env['GITMEM_GIT_USERNAME']);
   const scheme = text(input.env['GITMEM_GIT_AUTH_SCHEME']);
-  return credentialsFromToken({ token, ...(username ? { username } : {}), ...(scheme ? { scheme } : {}) });
+  return credentialsFromToken({ token, username, scheme });
 }
 
 /**
@@ -235,9 +231,9 @@ export function daemonSettings(env: Env): DaemonSettings {
   const runtimeDir = gitmemRuntimeDir(env);
   return {
     enabled: !daemonSwitchOff(env),
-    ...(idle ? { idleSeconds: idle } : {}),
+    idleSeconds: idle,
     trace: env['GITMEM_DAEMON_TRACE'] === '1',
-    ...(runtimeDir ? { runtimeDir } : {}),
+    runtimeDir,
   };
 }
 
@@ -313,10 +309,7 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
   const fsSwitch = (env['GITMEM_FS_SANDBOX'] ?? '').trim().toLowerCase();
   const readPaths = text(env['GITMEM_SANDBOX_READ']);
   const inside = sandboxMarker(env);
-  const model = {
-    ...(text(env['GITMEM_MODEL']) ? { spec: text(env['GITMEM_MODEL']) as string } : {}),
-    ...(text(env['GITMEM_OPENAI_BASE_URL']) ? { openaiBaseUrl: text(env['GITMEM_OPENAI_BASE_URL']) as string } : {}),
-  };
+  const model = { spec: text(env['GITMEM_MODEL']), openaiBaseUrl: text(env['GITMEM_OPENAI_BASE_URL']) };
   return Object.freeze({
     home,
     homeSource: options.home !== undefined ? 'option' : text(env['GITMEM_HOME']) ? 'env' : 'default',
@@ -325,9 +318,9 @@ export function loadConfig(options: LoadConfigOptions = {}): GitmemConfig {
     model: Object.freeze(model),
     sandbox: Object.freeze({
       enabled: fsSwitch !== '0' && fsSwitch !== 'false',
-      ...(readPaths ? { readPaths } : {}),
-      ...(inside ? { inside } : {}),
-      ...(shellSandboxSwitch(env) !== undefined ? { shell: shellSandboxSwitch(env) as boolean } : {}),
+      readPaths,
+      inside,
+      shell: shellSandboxSwitch(env),
     }),
     daemon: Object.freeze(daemonSettings(env)),
     debug: debugSwitch(env),

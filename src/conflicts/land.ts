@@ -52,7 +52,7 @@ export async function assertResolutionValid(
     layout,
     protectedPaths: readProtectedPaths(cwd),
     secrets: { allowed },
-    ...(systemBudget ? { systemBudget } : {}),
+    systemBudget,
   });
   found.push(...scanText(message, { allowed }).map((f) => secretProblem('(reason)', f)));
   if (found.length === 0) return;

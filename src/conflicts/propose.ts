@@ -35,7 +35,7 @@ export interface ProposeResult {
 async function modelFor(deps: ConflictDeps, model: ProposeOptions['model']): Promise<LanguageModel> {
   if (model !== undefined && typeof model !== 'string') return model;
   const { resolveModel } = await import('../llm/provider.js');
-  return resolveModel({ ...(model ? { spec: model } : {}), env: deps.env, config: readGitmemConfig(deps.home) });
+  return resolveModel({ spec: model, env: deps.env, config: readGitmemConfig(deps.home) });
 }
 
 const MAX_SIDE_BYTES = 200_000;

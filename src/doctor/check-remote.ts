@@ -32,7 +32,7 @@ export const remoteCheck: DoctorCheck = {
       const r = await ctx.git.run(['ls-remote', '--end-of-options', 'origin', 'refs/heads/main'], {
         cwd: ctx.memoryDir,
         timeoutMs: 20_000,
-        ...(auth ? { auth } : {}),
+        auth,
         okExitCodes: [2],
       });
       const remoteHead = r.stdout.split('\t')[0]?.trim() ?? '';

@@ -198,7 +198,7 @@ export async function runSubAgent(o: SubAgentOptions): Promise<SubAgentRun> {
   try {
     const tools = await buildToolSet({
       root: o.root,
-      ...(o.shell ? { shell: o.shell } : {}),
+      shell: o.shell,
       signal: controller.signal,
     });
     const call = controller.signal.aborted ? Promise.resolve() : callModel(o, tools, t, controller.signal);

@@ -80,8 +80,8 @@ async function finalize(
           git: o.git,
           memoryDir: p.wt.parentMemoryDir,
           home: o.home,
-          ...(credentials ? { credentials } : {}),
-          ...(o.signal ? { signal: o.signal } : {}),
+          credentials,
+          signal: o.signal,
         }));
     const refresh = await Promise.resolve()
       .then(prepare)
@@ -91,10 +91,10 @@ async function finalize(
   }
   const r = await finalizeReflectionWorktree(
     p.wt,
-    { shouldMerge, mergeMode: 'auto', summaryPrefix: 'defrag: ', ...(refreshParent ? { refreshParent } : {}) },
+    { shouldMerge, mergeMode: 'auto', summaryPrefix: 'defrag: ', refreshParent },
     { git: o.git, home: o.home },
   );
-  return { ...r, ...(refreshError ? { refreshError } : {}) };
+  return { ...r, refreshError };
 }
 
 function fromFinalize(

@@ -39,7 +39,7 @@ async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
     agentId: o.agentId,
     memoryDir,
     env: o.env,
-    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    onWarning: o.onWarning,
   });
   const { wt, snap } = await makeFullWorktree(o.git, memoryDir, 'defrag');
   try {
@@ -53,7 +53,7 @@ async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
         systemBudget: readSystemBudget(memoryDir, o.home),
         systemChars,
         treeLimits: o.treeLimits ?? DEFAULT_TREE_LIMITS,
-        ...(o.instruction ? { instruction: o.instruction } : {}),
+        instruction: o.instruction,
       },
       system.length,
     );
@@ -74,7 +74,7 @@ async function runAgent(o: DefragOptions, p: PreparedDefrag): Promise<Omit<Defra
     env: o.env,
     launch: o.launch,
     identity: reflectionIdentity(o.agentId),
-    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    onWarning: o.onWarning,
   });
   const model = describeModel(o.model);
   o.onProgress?.(`Defragmenting the memory of ${o.agentId} with ${model}…`);
@@ -86,16 +86,16 @@ async function runAgent(o: DefragOptions, p: PreparedDefrag): Promise<Omit<Defra
       root: p.wt.worktreeDir,
       shell,
       limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
-      ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.stream !== undefined ? { stream: o.stream } : {}),
-      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+      signal: o.signal,
+      stream: o.stream,
+      maxRetries: o.maxRetries,
       onStep: (s) => o.onProgress?.(`step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`),
     });
     return { run, model };
   } catch (err) {
     const partial = (err as { data?: { partial?: DefragAgentEnd['run'] } }).data?.partial;
     const e = toMemoryError(err, 'MODEL_ERROR');
-    return { ...(partial ? { run: partial } : {}), error: { code: e.code, message: e.message }, model };
+    return { run: partial, error: { code: e.code, message: e.message }, model };
   }
 }
 

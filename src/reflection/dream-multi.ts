@@ -61,8 +61,8 @@ async function selectAuto(
     prompt: `Choose at most ${MAX_SELECTED} conversations worth reflecting on${o.instruction ? ` (the user asks: ${o.instruction})` : ''}.\n\n${JSON.stringify(catalogue, null, 1)}`,
     root: join(dir, 'selector'),
     limits: { maxSteps: 2, timeoutMs: 5 * 60_000 },
-    ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
-    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    maxRetries: o.maxRetries,
+    onWarning: o.onWarning,
   });
   const ids = catalogue.candidates.map((c) => c.conversation_id);
   const selected = parseSelection(run.text, ids, catalogue.max_selected);
@@ -106,7 +106,7 @@ export async function stageMulti(
     agentId: v.agentId,
     conversationIds: ids,
     selection,
-    ...(o.instruction ? { instruction: o.instruction } : {}),
+    instruction: o.instruction,
     ...(o.multiBudgetChars ? { budgetChars: o.multiBudgetChars } : {}),
   });
   if (!multi) return { result: { ...base, reason: 'no_payload', message: 'No transcript content to reflect on.' } };

@@ -88,7 +88,7 @@ export function validateDream(o: DreamOptions): ValidDream {
     memoryDir,
     from,
     timeoutSeconds,
-    ...(selection ? { selection } : {}),
-    ...(target ? { target } : {}),
+    selection,
+    target,
   };
 }

@@ -198,15 +198,15 @@ export async function runDream(o: DreamOptions): Promise<DreamResult> {
       mergeInstructions: settings.mergeInstructions,
       stream: o.stream ?? true,
       limits: { timeoutMs: v.timeoutSeconds * 1000, ...o.limits },
-      ...(instruction ? { instruction } : {}),
-      ...(multi ? { multi } : {}),
-      ...(o.dryRun ? { dryRun: true } : {}),
+      instruction,
+      multi,
+      dryRun: o.dryRun,
       ...(o.prompt ? { taskPrompt: o.prompt } : {}),
       ...(o.system ? { systemPrompt: o.system } : {}),
-      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
-      ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-      ...(o.credentials ? { credentials: o.credentials } : {}),
-      ...(o.treeLimits ? { treeLimits: o.treeLimits } : {}),
+      maxRetries: o.maxRetries,
+      onWarning: o.onWarning,
+      credentials: o.credentials,
+      treeLimits: o.treeLimits,
       // the final message is the result's, printed once by the caller
       onProgress: (p) => {
         if (p.phase !== 'done') o.onProgress?.(p.message);

@@ -145,8 +145,8 @@ async function settle(o: ReflectionRunOptions, p: PreparedReflection, ok: boolea
     {
       shouldMerge: ok,
       mergeMode: o.merge ?? 'auto',
-      ...(failureSummary ? { failureSummary } : {}),
-      ...(refreshParent ? { refreshParent } : {}),
+      failureSummary,
+      refreshParent,
     },
     { git: o.git, home: o.home },
   );

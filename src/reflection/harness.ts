@@ -209,7 +209,7 @@ function launch(c: Ctx, conversationId: string, event: ReflectionEvent, instruct
       }),
     };
   }
-  return launchRequest(c, { conversationId, trigger, ...(instruction ? { instruction } : {}) });
+  return launchRequest(c, { conversationId, trigger, instruction });
 }
 
 /** Starts the request now, or queues it behind the agent's running reflection. */
@@ -232,7 +232,7 @@ export function createReflectionHarness(o: ReflectionHarnessOptions): Reflection
   const env = o.env;
   const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
   const settings = (): ReflectionSettings => ({
-    ...resolveReflectionSettings({ home: o.home, agentDir, ...(o.projectDir ? { projectDir: o.projectDir } : {}) }),
+    ...resolveReflectionSettings({ home: o.home, agentDir, projectDir: o.projectDir }),
     ...o.settings,
   });
   const c: Ctx = { o, env, git: o.git, agentDir, memoryDir, settings };
@@ -246,7 +246,7 @@ export function createReflectionHarness(o: ReflectionHarnessOptions): Reflection
         conversationId: 'multi',
         trigger: 'manual',
         multi: requireSelection(selection),
-        ...(opts.instruction ? { instruction: opts.instruction } : {}),
+        instruction: opts.instruction,
       }),
     settings,
     idle: async () => {

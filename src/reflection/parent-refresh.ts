@@ -29,8 +29,8 @@ export async function refreshForMerge(
         git: o.git,
         memoryDir: p.wt.parentMemoryDir,
         home: o.home,
-        ...(credentials ? { credentials } : {}),
-        ...(o.signal ? { signal: o.signal } : {}),
+        credentials,
+        signal: o.signal,
       });
     });
   return Promise.resolve()

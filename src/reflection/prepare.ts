@@ -111,7 +111,7 @@ function buildPrompts(o: ReflectionRunOptions, snap: CommittedSnapshot, payload:
     trailer,
     payloadChars: payload.length,
     ...(payload.length <= INLINE_PAYLOAD_CAP ? { inlinePayload: payload } : {}),
-    ...(o.instruction ? { instruction: o.instruction } : {}),
+    instruction: o.instruction,
   };
   const fixed = system.length + buildTaskPrompt({ ...base, snapshot: '' }).length;
   let prompt = buildTaskPrompt({ ...base, snapshot: shrinkSnapshot(parent, fixed, PROMPT_CHAR_CAP) });
@@ -138,7 +138,7 @@ export async function prepareReflection(
     agentId: o.agentId,
     memoryDir,
     env: o.env,
-    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    onWarning: o.onWarning,
   });
   const { wt, snap } = await makeFullWorktree(o.git, memoryDir);
   try {

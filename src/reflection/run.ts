@@ -34,7 +34,7 @@ async function runAgent(
     env: o.env,
     launch: o.launch,
     identity: reflectionIdentity(o.agentId),
-    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
+    onWarning: o.onWarning,
   });
   o.onProgress?.({
     phase: 'reflecting',
@@ -48,9 +48,9 @@ async function runAgent(
       root: p.wt.worktreeDir,
       shell,
       limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
-      ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.stream !== undefined ? { stream: o.stream } : {}),
-      ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+      signal: o.signal,
+      stream: o.stream,
+      maxRetries: o.maxRetries,
       onStep: (s) =>
         o.onProgress?.({
           phase: 'step',
@@ -61,7 +61,7 @@ async function runAgent(
   } catch (err) {
     const partial = (err as { data?: { partial?: SubAgentRun } }).data?.partial;
     const e = toMemoryError(err, 'MODEL_ERROR');
-    return { ...(partial ? { run: partial } : {}), error: e.message, errorCode: e.code };
+    return { run: partial, error: e.message, errorCode: e.code };
   }
 }
 

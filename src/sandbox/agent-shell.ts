@@ -120,7 +120,7 @@ export function confineAgentShell(o: AgentShellOptions): AgentShellCommand {
   const outer = o.env[SANDBOX_SENTINEL];
   if (outer !== undefined && outer !== '') return { argv: [...o.command], env, backend: 'outer' };
   const policy = buildAgentShellPolicy(o);
-  const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
+  const backend = o.backend ?? detectSandboxBackend({ env: o.env, platform: o.platform });
   if (backend.name === 'none') throw unavailable(backend.reason);
   if (backend.name !== 'bwrap') throw unavailable(`the ${backend.name} backend does not confine the agent shell yet`);
   // Kernel rules match real paths: a home reached through a link is hidden at its real place.

@@ -117,7 +117,7 @@ function render(backend: SandboxBackend, o: ConfineOptions, prepared: PreparedPo
       absentReadonly,
       links,
       deniedFiles,
-      ...(cwd ? { cwd } : {}),
+      cwd,
     });
   }
   if (backend.name === 'seatbelt') return renderSeatbeltArgv(policy, o.command);
@@ -163,7 +163,7 @@ export function checkConfinable(o: Omit<ConfineOptions, 'command' | 'cwd' | 'ext
   );
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
   if (!sw.enabled) return;
-  const backend = o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) });
+  const backend = o.backend ?? detectSandboxBackend({ env: o.env, platform: o.platform });
   if (backend.name === 'none') throw unavailable(backend.reason);
 }
 
@@ -193,9 +193,7 @@ export function confineCommand(o: ConfineOptions): ConfinedCommand {
     });
   }
   const sw = fsSandboxSwitch(o.env[FS_SANDBOX_SWITCH]);
-  const backend = sw.enabled
-    ? (o.backend ?? detectSandboxBackend({ env: o.env, ...(o.platform ? { platform: o.platform } : {}) }))
-    : undefined;
+  const backend = sw.enabled ? (o.backend ?? detectSandboxBackend({ env: o.env, platform: o.platform })) : undefined;
   const { prepared, moved } = withHostView(o, backend?.name);
   const { policy } = prepared;
   const cwd = checkCwd(o.cwd, policy);

@@ -69,7 +69,7 @@ export async function initMemory(options: InitOptions = {}): Promise<InitResult>
     files,
     layout,
     explicitLayout: options.layout !== undefined,
-    ...(date ? { date } : {}),
+    date,
   });
   await recordProtection(git, result.memoryDir);
   return result;
@@ -105,12 +105,12 @@ export async function cloneMemory(options: CloneMemoryOptions): Promise<CloneRes
     git: runnerFor(config, options),
     home: config.home,
     url: options.url,
-    ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+    baseDir: options.baseDir,
     ...(options.agentId ? { agentId: options.agentId } : {}),
     ...(options.name ? { name: options.name } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.partial ? { partial: true } : {}),
-    ...(options.scope !== undefined ? { scope: options.scope } : {}),
-    ...(credentials ? { credentials } : {}),
+    signal: options.signal,
+    partial: options.partial,
+    scope: options.scope,
+    credentials,
   });
 }

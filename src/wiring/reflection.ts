@@ -32,7 +32,7 @@ import type {
 export function modelResolver(config: GitmemConfig): (spec?: string) => Promise<LanguageModel> {
   return async (spec) => {
     const { resolveModel } = await import('../llm/provider.js');
-    return resolveModel({ ...(spec ? { spec } : {}), settings: config.model, env: config.env, config: config.file() });
+    return resolveModel({ spec, settings: config.model, env: config.env, config: config.file() });
   };
 }
 
@@ -51,9 +51,9 @@ function harness(w: ReflectionWiring, o: MemoryReflectionOptions): ReflectionHar
     git: w.git,
     launch: w.launch,
     model: o.model ?? (() => modelResolver(w.config)()),
-    ...(o.projectDir ? { projectDir: o.projectDir } : {}),
-    ...(o.settings ? { settings: o.settings } : {}),
-    ...(o.onComplete ? { onComplete: o.onComplete } : {}),
+    projectDir: o.projectDir,
+    settings: o.settings,
+    onComplete: o.onComplete,
     run: { credentials: () => w.config.credentials(), treeLimits: w.config.treeLimits, ...o.run },
   });
 }
@@ -164,10 +164,7 @@ export function createReflectionHarness(o: CreateReflectionHarnessOptions): Refl
   const config = loadConfig({ env: o.env, home: o.home });
   const git = runnerFor(config, o);
   const { home: _h, env: _e, git: _g, launch: _l, agentId, model, run, ...rest } = o;
-  return harness(
-    { config, git, launch: launcherFor(o), agentId },
-    { ...rest, ...(model ? { model } : {}), ...(run ? { run } : {}) },
-  );
+  return harness({ config, git, launch: launcherFor(o), agentId }, { ...rest, model, run });
 }
 
 /** Options of the wired {@link runDream}: a dream's own, with the wiring optional. */

@@ -139,8 +139,8 @@ export async function routeSharedTool(
     memoryDir,
     author: deps.author,
     lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write (shared)' }),
-    ...(deps.clock ? { clock: deps.clock } : {}),
-    ...(deps.durable === undefined ? {} : { durable: deps.durable }),
+    clock: deps.clock,
+    durable: deps.durable,
   };
   const reads = readApi(shared, o.agentId);
   const view = async (a: Record<string, unknown>): Promise<WriteResult> => {

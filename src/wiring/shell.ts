@@ -88,9 +88,9 @@ export async function sandboxExec(o: SandboxExecOptions): Promise<SandboxExecRes
     {
       cwd,
       launch: launcherFor(o),
-      ...(o.input !== undefined ? { input: o.input } : {}),
-      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-      ...(o.signal ? { signal: o.signal } : {}),
+      input: o.input,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
     },
   );
   return { ...r, backend: confined.backend === 'outer' ? 'outer' : 'bwrap' };

@@ -27,7 +27,7 @@ function syncOptions(w: SyncWiring, o: MemorySyncOptions = {}) {
     home: w.config.home,
     ...credentialsOf(w.config),
     ...(o.onConflict ? { onConflict: o.onConflict } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
+    signal: o.signal,
   };
 }
 
@@ -68,8 +68,7 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'integrate' | 's
     syncAfterTurn: async (o) =>
       (await writerSync(w, o)) ?? (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
     remote: {
-      set: async (url, o = {}) =>
-        (await import('../sync/remote.js')).setRemote({ ...at, url, ...(o.baseDir ? { baseDir: o.baseDir } : {}) }),
+      set: async (url, o = {}) => (await import('../sync/remote.js')).setRemote({ ...at, url, baseDir: o.baseDir }),
       show: async () => (await import('../sync/remote.js')).showRemote(at),
       remove: async () => (await import('../sync/remote.js')).removeRemote(at),
       moves: async (o = {}) =>
@@ -85,7 +84,7 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'integrate' | 's
           url,
           home: w.config.home,
           ...credentialsOf(w.config),
-          ...(o.baseDir ? { baseDir: o.baseDir } : {}),
+          baseDir: o.baseDir,
         }),
       push: async () => (await import('../sync/mirror.js')).pushMirror({ ...at, ...credentialsOf(w.config) }),
       status: async () => (await import('../sync/mirror.js')).mirrorStatus(at),

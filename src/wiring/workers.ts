@@ -32,8 +32,8 @@ function refreshParent(
       git: w.git,
       memoryDir: w.memoryDir,
       home: w.config.home,
-      ...(credentials ? { credentials } : {}),
-      ...(signal ? { signal } : {}),
+      credentials,
+      signal,
     });
   };
 }
@@ -45,12 +45,7 @@ async function runWorker(w: WorkerWiring, task: WorkerTask): Promise<MemoryWorke
 }
 
 async function runWorkerOnce(w: WorkerWiring, task: WorkerTask): Promise<MemoryWorkerOutcome> {
-  const common = {
-    ...(task.type ? { type: task.type } : {}),
-    ...(task.description ? { description: task.description } : {}),
-    ...(task.paths ? { paths: task.paths } : {}),
-    ...(task.signal ? { signal: task.signal } : {}),
-  };
+  const common = { type: task.type, description: task.description, paths: task.paths, signal: task.signal };
   if ('body' in task) {
     const { runMemoryWorker } = await import('../worktree/worker.js');
     return runMemoryWorker({ memoryDir: w.memoryDir, ...common }, task.body, {
@@ -70,10 +65,10 @@ async function runWorkerOnce(w: WorkerWiring, task: WorkerTask): Promise<MemoryW
     git: w.git,
     launch: w.launch,
     refreshParent: refreshParent(w, task.signal),
-    ...(task.timeoutMs ? { timeoutMs: task.timeoutMs } : {}),
-    ...(task.onWarning ? { onWarning: task.onWarning } : {}),
-    ...(task.onOutput ? { onOutput: task.onOutput } : {}),
-    ...(task.readPaths ? { readPaths: task.readPaths } : {}),
+    timeoutMs: task.timeoutMs,
+    onWarning: task.onWarning,
+    onOutput: task.onOutput,
+    readPaths: task.readPaths,
   });
 }
 

@@ -71,7 +71,7 @@ export function commandBodyPolicy(o: {
     agentId: o.agentId,
     memoryDir,
     worktreesDir,
-    ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
+    stateDirs: o.stateDirs,
     ...(o.type === 'update' && o.worktreeDir ? { worktreeDir: o.worktreeDir } : {}),
   });
   if (o.type === 'update') {
@@ -99,8 +99,8 @@ function confineFor(
     policy,
     env: o.env,
     cwd: ctx.worktreeDir,
-    ...(o.onWarning ? { onWarning: o.onWarning } : {}),
-    ...(o.readPaths ? { readPaths: o.readPaths } : {}),
+    onWarning: o.onWarning,
+    readPaths: o.readPaths,
     // The channel is made in the host's /tmp; shown at a place of its own, the writer's private /tmp stays empty.
     ...(hook ? { movedPaths: [{ path: hook.dir, inside: HOOK_CHANNEL_INSIDE }] } : {}),
     extraEnv: (inside) => ({
@@ -258,21 +258,21 @@ export async function runWorkerCommand(o: RunWorkerCommandOptions): Promise<Memo
     agentId,
     memoryDir,
     type,
-    ...(o.stateDirs ? { stateDirs: o.stateDirs } : {}),
+    stateDirs: o.stateDirs,
   });
-  checkConfinable({ policy, env: o.env, ...(o.readPaths ? { readPaths: o.readPaths } : {}) }); // fail-closed, before any worktree exists
+  checkConfinable({ policy, env: o.env, readPaths: o.readPaths }); // fail-closed, before any worktree exists
   const closing: Promise<unknown>[] = [];
   const body = createCommandBody({ ...o, agentId, closing });
   const outcome = runMemoryWorker(
     {
       memoryDir,
       type,
-      ...(o.description ? { description: o.description } : {}),
-      ...(o.paths ? { paths: o.paths } : {}),
-      ...(o.signal ? { signal: o.signal } : {}),
+      description: o.description,
+      paths: o.paths,
+      signal: o.signal,
     },
     body,
-    { git: o.git, home: o.gitmemHome, ...(o.refreshParent ? { refreshParent: o.refreshParent } : {}) },
+    { git: o.git, home: o.gitmemHome, refreshParent: o.refreshParent },
   );
   return outcome.finally(() => Promise.all(closing));
 }

@@ -251,7 +251,7 @@ async function finalizeAuto(
     message,
     git,
     tipDescendsFrom: wt.baseHead,
-    ...(deps.identity ? { identity: deps.identity } : {}),
+    identity: deps.identity,
   });
   if (r.status === 'conflict') {
     const keep = o.keepBranchOnConflict ?? true;

@@ -47,7 +47,7 @@ export async function dirtyPaths(
   const args = ['--literal-pathspecs', ...status.args];
   const narrow = paths !== undefined && paths.length <= 500; // keep argv small; filter afterwards instead
   if (narrow) args.push('--', ...paths);
-  const all = dirtyPathsOf(await git.exec({ ...status, args }, { cwd, ...(env ? { env } : {}) }));
+  const all = dirtyPathsOf(await git.exec({ ...status, args }, { cwd, env }));
   if (paths === undefined || narrow) return all;
   const wanted = new Set(paths);
   return all.filter((p) => wanted.has(p));

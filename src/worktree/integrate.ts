@@ -155,9 +155,9 @@ async function mergeImported(
     git: deps.git,
     home: deps.home,
     tipDescendsFrom: wt.baseHead,
-    ...(imported.tipTree ? { tipTree: imported.tipTree } : {}),
-    ...(imported.blobs ? { knownBlobs: imported.blobs } : {}),
-    ...(deps.identity ? { identity: deps.identity } : {}),
+    tipTree: imported.tipTree,
+    knownBlobs: imported.blobs,
+    identity: deps.identity,
   });
 }
 

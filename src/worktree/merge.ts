@@ -112,7 +112,7 @@ export async function mergeIntoCheckout(o: MergeIntoCheckoutOptions): Promise<Ch
   const checked = await validateMove(git, cwd, head, tree, {
     home: o.home,
     protectedPaths,
-    ...(o.knownBlobs ? { knownBlobs: o.knownBlobs } : {}),
+    knownBlobs: o.knownBlobs,
   });
   if (checked.rejected !== null) return { status: 'rejected', ...checked.rejected, head };
   // The merge commit's tree is `tree`: what changes against HEAD is exactly what was validated.

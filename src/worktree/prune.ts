@@ -135,10 +135,7 @@ function classify(
         orphans.push(c); // our git dirs get their marker under the lease at creation: none means a creation cut short
       else skip('unknown_owner');
     } else {
-      const state = ownerState(c.owner, {
-        ...(o.hostname ? { hostname: o.hostname } : {}),
-        ...(o.isAlive ? { isAlive: o.isAlive } : {}),
-      });
+      const state = ownerState(c.owner, { hostname: o.hostname, isAlive: o.isAlive });
       if (state === 'gone') orphans.push(c);
       else skip(state);
     }

@@ -59,7 +59,7 @@ export async function runMemoryWorker(
     await pruneOrphanWorktrees({
       memoryDir: task.memoryDir,
       git: deps.git,
-      ...(deps.lease ? { lease: deps.lease } : {}),
+      lease: deps.lease,
     }).catch(() => undefined);
   }
   if ((task.type ?? 'update') === 'repair') return runRepairWorker(task, body, deps);
@@ -74,10 +74,10 @@ export async function runMemoryWorker(
     memoryDir: task.memoryDir,
     kind: task.kind ?? 'worker',
     git: deps.git,
-    ...(task.paths ? { paths: task.paths } : {}),
-    ...(deps.now ? { now: deps.now } : {}),
-    ...(deps.randomHex ? { randomHex: deps.randomHex } : {}),
-    ...(deps.lease ? { lease: deps.lease } : {}),
+    paths: task.paths,
+    now: deps.now,
+    randomHex: deps.randomHex,
+    lease: deps.lease,
   });
   const checkedOut = wt.checkout ?? Promise.resolve();
   if (!early) await checkedOut;
@@ -92,10 +92,10 @@ export async function runMemoryWorker(
   return integrateWorkerWorktree(
     wt,
     {
-      ...(task.description ? { description: task.description } : {}),
+      description: task.description,
       signal,
       uncommitted,
-      ...(refresh ? { refresh } : {}),
+      refresh,
     },
     deps,
   );
