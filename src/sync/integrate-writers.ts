@@ -33,6 +33,8 @@ export interface IntegrateWritersOptions extends SyncOptions {
   pushes?: () => readonly number[];
   /** A wait for a push slot longer than this (ms) is not taken: the round ends `deferred`, nothing pushed. */
   maxWaitMs?: number;
+  /** Ends a wait for a push slot early (a stopping `integrate --watch`): the round ends `deferred`, merges undone. */
+  stop?: AbortSignal;
   /** How main is pushed (default: pushMain); the lease pushes main and its own record in one atomic push. */
   push?: (ctx: IntegrateInput) => Promise<GitCommandError | undefined>;
 }
@@ -194,9 +196,17 @@ function pushDelay(opts: IntegrateWritersOptions): number {
  */
 async function waitForPushSlot(opts: IntegrateWritersOptions): Promise<number> {
   const wait = pushDelay(opts);
-  if (wait > (opts.maxWaitMs ?? Infinity)) return -1;
-  if (wait > 0) await (opts.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms))))(wait);
-  return wait;
+  if (wait > (opts.maxWaitMs ?? Infinity) || opts.stop?.aborted) return -1;
+  if (wait > 0) await (opts.sleep ?? ((ms: number) => stoppableSleep(ms, opts.stop)))(wait);
+  return opts.stop?.aborted ? -1 : wait;
+}
+
+function stoppableSleep(ms: number, stop: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((res) => {
+    const done = (): void => (clearTimeout(timer), stop?.removeEventListener('abort', done), res());
+    const timer = setTimeout(done, ms);
+    stop?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

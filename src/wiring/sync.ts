@@ -73,7 +73,12 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'integrate' | 's
     integrate: async (o) => {
       const { syncSettings } = await import('../sync/writer-refs.js');
       const { pushesPerMinute } = syncSettings(w.config.file());
-      return (await import('../sync/integrate-writers.js')).integrateWriters({ ...syncOptions(w, o), pushesPerMinute });
+      const stop = o?.stop ? { stop: o.stop } : {};
+      return (await import('../sync/integrate-writers.js')).integrateWriters({
+        ...syncOptions(w, o),
+        pushesPerMinute,
+        ...stop,
+      });
     },
     // In writer-refs mode the post-turn push goes to the writer's own ref as well: main is the integrator's. It
     // never waits for a push slot of main (it must not block the turn): the next sync takes the writes.
