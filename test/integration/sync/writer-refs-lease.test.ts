@@ -13,6 +13,7 @@ import { cloneMemory } from '../../../src/sync/clone.js';
 import { parseLease, renderLease, type LeaseRecord } from '../../../src/sync/integrate-lease-record.js';
 import { LEASE_REF } from '../../../src/sync/integrate-lease.js';
 import { syncSettings } from '../../../src/sync/writer-refs.js';
+import { main } from '../../../src/cli/main.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 afterAll(cleanupTmp);
@@ -94,6 +95,19 @@ const note = (path: string, body: string) => ({
 });
 
 const ZERO = /^0+$/;
+
+async function runCli(args: string[], cliEnv: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = {
+    env: cliEnv,
+    cwd: process.cwd(),
+    stdout: (t: string) => void out.push(t),
+    stderr: (t: string) => void err.push(t),
+    readStdin: async () => '',
+  };
+  return { code: await main(args, io), out: out.join(''), err: err.join('') };
+}
 
 /** The record of a lease commit on the remote (undefined: none, or not a record). */
 function recordAt(remote: string, oid: string): LeaseRecord | undefined {
@@ -276,6 +290,34 @@ describe('sync.integrator = lease: the first writer that takes the lease integra
     expect(recordAt(s.remote, g(s.remote, ['rev-parse', LEASE_REF]))).toMatchObject({ state: 'released', pending: 1 });
     expect(g(m2!.dir, ['status', '--porcelain'])).toBe('');
     expect(g(m2!.dir, ['show', 'HEAD:notes/two.md'])).toContain('two');
+  }, 60_000);
+
+  it('the CLI: `config set sync.integrator lease`, then `sync` pushes the writer ref and integrates it', async () => {
+    const s = await setup([]);
+    const wHome = makeTmpDir('gitmem-cli-w-');
+    await cloneMemory({ git: runner, home: wHome, url: s.remote, agentId: 'ada' });
+    const wEnv = { ...env, GITMEM_HOME: wHome, GITMEM_DAEMON: '0' };
+    for (const [k, v] of [
+      ['sync.mode', 'writer-refs'],
+      ['sync.machine', 'box'],
+      ['sync.integrator', 'lease'],
+    ])
+      expect((await runCli(['config', 'set', k!, v!], wEnv)).code).toBe(0);
+    const refused = await runCli(['config', 'set', 'sync.integrator', 'anyone'], wEnv);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/external, lease/);
+    const made = await runCli(
+      ['memory', 'create', 'notes/cli.md', '--description', 'c', '--reason', 'r', '--text', 'c', '--agent', 'ada'],
+      wEnv,
+    );
+    expect(made.code).toBe(0);
+    const synced = await runCli(['sync', '--agent', 'ada'], wEnv);
+    expect(synced.code).toBe(0);
+    expect(synced.out).toContain('writers/ada/box');
+    expect(synced.out).toMatch(
+      /Integration under the lease \(ada\/box\/[0-9a-f]+\): 0 writer ref\(s\) merged.*pushed 1 commit/,
+    );
+    expect(g(s.remote, ['show', 'main:notes/cli.md'])).toContain('c');
   }, 60_000);
 
   it('settings: sync.integrator is external by default, lease or external only', () => {
