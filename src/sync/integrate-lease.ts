@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { GitCommandError } from '../git/runner.js';
 import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
-import { integrateWriters, type IntegrateWritersResult } from './integrate-writers.js';
+import { integrateWriters, nextPushDelay, type IntegrateWritersResult } from './integrate-writers.js';
 import { isHeld, recentPushes, renderLease, parseLease, type LeaseRecord } from './integrate-lease-record.js';
 import { runOpts, type IntegrateInput } from './integrate.js';
 import { contextFor, failedResult } from './outcome.js';
@@ -89,6 +89,9 @@ async function integrateUnderLease(opts: LeaseSyncOptions, pushedNew: boolean): 
     if (!pushedNew && seen.oid !== null && r?.state === 'released' && r.pending === 0)
       return { status: 'idle', summary: '' };
     if (!pushedNew && seen.oid === null) return { status: 'idle', summary: '' };
+    const waiting = await deferIfNoSlot(opts, ctx, seen, pushedNew);
+    if (waiting === 'lost') continue;
+    if (waiting) return waiting;
     const ttl = opts.ttlMs ?? LEASE_TTL_MS;
     const mine: LeaseRecord = {
       holder,
@@ -105,42 +108,67 @@ async function integrateUnderLease(opts: LeaseSyncOptions, pushedNew: boolean): 
   return { status: 'idle', summary: '' };
 }
 
+/**
+ * When the pushes the lease records leave no slot for main within `maxWaitMs`, taking the lease would buy nothing:
+ * the lease is left released with the writes marked pending (once) for whoever syncs after the slot opens.
+ */
+async function deferIfNoSlot(
+  opts: LeaseSyncOptions,
+  ctx: IntegrateInput,
+  seen: Seen,
+  pushedNew: boolean,
+): Promise<LeaseIntegration | 'lost' | undefined> {
+  const r = seen.record;
+  const at = (opts.now ?? Date.now)();
+  if (!r || nextPushDelay(recentPushes(r.pushes, [], at), opts.pushesPerMinute, at) <= opts.maxWaitMs) return undefined;
+  const summary = 'The push rate leaves no slot for main now; the next sync after it opens integrates this ref.';
+  if (r.state === 'released' && (r.pending > 0 || !pushedNew)) return { status: 'deferred', summary };
+  const marked = await writeLease(ctx, seen.oid, { ...r, state: 'released', expires: at, pending: r.pending + 1 });
+  return marked === 'lost' ? 'lost' : { status: 'deferred', summary };
+}
+
 const defaultSleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res, ms));
 
-/** Holding the lease: passes until one ends with nobody asking for more, then the release. */
+/**
+ * Holding the lease: passes until one ends with nobody asking for more, then the release. A failure on the way
+ * (the network gone) still tries to release, with the writes marked pending; else the lease simply expires.
+ */
 async function holdAndIntegrate(
   opts: LeaseSyncOptions,
   ctx: IntegrateInput,
   taken: { oid: string; record: LeaseRecord },
 ): Promise<LeaseIntegration> {
   const now = opts.now ?? Date.now;
-  let current = taken;
   const holder = taken.record.holder;
-  let last: IntegrateWritersResult | undefined;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const done = await onePass(opts, ctx, current);
-    last = done.result;
-    if (done.lease) current = done.lease;
-    if (!done.moved) {
-      // Released free; a deferred round leaves the writes marked as waiting for whoever syncs next.
-      const pending = last.status === 'deferred' ? current.record.pending + 1 : 0;
-      const free: LeaseRecord = { ...current.record, state: 'released', expires: now(), pending };
-      if ((await writeLease(ctx, current.oid, free)) !== 'lost') return outcome(holder, last);
-    }
-    // The lease moved under us: asked for another pass (still ours), or taken over after expiring (stop).
-    const seen = await readLease(ctx);
-    if (seen.oid === null || seen.record?.holder !== holder || !isHeld(seen.record, now()))
-      return outcome(holder, last);
-    current = { oid: seen.oid, record: seen.record };
-  }
-  const more: LeaseRecord = {
-    ...current.record,
+  const state = { current: taken };
+  const free = (pending: number): LeaseRecord => ({
+    ...state.current.record,
     state: 'released',
     expires: now(),
-    pending: current.record.pending + 1,
-  };
-  await writeLease(ctx, current.oid, more);
-  return outcome(holder, last);
+    pending,
+  });
+  try {
+    let last: IntegrateWritersResult | undefined;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const done = await onePass(opts, ctx, state.current);
+      last = done.result;
+      if (done.lease) state.current = done.lease;
+      // A deferred round leaves the writes marked as waiting for whoever syncs next.
+      const pending = last.status === 'deferred' ? state.current.record.pending + 1 : 0;
+      if (!done.moved && (await writeLease(ctx, state.current.oid, free(pending))) !== 'lost')
+        return outcome(holder, last);
+      // The lease moved under us: asked for another pass (still ours), or taken over after expiring (stop).
+      const seen = await readLease(ctx);
+      if (seen.oid === null || seen.record?.holder !== holder || !isHeld(seen.record, now()))
+        return outcome(holder, last);
+      state.current = { oid: seen.oid, record: seen.record };
+    }
+    await writeLease(ctx, state.current.oid, free(state.current.record.pending + 1));
+    return outcome(holder, last);
+  } catch (err) {
+    await writeLease(ctx, state.current.oid, free(state.current.record.pending + 1)).catch(() => undefined);
+    throw err;
+  }
 }
 
 /**

@@ -290,6 +290,13 @@ describe('sync.integrator = lease: the first writer that takes the lease integra
     expect(recordAt(s.remote, g(s.remote, ['rev-parse', LEASE_REF]))).toMatchObject({ state: 'released', pending: 1 });
     expect(g(m2!.dir, ['status', '--porcelain'])).toBe('');
     expect(g(m2!.dir, ['show', 'HEAD:notes/two.md'])).toContain('two');
+    // A clean sync within the same minute: still no slot, the lease is not taken (nor written) for nothing.
+    const leaseBefore = g(s.remote, ['rev-parse', LEASE_REF]);
+    const third = await m1!.memory.sync();
+    expect(third.status).toBe('clean');
+    expect(third.integration?.status).toBe('deferred');
+    expect(g(s.remote, ['rev-parse', LEASE_REF])).toBe(leaseBefore);
+    expect(g(s.remote, ['rev-parse', 'main'])).toBe(mainBefore);
   }, 60_000);
 
   it('the CLI: `config set sync.integrator lease`, then `sync` pushes the writer ref and integrates it', async () => {
