@@ -83,6 +83,12 @@ export const SETTINGS_SCHEMA: readonly SettingSpec[] = [
     summary: "the integrator's bound on pushes of main a minute (default 6)",
   },
   {
+    key: 'sync.integrator',
+    type: { kind: 'enum', values: ['external', 'lease'] },
+    scopes: ['global'],
+    summary: 'who moves main in writer-refs mode: gitmem integrate (external, default) or the writer holding the lease',
+  },
+  {
     key: 'model',
     type: { kind: 'model' },
     scopes: ['global'],

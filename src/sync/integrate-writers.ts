@@ -16,6 +16,7 @@ import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
 import { checkIncoming } from './incoming.js';
 import { integrateRemote, REMOTE_MAIN, runOpts, type IntegrateInput } from './integrate.js';
 import { failedResult, prepareSync, pushMain } from './outcome.js';
+import { recentPushes } from './integrate-lease-record.js';
 import { CONFLICT_BRANCH_PREFIX, createUniqueRef } from './refs.js';
 import type { SyncOptions, SyncResult } from './types.js';
 import { DEFAULT_PUSHES_PER_MINUTE, pushRefused, WRITER_REF_PREFIX } from './writer-refs.js';
@@ -28,6 +29,14 @@ export interface IntegrateWritersOptions extends SyncOptions {
   pushesPerMinute?: number;
   /** Injected for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Pushes of main recorded elsewhere (the integration lease), counted with this checkout's own. */
+  pushes?: () => readonly number[];
+  /** A wait for a push slot longer than this (ms) is not taken: the round ends `deferred`, nothing pushed. */
+  maxWaitMs?: number;
+  /** Ends a wait for a push slot early (a stopping `integrate --watch`): the round ends `deferred`, merges undone. */
+  stop?: AbortSignal;
+  /** How main is pushed (default: pushMain); the lease pushes main and its own record in one atomic push. */
+  push?: (ctx: IntegrateInput) => Promise<GitCommandError | undefined>;
 }
 
 export interface WriterOutcome {
@@ -41,7 +50,8 @@ export interface WriterOutcome {
 }
 
 export interface IntegrateWritersResult {
-  status: 'integrated' | 'clean' | 'failed';
+  /** `deferred`: the push rate left no slot within `maxWaitMs`; nothing merged stays, nothing pushed. */
+  status: 'integrated' | 'clean' | 'failed' | 'deferred';
   summary: string;
   writers: WriterOutcome[];
   /** Commits pushed to main by this round. */
@@ -58,6 +68,7 @@ export interface IntegrateWritersResult {
  */
 export async function integrateWriters(opts: IntegrateWritersOptions): Promise<IntegrateWritersResult> {
   const empty = { writers: [], pushed: 0, waitedMs: 0 };
+  if (pushDelay(opts) > (opts.maxWaitMs ?? Infinity)) return { ...empty, status: 'deferred', summary: DEFERRED };
   const prepared = await prepareSync(opts, true);
   if ('done' in prepared) return { ...empty, status: 'failed', summary: prepared.done.summary, pull: prepared.done };
   const { ctx } = prepared;
@@ -78,15 +89,16 @@ export async function integrateWriters(opts: IntegrateWritersOptions): Promise<I
       Number((await ctx.git.run(['rev-list', '--count', 'HEAD', '--not', REMOTE_MAIN], runOpts(ctx))).stdout.trim()) ||
       0;
     if (ahead === 0) return { ...empty, writers, status: 'clean', summary: describe(writers, 0) };
-    const waitedMs = await waitForPushSlot(ctx, opts);
-    const failure = await pushMain(ctx, false);
+    const waitedMs = await waitForPushSlot(opts);
+    // The merges are redone from the writer refs next round: local main goes back to where it was.
+    const undo = () => ctx.git.run(['reset', '--hard', '--quiet', before], runOpts(ctx));
+    if (waitedMs < 0) {
+      await withMemoryOperation(ctx.memoryDir, undo, lease);
+      return { ...empty, writers, status: 'deferred', summary: DEFERRED };
+    }
+    const failure = await (opts.push ?? ((c: IntegrateInput) => pushMain(c, false)))(ctx);
     if (failure) {
-      // The merges are redone from the writer refs next round: local main goes back to where it was.
-      await withMemoryOperation(
-        ctx.memoryDir,
-        () => ctx.git.run(['reset', '--hard', '--quiet', before], runOpts(ctx)),
-        lease,
-      );
+      await withMemoryOperation(ctx.memoryDir, undo, lease);
       throw failure.kind === 'non_fast_forward' ? failure : pushRefused('refs/heads/main', failure.stderr, failure);
     }
     recordPush(ctx.memoryDir, Date.now());
@@ -169,12 +181,32 @@ async function keepConflict(ctx: IntegrateInput, tip: string): Promise<string> {
   return ref.slice('refs/heads/'.length);
 }
 
-/** Waits until fewer than `pushesPerMinute` pushes happened in the last minute (the log is in the git dir). */
-async function waitForPushSlot(ctx: IntegrateInput, opts: IntegrateWritersOptions): Promise<number> {
-  const rate = opts.pushesPerMinute ?? DEFAULT_PUSHES_PER_MINUTE;
-  const wait = nextPushDelay(readPushes(ctx.memoryDir), rate, Date.now());
-  if (wait > 0) await (opts.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms))))(wait);
-  return wait;
+const DEFERRED = 'the push rate leaves no slot for main now; the writer refs wait for the next round.';
+
+/** Milliseconds until a push keeps to the rate, counting this checkout's pushes and the ones recorded elsewhere. */
+function pushDelay(opts: IntegrateWritersOptions): number {
+  const now = Date.now();
+  const pushes = recentPushes(opts.pushes?.() ?? [], readPushes(opts.memoryDir), now);
+  return nextPushDelay(pushes, opts.pushesPerMinute ?? DEFAULT_PUSHES_PER_MINUTE, now);
+}
+
+/**
+ * Waits until fewer than `pushesPerMinute` pushes happened in the last minute (the log is in the git dir);
+ * -1 when that is further away than `maxWaitMs`.
+ */
+async function waitForPushSlot(opts: IntegrateWritersOptions): Promise<number> {
+  const wait = pushDelay(opts);
+  if (wait > (opts.maxWaitMs ?? Infinity) || opts.stop?.aborted) return -1;
+  if (wait > 0) await (opts.sleep ?? ((ms: number) => stoppableSleep(ms, opts.stop)))(wait);
+  return opts.stop?.aborted ? -1 : wait;
+}
+
+function stoppableSleep(ms: number, stop: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((res) => {
+    const done = (): void => (clearTimeout(timer), stop?.removeEventListener('abort', done), res());
+    const timer = setTimeout(done, ms);
+    stop?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

@@ -33,6 +33,21 @@ export interface SyncResult {
   backupRef?: string;
   /** Set for `push_failed`: the failure's stable code and redacted message. */
   error?: { code: MemoryErrorCode; message: string };
+  /** With `sync.integrator = lease`: what this writer's turn at the integration lease did. */
+  integration?: LeaseIntegration;
+}
+
+/**
+ * A writer's turn at the integration lease (sync/integrate-lease.ts): `idle` (nothing to do, or someone else is
+ * at it), `handed` (the holder was asked to merge this ref), or the end of the passes it ran as the holder.
+ */
+export interface LeaseIntegration {
+  status: 'idle' | 'handed' | 'integrated' | 'clean' | 'deferred' | 'failed';
+  /** The lease holder (`<agent>/<machine>/<nonce>`): this writer when it ran the passes. */
+  holder?: string;
+  summary: string;
+  /** Commits pushed to main by the passes. */
+  pushed?: number;
 }
 
 export interface SyncOptions {

@@ -15,6 +15,8 @@ import type { SyncOptions, SyncResult } from './types.js';
 
 export const WRITER_REF_PREFIX = 'refs/heads/writers/';
 export type SyncMode = 'main' | 'writer-refs';
+/** Who moves main in writer-refs mode: `gitmem integrate` run separately, or the writer holding the lease. */
+export type SyncIntegrator = 'external' | 'lease';
 
 /** The `sync` object of `$GITMEM_HOME/config`, checked. */
 export interface SyncSettings {
@@ -23,6 +25,8 @@ export interface SyncSettings {
   machine: string;
   /** The integrator's pushes to main per minute (default 6, GitHub's advice). */
   pushesPerMinute: number;
+  /** Default `external`: writers that may not push main (the gitolite and forge recipes) need no change. */
+  integrator: SyncIntegrator;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -59,7 +63,8 @@ export function defaultMachine(): string {
 }
 
 /**
- * Reads the `sync` object of the config file: `{ "sync": { "mode": "writer-refs", "machine": "m1", "pushesPerMinute": 6 } }`.
+ * Reads the `sync` object of the config file: `{ "sync": { "mode": "writer-refs", "machine": "m1", "pushesPerMinute": 6,
+ * "integrator": "lease" } }`.
  * @example syncSettings({}).mode === 'main'
  */
 export function syncSettings(file: Record<string, unknown>): SyncSettings {
@@ -73,7 +78,9 @@ export function syncSettings(file: Record<string, unknown>): SyncSettings {
   const rate = s['pushesPerMinute'] ?? DEFAULT_PUSHES_PER_MINUTE;
   if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1 || rate > 600)
     throw bad('sync.pushesPerMinute must be an integer from 1 to 600');
-  return { mode, machine: writerSegment('machine id', machine), pushesPerMinute: rate };
+  const integrator = s['integrator'] ?? 'external';
+  if (integrator !== 'external' && integrator !== 'lease') throw bad('sync.integrator must be "external" or "lease"');
+  return { mode, machine: writerSegment('machine id', machine), pushesPerMinute: rate, integrator };
 }
 
 const bad = (why: string): MemoryError => new MemoryError('INVALID_ARGUMENT', `invalid gitmem config: ${why}`);

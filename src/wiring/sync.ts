@@ -37,8 +37,15 @@ function agentOf(w: SyncWiring): string {
   return m?.[1] ?? w.config.agent.id ?? 'agent';
 }
 
-/** With `sync.mode = writer-refs`: the writer's sync (pull main, push its own ref); undefined in the default mode. */
-async function writerSync(w: SyncWiring, o: MemorySyncOptions | undefined): Promise<SyncResult | undefined> {
+/**
+ * With `sync.mode = writer-refs`: the writer's sync (pull main, push its own ref; with `sync.integrator = lease`,
+ * then a turn at the integration lease, waiting at most `maxWaitMs` for a push slot); undefined in the default mode.
+ */
+async function writerSync(
+  w: SyncWiring,
+  o: MemorySyncOptions | undefined,
+  maxWaitMs: number,
+): Promise<SyncResult | undefined> {
   const writers = await import('../sync/writer-refs.js');
   let settings;
   try {
@@ -47,7 +54,10 @@ async function writerSync(w: SyncWiring, o: MemorySyncOptions | undefined): Prom
     return (await import('../sync/outcome.js')).failedResult(w.memoryDir, err); // a bad config: reported, never thrown
   }
   if (settings.mode === 'main') return undefined;
-  return writers.syncWriterRef({ ...syncOptions(w, o), agent: agentOf(w), machine: settings.machine });
+  const opts = { ...syncOptions(w, o), agent: agentOf(w), machine: settings.machine };
+  if (settings.integrator === 'external') return writers.syncWriterRef(opts);
+  const { syncWriterWithLease } = await import('../sync/integrate-lease.js');
+  return syncWriterWithLease({ ...opts, pushesPerMinute: settings.pushesPerMinute, maxWaitMs });
 }
 
 /**
@@ -58,15 +68,22 @@ export function syncParts(w: SyncWiring): Pick<Memory, 'sync' | 'integrate' | 's
   const { git, memoryDir } = w;
   const at = { git, memoryDir };
   return {
-    sync: async (o) => (await writerSync(w, o)) ?? (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
+    sync: async (o) =>
+      (await writerSync(w, o, 15_000)) ?? (await import('../sync/sync.js')).syncMemory(syncOptions(w, o)),
     integrate: async (o) => {
       const { syncSettings } = await import('../sync/writer-refs.js');
       const { pushesPerMinute } = syncSettings(w.config.file());
-      return (await import('../sync/integrate-writers.js')).integrateWriters({ ...syncOptions(w, o), pushesPerMinute });
+      const stop = o?.stop ? { stop: o.stop } : {};
+      return (await import('../sync/integrate-writers.js')).integrateWriters({
+        ...syncOptions(w, o),
+        pushesPerMinute,
+        ...stop,
+      });
     },
-    // In writer-refs mode the post-turn push goes to the writer's own ref as well: main is the integrator's.
+    // In writer-refs mode the post-turn push goes to the writer's own ref as well: main is the integrator's. It
+    // never waits for a push slot of main (it must not block the turn): the next sync takes the writes.
     syncAfterTurn: async (o) =>
-      (await writerSync(w, o)) ?? (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
+      (await writerSync(w, o, 0)) ?? (await import('../sync/after-turn.js')).syncAfterTurn(syncOptions(w, o)),
     remote: {
       set: async (url, o = {}) => (await import('../sync/remote.js')).setRemote({ ...at, url, baseDir: o.baseDir }),
       show: async () => (await import('../sync/remote.js')).showRemote(at),

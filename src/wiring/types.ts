@@ -233,9 +233,10 @@ export interface Memory extends MemoryReadApi {
   sync(options?: MemorySyncOptions): Promise<SyncResult>;
   /**
    * `sync.mode = writer-refs`: one integration round — writer refs validated and merged into main, main pushed
-   * at the configured rate (sync/integrate-writers.ts).
+   * at the configured rate (sync/integrate-writers.ts). `stop` ends a wait for a push slot (the round then ends
+   * `deferred`, its merges undone) without cutting a git command short.
    */
-  integrate(options?: MemorySyncOptions): Promise<IntegrateWritersResult>;
+  integrate(options?: MemorySyncOptions & { stop?: AbortSignal }): Promise<IntegrateWritersResult>;
   /** What a harness runs after each turn: push what is new, report a conflict or a dirty tree, never block. */
   syncAfterTurn(options?: MemorySyncOptions): Promise<SyncResult>;
   /** The sync remote (`origin`; never a URL with a token in it). */
