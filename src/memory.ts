@@ -152,7 +152,9 @@ function buildMemory(o: Parts): Memory {
     hookRepairs: o.hookRepairs,
     tool: async (call) => (await routeSharedTool(deps, sw, call)) ?? runMemoryTool(deps, call),
     shared: sharedApi(sw),
-    applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
+    applyPatch: async (call) =>
+      (await (await import('./wiring/shared-patch.js')).routeSharedPatch(deps, sw, call)) ??
+      (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
     applyPersonality: async (id, opts = {}) =>
       (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
     defaultPromptMode: mode,
