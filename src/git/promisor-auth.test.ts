@@ -7,7 +7,7 @@ const auth: GitAuth = { authorization: 'Basic c2VjcmV0', secrets: ['secret'], ur
 function recording(): { git: GitRunner; seen: GitRunOptions[] } {
   const seen: GitRunOptions[] = [];
   const git: GitRunner = {
-    run: async (_args, o) => (seen.push(o), { stdout: '', stderr: '', exitCode: 0 }),
+    run: async (_args, o) => (seen.push(o), { stdout: '', stderr: '', exitCode: 0, stdoutBuffer: Buffer.alloc(0) }),
     exec: async (_op, o) => (seen.push(o), undefined as never),
     secrets: ['old'],
     detach: () => undefined,
