@@ -15,6 +15,7 @@ import { cloneMemory } from '../../../src/sync/clone.js';
 import type { GitCredentials } from '../../../src/sync/credentials.js';
 import { syncMemory } from '../../../src/sync/sync.js';
 import { createBareRepo, startGitHttpServer, type GitHttpServer } from '../../helpers/git-http-server.js';
+import { nginxMissing, startNginx } from '../../helpers/git-servers.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 const TOKEN = `tok-${randomBytes(12).toString('hex')}`;
@@ -105,5 +106,53 @@ describe('a partial clone over authenticated HTTP', () => {
     expect(failed).toBeInstanceOf(Error);
     expect(String((failed as Error).message)).not.toContain(TOKEN);
     expect(r.memoryDir).toBeTruthy();
+  });
+});
+
+const noNginx = nginxMissing();
+
+describe.skipIf(noNginx !== undefined)('a partial clone behind nginx with auth_basic', () => {
+  it('reads a blob it never fetched through nginx, with the clone’s credentials', async () => {
+    // The backend asks nothing; nginx in front requires Basic auth, as a deployment's front does.
+    const served = makeTmpDir('gitmem-served-');
+    const bare = createBareRepo(served, 'front');
+    g(bare, ['config', 'uploadpack.allowFilter', 'true']);
+    g(bare, ['config', 'uploadpack.allowAnySHA1InWant', 'true']);
+    const backend = await startGitHttpServer({ root: served });
+    const front = await startNginx(makeTmpDir('gitmem-nginx-'), backend.url, { users: { ada: TOKEN } });
+    try {
+      const frontUrl = `${front.url}/front.git`;
+      const wHome = makeTmpDir('gitmem-home-');
+      const w = await cloneMemory({ git: runner, home: wHome, url: frontUrl, agentId: 'w', credentials });
+      const writer = await createMemory({ home: wHome, agentId: 'w', env: tokenEnv, git: runner });
+      await writer.tool({
+        command: 'create',
+        file_path: 'other/far.md',
+        description: 'a note',
+        file_text: 'outside the scope',
+        reason: 'add',
+      });
+      expect((await syncMemory({ git: runner, memoryDir: w.memoryDir, credentials })).status).toBe('pushed');
+
+      const home = makeTmpDir('gitmem-home-');
+      const r = await cloneMemory({
+        git: runner,
+        home,
+        url: frontUrl,
+        agentId: 'rd',
+        partial: true,
+        scope: 'notes',
+        credentials,
+      });
+      expect(g(r.memoryDir, ['rev-list', '--objects', '--all', '--missing=print'])).toMatch(/^\?/m);
+      const denied = await createMemory({ home, agentId: 'rd', env, git: runner });
+      expect(await denied.read('other/far.md').catch((e: unknown) => e)).toBeInstanceOf(Error);
+      const memory = await createMemory({ home, agentId: 'rd', env: tokenEnv, git: runner });
+      expect((await memory.read('other/far.md')).body).toContain('outside the scope');
+      expect(readFileSync(join(r.memoryDir, '.git', 'config'), 'utf8')).not.toContain(TOKEN);
+    } finally {
+      front.stop();
+      await backend.close();
+    }
   });
 });
