@@ -40,6 +40,7 @@ export { syntheticConversationId, SOURCE_FORMS, type SourceType } from './reflec
 export { buildMemoryWriterPolicy } from './sandbox/policy.js';
 export { confineCommand } from './sandbox/launch.js';
 export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from './wiring/shell.js';
+export { homeShared } from './wiring/shared-home.js';
 // --- sync
 export { type GitmemConfig } from './config.js';
 export { showRemote } from './sync/remote.js';

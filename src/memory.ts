@@ -40,6 +40,7 @@ import { syncParts } from './wiring/sync.js';
 import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
 import { withWiring } from './wiring/handle-wiring.js';
+import { withPartialCloneAuth } from './wiring/partial-auth.js';
 import { routeSharedTool, sharedApi, withSharedPrompt, withSharedTree } from './wiring/shared.js';
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
@@ -74,13 +75,14 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const config = options.config ?? loadConfig({ env: options.env, home: options.home });
   const located = locateMemory(config, options.agentId);
   const { memoryDir } = located;
-  const git = runnerFor(config, options);
+  // Found once here and handed down: no step of a write looks for them again.
+  const gitDirs = gitDirsOf(memoryDir);
+  // A partial clone's blobs are fetched on first read, with the credentials its clone used (wiring/partial-auth.ts).
+  const git = withPartialCloneAuth(runnerFor(config, options), memoryDir, gitDirs, config);
   const { repaired } = await ensureHooks(git, memoryDir);
   await recordProtection(git, memoryDir);
   const recorded = recordedIdentity(memoryDir);
   const agentId = located.agentId ?? recorded.agentId;
-  // Found once here and handed down: no step of a write looks for them again.
-  const gitDirs = gitDirsOf(memoryDir);
   const deps: WriteDeps = {
     git,
     memoryDir,
@@ -152,7 +154,9 @@ function buildMemory(o: Parts): Memory {
     hookRepairs: o.hookRepairs,
     tool: async (call) => (await routeSharedTool(deps, sw, call)) ?? runMemoryTool(deps, call),
     shared: sharedApi(sw),
-    applyPatch: async (call) => (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
+    applyPatch: async (call) =>
+      (await (await import('./wiring/shared-patch.js')).routeSharedPatch(deps, sw, call)) ??
+      (await import('./memfs/apply-patch/run.js')).runApplyPatch(deps, call),
     applyPersonality: async (id, opts = {}) =>
       (await import('./memfs/personality.js')).applyPersonality(deps, id, opts),
     defaultPromptMode: mode,

@@ -16,6 +16,7 @@ import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import { ensureHooks } from '../hooks/install.js';
 import { agentPaths } from '../memfs/layout.js';
+import { listHomeAgents } from '../memfs/scope.js';
 import { findIncomingProblems } from './incoming.js';
 
 /** One attachment of an agent. */
@@ -33,8 +34,16 @@ export interface SharedRepoInfo {
   remote: string;
   attached: boolean;
   readOnly: boolean;
-  /** The agent's checkout (present even when detached, if it stayed on disk). */
+  /** The agent's checkout (present even when detached, if it stayed on disk); '' when listed for the home. */
   checkout: string;
+  /** Every agent of the home it is attached to, and how. */
+  attachments: SharedAttachedAgent[];
+}
+
+/** One agent's attachment of a repository, as `list` shows it. */
+export interface SharedAttachedAgent {
+  agentId: string;
+  readOnly: boolean;
 }
 
 const RESERVED = new Set(['con', 'prn', 'aux', 'nul', 'shared', 'memory', 'system', 'skills', 'head']);
@@ -128,7 +137,7 @@ export async function createShared(
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
-  return { name, hub, remote: o.remote ?? hub, attached: false, readOnly: false, checkout: '' };
+  return { name, hub, remote: o.remote ?? hub, attached: false, readOnly: false, checkout: '', attachments: [] };
 }
 
 async function remoteOf(git: GitRunner, hub: string): Promise<string> {
@@ -158,7 +167,9 @@ export async function attachShared(
   if (!existsSync(checkout)) await cloneChecked(git, home, remote, checkout);
   const list = readAttachments(home, agentId).filter((a) => a.name !== name);
   writeAttachments(home, agentId, [...list, { name, readOnly: o.readOnly === true }]);
-  return { name, hub, remote, attached: true, readOnly: o.readOnly === true, checkout };
+  const attachments = homeAttachments(home).filter((a) => a.name === name);
+  const agents = attachments.map((a) => ({ agentId: a.agentId, readOnly: a.readOnly }));
+  return { name, hub, remote, attached: true, readOnly: o.readOnly === true, checkout, attachments: agents };
 }
 
 /** A checkout of `remote`'s main made in a temporary sibling, placed only once it passed the rules. */
@@ -197,11 +208,31 @@ export function detachShared(home: string, agentId: string, name: string): { det
   return { detached: kept.length !== list.length };
 }
 
-/** Every hub of the home, with this agent's attachment. */
+/** Every attachment of every agent of the home (agents whose id is not a safe one are skipped). */
+function homeAttachments(home: string): Array<SharedAttachment & { agentId: string }> {
+  const out: Array<SharedAttachment & { agentId: string }> = [];
+  for (const { agentId } of listHomeAgents(home)) {
+    let list: SharedAttachment[];
+    try {
+      list = readAttachments(home, agentId);
+    } catch {
+      continue; // a directory whose name is not an agent id
+    }
+    for (const a of list) out.push({ ...a, agentId });
+  }
+  return out;
+}
+
+/**
+ * The home's shared repositories, each with the agents it is attached to; with `agentId`, also whether that
+ * agent has it attached and where its checkout is. Needs no agent.
+ * @example (await listShared(git, home, undefined))[0]?.attachments // [{ agentId: 'ada', readOnly: false }]
+ */
 export async function listShared(git: GitRunner, home: string, agentId: string | undefined): Promise<SharedRepoInfo[]> {
   const dir = join(home, 'shared');
   const names = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.git')) : [];
   const attached = agentId === undefined ? [] : readAttachments(home, agentId);
+  const everyone = names.length === 0 ? [] : homeAttachments(home);
   const out: SharedRepoInfo[] = [];
   for (const file of names.sort()) {
     const name = file.slice(0, -'.git'.length);
@@ -219,6 +250,7 @@ export async function listShared(git: GitRunner, home: string, agentId: string |
       attached: a !== undefined,
       readOnly: a?.readOnly ?? false,
       checkout: agentId === undefined ? '' : sharedCheckout(home, agentId, name),
+      attachments: everyone.filter((e) => e.name === name).map((e) => ({ agentId: e.agentId, readOnly: e.readOnly })),
     });
   }
   return out;

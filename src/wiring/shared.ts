@@ -94,6 +94,22 @@ export function sharedApi(o: SharedWiring): SharedApi {
 const PATH_ARGS = ['file_path', 'old_path', 'new_path'] as const;
 
 /**
+ * The write deps of a shared repository's checkout: the agent's runner, author, clock and durability, the
+ * checkout's own lease (its hooks judge the commit); no afterCommit or sync note of the agent's memory.
+ * @example await runMemoryTool(sharedWriteDeps(deps, sharedCheckout(home, id, 'team')), call)
+ */
+export function sharedWriteDeps(deps: WriteDeps, memoryDir: string): WriteDeps {
+  return {
+    git: deps.git,
+    memoryDir,
+    author: deps.author,
+    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write (shared)' }),
+    clock: deps.clock,
+    durable: deps.durable,
+  };
+}
+
+/**
  * Runs a memory-tool call in an attached shared repository when its paths name one (`shared/<name>/…`);
  * undefined when they do not (the agent's own memory takes it).
  * @example (await routeSharedTool(deps, { home, agentId }, call)) ?? (await runMemoryTool(deps, call))
@@ -133,15 +149,7 @@ export async function routeSharedTool(
   const attachment = attached.find((a) => a.name === name);
   if (attachment?.readOnly === true && args['command'] !== 'view')
     throw new MemoryError('READ_ONLY', `memory: shared repository ${name} is attached read-only to this agent`);
-  const memoryDir = sharedCheckout(o.home, o.agentId, name);
-  const shared: WriteDeps = {
-    git: deps.git,
-    memoryDir,
-    author: deps.author,
-    lease: (fn) => withMemoryOperation(memoryDir, fn, { purpose: 'memory tool write (shared)' }),
-    clock: deps.clock,
-    durable: deps.durable,
-  };
+  const shared = sharedWriteDeps(deps, sharedCheckout(o.home, o.agentId, name));
   const reads = readApi(shared, o.agentId);
   const view = async (a: Record<string, unknown>): Promise<WriteResult> => {
     const range = a['view_range'] === undefined ? {} : { range: a['view_range'] as [number, number] };

@@ -124,10 +124,23 @@ export function nginxMissing(): string | undefined {
 
 /**
  * A private nginx on a loopback port in front of `upstream` (the `git http-backend` CGI server of
- * git-http-server.ts): smart HTTP as a deployment serves it, request bodies streamed, not buffered.
+ * git-http-server.ts): smart HTTP as a deployment serves it, request bodies streamed, not buffered; with
+ * `users` (name → password), nginx itself requires Basic auth, as a deployment's front does.
  * @example const front = await startNginx(dir, 'http://127.0.0.1:40123'); front.url + '/mem.git'
  */
-export async function startNginx(dir: string, upstream: string): Promise<{ url: string; stop(): void }> {
+export async function startNginx(
+  dir: string,
+  upstream: string,
+  opts: { users?: Record<string, string> } = {},
+): Promise<{ url: string; stop(): void }> {
+  // With `users`: Basic auth at nginx (auth_basic, a {PLAIN} password file), the user passed on as X-Remote-User.
+  const users = Object.entries(opts.users ?? {});
+  if (users.length > 0)
+    writeFileSync(join(dir, 'htpasswd'), users.map(([u, p]) => `${u}:{PLAIN}${p}\n`).join(''), { mode: 0o600 });
+  const auth =
+    users.length === 0
+      ? ''
+      : ` auth_basic "gitmem-test"; auth_basic_user_file ${join(dir, 'htpasswd')}; proxy_set_header X-Remote-User $remote_user;`;
   for (let attempt = 0; ; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const conf = [
@@ -145,7 +158,7 @@ export async function startNginx(dir: string, upstream: string): Promise<{ url: 
       `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
       `  scgi_temp_path ${join(dir, 'scgi')};`,
       '  client_max_body_size 0;',
-      `  server { listen 127.0.0.1:${port}; location / { proxy_pass ${upstream}; proxy_request_buffering off; proxy_http_version 1.1; proxy_set_header Host $host; } }`,
+      `  server { listen 127.0.0.1:${port}; location / { proxy_pass ${upstream}; proxy_request_buffering off; proxy_http_version 1.1; proxy_set_header Host $host;${auth} } }`,
       '}',
     ];
     writeFileSync(join(dir, 'nginx.conf'), `${conf.join('\n')}\n`);

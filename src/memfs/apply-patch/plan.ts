@@ -54,6 +54,8 @@ interface Staging {
   memoryDir: string;
   /** The repository's layout: which paths are memory files (an index layout's MEMORY.md is plain). */
   layout: LayoutRow;
+  /** Every path must lie under this directory (`shared/<name>`) and is planned relative to it. */
+  within: string | undefined;
   disk: Map<string, string | null>;
   writes: Map<string, string>;
   deletes: Set<string>;
@@ -65,7 +67,15 @@ const TOOL = 'memory_apply_patch';
 type PathField = 'Add File path' | 'Update File path' | 'Move to path' | 'Delete File path';
 
 function target(s: Staging, path: string, field: PathField): MemoryPath {
-  return normalizeMemoryPath(path, { memoryDir: s.memoryDir, field, tool: TOOL });
+  const named = normalizeMemoryPath(path, { memoryDir: s.memoryDir, field, tool: TOOL });
+  if (s.within === undefined) return named;
+  const prefix = `${s.within}/`;
+  // The caller routed the whole patch into one repository; a path elsewhere must not land in it.
+  if (!named.file.startsWith(prefix))
+    throw new MemoryError('INVALID_ARGUMENT', `${TOOL}: ${path} is not under ${prefix}`, {
+      data: { file: named.file },
+    });
+  return { label: named.label.slice(prefix.length), file: named.file.slice(prefix.length) };
 }
 
 function readDisk(s: Staging, file: string): string | null {
@@ -235,7 +245,9 @@ function planDelete(s: Staging, op: Extract<PatchOp, { type: 'delete' }>): void 
 }
 
 /**
- * Parses and validates a patch against the current files and returns what to write and delete.
+ * Parses and validates a patch against the current files and returns what to write and delete. With `within`
+ * (`shared/<name>`: the patch was routed into that shared repository), every path must lie under it and the
+ * plan's files are relative to it; paths are still read as the agent wrote them, from `memoryDir`.
  * Nothing is written; any failure throws a MemoryError (PATCH_INVALID, PATCH_MISMATCH, FILE_NOT_FOUND,
  * FILE_EXISTS, READ_ONLY, FRONTMATTER_INVALID, INVALID_PATH, PATH_ESCAPE, or the reader's NOT_UTF8).
  * @example
@@ -243,12 +255,17 @@ function planDelete(s: Staging, op: Extract<PatchOp, { type: 'delete' }>): void 
  *     { memoryDir: dir });
  *   // plan.writes → write files; plan.deletes → unlink; plan.paths → stage and commit
  */
-export function planPatch(input: string, fs: PatchFs, options: { memoryDir: string; layout?: LayoutRow }): PatchPlan {
+export function planPatch(
+  input: string,
+  fs: PatchFs,
+  options: { memoryDir: string; layout?: LayoutRow; within?: string },
+): PatchPlan {
   const ops = parsePatch(input);
   const s: Staging = {
     fs,
     memoryDir: options.memoryDir,
     layout: options.layout ?? LAYOUTS.system,
+    within: options.within,
     disk: new Map(),
     writes: new Map(),
     deletes: new Set(),

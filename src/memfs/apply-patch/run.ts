@@ -14,6 +14,8 @@ import type { RepoFs } from '../repo-fs.js';
 import { withSyncNote } from '../sync-note.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from '../tool.js';
 import { planPatch, type PatchFs } from './plan.js';
+import { patchTargets } from './targets.js';
+import { refuseFilesOutsideScope } from '../scope-guard.js';
 
 function patchFs(fs: RepoFs): PatchFs {
   return {
@@ -28,11 +30,8 @@ function patchFs(fs: RepoFs): PatchFs {
 /** The schema's keys, and `patch`: the library's alias of `input`. */
 const DECLARED = [...Object.keys(applyPatchToolSchema.properties), 'patch'];
 
-/**
- * Runs a memory_apply_patch call `{ reason, input }` (`patch` is accepted as an alias of `input`).
- * @example await runApplyPatch(deps, { reason: 'split notes', input: '*** Begin Patch\n…\n*** End Patch' })
- */
-export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<WriteResult> {
+/** The call's `{ input, reason }`, checked (`patch` is the library's alias of `input`). */
+function patchCall(call: unknown): { input: string; reason: string } {
   if (typeof call !== 'object' || call === null || Array.isArray(call)) {
     throw new MemoryError('INVALID_ARGUMENT', 'memory_apply_patch: the call must be an object with reason and input');
   }
@@ -57,11 +56,35 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown): Promise<Wri
   }
   checkText('memory_apply_patch', 'reason', reason, TOOL_LIMITS.reasonChars);
   checkText('memory_apply_patch', 'input', input, TOOL_LIMITS.patchChars);
-  const result = await writeUnderLease(deps, 'memory_apply_patch', reason.trim(), (fs) => {
+  return { input, reason: reason.trim() };
+}
+
+/**
+ * A patch routed into another repository than the one `deps` names by path: the agent wrote its paths from
+ * `memoryDir` (its own memory), all under `within` (`shared/<name>`), and they land in `deps.memoryDir`.
+ */
+export interface PatchRoute {
+  memoryDir: string;
+  within: string;
+}
+
+/**
+ * Runs a memory_apply_patch call `{ reason, input }` (`patch` is accepted as an alias of `input`). A scoped
+ * clone refuses a patch that touches a file outside its scope before anything is read.
+ * @example await runApplyPatch(deps, { reason: 'split notes', input: '*** Begin Patch\n…\n*** End Patch' })
+ */
+export async function runApplyPatch(deps: WriteDeps, call: unknown, route?: PatchRoute): Promise<WriteResult> {
+  const { input, reason } = patchCall(call);
+  if (route === undefined) refuseFilesOutsideScope(deps.memoryDir, patchTargets(input, deps.memoryDir));
+  const result = await writeUnderLease(deps, 'memory_apply_patch', reason, (fs) => {
     const read = patchFs(fs);
     // The layout decides which paths are memory files (the index layout's MEMORY.md is plain), as the memory tool.
     const layout = readLayoutAt(deps.gitDirs?.commonDir ?? resolveGitCommonDir(deps.memoryDir));
-    const plan = planPatch(input, read, { memoryDir: deps.memoryDir, layout });
+    const plan = planPatch(input, read, {
+      memoryDir: route?.memoryDir ?? deps.memoryDir,
+      layout,
+      ...(route ? { within: route.within } : {}),
+    });
     const before = new Map<string, string | null>();
     for (const f of [...plan.writes.map((w) => w.file), ...plan.deletes]) before.set(f, read.read(f));
     return [
