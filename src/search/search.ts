@@ -4,11 +4,9 @@
  * both) and turns rows into hits with a line and a snippet. A corrupt index file is removed and the search
  * runs again on a rebuilt one.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isMemoryError, MemoryError } from '../errors.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { readRefQuick } from '../git/read-ref.js';
+import { readHeadQuick } from '../git/read-ref.js';
 import { resolveRevision } from '../git/revision.js';
 import type { GitRunner } from '../git/runner.js';
 import { readGitmemConfig } from '../llm/config.js';
@@ -35,24 +33,11 @@ export interface SearchContext {
   openaiBaseUrl?: string | undefined;
 }
 
-/** HEAD's commit from the ref files, or undefined when only git can tell. */
-function quickHead(memoryDir: string): string | undefined {
-  const gitDir = gitDirAt(memoryDir);
-  if (gitDir === null) return undefined;
-  try {
-    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
-    if (ref) return readRefQuick(gitDir, ref);
-    return /^[0-9a-f]{40}$/.test(head) ? head : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The commit to search, or null for HEAD of a repository without commits (nothing to find). */
 async function targetCommit(ctx: SearchContext, at: string | undefined): Promise<string | null> {
   if (at !== undefined) return resolveRevision(ctx.git, ctx.memoryDir, at);
-  const quick = quickHead(ctx.memoryDir);
+  const gitDir = gitDirAt(ctx.memoryDir);
+  const quick = gitDir === null ? undefined : readHeadQuick(gitDir);
   if (quick) return quick;
   try {
     return await resolveRevision(ctx.git, ctx.memoryDir, 'HEAD');
