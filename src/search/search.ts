@@ -1,12 +1,12 @@
 /**
  * `memory.search`: checks the query and options, finds the commit to search (HEAD by default, read from
- * the ref files without a git process when it can), brings the index there, ranks (full text, semantic or
+ * git/committed-read.ts, the ref files when they answer), brings the index there, ranks (full text, semantic or
  * both) and turns rows into hits with a line and a snippet. A corrupt index file is removed and the search
  * runs again on a rebuilt one.
  */
-import { isMemoryError, MemoryError } from '../errors.js';
-import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { readHeadQuick } from '../git/read-ref.js';
+import { MemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { headCommit } from '../git/committed-read.js';
 import { resolveRevision } from '../git/revision.js';
 import type { GitRunner } from '../git/runner.js';
 import { readGitmemConfig } from '../llm/config.js';
@@ -20,7 +20,7 @@ import { checkQuery, parseQuery, type ParsedQuery } from './query.js';
 import { fuse, semanticRank, type Ranked } from './semantic.js';
 import { MovedMeanwhile, SearchStore } from './store.js';
 import { mapRevision, syncMap } from './sync.js';
-import type { RepoRef } from './tree-read.js';
+import type { RepoRef } from './blob-read.js';
 import type { SearchHit, SearchMode } from './types.js';
 
 /** What a search needs from the composition root. */
@@ -35,16 +35,7 @@ export interface SearchContext {
 
 /** The commit to search, or null for HEAD of a repository without commits (nothing to find). */
 async function targetCommit(ctx: SearchContext, at: string | undefined): Promise<string | null> {
-  if (at !== undefined) return resolveRevision(ctx.git, ctx.memoryDir, at);
-  const gitDir = gitDirAt(ctx.memoryDir);
-  const quick = gitDir === null ? undefined : readHeadQuick(gitDir);
-  if (quick) return quick;
-  try {
-    return await resolveRevision(ctx.git, ctx.memoryDir, 'HEAD');
-  } catch (err) {
-    if (isMemoryError(err, 'UNKNOWN_REVISION')) return null;
-    throw err;
-  }
+  return at === undefined ? headCommit(ctx.git, ctx.memoryDir) : resolveRevision(ctx.git, ctx.memoryDir, at);
 }
 
 async function toHits(

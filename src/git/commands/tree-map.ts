@@ -53,6 +53,21 @@ export function lsTreeMapOp(commit: string, keep: KeepFile): GitOp<MappedBlob[]>
   };
 }
 
+/** `ls-tree -r -z` without sizes (git then reads no blob) as the kept files, path → blob id. Pure parse. */
+export function lsTreeIdsOp(commit: string, keep: KeepFile): GitOp<Map<string, string>> {
+  return {
+    args: ['ls-tree', '-r', '-z', '--full-tree', commit],
+    parse: (r) => {
+      const out = new Map<string, string>();
+      eachLsTreeBlob(r.stdoutBuffer, (mode, id, raw) => {
+        const path = decodePath(raw);
+        if (path !== null && keep(path, mode)) out.set(path, id);
+      });
+      return out;
+    },
+  };
+}
+
 /** `diff-tree -r --raw -z --no-renames` between two commits, as a path-map change. Pure parse. */
 export function diffTreeMapOp(from: string, to: string, keep: KeepFile): GitOp<TreeDelta> {
   return {
