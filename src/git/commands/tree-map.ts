@@ -99,7 +99,8 @@ export function diffTreeMapOp(from: string, to: string, keep: KeepFile): GitOp<T
         const [, newMode = '', , newId = ''] = (parts[i] ?? Buffer.alloc(0)).toString('latin1').slice(1).split(' ');
         const path = decodePath(parts[i + 1] ?? Buffer.alloc(0));
         if (path === null) continue;
-        if (keep(path, newMode)) set.set(path, newId);
+        // A deletion (mode 000000) leaves the map whatever `keep` says of its mode, as the loose walk's does.
+        if (newMode !== '000000' && keep(path, newMode)) set.set(path, newId);
         else removed.push(path);
       }
       return { kind: 'delta', set, removed };
