@@ -2,9 +2,9 @@
  * A commit's files and what the prompt needs of them, at the cost of what changed: the last snapshot (kept in
  * the process, else read from the cache file) is moved to the new commit by the diff of the two trees, and
  * only blobs never summarised are read. Trees and blobs are read through git/committed-read.ts (loose objects
- * first, else git), the reader search shares. Its path map moves in
- * place, so a snapshot is only lent for one synchronous call, and it remembers the paths its last moves
- * touched (views kept at an earlier commit catch up by them). With no usable snapshot it lists the commit
+ * first, else git), the reader search shares. Its path map moves in place, so a snapshot is only lent for one
+ * synchronous call, and it remembers the paths its last moves touched (views kept at an earlier commit catch
+ * up by them). With no usable snapshot it lists the commit
  * (`ls-tree`, or loose trees) and reads every markdown blob, as before the cache.
  */
 import { summarizeMarkdown, type MarkdownSummary } from '../blocks/file-summary.js';
