@@ -16,7 +16,7 @@ export interface FastPath {
 }
 
 /** The kept fast paths (a closed set: a new one is a row here, or it does not exist). */
-export type FastPathName = 'watcher' | 'writerPack' | 'streamedJobs';
+export type FastPathName = 'watcher' | 'writerPack' | 'streamedJobs' | 'objectReads';
 
 /** Every fast path gitmem has, by name. */
 export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freeze({
@@ -28,6 +28,10 @@ export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freez
   streamedJobs: {
     plain: 'a plain spawn (a fork of this process) for jobs with held input or a capped output',
     entry: 'process/shell-launcher.ts (process/shell-streamed.ts)',
+  },
+  objectReads: {
+    plain: '`git rev-parse`, `cat-file --batch`, `ls-tree` and `diff-tree` for refs, loose objects and their trees',
+    entry: 'git/read-ref.ts, git/loose-object.ts, git/loose-tree.ts (their exported readers)',
   },
 });
 

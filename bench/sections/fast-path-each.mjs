@@ -3,7 +3,8 @@
 // (alternating which side runs first). The gain is 1 - on/off: a fast path earns its place at >= 10% of its
 // operation at a size users have (docs/performance.md#fast-paths). The streamed launcher jobs only matter from
 // a big heap, so that row runs in child processes holding 500 MB, as the heap section does.
-// BENCH_EACH=watcher,writerPack picks the mechanisms; BENCH_EACH_ROUNDS the rounds (default 16).
+// BENCH_EACH=watcher,objectReads picks the mechanisms; BENCH_EACH_OPS their operations (by name, e.g.
+// 'str_replace,search after a write'); BENCH_EACH_ROUNDS the rounds (default 16).
 import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,11 @@ const PLAN = {
   writerPack: { op: 'worker cycle', sizes: [1000, 10000] },
   // The jobs it streams are a sandboxed command's (held input, capped output): a command worker's cycle.
   streamedJobs: { op: 'command worker cycle from a 500 MB heap', sizes: [0] },
+  // Refs, loose objects and trees read without git: every operation that reads them, each after a write.
+  objectReads: {
+    ops: ['str_replace', 'worker cycle', 'search after a write', 'prompt after a write', 'read after a write'],
+    sizes: [1000, 10000],
+  },
 };
 
 async function memoryAt(size, except) {
@@ -47,7 +53,20 @@ async function memoryAt(size, except) {
       const out = await memory.runWorker({ command });
       if (out.status !== 'merged') throw new Error(JSON.stringify(out));
     },
+    // The reads time themselves: each follows an untimed write, so its snapshot or index must move by a commit.
+    'search after a write': (i) => afterWrite(i, () => memory.search(`content ${i % 97}`)),
+    'prompt after a write': (i) => afterWrite(i, () => memory.compilePrompt()),
+    'read after a write': (i) => afterWrite(i, () => memory.read('edit.md')),
   };
+  async function afterWrite(i, read) {
+    setFastPaths(true, except);
+    const edit = { file_path: 'edit.md', old_string: `v${prev}\n`, new_string: `v${i}\n` };
+    await memory.tool({ command: 'str_replace', reason: 'bench edit', ...edit });
+    prev = i;
+    const t0 = performance.now();
+    await read();
+    return [performance.now() - t0];
+  }
 }
 
 // argv: internals.js, fast-paths.js, home, except ('' or a name), writes
@@ -99,8 +118,17 @@ const timed = (fn) => async (i) => {
   return [performance.now() - t0];
 };
 
-async function rowOf(name, size, rounds) {
-  const { op } = PLAN[name];
+// One pair of memories per mechanism and size, whichever of its operations runs on them.
+const made = new Map();
+async function memoryFor(size, except) {
+  const key = `${size}|${except.join(',')}`;
+  if (!made.has(key)) made.set(key, await memoryAt(size, except));
+  return made.get(key);
+}
+
+const SELF_TIMED = new Set(['search after a write', 'prompt after a write', 'read after a write']);
+
+async function rowOf(name, op, size, rounds) {
   let samples;
   if (name === 'streamedJobs') {
     samples = await interleave(
@@ -109,8 +137,9 @@ async function rowOf(name, size, rounds) {
       () => heapSide(name, 5),
     );
   } else {
-    const [on, off] = [await memoryAt(size, []), await memoryAt(size, [name])];
-    samples = await interleave(rounds, timed(on[op]), timed(off[op]));
+    const [on, off] = [await memoryFor(size, []), await memoryFor(size, [name])];
+    const side = (m) => (SELF_TIMED.has(op) ? m[op] : timed(m[op]));
+    samples = await interleave(rounds, side(on), side(off));
   }
   const [on, off] = [stats(samples.on), stats(samples.off)];
   const gain = 1 - on.median / off.median;
@@ -131,7 +160,10 @@ export async function bench() {
   const names = (process.env.BENCH_EACH ?? Object.keys(PLAN).join(',')).split(',');
   const rounds = Number(process.env.BENCH_EACH_ROUNDS ?? 16);
   const rows = [];
-  for (const name of names) for (const size of PLAN[name].sizes) rows.push(await rowOf(name, size, rounds));
+  const ops = process.env.BENCH_EACH_OPS?.split(',');
+  for (const name of names)
+    for (const op of PLAN[name].ops ?? [PLAN[name].op])
+      if (!ops || ops.includes(op)) for (const size of PLAN[name].sizes) rows.push(await rowOf(name, op, size, rounds));
   setFastPaths(true);
   return rows;
 }

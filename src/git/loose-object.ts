@@ -1,11 +1,13 @@
 /**
  * Reading loose objects without git, safely on a directory anyone may have filled (a confined writer's private
  * store): only a plain file of bounded size is read (never through a link, never a FIFO or device), and an
- * object counts only when its bytes hash to its name. Callers fall back to git for anything else.
+ * object counts only when its bytes hash to its name. Callers fall back to git for anything else. Reading one
+ * is a fast path (`objectReads` in fast-paths.ts): with the switch off {@link readLooseObject} never answers.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Zlib from 'node:zlib';
+import { fastPath } from '../fast-paths.js';
 import { formatOfId } from './object-format.js';
 import { objectId } from './objects.js';
 
@@ -65,6 +67,15 @@ export function verifyLoose(raw: Buffer, id: string, max: number): { type: 'blob
  * @example readLooseObject('/m/.git/objects', head)?.type === 'commit'
  */
 export function readLooseObject(
+  objectsDir: string,
+  id: string,
+  maxBytes = MAX_LOOSE_BYTES,
+): { type: string; data: Buffer } | undefined {
+  return fastPath('objectReads', () => looseObjectAt(objectsDir, id, maxBytes));
+}
+
+/** {@link readLooseObject} outside the seam: for the loose tree walk (loose-tree.ts), entered through it already. */
+export function looseObjectAt(
   objectsDir: string,
   id: string,
   maxBytes = MAX_LOOSE_BYTES,

@@ -2,10 +2,12 @@
  * The paths two commits differ in, and a commit's files, read from loose objects only (no git process):
  * equal subtrees are skipped by id, so a one-file write costs a few tree reads whatever the repository's size.
  * Undefined as soon as an object is packed, unverifiable or the change is large — the caller then asks git
- * (`diff-tree`, `ls-tree`). Search and the prompt's read cache both move their path maps with it.
+ * (`diff-tree`, `ls-tree`). Search and the prompt's read cache both move their path maps with it. A fast
+ * path (`objectReads` in fast-paths.ts): with the switch off neither walk answers.
  */
 import { isUtf8 } from 'node:buffer';
-import { readLooseObject } from './loose-object.js';
+import { fastPath } from '../fast-paths.js';
+import { looseObjectAt } from './loose-object.js';
 import { parseTree, type TreeItem } from './objects.js';
 
 /** Which files a caller keeps (e.g. search: indexable text; the prompt: every blob). */
@@ -24,7 +26,7 @@ const MAX_CHANGES = 2_000;
 class NotLoose extends Error {}
 
 function treeItems(objectsDir: string, id: string): Map<string, TreeItem> {
-  const obj = readLooseObject(objectsDir, id);
+  const obj = looseObjectAt(objectsDir, id);
   if (obj?.type !== 'tree') throw new NotLoose();
   const out = new Map<string, TreeItem>();
   for (const item of parseTree(obj.data)) {
@@ -35,7 +37,7 @@ function treeItems(objectsDir: string, id: string): Map<string, TreeItem> {
 }
 
 function rootTree(objectsDir: string, commit: string): string {
-  const obj = readLooseObject(objectsDir, commit);
+  const obj = looseObjectAt(objectsDir, commit);
   const tree = obj?.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(obj.data.toString('latin1'))?.[1] : undefined;
   if (!tree) throw new NotLoose();
   return tree;
@@ -96,6 +98,10 @@ function compare(w: Walk, prefix: string, a: Map<string, TreeItem>, b: Map<strin
  * @example diffLoose('/mem/.git/objects', headBefore, headAfter, keep) // { kind: 'delta', set: Map { 'notes/a.md' => '4b82…' }, removed: [] }
  */
 export function diffLoose(objectsDir: string, from: string, to: string, keep: KeepFile): TreeDelta | undefined {
+  return fastPath('objectReads', () => walkDiff(objectsDir, from, to, keep));
+}
+
+function walkDiff(objectsDir: string, from: string, to: string, keep: KeepFile): TreeDelta | undefined {
   try {
     const w: Walk = { objectsDir, keep, set: new Map(), removed: [] };
     const [a, b] = [rootTree(objectsDir, from), rootTree(objectsDir, to)];
@@ -121,6 +127,10 @@ function listInto(w: Walk, prefix: string, id: string, out: Map<string, string>,
  * @example listLoose('/mem/.git/objects', head, keep)?.get('notes/a.md') // '4b82…'
  */
 export function listLoose(objectsDir: string, commit: string, keep: KeepFile): Map<string, string> | undefined {
+  return fastPath('objectReads', () => walkList(objectsDir, commit, keep));
+}
+
+function walkList(objectsDir: string, commit: string, keep: KeepFile): Map<string, string> | undefined {
   try {
     const out = new Map<string, string>();
     listInto({ objectsDir, keep, set: new Map(), removed: [] }, '', rootTree(objectsDir, commit), out, 0);

@@ -1,10 +1,12 @@
 /**
  * Reads a ref's commit straight from the git dir (loose file, else packed-refs), so sync and the write path
  * can learn where main and origin/main point without spawning git. It answers only when the answer is
- * plain; anything unusual (worktree, symref, reftable, unreadable) is `undefined` and callers ask git.
+ * plain; anything unusual (worktree, symref, reftable, unreadable) is `undefined` and callers ask git
+ * (`rev-parse`). A fast path: entered through the seam (`objectReads`), so with the switch off it never answers.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fastPath } from '../fast-paths.js';
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
@@ -21,6 +23,10 @@ function readText(path: string): string | null | undefined {
  * @example readRefQuick('/mem/.git', 'refs/heads/main') // 'e6a8099…'
  */
 export function readRefQuick(gitDir: string, refname: string): string | undefined {
+  return fastPath('objectReads', () => refFromFiles(gitDir, refname));
+}
+
+function refFromFiles(gitDir: string, refname: string): string | undefined {
   if (!/^refs\/[\w./-]+$/.test(refname) || refname.includes('..')) return undefined;
   if (existsSync(join(gitDir, 'commondir'))) return undefined; // a linked worktree: refs live elsewhere
   const loose = readText(join(gitDir, refname));
@@ -46,9 +52,13 @@ export function readRefQuick(gitDir: string, refname: string): string | undefine
  * @example readBranchHeadQuick('/mem/.git', 'main') // 'e6a8099…'
  */
 export function readBranchHeadQuick(gitDir: string, branch: string): string | undefined {
+  return fastPath('objectReads', () => branchHeadFromFiles(gitDir, branch));
+}
+
+function branchHeadFromFiles(gitDir: string, branch: string): string | undefined {
   const head = readText(join(gitDir, 'HEAD'));
   if (typeof head !== 'string' || head.trim() !== `ref: refs/heads/${branch}`) return undefined;
-  return readRefQuick(gitDir, `refs/heads/${branch}`);
+  return refFromFiles(gitDir, `refs/heads/${branch}`);
 }
 
 /**
@@ -57,9 +67,17 @@ export function readBranchHeadQuick(gitDir: string, branch: string): string | un
  * @example readHeadQuick('/mem/.git') // 'e6a8099…'
  */
 export function readHeadQuick(gitDir: string): string | undefined {
+  return fastPath('objectReads', () => headFromFiles(gitDir));
+}
+
+/**
+ * {@link readHeadQuick} outside the seam: only for code already inside another fast path (the work-tree
+ * watcher's clean check, memfs/fsmonitor/), whose own entry the switch closes.
+ */
+export function headFromFiles(gitDir: string): string | undefined {
   const head = readText(join(gitDir, 'HEAD'))?.trim();
   if (head === undefined || head === null) return undefined;
   if (OID.test(head)) return head;
   const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
-  return ref === undefined ? undefined : readRefQuick(gitDir, ref);
+  return ref === undefined ? undefined : refFromFiles(gitDir, ref);
 }

@@ -21,7 +21,7 @@ import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
 import { logRawOp } from '../git/commands/diff-raw.js';
 import { catFileBatchOp, revParseOp } from '../git/commands/plumbing.js';
 import { withMemoryOperation } from '../git/lease.js';
-import { readRefQuick } from '../git/read-ref.js';
+import { readHeadQuick } from '../git/read-ref.js';
 import type { GitRunner } from '../git/runner.js';
 
 /** File name inside the common git dir. */
@@ -75,19 +75,6 @@ export function readProtectedPaths(repoDir: string, commonDir = resolveGitCommon
  */
 export function listProtectedPaths(repoDir: string): string[] {
   return [...readProtectedPaths(repoDir)].sort();
-}
-
-/** HEAD's commit from the git dir when that is plain; undefined when unsure (then git is asked). */
-function quickHead(gitDir: string): string | undefined {
-  let head: string;
-  try {
-    head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-  if (OID.test(head)) return head;
-  const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
-  return ref === undefined ? undefined : readRefQuick(gitDir, ref);
 }
 
 /**
@@ -152,7 +139,7 @@ async function fetchScanned(
  */
 async function scanProtection(git: GitRunner, repoDir: string): Promise<string[]> {
   const common = resolveGitCommonDir(repoDir);
-  const head = quickHead(common) ?? (await git.exec(revParseOp('HEAD'), { cwd: repoDir }));
+  const head = readHeadQuick(common) ?? (await git.exec(revParseOp('HEAD'), { cwd: repoDir }));
   const state = readState(common);
   if (head === null || head === state.scanned) return [];
   let blobs = await blobsSince(git, repoDir, state.scanned, head);
@@ -178,7 +165,7 @@ export async function recordProtection(git: GitRunner, repoDir: string): Promise
   const own = gitDirAt(resolve(repoDir));
   if (own === null || realpathSync(own) !== common) return [];
   const scanned = readState(common).scanned;
-  if (scanned !== null && quickHead(common) === scanned) return [];
+  if (scanned !== null && readHeadQuick(common) === scanned) return [];
   try {
     return await withMemoryOperation(repoDir, () => scanProtection(git, repoDir), {
       purpose: 'record read_only files',

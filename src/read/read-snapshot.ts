@@ -1,24 +1,21 @@
 /**
  * A commit's files and what the prompt needs of them, at the cost of what changed: the last snapshot (kept in
- * the process, else read from the cache file) is moved to the new commit by the diff of the two trees (loose
- * objects first, else one `git diff-tree`), and only blobs never summarised are read. Its path map moves in
- * place, so a snapshot is only lent for one synchronous call, and it remembers the paths its last moves
- * touched (views kept at an earlier commit catch up by them). With no usable snapshot it lists the commit
+ * the process, else read from the cache file) is moved to the new commit by the diff of the two trees, and
+ * only blobs never summarised are read. Trees and blobs are read through git/committed-read.ts (loose objects
+ * first, else git), the reader search shares. Its path map moves in place, so a snapshot is only lent for one
+ * synchronous call, and it remembers the paths its last moves touched (views kept at an earlier commit catch
+ * up by them). With no usable snapshot it lists the commit
  * (`ls-tree`, or loose trees) and reads every markdown blob, as before the cache.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { summarizeMarkdown, type MarkdownSummary } from '../blocks/file-summary.js';
-import { catFileBatchRawOp, revParseOp } from '../git/commands/plumbing.js';
-import { diffTreeMapOp, lsTreeMapOp } from '../git/commands/tree-map.js';
-import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { diffLoose, listLoose, type KeepFile, type TreeDelta } from '../git/loose-tree.js';
-import { readLooseObject } from '../git/loose-object.js';
-import { readHeadQuick } from '../git/read-ref.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { diffCommits, listCommit, readCommittedBlobs } from '../git/committed-read.js';
+import type { KeepFile } from '../git/loose-tree.js';
 import type { GitRunner } from '../git/runner.js';
 import { loadReadCache, saveReadCache, type ReadSnapshot, type SnapshotMove } from './read-cache-file.js';
 
 export type { ReadSnapshot } from './read-cache-file.js';
+export { headCommit } from '../git/committed-read.js';
 
 // Files, symlinks (their text is the target) — not submodules, as `ls-tree`'s blobs.
 const keepBlob: KeepFile = (_path, mode) => mode === '100644' || mode === '100755' || mode === '120000';
@@ -34,87 +31,16 @@ const lastSnapshot = new Map<string, ReadSnapshot>();
 // path at every commit would make each read cost the repository's size again.
 const readSinceSave = new Map<string, number>();
 const SAVE_AFTER = 64;
-// Past this many blobs to read, the loose ones are found by listing the fan-out directories (256 readdirs)
-// instead of trying to open each id.
-const PROBE_EACH_UP_TO = 256;
 // How many moves a snapshot remembers (a view further behind is rebuilt from the files).
 const MOVES_KEPT = 8;
 // How often a read starts again from a snapshot another read moved first, before it lists the commit.
 const MOVE_ATTEMPTS = 3;
 
-/** HEAD's commit: from the ref files when plain, else git; null for a repository without commits. */
-export async function headCommit(git: GitRunner, memoryDir: string): Promise<string | null> {
-  const gitDir = gitDirAt(memoryDir);
-  const quick = gitDir === null ? undefined : readHeadQuick(gitDir);
-  return quick ?? git.exec(revParseOp('HEAD'), { cwd: memoryDir });
-}
-
-/** A commit's files, and which of them may need reading (`changed`: every file, or only what the diff set). */
-interface Listing {
-  files: Map<string, string>;
-  changed: ReadonlyMap<string, string>;
-}
-
-async function listFiles(git: GitRunner, memoryDir: string, objectsDir: string, commit: string): Promise<Listing> {
-  const loose = listLoose(objectsDir, commit, keepBlob);
-  const files =
-    loose ?? new Map((await git.exec(lsTreeMapOp(commit, keepBlob), { cwd: memoryDir })).map((e) => [e.path, e.id]));
-  return { files, changed: files };
-}
-
-async function diffFrom(
-  git: GitRunner,
-  memoryDir: string,
-  objectsDir: string,
-  from: ReadSnapshot,
-  to: string,
-): Promise<TreeDelta | undefined> {
-  const delta = diffLoose(objectsDir, from.commit, to, keepBlob);
-  if (delta !== undefined) return delta;
-  try {
-    return await git.exec(diffTreeMapOp(from.commit, to, keepBlob), { cwd: memoryDir });
-  } catch {
-    return undefined; // the old commit is gone (reset, gc): list the new one
-  }
-}
-
-/** The ids stored loose among `ids` (every id when few: trying to open each then costs less). */
-function looseAmong(objectsDir: string, ids: readonly string[]): Set<string> | undefined {
-  if (ids.length <= PROBE_EACH_UP_TO) return undefined;
-  const loose = new Set<string>();
-  for (const fan of new Set(ids.map((id) => id.slice(0, 2)))) {
-    let names: string[];
-    try {
-      names = readdirSync(join(objectsDir, fan));
-    } catch {
-      continue;
-    }
-    for (const name of names) loose.add(fan + name);
-  }
-  return loose;
-}
-
-/** Reads blobs: loose ones in-process, the rest in one `cat-file --batch`; text decoded as UTF-8. */
-async function readTexts(
-  git: GitRunner,
-  memoryDir: string,
-  objectsDir: string,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
+/** Reads blobs (loose ones in-process, the rest from git), decoded as UTF-8. */
+async function readTexts(git: GitRunner, memoryDir: string, ids: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const rest: string[] = [];
-  const loose = looseAmong(objectsDir, ids);
-  for (const id of ids) {
-    const obj = loose === undefined || loose.has(id) ? readLooseObject(objectsDir, id) : undefined;
-    if (obj?.type === 'blob') out.set(id, obj.data.toString('utf8'));
-    else rest.push(id);
-  }
-  if (rest.length === 0) return out;
-  const objects = await git.exec(catFileBatchRawOp(rest), { cwd: memoryDir });
-  rest.forEach((id, i) => {
-    const obj = objects[i];
-    if (obj?.type === 'blob') out.set(id, obj.data.toString('utf8'));
-  });
+  if (ids.length === 0) return out;
+  for (const [id, data] of await readCommittedBlobs(git, memoryDir, ids)) out.set(id, data.toString('utf8'));
   return out;
 }
 
@@ -175,15 +101,14 @@ type Finish<T> = (snap: ReadSnapshot, read: number) => { value: T };
 async function moveSnapshot<T>(
   git: GitRunner,
   memoryDir: string,
-  objectsDir: string,
   from: ReadSnapshot,
   commit: string,
   finish: Finish<T>,
 ): Promise<{ value: T } | undefined> {
-  const delta = await diffFrom(git, memoryDir, objectsDir, from, commit);
-  if (delta === undefined) return undefined;
+  const delta = await diffCommits(git, memoryDir, from.commit, commit, keepBlob);
+  if (delta === undefined) return undefined; // the old commit is gone (reset, gc): list the new one
   const missing = missingIds(delta.set, from);
-  const read = await readTexts(git, memoryDir, objectsDir, missing);
+  const read = await readTexts(git, memoryDir, missing);
   if (spent.has(from)) return undefined;
   spent.add(from);
   const files = from.files;
@@ -198,16 +123,15 @@ async function moveSnapshot<T>(
 async function listSnapshot<T>(
   git: GitRunner,
   memoryDir: string,
-  objectsDir: string,
   commit: string,
   from: ReadSnapshot | undefined,
   finish: Finish<T>,
 ): Promise<{ value: T }> {
-  const { files, changed } = await listFiles(git, memoryDir, objectsDir, commit);
+  const { files } = await listCommit(git, memoryDir, commit, keepBlob);
   // What a snapshot knows per blob id stays true when its path map is spent: only the map moved on.
-  const missing = missingIds(changed, from);
-  const read = await readTexts(git, memoryDir, objectsDir, missing);
-  return finish(describe(commit, files, changed, read, from), missing.length);
+  const missing = missingIds(files, from);
+  const read = await readTexts(git, memoryDir, missing);
+  return finish(describe(commit, files, files, read, from), missing.length);
 }
 
 /**
@@ -223,7 +147,6 @@ export async function withSnapshotAt<T>(
   use: (snap: ReadSnapshot) => T,
 ): Promise<T> {
   const commonDir = resolveGitCommonDir(memoryDir);
-  const objectsDir = join(commonDir, 'objects');
   let from: ReadSnapshot | undefined;
   const finish: Finish<T> = (snap, read) => {
     lastSnapshot.set(commonDir, snap);
@@ -243,9 +166,9 @@ export async function withSnapshotAt<T>(
       return use(from);
     }
     if (from === undefined) break;
-    const moved = await moveSnapshot(git, memoryDir, objectsDir, from, commit, finish);
+    const moved = await moveSnapshot(git, memoryDir, from, commit, finish);
     if (moved !== undefined) return moved.value;
     if (!spent.has(from)) break; // no usable diff
   }
-  return (await listSnapshot(git, memoryDir, objectsDir, commit, from, finish)).value;
+  return (await listSnapshot(git, memoryDir, commit, from, finish)).value;
 }

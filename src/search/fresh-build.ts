@@ -14,7 +14,7 @@ import { isProcessAlive } from '../git/lease-file.js';
 import { createAside, indexFileName, indexFilePath } from './open-store.js';
 import { SearchStore } from './store.js';
 import { syncMap } from './sync.js';
-import type { RepoRef } from './tree-read.js';
+import type { RepoRef } from './blob-read.js';
 
 /** Private build files of processes that are gone (killed mid-build). */
 function removeStrays(path: string): void {

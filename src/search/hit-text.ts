@@ -3,9 +3,8 @@
  * the work-tree file when it hashes to the blob, else the object store, as for indexing. A blob is
  * immutable, so whatever the source, a hit's text is exactly the blob's.
  */
-import { readBlobs } from './blob-read.js';
+import { readBlobs, type RepoRef } from './blob-read.js';
 import { indexFields } from './text.js';
-import type { RepoRef } from './tree-read.js';
 
 export interface HitText {
   text: string;

@@ -1,14 +1,12 @@
 /**
  * `memory.search`: checks the query and options, finds the commit to search (HEAD by default, read from
- * the ref files without a git process when it can), brings the index there, ranks (full text, semantic or
+ * git/committed-read.ts, the ref files when they answer), brings the index there, ranks (full text, semantic or
  * both) and turns rows into hits with a line and a snippet. A corrupt index file is removed and the search
  * runs again on a rebuilt one.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isMemoryError, MemoryError } from '../errors.js';
-import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';
-import { readRefQuick } from '../git/read-ref.js';
+import { MemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { headCommit } from '../git/committed-read.js';
 import { resolveRevision } from '../git/revision.js';
 import type { GitRunner } from '../git/runner.js';
 import { readGitmemConfig } from '../llm/config.js';
@@ -22,7 +20,7 @@ import { checkQuery, parseQuery, type ParsedQuery } from './query.js';
 import { fuse, semanticRank, type Ranked } from './semantic.js';
 import { MovedMeanwhile, SearchStore } from './store.js';
 import { mapRevision, syncMap } from './sync.js';
-import type { RepoRef } from './tree-read.js';
+import type { RepoRef } from './blob-read.js';
 import type { SearchHit, SearchMode } from './types.js';
 
 /** What a search needs from the composition root. */
@@ -35,31 +33,9 @@ export interface SearchContext {
   openaiBaseUrl?: string | undefined;
 }
 
-/** HEAD's commit from the ref files, or undefined when only git can tell. */
-function quickHead(memoryDir: string): string | undefined {
-  const gitDir = gitDirAt(memoryDir);
-  if (gitDir === null) return undefined;
-  try {
-    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
-    if (ref) return readRefQuick(gitDir, ref);
-    return /^[0-9a-f]{40}$/.test(head) ? head : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The commit to search, or null for HEAD of a repository without commits (nothing to find). */
 async function targetCommit(ctx: SearchContext, at: string | undefined): Promise<string | null> {
-  if (at !== undefined) return resolveRevision(ctx.git, ctx.memoryDir, at);
-  const quick = quickHead(ctx.memoryDir);
-  if (quick) return quick;
-  try {
-    return await resolveRevision(ctx.git, ctx.memoryDir, 'HEAD');
-  } catch (err) {
-    if (isMemoryError(err, 'UNKNOWN_REVISION')) return null;
-    throw err;
-  }
+  return at === undefined ? headCommit(ctx.git, ctx.memoryDir) : resolveRevision(ctx.git, ctx.memoryDir, at);
 }
 
 async function toHits(

@@ -8,7 +8,7 @@ import { MemoryError } from '../errors.js';
 import type { EmbeddingChoice } from '../llm/embedding.js';
 import type { SearchStore } from './store.js';
 import { hitTexts } from './hit-text.js';
-import type { RepoRef } from './tree-read.js';
+import type { RepoRef } from './blob-read.js';
 
 export interface Ranked {
   path: string;

@@ -13,7 +13,7 @@ import { indexValues } from './text.js';
 /**
  * A blob to add: its bytes when search indexes them (UTF-8, no NUL, not too large), else null (kept, so it is
  * never read again). Defined here beside MapChange: the readers that produce them (blob-read.ts,
- * tree-read.ts) import the store's shapes, never the reverse.
+ * sync.ts) import the store's shapes, never the reverse.
  */
 export interface BlobInput {
   oid: string;

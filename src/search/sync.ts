@@ -6,16 +6,21 @@
  */
 import { MemoryError } from '../errors.js';
 import { MovedMeanwhile, type MapChange, type SearchStore } from './store.js';
-import { readBlobs } from './blob-read.js';
-import { diffCommits, readTreeMap, type RepoRef } from './tree-read.js';
+import { diffCommits, listCommit, type CommitFiles } from '../git/committed-read.js';
+import { readBlobs, type RepoRef } from './blob-read.js';
+import { isIndexablePath } from './text.js';
 
 const ATTEMPTS = 4;
 
 // Tree maps of commits searched with `at` (a commit's tree never changes, so entries never go stale).
-const treeMaps = new Map<string, Awaited<ReturnType<typeof readTreeMap>>>();
+const treeMaps = new Map<string, CommitFiles>();
 const TREE_MAPS_KEPT = 8;
 
-async function treeMapOf(repo: RepoRef, commit: string): Promise<Awaited<ReturnType<typeof readTreeMap>>> {
+/** The indexable files of a commit (path → blob id) and the blob sizes git listed. */
+const readTreeMap = (repo: RepoRef, commit: string): Promise<CommitFiles> =>
+  listCommit(repo.git, repo.memoryDir, commit, isIndexablePath);
+
+async function treeMapOf(repo: RepoRef, commit: string): Promise<CommitFiles> {
   const key = `${repo.memoryDir}\0${commit}`;
   const hit = treeMaps.get(key);
   if (hit) {
@@ -48,11 +53,14 @@ export async function syncMap(repo: RepoRef, store: SearchStore, target: string)
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const from = store.mappedCommit();
     if (from === target) return;
-    let change: MapChange | null = from && attempt < ATTEMPTS - 1 ? await diffCommits(repo, from, target) : null;
+    let change: MapChange | null =
+      from && attempt < ATTEMPTS - 1
+        ? ((await diffCommits(repo.git, repo.memoryDir, from, target, isIndexablePath)) ?? null)
+        : null;
     let sizes: ReadonlyMap<string, number> | undefined;
     if (change === null) {
       const map = await readTreeMap(repo, target); // not the `at` cache: a full build always lists the tree
-      change = { kind: 'full', entries: map.entries };
+      change = { kind: 'full', entries: map.files };
       sizes = map.sizes;
     }
     const wanted = change.kind === 'full' ? change.entries : change.set;
@@ -74,9 +82,9 @@ export async function syncMap(repo: RepoRef, store: SearchStore, target: string)
 export async function mapRevision(repo: RepoRef, store: SearchStore, commit: string): Promise<void> {
   const map = await treeMapOf(repo, commit);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    store.addBlobs(await readBlobs(repo, store.missing(map.entries.values()), pathsOf(map.entries), map.sizes));
+    store.addBlobs(await readBlobs(repo, store.missing(map.files.values()), pathsOf(map.files), map.sizes));
     try {
-      store.mapRevision(commit, map.entries);
+      store.mapRevision(commit, map.files);
       return;
     } catch (err) {
       if (!(err instanceof MovedMeanwhile)) throw err;

@@ -123,7 +123,9 @@ async function integrateLocked(
 }
 
 async function fastForward(input: IntegrateInput, onto: string, behind: number): Promise<IntegrateResult> {
-  await input.git.run(['merge', '--ff-only', '--quiet', onto], runOpts(input));
+  // `onto` is a commit id: the reflog names the remote ref instead, so the move reads as a sync (read/writer.ts).
+  const env = { GIT_REFLOG_ACTION: `merge ${REMOTE_MAIN}` };
+  await input.git.run(['merge', '--ff-only', '--quiet', onto], { ...runOpts(input), env });
   return { outcome: 'fast_forward', pulled: behind, ahead: 0 };
 }
 

@@ -53,6 +53,21 @@ export function lsTreeMapOp(commit: string, keep: KeepFile): GitOp<MappedBlob[]>
   };
 }
 
+/** `ls-tree -r -z` without sizes (git then reads no blob) as the kept files, path → blob id. Pure parse. */
+export function lsTreeIdsOp(commit: string, keep: KeepFile): GitOp<Map<string, string>> {
+  return {
+    args: ['ls-tree', '-r', '-z', '--full-tree', commit],
+    parse: (r) => {
+      const out = new Map<string, string>();
+      eachLsTreeBlob(r.stdoutBuffer, (mode, id, raw) => {
+        const path = decodePath(raw);
+        if (path !== null && keep(path, mode)) out.set(path, id);
+      });
+      return out;
+    },
+  };
+}
+
 /** `diff-tree -r --raw -z --no-renames` between two commits, as a path-map change. Pure parse. */
 export function diffTreeMapOp(from: string, to: string, keep: KeepFile): GitOp<TreeDelta> {
   return {
@@ -84,7 +99,8 @@ export function diffTreeMapOp(from: string, to: string, keep: KeepFile): GitOp<T
         const [, newMode = '', , newId = ''] = (parts[i] ?? Buffer.alloc(0)).toString('latin1').slice(1).split(' ');
         const path = decodePath(parts[i + 1] ?? Buffer.alloc(0));
         if (path === null) continue;
-        if (keep(path, newMode)) set.set(path, newId);
+        // A deletion (mode 000000) leaves the map whatever `keep` says of its mode, as the loose walk's does.
+        if (newMode !== '000000' && keep(path, newMode)) set.set(path, newId);
         else removed.push(path);
       }
       return { kind: 'delta', set, removed };

@@ -18,7 +18,7 @@ import {
 import type { RepoStatus } from '../../git/commands/status.js';
 import type { GitRunner } from '../../git/runner.js';
 import { repoObjectFormat } from '../../git/object-format.js';
-import { readHeadQuick } from '../../git/read-ref.js';
+import { headFromFiles } from '../../git/read-ref.js';
 import { matchesHead } from './head-compare.js';
 import { defaultRuleFiles, fingerprint, isRuleFile } from './rule-files.js';
 import { WorkTreeWatcher, type WatcherOptions } from './watcher.js';
@@ -62,7 +62,7 @@ function headNow(gitDir: string): Head | null {
   } catch {
     return null;
   }
-  const head = readHeadQuick(gitDir);
+  const head = headFromFiles(gitDir); // inside the watcher's own fast path: its entry is the switch
   if (head === undefined) return null;
   const branch = /^ref: refs\/heads\/(\S+)$/.exec(text)?.[1] ?? null;
   return { head, branch };

@@ -80,6 +80,7 @@ describe('GITMEM_FAST_PATHS', () => {
     expect(fast.entries['watcher']).toBeGreaterThan(0);
     expect(fast.entries['writerPack']).toBeGreaterThan(0);
     expect(fast.entries['streamedJobs']).toBeGreaterThan(0);
+    expect(fast.entries['objectReads']).toBeGreaterThan(0);
     closeWatchedCleanChecks();
 
     const plain = await session('0');
