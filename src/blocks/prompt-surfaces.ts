@@ -4,7 +4,7 @@
  * paths and its intro from here. Pure data plus one fill function, so a surface is one entry to read.
  */
 import { MemoryError } from '../errors.js';
-import { writeCommandList } from './memory-commands.js';
+import { ANTHROPIC_COMMANDS, spokenList, WRITE_COMMANDS, writeCommandList } from './memory-commands.js';
 
 /**
  * Who reads the prompt: `shell` — a model with a shell and file tools in the memory directory (`$MEMORY_DIR`,
@@ -117,6 +117,12 @@ commit, \`HEAD~3\` or a date) shows a file as it was.`,
   }),
 };
 
+// The writes Anthropic's memory tool has (the one list says which), as the prompt names them.
+const ANTHROPIC_WRITES = spokenList(
+  ANTHROPIC_COMMANDS.filter((c) => (WRITE_COMMANDS as readonly string[]).includes(c)),
+  '`',
+);
+
 const ANTHROPIC: SurfaceWording = {
   summary: "a model with Anthropic's memory tool: one `memory` tool, files under /memories",
   dir: '/memories',
@@ -128,7 +134,7 @@ written, so \`str_replace\` can quote them without viewing them first (view a fi
 a directory (\`/memories\` for all of it) to list its files two levels deep, each markdown file with its
 description; \`view\` a file to read it with numbered lines.`,
     change: `A change to memory **counts only once it is committed**, and your \`memory\` tool commits each change at once:
-\`create\`, \`str_replace\`, \`insert\`, \`delete\` and \`rename\` are each saved as one commit when they succeed, and a
+${ANTHROPIC_WRITES} are each saved as one commit when they succeed, and a
 refused command changes nothing (read the message, fix the command, try again).
 
 - A markdown file you \`create\` without frontmatter is given one: its description is the file's first heading,

@@ -7,6 +7,7 @@
  */
 import { MEMORY_VERBS } from '../tools/memory-verbs.js';
 import { fill, flag, str, type CommandGrammar } from './grammar.js';
+import { memoryGrammar } from './memory-grammar.js';
 
 export interface CommandEntry {
   /** Its line in `gitmem help`. */
@@ -149,39 +150,8 @@ export const COMMANDS = {
   },
   memory: {
     summary: `write memory through the memory tool (${MEMORY_VERBS.join(', ')})`,
-    grammar: {
-      options: {
-        reason: fill('reason'),
-        description: fill('description'),
-        text: fill(['file_text', 'insert_text']),
-        'text-file': str,
-        old: fill('old_string'),
-        new: fill('new_string'),
-        all: fill('replace_all', flag),
-        line: fill('insert_line'),
-        'patch-file': fill('input'),
-        call: str,
-      },
-      subcommands: {
-        create: ['<path>'],
-        'str-replace': ['<path>'],
-        insert: ['<path>'],
-        delete: ['<path>'],
-        rename: ['<old-path>', '<new-path>'],
-        describe: ['<path>'],
-        'apply-patch': [],
-        tool: [],
-      },
-      spells: {
-        file_path: '<path>',
-        old_path: '<old-path>',
-        new_path: '<new-path>',
-        str_replace: 'str-replace',
-        update_description: 'describe',
-        memory_apply_patch: 'memory apply-patch',
-      },
-      verbatim: ['tool'],
-    },
+    // Generated from the catalogue's write tools: each verb a command, each option the arguments it fills.
+    grammar: memoryGrammar(),
     served: true,
   },
   hook: {

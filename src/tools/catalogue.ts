@@ -2,7 +2,9 @@
  * The tool catalogue: every memory tool gitmem offers a model, one row each — its name, what the model is told
  * (when to read, when to write) and its input schema. The MCP server lists these rows and checks calls against
  * them (arguments.ts), the AI SDK tools are built from the same rows, so a schema or a description cannot
- * differ between surfaces (test/integration/mcp/tool-catalogue.test.ts). Pure data.
+ * differ between surfaces (test/integration/mcp/tool-catalogue.test.ts). The write tools' argument rules (which
+ * arguments each command takes and needs) are memory-arguments.ts, re-exported here; the CLI's `memory` verbs
+ * are generated from them (memory-verbs.ts). Pure data.
  *
  * Plain JSON Schema, not zod: the MCP server's refusals are its own one-line messages (pinned by tests), and
  * loading zod would cost the write path 125–300 ms.
@@ -112,6 +114,8 @@ const memorySearch = {
     },
   },
 } as const satisfies ToolRow;
+
+export { APPLY_PATCH_ARGUMENTS, MEMORY_COMMAND_ARGUMENTS, type ArgumentRule } from './memory-arguments.js';
 
 /** The tools, in the order every surface lists them. */
 export const TOOL_CATALOGUE = {

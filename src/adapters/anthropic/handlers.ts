@@ -7,6 +7,7 @@
  * HEAD. A refusal reaches the model in the tool's own terms (refusals.ts).
  */
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
+import type { AnthropicCommand } from '../../blocks/memory-commands.js';
 import { frontmatterKeysFor } from '../../blocks/validate.js';
 import { isMemoryError } from '../../errors.js';
 import { renderDirectoryView } from '../../read/view-format.js';
@@ -19,6 +20,15 @@ import { lookup, readTexts, refuseBelowFile, resolve, storedName, type Anthropic
 export type { AnthropicMemory } from './tree.js';
 
 type Command = Parameters<MemoryToolHandlers[keyof MemoryToolHandlers]>[0];
+
+/**
+ * The SDK's handlers, checked against the one list of commands (blocks/memory-commands.ts): a command the SDK
+ * has that the list does not give Anthropic's tool turns this into a type naming it (the handlers below then fail
+ * to compile), and a command the list gives it that the SDK lacks fails the `Record` beside it.
+ */
+type CheckedHandlers = [Exclude<keyof MemoryToolHandlers, AnthropicCommand>] extends [never]
+  ? MemoryToolHandlers
+  : { notInTheOneList: Exclude<keyof MemoryToolHandlers, AnthropicCommand> };
 
 export interface AnthropicMemoryOptions {
   /** The commit message of a change; default `<command> <repo path>` (e.g. `create notes/a.md`). */
@@ -226,5 +236,5 @@ export function createAnthropicMemoryHandlers(
     },
 
     rename: (c) => renameEntry(memory, run, c),
-  };
+  } satisfies CheckedHandlers & Record<AnthropicCommand, unknown>;
 }
