@@ -16,9 +16,9 @@ const TOPIC = '---\nname: build\ndescription: How the project builds\ntype: proj
 const INDEX = '# Memory\n\n- [build](build.md): how the project builds\n';
 
 /** An agent made with the index layout (its root MEMORY.md starts `# Memory\n`). */
-function indexAgent(): { h: CliHome; dir: string } {
-  const h = cliHome('local');
-  const r = h.run(['init', '--agent', 'a1', '--layout', 'index']);
+function indexAgent(mode: 'local' | 'daemon' = 'local'): { h: CliHome; dir: string } {
+  const h = cliHome(mode);
+  const r = h.run(['init', '--agent', 'a1', '--layout', 'index'], { env: { GITMEM_DAEMON: '0' } });
   expect(r.code, r.stderr).toBe(0);
   return { h, dir: h.memoryDir('a1') };
 }
@@ -102,6 +102,41 @@ describe('gitmem hook claude-code pre-write / post-write / auto-memory-start', (
     // Nothing stray: no commit.
     hook(h, 'auto-memory-start', { session_id: 's3', cwd: dir, source: 'startup' });
     expect(git(dir, ['rev-parse', 'HEAD~1']).trim()).toBe(head);
+  });
+});
+
+describe('the auto-memory hooks through the CLI daemon', () => {
+  it('pre-write, post-write and auto-memory-start are answered by the daemon, as they are without it', () => {
+    const local = indexAgent();
+    const served = indexAgent('daemon');
+    try {
+      const answers = [local, served].map(({ h, dir }) => {
+        const before = h.served();
+        const bad = toolInput(dir, 'Write', { file_path: join(dir, 'bad.md'), content: '---\nname: [\n---\nb\n' });
+        const denied = hook(h, 'pre-write', bad).stdout.replace(dir, '<dir>');
+        const write = toolInput(dir, 'Write', { file_path: join(dir, 'build.md'), content: TOPIC });
+        const passed = hook(h, 'pre-write', write).stdout;
+        writeFileSync(join(dir, 'build.md'), TOPIC);
+        hook(h, 'post-write', write);
+        writeFileSync(join(dir, 'MEMORY.md'), `${INDEX}stray\n`);
+        hook(h, 'auto-memory-start', { session_id: 's2', cwd: dir, source: 'startup' });
+        return {
+          denied,
+          passed,
+          log: log(dir).slice(0, 2),
+          clean: git(dir, ['status', '--porcelain']),
+          n: h.served() - before,
+        };
+      });
+      const [a, b] = answers;
+      expect(a?.n).toBe(0); // no daemon: served() stays -1
+      expect(b?.n).toBe(4); // every hook call went through the daemon
+      expect({ ...b, n: 0 }).toEqual({ ...a, n: 0 });
+      expect(a?.denied).toContain('"permissionDecision":"deny"');
+      expect(a?.log[1]).toBe('Claude Code Write build.md');
+    } finally {
+      served.h.close();
+    }
   });
 });
 
