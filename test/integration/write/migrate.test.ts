@@ -11,9 +11,12 @@ import { resolveGitCommonDir } from '../../../src/git/common-dir.js';
 import { withMemoryOperation } from '../../../src/git/lease.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { protectPaths, readProtectedPaths } from '../../../src/hooks/protected.js';
+import { allowSecrets } from '../../../src/hooks/secret-allow.js';
+import { scanText } from '../../../src/blocks/secrets.js';
 import { SYSTEM_IDENTITY } from '../../../src/identity.js';
 import { migrateLayout, type MigrateDeps } from '../../../src/memfs/migrate.js';
 import { initMemory } from '../../../src/memory.js';
+import { fakeSecrets } from '../../helpers/secret-corpus.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 afterAll(cleanupTmp);
@@ -165,5 +168,37 @@ describe('gitmem migrate', () => {
     const message = await refused(() => migrateLayout(deps(), { layout: 'index' }), 'FILE_EXISTS');
     expect(message).toBe('migrate: system/a-b.md and system/a/b.md would both become a-b.md; rename one first');
     expect(state(dir)).toBe(before);
+  });
+
+  it("runs the commit's checks: a planted token is refused with the scan's error and main is unchanged", async () => {
+    const { dir, deps } = await repo('secret');
+    const token = fakeSecrets(28).find((f) => f.rule.startsWith('github')) ?? fakeSecrets(28)[0];
+    if (token === undefined) throw new Error('no fake secret');
+    // Planted past the hook (as a raw commit with --no-verify, or an older gitmem, could leave it).
+    commitFiles(dir, { 'system/a/b.md': `---\ndescription: B\n---\nkey: ${token.text}\n` });
+    const before = state(dir);
+    const message = await refused(() => migrateLayout(deps(), { layout: 'index' }), 'SECRET_DETECTED');
+    expect(message).toMatch(/^migrate: memory rules refused the migration:\n {2}a-b\.md:\d+: SECRET_DETECTED: /);
+    expect(message).not.toContain(token.value);
+    expect(state(dir)).toBe(before);
+  });
+
+  it('a fingerprint on the secret allow list, and a protected read_only file, migrate like any commit', async () => {
+    const { dir, deps } = await repo('allowed');
+    const token = fakeSecrets(29)[0];
+    if (token === undefined) throw new Error('no fake secret');
+    commitFiles(dir, {
+      'system/a/b.md': `---\ndescription: B\n---\nkey: ${token.text}\n`,
+      'system/rules.md': '---\ndescription: R\nread_only: true\n---\nbe kind\n',
+    });
+    await allowSecrets(
+      dir,
+      scanText(token.text).map((f) => f.fingerprint),
+    );
+    const there = await migrateLayout(deps(), { layout: 'index' });
+    expect(there.commit).toBe(git(dir, ['rev-parse', 'HEAD'], env));
+    expect(readFileSync(join(dir, 'rules.md'), 'utf8')).toContain('read_only: true');
+    await migrateLayout(deps(), { layout: 'system' });
+    expect(readFileSync(join(dir, 'system/rules.md'), 'utf8')).toContain('read_only: true');
   });
 });
