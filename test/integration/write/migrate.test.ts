@@ -124,6 +124,36 @@ describe('gitmem migrate', () => {
     }
   });
 
+  it('round-trips index → system → index keeping name, type, metadata and the MEMORY.md prose', async () => {
+    const { dir, deps } = await repo('back');
+    await migrateLayout(deps(), { layout: 'index' });
+    const r = rng(2830);
+    const seeded: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) {
+      const path = `${['', 'topics/', 'topics/deep/'][Math.floor(r() * 3)]}t${i}.md`;
+      const type = ['user', 'feedback', 'project', 'reference'][i % 4];
+      seeded[path] =
+        `---\nname: Topic ${i}\ndescription: about ${i}\ntype: ${type}\n---\nfact ${i} ${'q'.repeat(Math.floor(r() * 30))}\n`;
+    }
+    seeded['MEMORY.md'] =
+      `# Memory\n\nThe user is Ana; keep notes short.\n\n- [topics](topics/MEMORY.md) — what we work on\n`;
+    commitFiles(dir, seeded);
+    const before = new Map(
+      git(dir, ['ls-files'], env)
+        .split('\n')
+        .map((p) => [p, readFileSync(join(dir, p), 'utf8')] as const),
+    );
+    await migrateLayout(deps(), { layout: 'system' });
+    expect(readFileSync(join(dir, 'system/memory-index.md'), 'utf8')).toContain('The user is Ana; keep notes short.');
+    expect(git(dir, ['ls-files'], env)).not.toMatch(/MEMORY\.md/);
+    await migrateLayout(deps(), { layout: 'index' });
+    for (const [path, text] of before) {
+      const now = readFileSync(join(dir, path), 'utf8');
+      if (path.endsWith('MEMORY.md')) expect(now.startsWith(text), path).toBe(true);
+      else expect(now, path).toBe(text);
+    }
+  });
+
   it('a dry run prints the diff and leaves the repository byte-identical', async () => {
     const { dir, deps } = await repo('dry');
     commitFiles(dir, { 'system/a/b.md': '---\ndescription: B\n---\nb\n' });
