@@ -141,10 +141,10 @@ describe('the auto-memory hooks through the CLI daemon', () => {
 });
 
 describe('gitmem connect claude-code --auto-memory', () => {
-  function claudeSetup() {
+  function claudeSetup(projectName = 'project') {
     const { h, dir } = indexAgent();
     const userHome = join(h.root, 'user');
-    const project = join(h.root, 'project');
+    const project = join(h.root, projectName);
     mkdirSync(join(project, '.git'), { recursive: true });
     const settings = join(userHome, '.claude', 'settings.json');
     mkdirSync(join(userHome, '.claude'), { recursive: true });
@@ -187,6 +187,20 @@ describe('gitmem connect claude-code --auto-memory', () => {
     const d = s.h.run(['disconnect', 'claude-code'], { cwd: s.project, env: s.env });
     expect(d.code, d.stderr).toBe(0);
     expect(readFileSync(s.settings, 'utf8')).toBe(s.original);
+  });
+
+  it("finds a long project path's folder: Claude Code truncated its key to 200 characters and appended a hash", () => {
+    const s = claudeSetup(join(...Array.from({ length: 4 }, (_, i) => `deep_${i}.${'p'.repeat(60)}`), 'app'));
+    const key = realpathSync(s.project).replace(/[^a-zA-Z0-9]/g, '-');
+    expect(key.length).toBeGreaterThan(200);
+    // The native build's hash is not the one gitmem computes: the one folder with the prefix is taken.
+    const folder = join(s.env.HOME, '.claude', 'projects', `${key.slice(0, 200)}-x7k2p`, 'memory');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'build.md'), TOPIC);
+    const r = s.h.run(['connect', 'claude-code', '--auto-memory', '--agent', 'a1'], { cwd: s.project, env: s.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('imported 1 file(s)');
+    expect(git(s.dir, ['show', 'HEAD:build.md'])).toBe(TOPIC.trimEnd());
   });
 
   it('refuses a checkout without the index layout, and a folder file the checkout holds with other bytes', () => {
