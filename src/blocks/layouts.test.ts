@@ -121,9 +121,16 @@ describe('the validator under each layout', () => {
     expect(validateChanges([added('a/MEMORY.md', lines(400))], { layout: index })).toEqual([]);
   });
 
-  it('the system layout keeps its rules: MEMORY.md is a memory file there, name is unknown, nothing is required', () => {
+  it('the system layout keeps its rules: MEMORY.md is a memory file there, name optional, nothing is required', () => {
     expect(validateChanges([added('MEMORY.md', '# x\n')], { layout: system })[0]).toMatch(/missing frontmatter/);
-    expect(validateChanges([added('a.md', topic())])[0]).toMatch(/unknown frontmatter key 'name'/);
+    // name/type/metadata are allowed (a migration from the index layout keeps them), not required; others unknown.
+    expect(validateChanges([added('a.md', topic())])).toEqual([]);
+    expect(validateChanges([added('a.md', '---\ndescription: d\ntype: lunch\n---\n')])[0]).toMatch(
+      /'type' must be one of/,
+    );
+    expect(validateChanges([added('a.md', '---\ndescription: d\ncolour: red\n---\n')])[0]).toMatch(
+      /unknown frontmatter key 'colour'/,
+    );
     expect(
       validateChanges([
         { status: 'deleted', path: 'MEMORY.md', content: null, headContent: '---\ndescription: d\n---\n' },

@@ -6,7 +6,8 @@
  * and asks it, so a layout is one row here, never an `if (layout)` spread through the layers.
  *
  * - `system` (the default): markdown under `system/` is core; other markdown is read on demand; memory files
- *   carry `description` (plus `read_only`, `limit`).
+ *   carry `description` (plus `read_only`, `limit`; `name`, `type`, `metadata` allowed, as kept by a migration
+ *   from the index layout).
  * - `index` (Claude Code auto memory, Letta MemFS v2, Codex memories): markdown directly in the root is core;
  *   the root `MEMORY.md` is required and has no frontmatter; each directory holding deferred markdown has its
  *   own `MEMORY.md` routing index (plain markdown); other memory files carry `name` and `description` (Claude
@@ -79,6 +80,9 @@ function baseKind(path: string): FileKind | undefined {
   return undefined;
 }
 
+/** Claude Code's auto-memory `type` values. */
+const CLAUDE_MEMORY_TYPES: readonly string[] = Object.freeze(['user', 'feedback', 'project', 'reference']);
+
 const hidden = (path: string): boolean => path.split('/').some((s) => s.startsWith('.'));
 
 const SYSTEM_ROW: LayoutRow = Object.freeze({
@@ -87,9 +91,11 @@ const SYSTEM_ROW: LayoutRow = Object.freeze({
   classify: (path: string): FileKind => baseKind(path) ?? 'memory',
   isCore: (path: string): boolean => path.startsWith('system/') && path.endsWith('.md') && !hidden(path),
   coreLabel: 'system/',
-  memoryKeys: Object.freeze(['description', 'read_only', 'limit']),
+  // `name`, `type` and `metadata` as the index layout has them (optional here): a migration from the index
+  // layout keeps them (blocks/layout-migration.ts), so the way back loses nothing.
+  memoryKeys: Object.freeze(['description', 'read_only', 'limit', 'name', 'type', 'metadata']),
   requiredKeys: Object.freeze(['description']),
-  keyValues: Object.freeze({}),
+  keyValues: Object.freeze({ type: CLAUDE_MEMORY_TYPES }),
   requiredFiles: Object.freeze([]),
   indexFile: null,
   indexBudget: null,
@@ -115,7 +121,7 @@ const INDEX_ROW: LayoutRow = Object.freeze({
   // test/integration/harness/auto-memory-claude.test.ts.
   memoryKeys: Object.freeze(['name', 'description', 'type', 'metadata', 'read_only', 'limit']),
   requiredKeys: Object.freeze(['name', 'description']),
-  keyValues: Object.freeze({ type: Object.freeze(['user', 'feedback', 'project', 'reference']) }),
+  keyValues: Object.freeze({ type: CLAUDE_MEMORY_TYPES }),
   requiredFiles: Object.freeze([INDEX_FILE]),
   indexFile: INDEX_FILE,
   indexBudget: DEFAULT_INDEX_BUDGET,

@@ -38,6 +38,9 @@ describe('the CLI registry', () => {
     }
     expect(isServed('hook', ['claude-code', 'turn-end'])).toBe(true);
     expect(isServed('hook', ['codex', 'reflect'])).toBe(false);
+    // Claude Code's auto-memory hooks run on every session start and every Write/Edit: the fast path too.
+    for (const event of ['auto-memory-start', 'pre-write', 'post-write'])
+      expect(isServed('hook', ['claude-code', event]), event).toBe(true);
   });
 
   it("the bundle splits out exactly the registry's heavy commands", () => {

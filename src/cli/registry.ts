@@ -5,6 +5,7 @@
  * is one entry here plus its module, and the type checker names anything else that must follow. Data only:
  * the daemon's client loads it on every call, so it imports nothing that runs.
  */
+import { SERVED_HOOK_EVENTS } from '../harness/hook-events.js';
 import { MEMORY_VERBS } from '../tools/memory-verbs.js';
 import { fill, flag, str, type CommandGrammar } from './grammar.js';
 import { memoryGrammar } from './memory-grammar.js';
@@ -26,9 +27,6 @@ export interface CommandEntry {
   /** Bundled as an ES module, code-split and imported on demand (scripts/bundle.mjs): big, and rarely called. */
   heavy?: true;
 }
-
-/** A harness's hook runs on every session start and turn: served, but not the long `reflect` job it starts. */
-const QUICK_HOOK_EVENTS: ReadonlySet<string> = new Set(['session-start', 'turn-end', 'session-end']);
 
 /** In `gitmem help` order. */
 export const COMMANDS = {
@@ -158,7 +156,7 @@ export const COMMANDS = {
     summary: 'run a gitmem hook: pre-commit, or a harness hook (claude-code, codex)',
     grammar: { subcommands: { 'pre-commit': [], 'claude-code': ['<event>'], codex: ['<event>'] } },
     served: (args: readonly string[]): boolean =>
-      (args[0] === 'claude-code' || args[0] === 'codex') && QUICK_HOOK_EVENTS.has(args[1] ?? ''),
+      (args[0] === 'claude-code' || args[0] === 'codex') && SERVED_HOOK_EVENTS.has(args[1] ?? ''),
   },
   protect: {
     summary: 'list, add or remove protected (read_only) paths; write a protected file as the operator',

@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { MemoryError, type Memory } from '../index.js';
 import { handleGit, withMemoryOperation } from '../internals.js';
 import { commitPaths } from './auto-memory-hooks.js';
+import { claudeProjectDir } from './claude-project-dir.js';
 import { readSetting } from './json-settings.js';
 import { readIfExists } from './files.js';
 
@@ -17,14 +18,10 @@ import { readIfExists } from './files.js';
 const MAX_FILES = 5_000;
 const MAX_FILE_BYTES = 1024 * 1024;
 
-/** Claude Code's project key: every non-alphanumeric character of the path as '-'. */
-export function claudeProjectKey(projectRoot: string): string {
-  return projectRoot.replace(/[^a-zA-Z0-9]/g, '-');
-}
-
 /**
  * Where Claude Code keeps this project's auto memory now: `autoMemoryDirectory` of the user settings (`~/`
- * expanded), else `<config dir>/projects/<project key>/memory`. The checkout itself is no folder to import.
+ * expanded), else `<config dir>/projects/<project key>/memory` (a long path's folder found as
+ * claude-project-dir.ts says). The checkout itself is no folder to import.
  */
 export function autoMemorySource(o: {
   settingsPath: string;
@@ -38,7 +35,7 @@ export function autoMemorySource(o: {
     const dir = set.startsWith('~/') ? join(o.userHome, set.slice(2)) : set;
     if (isAbsolute(dir) && dir !== o.memoryDir) return dir;
   }
-  return join(o.configDir, 'projects', claudeProjectKey(o.projectRoot), 'memory');
+  return join(claudeProjectDir(join(o.configDir, 'projects'), o.projectRoot), 'memory');
 }
 
 /** The regular files under `dir`, relative, sorted (links and `.git` skipped; too many or too big refused). */

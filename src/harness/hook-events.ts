@@ -20,3 +20,13 @@ export type HookEvent = keyof typeof HOOK_EVENTS;
 export function isHookEvent(v: string): v is HookEvent {
   return Object.hasOwn(HOOK_EVENTS, v);
 }
+
+/**
+ * The events the CLI daemon answers (cli/registry.ts): every event a harness runs on each session start, turn
+ * or memory write, so each takes the fast path; not `reflect`, the long job the others start detached. An
+ * event added above is served unless it is listed here as long.
+ */
+const LONG_HOOK_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['reflect']);
+export const SERVED_HOOK_EVENTS: ReadonlySet<string> = new Set(
+  (Object.keys(HOOK_EVENTS) as HookEvent[]).filter((e) => !LONG_HOOK_EVENTS.has(e)),
+);

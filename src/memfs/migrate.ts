@@ -2,7 +2,8 @@
  * `gitmem migrate --layout index|system [--dry-run]` (`memory.migrate`): the repository's files moved to the
  * other layout (blocks/layout-migration.ts) as ONE commit. The new tree is built with git plumbing in a
  * temporary index (blobs, write-tree, commit-tree), so neither main, the checkout's index nor its files change
- * until the end; it is judged by the target layout's validator, its diff printed, and (without `dryRun`) it
+ * until the end; it gets the checks every commit gets (memfs/migrate-check.ts: the target layout's validator,
+ * the secret scan with the allow list, the core budget), its diff printed, and (without `dryRun`) it
  * lands by `update-ref` with HEAD's old value, under the write lease: a write that moved main meanwhile makes
  * it land nothing. Then the checkout follows (read-tree -m -u) and, last, `gitmem.layout` is set.
  */
@@ -11,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLayoutMigration, type MigrationFile } from '../blocks/layout-migration.js';
 import { layoutRow, parseLayoutName, type LayoutName } from '../blocks/layouts.js';
-import { findProblems } from '../blocks/validate.js';
 import { MemoryError } from '../errors.js';
 import { catFileBatchRawOp, lsTreeOp } from '../git/commands/plumbing.js';
 import type { GitRunner } from '../git/runner.js';
+import { homeOfRepo, readSystemBudget } from '../hooks/budget-config.js';
 import { readLayoutAt, REPO_LAYOUT_KEY } from '../hooks/layout-config.js';
 import { protectPaths, readProtectedPaths } from '../hooks/protected.js';
 import { identityEnv, type Identity } from '../identity.js';
+import { checkMigration } from './migrate-check.js';
 
 export interface MigrateDeps {
   git: GitRunner;
@@ -25,6 +27,8 @@ export interface MigrateDeps {
   commonDir: string;
   author: Identity;
   lease: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The core budget as configured (estimated tokens); default: the repository's, else its home's. */
+  systemBudget?: () => number;
   /** Test seam: runs after the new commit is built and before it lands (a race is injected here). */
   beforeLand?: () => Promise<void>;
 }
@@ -169,19 +173,15 @@ export async function migrateLayout(
     const head = (await d.git.run(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd: d.memoryDir })).stdout.trim();
     const s = await snapshot(d, head);
     const plan = planLayoutMigration(current, target, s.texts);
-    const changes = plan.files.map((f) => ({
-      status: 'added' as const,
-      path: f.path,
-      content: f.text,
-      headContent: null,
-    }));
-    const problems = findProblems(changes, { layout: target });
-    if (problems.length > 0)
-      throw new MemoryError(
-        'VALIDATION_FAILED',
-        `migrate: the result breaks the ${target.name} layout's rules:\n  ${problems.map((p) => `${p.path}: ${p.message}`).join('\n  ')}`,
-      );
     const tree = await writeTree(d, s, plan.files);
+    // No hook runs on update-ref: the commit's checks run here (format, secrets, budget).
+    await checkMigration({
+      git: d.git,
+      memoryDir: d.memoryDir,
+      commonDir: d.commonDir,
+      budget: d.systemBudget?.() ?? readSystemBudget(d.memoryDir, homeOfRepo(d.memoryDir)),
+      ...{ head, tree, from: current, to: target, before: s.texts, after: plan.files },
+    });
     const diff = (await d.git.run(['diff', '-M', '--stat', '--patch', head, tree], { cwd: d.memoryDir })).stdout;
     const result = { from: current.name, to: target.name, diff, moves: plan.moves };
     if (o.dryRun === true) return { ...result, commit: null };

@@ -16,6 +16,7 @@ export async function migrate(deps: WriteDeps, o: { layout: LayoutName; dryRun?:
       commonDir: deps.gitDirs?.commonDir ?? resolveGitCommonDir(deps.memoryDir),
       author: deps.author,
       lease: deps.lease,
+      ...(deps.systemBudget ? { systemBudget: deps.systemBudget } : {}),
     },
     o,
   );

@@ -19,7 +19,7 @@ import {
   singleLine,
   splitFrontmatter,
 } from '../../blocks/frontmatter.js';
-import { findProblems, frontmatterKeysFor } from '../../blocks/validate.js';
+import { classifyPath, findProblems, frontmatterKeysFor } from '../../blocks/validate.js';
 import { describeText } from './semantics.js';
 
 /**
@@ -80,7 +80,7 @@ function describe(text: string, file: string): string {
  * @example hiddenBlock('notes/a.md', '# Alpha\n') // `---\ndescription: Alpha\n${HIDDEN_MARK}\n---\n`
  */
 export function hiddenBlock(file: string, text: string): string {
-  const skill = frontmatterKeysFor(file)?.includes('name') === true;
+  const skill = classifyPath(file) === 'skill';
   const folder = file.split('/').at(-2) ?? '';
   const rendered = renderFrontmatter(
     skill ? { name: folder, description: describe(text, file) } : { description: describe(text, file) },

@@ -16,9 +16,9 @@ const TOPIC = '---\nname: build\ndescription: How the project builds\ntype: proj
 const INDEX = '# Memory\n\n- [build](build.md): how the project builds\n';
 
 /** An agent made with the index layout (its root MEMORY.md starts `# Memory\n`). */
-function indexAgent(): { h: CliHome; dir: string } {
-  const h = cliHome('local');
-  const r = h.run(['init', '--agent', 'a1', '--layout', 'index']);
+function indexAgent(mode: 'local' | 'daemon' = 'local'): { h: CliHome; dir: string } {
+  const h = cliHome(mode);
+  const r = h.run(['init', '--agent', 'a1', '--layout', 'index'], { env: { GITMEM_DAEMON: '0' } });
   expect(r.code, r.stderr).toBe(0);
   return { h, dir: h.memoryDir('a1') };
 }
@@ -105,11 +105,46 @@ describe('gitmem hook claude-code pre-write / post-write / auto-memory-start', (
   });
 });
 
+describe('the auto-memory hooks through the CLI daemon', () => {
+  it('pre-write, post-write and auto-memory-start are answered by the daemon, as they are without it', () => {
+    const local = indexAgent();
+    const served = indexAgent('daemon');
+    try {
+      const answers = [local, served].map(({ h, dir }) => {
+        const before = h.served();
+        const bad = toolInput(dir, 'Write', { file_path: join(dir, 'bad.md'), content: '---\nname: [\n---\nb\n' });
+        const denied = hook(h, 'pre-write', bad).stdout.replace(dir, '<dir>');
+        const write = toolInput(dir, 'Write', { file_path: join(dir, 'build.md'), content: TOPIC });
+        const passed = hook(h, 'pre-write', write).stdout;
+        writeFileSync(join(dir, 'build.md'), TOPIC);
+        hook(h, 'post-write', write);
+        writeFileSync(join(dir, 'MEMORY.md'), `${INDEX}stray\n`);
+        hook(h, 'auto-memory-start', { session_id: 's2', cwd: dir, source: 'startup' });
+        return {
+          denied,
+          passed,
+          log: log(dir).slice(0, 2),
+          clean: git(dir, ['status', '--porcelain']),
+          n: h.served() - before,
+        };
+      });
+      const [a, b] = answers;
+      expect(a?.n).toBe(0); // no daemon: served() stays -1
+      expect(b?.n).toBe(4); // every hook call went through the daemon
+      expect({ ...b, n: 0 }).toEqual({ ...a, n: 0 });
+      expect(a?.denied).toContain('"permissionDecision":"deny"');
+      expect(a?.log[1]).toBe('Claude Code Write build.md');
+    } finally {
+      served.h.close();
+    }
+  });
+});
+
 describe('gitmem connect claude-code --auto-memory', () => {
-  function claudeSetup() {
+  function claudeSetup(projectName = 'project') {
     const { h, dir } = indexAgent();
     const userHome = join(h.root, 'user');
-    const project = join(h.root, 'project');
+    const project = join(h.root, projectName);
     mkdirSync(join(project, '.git'), { recursive: true });
     const settings = join(userHome, '.claude', 'settings.json');
     mkdirSync(join(userHome, '.claude'), { recursive: true });
@@ -152,6 +187,20 @@ describe('gitmem connect claude-code --auto-memory', () => {
     const d = s.h.run(['disconnect', 'claude-code'], { cwd: s.project, env: s.env });
     expect(d.code, d.stderr).toBe(0);
     expect(readFileSync(s.settings, 'utf8')).toBe(s.original);
+  });
+
+  it("finds a long project path's folder: Claude Code truncated its key to 200 characters and appended a hash", () => {
+    const s = claudeSetup(join(...Array.from({ length: 4 }, (_, i) => `deep_${i}.${'p'.repeat(60)}`), 'app'));
+    const key = realpathSync(s.project).replace(/[^a-zA-Z0-9]/g, '-');
+    expect(key.length).toBeGreaterThan(200);
+    // The native build's hash is not the one gitmem computes: the one folder with the prefix is taken.
+    const folder = join(s.env.HOME, '.claude', 'projects', `${key.slice(0, 200)}-x7k2p`, 'memory');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'build.md'), TOPIC);
+    const r = s.h.run(['connect', 'claude-code', '--auto-memory', '--agent', 'a1'], { cwd: s.project, env: s.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('imported 1 file(s)');
+    expect(git(s.dir, ['show', 'HEAD:build.md'])).toBe(TOPIC.trimEnd());
   });
 
   it('refuses a checkout without the index layout, and a folder file the checkout holds with other bytes', () => {

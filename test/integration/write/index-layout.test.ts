@@ -254,9 +254,9 @@ describe('the system layout beside it', () => {
       ),
     ).toMatch(/description/);
     mkdirSync(join(dir, 'n'), { recursive: true });
-    writeFileSync(join(dir, 'n/a.md'), topic('a', 'A'));
+    writeFileSync(join(dir, 'n/a.md'), topic('a', 'A').replace('name: a', 'colour: a'));
     git(dir, ['add', '-A'], env);
     const r = gitTry(dir, ['commit', '-qm', 'a'], env);
-    expect(r.stderr).toMatch(/unknown frontmatter key 'name'/);
+    expect(r.stderr).toMatch(/unknown frontmatter key 'colour'/);
   });
 });

@@ -11,9 +11,12 @@ import { resolveGitCommonDir } from '../../../src/git/common-dir.js';
 import { withMemoryOperation } from '../../../src/git/lease.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { protectPaths, readProtectedPaths } from '../../../src/hooks/protected.js';
+import { allowSecrets } from '../../../src/hooks/secret-allow.js';
+import { scanText } from '../../../src/blocks/secrets.js';
 import { SYSTEM_IDENTITY } from '../../../src/identity.js';
 import { migrateLayout, type MigrateDeps } from '../../../src/memfs/migrate.js';
 import { initMemory } from '../../../src/memory.js';
+import { fakeSecrets } from '../../helpers/secret-corpus.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 afterAll(cleanupTmp);
@@ -121,6 +124,36 @@ describe('gitmem migrate', () => {
     }
   });
 
+  it('round-trips index → system → index keeping name, type, metadata and the MEMORY.md prose', async () => {
+    const { dir, deps } = await repo('back');
+    await migrateLayout(deps(), { layout: 'index' });
+    const r = rng(2830);
+    const seeded: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) {
+      const path = `${['', 'topics/', 'topics/deep/'][Math.floor(r() * 3)]}t${i}.md`;
+      const type = ['user', 'feedback', 'project', 'reference'][i % 4];
+      seeded[path] =
+        `---\nname: Topic ${i}\ndescription: about ${i}\ntype: ${type}\n---\nfact ${i} ${'q'.repeat(Math.floor(r() * 30))}\n`;
+    }
+    seeded['MEMORY.md'] =
+      `# Memory\n\nThe user is Ana; keep notes short.\n\n- [topics](topics/MEMORY.md) — what we work on\n`;
+    commitFiles(dir, seeded);
+    const before = new Map(
+      git(dir, ['ls-files'], env)
+        .split('\n')
+        .map((p) => [p, readFileSync(join(dir, p), 'utf8')] as const),
+    );
+    await migrateLayout(deps(), { layout: 'system' });
+    expect(readFileSync(join(dir, 'system/memory-index.md'), 'utf8')).toContain('The user is Ana; keep notes short.');
+    expect(git(dir, ['ls-files'], env)).not.toMatch(/MEMORY\.md/);
+    await migrateLayout(deps(), { layout: 'index' });
+    for (const [path, text] of before) {
+      const now = readFileSync(join(dir, path), 'utf8');
+      if (path.endsWith('MEMORY.md')) expect(now.startsWith(text), path).toBe(true);
+      else expect(now, path).toBe(text);
+    }
+  });
+
   it('a dry run prints the diff and leaves the repository byte-identical', async () => {
     const { dir, deps } = await repo('dry');
     commitFiles(dir, { 'system/a/b.md': '---\ndescription: B\n---\nb\n' });
@@ -165,5 +198,37 @@ describe('gitmem migrate', () => {
     const message = await refused(() => migrateLayout(deps(), { layout: 'index' }), 'FILE_EXISTS');
     expect(message).toBe('migrate: system/a-b.md and system/a/b.md would both become a-b.md; rename one first');
     expect(state(dir)).toBe(before);
+  });
+
+  it("runs the commit's checks: a planted token is refused with the scan's error and main is unchanged", async () => {
+    const { dir, deps } = await repo('secret');
+    const token = fakeSecrets(28).find((f) => f.rule.startsWith('github')) ?? fakeSecrets(28)[0];
+    if (token === undefined) throw new Error('no fake secret');
+    // Planted past the hook (as a raw commit with --no-verify, or an older gitmem, could leave it).
+    commitFiles(dir, { 'system/a/b.md': `---\ndescription: B\n---\nkey: ${token.text}\n` });
+    const before = state(dir);
+    const message = await refused(() => migrateLayout(deps(), { layout: 'index' }), 'SECRET_DETECTED');
+    expect(message).toMatch(/^migrate: memory rules refused the migration:\n {2}a-b\.md:\d+: SECRET_DETECTED: /);
+    expect(message).not.toContain(token.value);
+    expect(state(dir)).toBe(before);
+  });
+
+  it('a fingerprint on the secret allow list, and a protected read_only file, migrate like any commit', async () => {
+    const { dir, deps } = await repo('allowed');
+    const token = fakeSecrets(29)[0];
+    if (token === undefined) throw new Error('no fake secret');
+    commitFiles(dir, {
+      'system/a/b.md': `---\ndescription: B\n---\nkey: ${token.text}\n`,
+      'system/rules.md': '---\ndescription: R\nread_only: true\n---\nbe kind\n',
+    });
+    await allowSecrets(
+      dir,
+      scanText(token.text).map((f) => f.fingerprint),
+    );
+    const there = await migrateLayout(deps(), { layout: 'index' });
+    expect(there.commit).toBe(git(dir, ['rev-parse', 'HEAD'], env));
+    expect(readFileSync(join(dir, 'rules.md'), 'utf8')).toContain('read_only: true');
+    await migrateLayout(deps(), { layout: 'system' });
+    expect(readFileSync(join(dir, 'system/rules.md'), 'utf8')).toContain('read_only: true');
   });
 });
