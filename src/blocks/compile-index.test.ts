@@ -43,8 +43,13 @@ describe('compilePrompt per layout', () => {
     const long = Array.from({ length: 300 }, (_, i) => `- line ${i}`).join('\n');
     const p = compilePrompt([{ path: 'MEMORY.md', content: long }], {}, LAYOUTS.index);
     expect(p).toContain('- line 199');
-    expect(p).not.toContain('- line 200');
-    expect(p).toMatch(/MEMORY.md is over its session-start budget \(200 lines/);
+    expect(p).not.toContain('- line 200\n');
+    // Claude Code's own warning (claude 2.1.328), with the repository's budget.
+    expect(p).toContain(
+      '- line 199\n\n> WARNING: MEMORY.md is 300 lines (limit: 200). Only part of it was loaded: 100 of 300 lines ' +
+        'were cut off, starting at line 201 ("- line 200"). Keep index entries to one line under ~200 chars; move ' +
+        'detail into topic files.',
+    );
     const small = compilePrompt(
       [{ path: 'MEMORY.md', content: long }],
       {},
@@ -52,6 +57,20 @@ describe('compilePrompt per layout', () => {
     );
     expect(small).toContain('- line 4');
     expect(small).not.toContain('- line 5\n');
+  });
+
+  it('says which limit an index broke: bytes alone, or a first line longer than the budget', () => {
+    const wide = `${Array.from({ length: 10 }, (_, i) => `- ${String(i).repeat(40)}`).join('\n')}\n`;
+    const p = compilePrompt([{ path: 'MEMORY.md', content: wide }], {}, layoutRow('index', { lines: 200, bytes: 100 }));
+    expect(p).toMatch(
+      /MEMORY\.md is 430 bytes \(limit: 100\) — index entries are too long\. Only part of it was loaded: 8 of 10 lines were cut off, starting at line 3 \("- 2{40}"\)/,
+    );
+    const one = compilePrompt(
+      [{ path: 'MEMORY.md', content: 'x'.repeat(300) }],
+      {},
+      layoutRow('index', { lines: 200, bytes: 100 }),
+    );
+    expect(one).toContain('everything after the first 100 characters of line 1 was cut off');
   });
 
   it('cuts by bytes without splitting a character, and lists directories in order', () => {

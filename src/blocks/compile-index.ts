@@ -3,7 +3,8 @@
  * block (plain markdown, no frontmatter; the root one cut to its session-start budget, as Claude Code loads
  * only the first 200 lines / 25 KB of MEMORY.md), and the deferred directories, each with its index.
  */
-import { normalizeText } from './frontmatter.js';
+import { formatCount } from './budgets.js';
+import { normalizeText, singleLine } from './frontmatter.js';
 import { indexSize, type IndexBudget, type LayoutRow } from './layouts.js';
 import type { Block, Context } from './render-blocks.js';
 
@@ -35,21 +36,51 @@ export function withinIndexBudget(text: string, budget: IndexBudget): { text: st
   return { text: out, cut: true };
 }
 
+/** The description a routing index is shown with (it has no frontmatter of its own). */
+export const INDEX_DESCRIPTION = 'routing index: what each file holds and when to read it';
+
 /**
- * A routing index as a block: its text as is (an index has no frontmatter), the root index within its budget.
+ * What Claude Code appends to a MEMORY.md it cut (its wording, seen in claude 2.1.328): how big the index is
+ * against which limit, how much was cut from where, and what to do about it.
+ * @example cutWarning('MEMORY.md', text, 'first 200 lines…', { lines: 200, bytes: 25600 }) // '> WARNING: MEMORY.md is 250 lines (limit: 200). …'
+ */
+export function cutWarning(path: string, text: string, kept: string, budget: IndexBudget): string {
+  const size = indexSize(text);
+  const overLines = size.lines > budget.lines;
+  const overBytes = size.bytes > budget.bytes;
+  const what =
+    overBytes && !overLines
+      ? `${formatCount(size.bytes)} bytes (limit: ${formatCount(budget.bytes)}) — index entries are too long`
+      : overLines && !overBytes
+        ? `${formatCount(size.lines)} lines (limit: ${formatCount(budget.lines)})`
+        : `${formatCount(size.lines)} lines and ${formatCount(size.bytes)} bytes`;
+  return `> WARNING: ${path} is ${what}. Only part of it was loaded: ${cutLines(text, kept)}. Keep index entries to one line under ~200 chars; move detail into topic files.`;
+}
+
+/** Which lines a cut left out: `50 of 250 lines were cut off, starting at line 201 ("- [a](a.md) …")`. */
+export function cutLines(text: string, kept: string): string {
+  const total = indexSize(text).lines;
+  if (text[kept.length] !== '\n') return `everything after the first ${kept.length} characters of line 1 was cut off`;
+  const keptLines = kept === '' ? 0 : kept.split('\n').length;
+  const next = singleLine(text.slice(kept.length + 1).split('\n')[0] ?? '').trim();
+  const quoted = next === '' ? '' : ` ("${next.length > 80 ? `${next.slice(0, 79)}…` : next}")`;
+  return `${total - keptLines} of ${total} lines were cut off, starting at line ${keptLines + 1}${quoted}`;
+}
+
+/**
+ * A routing index as a block: its text as is (an index has no frontmatter), the root index within its budget
+ * with Claude Code's warning after it when it was cut.
  * @example indexBlock(LAYOUTS.index, 'MEMORY.md', '# Memory\n').body === '# Memory'
  */
 export function indexBlock(layout: LayoutRow, path: string, content: string): Block {
   const text = normalizeText(content);
   const budget = path === layout.indexFile ? layout.indexBudget : null;
   const kept = budget === null ? { text, cut: false } : withinIndexBudget(text, budget);
-  const note = kept.cut
-    ? `\n[… ${path} is over its session-start budget (${budget?.lines} lines / ${budget?.bytes} bytes); the rest is not loaded]`
-    : '';
+  const body = kept.text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
   return {
     path,
-    description: 'routing index: what each file holds and when to read it',
-    body: `${kept.text.replace(/^(?:[ \t]*\n)+/, '').trimEnd()}${note}`,
+    description: INDEX_DESCRIPTION,
+    body: kept.cut && budget !== null ? `${body}\n\n${cutWarning(path, text, kept.text, budget)}` : body,
     readOnly: false,
   };
 }

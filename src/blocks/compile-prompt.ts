@@ -90,6 +90,8 @@ export interface PromptParts {
   deferred?: readonly DeferredDirectory[];
   /** What the core is called (`system/` when absent). */
   coreLabel?: string;
+  /** The layout the parts were made in (layouts.ts; the system layout when absent): the session context asks it. */
+  layout?: LayoutRow;
 }
 
 /** The block shown as `<self>`. */
@@ -257,6 +259,7 @@ export function promptParts(files: CommittedFile[], layout: LayoutRow = LAYOUTS.
       tree.map((e) => e.path),
     ),
     coreLabel: layout.coreLabel,
+    layout,
   };
 }
 

@@ -45,6 +45,8 @@ export interface LayoutRow {
   isCore(path: string): boolean;
   /** What the core is called in messages (`system/`, `root memory files`). */
   coreLabel: string;
+  /** The session context (blocks/compile-context.ts): what it says is shown, and what it calls core files left out. */
+  context: Readonly<{ shown: string; omitted: string }>;
   /** Frontmatter keys a memory file may carry, and those it must. */
   memoryKeys: readonly string[];
   requiredKeys: readonly string[];
@@ -91,6 +93,12 @@ const SYSTEM_ROW: LayoutRow = Object.freeze({
   classify: (path: string): FileKind => baseKind(path) ?? 'memory',
   isCore: (path: string): boolean => path.startsWith('system/') && path.endsWith('.md') && !hidden(path),
   coreLabel: 'system/',
+  context: Object.freeze({
+    shown:
+      'Files under system/ are shown in full below; the other files are listed with their descriptions and are ' +
+      'read with the gitmem memory tools (memory_view).',
+    omitted: 'system/ file(s)',
+  }),
   // `name`, `type` and `metadata` as the index layout has them (optional here): a migration from the index
   // layout keeps them (blocks/layout-migration.ts), so the way back loses nothing.
   memoryKeys: Object.freeze(['description', 'read_only', 'limit', 'name', 'type', 'metadata']),
@@ -116,6 +124,13 @@ const INDEX_ROW: LayoutRow = Object.freeze({
   },
   isCore: (path: string): boolean => !path.includes('/') && path.endsWith('.md') && !path.startsWith('.'),
   coreLabel: 'root memory files',
+  context: Object.freeze({
+    shown:
+      'The root MEMORY.md index (within its session-start budget) and the other markdown files in the root are ' +
+      "shown below; topic files in subfolders are not loaded: each folder's MEMORY.md lists them, and they are " +
+      'read with the gitmem memory tools (memory_view).',
+    omitted: 'root memory file(s)',
+  }),
   // `metadata`: Claude Code (2.1.x) rewrites an auto-memory file's frontmatter on Write, moving `type` into a
   // `metadata` map (node_type, type, originSessionId, modified); seen with the real program in
   // test/integration/harness/auto-memory-claude.test.ts.

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileParts, compilePrompt, type CommittedFile } from './compile-prompt.js';
 import { summarizeMarkdown } from './file-summary.js';
 import { PromptModel } from './prompt-model.js';
+import { LAYOUTS, layoutRow, type LayoutRow } from './layouts.js';
 import { rng } from '../../test/helpers/rng.js';
 
 const DIRS = [
@@ -19,7 +20,7 @@ const DIRS = [
   'x/.y',
   '',
 ];
-const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'a.md', 'B.md', 'n.txt', 'é.md', 'system'];
+const NAMES = ['persona.md', 'human.md', 'SKILL.md', 'MEMORY.md', 'a.md', 'B.md', 'n.txt', 'é.md', 'system'];
 const ODD = ['./notes/a.md', 'notes\\a.md', '/top.md'];
 
 function text(next: () => number, step: number): string {
@@ -31,9 +32,9 @@ function text(next: () => number, step: number): string {
   return `---\ndescription: text ${step}\n${name}${ro}---\n\nbody ${step}\n`;
 }
 
-/** A file as the read cache hands it over: system/ texts in full, other markdown as summaries. */
-function asCommitted(path: string, content: string, next: () => number): CommittedFile {
-  if (path.startsWith('system/') || !path.endsWith('.md') || next() < 0.3) return { path, content };
+/** A file as the read cache hands it over: core texts in full, other markdown as summaries. */
+function asCommitted(path: string, content: string, next: () => number, layout: LayoutRow): CommittedFile {
+  if (layout.isCore(path) || !path.endsWith('.md') || next() < 0.3) return { path, content };
   return { path, summary: summarizeMarkdown(content) };
 }
 
@@ -44,11 +45,21 @@ function randomPath(next: () => number): string {
   return dir === '' ? name : `${dir}/${name}`;
 }
 
-describe('PromptModel', () => {
+/** A root index of many lines, so that its budget (3 lines in the index layout's test row) cuts it. */
+const longIndex = (step: number): string => Array.from({ length: 5 }, (_, i) => `- line ${i} of ${step}`).join('\n');
+
+describe.each<[string, LayoutRow]>([
+  ['system', LAYOUTS.system],
+  ['index', layoutRow('index', { lines: 3, bytes: 10_000 })],
+])('PromptModel (%s layout)', (_name, layout) => {
   it('compiles like compilePrompt from scratch after every random step (seeded)', () => {
+    const text2 = (next: () => number, step: number, path: string): string =>
+      path === 'MEMORY.md' && next() < 0.5 ? longIndex(step) : text(next, step);
+    const asCommittedIn = (path: string, step: number, next: () => number): CommittedFile =>
+      asCommitted(path, text2(next, step, path), next, layout);
     for (let seed = 1; seed <= 30; seed++) {
       const next = rng(seed);
-      const model = new PromptModel();
+      const model = new PromptModel(layout);
       const files = new Map<string, CommittedFile>();
       const treeLimits =
         seed % 2 === 0 ? { maxLines: 4 + (seed % 9), maxChars: 300, maxChildrenPerDir: 1 + (seed % 3) } : undefined;
@@ -63,11 +74,11 @@ describe('PromptModel', () => {
         const roll = next();
         if (roll < 0.5 || pick === undefined) {
           const path = randomPath(next);
-          const file = asCommitted(path, text(next, step), next);
+          const file = asCommittedIn(path, step, next);
           model.set(file);
           files.set(path, file);
         } else if (roll < 0.65) {
-          const file = asCommitted(pick, text(next, step), next);
+          const file = asCommittedIn(pick, step, next);
           model.set(file);
           files.set(pick, file);
         } else if (roll < 0.85) {
@@ -83,7 +94,7 @@ describe('PromptModel', () => {
         }
         let expected: string;
         try {
-          expected = compilePrompt([...files.values()], options);
+          expected = compilePrompt([...files.values()], options, layout);
         } catch (err) {
           expected = `throws ${(err as Error).message}`;
         }
@@ -95,7 +106,7 @@ describe('PromptModel', () => {
   });
 
   it('has no parts while a path compilePrompt would clean is present, and has them again once it goes', () => {
-    const model = new PromptModel();
+    const model = new PromptModel(layout);
     model.set({ path: 'notes\\a.md', content: 'x' });
     expect(model.parts()).toBeUndefined();
     model.delete('notes\\a.md');

@@ -1,26 +1,27 @@
 /**
- * Applies a personality preset as one commit: system/persona.md gets the preset's persona; system/human.md
+ * Applies a personality preset as one commit: the persona file gets the preset's persona; the human file
  * gets the preset's human text only while it still holds a starter or preset text — what the agent learned
  * about its human is never discarded silently (WOULD_DISCARD_EDITS unless forced). Frontmatter is kept;
- * refuses on a dirty repo like every automated write.
+ * refuses on a dirty repo like every automated write. Where the two files live is the repository's layout's
+ * (blocks/layouts.ts `corePath`: `system/persona.md`, or `persona.md` in the root for the index layout).
  */
 import { listPersonalities, getPersonality } from '../blocks/personalities.js';
 import { normalizeText, splitFrontmatter } from '../blocks/frontmatter.js';
 import { composeMemoryFile, replaceBodyPreservingFrontmatter } from '../blocks/replace-body.js';
+import type { LayoutRow } from '../blocks/layouts.js';
 import { MemoryError } from '../errors.js';
+import { resolveGitCommonDir } from '../git/common-dir.js';
+import { readLayoutAt } from '../hooks/layout-config.js';
 import type { CommandContext } from './commands/context.js';
 import { readFile } from './commands/context.js';
 import type { FileEdit } from './edits.js';
 import { RepoFs } from './repo-fs.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from './tool.js';
 
-const PERSONA = 'system/persona.md';
-const HUMAN = 'system/human.md';
-
 export interface PersonalityOptions {
   /** The commit message's first line (default `chore(personality): switch to <id>`). */
   reason?: string;
-  /** Replace system/human.md even when it holds learned text. */
+  /** Replace the human file (system/human.md, or human.md in the index layout) even when it holds learned text. */
   force?: boolean;
 }
 
@@ -36,11 +37,21 @@ function holdsPresetHuman(file: string | null): boolean {
   return listPersonalities().some((p) => p.human.body.trim() === body);
 }
 
-function edit(ctx: CommandContext, file: string, text: { description: string; body: string }): FileEdit {
+/** A new core file carries the frontmatter the layout requires (the index layout's `name` too). */
+function edit(
+  ctx: CommandContext,
+  layout: LayoutRow,
+  name: string,
+  text: { description: string; body: string },
+): FileEdit {
+  const file = layout.corePath(name);
   const before = readFile(ctx, file);
+  const data = layout.requiredKeys.includes('name')
+    ? { name, description: text.description }
+    : { description: text.description };
   const after =
     before === null
-      ? composeMemoryFile({ description: text.description }, text.body)
+      ? composeMemoryFile(data, text.body)
       : replaceBodyPreservingFrontmatter(before, text.body, { description: text.description });
   const same = before !== null && after.replace(/\s+$/, '') === before.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
   return { file, before, after: same ? before : after };
@@ -52,29 +63,35 @@ function edit(ctx: CommandContext, file: string, text: { description: string; bo
  */
 function planPersonality(
   ctx: CommandContext,
+  layout: LayoutRow,
   personalityId: string,
   force = false,
-): { edits: FileEdit[]; learned: boolean } {
+): { edits: FileEdit[]; learned: boolean; human: string } {
   const p = getPersonality(personalityId);
-  const learned = !holdsPresetHuman(readFile(ctx, HUMAN));
+  const human = layout.corePath('human');
+  const learned = !holdsPresetHuman(readFile(ctx, human));
   if (learned && !force) {
     throw new MemoryError(
       'WOULD_DISCARD_EDITS',
-      `${HUMAN} holds text learned about the human (not a starter or preset text); applying "${p.id}" would replace it — edit it by hand, or pass --force to replace it anyway (persona.md is unchanged)`,
-      { data: { path: HUMAN, personality: p.id } },
+      `${human} holds text learned about the human (not a starter or preset text); applying "${p.id}" would replace it — edit it by hand, or pass --force to replace it anyway (persona.md is unchanged)`,
+      { data: { path: human, personality: p.id } },
     );
   }
-  return { edits: [edit(ctx, PERSONA, p.persona), edit(ctx, HUMAN, p.human)], learned };
+  return {
+    edits: [edit(ctx, layout, 'persona', p.persona), edit(ctx, layout, 'human', p.human)],
+    learned,
+    human,
+  };
 }
 
 /** The commit message: the reason, then which files were replaced (and what --force let go). */
-function messageFor(id: string, plan: { edits: FileEdit[]; learned: boolean }, reason?: string): string {
+function messageFor(id: string, plan: { edits: FileEdit[]; learned: boolean; human: string }, reason?: string): string {
   const replaced = plan.edits.filter((e) => e.after !== e.before).map((e) => e.file);
   const lines = [reason?.trim() || `chore(personality): switch to ${id}`, ''];
   lines.push(
     replaced.length > 0 ? `Replaced ${replaced.join(' and ')} with the "${id}" texts.` : 'Nothing to replace.',
   );
-  if (plan.learned) lines.push(`The learned text of ${HUMAN} was replaced on purpose (--force).`);
+  if (plan.learned) lines.push(`The learned text of ${plan.human} was replaced on purpose (--force).`);
   return lines.join('\n');
 }
 
@@ -91,12 +108,14 @@ export async function applyPersonality(
   const p = getPersonality(personalityId);
   const force = options.force === true;
   const ctxFor = (fs: RepoFs): CommandContext => ({ memoryDir: deps.memoryDir, tool: 'personality', fs });
+  // Read again under the lease: a migration landing meanwhile moves the files to the other layout.
+  const layout = (): LayoutRow => readLayoutAt(deps.gitDirs?.commonDir ?? resolveGitCommonDir(deps.memoryDir));
   // Planned once here for the message; planned again under the lease, where it counts and where its errors
   // are reported (after the clean check, like every write).
   let message: string;
   const probe = new RepoFs(deps.memoryDir);
   try {
-    message = messageFor(p.id, planPersonality(ctxFor(probe), personalityId, force), options.reason);
+    message = messageFor(p.id, planPersonality(ctxFor(probe), layout(), personalityId, force), options.reason);
   } catch {
     message = options.reason?.trim() || `chore(personality): switch to ${p.id}`;
   } finally {
@@ -106,6 +125,6 @@ export async function applyPersonality(
     deps,
     `personality ${p.id}`,
     message,
-    (fs) => planPersonality(ctxFor(fs), personalityId, force).edits,
+    (fs) => planPersonality(ctxFor(fs), layout(), personalityId, force).edits,
   );
 }

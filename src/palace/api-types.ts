@@ -16,8 +16,11 @@ export interface SummaryReply {
   head: string | null;
   /** Commits reachable from HEAD (for the timeline). */
   commits: number;
-  /** system/ against its budget. */
-  system: { tokens: number; budget: number; files: Array<{ path: string; tokens: number }> };
+  /**
+   * Core memory (compiled into every prompt) against its budget; `label` names the core of the repository's
+   * layout (`system/`, or `root memory files` in the index layout).
+   */
+  system: { label: string; tokens: number; budget: number; files: Array<{ path: string; tokens: number }> };
   live: boolean;
 }
 

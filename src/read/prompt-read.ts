@@ -2,7 +2,8 @@
  * The prompt and the tree of HEAD, read through the read cache (memfs/read-snapshot.ts): at a new commit
  * only changed blobs are read, and only changed paths are rendered again — the tree and the prompt's parts
  * are kept per repository as models (blocks/tree-model.ts, blocks/prompt-model.ts) that catch up by the paths
- * the snapshot moved by, or are rebuilt from its files when they are further behind. The text rendered for a
+ * the snapshot moved by, or are rebuilt from its files when they are further behind (the prompt's in the
+ * repository's layout). The text rendered for a
  * commit is kept in the process too (a commit id names its content, so the same commit and options always
  * give the same text).
  */
@@ -90,11 +91,15 @@ function committedFile(
   return { path, content: '' };
 }
 
-const prompts: ViewKind<PromptModel> = {
-  views: new Map(),
-  make: () => new PromptModel(),
-  apply: (model, snap, path, id) => (id === undefined ? model.delete(path) : model.set(committedFile(snap, path, id))),
-};
+const promptViews = new Map<string, View<PromptModel>>();
+
+/** The prompt models of one layout (a repository's views are keyed by its layout too: a migration starts afresh). */
+const promptsIn = (layout: LayoutRow): ViewKind<PromptModel> => ({
+  views: promptViews,
+  make: () => new PromptModel(layout),
+  apply: (model, snap, path, id) =>
+    id === undefined ? model.delete(path) : model.set(committedFile(snap, path, id, layout)),
+});
 
 const treeDescription = (snap: ReadSnapshot, path: string, id: string): string | undefined =>
   path.endsWith('.md') ? snap.summaries.get(id)?.description : undefined;
@@ -122,20 +127,13 @@ export async function readPrompt(
   const key = `prompt\0${repo}\0${commit}\0${JSON.stringify(options)}\0${JSON.stringify(layout)}`;
   const hit = rendered.get(key);
   if (hit !== undefined) return hit;
-  if (layout.prompt !== 'blocks')
-    // The kept prompt model knows the system layout only: another layout's parts are made from the files.
-    return withSnapshotAt(git, memoryDir, commit, (snap) =>
-      remember(key, () => {
-        const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id, layout));
-        return compiled(promptParts(files, layout), { ...options, revision: commit });
-      }),
-    );
+  const view = `${repo}\0${JSON.stringify(layout)}`;
   return withSnapshotAt(git, memoryDir, commit, (snap) =>
     remember(key, () => {
-      const parts = viewAt(prompts, repo, snap).parts();
+      const parts = viewAt(promptsIn(layout), view, snap).parts();
       if (parts !== undefined) return compiled(parts, { ...options, revision: commit });
-      const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id));
-      return compiled(promptParts(files), { ...options, revision: commit });
+      const files = [...snap.files].map(([path, id]) => committedFile(snap, path, id, layout));
+      return compiled(promptParts(files, layout), { ...options, revision: commit });
     }),
   );
 }

@@ -1,10 +1,10 @@
 /**
- * The read routes: summary (head, commit count, system/ budget), a directory of the tree, one file, its or
+ * The read routes: summary (head, commit count, the core's budget), a directory of the tree, one file, its or
  * the whole memory's history (paged), a diff, and the timeline's commit at a position. All of a committed
  * revision, through the Memory handle.
  */
 import { isMemoryError } from '../../index.js';
-import { estimateTokens, type WriterKind } from '../../internals.js';
+import { estimateTokens, LAYOUTS, readRepoLayout, type LayoutRow, type WriterKind } from '../../internals.js';
 import type {
   CommitInfo,
   DiffReply,
@@ -30,26 +30,41 @@ const MAX_FILE_CHARS = 2_000_000;
 export const DIFF_BYTES = 512 * 1024;
 
 /**
- * system/'s markdown files, most expensive first: what `memory.tokens()` counts, taken from the commit's
- * cached tree index so the first view lists the tree once, not twice.
+ * The core's markdown files (the repository's layout says which: system/, or the root's markdown in the index
+ * layout), most expensive first: what the budget counts, taken from the commit's cached tree index so the
+ * first view lists the tree once, not twice.
  */
-function systemTokens(index: TreeIndex): { tokens: number; files: Array<{ path: string; tokens: number }> } {
+function coreTokens(
+  index: TreeIndex,
+  isCore: (path: string) => boolean,
+): { tokens: number; files: Array<{ path: string; tokens: number }> } {
   const files = [...index.files.values()]
-    .filter((f) => f.path.startsWith('system/') && f.path.endsWith('.md'))
+    .filter((f) => isCore(f.path))
     .map((f) => ({ path: f.path, tokens: estimateTokens(f.size) }))
     .sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : 1));
   return { tokens: files.reduce((n, f) => n + f.tokens, 0), files };
 }
 
+/** The repository's layout; a setting the palace cannot read shows as the default (the tool refuses it). */
+function layoutOf(memoryDir: string): LayoutRow {
+  try {
+    return readRepoLayout(memoryDir);
+  } catch {
+    return LAYOUTS.system;
+  }
+}
+
 export async function summary(req: ApiRequest): Promise<SummaryReply> {
   const head = await req.view.head();
   const [commits, index] = await Promise.all([req.view.commitCount(head), req.view.tree(head)]);
-  const system = systemTokens(index);
+  const layout = layoutOf(req.view.memory.memoryDir);
+  const system = coreTokens(index, layout.isCore);
   return {
     agent: req.view.agent,
     head,
     commits,
     system: {
+      label: layout.coreLabel,
       tokens: system.tokens,
       budget: systemBudget(req.view.memory.memoryDir, req.hub.home),
       files: system.files.slice(0, 50),

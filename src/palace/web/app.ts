@@ -1,5 +1,5 @@
 /**
- * The palace's page: header (agent, head, live state, search), the sidebar (system/ against its budget,
+ * The palace's page: header (agent, head, live state, search), the sidebar (core memory against its budget,
  * timeline, tree) and the main views (file, log, conflicts, reflection, sync, search). A move of main
  * seen on the change stream bumps `tick`, which every view reloads on.
  */
@@ -43,7 +43,7 @@ function useToasts(): [Array<{ id: number; text: string }>, (text: string) => vo
 function Budget({ system }: { system: SummaryReply['system'] }) {
   const share = system.budget > 0 ? system.tokens / system.budget : 0;
   return html`<div class=${`budget${share > 1 ? ' over' : share > 0.8 ? ' near' : ''}`} title=${system.files.map((f) => `${f.path}: ${f.tokens}`).join('\n')}>
-    <div class="row"><span>system/</span><span class="muted">${formatTokens(system.tokens)} of ${formatTokens(system.budget)} tokens</span></div>
+    <div class="row"><span>${system.label}</span><span class="muted">${formatTokens(system.tokens)} of ${formatTokens(system.budget)} tokens</span></div>
     <div class="bar" role="meter" aria-valuemin="0" aria-valuemax=${system.budget} aria-valuenow=${system.tokens}><div class="fill" style=${{ width: `${Math.min(100, share * 100).toFixed(1)}%` }}></div></div>
   </div>`;
 }
@@ -167,7 +167,7 @@ interface SideProps {
   onOpen: (path: string) => void;
 }
 
-/** The left column: the system/ budget, the timeline, the as-of note and the tree. */
+/** The left column: the core's budget, the timeline, the as-of note and the tree. */
 function Side({ source, agent, summary: s, at, tick, path, onAt, onOpen }: SideProps) {
   return html`<aside class="side">
     ${s ? html`<${Budget} system=${s.system} />` : null}

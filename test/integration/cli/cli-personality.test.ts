@@ -65,3 +65,41 @@ describe.each<CliMode>(['local', 'daemon'])('personality apply (%s)', (mode) => 
     );
   });
 });
+
+describe('personality apply in the index layout (persona.md and human.md in the root)', () => {
+  afterAll(() => cleanupTmp());
+
+  it('writes the root core files the layout names, never system/, and refuses learned text there too', () => {
+    const h = cliHome('local');
+    expect(h.run(['init', '--agent', 'a1', '--layout', 'index']).code).toBe(0);
+    const dir = h.memoryDir('a1');
+    const files = (): string[] => git(dir, ['ls-tree', '-r', '--name-only', 'HEAD']).trim().split('\n').sort();
+    const before = files();
+    const r = h.run(['personality', 'apply', 'stern', '--agent', 'a1']);
+    expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: '' });
+    expect(git(dir, ['log', '-1', '--format=%B'])).toMatch(/\n\nReplaced persona\.md and human\.md with the "stern"/);
+    expect(files()).toEqual(before);
+    expect(files().some((f) => f.startsWith('system/'))).toBe(false);
+    expect(git(dir, ['show', 'HEAD:persona.md'])).toMatch(/^---\n(?=[\s\S]*^name: persona$)[\s\S]*\n---\n/m);
+
+    const edit = ['memory', 'insert', 'human.md', '--line', '0', '--text', '- Ana prefers pnpm', '--reason', 'learned'];
+    expect(h.run([...edit, '--agent', 'a1']).code).toBe(0);
+    const state = h.state('a1');
+    const refused = h.run(['personality', 'apply', 'tutor', '--agent', 'a1']);
+    expect({ code: refused.code, error: errorCode(refused) }).toEqual({ code: 1, error: 'WOULD_DISCARD_EDITS' });
+    expect(refused.stderr).toMatch(/\bhuman\.md holds text learned/);
+    expect(refused.stderr).not.toContain('system/');
+    expect(h.state('a1')).toBe(state);
+  });
+
+  it('creates a missing persona.md with the name and description the layout requires', () => {
+    const h = cliHome('local');
+    expect(h.run(['init', '--agent', 'a1', '--layout', 'index']).code).toBe(0);
+    const dir = h.memoryDir('a1');
+    const del = h.run(['memory', 'delete', 'persona.md', '--reason', 'start over', '--agent', 'a1']);
+    expect(del.code, del.stderr).toBe(0);
+    const r = h.run(['personality', 'apply', 'cheerful', '--agent', 'a1']);
+    expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: '' });
+    expect(git(dir, ['show', 'HEAD:persona.md'])).toMatch(/^---\ndescription: .+\nname: persona\n---\n\n\S/);
+  });
+});
