@@ -5,7 +5,8 @@
 // writer's sync returned `pushed`) to the write being on the server's main, the integrator's pushes per minute and
 // the writers' push retries. Then the same writers with plain `sync` (everyone pushes main): how many pushes lost
 // the ref race. Full size: BENCH_WRITERS_HOMES=4 BENCH_WRITERS_AGENTS=5 BENCH_WRITERS_WRITES=50; the default is a
-// bounded run (a minute or two) since the machine is shared.
+// bounded run (a minute or two) since the machine is shared. The plain baseline stops after BENCH_WRITERS_PLAIN_MINUTES
+// (default 10) and counts the writes whose sync lost the race 20 times in a row as starved.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cloneMemory, createMemory, initMemory } from '../../dist/index.js';
@@ -18,6 +19,8 @@ const HOMES = num('BENCH_WRITERS_HOMES', 4);
 const AGENTS = num('BENCH_WRITERS_AGENTS', 5);
 const WRITES = num('BENCH_WRITERS_WRITES', 2);
 const RATE = num('BENCH_WRITERS_RATE', 6);
+// The plain-sync baseline stops after this many minutes: at full size its writers starve each other for an hour.
+const PLAIN_MINUTES = num('BENCH_WRITERS_PLAIN_MINUTES', 10);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A runner that counts pushes the server refused because another push won the ref (non-ff or ref lock). */
@@ -57,11 +60,15 @@ async function writersOf(gl, base, repo, mode, counter) {
   return writers;
 }
 
-/** Each writer writes and syncs WRITES times (a failed sync is tried again: the write is acknowledged once pushed). */
-async function runWriters(writers, acks, counter) {
+/**
+ * Each writer writes and syncs WRITES times (a failed sync is tried again: the write is acknowledged once pushed).
+ * With `until` (plain sync, the baseline) a writer stops at that time and a write whose sync kept losing the race
+ * 20 times is counted as starved rather than failing the run: starvation is what the baseline shows.
+ */
+async function runWriters(writers, acks, counter, until = Infinity) {
   await Promise.all(
     writers.map(async (w) => {
-      for (let k = 0; k < WRITES; k++) {
+      for (let k = 0; k < WRITES && Date.now() < until; k++) {
         const id = `${w.id}-${k}`;
         await w.memory.tool({
           command: 'create',
@@ -70,15 +77,21 @@ async function runWriters(writers, acks, counter) {
           description: id,
           file_text: `${id}\n`,
         });
+        let pushed;
         for (let attempt = 0; ; attempt++) {
           const r = await w.memory.sync();
           counter.retries += r.retries ?? 0;
-          if (r.status === 'pushed' || r.status === 'clean') break;
+          pushed = r.status === 'pushed' || r.status === 'clean';
+          if (pushed) break;
           counter.failedSyncs++;
+          if (attempt > 20 && until !== Infinity) {
+            counter.starved = (counter.starved ?? 0) + 1;
+            break;
+          }
           if (attempt > 20) throw new Error(`${id}: ${r.summary}`);
           await sleep(200 + Math.random() * 300);
         }
-        acks.set(id, Date.now());
+        if (pushed) acks.set(id, Date.now());
       }
     }),
   );
@@ -153,15 +166,18 @@ async function plainScenario(gl, base) {
   const writers = await writersOf(gl, base, 'plain', 'main', counter);
   const acks = new Map();
   const t0 = Date.now();
-  await runWriters(writers, acks, counter);
+  await runWriters(writers, acks, counter, t0 + PLAIN_MINUTES * 60_000);
   return {
     section: 'writers',
     name: `plain sync ${HOMES}x${AGENTS}x${WRITES}: pushes that lost the ref race`,
     median_ms: round((Date.now() - t0) / Math.max(1, acks.size)),
     target: 'baseline',
     acked: acks.size,
+    of: HOMES * AGENTS * WRITES,
+    minutes_cap: PLAIN_MINUTES,
     lost_races: counter.lostRaces,
     failed_syncs: counter.failedSyncs,
+    starved: counter.starved ?? 0,
   };
 }
 
@@ -185,7 +201,10 @@ export async function bench() {
   const gl = await startGitolite(dir, users, conf);
   const base = benchEnv(tmpDir('gitmem-bench-writers-home-'));
   try {
-    return [await writerRefsScenario(gl, base), await plainScenario(gl, base)];
+    const refs = await writerRefsScenario(gl, base);
+    // Shown at once: the baseline after it runs for minutes and must not take this row with it if it fails.
+    process.stderr.write(`bench: ${JSON.stringify(refs)}\n`);
+    return [refs, await plainScenario(gl, base)];
   } finally {
     gl.stop();
   }
