@@ -74,7 +74,7 @@ export { serveDaemonHooks } from './hooks/hook-daemon.js';
 export { preCommitEntry } from './hooks/install.js';
 export { findPreCommitProblems } from './hooks/pre-commit.js';
 export { readRepoLayout } from './hooks/layout-config.js';
-export { LAYOUTS, type LayoutRow } from './blocks/layouts.js';
+export { type LayoutRow } from './blocks/layouts.js';
 // --- reflection
 export { resolveReflectionSettings, type ReflectionSettings } from './reflection/settings.js';
 export {

@@ -47,11 +47,17 @@ export function layoutOfConfig(config: string | undefined): LayoutRow {
 }
 
 /**
- * The layout of the repository (or any worktree of it) at `repoDir`.
+ * The layout of the repository (or any worktree of it) at `repoDir`. `lenient`: a setting that cannot be read
+ * answers the default layout instead of refusing (a viewer shows; the tool and the hook still refuse).
  * @example readRepoLayout(memoryDir).name // 'system' unless `gitmem init --layout index` made it
  */
-export function readRepoLayout(repoDir: string): LayoutRow {
-  return layoutOfConfig(readGitConfigText(resolveGitCommonDir(repoDir)));
+export function readRepoLayout(repoDir: string, o: { lenient?: boolean } = {}): LayoutRow {
+  try {
+    return layoutOfConfig(readGitConfigText(resolveGitCommonDir(repoDir)));
+  } catch (err) {
+    if (o.lenient === true) return layoutRow();
+    throw err;
+  }
 }
 
 /**

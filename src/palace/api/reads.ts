@@ -4,7 +4,7 @@
  * revision, through the Memory handle.
  */
 import { isMemoryError } from '../../index.js';
-import { estimateTokens, LAYOUTS, readRepoLayout, type LayoutRow, type WriterKind } from '../../internals.js';
+import { estimateTokens, readRepoLayout, type LayoutRow, type WriterKind } from '../../internals.js';
 import type {
   CommitInfo,
   DiffReply,
@@ -47,11 +47,7 @@ function coreTokens(
 
 /** The repository's layout; a setting the palace cannot read shows as the default (the tool refuses it). */
 function layoutOf(memoryDir: string): LayoutRow {
-  try {
-    return readRepoLayout(memoryDir);
-  } catch {
-    return LAYOUTS.system;
-  }
+  return readRepoLayout(memoryDir, { lenient: true });
 }
 
 export async function summary(req: ApiRequest): Promise<SummaryReply> {
