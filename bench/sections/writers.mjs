@@ -1,7 +1,7 @@
 // Many writers on one memory, through one real gitolite3 repository over SSH on loopback (issue 30): HOMES homes
 // (machines) × AGENTS agents, WRITES acknowledged writes each, every writer in `sync.mode = writer-refs` with an
 // integrator running (`integrateWriters` in a loop at RATE pushes a minute). Reports acknowledged writes lost and
-// duplicated (must be 0), `git fsck --strict` of the server's repository, p50/p95 from acknowledgement (the
+// duplicated (must be 0), `git fsck --strict --no-dangling` (force-pushed writer refs leave dangling commits) of the server's repository, p50/p95 from acknowledgement (the
 // writer's sync returned `pushed`) to the write being on the server's main, the integrator's pushes per minute and
 // the writers' push retries. Then the same writers with plain `sync` (everyone pushes main): how many pushes lost
 // the ref race. Full size: BENCH_WRITERS_HOMES=4 BENCH_WRITERS_AGENTS=5 BENCH_WRITERS_WRITES=50; the default is a
@@ -134,7 +134,7 @@ async function writerRefsScenario(gl, base) {
   // The duplicate count means something only if each write's commit is found by its reason.
   if ([...acks.keys()].some((id) => commitsOf(id) === 0)) throw new Error('a write commit without its reason');
   const repoDir = join(gl.home, 'repositories', 'shared.git');
-  const fsck = gitSync(repoDir, ['fsck', '--strict', '--no-progress'], integEnv);
+  const fsck = gitSync(repoDir, ['fsck', '--strict', '--no-dangling', '--no-progress'], integEnv);
   const delays = [...acks].filter(([id]) => onMain.has(id)).map(([id, at]) => Math.max(0, onMain.get(id) - at));
   const s = stats(delays);
   return {

@@ -78,12 +78,13 @@ export async function integrateRemote(
   input: IntegrateInput,
   hint: SyncHint,
   fetched?: FetchOutcome,
+  o: { merge?: boolean } = {},
 ): Promise<IntegrateResult> {
   const f = fetched ?? (await fetchMain(input));
   if (!f.found) return { outcome: 'remote_empty', pulled: 0, ahead: hint.head ? await countAhead(input) : 0 };
   // Moving main: hold the memory operation lease so no tool write or worker merge interleaves.
-  const lease = { purpose: 'sync', ...(input.signal ? { signal: input.signal } : {}) };
-  return withMemoryOperation(input.memoryDir, () => integrateLocked(input, hint, f.update), lease);
+  const lease = { purpose: 'sync', signal: input.signal };
+  return withMemoryOperation(input.memoryDir, () => integrateLocked(input, hint, f.update, o.merge === true), lease);
 }
 
 /**
@@ -95,6 +96,7 @@ async function integrateLocked(
   input: IntegrateInput,
   hint: SyncHint,
   update: TrackingUpdate,
+  merge: boolean,
 ): Promise<IntegrateResult> {
   const gitDir = gitDirOf(input.memoryDir);
   const onto = (gitDir ? readRefQuick(gitDir, REMOTE_MAIN) : undefined) ?? (await revParse(input, REMOTE_MAIN));
@@ -114,12 +116,43 @@ async function integrateLocked(
     return { outcome: 'rejected', pulled: 0, ahead: counted?.ahead ?? (await countAhead(input)), rejection };
   // Known to share history: rebase at once (it fast-forwards or does nothing when that is all there
   // is) and count local and remote commits alongside, instead of counting first.
-  if (quick?.kind === 'related') return rebaseCounting(input, quick.head, onto);
+  if (quick?.kind === 'related' && !merge) return rebaseCounting(input, quick.head, onto);
   if (counted?.ahead === 0) return fastForward(input, onto, counted.behind);
   const rel = await relation(input, onto);
   if (rel.behind === 0) return { outcome: 'up_to_date', pulled: 0, ahead: rel.ahead };
   if (rel.ahead === 0) return fastForward(input, onto, rel.behind);
+  if (merge && rel.related) return mergeOnto(input, rel, onto);
   return rebaseOnto(input, rel, onto);
+}
+
+/**
+ * Merges `onto` into main instead of rebasing (writer refs): a writer's commits may already be on its ref and
+ * under the integrator's merge, so rewriting them would land each write twice on main.
+ */
+async function mergeOnto(input: IntegrateInput, rel: Relation, onto: string): Promise<IntegrateResult> {
+  const args = ['merge', '--no-edit', '--no-ff', '--quiet', '-m', `Merge ${REMOTE_MAIN}`, onto];
+  const env = { GIT_REFLOG_ACTION: `merge ${REMOTE_MAIN}` };
+  try {
+    try {
+      await input.git.run(args, { ...runOpts(input), env });
+    } catch (err) {
+      if (!(err instanceof GitCommandError) || err.kind !== 'identity') throw err;
+      await abortMerge(input);
+      await input.git.run(args, { ...runOpts(input), env, config: identityConfig(SYSTEM_IDENTITY) });
+    }
+    return { outcome: 'rebased', pulled: rel.behind, ahead: rel.ahead };
+  } catch (err) {
+    const paths = err instanceof GitCommandError ? await unmergedPaths(input) : [];
+    if (paths.length === 0) {
+      await abortMerge(input);
+      throw err;
+    }
+    return onRebaseConflict(input, { ...rel, conflictPaths: paths, backupRef: undefined }, onto, abortMerge);
+  }
+}
+
+async function abortMerge(input: IntegrateInput): Promise<void> {
+  await input.git.run(['merge', '--abort'], { ...runOpts(input), okExitCodes: [1, 128] });
 }
 
 async function fastForward(input: IntegrateInput, onto: string, behind: number): Promise<IntegrateResult> {
@@ -222,10 +255,11 @@ async function onRebaseConflict(
   input: IntegrateInput,
   c: Relation & { conflictPaths: string[]; backupRef: string | undefined },
   onto: string,
+  abort: (input: IntegrateInput) => Promise<void> = abortRebase,
 ): Promise<IntegrateResult> {
   const { conflictPaths, backupRef } = c;
   const ops: RebaseConflictOps = {
-    abortRebase: () => abortRebase(input),
+    abortRebase: () => abort(input),
     keepLocalCommits: async () => {
       const ref = await createUniqueRef(
         input.git,

@@ -1,7 +1,8 @@
 /**
  * `sync.mode = writer-refs`: each writer (agent + machine) pushes only `refs/heads/writers/<agent>/<machine>`,
  * so writers never contend for `main`'s ref lock; an integrator (integrate-writers.ts) merges them into main.
- * The writer still pulls main first (validated, as plain sync does), so its ref stays a descendant of main.
+ * The writer still pulls main first (validated as plain sync does, and merged: a rebase would rewrite commits
+ * the integrator may already be merging, landing them twice), so its ref stays a descendant of main.
  * A push that loses a ref race (`cannot lock ref`, a stale old value) is retried with backoff and jitter.
  */
 import { hostname } from 'node:os';
@@ -108,7 +109,7 @@ export interface WriterSyncResult extends SyncResult {
 }
 
 /**
- * Pull main (validated, rebased as plain sync does), then push HEAD to this writer's own ref.
+ * Pull main (validated as plain sync does, merged rather than rebased), then push HEAD to this writer's own ref.
  * @example await syncWriterRef({ git, memoryDir, agent: 'a1', machine: 'm1' })
  */
 export async function syncWriterRef(opts: WriterSyncOptions): Promise<WriterSyncResult> {
@@ -124,7 +125,8 @@ export async function syncWriterRef(opts: WriterSyncOptions): Promise<WriterSync
   const { ctx } = prepared;
   let r;
   try {
-    r = await integrateRemote(ctx, prepared.hint, prepared.fetched);
+    // Merged, not rebased: commits already on this writer's ref may be in the integrator's hands.
+    r = await integrateRemote(ctx, prepared.hint, prepared.fetched, { merge: true });
   } catch (err) {
     return { ...failedResult(opts.memoryDir, err), ...extra };
   }

@@ -14,7 +14,7 @@ import { integrateWriters, nextPushDelay } from '../../../src/sync/integrate-wri
 import { syncSettings, writerRef } from '../../../src/sync/writer-refs.js';
 import { isMemoryError } from '../../../src/errors.js';
 import { main } from '../../../src/cli/main.js';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
+import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 async function runCli(args: string[], cliEnv: Record<string, string>) {
   const out: string[] = [];
@@ -102,6 +102,30 @@ describe('writer refs and one integrator', () => {
     expect(after.status).toBe('clean');
     expect(g(s.writers[0]!.dir, ['show', 'HEAD:notes/m3.md'])).toContain('m3');
     expect((await s.integrator.integrate()).status).toBe('clean');
+  });
+
+  it('a writer never rewrites what its ref already holds: main moving meanwhile is merged in, so no write lands twice', async () => {
+    const s = await setup(['m1']);
+    const w = s.writers[0]!;
+    await w.memory.tool(note('notes/x.md', 'x'));
+    expect((await w.memory.sync()).status).toBe('pushed');
+    const x = g(s.remote, ['rev-parse', writerRef('ada', 'm1')]);
+    // main moves without x (another writer's integration), while an integrator may already hold x
+    writeFileSync(join(s.dir, 'notes-z.md'), '---\ndescription: z\n---\nz\n');
+    g(s.dir, ['add', 'notes-z.md']);
+    g(s.dir, ['commit', '-qm', 'z', '--no-verify']);
+    g(s.dir, ['push', '-q', 'origin', 'main']);
+    await w.memory.tool(note('notes/x2.md', 'x2'));
+    expect((await w.memory.sync()).status).toBe('pushed');
+    const ref = g(s.remote, ['rev-parse', writerRef('ada', 'm1')]);
+    expect(gitTry(s.remote, ['merge-base', '--is-ancestor', x, ref], env).status).toBe(0); // x kept, not rewritten
+    expect(g(w.dir, ['show', 'HEAD:notes-z.md'])).toContain('z');
+    // The integrator had fetched the old ref: merging it, then the new one, lands x once.
+    await s.integrator.integrate();
+    expect((await s.integrator.integrate()).status).toBe('clean');
+    const subjects = g(s.remote, ['log', '--no-merges', '--format=%s', 'main']).split('\n');
+    expect(subjects.filter((l) => l === 'write notes/x.md')).toHaveLength(1);
+    expect(subjects.filter((l) => l === 'write notes/x2.md')).toHaveLength(1);
   });
 
   it('a writer ref that conflicts is kept on a conflict branch, the others merged', async () => {
