@@ -1,19 +1,28 @@
 /**
- * The one reader of committed trees and blobs: HEAD's commit, a commit's files (path → blob id), how they move
- * between two commits, and blob contents. The prompt's snapshot (read/read-snapshot.ts) and search
- * (search/sync.ts, search/blob-read.ts) both read through it. Each answer comes from the ref files and loose
- * objects when those answer (the `objectReads` fast path: git/read-ref.ts, loose-object.ts, loose-tree.ts),
- * else from git (`rev-parse`, `ls-tree`, `diff-tree`, `cat-file --batch`); both give the same answer.
+ * The one reader of committed trees and blobs: a revision's commit, a commit's files (path → blob id, or every
+ * entry with its size), how they move between two commits, one path's object, objects and blob contents. The
+ * prompt's snapshot (read/read-snapshot.ts), the read API (read/at.ts: read, view, files, tokens, history,
+ * diff, revert, watch), the committed snapshot (read/read-revision.ts) and search (search/sync.ts,
+ * search/blob-read.ts) all read through it. Each answer comes from the ref files and loose objects when those
+ * answer (the `objectReads` fast path: git/read-ref.ts, loose-object.ts, loose-tree.ts, loose-path.ts), else
+ * from git (`rev-parse`, `ls-tree`, `diff-tree`, `cat-file --batch`); both give the same answer.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { catFileBatchRawOp, revParseOp } from './commands/plumbing.js';
+import { catFileBatchRawOp, lsTreeOp, revParseOp, type RawObject } from './commands/plumbing.js';
+import { lsTreeSizedOp, type SizedTreeEntry } from './commands/tree-sizes.js';
 import { diffTreeMapOp, lsTreeIdsOp, lsTreeMapOp } from './commands/tree-map.js';
 import { gitDirAt, resolveGitCommonDir } from './common-dir.js';
 import { readLooseObject } from './loose-object.js';
+import { readLoosePath, type PathObject } from './loose-path.js';
 import { diffLoose, listLoose, type KeepFile, type TreeDelta } from './loose-tree.js';
+import { OBJECT_ID } from './object-format.js';
+import { parseTree } from './objects.js';
 import { readHeadQuick } from './read-ref.js';
+import { resolveRevision } from './revision.js';
 import type { GitOp, GitRunner } from './runner.js';
+
+export type { PathObject } from './loose-path.js';
 
 /** A commit's kept files (path → blob id) and the sizes of those git listed (none from the loose walk). */
 export interface CommitFiles {
@@ -29,6 +38,113 @@ export async function headCommit(git: GitRunner, memoryDir: string): Promise<str
   const gitDir = gitDirAt(memoryDir);
   const quick = gitDir === null ? undefined : readHeadQuick(gitDir);
   return quick ?? git.exec(revParseOp('HEAD'), { cwd: memoryDir });
+}
+
+/**
+ * The commit `rev` names, null when none: HEAD from the ref files when plain, else `rev-parse`. `rev` is
+ * gitmem's own (HEAD, a ref, an id, `<id>^1`); a caller's `at` goes through {@link resolveCommit}.
+ * @example await commitOf(git, '/mem', `${to}^1`) // the first parent, or null for a root commit
+ */
+export async function commitOf(git: GitRunner, memoryDir: string, rev: string): Promise<string | null> {
+  return rev === 'HEAD' ? headCommit(git, memoryDir) : git.exec(revParseOp(rev), { cwd: memoryDir });
+}
+
+/**
+ * The commit a caller's `at` names, checked strictly by git/revision.ts (INVALID_ARGUMENT, UNKNOWN_REVISION);
+ * `HEAD` itself from the ref files when plain.
+ * @example await resolveCommit(git, '/mem', 'HEAD~2') // 'e6a8099…'
+ */
+export async function resolveCommit(git: GitRunner, memoryDir: string, at: string): Promise<string> {
+  const gitDir = at === 'HEAD' ? gitDirAt(memoryDir) : null;
+  const quick = gitDir === null ? undefined : readHeadQuick(gitDir);
+  return quick ?? resolveRevision(git, memoryDir, at);
+}
+
+/**
+ * Every blob entry of `commit` as git lists it (regular files, links; paths as git prints them), with sizes
+ * unless `sizes` is false (then 0: git reads no blob header). Always git: the read API's listing.
+ * @example (await listCommitEntries(git, '/mem', head))[0] // { mode: '100644', path: 'a.md', size: 3, … }
+ */
+export async function listCommitEntries(
+  git: GitRunner,
+  memoryDir: string,
+  commit: string,
+  sizes = true,
+): Promise<SizedTreeEntry[]> {
+  const entries = sizes
+    ? await git.exec(lsTreeSizedOp(commit), { cwd: memoryDir })
+    : (await git.exec(lsTreeOp(commit), { cwd: memoryDir })).map((e) => ({ ...e, size: 0 }));
+  return entries.filter((e) => e.type === 'blob');
+}
+
+/**
+ * Objects by spec (an object id, or `<commit id>:<path>`), null where missing: loose ones in-process, the
+ * rest in one `cat-file --batch`.
+ * @example (await readCommittedObjects(git, '/mem', [`${head}:notes/a.md`]))[0]?.type // 'blob'
+ */
+export async function readCommittedObjects(
+  git: GitRunner,
+  memoryDir: string,
+  specs: readonly string[],
+): Promise<Array<RawObject | null>> {
+  const objectsDir = join(resolveGitCommonDir(memoryDir), 'objects');
+  const out = specs.map((spec): RawObject | null | undefined => {
+    if (OBJECT_ID.test(spec)) {
+      const o = readLooseObject(objectsDir, spec);
+      return o === undefined ? undefined : { id: spec, type: o.type, data: o.data };
+    }
+    const at = /^([0-9a-f]{40}):(.+)$/.exec(spec);
+    const o = at ? readLoosePath(objectsDir, at[1] as string, at[2] as string) : undefined;
+    return o ? { id: o.id, type: o.type, data: o.data } : o;
+  });
+  const asked = specs.filter((_, i) => out[i] === undefined);
+  const answers = asked.length > 0 ? await git.exec(catFileBatchRawOp(asked), { cwd: memoryDir }) : [];
+  let next = 0;
+  return out.map((o) => (o === undefined ? (answers[next++] ?? null) : o));
+}
+
+/** Each path's object at `commit` with its mode from git: the object and its parent tree, in one spawn. */
+async function pathsFromGit(
+  git: GitRunner,
+  memoryDir: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Array<PathObject | null>> {
+  const parentOf = (p: string): string =>
+    p.includes('/') ? `${commit}:${p.slice(0, p.lastIndexOf('/'))}` : `${commit}^{tree}`;
+  const specs = [...paths.map((p) => `${commit}:${p}`), ...paths.map(parentOf)];
+  const objects = await git.exec(catFileBatchRawOp(specs), { cwd: memoryDir });
+  return paths.map((p, i) => {
+    const [o, parent] = [objects[i], objects[paths.length + i]];
+    if (!o || (o.type !== 'blob' && o.type !== 'tree') || parent?.type !== 'tree') return null;
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    let mode: string | undefined;
+    try {
+      mode = parseTree(Buffer.from(parent.data)).find((e) => e.name === name && e.id === o.id)?.mode;
+    } catch {
+      mode = undefined; // a corrupt tree: nothing to read
+    }
+    return mode === undefined ? null : { type: o.type, mode, id: o.id, data: Buffer.from(o.data) };
+  });
+}
+
+/**
+ * Each path's object at `commit` with its mode in its parent tree, null when absent: loose trees and objects
+ * when they answer, the rest from git.
+ * @example (await readCommittedPaths(git, '/mem', head, ['notes/a', 'notes/a.md']))[1]?.mode // '100644'
+ */
+export async function readCommittedPaths(
+  git: GitRunner,
+  memoryDir: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Array<PathObject | null>> {
+  const objectsDir = join(resolveGitCommonDir(memoryDir), 'objects');
+  const out = paths.map((p) => readLoosePath(objectsDir, commit, p));
+  const asked = paths.filter((_, i) => out[i] === undefined);
+  const answers = asked.length > 0 ? await pathsFromGit(git, memoryDir, commit, asked) : [];
+  let next = 0;
+  return out.map((o) => (o === undefined ? (answers[next++] ?? null) : o));
 }
 
 // A work tree's git index of this many bytes lists some thousands of files: git lists a tree that large

@@ -1,49 +1,48 @@
 /**
- * The committed revision a read looks at, and its objects: shared by every read operation.
+ * The committed revision a read looks at, and its objects: shared by every read operation. Each is the one
+ * committed reader (git/committed-read.ts) bound to the handle's runner and repository.
  */
 import { MemoryError } from '../errors.js';
-import { catFileBatchRawOp, type RawObject } from '../git/commands/plumbing.js';
-import { lsTreeSizedOp, type SizedTreeEntry } from '../git/commands/tree-sizes.js';
-import { parseTree } from '../git/objects.js';
-import { resolveRevision } from '../git/revision.js';
+import type { RawObject } from '../git/commands/plumbing.js';
+import type { SizedTreeEntry } from '../git/commands/tree-sizes.js';
+import {
+  listCommitEntries,
+  readCommittedObjects,
+  readCommittedPaths,
+  resolveCommit,
+  type PathObject,
+} from '../git/committed-read.js';
 import type { ReadDeps } from './types.js';
+
+export type { PathObject } from '../git/committed-read.js';
 
 /** The commit `at` names (default HEAD); UNKNOWN_REVISION in a repository without commits. */
 export async function commitAt(deps: ReadDeps, at: string | undefined): Promise<string> {
   if (at === undefined) {
     try {
-      return await resolveRevision(deps.git, deps.memoryDir, 'HEAD');
+      return await resolveCommit(deps.git, deps.memoryDir, 'HEAD');
     } catch (err) {
       if (err instanceof MemoryError && err.code === 'UNKNOWN_REVISION')
         throw new MemoryError('UNKNOWN_REVISION', 'the memory has no commits yet', { data: { at: 'HEAD' } });
       throw err;
     }
   }
-  return resolveRevision(deps.git, deps.memoryDir, at);
+  return resolveCommit(deps.git, deps.memoryDir, at);
 }
 
 /** Every file of `commit` with its size (regular files and links alike: callers look at `mode`). */
 export async function filesAt(deps: ReadDeps, commit: string): Promise<SizedTreeEntry[]> {
-  return (await deps.git.exec(lsTreeSizedOp(commit), { cwd: deps.memoryDir })).filter((e) => e.type === 'blob');
+  return listCommitEntries(deps.git, deps.memoryDir, commit);
 }
 
-/** Objects by spec (`<commit>:<path>` or an id), one spawn; null where missing. */
+/** Objects by spec (`<commit>:<path>` or an id); null where missing. */
 export async function readObjects(deps: ReadDeps, specs: readonly string[]): Promise<Array<RawObject | null>> {
   if (specs.length === 0) return [];
-  return deps.git.exec(catFileBatchRawOp(specs), { cwd: deps.memoryDir });
-}
-
-/** A committed path's object and its mode in its parent tree. */
-export interface PathObject {
-  type: 'blob' | 'tree';
-  /** `100644`, `100755`, `120000` (a symbolic link's target as a blob), `40000`. */
-  mode: string;
-  id: string;
-  data: Buffer;
+  return readCommittedObjects(deps.git, deps.memoryDir, specs);
 }
 
 /**
- * Each path's object at `commit` with its mode (read from the parent tree in the same spawn), null when absent.
+ * Each path's object at `commit` with its mode in its parent tree, null when absent.
  * @example (await readPaths(deps, commit, ['notes/a', 'notes/a.md']))[1]?.mode // '100644'
  */
 export async function readPaths(
@@ -51,21 +50,7 @@ export async function readPaths(
   commit: string,
   paths: readonly string[],
 ): Promise<Array<PathObject | null>> {
-  const parentOf = (p: string): string =>
-    p.includes('/') ? `${commit}:${p.slice(0, p.lastIndexOf('/'))}` : `${commit}^{tree}`;
-  const objects = await readObjects(deps, [...paths.map((p) => `${commit}:${p}`), ...paths.map(parentOf)]);
-  return paths.map((p, i) => {
-    const [o, parent] = [objects[i], objects[paths.length + i]];
-    if (!o || (o.type !== 'blob' && o.type !== 'tree') || parent?.type !== 'tree') return null;
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    let mode: string | undefined;
-    try {
-      mode = parseTree(Buffer.from(parent.data)).find((e) => e.name === name && e.id === o.id)?.mode;
-    } catch {
-      mode = undefined; // a corrupt tree: nothing to read
-    }
-    return mode === undefined ? null : { type: o.type, mode, id: o.id, data: Buffer.from(o.data) };
-  });
+  return readCommittedPaths(deps.git, deps.memoryDir, commit, paths);
 }
 
 /** Refuses a committed symbolic link (or anything but a regular file) where a file is read: its target is never followed. */

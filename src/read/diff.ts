@@ -6,7 +6,7 @@
 import { MemoryError } from '../errors.js';
 import { LITERAL_PATHSPECS, numstatOp, unifiedDiffOp } from '../git/commands/diff-text.js';
 import { rawDiffOp } from '../git/commands/diff-raw.js';
-import { revParseOp } from '../git/commands/plumbing.js';
+import { commitOf } from '../git/committed-read.js';
 import { commitAt, readObjects } from './at.js';
 import { readCandidates } from './paths.js';
 import type { DiffOptions, DiffResult, ReadDeps } from './types.js';
@@ -56,7 +56,7 @@ export async function memoryDiff(deps: ReadDeps, options: DiffOptions = {}): Pro
   const from =
     options.from !== undefined
       ? await commitAt(deps, options.from)
-      : await deps.git.exec(revParseOp(`${to}^1`), { cwd: deps.memoryDir });
+      : await commitOf(deps.git, deps.memoryDir, `${to}^1`);
   const base = from ?? (EMPTY_TREE[to.length] as string);
   const path = options.path === undefined ? undefined : await pathIn(deps, from ? [to, from] : [to], options.path);
   const run = { cwd: deps.memoryDir, env: { ...LITERAL_PATHSPECS } };

@@ -9,7 +9,7 @@
  */
 import { MemoryError } from '../errors.js';
 import { rawDiffOp, type RawDiffEntry } from '../git/commands/diff-raw.js';
-import { revParseOp } from '../git/commands/plumbing.js';
+import { commitOf } from '../git/committed-read.js';
 import { writeUnderLease, type WriteDeps, type WriteResult } from '../memfs/tool.js';
 import type { FileEdit } from '../memfs/edits.js';
 import type { RepoFs } from '../memfs/repo-fs.js';
@@ -135,7 +135,7 @@ export async function revertCommit(deps: WriteDeps, sha: string, options: { reas
       data: { field: 'sha' },
     });
   const target = await commitAt(deps, sha);
-  const parent = await deps.git.exec(revParseOp(`${target}^1`), { cwd: deps.memoryDir });
+  const parent = await commitOf(deps.git, deps.memoryDir, `${target}^1`);
   const base = parent ?? (EMPTY_TREE[target.length] as string);
   const message = `${reason.trim()}\n\nReverts: ${target}`;
   for (let attempt = 0; ; attempt++) {

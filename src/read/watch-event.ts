@@ -3,10 +3,9 @@
  * who moved it (writer.ts: the reflog's account of the move, else the new commit's author and message).
  */
 import { rawDiffOp } from '../git/commands/diff-raw.js';
-import { revParseOp } from '../git/commands/plumbing.js';
-import { lsTreeSizedOp } from '../git/commands/tree-sizes.js';
+import { commitOf } from '../git/committed-read.js';
 import { readReflogTail } from '../git/reflog.js';
-import { readObjects } from './at.js';
+import { filesAt, readObjects } from './at.js';
 import type { MemoryUpdatedEvent, ReadDeps } from './types.js';
 import { classifyMove, type CommitFacts } from './writer.js';
 
@@ -21,14 +20,13 @@ function commitFacts(raw: Buffer): CommitFacts {
 
 /** Where `main` points, asked of git (for refs the quick reader does not answer). */
 export async function mainHead(deps: ReadDeps): Promise<string | null> {
-  return deps.git.exec(revParseOp('refs/heads/main'), { cwd: deps.memoryDir });
+  return commitOf(deps.git, deps.memoryDir, 'refs/heads/main');
 }
 
 /** Paths that differ between two commits (both sides of a rename), or every file of `to` when `from` is null. */
 async function affectedPaths(deps: ReadDeps, from: string | null, to: string): Promise<string[]> {
   const cwd = deps.memoryDir;
-  if (from === null)
-    return (await deps.git.exec(lsTreeSizedOp(to), { cwd })).filter((e) => e.type === 'blob').map((e) => e.path);
+  if (from === null) return (await filesAt(deps, to)).map((e) => e.path);
   try {
     const entries = await deps.git.exec(rawDiffOp('diff-tree', ['-r', '--no-renames', from, to]), { cwd });
     return [...new Set(entries.map((e) => e.path))].sort();

@@ -9,10 +9,21 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fastPathsSwitch } from '../../../src/config.js';
 import { resetFastPathEntries, fastPathEntries, setFastPaths } from '../../../src/fast-paths.js';
-import { diffCommits, headCommit, listCommit, readCommittedBlobs } from '../../../src/git/committed-read.js';
+import {
+  commitOf,
+  diffCommits,
+  headCommit,
+  listCommit,
+  listCommitEntries,
+  readCommittedBlobs,
+  readCommittedObjects,
+  readCommittedPaths,
+  resolveCommit,
+} from '../../../src/git/committed-read.js';
+import { readLoosePath } from '../../../src/git/loose-path.js';
 import { listLoose } from '../../../src/git/loose-tree.js';
 import { readBranchHeadQuick, readRefQuick } from '../../../src/git/read-ref.js';
-import { createGitRunner } from '../../../src/git/runner.js';
+import { createGitRunner, type GitRunner } from '../../../src/git/runner.js';
 import { readBaseTrees } from '../../../src/git/tree-edit.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 import { rng } from '../../helpers/rng.js';
@@ -61,12 +72,45 @@ async function both<T>(read: () => Promise<T> | T): Promise<[T, T]> {
   return [fast, plain];
 }
 
+/** What the read API asks of `head` (read, view, history, diff, revert, the committed snapshot), both ways. */
+async function readApiBoth(
+  runner: GitRunner,
+  dir: string,
+  head: string,
+  files: Set<string>,
+  at: string,
+): Promise<void> {
+  const paths = [...files, ...DIRS.filter((d) => d !== ''), 'notes/none.md', 'a.md/x', 'notes/deep/../a.md', 'x//y'];
+  const [fastPaths, plainPaths] = await both(() => readCommittedPaths(runner, dir, head, paths));
+  expect(fastPaths, at).toEqual(plainPaths);
+  const specs = [
+    head,
+    ...paths.map((p) => `${head}:${p}`),
+    ...(plainPaths.flatMap((o) => (o ? [o.id] : [])) as string[]),
+  ];
+  const [fastObjects, plainObjects] = await both(() => readCommittedObjects(runner, dir, specs));
+  expect(
+    fastObjects.map((o) => o && { ...o, data: o.data.toString('base64') }),
+    at,
+  ).toEqual(plainObjects.map((o) => o && { ...o, data: o.data.toString('base64') }));
+  for (const rev of ['HEAD', `${head}^1`, 'refs/heads/main', 'refs/heads/gone']) {
+    const [fastRev, plainRev] = await both(() => commitOf(runner, dir, rev));
+    expect(fastRev, `${at} ${rev}`).toBe(plainRev);
+  }
+  const [fastAt, plainAt] = await both(() => resolveCommit(runner, dir, 'HEAD'));
+  expect([fastAt, plainAt], at).toEqual([head, head]);
+  const [fastEntries, plainEntries] = await both(() => listCommitEntries(runner, dir, head));
+  expect(fastEntries, at).toEqual(plainEntries);
+}
+
 const blobsOf = (m: Map<string, Buffer>): string[] => [...m].map(([id, b]) => `${id}:${b.toString('base64')}`).sort();
 
 describe('the objectReads fast path against git', () => {
   it('answers what git answers after every random step (seeded, with gc, packed refs and a pruned commit)', async () => {
     let looseAnswers = 0;
     let looseDeclined = 0;
+    let pathAnswers = 0;
+    let pathDeclined = 0;
     for (const seed of [31, 32]) {
       const dir = makeTmpDir('gitmem-object-reads-');
       const env = hermeticGitEnv(dir);
@@ -114,6 +158,9 @@ describe('the objectReads fast path against git', () => {
         const [fastBlobs, plainBlobs] = await both(() => readCommittedBlobs(runner, dir, ids));
         expect(blobsOf(fastBlobs), at).toEqual(blobsOf(plainBlobs));
         expect(plainBlobs.size, at).toBe(ids.length);
+        await readApiBoth(runner, dir, head, files, at);
+        if (readLoosePath(join(gitDir, 'objects'), head, [...files][0] ?? 'a.md') === undefined) pathDeclined++;
+        else pathAnswers++;
         const touched = [...files].slice(0, 3).concat('notes/deep/new.md');
         const [fastBase, plainBase] = await both(() => readBaseTrees(runner, dir, touched));
         expect(fastBase, at).toEqual(plainBase);
@@ -123,6 +170,8 @@ describe('the objectReads fast path against git', () => {
     // Both branches of the fast path ran: it answered (loose) and gave way (packed).
     expect(looseAnswers).toBeGreaterThan(0);
     expect(looseDeclined).toBeGreaterThan(0);
+    expect(pathAnswers).toBeGreaterThan(0);
+    expect(pathDeclined).toBeGreaterThan(0);
   }, 240_000);
 
   it('never answers with the switch off: no entry is counted', async () => {
@@ -142,5 +191,17 @@ describe('the objectReads fast path against git', () => {
     setFastPaths(true);
     expect(readRefQuick(join(dir, '.git'), 'refs/heads/main')).toBe(head);
     expect(fastPathEntries('objectReads')).toBe(1);
+    // A hostile or unknown `at` is refused the same way on both paths (code and message).
+    const runner = createGitRunner({ env });
+    for (const at of ['--upload-pack=touch /tmp/x', 'HEAD:../x', 'nope', 'HEAD~5', '@{2001-01-01}']) {
+      const refusal = async (): Promise<string> =>
+        resolveCommit(runner, dir, at).then(
+          (c) => `ok ${c}`,
+          (e: unknown) => `${(e as { code?: string }).code} ${(e as Error).message}`,
+        );
+      const [fast, plain] = await both(refusal);
+      expect(fast, at).toBe(plain);
+      expect(fast, at).not.toMatch(/^ok/);
+    }
   });
 });
