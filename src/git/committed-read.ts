@@ -4,7 +4,7 @@
  * prompt's snapshot (read/read-snapshot.ts), the read API (read/at.ts: read, view, files, tokens, history,
  * diff, revert, watch), the committed snapshot (read/read-revision.ts) and search (search/sync.ts,
  * search/blob-read.ts) all read through it. Each answer comes from the ref files and loose objects when those
- * answer (the `objectReads` fast path: git/read-ref.ts, loose-object.ts, loose-tree.ts, loose-path.ts), else
+ * answer (the `objectReads` fast path: git/read-ref.ts, loose-object.ts, loose-tree.ts), else
  * from git (`rev-parse`, `ls-tree`, `diff-tree`, `cat-file --batch`); both give the same answer.
  */
 import { readdirSync, statSync } from 'node:fs';
@@ -14,7 +14,6 @@ import { lsTreeSizedOp, type SizedTreeEntry } from './commands/tree-sizes.js';
 import { diffTreeMapOp, lsTreeIdsOp, lsTreeMapOp } from './commands/tree-map.js';
 import { gitDirAt, resolveGitCommonDir } from './common-dir.js';
 import { readLooseObject } from './loose-object.js';
-import { readLoosePath, type PathObject } from './loose-path.js';
 import { diffLoose, listLoose, type KeepFile, type TreeDelta } from './loose-tree.js';
 import { OBJECT_ID } from './object-format.js';
 import { parseTree } from './objects.js';
@@ -22,7 +21,14 @@ import { readHeadQuick } from './read-ref.js';
 import { resolveRevision } from './revision.js';
 import type { GitOp, GitRunner } from './runner.js';
 
-export type { PathObject } from './loose-path.js';
+/** A committed path's object and its mode in its parent tree. */
+export interface PathObject {
+  type: 'blob' | 'tree';
+  /** `100644`, `100755`, `120000` (a symbolic link's target as a blob), `40000`. */
+  mode: string;
+  id: string;
+  data: Buffer;
+}
 
 /** A commit's kept files (path → blob id) and the sizes of those git listed (none from the loose walk). */
 export interface CommitFiles {
@@ -93,9 +99,7 @@ export async function readCommittedObjects(
       const o = readLooseObject(objectsDir, spec);
       return o === undefined ? undefined : { id: spec, type: o.type, data: o.data };
     }
-    const at = /^([0-9a-f]{40}):(.+)$/.exec(spec);
-    const o = at ? readLoosePath(objectsDir, at[1] as string, at[2] as string) : undefined;
-    return o ? { id: o.id, type: o.type, data: o.data } : o;
+    return undefined; // `<commit>:<path>`: git walks the trees
   });
   const asked = specs.filter((_, i) => out[i] === undefined);
   const answers = asked.length > 0 ? await git.exec(catFileBatchRawOp(asked), { cwd: memoryDir }) : [];
@@ -139,12 +143,7 @@ export async function readCommittedPaths(
   commit: string,
   paths: readonly string[],
 ): Promise<Array<PathObject | null>> {
-  const objectsDir = join(resolveGitCommonDir(memoryDir), 'objects');
-  const out = paths.map((p) => readLoosePath(objectsDir, commit, p));
-  const asked = paths.filter((_, i) => out[i] === undefined);
-  const answers = asked.length > 0 ? await pathsFromGit(git, memoryDir, commit, asked) : [];
-  let next = 0;
-  return out.map((o) => (o === undefined ? (answers[next++] ?? null) : o));
+  return paths.length > 0 ? pathsFromGit(git, memoryDir, commit, paths) : [];
 }
 
 // A work tree's git index of this many bytes lists some thousands of files: git lists a tree that large
