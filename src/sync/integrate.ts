@@ -82,7 +82,7 @@ export async function integrateRemote(
   const f = fetched ?? (await fetchMain(input));
   if (!f.found) return { outcome: 'remote_empty', pulled: 0, ahead: hint.head ? await countAhead(input) : 0 };
   // Moving main: hold the memory operation lease so no tool write or worker merge interleaves.
-  const lease = { purpose: 'sync', ...(input.signal ? { signal: input.signal } : {}) };
+  const lease = { purpose: 'sync', signal: input.signal };
   return withMemoryOperation(input.memoryDir, () => integrateLocked(input, hint, f.update), lease);
 }
 
@@ -272,8 +272,8 @@ export function runOpts(
 ): { cwd: string; signal?: AbortSignal; auth?: GitAuth; retry?: GitRetryPolicy; remote?: string } {
   return {
     cwd: input.memoryDir,
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(network && input.auth ? { auth: input.auth } : {}),
+    signal: input.signal,
+    auth: network ? input.auth : undefined,
     ...(network && input.remoteUrl ? { remote: input.remoteUrl } : {}),
     ...(network ? { retry: input.retry ?? NETWORK_RETRY } : {}),
   };
