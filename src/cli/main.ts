@@ -68,8 +68,8 @@ function makeContext(line: CommandLine, io: CliIo): CliContext {
     openMemory: async () =>
       (await import('../memory.js')).createMemory({
         config,
-        ...(agent ? { agentId: agent } : {}),
-        ...(io.launch ? { launch: io.launch } : {}),
+        agentId: agent,
+        launch: io.launch,
       }),
     agent,
     env: io.env,

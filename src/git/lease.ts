@@ -213,8 +213,8 @@ async function afterRecovery(
   const since = recovered.holder ? Date.parse(recovered.holder.startedAt) : 0;
   const removedGitLocks = await clearStaleGitLocks(commonDir, {
     sinceMs: Number.isFinite(since) ? since : 0,
-    ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    now: opts.now,
+    sleep: opts.sleep,
   });
   opts.onRecovered?.({ ...recovered, removedGitLocks });
 }

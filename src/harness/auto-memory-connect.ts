@@ -39,7 +39,7 @@ export async function connectAutoMemory(
     );
   const where = locations(o.env, o.cwd);
   const agentId = o.agent ?? agentForProject(o.home, o.cwd);
-  const memory = await createMemory({ config: o.config, ...(agentId ? { agentId } : {}) });
+  const memory = await createMemory({ config: o.config, agentId });
   // Claude Code writes MEMORY.md and topic files with name/description: only the index layout accepts them.
   if (readRepoLayout(memory.memoryDir).name !== 'index')
     throw new MemoryError(

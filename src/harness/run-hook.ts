@@ -56,8 +56,8 @@ async function open(h: HookRun, input: HookInput): Promise<{ memory: Memory; age
   const agentId = h.agent ?? agentForProject(h.config.home, input.cwd ?? h.cwd);
   const memory = await createMemory({
     config: h.config,
-    ...(agentId ? { agentId } : {}),
-    ...(h.launch ? { launch: h.launch } : {}),
+    agentId,
+    launch: h.launch,
   });
   if (memory.agentId === undefined)
     throw new MemoryError('INVALID_ARGUMENT', 'the hook needs an agent: pass --agent or run `gitmem connect` with one');
@@ -70,7 +70,7 @@ async function dispatch(h: HookRun, input: HookInput, known: (dir: string) => vo
   const settings = resolveReflectionSettings({
     home: h.config.home,
     agentDir,
-    ...(input.cwd ? { projectDir: input.cwd } : {}),
+    projectDir: input.cwd,
   });
   const position = (event: 'turn-end' | 'session-end' | 'compaction') =>
     turnEnd({

@@ -38,7 +38,7 @@ export async function sessionStartOutput(
   const notice = !o.modelConfigured && firstNotice(o.agentDir) ? REFLECTION_NOTICE : undefined;
   let maxChars = HOOK_OUTPUT_CAP;
   for (;;) {
-    const context = await memory.compilePrompt({ surface: 'tools', maxChars, ...(notice ? { notice } : {}) });
+    const context = await memory.compilePrompt({ surface: 'tools', maxChars, notice });
     const out = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
     // JSON escapes (newlines, quotes) lengthen the line: shrink the context by what it went over.
     if (out.length <= HOOK_OUTPUT_CAP || maxChars <= 1_000) return out;

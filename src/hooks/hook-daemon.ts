@@ -116,7 +116,7 @@ export function admitShellHook(request: HookRequest): HookJob | string {
 export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close: () => Promise<void> } {
   const socket = hookSocketPath(o.runtimeDir, o.entry);
   const current = sameBuild(o.entry);
-  const git = createGitRunner({ env: withoutGitVariables(o.env), ...(o.launch ? { launch: o.launch } : {}) });
+  const git = createGitRunner({ env: withoutGitVariables(o.env), launch: o.launch });
   const admit = (request: HookRequest): HookJob | string => {
     if (!current()) return 'this daemon runs an older build of the hook';
     const job = o.peerRefusal(socket, request) ?? admitShellHook(request);
@@ -131,7 +131,7 @@ export function serveDaemonHooks(o: DaemonHookOptions): { socket: string; close:
     if (server || closed || trying || !current()) return;
     trying = true;
     try {
-      server = await listenHookValidation({ socket, admit, validate, ...(o.log ? { log: o.log } : {}) });
+      server = await listenHookValidation({ socket, admit, validate, log: o.log });
       if (closed) await server.close();
     } catch {
       // another daemon of this install answers: try again later

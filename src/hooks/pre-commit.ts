@@ -60,7 +60,7 @@ export async function findPreCommitProblems(
     layout,
     protectedPaths: readProtectedPaths(cwd),
     secrets: { allowed: readAllowedSecrets(cwd) },
-    ...(systemBudget ? { systemBudget } : {}),
+    systemBudget,
   });
 }
 

@@ -74,7 +74,7 @@ export async function validateMove(
     layout,
     protectedPaths,
     secrets: o.secrets === false ? false : { allowed: readAllowedSecrets(cwd) },
-    ...(systemBudget ? { systemBudget } : {}),
+    systemBudget,
   });
   if (found.length === 0) return { rejected: null, changedPaths };
   return {

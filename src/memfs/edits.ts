@@ -62,8 +62,8 @@ export function draftEdits(req: CommitEditsRequest): Draft {
     layout: readLayoutAt(gitDirs.commonDir),
     protectedPaths: readProtectedPaths(req.memoryDir, gitDirs.commonDir),
     secrets: req.skipSecretScan ? false : { allowed },
-    ...(req.systemBudget ? { systemBudget: req.systemBudget } : {}),
-    ...(req.liftProtection ? { liftProtection: req.liftProtection } : {}),
+    systemBudget: req.systemBudget,
+    liftProtection: req.liftProtection,
   });
   // The reason becomes the commit message, which is pushed and kept like the files.
   if (!req.skipSecretScan) found.push(...scanText(req.message, { allowed }).map((f) => secretProblem('(reason)', f)));
@@ -77,7 +77,7 @@ export function draftEdits(req: CommitEditsRequest): Draft {
     message,
     author,
     base,
-    ...(req.date ? { date: req.date } : {}),
+    date: req.date,
   });
   return { req: { ...req, gitDirs }, effective, paths, composed };
 }
@@ -171,7 +171,7 @@ export async function applyDraft(git: GitRunner, draft: Draft, fs: RepoFs, early
       subject,
       state,
       durable,
-      ...(alongside ? { alongside } : {}),
+      alongside,
     });
     step('published');
   } catch (err) {

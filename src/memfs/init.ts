@@ -111,7 +111,7 @@ async function createRepo(git: GitRunner, req: InitRequest, paths: AgentPaths): 
     author: req.author,
     base: { head: null, trees: new Map() },
     operation: 'init',
-    ...(req.date ? { date: req.date } : {}),
+    date: req.date,
   });
   return { ...paths, created: true, commit, repairedHooks: repaired };
 }

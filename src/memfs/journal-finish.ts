@@ -189,7 +189,7 @@ export async function finishWrite(
       index,
       subject: e.subject,
       durable,
-      ...(alongside ? { alongside } : {}),
+      alongside,
     });
     return 'rolled_forward';
   } finally {

@@ -150,12 +150,12 @@ function requestFor(deps: WriteDeps & { gitDirs: GitDirs }, operation: string, r
     author: deps.author,
     base,
     operation,
-    ...(date ? { date } : {}),
-    ...(deps.onStep ? { onStep: deps.onStep } : {}),
-    ...(budget ? { systemBudget: budget } : {}),
+    date,
+    onStep: deps.onStep,
+    systemBudget: budget,
     ...(deps.skipSecretScan ? { skipSecretScan: true } : {}),
     ...(deps.durable === false ? { durable: false } : {}),
-    ...(deps.liftProtection ? { liftProtection: deps.liftProtection } : {}),
+    liftProtection: deps.liftProtection,
   });
 }
 

@@ -138,9 +138,7 @@ export class PalaceHub {
         );
       }
       const { home, env, launch } = this.options;
-      found = createMemory({ home, agentId: agent, env, ...(launch ? { launch } : {}) }).then(
-        (m) => new AgentView(agent, m, home),
-      );
+      found = createMemory({ home, agentId: agent, env, launch }).then((m) => new AgentView(agent, m, home));
       found.catch(() => this.open.delete(agent));
       this.open.set(agent, found);
     }

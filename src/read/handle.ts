@@ -48,7 +48,7 @@ export function readApi(deps: WriteDeps, agentId: string | undefined): MemoryRea
     git: deps.git,
     memoryDir: deps.memoryDir,
     agentId,
-    ...(deps.systemBudget ? { systemBudget: deps.systemBudget } : {}),
+    systemBudget: deps.systemBudget,
   };
   return {
     read: async (path, o) => (await import('./read.js')).readMemoryFile(r, path, o),

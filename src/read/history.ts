@@ -120,7 +120,8 @@ export async function memoryHistory(deps: ReadDeps, options: HistoryOptions = {}
       limit,
       skip,
       ...(since !== undefined ? { since } : {}),
-      ...(target ? { path: target.path, follow: target.follow } : {}),
+      path: target?.path,
+      follow: target?.follow,
     }),
     { cwd: deps.memoryDir, env: { ...LITERAL_PATHSPECS } },
   );

@@ -117,8 +117,8 @@ export async function cloneMemory(opts: CloneOptions): Promise<CloneResult> {
   const call: RemoteCall = {
     retry: opts.retry ?? NETWORK_RETRY,
     timeoutMs: opts.timeoutMs ?? CLONE_GIT_TIMEOUT_MS,
-    ...(auth ? { auth } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
+    auth,
+    signal: opts.signal,
   };
   let placed = false;
   let initialized = false;

@@ -79,7 +79,7 @@ export async function findIncomingProblems(
   head: string | null,
 ): Promise<string[]> {
   const { git, memoryDir: cwd } = input;
-  const opts = { cwd, ...(input.signal ? { signal: input.signal } : {}) };
+  const opts = { cwd, signal: input.signal };
   const base =
     head === null
       ? null
@@ -111,7 +111,7 @@ export async function findTipProblems(
 ): Promise<string[]> {
   const { git, memoryDir: cwd } = input;
   const empty = (await git.run(['hash-object', '-t', 'tree', '--stdin'], { cwd, input: '' })).stdout.trim();
-  const move = await validateMove(git, cwd, empty, tip, { home: input.home, ...(pathspecs ? { pathspecs } : {}) });
+  const move = await validateMove(git, cwd, empty, tip, { home: input.home, pathspecs });
   return move.rejected?.problems ?? [];
 }
 

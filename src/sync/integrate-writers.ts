@@ -82,7 +82,7 @@ export async function integrateWriters(opts: IntegrateWritersOptions): Promise<I
       ['fetch', '--no-tags', '--prune', '--refmap=', 'origin', `+${WRITER_REF_PREFIX}*:${FETCHED_PREFIX}*`],
       runOpts(ctx, true),
     );
-    const lease = { purpose: 'integrate', ...(ctx.signal ? { signal: ctx.signal } : {}) };
+    const lease = { purpose: 'integrate', signal: ctx.signal };
     const before = (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
     const writers = await withMemoryOperation(ctx.memoryDir, () => mergeWriters(ctx), lease);
     const ahead =

@@ -306,8 +306,8 @@ export function runOpts(
 ): { cwd: string; signal?: AbortSignal; auth?: GitAuth; retry?: GitRetryPolicy; remote?: string } {
   return {
     cwd: input.memoryDir,
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(network && input.auth ? { auth: input.auth } : {}),
+    signal: input.signal,
+    auth: network ? input.auth : undefined,
     ...(network && input.remoteUrl ? { remote: input.remoteUrl } : {}),
     ...(network ? { retry: input.retry ?? NETWORK_RETRY } : {}),
   };

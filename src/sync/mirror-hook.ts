@@ -71,7 +71,7 @@ export async function runMirrorHook(input: MirrorHookInput): Promise<void> {
       memoryDir: input.cwd,
       trigger: 'post-commit',
       retry: HOOK_RETRY,
-      ...(credentials ? { credentials } : {}),
+      credentials,
     });
   } catch (err) {
     if (isMemoryError(err, 'MIRROR_ERROR')) return; // no URL, no commit or not on a branch any more: nothing to push

@@ -140,9 +140,9 @@ export async function pushMirror(
       cwd,
       remote: url,
       retry: input.retry ?? NETWORK_RETRY,
-      ...(auth ? { auth } : {}),
+      auth,
       ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
+      signal: input.signal,
     });
     // A success's output is the server's text too: scrub the token from it like any error's.
     result = { ok: true, url: shown, branch, output: redactText(`${r.stdout}${r.stderr}`.trim(), secrets) };

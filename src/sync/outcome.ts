@@ -102,7 +102,7 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
  * no lease.)
  */
 async function settledState(opts: SyncOptions): Promise<RepoState | undefined> {
-  const lease = { purpose: 'sync (clean check)', ...(opts.signal ? { signal: opts.signal } : {}) };
+  const lease = { purpose: 'sync (clean check)', signal: opts.signal };
   return withMemoryOperation(
     opts.memoryDir,
     async () => {

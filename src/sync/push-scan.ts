@@ -88,7 +88,7 @@ export async function findSecretsIn(
   revs: readonly string[],
   signal?: AbortSignal,
 ): Promise<PushSecret[]> {
-  const opts = { cwd, ...(signal ? { signal } : {}) };
+  const opts = { cwd, signal };
   const args = [
     'log',
     '--reverse',

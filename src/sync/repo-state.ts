@@ -69,7 +69,7 @@ export async function readRepoState(
   const { stdout } = await git.run(['status', '--porcelain=v2', '--branch', '-z'], {
     cwd: memoryDir,
     env,
-    ...(signal ? { signal } : {}),
+    signal,
   });
   return {
     ...parseStatusV2(stdout),

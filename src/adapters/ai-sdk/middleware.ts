@@ -76,7 +76,7 @@ function harnessFor(o: WithMemoryOptions): ReflectionHarness | null {
   const extra = o.reflection === false ? {} : o.reflection;
   // The handle's own runner when it is one createMemory built (a copy of one included); else the harness wires its own.
   const git = handleWiring(o.memory)?.git;
-  return createReflectionHarness({ ...(git ? { git } : {}), ...extra, home: o.memory.home, agentId: o.memory.agentId });
+  return createReflectionHarness({ git, ...extra, home: o.memory.home, agentId: o.memory.agentId });
 }
 
 /** The compiled prompt first in the system message; the caller's system text after it. */

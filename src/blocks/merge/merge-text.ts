@@ -115,7 +115,7 @@ function merge(parse: ParseMarkdown, input: MarkdownMergeInput): MarkdownMergeRe
   if (text === input.ours) return { status: 'clean', text };
   const problems = findProblems([{ status: 'modified', path: input.path, content: text, headContent: input.ours }], {
     protectedPaths: input.protectedPaths ?? new Set(),
-    ...(input.layout ? { layout: input.layout } : {}),
+    layout: input.layout,
   });
   if (problems.length === 0) return { status: 'clean', text };
   const detail = problems.map((p) => `${shownPath(p.path)}: ${p.message}`).join('; ');

@@ -14,8 +14,8 @@ export const command: CliCommand = {
       config: ctx.config,
       url,
       baseDir: ctx.cwd,
-      ...(ctx.launch ? { launch: ctx.launch } : {}),
-      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+      launch: ctx.launch,
+      agentId: ctx.agent,
       ...(ctx.values['partial'] === true ? { partial: true } : {}),
       ...(typeof ctx.values['scope'] === 'string' ? { scope: ctx.values['scope'] } : {}),
     });

@@ -11,9 +11,9 @@ Global: --agent ID, --home DIR, --json.`,
   async run(ctx) {
     const report = await runMemoryDoctor({
       home: ctx.home,
-      ...(ctx.agent ? { agentId: ctx.agent } : {}),
+      agentId: ctx.agent,
       env: ctx.env,
-      ...(ctx.launch ? { launch: ctx.launch } : {}),
+      launch: ctx.launch,
       fix: ctx.values['fix'] === true,
     });
     const lines = report.checks.flatMap((c) => [

@@ -52,14 +52,14 @@ export async function serveHttp(ctx: CliContext): Promise<number> {
     return createMemory({
       home: ctx.home,
       env: ctx.env,
-      ...(ctx.launch ? { launch: ctx.launch } : {}),
+      launch: ctx.launch,
       ...(id !== undefined ? { agentId: id } : {}),
     });
   };
   // A named agent is opened first, so a bad --agent is one error line before the server listens.
   const memory = ctx.agent === undefined ? undefined : await open(undefined);
   const server = await startMcpHttpServer({
-    ...(memory ? { memory } : {}),
+    memory,
     home: ctx.home,
     openMemory: open,
     ...(token !== undefined ? { token } : {}),

@@ -84,7 +84,7 @@ async function serve(ctx: CliContext, agent: string): Promise<number> {
   const palace = await startPalace({
     home: ctx.home,
     env: ctx.env,
-    ...(ctx.launch ? { launch: ctx.launch } : {}),
+    launch: ctx.launch,
     token,
     host,
     port: portOf(ctx),

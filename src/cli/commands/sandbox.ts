@@ -57,7 +57,7 @@ export const command: CliCommand = {
       cwd: ctx.cwd,
       ...(ctx.agent !== undefined ? { agentId: ctx.agent } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(ctx.launch ? { launch: ctx.launch } : {}),
+      launch: ctx.launch,
     });
     if (ctx.json) ctx.print(r, '');
     else {

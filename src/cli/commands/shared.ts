@@ -22,7 +22,7 @@ function agentsOf(r: SharedInfo): string {
 
 /** `shared create <name>` and `shared list` for the home (no agent needed). */
 async function homeLevel(ctx: CliContext, sub: 'create' | 'list', name: string): Promise<number> {
-  const shared = homeShared({ config: ctx.config, ...(ctx.launch ? { launch: ctx.launch } : {}) });
+  const shared = homeShared({ config: ctx.config, launch: ctx.launch });
   if (sub === 'create') {
     const remote = ctx.values['remote'];
     const r = await shared.create(name, typeof remote === 'string' ? { remote } : {});

@@ -83,7 +83,7 @@ export async function runApplyPatch(deps: WriteDeps, call: unknown, route?: Patc
     const plan = planPatch(input, read, {
       memoryDir: route?.memoryDir ?? deps.memoryDir,
       layout,
-      ...(route ? { within: route.within } : {}),
+      within: route?.within,
     });
     const before = new Map<string, string | null>();
     for (const f of [...plan.writes.map((w) => w.file), ...plan.deletes]) before.set(f, read.read(f));

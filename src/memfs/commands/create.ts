@@ -31,7 +31,7 @@ export function planCreate(ctx: CommandContext, call: Record<string, unknown>): 
     description,
     text,
     finalNewline: true,
-    ...(ctx.layout ? { layout: ctx.layout } : {}),
+    layout: ctx.layout,
   });
   if (fileExists(ctx, path.file) || isDirectory(ctx, path.label)) {
     throw new MemoryError(
