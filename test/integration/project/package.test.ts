@@ -53,10 +53,12 @@ function readmeTargets(): string[] {
  * ~1.58 / ~5.15 MB; removing the writer's in-process pack and direct import, then adding the index layout, Claude
  * Code's auto memory, defrag, reflection over several conversations, settings by key, skill roots, the agent's
  * own shell, writer refs with the integrator, partial and scoped clones and shared repositories to ~1.71 /
- * ~5.68 MB. The budgets are that plus a margin. A jump past them is worth a look.
+ * ~5.68 MB; the lease integrator, shared-repository patches, credentials for partial clones, the index layout's
+ * session context and migration checks, and the catalogue-generated CLI verbs, less the index-aside write, to
+ * ~1.78 / ~5.92 MB. The budgets are that plus a margin. A jump past them is worth a look.
  */
-const MAX_PACKED = 1_760_000;
-const MAX_UNPACKED = 5_850_000;
+const MAX_PACKED = 1_820_000;
+const MAX_UNPACKED = 6_050_000;
 
 /**
  * The page's libraries: bundled into dist/palace/assets at build time, so never runtime dependencies. markdown-it
