@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory, listAgents } from '../../../src/memory.js';
-import { main } from '../../../src/cli/main.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { syncMemory } from '../../../src/sync/sync.js';
 import { createBareRepo, startGitHttpServer, type GitHttpServer } from '../../helpers/git-http-server.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 const TOKEN = `gmt-${randomBytes(12).toString('hex')}`;
@@ -31,19 +31,7 @@ afterAll(async () => {
   cleanupTmp();
 });
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    env,
-    cwd: root,
-    stdout: (t: string) => void out.push(t),
-    stderr: (t: string) => void err.push(t),
-    readStdin: async () => '',
-  };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = (args: string[]) => runMain(args, env, { cwd: root, sep: '\n' });
 
 /** A failed clone: the error, and nothing under the home's agents/ but what was there before. */
 async function expectCleanFailure(home: string, url: string, agentId: string, before: string[] = []): Promise<unknown> {

@@ -12,22 +12,12 @@ import { listProtectedPaths } from '../../../src/hooks/protected.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { isMemoryError } from '../../../src/errors.js';
 import { runDoctor } from '../../../src/doctor/doctor.js';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 afterAll(cleanupTmp);
 
-async function runCli(args: string[], cliEnv: Record<string, string>): Promise<{ code: number; err: string }> {
-  const err: string[] = [];
-  const io = {
-    env: cliEnv,
-    cwd: process.cwd(),
-    stdout: () => undefined,
-    stderr: (t: string) => void err.push(t),
-    readStdin: async () => '',
-  };
-  return { code: await main(args, io), err: err.join('') };
-}
+const runCli = (args: string[], cliEnv: Record<string, string>) => runMain(args, cliEnv);
 
 const root = makeTmpDir('gitmem-incoming-');
 const env = hermeticGitEnv(root);

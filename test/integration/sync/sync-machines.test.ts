@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.js';
 import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory } from '../../../src/memory.js';
@@ -14,6 +13,7 @@ import { syncAfterTurn } from '../../../src/sync/after-turn.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { setRemote } from '../../../src/sync/remote.js';
 import { syncMemory } from '../../../src/sync/sync.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 afterAll(cleanupTmp);
@@ -23,22 +23,7 @@ const env = hermeticGitEnv(root);
 const g = (dir: string, args: string[]): string => git(dir, args, env);
 const runner = createGitRunner({ env, sleep: async () => undefined });
 
-async function cli(
-  args: string[],
-  extraEnv: Record<string, string> = {},
-): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    env: { ...env, ...extraEnv },
-    cwd: process.cwd(),
-    stdout: (t: string) => void out.push(t),
-    stderr: (t: string) => void err.push(t),
-    readStdin: async () => '',
-  };
-  const code = await main(args, io);
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = (args: string[], extraEnv: Record<string, string> = {}) => runMain(args, { ...env, ...extraEnv });
 
 const create = (name: string) => ({
   command: 'create',

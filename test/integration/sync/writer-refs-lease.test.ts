@@ -13,7 +13,7 @@ import { cloneMemory } from '../../../src/sync/clone.js';
 import { parseLease, renderLease, type LeaseRecord } from '../../../src/sync/integrate-lease-record.js';
 import { LEASE_REF } from '../../../src/sync/integrate-lease.js';
 import { syncSettings } from '../../../src/sync/writer-refs.js';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 afterAll(cleanupTmp);
@@ -96,18 +96,7 @@ const note = (path: string, body: string) => ({
 
 const ZERO = /^0+$/;
 
-async function runCli(args: string[], cliEnv: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    env: cliEnv,
-    cwd: process.cwd(),
-    stdout: (t: string) => void out.push(t),
-    stderr: (t: string) => void err.push(t),
-    readStdin: async () => '',
-  };
-  return { code: await main(args, io), out: out.join(''), err: err.join('') };
-}
+const runCli = (args: string[], cliEnv: Record<string, string>) => runMain(args, cliEnv);
 
 /** The record of a lease commit on the remote (undefined: none, or not a record). */
 function recordAt(remote: string, oid: string): LeaseRecord | undefined {

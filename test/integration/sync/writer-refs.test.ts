@@ -13,21 +13,10 @@ import { cloneMemory } from '../../../src/sync/clone.js';
 import { integrateWriters, nextPushDelay } from '../../../src/sync/integrate-writers.js';
 import { syncSettings, writerRef } from '../../../src/sync/writer-refs.js';
 import { isMemoryError } from '../../../src/errors.js';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, gitTry, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
-async function runCli(args: string[], cliEnv: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    env: cliEnv,
-    cwd: process.cwd(),
-    stdout: (t: string) => void out.push(t),
-    stderr: (t: string) => void err.push(t),
-    readStdin: async () => '',
-  };
-  return { code: await main(args, io), out: out.join(''), err: err.join('') };
-}
+const runCli = (args: string[], cliEnv: Record<string, string>) => runMain(args, cliEnv);
 
 afterAll(cleanupTmp);
 
