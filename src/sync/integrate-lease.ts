@@ -27,7 +27,9 @@ export const LEASE_REF = 'refs/gitmem/lease';
 const SEEN_REF = 'refs/gitmem/lease-remote';
 /** A holder's lease lasts this long unless it pushes (each push renews it) or releases it. */
 export const LEASE_TTL_MS = 60_000;
-const ATTEMPTS = 5;
+// Every lost compare-and-swap means another writer moved the lease (took, bumped or released it): progress, so
+// a writer keeps trying well past a handful of losses before it gives up.
+const ATTEMPTS = 20;
 const NO_RETRY = { attempts: 1, baseDelayMs: 0 };
 const MAX_PASSES = 4;
 const STALE = /stale info|cannot lock ref|incorrect old value|failed to update ref/i;
@@ -105,6 +107,13 @@ async function integrateUnderLease(opts: LeaseSyncOptions, pushedNew: boolean): 
     if (oid !== 'lost') return holdAndIntegrate(opts, ctx, { oid, record: mine });
     await (opts.sleep ?? defaultSleep)(50 + Math.floor((opts.random ?? Math.random)() * 100));
   }
+  // A write this sync pushed must not look integrated when every try lost: say it waits for the next pass.
+  if (pushedNew)
+    return {
+      status: 'deferred',
+      summary:
+        'The integration lease stayed contended; the next integration pass (any writer, or gitmem integrate) merges this ref.',
+    };
   return { status: 'idle', summary: '' };
 }
 
