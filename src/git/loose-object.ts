@@ -62,8 +62,8 @@ export function verifyLoose(raw: Buffer, id: string, max: number): { type: 'blob
 
 /**
  * Reads a loose object and checks its id; undefined when it is not stored loose (packed, absent), does not
- * verify, or is not a plain file of bounded size — callers then ask git. Lets the write path read HEAD's
- * recent trees without starting a process.
+ * verify, or is not a plain file of bounded size — callers then ask git. Lets the read side (the committed
+ * reader: prompt, search, `read`) read recent commits without starting a process.
  * @example readLooseObject('/m/.git/objects', head)?.type === 'commit'
  */
 export function readLooseObject(

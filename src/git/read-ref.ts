@@ -1,6 +1,6 @@
 /**
- * Reads a ref's commit straight from the git dir (loose file, else packed-refs), so sync and the write path
- * can learn where main and origin/main point without spawning git. It answers only when the answer is
+ * Reads a ref's commit straight from the git dir (loose file, else packed-refs), so the read side (the prompt,
+ * search, `read`, watch) can learn where main points without spawning git. It answers only when the answer is
  * plain; anything unusual (worktree, symref, reftable, unreadable) is `undefined` and callers ask git
  * (`rev-parse`). A fast path: entered through the seam (`objectReads`), so with the switch off it never answers.
  */
@@ -45,20 +45,6 @@ function refFromFiles(gitDir: string, refname: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * The commit HEAD points at when HEAD is exactly `ref: refs/heads/<branch>`, else undefined.
- * @example readBranchHeadQuick('/mem/.git', 'main') // 'e6a8099…'
- */
-export function readBranchHeadQuick(gitDir: string, branch: string): string | undefined {
-  return fastPath('objectReads', () => branchHeadFromFiles(gitDir, branch));
-}
-
-function branchHeadFromFiles(gitDir: string, branch: string): string | undefined {
-  const head = readText(join(gitDir, 'HEAD'));
-  if (typeof head !== 'string' || head.trim() !== `ref: refs/heads/${branch}`) return undefined;
-  return refFromFiles(gitDir, `refs/heads/${branch}`);
 }
 
 /**

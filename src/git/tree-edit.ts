@@ -5,13 +5,9 @@
  * so siblings the write does not touch (even a name that is not UTF-8) are written back unchanged.
  */
 import { catFileBatchRawOp, type IndexInfoEntry } from './commands/plumbing.js';
-import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { gitDirAt, resolveGitCommonDir, type GitDirs } from './common-dir.js';
 import { zeroId } from './object-format.js';
-import { readLooseObject } from './loose-object.js';
 import { nameBytes, parseTree, serializeTree, type ObjectBatch, type TreeItem } from './objects.js';
-import { readBranchHeadQuick } from './read-ref.js';
 import type { GitRunner } from './runner.js';
 
 /** HEAD and the trees (by directory, '' = root) that the changed paths pass through. */
@@ -31,17 +27,6 @@ const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 /** A byte-exact key for a tree entry name (latin1 maps each byte to one code unit). */
 const keyOfItem = (item: TreeItem): string => nameBytes(item).toString('latin1');
 const keyOfName = (name: string): string => Buffer.from(name, 'utf8').toString('latin1');
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-/** The entry's name when it is exactly UTF-8 (so a path argument can name it), else null. */
-function exactName(item: TreeItem): string | null {
-  if (!item.raw) return item.name;
-  try {
-    return utf8.decode(item.raw);
-  } catch {
-    return null;
-  }
-}
-
 /** Every directory (root included, as '') that contains one of `files`. Pure. */
 function ancestorDirs(files: readonly string[]): string[] {
   const dirs = new Set<string>(['']);
@@ -53,14 +38,7 @@ function ancestorDirs(files: readonly string[]): string[] {
  * Reads HEAD and the trees along `files` in one git call.
  * @example const base = await readBaseTrees(git, memoryDir, ['notes/a.md'])
  */
-export async function readBaseTrees(
-  git: GitRunner,
-  memoryDir: string,
-  files: readonly string[],
-  gitDirs?: GitDirs,
-): Promise<BaseTrees> {
-  const quick = readBaseTreesLoose(memoryDir, files, gitDirs);
-  if (quick) return quick;
+export async function readBaseTrees(git: GitRunner, memoryDir: string, files: readonly string[]): Promise<BaseTrees> {
   const dirs = ancestorDirs(files);
   const specs = ['HEAD', ...dirs.map((d) => (d === '' ? 'HEAD^{tree}' : `HEAD:${d}`))];
   const objects = await git.exec(catFileBatchRawOp(specs), { cwd: memoryDir });
@@ -72,43 +50,6 @@ export async function readBaseTrees(
     if (obj && obj.type === 'tree') trees.set(dir, parseTree(obj.data, obj.id.length / 2));
   });
   return { head: head.id, trees };
-}
-
-/**
- * The same answer read from loose objects without a git process (the common case: gitmem wrote HEAD's
- * trees itself). Undefined as soon as anything is packed, unusual or unverifiable; the caller asks git.
- */
-export function readBaseTreesLoose(memoryDir: string, files: readonly string[], dirs?: GitDirs): BaseTrees | undefined {
-  const gitDir = dirs ? dirs.gitDir : gitDirAt(memoryDir);
-  if (!gitDir) return undefined;
-  const head = readBranchHeadQuick(gitDir, 'main');
-  if (!head) return undefined;
-  const objectsDir = join(dirs?.commonDir ?? resolveGitCommonDir(memoryDir), 'objects');
-  const commit = readLooseObject(objectsDir, head);
-  const root =
-    commit?.type === 'commit'
-      ? /^tree ([0-9a-f]{64}|[0-9a-f]{40})\n/.exec(commit.data.toString('latin1'))?.[1]
-      : undefined;
-  if (root !== undefined && root.length !== head.length) return undefined;
-  if (!root) return undefined;
-  const wanted = new Set(ancestorDirs(files));
-  const ids = new Map<string, string>([['', root]]);
-  const trees = new Map<string, TreeItem[]>();
-  for (const dir of [...wanted].sort((a, b) => a.split('/').length - b.split('/').length || a.length - b.length)) {
-    const id = ids.get(dir);
-    if (id === undefined) continue; // not a directory at HEAD
-    const obj = readLooseObject(objectsDir, id);
-    if (obj?.type !== 'tree') return undefined;
-    const items = parseTree(obj.data, id.length / 2);
-    trees.set(dir, items);
-    for (const item of items) {
-      const name = exactName(item);
-      if (name === null) continue; // no path argument can name it
-      const child = dir === '' ? name : `${dir}/${name}`;
-      if (item.mode === '40000' && wanted.has(child)) ids.set(child, item.id);
-    }
-  }
-  return { head, trees };
 }
 
 /** What a new tree means for the index: the entries to set after the commit, and those it replaced. */

@@ -5,7 +5,6 @@
  */
 import type { FileChange } from '../blocks/validate.js';
 import { catFileBatchOp } from '../git/commands/plumbing.js';
-import { readLooseObject } from '../git/loose-object.js';
 import { rawDiffOp, type RawDiffEntry } from '../git/commands/diff-raw.js';
 import type { GitRunner } from '../git/runner.js';
 
@@ -39,8 +38,6 @@ export async function readChangeSet(
   rest: readonly string[],
   /** Blobs the caller has already read and re-hashed (a background writer's new objects): not asked again. */
   known?: ReadonlyMap<string, Buffer>,
-  /** Loose-object directories the caller located itself, to read blobs from before asking git. */
-  shortcut: { objectDirs?: readonly string[] } = {},
 ): Promise<FileChange[]> {
   const entries = await git.exec(rawDiffOp(command, rest), { cwd });
   if (entries.length === 0) return [];
@@ -51,20 +48,11 @@ export async function readChangeSet(
   }
   const byId = new Map<string, string | null>();
   for (const id of ids) {
-    const blob = known?.get(id) ?? looseBlob(shortcut.objectDirs ?? [], id);
+    const blob = known?.get(id);
     if (blob !== undefined) byId.set(id, blob.toString('utf8'));
   }
   const wanted = [...ids].filter((id) => !byId.has(id));
   const blobs = wanted.length === 0 ? [] : await git.exec(catFileBatchOp(wanted), { cwd });
   wanted.forEach((id, i) => byId.set(id, blobs[i] ?? null));
   return entries.map((e) => toChange(e, (mode, id) => (readable(mode, id) ? (byId.get(id) ?? null) : null)));
-}
-
-/** A blob stored loose in one of `dirs` (checked against its id), else undefined. */
-function looseBlob(dirs: readonly string[], id: string): Buffer | undefined {
-  for (const dir of dirs) {
-    const obj = readLooseObject(dir, id);
-    if (obj !== undefined) return obj.type === 'blob' ? obj.data : undefined;
-  }
-  return undefined;
 }

@@ -14,18 +14,9 @@ import { readRepoLayout } from './layout-config.js';
 import { readProtectedPaths } from './protected.js';
 import { readAllowedSecrets } from './secret-allow.js';
 
-/** What the caller knows without git: loose-object directories it located itself (never the request's). */
-export interface StagedBlobSources {
-  objectDirs?: readonly string[];
-}
-
 /** Collects the staged changes as validator input. */
-export async function collectStagedChanges(
-  git: GitRunner,
-  cwd: string,
-  o: StagedBlobSources = {},
-): Promise<FileChange[]> {
-  return readChangeSet(git, cwd, 'diff', ['--cached'], undefined, o.objectDirs ? { objectDirs: o.objectDirs } : {});
+export async function collectStagedChanges(git: GitRunner, cwd: string): Promise<FileChange[]> {
+  return readChangeSet(git, cwd, 'diff', ['--cached']);
 }
 
 /** True when a change set makes some core file bigger (only then is the budget worth a git call). */
@@ -44,13 +35,8 @@ export function growsSystem(changes: readonly FileChange[], layout: LayoutRow = 
  * the home the repository sits in.
  * @example const problems = await findPreCommitProblems(git, process.cwd(), config.home)
  */
-export async function findPreCommitProblems(
-  git: GitRunner,
-  cwd: string,
-  home?: string,
-  o: StagedBlobSources = {},
-): Promise<Problem[]> {
-  const changes = await collectStagedChanges(git, cwd, o);
+export async function findPreCommitProblems(git: GitRunner, cwd: string, home?: string): Promise<Problem[]> {
+  const changes = await collectStagedChanges(git, cwd);
   if (changes.length === 0) return [];
   const layout = readRepoLayout(cwd);
   const systemBudget = growsSystem(changes, layout)
@@ -88,9 +74,8 @@ export async function preCommitVerdict(
   git: GitRunner,
   cwd: string,
   home: string | undefined,
-  o: StagedBlobSources = {},
 ): Promise<PreCommitVerdict> {
-  const problems = await findPreCommitProblems(git, cwd, home, o);
+  const problems = await findPreCommitProblems(git, cwd, home);
   return problems.length === 0 ? { code: 0, stderr: '' } : { code: 1, stderr: formatPreCommitFailure(problems) };
 }
 

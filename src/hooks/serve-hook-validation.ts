@@ -185,13 +185,8 @@ function listenInDir(o: HookChannelOptions, gitDir: string, socket: string): Pro
     if (index === undefined) return 'the index is not one git writes for a commit in this worktree';
     return { cwd: worktree, gitEnv: { ...o.gitEnv, GIT_WORK_TREE: worktree, GIT_INDEX_FILE: index }, home: o.home };
   };
-  // The staged blobs are loose in the writer's object directory (or the shared one): read here, checked against their ids.
-  const objectDirs = [
-    o.gitEnv['GIT_OBJECT_DIRECTORY'],
-    o.gitEnv['GIT_COMMON_DIR'] && join(o.gitEnv['GIT_COMMON_DIR'], 'objects'),
-  ].filter((d): d is string => !!d);
   const validate = async (job: HookJob): Promise<PreCommitVerdict> => {
-    return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home, { objectDirs });
+    return preCommitVerdict(runnerWithEnv(git, job.gitEnv), job.cwd, job.home);
   };
   return listenHookValidation({ socket, admit, validate });
 }

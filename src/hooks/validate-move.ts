@@ -4,9 +4,7 @@
  * protected list, the secret allow list and the system/ budget. Background writers' merges, a repair worker's
  * commits and commits fetched from a remote all go through it before main moves to them.
  */
-import { join } from 'node:path';
 import { findProblems, formatProblem } from '../blocks/validate.js';
-import { resolveGitCommonDir } from '../git/common-dir.js';
 import type { GitRunner } from '../git/runner.js';
 import { homeOfRepo, readSystemBudget, systemTokensAt } from './budget-config.js';
 import { readChangeSet } from './change-set.js';
@@ -55,12 +53,8 @@ export async function validateMove(
   to: string,
   o: MoveOptions = {},
 ): Promise<MoveCheck> {
-  // Blobs stored loose (a writer's just imported, HEAD's recent) are read here, else by git.
-  const objectsDir = join(resolveGitCommonDir(cwd), 'objects');
   const specs = o.pathspecs ? ['--', ...o.pathspecs] : [];
-  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], o.knownBlobs, {
-    objectDirs: [objectsDir],
-  });
+  const changes = await readChangeSet(git, cwd, 'diff-tree', ['-r', from, to, ...specs], o.knownBlobs);
   const changedPaths = [
     ...new Set(changes.flatMap((c) => (c.status === 'renamed' && c.oldPath ? [c.path, c.oldPath] : [c.path]))),
   ];

@@ -64,9 +64,9 @@ export async function runOperatorWrite(deps: WriteDeps, w: OperatorWrite): Promi
     author: w.author,
     liftProtection: new Set([file]),
     // Still under the lease, before the protected list's marker follows the commit (wiring/open.ts).
-    afterCommit: (commit) => {
+    afterCommit: (commit, parent) => {
       if (locks) noteOperatorProtection(deps.memoryDir, file);
-      deps.afterCommit?.(commit);
+      deps.afterCommit?.(commit, parent);
     },
   };
   const result = await writeUnderLease(operator, TOOL, w.reason.trim(), (fs) => plan(fs, file, w.text));

@@ -50,8 +50,11 @@ export interface WriteDeps {
   /** Serialises git-mutating operations on this repo (the operation lease). */
   lease: <T>(fn: () => Promise<T>) => Promise<T>;
   clock?: () => Date;
-  /** Called after a successful commit (e.g. to fire the post-commit hook). */
-  afterCommit?: (commit: string) => void;
+  /**
+   * Called after a successful commit (e.g. to fire the post-commit hook), with the commit it was composed on
+   * when the validator judged it against exactly that parent (undefined: the caller makes no such claim).
+   */
+  afterCommit?: (commit: string, parent?: string | null) => void;
   /** Test seam: see CommitEditsRequest.onStep. */
   onStep?: (step: WriteStep) => void;
   /** Runs a `view` call (a read of the committed memory, supplied by the read layer). */
@@ -209,7 +212,7 @@ async function planAndCommit(
   budgetP.catch(() => undefined); // awaited below
   let draft: Draft | Error | undefined;
   if (!(edits instanceof Error)) {
-    const base = await readBaseTrees(git, memoryDir, files, gitDirs).catch((err: unknown) =>
+    const base = await readBaseTrees(git, memoryDir, files).catch((err: unknown) =>
       err instanceof Error ? err : new Error(String(err)),
     );
     const budget = await budgetP.catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
@@ -229,7 +232,7 @@ async function planAndCommit(
     edits,
     draft,
     early,
-    recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files, gitDirs), e, await budgetP)),
+    recompose: async (e) => draftEdits(request(await readBaseTrees(git, memoryDir, files), e, await budgetP)),
   });
 }
 
@@ -268,7 +271,7 @@ async function finishWrite(deps: WriteDeps, fs: RepoFs, p: Pending): Promise<Wri
   }
   const commit = await applyDraft(git, draft, fs, early);
   p.watched?.noteCommit(draft.req.base.head, commit, draft.paths);
-  deps.afterCommit?.(commit);
+  deps.afterCommit?.(commit, draft.req.base.head);
   return { commit, paths: draft.paths, message: `${operation} committed (${commit.slice(0, 7)}).` };
 }
 

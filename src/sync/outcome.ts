@@ -8,6 +8,7 @@ import { GitCommandError, type GitAuth } from '../git/runner.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { recoverInterruptedWrite } from '../memfs/journal.js';
 import { redactText } from '../git/redact.js';
+import { revParseOp } from '../git/commands/plumbing.js';
 import { authForRemote } from './credentials.js';
 import {
   fetchMain,
@@ -18,7 +19,6 @@ import {
   type IntegrateResult,
 } from './integrate.js';
 import type { SyncHint } from './quick-relation.js';
-import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { assertNoCredentialInUrl, getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';
 import {
@@ -59,7 +59,7 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
   }
   const ctx = url === null ? undefined : contextFor(opts, url);
   // Read before the status and the fetch start, so "origin/main did not move" can be checked later.
-  const remoteBefore = readRefQuick(gitDir, REMOTE_MAIN);
+  const remoteBefore = (await opts.git.exec(revParseOp(REMOTE_MAIN), { cwd: opts.memoryDir })) ?? undefined;
   const fetching = prefetch && ctx ? settle(fetchMain(ctx)) : undefined;
   let state = await readRepoState(opts.git, opts.memoryDir, opts.signal);
   const fetched = await fetching;
@@ -118,9 +118,7 @@ async function settledState(opts: SyncOptions): Promise<RepoState | undefined> {
  * @example hint = await headOnlyHint(ctx)
  */
 export async function headOnlyHint(ctx: IntegrateInput): Promise<SyncHint> {
-  const gitDir = gitDirOf(ctx.memoryDir);
-  const quick = gitDir ? readBranchHeadQuick(gitDir, 'main') : undefined;
-  const head = quick ?? (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
+  const head = (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
   return { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined };
 }
 

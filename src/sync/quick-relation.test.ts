@@ -1,11 +1,5 @@
-import { join } from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../test/helpers/tmp.js';
+import { describe, expect, it } from 'vitest';
 import { parseFetchUpdate, quickRelation, type SyncHint } from './quick-relation.js';
-import { readBranchHeadQuick, readRefQuick } from '../git/read-ref.js';
-
-afterAll(cleanupTmp);
 
 const H = 'a'.repeat(40);
 const R0 = 'b'.repeat(40);
@@ -59,32 +53,5 @@ describe('fetch report and the relation sync can take as known', () => {
     expect(quickRelation(hint(), H, R1, { kind: 'other' })).toBeUndefined(); // forced: maybe unrelated now
     expect(quickRelation(hint(), H, R1, { ...ff, from: 'fffffff' })).toBeUndefined(); // moved by someone else first
     expect(quickRelation(hint(), H, 'e'.repeat(40), ff)).toBeUndefined(); // moved again after our fetch
-  });
-
-  it('reads loose and packed refs from the git dir and declines anything unusual', () => {
-    const env = hermeticGitEnv(makeTmpDir());
-    const dir = makeTmpDir('gitmem-readref-');
-    git(dir, ['init', '-q', '-b', 'main'], env);
-    writeFileSync(join(dir, 'a.md'), 'a\n');
-    git(dir, ['add', '-A'], env);
-    git(dir, ['commit', '-q', '-m', 'a'], env);
-    const head = git(dir, ['rev-parse', 'HEAD'], env);
-    const gitDir = join(dir, '.git');
-    expect(readBranchHeadQuick(gitDir, 'main')).toBe(head);
-    expect(readBranchHeadQuick(gitDir, 'other')).toBeUndefined();
-    git(dir, ['update-ref', 'refs/remotes/origin/main', head], env);
-    expect(readRefQuick(gitDir, 'refs/remotes/origin/main')).toBe(head);
-    git(dir, ['pack-refs', '--all'], env);
-    expect(readRefQuick(gitDir, 'refs/remotes/origin/main')).toBe(head); // now only in packed-refs
-    expect(readBranchHeadQuick(gitDir, 'main')).toBe(head);
-    expect(readRefQuick(gitDir, 'refs/remotes/origin/gone')).toBeUndefined();
-    expect(readRefQuick(gitDir, 'refs/../HEAD')).toBeUndefined();
-    git(dir, ['symbolic-ref', 'refs/remotes/origin/sym', 'refs/heads/main'], env);
-    expect(readRefQuick(gitDir, 'refs/remotes/origin/sym')).toBeUndefined();
-    git(dir, ['checkout', '-q', '--detach'], env);
-    expect(readBranchHeadQuick(gitDir, 'main')).toBeUndefined();
-    mkdirSync(join(gitDir, 'wt'));
-    writeFileSync(join(gitDir, 'wt', 'commondir'), '..\n');
-    expect(readRefQuick(join(gitDir, 'wt'), 'refs/heads/main')).toBeUndefined();
   });
 });

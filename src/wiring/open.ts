@@ -9,7 +9,6 @@ import type { GitmemConfig } from '../config.js';
 import { MemoryError } from '../errors.js';
 import type { GitDirs } from '../git/common-dir.js';
 import { configValue, parseGitConfig, readGitConfigText, type ParsedConfig } from '../git/config-text.js';
-import { readLooseObject } from '../git/loose-object.js';
 import { createGitRunner, type GitRunner } from '../git/runner.js';
 import { setFastPaths } from '../fast-paths.js';
 import { assertHomeUsable } from '../home.js';
@@ -138,18 +137,6 @@ function gcIfDue(git: GitRunner, memoryDir: string, commonDir: string): void {
 }
 
 /**
- * A tool commit passed the validator, which refuses every new read_only file: it protects what its parent
- * did, so the protected list's marker may follow it (the next open then scans nothing). An operator's write
- * (memfs/operator-write.ts) may add one, and has put its path on the list just before. Runs under the lease.
- */
-function keepProtectionMarker(memoryDir: string, commonDir: string, commit: string): void {
-  const object = readLooseObject(join(commonDir, 'objects'), commit);
-  if (object?.type !== 'commit') return;
-  const parent = /^parent ([0-9a-f]{64}|[0-9a-f]{40})$/m.exec(object.data.toString('latin1'))?.[1] ?? null;
-  noteValidatedCommit(memoryDir, parent, commit, commonDir);
-}
-
-/**
  * What runs after each tool commit: the protected list's marker, the mirror push (the post-commit hook,
  * in its own process, told which home's credentials this memory uses) and git's housekeeping.
  * @example deps.afterCommit = afterCommit(git, memoryDir, config, gitDirsOf(memoryDir))
@@ -159,9 +146,12 @@ export function afterCommit(
   memoryDir: string,
   config: GitmemConfig,
   dirs: GitDirs,
-): (commit: string) => void {
-  return (commit) => {
-    keepProtectionMarker(memoryDir, dirs.commonDir, commit);
+): (commit: string, parent?: string | null) => void {
+  return (commit, parent) => {
+    // A tool commit passed the validator, which refuses every new read_only file: it protects what its parent
+    // did, so the protected list's marker may follow it (the next open then scans nothing). An operator's
+    // write may add one, and has put its path on the list just before. Runs under the lease.
+    if (parent !== undefined) noteValidatedCommit(memoryDir, parent, commit, dirs.commonDir);
     if (isMirrorConfigured(readGitConfigText(join(memoryDir, '.git')) ?? ''))
       firePostCommitHook(memoryDir, { ...config.env, GITMEM_HOME: config.home }, dirs.commonDir);
     gcIfDue(git, memoryDir, dirs.commonDir);

@@ -5,7 +5,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fastPathsSwitch } from '../../../src/config.js';
 import { createGitRunner, type GitResult, type GitRunner, type GitRunOptions } from '../../../src/git/runner.js';
 import { syncAfterTurn } from '../../../src/sync/after-turn.js';
 import { fetchMain, integrateRemote } from '../../../src/sync/integrate.js';
@@ -28,8 +27,9 @@ const clock = (): Date => new Date(Date.UTC(2025, 0, 1, 0, 0, 0, seq++));
 
 /** The git calls that validate incoming commits (merge base, their diff and blobs, the per-commit secret scan). */
 const VALIDATION = new Set(['merge-base', 'diff-tree', 'cat-file', 'log']);
-/** Events of every other call. */
-const moving = (events: string[]): string[] => events.filter((e) => !VALIDATION.has(e.split(' ')[1] ?? ''));
+/** Events of every other call but ref reads (`rev-parse`: sync asks git where main and origin/main point). */
+const moving = (events: string[]): string[] =>
+  events.filter((e) => !VALIDATION.has(e.split(' ')[1] ?? '') && !e.endsWith(' rev-parse'));
 
 /** A runner that records `start <cmd>` / `end <cmd>` events around every git call. */
 function recording(): { git: GitRunner; events: string[] } {
@@ -46,6 +46,9 @@ function recording(): { git: GitRunner; events: string[] } {
 }
 
 const starts = (events: string[]): string[] => events.filter((e) => e.startsWith('start ')).map((e) => e.slice(6));
+/** The calls started, ref reads aside, and how many ref reads there were. */
+const calls = (events: string[]): string[] => starts(events).filter((c) => c !== 'rev-parse');
+const refReads = (events: string[]): number => starts(events).filter((c) => c === 'rev-parse').length;
 
 function commit(dir: string, file: string, text: string): string {
   mkdirSync(join(dir, file, '..'), { recursive: true });
@@ -71,77 +74,71 @@ function machines(): { remote: string; a: string; b: string } {
   return { remote, a: clone(), b: clone() };
 }
 
-// The call counts are the ref-file readers' (objectReads): with the fast paths off (CI's plain pass) git is asked
-// instead, so only the behaviour test below runs there.
-const plain = !fastPathsSwitch(process.env);
-
 describe('sync round trip: only the git calls it needs', () => {
-  it.skipIf(plain)(
-    '1 in, 1 out: with the status taken before the fetch, the rebase starts at once and the count runs alongside',
-    async () => {
-      const { remote, a, b } = machines();
-      commit(b, 'system/b.md', 'b\n');
-      g(b, ['push', '-q', 'origin', 'main']);
-      commit(a, 'system/a.md', 'a\n');
-      // What prepareSync holds: origin/main read first, then the status; then the fetch's answer.
-      const remoteBefore = g(a, ['rev-parse', 'refs/remotes/origin/main']);
-      const state = await readRepoState(runner, a);
-      const hint = {
-        head: state?.oid ?? null,
-        upstream: state?.upstream ?? null,
-        ahead: state?.ahead ?? null,
-        behind: state?.behind ?? null,
-        remoteBefore,
-      };
-      const ctx = {
-        git: runner,
-        memoryDir: a,
-        auth: undefined,
-        onConflict: 'fail' as const,
-        clock,
-        signal: undefined,
-        retry: undefined,
-      };
-      const fetched = await fetchMain(ctx);
-      expect(fetched).toMatchObject({ found: true, update: { kind: 'fast_forward' } });
-      const rec = recording();
-      expect(await integrateRemote({ ...ctx, git: rec.git }, hint, fetched)).toEqual({
-        outcome: 'rebased',
-        pulled: 1,
-        ahead: 1,
-      });
-      // First the incoming commit is validated (sync-incoming.test.ts), then rebase and count start together.
-      expect(starts(rec.events)).toEqual(expect.arrayContaining(['merge-base', 'log']));
-      expect(moving(rec.events).slice(0, 2)).toEqual(['start rebase', 'start rev-list']);
-      expect(starts(moving(rec.events))).toEqual(['rebase', 'rev-list']);
-      expect(g(a, ['log', '-2', '--format=%s'])).toBe('edit system/a.md\nedit system/b.md');
+  it('1 in, 1 out: with the status taken before the fetch, the rebase starts at once and the count runs alongside', async () => {
+    const { remote, a, b } = machines();
+    commit(b, 'system/b.md', 'b\n');
+    g(b, ['push', '-q', 'origin', 'main']);
+    commit(a, 'system/a.md', 'a\n');
+    // What prepareSync holds: origin/main read first, then the status; then the fetch's answer.
+    const remoteBefore = g(a, ['rev-parse', 'refs/remotes/origin/main']);
+    const state = await readRepoState(runner, a);
+    const hint = {
+      head: state?.oid ?? null,
+      upstream: state?.upstream ?? null,
+      ahead: state?.ahead ?? null,
+      behind: state?.behind ?? null,
+      remoteBefore,
+    };
+    const ctx = {
+      git: runner,
+      memoryDir: a,
+      auth: undefined,
+      onConflict: 'fail' as const,
+      clock,
+      signal: undefined,
+      retry: undefined,
+    };
+    const fetched = await fetchMain(ctx);
+    expect(fetched).toMatchObject({ found: true, update: { kind: 'fast_forward' } });
+    const rec = recording();
+    expect(await integrateRemote({ ...ctx, git: rec.git }, hint, fetched)).toEqual({
+      outcome: 'rebased',
+      pulled: 1,
+      ahead: 1,
+    });
+    // First the incoming commit is validated (sync-incoming.test.ts), then rebase and count start together.
+    expect(starts(rec.events)).toEqual(expect.arrayContaining(['merge-base', 'log']));
+    expect(moving(rec.events).slice(0, 2)).toEqual(['start rebase', 'start rev-list']);
+    expect(starts(moving(rec.events))).toEqual(['rebase', 'rev-list']);
+    expect(g(a, ['log', '-2', '--format=%s'])).toBe('edit system/a.md\nedit system/b.md');
 
-      // The whole round trip: the same five calls (fetch and status together, then rebase and count).
-      commit(b, 'system/b1.md', 'b1\n');
-      g(b, ['pull', '-q', '--rebase', 'origin', 'main']);
-      g(b, ['push', '-q', 'origin', 'main']);
-      commit(a, 'system/a1.md', 'a1\n');
-      const rt = recording();
-      expect(await syncMemory({ git: rt.git, memoryDir: a })).toMatchObject({ status: 'pushed', pulled: 1, pushed: 2 });
-      // `log`: the secret scan of the outgoing commits, right before the push (the incoming ones' checks aside).
-      expect(starts(moving(rt.events)).sort()).toEqual(['fetch', 'push', 'rebase', 'rev-list', 'status']);
-      expect(starts(rt.events).filter((c) => c === 'log')).toHaveLength(2);
-      expect(rt.events.slice(-2)).toEqual(['start push', 'end push']);
-      expect(g(a, ['rev-parse', 'HEAD'])).toBe(g(remote, ['rev-parse', 'main']));
-    },
-  );
+    // The whole round trip: the same five calls (fetch and status together, then rebase and count).
+    commit(b, 'system/b1.md', 'b1\n');
+    g(b, ['pull', '-q', '--rebase', 'origin', 'main']);
+    g(b, ['push', '-q', 'origin', 'main']);
+    commit(a, 'system/a1.md', 'a1\n');
+    const rt = recording();
+    expect(await syncMemory({ git: rt.git, memoryDir: a })).toMatchObject({ status: 'pushed', pulled: 1, pushed: 2 });
+    // `log`: the secret scan of the outgoing commits, right before the push (the incoming ones' checks aside).
+    expect(starts(moving(rt.events)).sort()).toEqual(['fetch', 'push', 'rebase', 'rev-list', 'status']);
+    expect(starts(rt.events).filter((c) => c === 'log')).toHaveLength(2);
+    expect(rt.events.slice(-2)).toEqual(['start push', 'end push']);
+    expect(g(a, ['rev-parse', 'HEAD'])).toBe(g(remote, ['rev-parse', 'main']));
+  });
 
-  it.skipIf(plain)('no-op, push-only and pull-only syncs and the post-turn push spend no counting call', async () => {
+  it('no-op, push-only and pull-only syncs and the post-turn push spend no counting call', async () => {
     const { remote, a, b } = machines();
     const noop = recording();
     expect(await syncMemory({ git: noop.git, memoryDir: a })).toMatchObject({ status: 'clean', pulled: 0, pushed: 0 });
-    expect(starts(noop.events).sort()).toEqual(['fetch', 'status']);
+    expect(calls(noop.events).sort()).toEqual(['fetch', 'status']);
+    expect(refReads(noop.events)).toBe(2); // origin/main before the fetch and after it
 
     commit(a, 'system/a2.md', 'a2\n');
     commit(a, 'system/a3.md', 'a3\n');
     const out = recording();
     expect(await syncMemory({ git: out.git, memoryDir: a })).toMatchObject({ status: 'pushed', pulled: 0, pushed: 2 });
-    expect(starts(out.events).sort()).toEqual(['fetch', 'log', 'push', 'status']);
+    expect(calls(out.events).sort()).toEqual(['fetch', 'log', 'push', 'status']);
 
     // Only incoming: one call moves main (and, when the status raced the fetch, one counts first).
     g(b, ['pull', '-q', '--rebase', 'origin', 'main']);
@@ -159,7 +156,7 @@ describe('sync round trip: only the git calls it needs', () => {
     commit(a, 'system/a4.md', 'a4\n');
     const post = recording();
     expect(await syncAfterTurn({ git: post.git, memoryDir: a })).toMatchObject({ status: 'pushed', pushed: 1 });
-    expect(starts(post.events)).toEqual(['status', 'log', 'push']);
+    expect(calls(post.events)).toEqual(['status', 'log', 'push']);
   });
 
   it('a commit that lands after the status is still counted and pushed (the hint is checked, not trusted)', async () => {

@@ -3,11 +3,8 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectId, parseTree, serializeTree } from '../../../src/git/objects.js';
-import { readBaseTrees, readBaseTreesLoose } from '../../../src/git/tree-edit.js';
 import { cleanupTmp, git } from '../../helpers/tmp.js';
 import { memoryFixture, type MemoryFixture } from '../../helpers/memory-fixture.js';
-import { handleGit } from '../../../src/internals.js';
-import { fastPathsSwitch } from '../../../src/config.js';
 
 let fx: MemoryFixture;
 beforeAll(async () => {
@@ -128,25 +125,6 @@ describe('the fast commit keeps HEAD, index and work tree in step', () => {
     expect(git(fx.dir, ['ls-tree', 'HEAD', 'run.md'])).toMatch(/^100755 /);
     expectConsistent();
   });
-
-  // The loose reader is the objectReads fast path: with GITMEM_FAST_PATHS=0 it never answers (CI's plain pass).
-  it.skipIf(!fastPathsSwitch(process.env))(
-    "reads HEAD's trees from loose objects when it can, and falls back to git once they are packed",
-    async () => {
-      await fx.memory.tool({ command: 'create', reason: 'loose', file_path: 'deep/er/x.md', description: 'x' });
-      const files = ['deep/er/y.md', 'top2.md'];
-      const viaGit = await readBaseTrees({ ...handleGit(fx.memory), exec: handleGit(fx.memory).exec }, fx.dir, files);
-      const loose = readBaseTreesLoose(fx.dir, files);
-      expect(loose).toBeDefined();
-      expect(loose?.head).toBe(git(fx.dir, ['rev-parse', 'HEAD']));
-      expect([...(loose?.trees.keys() ?? [])].sort()).toEqual(['', 'deep', 'deep/er']);
-      for (const [dir, items] of loose?.trees ?? []) expect(items).toEqual(viaGit.trees.get(dir));
-      git(fx.dir, ['gc', '-q', '--prune=now']);
-      expect(readBaseTreesLoose(fx.dir, files)).toBeUndefined();
-      await fx.memory.tool({ command: 'create', reason: 'after gc', file_path: 'deep/er/y.md', description: 'y' });
-      expectConsistent();
-    },
-  );
 
   it('gives the commit the agent identity, the reason and the parent', async () => {
     const parent = git(fx.dir, ['rev-parse', 'HEAD']);

@@ -52,6 +52,8 @@ async function session(switchValue: '0' | '1') {
     },
   });
   expect(outcome.status).toBe('merged');
+  // A read after the writes: the committed reader (the objectReads fast path; the write path asks git).
+  expect(await memory.read('notes/worker.md')).toMatchObject({ path: 'notes/worker.md' });
   // A job whose input (on fd 3) is held for later: streamed through FIFOs by the launcher, or spawned plainly.
   const streamed = await sharedShellLauncher()('sh', ['-c', 'cat <&3'], {
     cwd: home,
