@@ -7,11 +7,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryError, toMemoryError } from '../errors.js';
+import { MemoryError } from '../errors.js';
 import { readSystemBudget } from '../hooks/budget-config.js';
-import { reflectionIdentity } from '../identity.js';
 import { describeModel } from '../llm/provider.js';
-import { runSubAgent } from '../llm/sub-agent.js';
 import { agentPaths } from '../memfs/layout.js';
 import { DEFAULT_TREE_LIMITS } from '../blocks/tree-limits.js';
 import { discardWorktree } from '../worktree/cleanup.js';
@@ -21,8 +19,8 @@ import { settleDefrag } from './defrag-settle.js';
 import type { DefragAgentEnd, DefragOptions, DefragResult, PreparedDefrag } from './defrag-types.js';
 import { makeFullWorktree } from './prepare.js';
 import { systemPromptFor } from './prompts.js';
-import { DEFAULT_REFLECTION_LIMITS } from './run.js';
-import { assertReflectionSandbox, createReflectionShell } from './shell.js';
+import { assertReflectionSandbox } from './shell.js';
+import { runWriterAgent } from './writer-agent.js';
 
 async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
   const { agentDir, memoryDir } = agentPaths(o.home, o.agentId);
@@ -65,38 +63,10 @@ async function prepareDefrag(o: DefragOptions): Promise<PreparedDefrag> {
 }
 
 async function runAgent(o: DefragOptions, p: PreparedDefrag): Promise<Omit<DefragAgentEnd, 'startedAt' | 't0'>> {
-  const shell = createReflectionShell({
-    gitmemHome: o.home,
-    agentId: o.agentId,
-    memoryDir: p.wt.parentMemoryDir,
-    worktreeDir: p.wt.worktreeDir,
-    branchName: p.wt.branchName,
-    env: o.env,
-    launch: o.launch,
-    identity: reflectionIdentity(o.agentId),
-    onWarning: o.onWarning,
-  });
   const model = describeModel(o.model);
   o.onProgress?.(`Defragmenting the memory of ${o.agentId} with ${model}…`);
-  try {
-    const run = await runSubAgent({
-      model: o.model,
-      system: p.system,
-      prompt: p.prompt,
-      root: p.wt.worktreeDir,
-      shell,
-      limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
-      signal: o.signal,
-      stream: o.stream,
-      maxRetries: o.maxRetries,
-      onStep: (s) => o.onProgress?.(`step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`),
-    });
-    return { run, model };
-  } catch (err) {
-    const partial = (err as { data?: { partial?: DefragAgentEnd['run'] } }).data?.partial;
-    const e = toMemoryError(err, 'MODEL_ERROR');
-    return { run: partial, error: { code: e.code, message: e.message }, model };
-  }
+  const onStep = (message: string): void => o.onProgress?.(message);
+  return { ...(await runWriterAgent(o, { wt: p.wt, system: p.system, prompt: p.prompt, onStep })), model };
 }
 
 /**

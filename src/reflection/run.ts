@@ -4,65 +4,26 @@
  * It is the body of a background memory writer; callers that must not block start it and do not await it.
  */
 import { rmSync } from 'node:fs';
-import { toMemoryError, type MemoryErrorCode } from '../errors.js';
-import { reflectionIdentity } from '../identity.js';
+import type { MemoryErrorCode } from '../errors.js';
 import { describeModel } from '../llm/provider.js';
-import { runSubAgent, type SubAgentLimits, type SubAgentRun } from '../llm/sub-agent.js';
+import type { SubAgentRun } from '../llm/sub-agent.js';
 import { discardWorktree } from '../worktree/cleanup.js';
 import { finishReflection } from './finish.js';
 import { prepareReflection, type PreparedReflection } from './prepare.js';
 import type { ReflectionResult, ReflectionRunOptions } from './run-types.js';
-import { createReflectionShell } from './shell.js';
-
-/** Limits of a reflection sub-agent unless the caller overrides them. */
-export const DEFAULT_REFLECTION_LIMITS: Readonly<SubAgentLimits> = Object.freeze({
-  maxSteps: 40,
-  timeoutMs: 20 * 60_000,
-});
+import { runWriterAgent } from './writer-agent.js';
 
 async function runAgent(
   o: ReflectionRunOptions,
   p: PreparedReflection,
 ): Promise<{ run?: SubAgentRun; error?: string; errorCode?: MemoryErrorCode }> {
-  const shell = createReflectionShell({
-    gitmemHome: o.home,
-    agentId: o.agentId,
-    memoryDir: p.wt.parentMemoryDir,
-    worktreeDir: p.wt.worktreeDir,
-    branchName: p.wt.branchName,
-    transcriptPath: p.payloadPath,
-    env: o.env,
-    launch: o.launch,
-    identity: reflectionIdentity(o.agentId),
-    onWarning: o.onWarning,
-  });
   o.onProgress?.({
     phase: 'reflecting',
     message: `Reflecting on ${o.multi ? o.multi.reviewed : `${o.conversationId} lines ${p.lines.from}-${p.lines.to}`} with ${describeModel(o.model)}…`,
   });
-  try {
-    const run = await runSubAgent({
-      model: o.model,
-      system: p.system,
-      prompt: p.prompt,
-      root: p.wt.worktreeDir,
-      shell,
-      limits: { ...DEFAULT_REFLECTION_LIMITS, ...o.limits },
-      signal: o.signal,
-      stream: o.stream,
-      maxRetries: o.maxRetries,
-      onStep: (s) =>
-        o.onProgress?.({
-          phase: 'step',
-          message: `step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`,
-        }),
-    });
-    return { run };
-  } catch (err) {
-    const partial = (err as { data?: { partial?: SubAgentRun } }).data?.partial;
-    const e = toMemoryError(err, 'MODEL_ERROR');
-    return { run: partial, error: e.message, errorCode: e.code };
-  }
+  const task = { wt: p.wt, system: p.system, prompt: p.prompt, transcriptPath: p.payloadPath };
+  const end = await runWriterAgent(o, { ...task, onStep: (message) => o.onProgress?.({ phase: 'step', message }) });
+  return end.error ? { run: end.run, error: end.error.message, errorCode: end.error.code } : { run: end.run };
 }
 
 /**
