@@ -44,11 +44,23 @@ export interface SurfaceWording {
   pieces: (synced: boolean) => BasePieces;
 }
 
+/**
+ * The tools the shell and tools wordings name, by role: tools/catalogue.ts checks that each is one of its
+ * tools, so renaming or dropping one there fails to compile until the wording follows.
+ */
+export const WORDING_TOOLS = {
+  memory: 'memory',
+  patch: 'memory_apply_patch',
+  view: 'memory_view',
+  search: 'memory_search',
+} as const;
+const T = WORDING_TOOLS;
+
 // The memory tool (its commands listed by memory-commands.ts) and apply-patch, as the shell and the tools surfaces both have them.
-const MEMORY_TOOL_BULLETS = `- The \`memory\` tool makes one change and commits it: ${writeCommandList('`')}.
+const MEMORY_TOOL_BULLETS = `- The \`${T.memory}\` tool makes one change and commits it: ${writeCommandList('`')}.
   Its \`reason\` argument is required: one line saying *why* you are making the change.
   It becomes the commit message, so write it for a future reader ("note: user prefers pnpm over npm").
-- \`memory_apply_patch\` applies several edits, across one or more files, as a single commit — use it for
+- \`${T.patch}\` applies several edits, across one or more files, as a single commit — use it for
   reorganisations. It also takes a \`reason\`.`;
 
 const HELPERS = `Background helpers may also update memory between
@@ -88,7 +100,7 @@ and \`git show\` in \`$MEMORY_DIR\` show how your memory came to be what it is.`
 };
 
 const TOOLS: SurfaceWording = {
-  summary: 'a model with the memory tools only: memory, memory_apply_patch, memory_view, memory_search (MCP, AI SDK)',
+  summary: `a model with the memory tools only: ${Object.values(T).join(', ')} (MCP, AI SDK)`,
   dir: null,
   intro: (dir) =>
     dir === null
@@ -98,21 +110,21 @@ const TOOLS: SurfaceWording = {
     paths: `Every block carries a \`<projection>\` line: the path of the file it came from, relative to the root of your
 memory — the path your memory tools take. The \`system/\` files are already in this prompt, their bodies
 exactly as written, so \`str_replace\` can quote them without reading them first (view a file before an
-\`insert\`: its line numbers count the frontmatter). Read any other file with \`memory_view\` (a directory lists
-its files with their descriptions, a file shows its numbered lines) and find things with \`memory_search\`
+\`insert\`: its line numbers count the frontmatter). Read any other file with \`${T.view}\` (a directory lists
+its files with their descriptions, a file shows its numbered lines) and find things with \`${T.search}\`
 (ranked hits with path, line and snippet).`,
     change: `A change to memory **counts only once it is committed**, and your memory tools commit each change at once:
 a call that succeeds is saved, a refused call changes nothing (read the message, fix the call, try again).
 
 ${MEMORY_TOOL_BULLETS}`,
     continuity: `Your memory is your past. Before you say you don't know something about the user or the project, search for
-it (\`memory_search\`, then \`memory_view\` what matches). ${HELPERS} view it again before editing.
+it (\`${T.search}\`, then \`${T.view}\` what matches). ${HELPERS} view it again before editing.
 ${KEPT_FOR_USER}`,
-    no_remote: `Your memory stays on this machine; it has no remote, so there is nothing to push or pull. \`memory_view\`
+    no_remote: `Your memory stays on this machine; it has no remote, so there is nothing to push or pull. \`${T.view}\`
 with \`at\` (a commit, \`HEAD~3\` or a date) shows a file as it was.`,
     remote: `Your memory repository has a remote. The harness synchronises your commits after each turn — you never push,
 pull or change remotes yourself. If it reports a conflict between your memory and the remote copy, view the
-files it names and keep the information from both sides in your next change. \`memory_view\` with \`at\` (a
+files it names and keep the information from both sides in your next change. \`${T.view}\` with \`at\` (a
 commit, \`HEAD~3\` or a date) shows a file as it was.`,
   }),
 };

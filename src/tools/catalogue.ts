@@ -11,7 +11,7 @@
  */
 import { writeCommandList } from '../blocks/memory-commands.js';
 import { MEMORY_MODES } from '../blocks/presets.js';
-import { PROMPT_SURFACES, type PromptSurface } from '../blocks/prompt-surfaces.js';
+import { PROMPT_SURFACES, WORDING_TOOLS, type PromptSurface } from '../blocks/prompt-surfaces.js';
 import { MAX_REVISION_LENGTH } from '../git/revision.js';
 import { applyPatchToolSchema, memoryToolSchema } from '../memfs/tool-schema.js';
 import { SEARCH_LIMITS, SEARCH_MODES } from '../search/types.js';
@@ -174,3 +174,6 @@ export type ToolName = keyof typeof TOOL_CATALOGUE;
 
 /** Every tool's name, in the catalogue's order. */
 export const TOOL_NAMES = Object.keys(TOOL_CATALOGUE) as ToolName[];
+
+/** The tools the prompt's wording names (blocks/prompt-surfaces.ts): a tool renamed or dropped here fails to compile there. */
+export const WORDED_TOOL_NAMES = Object.values(WORDING_TOOLS) satisfies readonly ToolName[];

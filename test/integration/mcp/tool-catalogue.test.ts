@@ -25,7 +25,7 @@ import { memoryTools, MEMORY_TOOL_NAMES } from '../../../src/adapters/ai-sdk/too
 import { createMcpServer } from '../../../src/mcp/server.js';
 import { SERVER_INSTRUCTIONS } from '../../../src/mcp/instructions.js';
 import type { Memory } from '../../../src/index.js';
-import { TOOL_CATALOGUE, TOOL_NAMES } from '../../../src/tools/catalogue.js';
+import { TOOL_CATALOGUE, TOOL_NAMES, WORDED_TOOL_NAMES } from '../../../src/tools/catalogue.js';
 import { MEMORY_VERBS } from '../../../src/tools/memory-verbs.js';
 import { COMMANDS } from '../../../src/cli/registry.js';
 
@@ -41,6 +41,8 @@ describe('the tool catalogue is what every surface lists', () => {
     await client.connect(clientSide);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+    // The tools the prompt's wording names are served (blocks/prompt-surfaces.ts WORDING_TOOLS).
+    for (const name of WORDED_TOOL_NAMES) expect(tools.map((t) => t.name)).toContain(name);
     for (const t of tools) {
       const row = TOOL_CATALOGUE[t.name as keyof typeof TOOL_CATALOGUE];
       expect(t.description, t.name).toBe(row.description);
