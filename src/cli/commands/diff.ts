@@ -10,11 +10,7 @@ export const command: CliCommand = {
     const memory = await ctx.openMemory();
     const [from, to] = ctx.args;
     const path = ctx.option('path');
-    const d = await memory.diff({
-      ...(from !== undefined ? { from } : {}),
-      ...(to !== undefined ? { to } : {}),
-      ...(path !== undefined ? { path } : {}),
-    });
+    const d = await memory.diff({ from, to, path });
     ctx.print(d, d.text === '' ? 'No changes.' : d.text.replace(/\n$/, ''));
   },
 };

@@ -22,10 +22,10 @@ export const command: CliCommand = {
   async run(ctx) {
     const paths = ctx.values['path'];
     const options: SearchOptions = {
-      ...(ctx.option('at') !== undefined ? { at: ctx.option('at') } : {}),
-      ...(limitOf(ctx.option('limit')) !== undefined ? { limit: limitOf(ctx.option('limit')) } : {}),
-      ...(Array.isArray(paths) ? { paths: paths.map(String) } : typeof paths === 'string' ? { paths } : {}),
-      ...(ctx.option('mode') !== undefined ? { mode: ctx.option('mode') as SearchMode } : {}),
+      at: ctx.option('at'),
+      limit: limitOf(ctx.option('limit')),
+      paths: Array.isArray(paths) ? paths.map(String) : typeof paths === 'string' ? paths : undefined,
+      mode: ctx.option('mode') as SearchMode | undefined,
     };
     const memory = await ctx.openMemory();
     const hits = await memory.search(ctx.args[0] ?? '', options);

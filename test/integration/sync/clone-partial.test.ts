@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory } from '../../../src/memory.js';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { syncMemory } from '../../../src/sync/sync.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
@@ -133,17 +133,9 @@ describe('gitmem clone --partial --scope', () => {
   it('through the CLI', async () => {
     const { url } = await seedRemote('cl');
     const home = makeTmpDir('gitmem-home-');
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      env,
-      cwd: root,
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      readStdin: async () => '',
-    };
-    const code = await main(['clone', url, '--home', home, '--agent', 'cl', '--partial', '--scope', 'notes'], io);
-    expect(code, err.join('\n')).toBe(0);
+    const args = ['clone', url, '--home', home, '--agent', 'cl', '--partial', '--scope', 'notes'];
+    const r = await runMain(args, env, { cwd: root });
+    expect(r.code, r.err).toBe(0);
     expect(readdirSync(join(home, 'agents', 'cl', 'memory')).sort()).toEqual(['.git', 'notes', 'system']);
   });
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory } from '../../../src/memory.js';
-import { main } from '../../../src/cli/main.js';
+import { runMain, type MainRun } from '../../helpers/main-io.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
@@ -186,26 +186,17 @@ describe('memory_apply_patch in a --scope clone', () => {
 describe('gitmem shared create and list without an agent', () => {
   it('create makes the hub in a home with no agent; list shows every agent attaching it', async () => {
     const home = join(makeTmpDir('gitmem-home-'), 'fresh'); // not even made yet
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      env,
-      cwd: root,
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      readStdin: async () => '',
+    let last: MainRun = { code: 0, out: '', err: '' };
+    const run = async (...args: string[]): Promise<number> => {
+      last = await runMain([...args, '--home', home], env, { cwd: root });
+      return last.code;
     };
-    const run = async (...args: string[]): Promise<number | void> => {
-      out.length = 0;
-      err.length = 0;
-      return main([...args, '--home', home], io);
-    };
-    expect(await run('shared', 'create', 'team'), err.join('\n')).toBe(0);
-    expect(out.join('')).toMatch(/Created shared repository team/);
+    expect(await run('shared', 'create', 'team'), last.err).toBe(0);
+    expect(last.out).toMatch(/Created shared repository team/);
     expect(existsSync(join(home, 'shared', 'team.git'))).toBe(true);
     expect(existsSync(join(home, 'agents')) ? readdirSync(join(home, 'agents')) : []).toEqual([]);
-    expect(await run('shared', 'list', '--json'), err.join('\n')).toBe(0);
-    expect(JSON.parse(out.join(''))).toMatchObject([{ name: 'team', attached: false, attachments: [] }]);
+    expect(await run('shared', 'list', '--json'), last.err).toBe(0);
+    expect(JSON.parse(last.out)).toMatchObject([{ name: 'team', attached: false, attachments: [] }]);
     expect(await run('shared', 'create', '.git')).toBe(1);
     expect(readdirSync(join(home, 'shared'))).toEqual(['team.git']);
 
@@ -214,13 +205,13 @@ describe('gitmem shared create and list without an agent', () => {
     const bob = await agent(home, 'bob');
     await ada.shared.attach('team');
     await bob.shared.attach('team', { readOnly: true });
-    expect(await run('shared', 'create', 'ops'), err.join('\n')).toBe(0);
-    expect(await run('shared', 'list'), err.join('\n')).toBe(0);
-    expect(out.join('')).toMatch(/^ops\t\S+ops\.git\t-\nteam\t\S+team\.git\tada \(read-write\), bob \(read-only\)/);
-    expect(await run('shared', 'list', '--agent', 'bob', '--json'), err.join('\n')).toBe(0);
-    expect(JSON.parse(out.join(''))[1]).toMatchObject({ name: 'team', attached: true, readOnly: true });
+    expect(await run('shared', 'create', 'ops'), last.err).toBe(0);
+    expect(await run('shared', 'list'), last.err).toBe(0);
+    expect(last.out).toMatch(/^ops\t\S+ops\.git\t-\nteam\t\S+team\.git\tada \(read-write\), bob \(read-only\)/);
+    expect(await run('shared', 'list', '--agent', 'bob', '--json'), last.err).toBe(0);
+    expect(JSON.parse(last.out)[1]).toMatchObject({ name: 'team', attached: true, readOnly: true });
     // attach still needs an agent.
     expect(await run('shared', 'attach', 'ops')).toBe(1);
-    expect(err.join('')).toMatch(/agent/);
+    expect(last.err).toMatch(/agent/);
   });
 });

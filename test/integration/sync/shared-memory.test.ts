@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory } from '../../../src/memory.js';
-import { main } from '../../../src/cli/main.js';
+import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 const root = makeTmpDir('gitmem-shared-');
@@ -151,22 +151,18 @@ describe('shared memory repositories', () => {
   it('through the CLI', async () => {
     const home = makeTmpDir('gitmem-home-');
     await agent(home, 'ada');
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      env,
-      cwd: root,
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      readStdin: async () => '',
-    };
-    const run = (args: string[]) => main([...args, '--home', home, '--agent', 'ada'], io);
-    expect(await run(['shared', 'create', 'crew']), err.join('\n')).toBe(0);
-    expect(await run(['shared', 'attach', 'crew', '--read-only']), err.join('\n')).toBe(0);
-    out.length = 0;
-    expect(await run(['shared', 'list', '--json']), err.join('\n')).toBe(0);
-    expect(JSON.parse(out.join(''))).toMatchObject([{ name: 'crew', attached: true, readOnly: true }]);
-    expect(await run(['shared', 'detach', 'crew'])).toBe(0);
-    expect(await run(['shared', 'create', '../evil'])).toBe(1);
+    const run = (args: string[]) => runMain([...args, '--home', home, '--agent', 'ada'], env, { cwd: root });
+    for (const args of [
+      ['shared', 'create', 'crew'],
+      ['shared', 'attach', 'crew', '--read-only'],
+    ]) {
+      const r = await run(args);
+      expect(r.code, r.err).toBe(0);
+    }
+    const listed = await run(['shared', 'list', '--json']);
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out)).toMatchObject([{ name: 'crew', attached: true, readOnly: true }]);
+    expect((await run(['shared', 'detach', 'crew'])).code).toBe(0);
+    expect((await run(['shared', 'create', '../evil'])).code).toBe(1);
   });
 });
