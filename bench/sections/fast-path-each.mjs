@@ -7,11 +7,12 @@
 // 'str_replace,search after a write'); BENCH_EACH_ROUNDS the rounds (default 16).
 import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createMemory, initMemory } from '../../dist/index.js';
 import { setFastPaths } from '../../dist/fast-paths.js';
-import { benchEnv, populate, round, stats, tmpDir } from '../lib.mjs';
+import { benchEnv, gitSync, populate, round, stats, tmpDir } from '../lib.mjs';
 
 const run = promisify(execFile);
 const DIST = new URL('../../dist/', import.meta.url).pathname;
@@ -22,9 +23,18 @@ const PLAN = {
   writerPack: { op: 'worker cycle', sizes: [1000, 10000] },
   // The jobs it streams are a sandboxed command's (held input, capped output): a command worker's cycle.
   streamedJobs: { op: 'command worker cycle from a 500 MB heap', sizes: [0] },
-  // Refs, loose objects and trees read without git, on the read side only (the write path, hooks, merges and
-  // sync ask git: there they bought 4-9%, under the rule): every operation that reads them, each after a write.
-  objectReads: { ops: ['search after a write', 'prompt after a write', 'read after a write'], sizes: [1000, 10000] },
+  // Refs, loose objects and trees read without git: every operation that reads them, each after a write (the
+  // write path, hooks and merges ask git: there they bought 4-9%, under the rule), and sync's refs.
+  objectReads: {
+    ops: [
+      'search after a write',
+      'prompt after a write',
+      'read after a write',
+      'sync round trip (1 in, 1 out)',
+      'post-turn sync with nothing to push',
+    ],
+    sizes: [1000, 10000],
+  },
 };
 
 async function memoryAt(size, except) {
@@ -35,6 +45,18 @@ async function memoryAt(size, except) {
   populate(memory.memoryDir, size, env);
   await memory.tool({ command: 'create', reason: 'seed', file_path: 'edit.md', description: 'edit', file_text: 'v-1' });
   let prev = -1;
+  let peer;
+  // A bare remote and a peer clone, made the first time a sync runs (untimed).
+  const peerOnce = () => {
+    if (peer) return peer;
+    const remote = join(home, 'remote.git');
+    gitSync(home, ['init', '-q', '--bare', '-b', 'main', remote], env);
+    gitSync(memory.memoryDir, ['remote', 'add', 'origin', remote], env);
+    gitSync(memory.memoryDir, ['push', '-q', '-u', 'origin', 'main'], env);
+    peer = join(home, 'peer');
+    gitSync(home, ['clone', '-q', remote, peer], env);
+    return peer;
+  };
   return {
     str_replace: async (i) => {
       setFastPaths(true, except);
@@ -55,6 +77,27 @@ async function memoryAt(size, except) {
     'search after a write': (i) => afterWrite(i, () => memory.search(`content ${i % 97}`)),
     'prompt after a write': (i) => afterWrite(i, () => memory.compilePrompt()),
     'read after a write': (i) => afterWrite(i, () => memory.read('edit.md')),
+    // One commit comes in from the peer and one goes out (a tool write), both untimed; then the sync is timed.
+    'sync round trip (1 in, 1 out)': (i) => {
+      const dir = peerOnce();
+      gitSync(dir, ['pull', '-q', '--rebase', 'origin', 'main'], env);
+      writeFileSync(join(dir, `peer-${i}.md`), `---\ndescription: peer\n---\npeer ${i}\n`);
+      gitSync(dir, ['add', '--', `peer-${i}.md`], env);
+      gitSync(dir, ['commit', '-q', '--no-verify', '-m', `peer ${i}`], env);
+      gitSync(dir, ['push', '-q', 'origin', 'main'], env);
+      return afterWrite(i, async () => {
+        const r = await memory.sync();
+        if (r.status !== 'pushed') throw new Error(`sync ended ${r.status}: ${r.summary}`);
+      });
+    },
+    'post-turn sync with nothing to push': async () => {
+      peerOnce();
+      setFastPaths(true, except);
+      const t0 = performance.now();
+      const r = await memory.syncAfterTurn();
+      if (r.status !== 'clean') throw new Error(`post-turn sync ended ${r.status}: ${r.summary}`);
+      return [performance.now() - t0];
+    },
   };
   async function afterWrite(i, read) {
     setFastPaths(true, except);
@@ -124,7 +167,13 @@ async function memoryFor(size, except) {
   return made.get(key);
 }
 
-const SELF_TIMED = new Set(['search after a write', 'prompt after a write', 'read after a write']);
+const SELF_TIMED = new Set([
+  'search after a write',
+  'prompt after a write',
+  'read after a write',
+  'sync round trip (1 in, 1 out)',
+  'post-turn sync with nothing to push',
+]);
 
 async function rowOf(name, op, size, rounds) {
   let samples;

@@ -9,6 +9,7 @@ import { withMemoryOperation } from '../git/lease.js';
 import { recoverInterruptedWrite } from '../memfs/journal.js';
 import { redactText } from '../git/redact.js';
 import { revParseOp } from '../git/commands/plumbing.js';
+import { readHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { authForRemote } from './credentials.js';
 import {
   fetchMain,
@@ -59,7 +60,11 @@ export async function prepareSync(opts: SyncOptions, prefetch = false): Promise<
   }
   const ctx = url === null ? undefined : contextFor(opts, url);
   // Read before the status and the fetch start, so "origin/main did not move" can be checked later.
-  const remoteBefore = (await opts.git.exec(revParseOp(REMOTE_MAIN), { cwd: opts.memoryDir })) ?? undefined;
+  // From the ref files when that is plain (objectReads: the post-turn check's largest share), else git.
+  const remoteBefore =
+    readRefQuick(gitDir, REMOTE_MAIN) ??
+    (await opts.git.exec(revParseOp(REMOTE_MAIN), { cwd: opts.memoryDir })) ??
+    undefined;
   const fetching = prefetch && ctx ? settle(fetchMain(ctx)) : undefined;
   let state = await readRepoState(opts.git, opts.memoryDir, opts.signal);
   const fetched = await fetching;
@@ -118,7 +123,9 @@ async function settledState(opts: SyncOptions): Promise<RepoState | undefined> {
  * @example hint = await headOnlyHint(ctx)
  */
 export async function headOnlyHint(ctx: IntegrateInput): Promise<SyncHint> {
-  const head = (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
+  const gitDir = gitDirOf(ctx.memoryDir);
+  const quick = gitDir ? readHeadQuick(gitDir) : undefined;
+  const head = quick ?? (await ctx.git.run(['rev-parse', 'HEAD'], runOpts(ctx))).stdout.trim();
   return { head, upstream: null, ahead: null, behind: null, remoteBefore: undefined };
 }
 
