@@ -30,7 +30,7 @@ const PLAN = {
       'search after a write',
       'prompt after a write',
       'read after a write',
-      'sync round trip (1 in, 1 out)',
+      'sync round trip with a commit each way',
       'post-turn sync with nothing to push',
     ],
     sizes: [1000, 10000],
@@ -78,7 +78,7 @@ async function memoryAt(size, except) {
     'prompt after a write': (i) => afterWrite(i, () => memory.compilePrompt()),
     'read after a write': (i) => afterWrite(i, () => memory.read('edit.md')),
     // One commit comes in from the peer and one goes out (a tool write), both untimed; then the sync is timed.
-    'sync round trip (1 in, 1 out)': (i) => {
+    'sync round trip with a commit each way': (i) => {
       const dir = peerOnce();
       gitSync(dir, ['pull', '-q', '--rebase', 'origin', 'main'], env);
       writeFileSync(join(dir, `peer-${i}.md`), `---\ndescription: peer\n---\npeer ${i}\n`);
@@ -171,7 +171,7 @@ const SELF_TIMED = new Set([
   'search after a write',
   'prompt after a write',
   'read after a write',
-  'sync round trip (1 in, 1 out)',
+  'sync round trip with a commit each way',
   'post-turn sync with nothing to push',
 ]);
 
