@@ -31,7 +31,7 @@ export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freez
   },
   objectReads: {
     plain: '`git rev-parse`, `cat-file --batch`, `ls-tree` and `diff-tree` for refs, loose objects and their trees',
-    entry: 'git/read-ref.ts, git/loose-object.ts, git/loose-tree.ts (read side only: committed-read.ts, watch, open)',
+    entry: 'git/read-ref.ts, git/loose-object.ts, git/loose-tree.ts (committed-read.ts, watch, open, sync refs)',
   },
 });
 

@@ -1,6 +1,6 @@
 /**
  * Reads a ref's commit straight from the git dir (loose file, else packed-refs), so the read side (the prompt,
- * search, `read`, watch) can learn where main points without spawning git. It answers only when the answer is
+ * search, `read`, watch) and sync can learn where main and origin/main point without spawning git. It answers only when the answer is
  * plain; anything unusual (worktree, symref, reftable, unreadable) is `undefined` and callers ask git
  * (`rev-parse`). A fast path: entered through the seam (`objectReads`), so with the switch off it never answers.
  */
