@@ -4,9 +4,9 @@
  */
 import { spawnDetached } from '../process/detached.js';
 import { runProcess, type Launcher, type ProcessResult } from '../process/run.js';
-import { mkdirSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { isRetryableKind, lockPathOf } from './classify.js';
+import { mkdirSync } from 'node:fs';
+import { isRetryableKind } from './classify.js';
+import { waitedForLock, type LockWaits } from './lock-wait.js';
 import { redactText } from './redact.js';
 import {
   authConfigEntries,
@@ -116,76 +116,8 @@ export function buildGitArgv(args: readonly string[], options: Pick<GitRunOption
   return argv;
 }
 
-/**
- * Commands that take their lock before they change anything, so a run that failed on a held lock changed
- * nothing and may simply run again once the other git process (an editor's `git status`, a shell commit,
- * a `git config` writer, a concurrent gc) lets go.
- */
-const LOCK_WAITING = new Set([
-  'update-index',
-  'update-ref',
-  'read-tree',
-  'reset',
-  'rm',
-  'add',
-  'commit',
-  'symbolic-ref',
-  'config',
-  'branch',
-  'checkout',
-]);
-/** First waits: a commit or a status holds its lock for milliseconds. Then about every LOCK_POLL_MS. */
-const LOCK_WAITS_MS = [5, 10, 20, 40, 80, 150];
-const LOCK_POLL_MS = 120;
-/**
- * A lock file that stays the same file this long is stale or held by one long operation: report it. One
- * that keeps changing (pollers taking it in turn) is live contention and is waited for up to LOCK_CAP_MS.
- */
-const LOCK_STALE_MS = 1_500;
-const LOCK_CAP_MS = 10_000;
-
-/** What the lock waits of one run have seen so far. */
-interface LockWaits {
-  count: number;
-  startedAt: number;
-  /** The lock file's identity (inode + mtime) at the last failure, and since when it has been that. */
-  lastSeen?: string;
-  sameSince: number;
-}
-
-function lockIdentity(cwd: string, text: string): string {
-  const path = lockPathOf(text);
-  if (path === undefined) return 'unknown';
-  try {
-    const st = statSync(isAbsolute(path) ? path : join(cwd, path));
-    return `${st.ino}:${st.mtimeMs}`;
-  } catch {
-    return 'gone'; // released between git's attempt and ours: the other process is moving
-  }
-}
-
 function timeoutFor(args: readonly string[], options: GitRunOptions, defaultTimeout: number): number {
   return options.timeoutMs ?? (args[0] === 'clone' ? Math.max(defaultTimeout, CLONE_GIT_TIMEOUT_MS) : defaultTimeout);
-}
-
-/** Waits before the next try when `err` is a held lock still worth waiting for; false otherwise. */
-async function waitedForLock(
-  err: GitCommandError,
-  args: readonly string[],
-  w: LockWaits,
-  cwd: string,
-  signal?: AbortSignal,
-): Promise<boolean> {
-  if (err.kind !== 'locked' || !LOCK_WAITING.has(args[0] ?? '') || signal?.aborted) return false;
-  const now = Date.now();
-  const seen = lockIdentity(cwd, err.stderr);
-  if (seen !== w.lastSeen || seen === 'gone') [w.lastSeen, w.sameSince] = [seen, now];
-  if (now - w.sameSince >= LOCK_STALE_MS || now - w.startedAt >= LOCK_CAP_MS) return false;
-  // Jittered, so a retry does not fall into step with a poller's own period.
-  const delay = LOCK_WAITS_MS[w.count++] ?? LOCK_POLL_MS / 2 + Math.floor(Math.random() * LOCK_POLL_MS);
-  // A real timer even when the runner's `sleep` is stubbed: the other process needs wall time to let go.
-  await new Promise((r) => setTimeout(r, delay));
-  return true;
 }
 
 interface SpawnContext {
