@@ -11,7 +11,7 @@ import type { SubAgentLimits, SubAgentRun } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
 import type { PreparedRefresh } from '../sync/refresh.js';
 import type { MemoryWorktree } from '../worktree/create.js';
-import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
+import type { ReflectionFinalizeStatus } from '../worktree/finalize-result.js';
 import type { PreservationReport } from './defrag-preserve.js';
 
 /** Options of {@link runDefrag}. */

@@ -10,7 +10,7 @@ import type { TreeLimits } from '../blocks/tree-limits.js';
 import type { SubAgentLimits } from '../llm/sub-agent.js';
 import type { GitCredentials } from '../sync/credentials.js';
 import type { PreparedRefresh } from '../sync/refresh.js';
-import type { ReflectionFinalizeStatus } from '../worktree/finalize.js';
+import type { ReflectionFinalizeStatus } from '../worktree/finalize-result.js';
 import type { MultiPayload } from './multi-payload.js';
 import type { ReflectionMergeMode } from './settings.js';
 import type { ParentSnapshot } from './snapshot.js';

@@ -22,33 +22,8 @@ import {
 } from './inspect.js';
 import type { Identity } from '../identity.js';
 import { mergeSubject } from '../writers.js';
+import type { ReflectionFinalizeResult } from './finalize-result.js';
 import { mergeIntoCheckout } from './merge.js';
-
-/**
- * How a finished reflection worktree ended: nothing to merge, edits left uncommitted, the run failed, the parent
- * was dirty, a merge conflict, merged — or `rejected`: the merge result broke the memory rules (branch kept,
- * nothing merged).
- */
-export type ReflectionFinalizeStatus =
-  'no_changes' | 'dirty_uncommitted' | 'failed' | 'parent_dirty' | 'merge_conflict' | 'rejected' | 'merged';
-
-/** What finalizing a reflection worktree did, with the conflicting paths and whether the branch was kept. */
-export interface ReflectionFinalizeResult {
-  status: ReflectionFinalizeStatus;
-  parentMemoryDir: string;
-  reflectionWorktreeDir: string;
-  reflectionBranch: string;
-  commitCount: number;
-  head?: string;
-  summary: string;
-  error?: string;
-  failurePhase?: 'reflection' | 'integration';
-  conflictingPaths?: string[];
-  branchKept?: boolean;
-  /** `rejected`: the files that broke the rules, and the `<path>: <problem>` lines. */
-  rejectedPaths?: string[];
-  problems?: string[];
-}
 
 export interface FinalizeReflectionOptions {
   /** False when the reflection sub-agent did not complete successfully. */
@@ -78,22 +53,6 @@ export interface FinalizeDeps {
 /** The worktree to finalize; `gitDir`/`gitCommonDir` are derived from trusted places when absent. */
 type Handle = Pick<MemoryWorktree, 'parentMemoryDir' | 'worktreeDir' | 'branchName' | 'baseHead'> &
   Partial<Pick<MemoryWorktree, 'gitDir' | 'gitCommonDir'>>;
-
-/**
- * True when the transcript behind this result is done with (merged, or nothing worth writing).
- * @example consumesTranscript({ status: 'no_changes', ... }) === true
- */
-export function consumesTranscript(r: Pick<ReflectionFinalizeResult, 'status'>): boolean {
-  return r.status === 'merged' || r.status === 'no_changes';
-}
-
-/**
- * True when memory changed and the system prompt must be recompiled.
- * @example shouldRecompile({ status: 'merged', ... }) === true
- */
-export function shouldRecompile(r: Pick<ReflectionFinalizeResult, 'status'>): boolean {
-  return r.status === 'merged';
-}
 
 /**
  * The merge summary: the branch tip's subject without a conventional-commit prefix.

@@ -7,13 +7,12 @@ import { isMemoryError } from '../../../src/errors.js';
 import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemoryWorktree, type MemoryWorktree } from '../../../src/worktree/create.js';
 import { importWorktreeCommits } from '../../../src/worktree/import.js';
+import { finalizeReflectionWorktree, reflectionMergeSummary } from '../../../src/worktree/finalize.js';
 import {
   consumesTranscript,
-  finalizeReflectionWorktree,
-  reflectionMergeSummary,
   shouldRecompile,
   type ReflectionFinalizeStatus,
-} from '../../../src/worktree/finalize.js';
+} from '../../../src/worktree/finalize-result.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 let repo: string;
