@@ -15,7 +15,7 @@ import { GitCommandError } from '../git/runner.js';
 import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
 import { integrateWriters, nextPushDelay, type IntegrateWritersResult } from './integrate-writers.js';
 import { isHeld, recentPushes, renderLease, parseLease, type LeaseRecord } from './integrate-lease-record.js';
-import { runOpts, type IntegrateInput } from './integrate.js';
+import { runOpts, type IntegrateInput } from './integrate-input.js';
 import { contextFor, failedResult } from './outcome.js';
 import { assertNoSecretsToPush } from './push-scan.js';
 import { getOriginUrl } from './remote.js';

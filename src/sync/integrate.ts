@@ -3,53 +3,22 @@
  * commits on top, with a conflict policy that never drops a commit. Moves of main that rewrite its
  * history from unrelated roots save the old head under refs/gitmem/backup/ first.
  */
-import { GitCommandError, type GitAuth, type GitRetryPolicy, type GitRunner } from '../git/runner.js';
-import { NETWORK_RETRY } from '../git/runner.js';
+import { GitCommandError } from '../git/runner.js';
 import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
 import { withMemoryOperation } from '../git/lease.js';
 import { parseFetchUpdate, quickRelation, type SyncHint, type TrackingUpdate } from './quick-relation.js';
 import { BACKUP_REF_PREFIX, CONFLICT_BRANCH_PREFIX, createUniqueRef } from './refs.js';
-import { checkIncoming, type IncomingRejection } from './incoming.js';
+import { checkIncoming } from './incoming.js';
 import { gitDirOf } from './repo-state.js';
 import { readHeadQuick, readRefQuick } from '../git/read-ref.js';
-import { CONFLICT_POLICIES, type ConflictPolicy, type RebaseConflictOps } from './conflict-policy.js';
-
-export const REMOTE_MAIN = 'refs/remotes/origin/main';
-
-export interface IntegrateInput {
-  git: GitRunner;
-  memoryDir: string;
-  /** The configured home: its `config` holds the system/ budget incoming commits are held to (validate-move.ts). */
-  home?: string | undefined;
-  auth: GitAuth | undefined;
-  /** origin's URL, named in error messages (an SSH host to add, a host name that does not resolve). */
-  remoteUrl?: string;
-  onConflict: ConflictPolicy;
-  clock: () => Date;
-  signal: AbortSignal | undefined;
-  retry: GitRetryPolicy | undefined;
-}
-
-export interface IntegrateResult {
-  outcome: 'remote_empty' | 'up_to_date' | 'fast_forward' | 'rebased' | 'conflict' | 'rejected';
-  /** Remote commits now in main. */
-  pulled: number;
-  /** Local commits on main not on the remote, after integration. */
-  ahead: number;
-  conflictPaths?: string[];
-  keptBranch?: string;
-  backupRef?: string;
-  /** With `rejected`: the remote tip that breaks the memory rules (main did not move). */
-  rejection?: IncomingRejection;
-}
-
-/** What a fetch of origin's main found. */
-export interface FetchOutcome {
-  /** False when the remote has no main yet. */
-  found: boolean;
-  /** The fetch's own report of how refs/remotes/origin/main moved. */
-  update: TrackingUpdate;
-}
+import { CONFLICT_POLICIES, type RebaseConflictOps } from './conflict-policy.js';
+import {
+  REMOTE_MAIN,
+  runOpts,
+  type FetchOutcome,
+  type IntegrateInput,
+  type IntegrateResult,
+} from './integrate-input.js';
 
 /**
  * Fetches origin's main into refs/remotes/origin/main. Not quiet: its ref-update line says whether the
@@ -298,18 +267,4 @@ export async function countAhead(input: Pick<IntegrateInput, 'git' | 'memoryDir'
 async function countRange(input: IntegrateInput, rev: string): Promise<number> {
   const r = await input.git.run(['rev-list', '--count', rev], runOpts(input));
   return Number(r.stdout.trim()) || 0;
-}
-
-/** Runner options for this repo; `network` adds auth and the retry policy. */
-export function runOpts(
-  input: Pick<IntegrateInput, 'memoryDir' | 'signal'> & Partial<Pick<IntegrateInput, 'auth' | 'retry' | 'remoteUrl'>>,
-  network = false,
-): { cwd: string; signal?: AbortSignal; auth?: GitAuth; retry?: GitRetryPolicy; remote?: string } {
-  return {
-    cwd: input.memoryDir,
-    signal: input.signal,
-    auth: network ? input.auth : undefined,
-    ...(network && input.remoteUrl ? { remote: input.remoteUrl } : {}),
-    ...(network ? { retry: input.retry ?? NETWORK_RETRY } : {}),
-  };
 }

@@ -11,14 +11,14 @@ import { redactText } from '../git/redact.js';
 import { revParseOp } from '../git/commands/plumbing.js';
 import { readHeadQuick, readRefQuick } from '../git/read-ref.js';
 import { authForRemote } from './credentials.js';
+import { fetchMain } from './integrate.js';
 import {
-  fetchMain,
   REMOTE_MAIN,
   runOpts,
   type FetchOutcome,
   type IntegrateInput,
   type IntegrateResult,
-} from './integrate.js';
+} from './integrate-input.js';
 import type { SyncHint } from './quick-relation.js';
 import { assertNoCredentialInUrl, getOriginUrl } from './remote.js';
 import { conflictSummary, gitDirOf, listPaths, readRepoState, type RepoState } from './repo-state.js';

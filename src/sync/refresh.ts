@@ -9,7 +9,8 @@
 import { MemoryError, toMemoryError } from '../errors.js';
 import type { GitRetryPolicy, GitRunner } from '../git/runner.js';
 import type { GitCredentials } from './credentials.js';
-import { fetchMain, integrateRemote, type FetchOutcome, type IntegrateInput } from './integrate.js';
+import { fetchMain, integrateRemote } from './integrate.js';
+import type { FetchOutcome, IntegrateInput } from './integrate-input.js';
 import { contextFor } from './outcome.js';
 import { getOriginUrl } from './remote.js';
 import { conflictSummary, listPaths, readRepoState } from './repo-state.js';

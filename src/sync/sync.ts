@@ -2,7 +2,8 @@
  * `gitmem sync`: pull (fast-forward, else rebase the local commits on top), then push. Bounded rounds
  * absorb a remote that moves between our fetch and our push. Never commits; never drops a commit.
  */
-import { integrateRemote, type FetchOutcome, type IntegrateResult } from './integrate.js';
+import { integrateRemote } from './integrate.js';
+import type { FetchOutcome, IntegrateResult } from './integrate-input.js';
 import {
   baseResult,
   conflictResult,

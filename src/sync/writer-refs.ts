@@ -11,7 +11,7 @@ import { GitCommandError } from '../git/runner.js';
 import { integrateRemote } from './integrate.js';
 import { baseResult, conflictResult, failedResult, prepareSync, rejectedResult } from './outcome.js';
 import { assertNoSecretsToPush } from './push-scan.js';
-import { runOpts, type IntegrateInput } from './integrate.js';
+import { runOpts, type IntegrateInput } from './integrate-input.js';
 import type { SyncOptions, SyncResult } from './types.js';
 
 export const WRITER_REF_PREFIX = 'refs/heads/writers/';
