@@ -12,27 +12,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { GitCommandError } from '../git/runner.js';
-import { identityConfig, SYSTEM_IDENTITY } from '../identity.js';
 import { integrateWriters, nextPushDelay, type IntegrateWritersResult } from './integrate-writers.js';
-import { isHeld, recentPushes, renderLease, parseLease, type LeaseRecord } from './integrate-lease-record.js';
-import { runOpts, type IntegrateInput } from './integrate-input.js';
+import { isHeld, recentPushes, type LeaseRecord } from './integrate-lease-record.js';
+import { leaseCommit, pushLease, readLease, STALE, writeLease, type Seen } from './integrate-lease-ref.js';
+import type { IntegrateInput } from './integrate-input.js';
 import { contextFor, failedResult } from './outcome.js';
 import { assertNoSecretsToPush } from './push-scan.js';
 import { getOriginUrl } from './remote.js';
 import type { LeaseIntegration } from './types.js';
-import { pushRefused, syncWriterRef, type WriterSyncOptions, type WriterSyncResult } from './writer-refs.js';
+import { syncWriterRef, type WriterSyncOptions, type WriterSyncResult } from './writer-refs.js';
 
-export const LEASE_REF = 'refs/gitmem/lease';
-/** Where a writer keeps the lease commit it last fetched (never pushed). */
-const SEEN_REF = 'refs/gitmem/lease-remote';
 /** A holder's lease lasts this long unless it pushes (each push renews it) or releases it. */
 export const LEASE_TTL_MS = 60_000;
 // Every lost compare-and-swap means another writer moved the lease (took, bumped or released it): progress, so
 // a writer keeps trying well past a handful of losses before it gives up.
 const ATTEMPTS = 20;
-const NO_RETRY = { attempts: 1, baseDelayMs: 0 };
 const MAX_PASSES = 4;
-const STALE = /stale info|cannot lock ref|incorrect old value|failed to update ref/i;
 
 export interface LeaseSyncOptions extends WriterSyncOptions {
   pushesPerMinute: number;
@@ -41,11 +36,6 @@ export interface LeaseSyncOptions extends WriterSyncOptions {
   /** Injected for tests. */
   ttlMs?: number;
   now?: () => number;
-}
-
-interface Seen {
-  oid: string | null;
-  record: LeaseRecord | undefined;
 }
 
 /**
@@ -239,64 +229,4 @@ function outcome(holder: string, r: IntegrateWritersResult | undefined): LeaseIn
     summary: `Integration under the lease (${holder}): ${r.summary}`,
     pushed: r.pushed,
   };
-}
-
-/**
- * What the remote's lease says now: its commit id (null: no lease) and record (undefined: not a record — a blob,
- * a tree, a huge or garbled message — which counts as expired).
- */
-export async function readLease(ctx: IntegrateInput): Promise<Seen> {
-  const args = ['fetch', '--no-tags', '--no-write-fetch-head', '--refmap=', 'origin', `+${LEASE_REF}:${SEEN_REF}`];
-  try {
-    await ctx.git.run(args, runOpts(ctx, true));
-  } catch (err) {
-    if (err instanceof GitCommandError && err.kind === 'missing_remote_ref') return { oid: null, record: undefined };
-    throw err;
-  }
-  const oid = (await ctx.git.run(['rev-parse', '--verify', SEEN_REF], runOpts(ctx))).stdout.trim();
-  const type = (await ctx.git.run(['cat-file', '-t', oid], runOpts(ctx))).stdout.trim();
-  if (type !== 'commit') return { oid, record: undefined };
-  const size = Number((await ctx.git.run(['cat-file', '-s', oid], runOpts(ctx))).stdout.trim());
-  if (!(size <= 16_384)) return { oid, record: undefined };
-  const text = (await ctx.git.run(['cat-file', 'commit', oid], runOpts(ctx))).stdout;
-  const cut = text.indexOf('\n\n');
-  return { oid, record: cut < 0 ? undefined : parseLease(text.slice(cut + 2)) };
-}
-
-/** A parentless commit with the empty tree whose message is the record. */
-async function leaseCommit(ctx: IntegrateInput, record: LeaseRecord): Promise<string> {
-  const tree = (await ctx.git.run(['mktree'], { ...runOpts(ctx), input: '' })).stdout.trim();
-  const args = ['commit-tree', tree, '-m', renderLease(record)];
-  return (await ctx.git.run(args, { ...runOpts(ctx), config: identityConfig(SYSTEM_IDENTITY) })).stdout.trim();
-}
-
-/**
- * Compare-and-swap of the remote lease: from `expected` (null: there is none) to a commit of `record`. 'lost'
- * when another writer moved it first; a refusal by the server is PUSH_FAILED naming the ref.
- */
-async function writeLease(ctx: IntegrateInput, expected: string | null, record: LeaseRecord): Promise<string | 'lost'> {
-  const oid = await leaseCommit(ctx, record);
-  try {
-    await pushLease(ctx, expected, oid, []);
-    return oid;
-  } catch (err) {
-    if (!(err instanceof GitCommandError)) throw err;
-    const text = `${err.stderr}\n${err.message}`;
-    if (STALE.test(text)) return 'lost';
-    throw err.kind === 'other' ? pushRefused(LEASE_REF, text, err) : err;
-  }
-}
-
-async function pushLease(ctx: IntegrateInput, expected: string | null, oid: string, also: string[]): Promise<void> {
-  const args = [
-    'push',
-    '--quiet',
-    ...(also.length > 0 ? ['--atomic'] : []),
-    `--force-with-lease=${LEASE_REF}:${expected ?? ''}`,
-    'origin',
-    ...also,
-    `${oid}:${LEASE_REF}`,
-  ];
-  // Not retried: a retry after a push that did land would find its own commit and call the lease lost.
-  await ctx.git.run(args, { ...runOpts(ctx, true), retry: NO_RETRY });
 }

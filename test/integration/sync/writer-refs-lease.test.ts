@@ -11,7 +11,7 @@ import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory } from '../../../src/memory.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { parseLease, renderLease, type LeaseRecord } from '../../../src/sync/integrate-lease-record.js';
-import { LEASE_REF } from '../../../src/sync/integrate-lease.js';
+import { LEASE_REF } from '../../../src/sync/integrate-lease-ref.js';
 import { syncSettings } from '../../../src/sync/writer-refs.js';
 import { runMain } from '../../helpers/main-io.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
