@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 // The composition root and the front door: a layer takes what they decide (runners, identities, settings)
 // as parameters. Only the adapters (cli, mcp), tests and a process's own entry file (`*-main.ts`) import them.
-const ROOT_FILES = ['memory', 'config', 'index', 'internals'];
+const ROOT_FILES = ['memory', 'config', 'config-types', 'index', 'internals'];
 const rootFilePatterns = (folder) => ({
   group: ROOT_FILES.flatMap((f) => [`../${f}.js`, `../../${f}.js`, `../../../${f}.js`]),
   message: `src/${folder} must not import the composition root, the config or the front door (memory.ts and wiring/ pass what it needs).`,

@@ -5,18 +5,27 @@
  * setting. The environment itself still travels where it must go whole: into git's processes (`env`), into
  * the sandbox, which builds a confined child's environment from it and reads its three switches from the
  * environment that child would inherit (listed in VARIABLES), and to the provider key lookup, by the
- * variable name the config file names (`providers.<name>.apiKeyEnv`).
+ * variable name the config file names (`providers.<name>.apiKeyEnv`). The configuration's shape (GitmemConfig and
+ * its parts) is in config-types.ts; callers import it from here.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MemoryError } from './errors.js';
 import { applyTreeLimits, DEFAULT_TREE_LIMITS, type TreeLimits } from './blocks/tree-limits.js';
 import { homeOfRepo } from './hooks/budget-config.js';
-import { readGitmemConfig, type GitmemConfigFile } from './llm/config.js';
+import { readGitmemConfig } from './llm/config.js';
 import { gitmemRuntimeDir } from './process/runtime-dir.js';
 import { credentialsFromToken, readCredentialsFile, type GitCredentials } from './sync/credentials.js';
+import type { ConfiguredAgent, DaemonSettings, Env, GitmemConfig, LoadConfigOptions } from './config-types.js';
 
-type Env = Record<string, string | undefined>;
+export type {
+  ConfiguredAgent,
+  DaemonSettings,
+  GitmemConfig,
+  LoadConfigOptions,
+  ModelSettings,
+  SandboxSettings,
+} from './config-types.js';
 
 /** Every variable gitmem reads, and what it means (docs/configuration.md lists the same). */
 export const VARIABLES: Readonly<Record<string, string>> = Object.freeze({
@@ -81,90 +90,6 @@ export function daemonSwitchOff(env: Env): boolean {
  */
 export function insideSandbox(env: Env): boolean {
   return Boolean(env['GITMEM_SANDBOX']);
-}
-
-/** The agent the environment names (used when a call names none; see memfs/scope.ts). */
-export interface ConfiguredAgent {
-  /** GITMEM_AGENT_ID, else AGENT_ID. */
-  id?: string;
-  /** GITMEM_MEMORY_DIR, else MEMORY_DIR: absolute, a relative value resolved against the caller's directory. */
-  memoryDir?: string;
-  /** GITMEM_AGENT_NAME, else AGENT_NAME: the display name of the agent's commits. */
-  name?: string;
-}
-
-/** Where models come from besides `--model` and the config file. */
-export interface ModelSettings {
-  /** GITMEM_MODEL. */
-  spec?: string;
-  /** GITMEM_OPENAI_BASE_URL. */
-  openaiBaseUrl?: string;
-}
-
-/** How the CLI daemon behaves. */
-export interface DaemonSettings {
-  /** False with GITMEM_DAEMON=0|off|false|no. */
-  enabled: boolean;
-  /** GITMEM_DAEMON_IDLE as given (checked by `gitmem daemon run`). */
-  idleSeconds?: string;
-  /** GITMEM_DAEMON_TRACE=1. */
-  trace: boolean;
-  /** Where its socket and log live (`$XDG_RUNTIME_DIR/gitmem-<uid>`, else the temp dir's); none on Windows. */
-  runtimeDir?: string;
-}
-
-/** The sandbox switches as they are set (the sandbox reads them from the confined child's environment). */
-export interface SandboxSettings {
-  /** False only with GITMEM_FS_SANDBOX=0|false. */
-  enabled: boolean;
-  /** GITMEM_SANDBOX_READ as given. */
-  readPaths?: string;
-  /** GITMEM_SANDBOX: this process runs inside a gitmem sandbox (its backend's name). */
-  inside?: string;
-  /**
-   * GITMEM_SHELL_SANDBOX: true (1/true/yes/on) or false (0/false/no/off) when set, else undefined (then the
-   * config file's `sandbox.shell` decides; off by default): whether `sandbox exec` may run the agent's shell.
-   */
-  shell?: boolean;
-}
-
-/** gitmem's configuration for one caller (see {@link loadConfig}). */
-export interface GitmemConfig {
-  /** The home (`--home`/option, else GITMEM_HOME, else ~/.gitmem), absolute. */
-  readonly home: string;
-  /** Who named the home: the caller (`--home`, an option), GITMEM_HOME, or nobody (~/.gitmem). */
-  readonly homeSource: 'option' | 'env' | 'default';
-  readonly agent: Readonly<ConfiguredAgent>;
-  /** The memory tree's caps (GITMEM_TREE_*; out-of-range values fall back to the default). */
-  readonly treeLimits: Readonly<TreeLimits>;
-  readonly model: Readonly<ModelSettings>;
-  readonly sandbox: Readonly<SandboxSettings>;
-  readonly daemon: Readonly<DaemonSettings>;
-  /** GITMEM_DEBUG is set. */
-  readonly debug: boolean;
-  /** GITMEM_FSYNC: true/false when it says on/off, else undefined (the repository's gitmem.fsync decides). */
-  readonly fsync: boolean | undefined;
-  /** False with GITMEM_FAST_PATHS=0|false|no|off: every fast path takes its plain git path (fast-paths.ts). */
-  readonly fastPaths: boolean;
-  /** The environment git and the sandbox are handed (and where provider keys are looked up by name). */
-  readonly env: Readonly<Env>;
-  /**
-   * The git token: GITMEM_GIT_TOKEN (+ GITMEM_GIT_USERNAME / GITMEM_GIT_AUTH_SCHEME), else
-   * `<home>/credentials` (CREDENTIALS_INSECURE unless 0600); undefined when there is none. Read on first use.
-   */
-  credentials(): GitCredentials | undefined;
-  /** `$GITMEM_HOME/config` (model, providers, reflection, embeddings); read on first use; {} when absent. */
-  file(): GitmemConfigFile;
-}
-
-/** Inputs of {@link loadConfig}. */
-export interface LoadConfigOptions {
-  /** The environment to read (default: this process's). */
-  env?: Env;
-  /** The caller's directory: relative homes and memory directories resolve against it (default: the process's). */
-  cwd?: string;
-  /** An explicit home (wins over GITMEM_HOME; an empty one is INVALID_ARGUMENT). */
-  home?: string | undefined;
 }
 
 const text = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);

@@ -37,7 +37,7 @@ export { claudeSubagentFiles, parseClaudeCodeFrom } from './reflection/sources/c
 export { parseCodexFrom } from './reflection/sources/codex.js';
 export { packageRoot } from './assets.js';
 export { syntheticConversationId, SOURCE_FORMS, type SourceType } from './reflection/sources/index.js';
-export { buildMemoryWriterPolicy } from './sandbox/policy.js';
+export { buildMemoryWriterPolicy } from './sandbox/writer-policy.js';
 export { confineCommand } from './sandbox/launch.js';
 export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from './wiring/shell.js';
 export { homeShared } from './wiring/shared-home.js';

@@ -12,59 +12,16 @@
  *
  * Every quantifier is bounded or atomic. `keywords` (lower case) are a pre-filter: a rule runs only when the
  * text contains one of them, as gitleaks does.
+ *
+ * The token rules are here; the anchored ones in secret-anchored-rules.ts, their shapes in secret-rule-types.ts.
  */
-
-/** How much of a matched value a message may show: the rule's public prefix, never more. */
-export interface SecretRuleBase {
-  /** Stable id, named in refusals (`github-token`). */
-  id: string;
-  /** What it is, for people (`GitHub token`). */
-  title: string;
-  /** Lower-case words one of which the text must contain for the rule to run. */
-  keywords: readonly string[];
-  /** Characters of the value a preview may show (the format's fixed prefix, e.g. 4 for `ghp_`). */
-  shown: number;
-  /** Published documentation examples that are not credentials. */
-  examples?: readonly string[];
-}
-
-/** Prefix + one atomic run, then `valid(token)` on the whole token (prefix included). */
-export interface TokenRule extends SecretRuleBase {
-  kind: 'token';
-  /** Regex source of the prefix (after a word boundary). */
-  prefix: string;
-  /** Regex source of one character class: the token's body. */
-  run: string;
-  /** Longest body read. */
-  max: number;
-  valid: (token: string) => boolean;
-}
-
-/** A literal anchor, then `read(text, end)`: the secret value after it, or null. */
-export interface AnchoredRule extends SecretRuleBase {
-  kind: 'anchored';
-  /** Regex source of the anchor (searched with the g flag; keep it short and bounded). */
-  anchor: string;
-  flags?: string;
-  /** The value after the anchor ending at `end`; `start` is where the anchor began. */
-  read: (text: string, start: number, end: number) => { start: number; value: string } | null;
-}
-
-export type SecretRule = TokenRule | AnchoredRule;
+import { ANCHORED_RULES } from './secret-anchored-rules.js';
+import type { SecretRule, TokenRule } from './secret-rule-types.js';
 
 const test =
   (re: RegExp) =>
   (token: string): boolean =>
     re.test(token);
-
-/** A sticky pattern run once at `at`: group 1 is the value. Bounded quantifiers only. */
-function stickyValue(re: RegExp, text: string, at: number): { start: number; value: string } | null {
-  re.lastIndex = at;
-  const m = re.exec(text);
-  const value = m?.[1];
-  if (!m || value === undefined) return null;
-  return { start: m.index + m[0].length - value.length, value };
-}
 
 const TOKEN_RULES: readonly TokenRule[] = [
   {
@@ -260,94 +217,6 @@ function isJwt(token: string): boolean {
     return false;
   }
 }
-
-// A PEM block's optional header lines (Proc-Type, DEK-Info, Version, Comment), then its first base64 run.
-const PEM_BODY =
-  /(?:\s|\\[rn]){0,8}(?:[A-Za-z-]{1,20}:[^\n]{0,200}(?:\s|\\[rn]){1,8}){0,4}(?=([A-Za-z0-9+/]{1,4096}))\1/y;
-const AWS_SECRET_VALUE = /["']?[ \t]{0,8}(?::|=>|=)[ \t]{0,8}["']?(?=([A-Za-z0-9/+=]{1,100}))\1/y;
-const GCP_KEY_ID = /[ \t]{0,8}:[ \t]{0,8}"([0-9a-f]{40})"/y;
-const AZURE_KEY = /(?=([A-Za-z0-9+/=]{1,120}))\1/y;
-const SLACK_HOOK = /(?=([A-Za-z0-9_/-]{1,200}))\1/y;
-// After `://`: user info `user:password@` (neither part may hold `@`, `/`, whitespace; the user no `:`).
-const URL_USERINFO = /[^\s:@/?#"'<>]{1,128}:([^\s@/?#"'<>]{1,256})@[A-Za-z0-9[]/y;
-const URL_SCHEME = /[A-Za-z][A-Za-z0-9+.-]{0,19}$/;
-const PLACEHOLDER_PASSWORD =
-  /^(?:\*+|x+|\.+|•+|password|passwd|pass|pwd|secret|token|changeme|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>|\{\{[^}]*\}\}|%[sd]|\[[^\]]*\])$/i;
-
-const ANCHORED_RULES: readonly AnchoredRule[] = [
-  {
-    kind: 'anchored',
-    id: 'private-key',
-    title: 'private key (PEM / OpenSSH)',
-    keywords: ['private key'],
-    shown: 0,
-    anchor: '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----',
-    read: (text, _start, end) => {
-      const v = stickyValue(PEM_BODY, text, end);
-      return v !== null && v.value.length >= 40 ? v : null;
-    },
-  },
-  {
-    kind: 'anchored',
-    id: 'aws-secret-access-key',
-    title: 'AWS secret access key',
-    keywords: ['secret'],
-    shown: 0,
-    flags: 'i',
-    anchor: '(?:aws)?_?secret_?(?:access)?_?key',
-    examples: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
-    read: (text, _start, end) => {
-      const v = stickyValue(AWS_SECRET_VALUE, text, end);
-      return v !== null && v.value.length === 40 && /[0-9/+]/.test(v.value) ? v : null;
-    },
-  },
-  {
-    kind: 'anchored',
-    id: 'gcp-service-account-key',
-    title: 'Google service-account key',
-    keywords: ['private_key_id'],
-    shown: 0,
-    anchor: '"private_key_id"',
-    read: (text, _start, end) => stickyValue(GCP_KEY_ID, text, end),
-  },
-  {
-    kind: 'anchored',
-    id: 'azure-storage-key',
-    title: 'Azure connection-string key',
-    keywords: ['accountkey=', 'sharedaccesskey='],
-    shown: 0,
-    anchor: '(?:AccountKey|SharedAccessKey)=',
-    read: (text, _start, end) => {
-      const v = stickyValue(AZURE_KEY, text, end);
-      return v !== null && v.value.length >= 40 && v.value.length <= 100 ? v : null;
-    },
-  },
-  {
-    kind: 'anchored',
-    id: 'slack-webhook',
-    title: 'Slack webhook URL',
-    keywords: ['hooks.slack.com'],
-    shown: 0,
-    anchor: 'hooks\\.slack\\.com/(?:services|workflows|triggers)/',
-    read: (text, _start, end) => {
-      const v = stickyValue(SLACK_HOOK, text, end);
-      return v !== null && v.value.length >= 20 && /\d/.test(v.value) ? v : null;
-    },
-  },
-  {
-    kind: 'anchored',
-    id: 'url-password',
-    title: 'password in a URL',
-    keywords: ['://'],
-    shown: 0,
-    anchor: '://',
-    read: (text, start, end) => {
-      if (!URL_SCHEME.test(text.slice(Math.max(0, start - 20), start))) return null;
-      const v = stickyValue(URL_USERINFO, text, end);
-      return v !== null && !PLACEHOLDER_PASSWORD.test(v.value) ? v : null;
-    },
-  },
-];
 
 /**
  * Every rule, specific ones first (the generic assignment rule in secrets.ts runs after them and yields to

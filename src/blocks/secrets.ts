@@ -8,7 +8,8 @@
  * a redacted preview — never the value itself.
  */
 import { createHash } from 'node:crypto';
-import { SECRET_RULES, type SecretRule } from './secret-rules.js';
+import type { SecretRule } from './secret-rule-types.js';
+import { SECRET_RULES } from './secret-rules.js';
 
 /** On a line a finding covers, this marker allows it (a documented example, a test fixture). */
 export const ALLOW_SECRET_MARKER = 'gitmem:allow-secret';

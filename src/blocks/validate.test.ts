@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isReadOnlyValue } from './frontmatter.js';
-import { isProtectedText, validateChanges, type FileChange } from './validate.js';
+import { isProtectedText } from './validate-protection.js';
+import { validateChanges, type FileChange } from './validate.js';
 
 const md = (extra = ''): string => `---\ndescription: d\n${extra}---\nbody\n`;
 const added = (path: string, content: string, mode?: string): FileChange => ({

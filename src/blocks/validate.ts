@@ -3,27 +3,23 @@
  * read_only protection (fail-closed, plus the protected list gitmem keeps outside the repository), and the
  * frontmatter format. The pre-commit hook feeds it the staged snapshot, merges of background
  * writers the merge result against the checkout's HEAD, and the memory tool the change it is about to commit,
- * so all three enforce exactly the same rules.
+ * so all three enforce exactly the same rules. findProblems is the one entry; read_only protection lives in
+ * validate-protection.ts, the format of each kind of file in validate-format.ts, the content rules in
+ * validate-content.ts.
  */
-import {
-  SKILL_KEYS,
-  descriptionOf,
-  isRawReadOnlyValue,
-  isReadOnlyValue,
-  normalizeText,
-  parseFrontmatterYaml,
-  splitFrontmatter,
-  type FrontmatterData,
-} from './frontmatter.js';
+import { SKILL_KEYS } from './frontmatter.js';
 import { LAYOUTS, type FileKind, type LayoutRow } from './layouts.js';
 import { pathProblem } from './path-rules.js';
+import { secretProblems, systemBudgetProblem, type SystemBudget } from './validate-content.js';
+import { checkIndexFile, checkMemoryFile, checkSkillFile } from './validate-format.js';
 import {
-  indexBudgetProblem,
-  limitProblem,
-  secretProblems,
-  systemBudgetProblem,
-  type SystemBudget,
-} from './validate-content.js';
+  OPERATOR_HINTS,
+  fieldRefusal,
+  isProtectedText,
+  listedMessage,
+  type Report,
+  type Rules,
+} from './validate-protection.js';
 import type { FileChange, Problem } from './validate-types.js';
 
 export type { FileChange, Problem } from './validate-types.js';
@@ -54,18 +50,6 @@ export interface ValidationOptions {
 }
 
 /**
- * The operator's way past each protection refusal, named in the refusal itself (one line, the path left as
- * `<path>`: the refusal names the path at its start, and a hostile name is never pasted into a command).
- */
-export const OPERATOR_HINTS = {
-  write: 'an operator writes it with `gitmem protect write <path>`',
-  unlock: 'an operator first rewrites it without read_only (`gitmem protect write <path>`)',
-  unlist: 'an operator lifts that with `gitmem protect remove <path>`',
-} as const;
-
-type Report = (path: string, message: string, extra?: Problem) => void;
-
-/**
  * Which rules a repo-relative path falls under in a layout (the `system` layout when none is given).
  * @example classifyPath('skills/git/SKILL.md') === 'skill'
  */
@@ -84,135 +68,6 @@ export function frontmatterKeysFor(path: string, layout: LayoutRow = LAYOUTS.sys
   return kind === 'skill' ? SKILL_KEYS : kind === 'memory' || kind === 'bad-skill-path' ? layout.memoryKeys : null;
 }
 
-const READ_ONLY_LINE = /^\s*(["']?)read_only\1\s*:(.*)$/;
-
-/**
- * True when a file's text makes it protected: its frontmatter has a `read_only` value that is not an explicit
- * false (see isReadOnlyValue). Fails closed: when the frontmatter cannot be parsed (invalid YAML, a duplicate
- * key, never closed), any `read_only:` line in it with such a value protects the file.
- * @example isProtectedText('---\ndescription: [x\nread_only: yes\n---\n') === true
- */
-export function isProtectedText(text: string | null): boolean {
-  if (text === null) return false;
-  const split = splitFrontmatter(text);
-  if (split.kind === 'none') return false;
-  let lines: string;
-  if (split.kind === 'ok') {
-    try {
-      return isReadOnlyValue(parseFrontmatterYaml(split.yamlText)['read_only']);
-    } catch {
-      lines = split.yamlText;
-    }
-  } else {
-    lines = normalizeText(text).slice(4); // unclosed: everything after the opening ---
-  }
-  return lines.split('\n').some((line) => {
-    const m = READ_ONLY_LINE.exec(line);
-    return m !== null && isRawReadOnlyValue(m[2] ?? '');
-  });
-}
-
-function headData(headContent: string | null): FrontmatterData | null {
-  if (headContent === null) return null;
-  const split = splitFrontmatter(headContent);
-  if (split.kind !== 'ok') return null;
-  try {
-    return parseFrontmatterYaml(split.yamlText);
-  } catch {
-    return null;
-  }
-}
-
-function parseForCheck(path: string, content: string, report: Report): FrontmatterData | null {
-  const split = splitFrontmatter(content);
-  if (split.kind === 'none') return (void report(path, 'missing frontmatter (must start with ---)'), null);
-  if (split.kind === 'unclosed')
-    return (void report(path, 'frontmatter opened but never closed (missing closing ---)'), null);
-  try {
-    return parseFrontmatterYaml(split.yamlText);
-  } catch (err) {
-    report(path, err instanceof Error ? err.message : String(err));
-    return null;
-  }
-}
-
-const fieldRefusal = (verb: string): string =>
-  `'read_only' is a protected field and cannot be ${verb} by the agent; ${OPERATOR_HINTS.write}`;
-
-function checkReadOnlyKey(path: string, data: FrontmatterData, head: FrontmatterData | null, report: Report): void {
-  const has = Object.hasOwn(data, 'read_only');
-  const headHas = head !== null && Object.hasOwn(head, 'read_only');
-  if (has && !headHas) {
-    report(path, fieldRefusal('set'));
-  } else if (has && headHas && JSON.stringify(data['read_only']) !== JSON.stringify(head['read_only'])) {
-    report(path, fieldRefusal('changed'));
-  } else if (!has && headHas) {
-    report(path, fieldRefusal('removed'));
-  }
-}
-
-function checkRequiredKeys(path: string, data: FrontmatterData, layout: LayoutRow, report: Report): void {
-  for (const key of layout.requiredKeys) {
-    if (!Object.hasOwn(data, key) || data[key] === null) report(path, `missing required field '${key}'`);
-    else if (typeof data[key] !== 'string' || (key === 'description' ? descriptionOf(data) : data[key].trim()) === '')
-      report(path, `'${key}' must be a non-empty string`);
-  }
-  for (const [key, values] of Object.entries(layout.keyValues)) {
-    const v = data[key];
-    if (v !== undefined && !(typeof v === 'string' && values.includes(v)))
-      report(path, `'${key}' must be one of ${values.join(', ')}`);
-  }
-}
-
-function checkMemoryFile(change: FileChange, content: string, report: Report, rules: Rules, lifted: boolean): void {
-  const { path } = change;
-  const data = parseForCheck(path, content, report);
-  if (data === null) return;
-  const keys = rules.layout.memoryKeys;
-  for (const key of Object.keys(data)) {
-    if (!keys.includes(key)) report(path, `unknown frontmatter key '${key}' (allowed: ${keys.join(', ')})`);
-  }
-  if (!lifted) checkReadOnlyKey(path, data, headData(change.headContent), report);
-  checkRequiredKeys(path, data, rules.layout, report);
-  const limit = data['limit'];
-  if (limit !== undefined && limit !== null && !(Number.isInteger(limit) && (limit as number) > 0)) {
-    report(path, `'limit' must be a positive integer`);
-  } else if (typeof limit === 'number') {
-    const over = limitProblem(change, limit, rules.layout);
-    if (over !== null) report(path, over.message, over);
-  }
-}
-
-/** A routing index: plain markdown (no frontmatter); the root one within its session-start budget. */
-function checkIndexFile(change: FileChange, content: string, report: Report, layout: LayoutRow): void {
-  if (splitFrontmatter(content).kind !== 'none')
-    return report(
-      change.path,
-      `a ${layout.indexFile ?? 'index'} routing index has no frontmatter (plain markdown links)`,
-    );
-  if (change.path === layout.indexFile && layout.indexBudget !== null) {
-    const over = indexBudgetProblem(change, layout.indexBudget);
-    if (over !== null) report(change.path, over.message, over);
-  }
-}
-
-function checkSkillFile(path: string, content: string, report: Report): void {
-  const data = parseForCheck(path, content, report);
-  if (data === null) return;
-  for (const key of Object.keys(data)) {
-    if (!(SKILL_KEYS as readonly string[]).includes(key)) {
-      report(path, `unknown SKILL.md frontmatter key '${key}' (allowed: ${SKILL_KEYS.join(', ')})`);
-    }
-  }
-  const folder = path.split('/').at(-2) ?? '';
-  const name = data['name'];
-  if (typeof name !== 'string' || name.trim() === '') report(path, `missing required field 'name'`);
-  else if (name.trim() !== folder) report(path, `'name' must match its folder name '${folder}'`);
-  if (typeof data['description'] !== 'string' || data['description'].trim() === '') {
-    report(path, `missing required field 'description'`);
-  }
-}
-
 const REGULAR_MODES: ReadonlySet<string> = new Set(['100644', '100755']);
 const MODE_PROBLEMS: Readonly<Record<string, string>> = {
   '120000': 'symbolic links are not allowed in memory (mode 120000)',
@@ -223,17 +78,6 @@ const MODE_PROBLEMS: Readonly<Record<string, string>> = {
 function modeProblem(mode: string | undefined): string | null {
   if (mode === undefined || REGULAR_MODES.has(mode)) return null;
   return MODE_PROBLEMS[mode] ?? `only regular files are allowed in memory (mode ${mode})`;
-}
-
-function listedMessage(verb: string, hint: string): string {
-  return `protected (gitmem recorded it as read_only) and cannot be ${verb}; ${hint}`;
-}
-
-/** The protected list, the paths whose protection is lifted for this change, and the layout's rules. */
-interface Rules {
-  listed: ReadonlySet<string>;
-  lifted: ReadonlySet<string>;
-  layout: LayoutRow;
 }
 
 /** The removal side of a delete or rename: read_only and listed files stay. Returns true when refused. */

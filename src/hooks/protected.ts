@@ -14,7 +14,7 @@
 import { cloneScope, fetchObjects, isPartialClone, missingObjects } from '../git/promisor.js';
 import { readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isProtectedText } from '../blocks/validate.js';
+import { isProtectedText } from '../blocks/validate-protection.js';
 import { pathProblem } from '../blocks/path-rules.js';
 import { MemoryError, isMemoryError } from '../errors.js';
 import { gitDirAt, resolveGitCommonDir } from '../git/common-dir.js';

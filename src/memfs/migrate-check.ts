@@ -12,7 +12,8 @@
 import { textTokens } from '../blocks/budgets.js';
 import type { MigrationFile } from '../blocks/layout-migration.js';
 import type { LayoutRow } from '../blocks/layouts.js';
-import { findProblems, formatProblem, isProtectedText, problemCode, type Problem } from '../blocks/validate.js';
+import { isProtectedText } from '../blocks/validate-protection.js';
+import { findProblems, formatProblem, problemCode, type Problem } from '../blocks/validate.js';
 import { secretProblems } from '../blocks/validate-content.js';
 import { formatCount } from '../blocks/budgets.js';
 import { MemoryError } from '../errors.js';

@@ -6,7 +6,7 @@
  * the read_only protection is lifted for that one path. Every other rule holds: path rules, no links,
  * frontmatter format, secrets, budgets.
  */
-import { isProtectedText } from '../blocks/validate.js';
+import { isProtectedText } from '../blocks/validate-protection.js';
 import { MemoryError } from '../errors.js';
 import { noteOperatorProtection, readProtectedPaths } from '../hooks/protected.js';
 import type { Identity } from '../identity.js';

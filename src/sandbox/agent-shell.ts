@@ -1,7 +1,7 @@
 /**
  * The primary agent's own shell, confined (opt-in, SPEC §9.6): a command sees the whole host as usual and
  * may write anywhere this user can, but every agent's memory under the gitmem home is hidden except the
- * calling agent's own directory. Unlike a background writer's sandbox (policy.ts buildMemoryWriterPolicy,
+ * calling agent's own directory. Unlike a background writer's sandbox (writer-policy.ts buildMemoryWriterPolicy,
  * an allow-list), this one is a deny-list: it guards the other agents' memory, not the host.
  */
 import { isAbsolute, join } from 'node:path';

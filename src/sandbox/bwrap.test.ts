@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, type SandboxPolicy } from './policy.js';
+import type { SandboxPolicy } from './policy.js';
+import { buildMemoryWriterPolicy } from './writer-policy.js';
 import { renderBwrapArgv } from './bwrap.js';
 
 const writer = buildMemoryWriterPolicy({

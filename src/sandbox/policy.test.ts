@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildMemoryWriterPolicy,
-  canMoveTo,
-  insidePath,
-  isWithin,
-  normalizePolicy,
-  withReadPaths,
-  type SandboxPolicy,
-} from './policy.js';
+import { canMoveTo, insidePath, isWithin, normalizePolicy, withReadPaths, type SandboxPolicy } from './policy.js';
+import { buildMemoryWriterPolicy } from './writer-policy.js';
 import { planLayers } from './layers.js';
 import { errorCodeOf } from '../../test/helpers/errors.js';
 

@@ -4,7 +4,6 @@
  */
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { MemoryError } from '../errors.js';
-import { SANDBOX_HOME } from './system-roots.js';
 
 /**
  * A filesystem/network policy. Reads are an allow-list: a confined process sees its visible roots (plain
@@ -35,20 +34,6 @@ export interface SandboxPolicy {
    * must be clear of every other root ({@link canMoveTo}); launch.ts shows a root it cannot move where it is.
    */
   movedRoots?: Array<{ path: string; inside: string }>;
-}
-
-/** Inputs of {@link buildMemoryWriterPolicy}; every path must be absolute. */
-export interface MemoryWriterPolicyOptions {
-  gitmemHome: string;
-  agentId: string;
-  memoryDir: string;
-  worktreesDir: string;
-  /** gitmem's own state the writer must update (transcript cursors, logs). */
-  stateDirs?: string[];
-  extraWritable?: string[];
-  allowNetwork?: boolean;
-  /** The writer's own worktree: its `.git` link file is pinned read-only so it cannot be redirected. */
-  worktreeDir?: string;
 }
 
 // Policies compare every root with every other one, so the same few dozen paths are asked about again and again.
@@ -86,7 +71,11 @@ export function depth(path: string): number {
   return path === sep ? 0 : path.split(sep).length - 1;
 }
 
-function absolute(path: string, field: string): string {
+/**
+ * A root as a normalised absolute path (no trailing slash), or INVALID_ARGUMENT naming the policy field.
+ * @example absolute('/a/b/', 'writableRoots') // '/a/b'
+ */
+export function absolute(path: string, field: string): string {
   // A plain absolute path is its own normal form (no `//`, `.`/`..` segment or trailing slash).
   if (typeof path === 'string' && isPlainAbsolute(path) && !path.includes('\0')) return path;
   if (typeof path !== 'string' || path.trim() === '' || path.includes('\0') || !isAbsolute(path)) {
@@ -238,20 +227,6 @@ export function hasAncestorIn(path: string, set: ReadonlySet<string>): boolean {
   }
 }
 
-function checkAgent(o: MemoryWriterPolicyOptions, agentsRoot: string, memoryDir: string): void {
-  const id = o.agentId;
-  if (typeof id !== 'string' || id === '' || id === '.' || id === '..' || /[/\\\0]/.test(id)) {
-    throw new MemoryError('INVALID_AGENT_ID', `invalid agent id ${JSON.stringify(id)} for the sandbox policy`, {
-      data: { agentId: id },
-    });
-  }
-  if (isWithin(agentsRoot, memoryDir) && !isWithin(join(agentsRoot, id), memoryDir)) {
-    throw new MemoryError('INVALID_ARGUMENT', `memory dir ${memoryDir} does not belong to agent ${id}`, {
-      data: { agentId: id, memoryDir },
-    });
-  }
-}
-
 /**
  * Adds read-only paths to `policy`: a path inside a denied root is re-opened there, any other becomes a plain
  * read-only root (a denied root inside it stays hidden).
@@ -267,74 +242,4 @@ export function withReadPaths(policy: SandboxPolicy, paths: readonly string[]): 
     else readonlyRoots.push(path);
   }
   return { ...policy, readonlyRoots, reopenedRoots };
-}
-
-function stateRoots(
-  o: MemoryWriterPolicyOptions,
-  home: string,
-  agentsRoot: string,
-): { plain: string[]; reopened: string[] } {
-  const plain: string[] = [];
-  const reopened: string[] = [];
-  for (const raw of [...(o.stateDirs ?? []), ...(o.extraWritable ?? [])]) {
-    const dir = absolute(raw, 'stateDirs');
-    if (isWithin(agentsRoot, dir) && !isWithin(join(agentsRoot, o.agentId), dir)) {
-      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} lies inside another agent's directory`, {
-        data: { root: dir },
-      });
-    }
-    if (isWithin(dir, home)) {
-      throw new MemoryError('INVALID_ARGUMENT', `writable root ${dir} would expose the whole gitmem home`, {
-        data: { root: dir },
-      });
-    }
-    (isWithin(home, dir) ? reopened : plain).push(dir);
-  }
-  return { plain, reopened };
-}
-
-/**
- * The policy for a background memory writer: the whole gitmem home is hidden (every agent, the credentials
- * file); the worker's own memory checkout comes back read-only, with its common `.git` writable (worktree
- * commits land there) except the hooks and config (code the primary agent would run), and its worktrees
- * directory writable; gitmem's state dirs, an empty home and a private /tmp are writable; the network is
- * off unless asked for. Nothing else of the host is visible but the runtime the launcher adds.
- * @example
- *   buildMemoryWriterPolicy({ gitmemHome: '/h', agentId: 'a1', memoryDir: '/h/agents/a1/memory',
- *     worktreesDir: '/h/agents/a1/memory-worktrees' }).deniedRoots // ['/h']
- */
-export function buildMemoryWriterPolicy(o: MemoryWriterPolicyOptions): SandboxPolicy {
-  const home = absolute(o.gitmemHome, 'gitmemHome');
-  const agentsRoot = join(home, 'agents');
-  const memoryDir = absolute(o.memoryDir, 'memoryDir');
-  const worktreesDir = absolute(o.worktreesDir, 'worktreesDir');
-  checkAgent(o, agentsRoot, memoryDir);
-  const gitDir = join(memoryDir, '.git');
-  const state = stateRoots(o, home, agentsRoot);
-  const reopenedRoots: SandboxPolicy['reopenedRoots'] = [
-    { path: memoryDir, writable: false },
-    { path: gitDir, writable: true },
-    { path: join(gitDir, 'hooks'), writable: false },
-    { path: join(gitDir, 'config'), writable: false },
-    { path: worktreesDir, writable: true },
-    ...state.reopened.map((path) => ({ path, writable: true, create: true })),
-  ];
-  if (o.worktreeDir !== undefined) {
-    const wt = absolute(o.worktreeDir, 'worktreeDir');
-    if (!isWithin(worktreesDir, wt)) {
-      throw new MemoryError('INVALID_ARGUMENT', `worktree ${wt} is not inside ${worktreesDir}`, {
-        data: { worktreeDir: wt },
-      });
-    }
-    reopenedRoots.push({ path: join(wt, '.git'), writable: false });
-  }
-  return normalizePolicy({
-    readonlyRoots: [],
-    writableRoots: state.plain,
-    deniedRoots: [home],
-    reopenedRoots,
-    allowNetwork: o.allowNetwork === true,
-    privateTmp: true,
-    emptyHome: SANDBOX_HOME,
-  });
 }

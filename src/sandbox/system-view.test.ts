@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryWriterPolicy, normalizePolicy } from './policy.js';
+import { normalizePolicy } from './policy.js';
+import { buildMemoryWriterPolicy } from './writer-policy.js';
 import { parseReadPaths, withSystemView, type HostFacts } from './system-view.js';
 import { errorCodeOf } from '../../test/helpers/errors.js';
 

@@ -7,7 +7,8 @@
  */
 import { normalizeText, splitFrontmatter } from '../frontmatter.js';
 import { restyle } from '../line-style.js';
-import { findProblems, isProtectedText, shownPath } from '../validate.js';
+import { isProtectedText } from '../validate-protection.js';
+import { findProblems, shownPath } from '../validate.js';
 import { mergeFrontmatter, type FrontmatterBlock } from './frontmatter-merge.js';
 import { MAX_MERGE_CHARS } from './limits.js';
 import { describe, mergeChildren } from './sequence.js';

@@ -25,7 +25,7 @@ import {
   type FrontmatterData,
 } from '../../blocks/frontmatter.js';
 import { LAYOUTS, type LayoutRow } from '../../blocks/layouts.js';
-import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
+import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate-protection.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import { toolFileKind } from '../commands/context.js';
 import { newFileText } from '../commands/new-file.js';

@@ -6,7 +6,8 @@
 import { isReadOnlyValue, normalizeText, parseMemoryFile, type FrontmatterData } from '../../blocks/frontmatter.js';
 import { LAYOUTS, type LayoutRow } from '../../blocks/layouts.js';
 import { pathProblem } from '../../blocks/path-rules.js';
-import { frontmatterKeysFor, isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
+import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate-protection.js';
+import { frontmatterKeysFor } from '../../blocks/validate.js';
 import { MemoryError, isMemoryError } from '../../errors.js';
 import { linkRefusal } from '../fs-errors.js';
 import { normalizeMemoryPath, type MemoryPath } from '../paths.js';

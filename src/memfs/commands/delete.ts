@@ -1,5 +1,5 @@
 /** `delete`: remove a file (memory or plain), or a whole directory of them. */
-import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate.js';
+import { isProtectedText, OPERATOR_HINTS } from '../../blocks/validate-protection.js';
 import { isMemoryError, MemoryError } from '../../errors.js';
 import type { FileEdit } from '../edits.js';
 import { isDirectory, listFilesUnder, loadEditable, readFile, resolvePath, type CommandContext } from './context.js';
