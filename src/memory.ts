@@ -37,7 +37,8 @@ import { reflectionParts } from './wiring/reflection.js';
 import { withSkillRoots } from './wiring/skills.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
-import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
+import type { MemoryStatus } from './wiring/operation-types.js';
+import type { Memory, MemoryOptions } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
 import { withWiring } from './wiring/handle-wiring.js';
 import { withPartialCloneAuth } from './wiring/partial-auth.js';
@@ -45,9 +46,8 @@ import { routeSharedTool, sharedApi, withSharedPrompt, withSharedTree } from './
 import { conflictsApi } from './conflicts/handle.js';
 import type { DoctorReport } from './doctor/doctor.js';
 
+export type { Memory, MemoryOptions } from './wiring/types.js';
 export type {
-  Memory,
-  MemoryOptions,
   MemoryStatus,
   MemorySyncOptions,
   MirrorSetResult,
@@ -55,7 +55,7 @@ export type {
   WorkerTask,
   MemoryReflectionOptions,
   MemoryDreamOptions,
-} from './wiring/types.js';
+} from './wiring/operation-types.js';
 export { initMemory, cloneMemory, type InitOptions, type CloneMemoryOptions } from './wiring/init.js';
 export {
   createReflectionHarness,
