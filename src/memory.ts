@@ -2,10 +2,11 @@
  * The composition root and the front door: the one place (with its helpers in wiring/) that reads the
  * configuration and wires runners, the lease, hooks and the identity into the `Memory` handle a harness
  * uses — writes, reads, sync, workers, reflection and dream on one object. `createMemory()` opens an
- * agent's memory; `initMemory()` and `cloneMemory()` make one.
+ * agent's memory; `initMemory()` and `cloneMemory()` make one. The calls that open no handle (listAgents,
+ * the pre-commit check, the doctor, the version) are re-exported from wiring/standalone.ts.
  */
 import type { MemoryMode } from './blocks/presets.js';
-import { hookHome, loadConfig, type GitmemConfig } from './config.js';
+import { loadConfig, type GitmemConfig } from './config.js';
 import { MemoryError } from './errors.js';
 import { READ_ONLY_STATUS_ENV, statusOp, type RepoStatus } from './git/commands/status.js';
 import { withMemoryOperation } from './git/lease.js';
@@ -13,14 +14,11 @@ import { gitDirsOf } from './git/common-dir.js';
 import { durableWrites } from './git/durable.js';
 import type { GitRunner } from './git/runner.js';
 import { ensureHooks } from './hooks/install.js';
-import { findPreCommitProblems, runPreCommit } from './hooks/pre-commit.js';
 import { readSystemBudget } from './hooks/budget-config.js';
 import { readRepoLayout } from './hooks/layout-config.js';
-import type { Problem } from './blocks/validate.js';
 import { recordProtection } from './hooks/protected.js';
 import { agentIdentity } from './identity.js';
 import { logOp } from './memfs/log.js';
-import { listHomeAgents } from './memfs/scope.js';
 import { runMemoryTool, type WriteDeps, type WriteResult } from './memfs/tool.js';
 import { watchedCleanCheckFor } from './memfs/fsmonitor/registry.js';
 import { readApi, type MemoryReadApi } from './read/handle.js';
@@ -37,17 +35,16 @@ import { reflectionParts } from './wiring/reflection.js';
 import { withSkillRoots } from './wiring/skills.js';
 import { protectionParts } from './wiring/protection.js';
 import { syncParts } from './wiring/sync.js';
-import type { Memory, MemoryOptions, MemoryStatus } from './wiring/types.js';
+import type { MemoryStatus } from './wiring/operation-types.js';
+import type { Memory, MemoryOptions } from './wiring/types.js';
 import { workerParts } from './wiring/workers.js';
 import { withWiring } from './wiring/handle-wiring.js';
 import { withPartialCloneAuth } from './wiring/partial-auth.js';
 import { routeSharedTool, sharedApi, withSharedPrompt, withSharedTree } from './wiring/shared.js';
 import { conflictsApi } from './conflicts/handle.js';
-import type { DoctorReport } from './doctor/doctor.js';
 
+export type { Memory, MemoryOptions } from './wiring/types.js';
 export type {
-  Memory,
-  MemoryOptions,
   MemoryStatus,
   MemorySyncOptions,
   MirrorSetResult,
@@ -55,7 +52,7 @@ export type {
   WorkerTask,
   MemoryReflectionOptions,
   MemoryDreamOptions,
-} from './wiring/types.js';
+} from './wiring/operation-types.js';
 export { initMemory, cloneMemory, type InitOptions, type CloneMemoryOptions } from './wiring/init.js';
 export {
   createReflectionHarness,
@@ -63,6 +60,15 @@ export {
   type CreateReflectionHarnessOptions,
   type RunDreamOptions,
 } from './wiring/reflection.js';
+export {
+  listAgents,
+  listPersonalities,
+  runPreCommitCheck,
+  preCommitProblems,
+  openMemoryDir,
+  runMemoryDoctor,
+  gitmemVersion,
+} from './wiring/standalone.js';
 // For gitmem's own code only (re-exported by internals.ts, not index.ts): what a handle was wired with.
 export { handleGit, handleWiring, type HandleWiring } from './wiring/handle-wiring.js';
 
@@ -243,90 +249,4 @@ function toStatus(memoryDir: string, s: RepoStatus): MemoryStatus {
     ahead: s.ahead,
     behind: s.behind,
   };
-}
-
-/**
- * The agents that have a memory repository under `home` (default: the configured home), sorted by id;
- * HOME_UNUSABLE when it is not a directory.
- * @example listAgents('/tmp/gm') // [{ agentId: 'a1', memoryDir: '/tmp/gm/agents/a1/memory' }]
- */
-export function listAgents(home?: string): Array<{ agentId: string; memoryDir: string }> {
-  return listHomeAgents(home ?? loadConfig().home);
-}
-
-/**
- * The personality presets `initMemory({ personality })` and `memory.applyPersonality` take (loaded on demand).
- * @example (await listPersonalities()).map((p) => p.id) // ['memo', 'blank', 'tutor', 'stern', 'cheerful']
- */
-export async function listPersonalities(): Promise<Array<{ id: string; label: string; summary: string }>> {
-  return (await import('./blocks/personalities.js')).listPersonalities();
-}
-
-/**
- * Runs the pre-commit rules on the staged snapshot of the repository at `cwd` (what the hook does); returns
- * the problems, none when the commit may go ahead.
- * @example await runPreCommitCheck(process.cwd()) // [] or ['notes/a.md: read_only may not change', …]
- */
-export async function runPreCommitCheck(
-  cwd: string,
-  env: Record<string, string | undefined> = process.env,
-): Promise<string[]> {
-  return runPreCommit(runnerFor(loadConfig({ env, cwd }), {}), cwd, hookHome(env, cwd));
-}
-
-/**
- * The same check as {@link runPreCommitCheck}, as problems (each with its code, line, rule).
- * @example (await preCommitProblems(process.cwd())).map(formatProblem)
- */
-export async function preCommitProblems(
-  cwd: string,
-  env: Record<string, string | undefined> = process.env,
-): Promise<Problem[]> {
-  return findPreCommitProblems(runnerFor(loadConfig({ env, cwd }), {}), cwd, hookHome(env, cwd));
-}
-
-/**
- * Which agent and memory directory the default-agent rule picks, checked to be a repository, without opening
- * it (no hooks repaired, no git process): HOME_UNUSABLE, MEMORY_DIR_MISSING or NOT_A_GIT_REPO otherwise.
- * @example openMemoryDir({ home: '/tmp/gm' }).agentId // the home's only agent
- */
-export function openMemoryDir(options: Pick<MemoryOptions, 'home' | 'agentId' | 'env'> = {}): {
-  memoryDir: string;
-  agentId: string | undefined;
-  home: string;
-} {
-  const config = loadConfig({ env: options.env, home: options.home });
-  return { ...locateMemory(config, options.agentId), home: config.home };
-}
-
-/**
- * `gitmem doctor` on an agent's memory, wired from the configuration. Not through createMemory: opening
- * repairs the hooks, and the doctor must see them as they are.
- * @example const r = await runMemoryDoctor({ home: '/tmp/gm', fix: true }); r.healthy
- */
-export async function runMemoryDoctor(
-  options: Pick<MemoryOptions, 'home' | 'agentId' | 'env' | 'launch'> & { fix?: boolean } = {},
-): Promise<DoctorReport> {
-  const config = loadConfig({ env: options.env, home: options.home });
-  const { memoryDir } = locateMemory(config, options.agentId);
-  const git = runnerFor(config, { launch: options.launch });
-  const { runDoctor } = await import('./doctor/doctor.js');
-  return runDoctor({
-    git,
-    memoryDir,
-    home: config.home,
-    env: config.env,
-    credentials: () => config.credentials(),
-    fix: options.fix === true,
-  });
-}
-
-/** The version of this gitmem package. */
-export async function gitmemVersion(): Promise<string> {
-  const [{ readFileSync }, { join }, { packageRoot }] = await Promise.all([
-    import('node:fs'),
-    import('node:path'),
-    import('./assets.js'),
-  ]);
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -18,7 +18,6 @@
 import {
   closeSync,
   constants,
-  existsSync,
   fchmodSync,
   fstatSync,
   fsyncSync,
@@ -26,7 +25,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readSync,
   renameSync,
   rmdirSync,
   unlinkSync,
@@ -37,36 +35,26 @@ import { fsyncFd } from '../git/durable.js';
 import { join } from 'node:path';
 import { MemoryError } from '../errors.js';
 import { errnoOf, fsError, linkRefusal } from './fs-errors.js';
+import {
+  CREATE_TEMP,
+  hasProcFd,
+  kindOf,
+  nameOf,
+  OPEN_DIR,
+  OPEN_READ,
+  parentOf,
+  readAll,
+  tryUnlink,
+  type EntryInfo,
+  type EntryKind,
+} from './repo-fs-primitives.js';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
-// O_NONBLOCK: opening a FIFO planted in the work tree must not hang the writer under the lease.
-const OPEN_DIR = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
-const OPEN_READ = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
-const CREATE_TEMP = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
+export type { EntryInfo, EntryKind } from './repo-fs-primitives.js';
+
+const { O_RDONLY, O_DIRECTORY } = constants;
 
 /** Prefix of the temp files a write creates next to its target (swept by crash recovery). */
 export const TEMP_PREFIX = '.gitmem-tmp-';
-
-let procFd: boolean | undefined;
-function hasProcFd(): boolean {
-  procFd ??= process.platform === 'linux' && existsSync('/proc/self/fd');
-  return procFd;
-}
-
-export type EntryKind = 'file' | 'dir' | 'link' | 'other';
-
-/** An existing entry, as lstat sees it. */
-export interface EntryInfo {
-  kind: EntryKind;
-  /** Permission bits (e.g. 0o755). */
-  mode: number;
-  size: number;
-}
-
-const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const nameOf = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-const kindOf = (st: Pick<Stats, 'isSymbolicLink' | 'isDirectory' | 'isFile'>): EntryKind =>
-  st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
 let tempCounter = 0;
 
 /**
@@ -298,32 +286,5 @@ export class RepoFs {
     } catch (err) {
       throw fsError(err, rel);
     }
-  }
-}
-
-function readAll(fd: number, expected: number, limit: number, rel: string): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  while (total < limit) {
-    // One read of the expected size (+1 to see the end), then 64 KiB at a time if the file grew.
-    const chunk = Buffer.allocUnsafe(Math.min(limit - total, Math.max(expected - total + 1, 65_536)));
-    let n: number;
-    try {
-      n = readSync(fd, chunk, 0, chunk.length, null);
-    } catch (err) {
-      throw fsError(err, rel);
-    }
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    total += n;
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
-}
-
-function tryUnlink(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
   }
 }

@@ -18,16 +18,15 @@ import { recoverInterruptedWrite } from './journal.js';
 import { fastPathOpen } from '../fast-paths.js';
 import { prepareEarly, type PreparedWrite } from './prepare-write.js';
 import type { Identity } from '../identity.js';
-import { checkText, TEXT_FIELDS, TOOL_LIMITS } from './limits.js';
+import { checkText, TOOL_LIMITS } from './limits.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { RepoFs } from './repo-fs.js';
 import { readBaseTrees, type BaseTrees } from '../git/tree-edit.js';
 import { systemBudgetFor } from './write-budget.js';
 import { readLayoutAt } from '../hooks/layout-config.js';
 import type { SystemBudget } from '../blocks/validate-content.js';
-import { refuseUndeclared } from './tool-args.js';
-import { MEMORY_COMMANDS, type MemoryCommand, type WriteCommand } from '../blocks/memory-commands.js';
-import { memoryToolSchema } from './tool-schema.js';
+import type { WriteCommand } from '../blocks/memory-commands.js';
+import { validateToolCall } from './tool-call.js';
 import { withSyncNote } from './sync-note.js';
 import { refuseOutsideScope } from './scope-guard.js';
 
@@ -92,45 +91,6 @@ const PLANNERS: Record<WriteCommand, (ctx: CommandContext, call: Record<string, 
   rename: planRename,
   update_description: planUpdateDescription,
 };
-
-const DECLARED = Object.keys(memoryToolSchema.properties);
-
-/** Checks the call's shape; returns the command and trimmed reason. */
-export function validateToolCall(call: unknown): {
-  command: MemoryCommand;
-  reason: string;
-  args: Record<string, unknown>;
-} {
-  if (typeof call !== 'object' || call === null || Array.isArray(call)) {
-    throw new MemoryError('INVALID_ARGUMENT', 'memory: the tool call must be a JSON object');
-  }
-  const args = call as Record<string, unknown>;
-  const missing = ['command', ...(args['command'] === 'view' ? [] : ['reason'])].filter((k) => !(k in args));
-  if (missing.length > 0) {
-    throw new MemoryError(
-      'INVALID_ARGUMENT',
-      `memory tool missing required parameter(s): ${missing.join(', ')}. Received parameters: ${Object.keys(args).join(', ') || '(none)'}`,
-      { data: { missing } },
-    );
-  }
-  refuseUndeclared('memory', DECLARED, args);
-  const command = args['command'];
-  if (typeof command !== 'string' || !(MEMORY_COMMANDS as readonly string[]).includes(command)) {
-    throw new MemoryError(
-      'UNKNOWN_COMMAND',
-      `Unsupported memory command: ${String(command)} (expected one of ${MEMORY_COMMANDS.join(', ')})`,
-    );
-  }
-  const reason = args['reason'];
-  if (command === 'view' && reason === undefined) return { command, reason: '', args };
-  if (typeof reason !== 'string' || (reason.trim() === '' && command !== 'view')) {
-    throw new MemoryError('INVALID_ARGUMENT', "memory: 'reason' must be a non-empty string", {
-      data: { field: 'reason' },
-    });
-  }
-  for (const [field, max] of Object.entries(TEXT_FIELDS)) checkText('memory', field, args[field], max);
-  return { command: command as MemoryCommand, reason: reason.trim(), args };
-}
 
 /** Runs `fn`, returning what it throws instead of throwing. */
 function attempt<T>(fn: () => T): T | Error {

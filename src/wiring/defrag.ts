@@ -8,7 +8,8 @@ import { MemoryError } from '../errors.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
 import { modelResolver } from './reflection.js';
-import type { Memory, MemoryDefragOptions } from './types.js';
+import type { MemoryDefragOptions } from './operation-types.js';
+import type { Memory } from './types.js';
 
 /**
  * The defrag entry of a handle.

@@ -17,12 +17,12 @@ import {
 } from '../reflection/harness.js';
 import { launcherFor, runnerFor } from './open.js';
 import type {
-  Memory,
   MemoryDreamOptions,
   MemoryReflectionOptions,
   MemoryReflectionSelection,
   MemorySettingsOptions,
-} from './types.js';
+} from './operation-types.js';
+import type { Memory } from './types.js';
 
 /**
  * Resolves a model spec (or none: GITMEM_MODEL, then the config file's `model`) with the configured

@@ -6,7 +6,8 @@ import type { GitmemConfig } from '../config.js';
 import type { GitRunner } from '../git/runner.js';
 import type { GitCredentials } from '../sync/credentials.js';
 import type { SyncResult } from '../sync/types.js';
-import type { Memory, MemorySyncOptions } from './types.js';
+import type { MemorySyncOptions } from './operation-types.js';
+import type { Memory } from './types.js';
 
 /** What the sync side needs of the handle being built. */
 export interface SyncWiring {

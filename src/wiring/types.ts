@@ -1,8 +1,8 @@
 /**
  * The shape of the front door: the `Memory` handle and the options of the functions that open one. Types
- * only; memory.ts builds the handle and re-exports these.
+ * only; memory.ts builds the handle and re-exports these (the operations' own options and results:
+ * operation-types.ts).
  */
-import type { LanguageModel } from 'ai';
 import type { MemoryMode } from '../blocks/presets.js';
 import type { PromptSurface } from '../blocks/prompt-surfaces.js';
 import type { GitmemConfig } from '../config.js';
@@ -17,28 +17,34 @@ import type { WriteResult } from '../memfs/tool.js';
 import type { Launcher } from '../process/run.js';
 import type { MemoryReadApi } from '../read/handle.js';
 import type { SharedApi } from './shared.js';
-import type { DefragOptions, DefragResult } from '../reflection/defrag-types.js';
-import type { DreamOptions, DreamResult } from '../reflection/dream-types.js';
-import type { SandboxExecOptions, SandboxExecResult } from './shell.js';
-import type {
-  HarnessOutcome,
-  ReflectionHarness,
-  ReflectionHarnessOptions,
-  ReflectionLaunch,
-} from '../reflection/harness.js';
-import type { SettingsScope } from '../reflection/settings-schema.js';
+import type { DefragResult } from '../reflection/defrag-types.js';
+import type { DreamResult } from '../reflection/dream-types.js';
+import type { SandboxExecResult } from './shell.js';
+import type { ReflectionHarness, ReflectionLaunch } from '../reflection/harness.js';
 import type { SettingChange, SettingValue } from '../reflection/settings-store.js';
 import type { SearchHit, SearchOptions } from '../search/types.js';
 import type { MemoryConflicts } from '../conflicts/handle.js';
-import type { MirrorPushResult, MirrorLogEntry } from '../sync/mirror.js';
+import type { MirrorPushResult } from '../sync/mirror.js';
 import type { RemoteInfo } from '../sync/remote.js';
 import type { RefMove } from '../git/commands/commit-graph.js';
-import type { ConflictPolicy, SyncResult } from '../sync/types.js';
+import type { SyncResult } from '../sync/types.js';
 import type { IntegrateWritersResult } from '../sync/integrate-writers.js';
 import type { PruneResult } from '../worktree/prune.js';
 import type { MemoryWorkerHandle } from '../worktree/worker.js';
-import type { MemoryWorkerBody, MemoryWorkerOutcome, MemoryWorkerType } from '../worktree/worker-types.js';
-import type { RunConfinedResult } from '../sandbox/run.js';
+import type { MemoryWorkerOutcome } from '../worktree/worker-types.js';
+import type {
+  MemoryDefragOptions,
+  MemoryDreamOptions,
+  MemoryReflectionOptions,
+  MemoryReflectionSelection,
+  MemorySandboxExecOptions,
+  MemorySettingsOptions,
+  MemoryStatus,
+  MemorySyncOptions,
+  MirrorSetResult,
+  MirrorStatus,
+  WorkerTask,
+} from './operation-types.js';
 
 /** Options of {@link createMemory}. */
 export interface MemoryOptions {
@@ -70,117 +76,6 @@ export interface MemoryOptions {
    */
   watchWorkTree?: boolean;
 }
-
-/** The working tree as git sees it. */
-export interface MemoryStatus {
-  memoryDir: string;
-  /** The repository's layout (`gitmem.layout`: `system` or `index`; docs/memory.md#layouts). */
-  layout: 'system' | 'index';
-  head: string | null;
-  branch: string | null;
-  dirty: boolean;
-  changes: Array<{ code: string; path: string }>;
-  upstream: string | null;
-  ahead: number;
-  behind: number;
-}
-
-/** Options of a sync. */
-export interface MemorySyncOptions {
-  /** What to do when the rebase meets a true conflict (default `keep-branch`; see CONFLICT_POLICIES). */
-  onConflict?: ConflictPolicy;
-  signal?: AbortSignal;
-}
-
-/** What `memory.mirror.set` did: the URL stored and the first push (none while main has no commit). */
-export interface MirrorSetResult {
-  url: string;
-  initialPush: MirrorPushResult | null;
-}
-
-/** The mirror's URL, its last push and the recent push log. */
-export interface MirrorStatus {
-  url: string | null;
-  logPath: string;
-  last: MirrorLogEntry | null;
-  log: string[];
-}
-
-/** A worker's task: what it is for, what it needs checked out, and its body — a confined command or a function. */
-export type WorkerTask = {
-  /** `update` (a private worktree, merged back; the default) or `repair` (the checkout itself, under the lease). */
-  type?: MemoryWorkerType;
-  /** Free text; recorded in the merge commit's body. */
-  description?: string;
-  /** Files or directories to check out besides `system/` and top-level files. */
-  paths?: readonly string[];
-  signal?: AbortSignal;
-  /** Wall-clock limit of a command body, in ms. */
-  timeoutMs?: number;
-  onWarning?: (message: string) => void;
-} & (
-  | {
-      /** Shell text run as `sh -c` confined by the sandbox in the worktree (it must commit its own work). */
-      command: string;
-      /** The command's captured output when it ends. */
-      onOutput?: (result: RunConfinedResult) => void;
-      /** Extra read-only paths the command may see. */
-      readPaths?: string[];
-    }
-  | {
-      /** A trusted in-process body (not confined): edits and commits in `ctx.worktreeDir`. */
-      body: MemoryWorkerBody;
-    }
-);
-
-/** Options of {@link Memory.reflection}: the harness of this memory's agent. */
-export interface MemoryReflectionOptions {
-  /** A model or a resolver (default: the configured model: `--model`, GITMEM_MODEL, the config file). */
-  model?: LanguageModel | (() => Promise<LanguageModel>);
-  projectDir?: string;
-  settings?: ReflectionHarnessOptions['settings'];
-  run?: ReflectionHarnessOptions['run'];
-  onComplete?: (outcome: HarnessOutcome) => void;
-}
-
-/**
- * Which conversations one reflection covers when {@link Memory.reflection} is asked to run now: the N most
- * recent, an explicit list (ids or transcript sources such as `claude-code:FILE`), or a model's selection.
- */
-export type MemoryReflectionSelection = (
-  | { recent: number; conversations?: never; auto?: never }
-  | { conversations: string[]; recent?: never; auto?: never }
-  | { auto: true; recent?: never; conversations?: never }
-) & { instruction?: string };
-
-/** Options of {@link Memory.dream} (the agent is the handle's). */
-export type MemoryDreamOptions = Omit<
-  DreamOptions,
-  | 'home'
-  | 'agentId'
-  | 'configuredAgent'
-  | 'env'
-  | 'git'
-  | 'launch'
-  | 'cwd'
-  | 'resolveModel'
-  | 'openMemory'
-  | 'credentials'
-  | 'treeLimits'
-> & {
-  /** Base for relative `from` / `to` paths (default: the process's directory). */
-  cwd?: string;
-};
-
-/** Options of {@link Memory.defrag} (the agent, wiring and model resolution are the handle's). */
-export type MemoryDefragOptions = Pick<
-  DefragOptions,
-  'instruction' | 'dryRun' | 'allowDrops' | 'systemPrompt' | 'limits' | 'stream' | 'maxRetries' | 'signal'
-> &
-  Partial<Pick<DefragOptions, 'refreshParent' | 'onProgress' | 'onWarning' | 'onRecompile'>> & {
-    /** A `provider:model` spec or a model instance (default: GITMEM_MODEL, then the config file's `model`). */
-    model?: string | LanguageModel;
-  };
 
 /** A handle on one agent's memory repository: every operation a harness needs. */
 export interface Memory extends MemoryReadApi {
@@ -324,15 +219,3 @@ export interface Memory extends MemoryReadApi {
     unset(key: string, options?: MemorySettingsOptions): Promise<SettingChange>;
   };
 }
-
-/** Where `memory.settings` reads and writes. */
-export interface MemorySettingsOptions {
-  scope?: SettingsScope;
-  /** The project directory (default `process.cwd()`). */
-  projectDir?: string;
-  /** The agent of the `agent` scope and of the effective value (default the handle's agent). */
-  agentId?: string;
-}
-
-/** Options of {@link Memory.sandboxExec} (the agent, its memory and the configuration are the handle's). */
-export type MemorySandboxExecOptions = Pick<SandboxExecOptions, 'cwd' | 'input' | 'timeoutMs' | 'signal'>;

@@ -7,7 +7,8 @@ import type { GitmemConfig } from '../config.js';
 import type { GitRunner } from '../git/runner.js';
 import type { Launcher } from '../process/run.js';
 import type { MemoryWorkerDeps, MemoryWorkerOutcome } from '../worktree/worker-types.js';
-import type { Memory, WorkerTask } from './types.js';
+import type { WorkerTask } from './operation-types.js';
+import type { Memory } from './types.js';
 
 /** What the workers need of the handle being built. */
 export interface WorkerWiring {
