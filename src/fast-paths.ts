@@ -31,7 +31,8 @@ export const FAST_PATHS: Readonly<Record<FastPathName, FastPath>> = Object.freez
   },
   objectReads: {
     plain: '`git rev-parse`, `cat-file --batch`, `ls-tree` and `diff-tree` for refs, loose objects and their trees',
-    entry: 'git/read-ref.ts, git/loose-object.ts, git/loose-tree.ts (committed-read.ts, watch, open, sync refs)',
+    entry:
+      'git/read-ref.ts, git/loose-object.ts, git/loose-tree.ts (committed-read.ts, watch, open, sync before its fetch)',
   },
 });
 
