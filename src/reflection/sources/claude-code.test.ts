@@ -1,14 +1,17 @@
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTmp, makeTmpDir } from '../../../test/helpers/tmp.js';
 import { claudeSubagentFiles, parseClaudeCode, parseClaudeCodeFrom } from './claude-code.js';
-import { loadSource } from './index.js';
+import { loadSource, stageSource, syntheticConversationId } from './index.js';
+import { errorCodeOf } from '../../../test/helpers/errors.js';
 import { MAX_LINE_BYTES } from './jsonl.js';
 
 afterAll(cleanupTmp);
 const SESSION = resolve(import.meta.dirname, '../../../test/fixtures/harness/claude-code-session.jsonl');
 const now = () => new Date('2025-09-09T09:09:09.000Z');
+const clock = now;
+const FIX = resolve(import.meta.dirname, '../../../test/fixtures/sources');
 const T = '2026-12-04T18:40:47.000Z';
 
 /** The recorded session's lines, each with its '\n'. */
@@ -175,5 +178,81 @@ describe('claude-code: sub-agent files', () => {
       'assistant:It is scripts/ship.sh.',
     ]);
     expect(rows.map((r) => r.source_message_id).slice(3)).toEqual(['sa-a1', 'sa-b1', 'sa-b2:0']);
+  });
+});
+
+describe('claude-code: source', () => {
+  it('converts a session: text, thinking, tool calls with their results; skips meta, side chains and other line types', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const file = `${FIX}/claude-code/project/7f0c2a9e-session.jsonl`;
+    const { rows, conversationId } = loadSource(`claude-code:${file}`, { agentDir, clock });
+    expect(conversationId).toBe(syntheticConversationId('claude-code', file));
+    expect(rows).toEqual([
+      {
+        kind: 'user',
+        text: 'Deploys go through `make ship`, never `npm publish` directly.',
+        captured_at: '2025-07-01T12:00:00.000Z',
+        source_message_id: 'c-1',
+      },
+      {
+        kind: 'reasoning',
+        text: 'The user has a deploy convention.',
+        captured_at: '2025-07-01T12:00:02.000Z',
+        source_message_id: 'c-2:0',
+      },
+      {
+        kind: 'assistant',
+        text: 'Noted. Let me check the Makefile.',
+        captured_at: '2025-07-01T12:00:03.000Z',
+        source_message_id: 'c-3:0',
+      },
+      {
+        kind: 'tool_call',
+        name: 'Read',
+        argsText: '{"file_path":"/work/app/Makefile"}',
+        resultText: 'ship:\n\t./scripts/ship.sh',
+        resultOk: true,
+        captured_at: '2025-07-01T12:00:03.000Z',
+        source_message_id: 'c-3:1',
+      },
+      {
+        kind: 'tool_call',
+        name: 'Bash',
+        argsText: '{"command":"npm publish"}',
+        resultText: "The user doesn't want to proceed with this tool use.",
+        resultOk: false,
+        captured_at: '2025-07-01T12:00:05.000Z',
+        source_message_id: 'c-5:0',
+      },
+      {
+        kind: 'user',
+        text: 'No! I said make ship.',
+        captured_at: '2025-07-01T12:00:06.000Z',
+        source_message_id: 'c-6:1',
+      },
+      {
+        kind: 'assistant',
+        text: 'Sorry, running make ship instead.',
+        captured_at: '2025-07-01T12:00:07.000Z',
+        source_message_id: 'c-7:0',
+      },
+    ]);
+  });
+
+  it('a project directory means its most recent session; staging is idempotent', () => {
+    const agentDir = makeTmpDir('gitmem-src-');
+    const project = makeTmpDir('gitmem-cc-');
+    cpSync(`${FIX}/claude-code/project`, project, { recursive: true });
+    utimesSync(join(project, 'older-session.jsonl'), new Date('2025-01-01'), new Date('2025-01-01'));
+    utimesSync(join(project, '7f0c2a9e-session.jsonl'), new Date('2025-08-01'), new Date('2025-08-01'));
+    const staged = stageSource(`claude-code:${project}`, { agentDir, clock });
+    expect(staged).toMatchObject({ staged: 7, skipped: 0 });
+    expect(staged.conversationId).toBe(syntheticConversationId('claude-code', join(project, '7f0c2a9e-session.jsonl')));
+    expect(stageSource(`claude-code:${project}`, { agentDir, clock }).staged).toBe(0);
+    copyFileSync(join(project, 'older-session.jsonl'), join(project, 'newest.jsonl'));
+    expect(loadSource(`claude-code:${project}`, { agentDir }).rows.map((r) => r.source_message_id)).toEqual(['old-1']);
+    expect(errorCodeOf(() => loadSource(`claude-code:${makeTmpDir('gitmem-cc-empty-')}`, { agentDir }))).toBe(
+      'FILE_NOT_FOUND',
+    );
   });
 });
