@@ -20,3 +20,12 @@ export async function memoryFixture(agentId = 'agent-1'): Promise<MemoryFixture>
   const memory = await createMemory({ home, agentId, env });
   return { home, env, memory, dir: join(home, 'agents', agentId, 'memory') };
 }
+
+/** A memory tool call that creates `path` with its own path as description and text. */
+export const createNote = (path: string) => ({
+  command: 'create' as const,
+  reason: `write ${path}`,
+  file_path: path,
+  description: path,
+  file_text: `${path}\n`,
+});

@@ -11,6 +11,7 @@ import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory } from '../../../src/memory.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { GITMEM_BIN } from '../../helpers/cli.js';
+import { createNote } from '../../helpers/memory-fixture.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 const root = makeTmpDir('gitmem-watch-');
@@ -64,14 +65,6 @@ async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void
   }
 }
 
-const note = (path: string) => ({
-  command: 'create' as const,
-  reason: `write ${path}`,
-  file_path: path,
-  description: path,
-  file_text: `${path}\n`,
-});
-
 /** The integrator's checkout holds nothing half-done: clean, no merge, no operation lock, main where the remote's is. */
 function expectSettled(dir: string, remote: string): void {
   expect(g(dir, ['status', '--porcelain'])).toBe('');
@@ -87,7 +80,7 @@ describe('gitmem integrate --watch (the built CLI, a child process)', () => {
     const watch = startWatch(s.home);
     await until('a first round', () => watch.out().includes('clean:'));
     for (const w of s.writers) {
-      await w.memory.tool(note(`notes/${w.machine}.md`));
+      await w.memory.tool(createNote(`notes/${w.machine}.md`));
       expect((await w.memory.sync()).status).toBe('pushed');
       await until(`${w.machine} on main`, () =>
         g(s.remote, ['ls-tree', '-r', '--name-only', 'main']).includes(`notes/${w.machine}.md`),
@@ -103,13 +96,13 @@ describe('gitmem integrate --watch (the built CLI, a child process)', () => {
   it('SIGTERM during a wait for a push slot: exits at once, the merges undone, main unmoved', async () => {
     const s = await setup(1);
     const [m1, m2] = s.writers;
-    await m1!.memory.tool(note('notes/one.md'));
+    await m1!.memory.tool(createNote('notes/one.md'));
     expect((await m1!.memory.sync()).status).toBe('pushed');
     const watch = startWatch(s.home);
     await until('the first push', () => watch.out().includes('integrated:'));
     const mainBefore = g(s.remote, ['rev-parse', 'main']);
     // The next round merges m2 and then waits about a minute for the rate's next slot.
-    await m2!.memory.tool(note('notes/two.md'));
+    await m2!.memory.tool(createNote('notes/two.md'));
     expect((await m2!.memory.sync()).status).toBe('pushed');
     // (m2's ref descends from main: its merge is a fast-forward of the integrator's main.)
     await until('the merge waiting for its slot', () => g(s.dir, ['rev-parse', 'HEAD']) !== mainBefore);

@@ -10,6 +10,7 @@ import { createGitRunner } from '../../../src/git/runner.js';
 import { createMemory, initMemory } from '../../../src/memory.js';
 import { cloneMemory } from '../../../src/sync/clone.js';
 import { serversMissing, startGitolite, type Gitolite } from '../../helpers/git-servers.js';
+import { createNote } from '../../helpers/memory-fixture.js';
 import { cleanupTmp, git, hermeticGitEnv, makeTmpDir } from '../../helpers/tmp.js';
 
 const root = makeTmpDir('gitmem-gitolite-lease-');
@@ -47,14 +48,6 @@ async function writer(user: string) {
   return { dir: c.memoryDir, memory: await createMemory({ home, agentId: 'ada', env: userEnv, git: runner }) };
 }
 
-const note = (path: string) => ({
-  command: 'create' as const,
-  reason: `write ${path}`,
-  file_path: path,
-  description: path,
-  file_text: `${path}\n`,
-});
-
 describe.skipIf(missing !== undefined)('lease integration on gitolite (ssh, per-ref permissions)', () => {
   it('writers allowed main and the lease integrate each other; one without those rights is refused clearly', async () => {
     const opEnv = gl!.envFor('op', env);
@@ -67,7 +60,7 @@ describe.skipIf(missing !== undefined)('lease integration on gitolite (ssh, per-
 
     const [w1, w2] = [await writer('w1'), await writer('w2')];
     for (let round = 0; round < 1; round++) {
-      for (const [i, w] of [w1, w2].entries()) await w.memory.tool(note(`notes/w${i + 1}-${round}.md`));
+      for (const [i, w] of [w1, w2].entries()) await w.memory.tool(createNote(`notes/w${i + 1}-${round}.md`));
       const results = await Promise.all([w1.memory.sync(), w2.memory.sync()]);
       for (const r of results) expect(r.status, r.summary).toBe('pushed');
       // Racing for the lease: one integrates, the other hands its ref to the holder (or finds it done).
@@ -80,7 +73,7 @@ describe.skipIf(missing !== undefined)('lease integration on gitolite (ssh, per-
 
     // w3 may push only its own ref: the write is pushed, the lease refused and reported.
     const w3 = await writer('w3');
-    await w3.memory.tool(note('notes/w3.md'));
+    await w3.memory.tool(createNote('notes/w3.md'));
     const r = await w3.memory.sync();
     expect(r.status).toBe('pushed');
     expect(r.integration?.status).toBe('failed');
